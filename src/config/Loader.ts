@@ -1,0 +1,76 @@
+import * as os from "node:os"
+import * as nodePath from "node:path"
+import { FileSystem } from "@effect/platform"
+import { Effect } from "effect"
+import { ConfigInvalid, type ConfigProblem } from "../domain/ConfigProblem.js"
+import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+import { candidateLocations } from "./discover.js"
+import { locateKey } from "./locate.js"
+import { mergeFiles, type NamespacedFile } from "./merge.js"
+import { deriveNamespace } from "./namespace.js"
+import { type ParsedFile, readConfigFile } from "./parseFile.js"
+import { applyEnvOverrides, decodeSettings, mergeSettings } from "./settings.js"
+
+export interface LoadOptions {
+  readonly cwd: string
+  readonly env: Readonly<Record<string, string | undefined>>
+  /** Defaults to $HOME, then the OS home directory. */
+  readonly home?: string
+}
+
+export const defaultLoadOptions = (): LoadOptions => ({ cwd: process.cwd(), env: process.env })
+
+/**
+ * Loads every configuration file visible from `cwd` in the spec's order, derives
+ * namespaces, merges, and validates. Fails with every problem found at once.
+ */
+export const loadConfig = (options: LoadOptions) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const home = options.home ?? (options.env.HOME || os.homedir())
+    const cwd = nodePath.resolve(options.cwd)
+    const locations = yield* Effect.filter(candidateLocations({ cwd, home, env: options.env }), (l) =>
+      fs.exists(l.path).pipe(Effect.orElseSucceed(() => false)),
+    )
+    const parsed: Array<ParsedFile> = yield* Effect.forEach(locations, readConfigFile)
+    const problems: Array<ConfigProblem> = parsed.flatMap((p) => p.problems)
+
+    const byPath = new Map<string, { namespace: string; declared: string | undefined }>()
+    const files: Array<NamespacedFile> = []
+    for (const p of parsed) {
+      const sibling = p.location.sibling ? byPath.get(p.location.sibling) : undefined
+      const declaredLine = p.declaredNamespace === undefined ? undefined : locateKey(p.text, ["namespace"])
+      const derived = deriveNamespace({
+        location: p.location,
+        declared: p.declaredNamespace,
+        declaredLine,
+        sibling,
+      })
+      if ("problem" in derived) {
+        problems.push(derived.problem)
+        continue
+      }
+      byPath.set(p.location.path, { namespace: derived.namespace, declared: p.declaredNamespace })
+      files.push({ parsed: p, namespace: derived.namespace })
+    }
+
+    const merged = mergeFiles(files, home)
+    problems.push(...merged.problems)
+    const env = applyEnvOverrides(mergeSettings(files.map((f) => f.parsed.settings)), options.env)
+    problems.push(...env.problems)
+    if (problems.length > 0) return yield* new ConfigInvalid({ problems, warnings: merged.result.warnings })
+
+    const nearest = files.filter((f) => f.parsed.location.level === "project").at(-1)
+    const config: ResolvedConfig = {
+      cwd,
+      ...(nearest ? { namespace: nearest.namespace } : {}),
+      files: files.map((f) => ({
+        path: f.parsed.location.path,
+        level: f.parsed.location.level,
+        namespace: f.namespace,
+      })),
+      ...merged.result,
+      settings: decodeSettings(env.settings),
+    }
+    return config
+  })

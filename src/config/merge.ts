@@ -1,0 +1,287 @@
+import { Either } from "effect"
+import {
+  type ConfigProblem,
+  ConflictingKeys,
+  DependencyCycle,
+  InvalidDependency,
+  InvalidGroupMember,
+  InvalidTemplate,
+  InvalidValue,
+  MisplacedSlugs,
+  MissingRun,
+} from "../domain/ConfigProblem.js"
+import { DaemonConfig } from "../domain/DaemonConfig.js"
+import { DaemonId, parseDaemonRef, toIdObject } from "../domain/DaemonId.js"
+import { type DaemonOptions, DEPRECATED_PORT_KEYS } from "../domain/DaemonOptions.js"
+import { nameProblem } from "../domain/Name.js"
+import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
+import { templateRefs } from "../domain/Template.js"
+import { findCycle } from "./dependencies.js"
+import { locateKey } from "./locate.js"
+import type { ParsedFile } from "./parseFile.js"
+import { expandPath } from "./paths.js"
+import { closest } from "./suggest.js"
+
+export interface NamespacedFile {
+  readonly parsed: ParsedFile
+  readonly namespace: string
+}
+
+type Options = { -readonly [K in keyof DaemonOptions]: DaemonOptions[K] }
+
+interface Draft {
+  readonly id: DaemonId
+  options: Options
+  /** The file that last set each key, for error locations. */
+  readonly keySource: Map<string, ParsedFile>
+  readonly sources: Array<string>
+  readonly firstBase: string
+  broken: boolean
+}
+
+const where = (file: ParsedFile | undefined, path: ReadonlyArray<string>) => {
+  if (!file) return { file: "(unknown)" }
+  const line = locateKey(file.text, path)
+  return line === undefined ? { file: file.location.path } : { file: file.location.path, line }
+}
+
+/** Merges parsed files (load order) into one model and checks what spans files. */
+export const mergeFiles = (
+  files: ReadonlyArray<NamespacedFile>,
+  home: string,
+): {
+  readonly result: Omit<ResolvedConfig, "cwd" | "namespace" | "files" | "settings">
+  readonly problems: Array<ConfigProblem>
+} => {
+  const problems: Array<ConfigProblem> = []
+  const warnings: Array<string> = []
+  const drafts = new Map<string, Draft>()
+
+  for (const { parsed, namespace } of files) {
+    for (const [name, options] of parsed.daemons) {
+      const id = new DaemonId({ namespace, name })
+      let draft = drafts.get(id.qualified)
+      if (!draft) {
+        draft = {
+          id,
+          options: {},
+          keySource: new Map(),
+          sources: [],
+          firstBase: parsed.location.baseDir,
+          broken: false,
+        }
+        drafts.set(id.qualified, draft)
+      }
+      draft.sources.push(parsed.location.path)
+      if (!options) {
+        draft.broken = true
+        continue
+      }
+      const resolved: Options = { ...options }
+      if (options.dir !== undefined) resolved.dir = expandPath(options.dir, parsed.location.baseDir, home)
+      if (options.depends !== undefined) {
+        // Short names resolve in the namespace of the file that wrote them.
+        resolved.depends = options.depends.map((d) =>
+          Either.match(parseDaemonRef(d, namespace), { onLeft: () => d, onRight: (r) => r.qualified }),
+        )
+      }
+      for (const key of Object.keys(resolved)) draft.keySource.set(key, parsed)
+      draft.options = { ...draft.options, ...resolved }
+    }
+  }
+
+  const daemons: Record<string, ResolvedDaemon> = {}
+  for (const draft of drafts.values()) {
+    if (draft.broken) continue
+    const o = draft.options
+    const path = (key: string) => ["daemons", draft.id.name, key]
+    const keyName = (key: string) => `daemons.${draft.id.name}.${key}`
+    if (o.run === undefined) {
+      const last = files.find(
+        (f) => f.parsed.location.path === draft.sources[draft.sources.length - 1],
+      )?.parsed
+      problems.push(
+        new MissingRun({
+          ...where(last, ["daemons", draft.id.name]),
+          key: keyName("run"),
+          message: `daemon ${draft.id.qualified} has no \`run\` command`,
+          hint: `add run = "<command>" to [daemons.${draft.id.name}]`,
+        }),
+      )
+      continue
+    }
+    let port = o.port
+    const deprecated = DEPRECATED_PORT_KEYS.filter((k) => o[k] !== undefined)
+    if (deprecated.length > 0) {
+      const file = draft.keySource.get(deprecated[0]!)
+      if (o.port !== undefined) {
+        problems.push(
+          new ConflictingKeys({
+            ...where(file, path(deprecated[0]!)),
+            key: keyName(deprecated[0]!),
+            message: `both \`port\` and the deprecated \`${deprecated.join("`, `")}\` are set`,
+            hint: "remove the deprecated keys; `port` = { expect = [...], bump = ... } replaces them",
+          }),
+        )
+        continue
+      }
+      const bump = o.auto_bump_port === true ? (o.port_bump_attempts ?? 10) : false
+      if (o.expected_port !== undefined) port = { expect: o.expected_port, bump }
+      const replacement = `port = { expect = [${(o.expected_port ?? []).join(", ")}], bump = ${bump} }`
+      const at = where(file, path(deprecated[0]!))
+      warnings.push(
+        `${at.file}${"line" in at ? `:${at.line}` : ""}: ${keyName(deprecated[0]!)}: \`${deprecated.join("`, `")}\` ${deprecated.length > 1 ? "are" : "is"} deprecated; write ${replacement}`,
+      )
+    }
+    const config = new DaemonConfig({
+      run: o.run,
+      dir: o.dir ?? draft.firstBase,
+      ...(o.env !== undefined && { env: o.env }),
+      ...(o.user !== undefined && { user: o.user }),
+      ...(o.retry !== undefined && { retry: o.retry }),
+      ...(o.auto !== undefined && { auto: o.auto }),
+      ...(o.ready_delay !== undefined && { ready_delay: o.ready_delay }),
+      ...(o.ready_output !== undefined && { ready_output: o.ready_output }),
+      ...(o.ready_http !== undefined && { ready_http: o.ready_http }),
+      ...(o.ready_port !== undefined && { ready_port: o.ready_port }),
+      ...(o.ready_cmd !== undefined && { ready_cmd: o.ready_cmd }),
+      ...(o.depends !== undefined && { depends: o.depends }),
+      ...(o.watch !== undefined && { watch: o.watch }),
+      ...(o.watch_mode !== undefined && { watch_mode: o.watch_mode }),
+      ...(port !== undefined && { port }),
+      ...(o.boot_start !== undefined && { boot_start: o.boot_start }),
+      ...(o.hooks !== undefined && { hooks: o.hooks }),
+      ...(o.cron !== undefined && { cron: o.cron }),
+      ...(o.tool_manager !== undefined && { tool_manager: o.tool_manager }),
+      ...(o.memory_limit !== undefined && { memory_limit: o.memory_limit }),
+      ...(o.cpu_limit !== undefined && { cpu_limit: o.cpu_limit }),
+      ...(o.stop_signal !== undefined && { stop_signal: o.stop_signal }),
+    })
+    daemons[draft.id.qualified] = {
+      id: toIdObject(draft.id),
+      config,
+      source: draft.sources[draft.sources.length - 1]!,
+      sources: [...new Set(draft.sources)],
+    }
+  }
+
+  // Dependencies and templates must name daemons that exist (broken ones count as existing).
+  const known = [...drafts.keys()]
+  for (const draft of drafts.values()) {
+    const d = daemons[draft.id.qualified]
+    if (!d) continue
+    const depFile = draft.keySource.get("depends")
+    d.config.depends.forEach((dep, i) => {
+      if (drafts.has(dep)) return
+      const suggestion = closest(dep, known)
+      problems.push(
+        new InvalidDependency({
+          ...where(depFile, ["daemons", draft.id.name, "depends"]),
+          key: `daemons.${draft.id.name}.depends[${i}]`,
+          message: `${draft.id.qualified} depends on ${JSON.stringify(dep)}, which is not a configured daemon`,
+          hint:
+            suggestion !== undefined
+              ? `did you mean "${suggestion}"?`
+              : `known daemons: ${known.join(", ") || "(none)"}`,
+        }),
+      )
+    })
+    const templated: Array<readonly [string, string | number | undefined]> = [
+      ["ready_output", d.config.ready_output?.pattern],
+      ["ready_http", d.config.ready_http?.url],
+      ["ready_port", d.config.ready_port?.port],
+      ["ready_cmd", d.config.ready_cmd?.run],
+    ]
+    for (const [key, value] of templated) {
+      if (typeof value !== "string") continue
+      for (const ref of templateRefs(value).refs) {
+        const target = parseDaemonRef(ref.daemon, draft.id.namespace)
+        const qualified = Either.isRight(target) ? target.right.qualified : ref.daemon
+        if (drafts.has(qualified)) continue
+        problems.push(
+          new InvalidTemplate({
+            ...where(draft.keySource.get(key), ["daemons", draft.id.name, key]),
+            key: `daemons.${draft.id.name}.${key}`,
+            message: `template ${ref.text} names ${JSON.stringify(ref.daemon)}, which is not a configured daemon`,
+            hint: `known daemons: ${known.join(", ") || "(none)"}`,
+          }),
+        )
+      }
+    }
+  }
+  const graph = new Map(Object.values(daemons).map((d) => [d.id.qualified, d.config.depends] as const))
+  const cycle = findCycle(graph)
+  if (cycle) {
+    const first = daemons[cycle[0]!]!
+    const file = files.find((f) => f.parsed.location.path === first.source)?.parsed
+    problems.push(
+      new DependencyCycle({
+        ...where(file, ["daemons", first.id.name, "depends"]),
+        key: `daemons.${first.id.name}.depends`,
+        message: `circular dependency: ${cycle.join(" -> ")}`,
+        hint: "remove one of these dependencies",
+        cycle,
+      }),
+    )
+  }
+
+  // Groups: later definitions replace earlier ones; members are qualified in the file's namespace.
+  const groups: Record<string, { daemons: Array<string>; source: string }> = {}
+  for (const { parsed, namespace } of files) {
+    for (const [name, group] of parsed.groups) {
+      const members: Array<string> = []
+      group.daemons.forEach((m, i) => {
+        Either.match(parseDaemonRef(m, namespace), {
+          onLeft: (message) =>
+            problems.push(
+              new InvalidGroupMember({
+                ...where(parsed, ["groups", name, "daemons"]),
+                key: `groups.${name}.daemons[${i}]`,
+                message,
+              }),
+            ),
+          onRight: (id) => members.push(id.qualified),
+        })
+      })
+      groups[name] = { daemons: members, source: parsed.location.path }
+    }
+  }
+
+  // Slugs: user-level global config only.
+  const slugs: Record<string, { dir: string; daemon: string }> = {}
+  for (const { parsed } of files) {
+    if (!parsed.slugs) continue
+    if (parsed.location.level !== "user") {
+      problems.push(
+        new MisplacedSlugs({
+          ...where(parsed, ["slugs"]),
+          key: "slugs",
+          message: "[slugs] is only read from the user-level global config",
+          hint: "move it to ~/.config/supervisor/config.toml, or use `supervisor proxy add`",
+        }),
+      )
+      continue
+    }
+    for (const [slug, value] of Object.entries(parsed.slugs)) {
+      const problem = nameProblem(slug)
+      if (problem) {
+        problems.push(
+          new InvalidValue({
+            ...where(parsed, ["slugs", slug]),
+            key: `slugs.${slug}`,
+            message: `invalid slug ${JSON.stringify(slug)}: ${problem}`,
+          }),
+        )
+        continue
+      }
+      const v = value as { dir?: unknown; daemon?: unknown }
+      if (typeof v.dir !== "string") continue // reported by the file schema
+      slugs[slug] = {
+        dir: expandPath(v.dir, parsed.location.baseDir, home),
+        daemon: typeof v.daemon === "string" ? v.daemon : slug,
+      }
+    }
+  }
+
+  return { result: { daemons, groups, slugs, warnings }, problems }
+}

@@ -1,0 +1,163 @@
+import { FileSystem } from "@effect/platform"
+import { Effect, Either, Schema } from "effect"
+import { parse as parseToml, TomlError } from "smol-toml"
+import { ConfigFile, Group } from "../domain/ConfigFile.js"
+import {
+  type ConfigProblem,
+  InvalidDaemonName,
+  InvalidGroupMember,
+  InvalidValue,
+  TomlSyntaxError,
+  UnknownKey,
+  UnreadableFile,
+} from "../domain/ConfigProblem.js"
+import { DaemonOptions } from "../domain/DaemonOptions.js"
+import { nameProblem } from "../domain/Name.js"
+import type { ConfigLocation } from "./discover.js"
+import { valueIssues } from "./issues.js"
+import { locateKey } from "./locate.js"
+
+/** One file, parsed and checked on its own (before namespaces and merging). */
+export interface ParsedFile {
+  readonly location: ConfigLocation
+  readonly text: string
+  readonly declaredNamespace: string | undefined
+  /** Daemons that decoded cleanly, by name; a daemon with problems maps to undefined. */
+  readonly daemons: ReadonlyArray<readonly [string, DaemonOptions | undefined]>
+  readonly groups: ReadonlyArray<readonly [string, typeof Group.Type]>
+  readonly slugs: Readonly<Record<string, unknown>> | undefined
+  /** Raw settings tables by group, merged across files before decoding. */
+  readonly settings: Readonly<Record<string, Record<string, unknown>>>
+  readonly problems: ReadonlyArray<ConfigProblem>
+}
+
+export const keyPath = (path: ReadonlyArray<PropertyKey>): string =>
+  path.reduce<string>(
+    (acc, k) => (typeof k === "number" ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)),
+    "",
+  )
+
+const isTable = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v)
+const strictDecode = <A, I>(schema: Schema.Schema<A, I>) =>
+  Schema.decodeUnknownEither(schema, { errors: "all", onExcessProperty: "error" })
+const decodeFile = strictDecode(ConfigFile)
+const decodeDaemon = strictDecode(DaemonOptions)
+const decodeGroup = strictDecode(Group)
+
+const empty = (location: ConfigLocation, text: string, problems: Array<ConfigProblem>): ParsedFile => ({
+  location,
+  text,
+  declaredNamespace: undefined,
+  daemons: [],
+  groups: [],
+  slugs: undefined,
+  settings: {},
+  problems,
+})
+
+/** Parses TOML text and checks it against the file schema, collecting every problem. */
+export const parseConfigText = (location: ConfigLocation, text: string): ParsedFile => {
+  const file = location.path
+  let raw: unknown
+  try {
+    raw = parseToml(text)
+  } catch (e) {
+    const err = e as TomlError
+    const detail = (err.message ?? String(e)).split("\n")[0]!.replace(/^Invalid TOML document: /, "")
+    return empty(location, text, [
+      new TomlSyntaxError({
+        file,
+        ...(err instanceof TomlError ? { line: err.line } : {}),
+        message: `TOML syntax error: ${detail}${err instanceof TomlError ? ` (column ${err.column})` : ""}`,
+        hint: "fix the TOML syntax; see https://toml.io",
+      }),
+    ])
+  }
+  const table = raw as Record<string, unknown>
+  const problems: Array<ConfigProblem> = []
+  const at = (path: ReadonlyArray<PropertyKey>) => {
+    const line = locateKey(
+      text,
+      path.map((p) => (typeof p === "symbol" ? String(p) : p)),
+    )
+    return line === undefined ? {} : { line }
+  }
+  const decoded = decodeFile(raw)
+  if (Either.isLeft(decoded)) {
+    for (const issue of valueIssues(ConfigFile, decoded.left)) {
+      const fields = { file, ...at(issue.path), key: keyPath(issue.path), message: issue.message }
+      const withHint = issue.hint === undefined ? fields : { ...fields, hint: issue.hint }
+      problems.push(
+        issue.kind === "unknown-key"
+          ? new UnknownKey(withHint)
+          : issue.path[0] === "groups"
+            ? new InvalidGroupMember({ ...withHint, hint: "write a daemon name or <namespace>/<name>" })
+            : new InvalidValue(withHint),
+      )
+    }
+  }
+  const daemons: Array<readonly [string, DaemonOptions | undefined]> = []
+  if (isTable(table.daemons)) {
+    for (const [name, value] of Object.entries(table.daemons)) {
+      const problem = nameProblem(name)
+      if (problem) {
+        problems.push(
+          new InvalidDaemonName({
+            file,
+            ...at(["daemons", name]),
+            key: `daemons.${name}`,
+            message: `invalid daemon name ${JSON.stringify(name)}: ${problem}`,
+            hint: "rename the [daemons.<name>] table: ASCII letters, digits, _, - and . only",
+          }),
+        )
+        continue
+      }
+      const d = decodeDaemon(value)
+      daemons.push([name, Either.isRight(d) ? d.right : undefined])
+    }
+  }
+  const groups: Array<readonly [string, typeof Group.Type]> = []
+  if (isTable(table.groups)) {
+    for (const [name, value] of Object.entries(table.groups)) {
+      const g = decodeGroup(value)
+      if (Either.isRight(g)) groups.push([name, g.right])
+    }
+  }
+  const settings: Record<string, Record<string, unknown>> = {}
+  if (isTable(table.settings)) {
+    for (const [group, value] of Object.entries(table.settings))
+      if (isTable(value)) settings[group] = { ...value }
+  }
+  if (isTable(table.general)) settings.general = { ...table.general, ...settings.general }
+  return {
+    location,
+    text,
+    declaredNamespace: typeof table.namespace === "string" ? table.namespace : undefined,
+    daemons,
+    groups,
+    slugs: isTable(table.slugs) ? table.slugs : undefined,
+    settings,
+    problems,
+  }
+}
+
+/** Reads and parses one file. A file that exists but cannot be read is a problem, not a crash. */
+export const readConfigFile = (location: ConfigLocation) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    return yield* fs.readFileString(location.path).pipe(
+      Effect.map((text) => parseConfigText(location, text)),
+      Effect.catchAll((e) =>
+        Effect.succeed(
+          empty(location, "", [
+            new UnreadableFile({
+              file: location.path,
+              message: `cannot read the file: ${e.message}`,
+              hint: "check its permissions, or remove it",
+            }),
+          ]),
+        ),
+      ),
+    )
+  })

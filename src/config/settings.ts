@@ -1,0 +1,75 @@
+import { Either, Schema } from "effect"
+import { type ConfigProblem, InvalidEnvOverride } from "../domain/ConfigProblem.js"
+import { type SettingGroup, Settings, settingEnvVar, settingGroups } from "../domain/Settings.js"
+import { valueIssues } from "./issues.js"
+
+type RawSettings = Record<string, Record<string, unknown>>
+
+/** Later files override earlier ones key by key. */
+export const mergeSettings = (layers: ReadonlyArray<Readonly<RawSettings>>): RawSettings => {
+  const out: RawSettings = {}
+  for (const layer of layers) {
+    for (const [group, values] of Object.entries(layer)) out[group] = { ...out[group], ...values }
+  }
+  return out
+}
+
+// Candidate typed readings of an environment string, tried in order.
+const readings = (value: string): Array<unknown> => {
+  const out: Array<unknown> = [value]
+  if (/^(true|false)$/i.test(value)) out.push(value.toLowerCase() === "true")
+  if (/^-?\d+(\.\d+)?$/.test(value)) out.push(Number(value))
+  return out
+}
+
+/** Applies `SUPERVISOR_<GROUP>_<KEY>` variables on top of the merged settings. */
+export const applyEnvOverrides = (
+  merged: RawSettings,
+  env: Readonly<Record<string, string | undefined>>,
+): { readonly settings: RawSettings; readonly problems: Array<ConfigProblem> } => {
+  const settings: RawSettings = { ...merged }
+  const problems: Array<ConfigProblem> = []
+  for (const [group, schema] of Object.entries(settingGroups) as unknown as Array<
+    [SettingGroup, Schema.Struct<Record<string, Schema.Schema.All | Schema.PropertySignature.All>>]
+  >) {
+    for (const key of Object.keys(schema.fields)) {
+      const name = settingEnvVar(group, key)
+      const value = env[name]
+      if (value === undefined || value === "") continue
+      const probe = Schema.decodeUnknownEither(
+        Schema.Struct({ [key]: schema.fields[key]! }) as unknown as Schema.Schema<unknown>,
+      )
+      let error: string | undefined
+      let accepted = false
+      for (const candidate of readings(value)) {
+        const r = probe({ [key]: candidate })
+        if (Either.isRight(r)) {
+          settings[group] = { ...settings[group], [key]: candidate }
+          accepted = true
+          break
+        }
+        error = valueIssues(schema as unknown as Schema.Schema<unknown>, r.left)[0]?.message
+      }
+      if (!accepted) {
+        problems.push(
+          new InvalidEnvOverride({
+            file: `environment variable ${name}`,
+            key: `settings.${group}.${key}`,
+            message: `invalid value ${JSON.stringify(value)}${error ? `: ${error}` : ""}`,
+            hint: `fix or unset ${name}`,
+          }),
+        )
+      }
+    }
+  }
+  return { settings, problems }
+}
+
+/** Decodes the merged settings; values were checked per file, so this only fills defaults. */
+export const decodeSettings = (raw: RawSettings): Settings => {
+  const known: RawSettings = {}
+  for (const group of Object.keys(settingGroups)) if (raw[group]) known[group] = raw[group]!
+  const r = Schema.decodeUnknownEither(Settings)(known)
+  // A value already reported as a problem leaves the default in place.
+  return Either.isRight(r) ? r.right : Schema.decodeSync(Settings)({})
+}

@@ -1,0 +1,57 @@
+import { Schema } from "effect"
+import { DaemonRef } from "./DaemonId.js"
+import { DaemonOptions } from "./DaemonOptions.js"
+import { DaemonName, Namespace } from "./Name.js"
+import { ApiSettings, GeneralSettings, SupervisorSettings, WebSettings } from "./Settings.js"
+
+export const Group = Schema.Struct({
+  daemons: Schema.Array(DaemonRef).annotations({ description: "Short names or qualified IDs" }),
+}).annotations({ identifier: "Group", description: "A named set of daemons for start/stop/restart --group" })
+
+export const Slug = Schema.Struct({
+  dir: Schema.String.annotations({ description: "Project directory containing the config file (~ expands)" }),
+  daemon: Schema.optional(
+    DaemonName.annotations({ description: "Daemon name in that project (default: the slug)" }),
+  ),
+}).annotations({ identifier: "Slug", description: "A reverse-proxy slug: a name for a project's daemon" })
+
+/** One configuration file as written. */
+export const ConfigFile = Schema.Struct({
+  namespace: Schema.optional(
+    Namespace.annotations({
+      description: "The namespace of this file's daemons (default: the project directory's name)",
+    }),
+  ),
+  daemons: Schema.optional(
+    Schema.Record({ key: Schema.String, value: DaemonOptions }).annotations({
+      description: "Daemons by name",
+    }),
+  ),
+  groups: Schema.optional(
+    Schema.Record({ key: Schema.String, value: Group }).annotations({
+      description: "Named sets of daemons for start/stop/restart --group",
+    }),
+  ),
+  slugs: Schema.optional(
+    Schema.Record({ key: Schema.String, value: Slug }).annotations({
+      description: "Reverse-proxy slugs (user-level global config only)",
+    }),
+  ),
+  settings: Schema.optional(
+    Schema.Struct({
+      general: Schema.optional(GeneralSettings),
+      supervisor: Schema.optional(SupervisorSettings),
+      web: Schema.optional(WebSettings),
+      api: Schema.optional(ApiSettings),
+    }).annotations({
+      description:
+        "Settings tables: [settings.general], [settings.supervisor], [settings.web], [settings.api]",
+    }),
+  ),
+  general: Schema.optional(GeneralSettings.annotations({ description: "Same as [settings.general]" })),
+}).annotations({
+  identifier: "SupervisorConfig",
+  title: "supervisor.toml",
+  description: "Configuration of the supervisor daemon manager (supervisor.toml, config.toml)",
+})
+export type ConfigFile = typeof ConfigFile.Type

@@ -1,0 +1,39 @@
+import { Schema } from "effect"
+import { daemonOptionFields, Hooks } from "./DaemonOptions.js"
+
+const f = daemonOptionFields
+const withDefault = <S extends Schema.Schema.Any>(schema: S, value: () => Schema.Schema.Type<S>) =>
+  Schema.optionalWith(schema, { default: value as never })
+
+/**
+ * One daemon, resolved: every file that mentions it merged, defaults applied,
+ * `dir` absolute, dependencies qualified, deprecated port keys folded into `port`.
+ */
+export class DaemonConfig extends Schema.Class<DaemonConfig>("DaemonConfig")({
+  run: f.run.from,
+  dir: Schema.String,
+  env: withDefault(f.env.from, () => ({})),
+  user: f.user,
+  retry: withDefault(f.retry.from, () => 0),
+  auto: withDefault(f.auto.from, () => []),
+  ready_delay: f.ready_delay,
+  ready_output: f.ready_output,
+  ready_http: f.ready_http,
+  ready_port: f.ready_port,
+  ready_cmd: f.ready_cmd,
+  depends: withDefault(Schema.Array(Schema.String), () => []),
+  watch: withDefault(f.watch.from, () => []),
+  watch_mode: withDefault(f.watch_mode.from, () => "native" as const),
+  port: f.port,
+  boot_start: withDefault(f.boot_start.from, () => false),
+  hooks: withDefault(Hooks, () => ({})),
+  cron: f.cron,
+  tool_manager: f.tool_manager,
+  memory_limit: f.memory_limit,
+  cpu_limit: f.cpu_limit,
+  stop_signal: withDefault(f.stop_signal.from, () => ({ signal: "SIGTERM" as const })),
+}) {}
+
+/** How many retries `retry` allows: Infinity for `true`. */
+export const retryLimit = (retry: number | boolean): number =>
+  retry === true ? Number.POSITIVE_INFINITY : retry === false ? 0 : retry

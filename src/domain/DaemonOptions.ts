@@ -1,0 +1,242 @@
+import { Schema } from "effect"
+import { ByteSize } from "./ByteSize.js"
+import { CronExpression, RegexString } from "./Cron.js"
+import { DaemonRef } from "./DaemonId.js"
+import { HumanDuration } from "./HumanDuration.js"
+import {
+  normalise,
+  Port,
+  ReadyCmdOption,
+  ReadyHttpOption,
+  ReadyOutputOption,
+  ReadyPortOption,
+} from "./Readiness.js"
+import { StopSignalName } from "./Signal.js"
+
+const Command = Schema.String.pipe(
+  Schema.filter((s) => s.trim().length > 0 || "must not be empty", { jsonSchema: { minLength: 1 } }),
+  Schema.annotations({ identifier: "Command", description: "A shell command" }),
+)
+
+const EnvValue = Schema.transform(Schema.Union(Schema.String, Schema.Number, Schema.Boolean), Schema.String, {
+  strict: true,
+  decode: (v) => String(v),
+  encode: (s) => s,
+}).annotations({ description: "An environment variable value; numbers and booleans are turned into strings" })
+
+const Bump = Schema.Union(Schema.Boolean, Schema.NonNegativeInt).annotations({
+  description:
+    "Shift the ports when one is taken: true = unlimited attempts, N = at most N attempts, false or 0 = off",
+})
+
+const Expect = Schema.Array(Port).annotations({ description: "The TCP ports the daemon is expected to bind" })
+export const PortSpec = Schema.Struct({
+  expect: Expect,
+  bump: Schema.optionalWith(Bump, { default: () => false }),
+})
+export const PortOption = normalise(
+  Schema.Union(
+    Port,
+    Schema.Array(Port),
+    Schema.Struct({ expect: Expect, bump: Schema.optional(Bump) }),
+  ).annotations({
+    description:
+      "TCP ports the daemon binds: a port, an array of ports, or { expect = [3000], bump = true | N }. Checked before start; the first is injected as PORT (and all as PORT0..PORTn).",
+  }),
+  Schema.typeSchema(PortSpec),
+  (raw) =>
+    typeof raw === "number"
+      ? { expect: [raw], bump: false }
+      : Array.isArray(raw)
+        ? { expect: raw, bump: false }
+        : {
+            expect: (raw as { expect: Array<number> }).expect,
+            bump: (raw as { bump?: boolean | number }).bump ?? false,
+          },
+)
+
+export const OnOutput = Schema.Struct({
+  run: Command.annotations({ description: "Command to run; the line is in SUPERVISOR_MATCHED_LINE" }),
+  filter: Schema.optional(
+    Schema.String.annotations({ description: "Fire only on lines containing this substring" }),
+  ),
+  regex: Schema.optional(RegexString.annotations({ description: "Fire only on lines matching this regex" })),
+  debounce: Schema.optional(
+    HumanDuration.annotations({
+      description: "Fire at most once per this window (leading edge)",
+      default: "1s" as never, // documents the encoded default in the JSON Schema
+    }),
+  ),
+})
+export const OnOutputOption = normalise(
+  Schema.Union(
+    Command,
+    OnOutput.pipe(
+      Schema.filter((h) =>
+        h.filter !== undefined && h.regex !== undefined ? "set either filter or regex, not both" : true,
+      ),
+    ),
+  ).annotations({
+    description:
+      'Runs when the daemon prints a line: a command, or { run, filter = "substring" | regex = "pattern", debounce = "1s" }',
+  }),
+  Schema.typeSchema(OnOutput),
+  (raw) => (typeof raw === "string" ? { run: raw } : raw),
+)
+
+const hook = (when: string) => Schema.optional(Command.annotations({ description: `Command run ${when}` }))
+export const Hooks = Schema.Struct({
+  on_ready: hook("when the daemon becomes ready"),
+  on_fail: hook("when the daemon fails and all retries are exhausted"),
+  on_retry: hook("before each retry attempt"),
+  on_stop: hook("when the daemon is explicitly stopped"),
+  on_exit: hook("on any termination: stop, clean exit or crash, also at supervisor shutdown"),
+  on_output: Schema.optional(OnOutputOption),
+}).annotations({ identifier: "Hooks", description: "Lifecycle hooks: shell commands run in the background" })
+
+export const RETRIGGERS = ["finish", "always", "success", "fail"] as const
+const Schedule = CronExpression.annotations({
+  description: "A cron expression with 6 fields: second minute hour day month weekday",
+})
+export const CronSpec = Schema.Struct({
+  schedule: Schedule,
+  retrigger: Schema.optionalWith(Schema.Literal(...RETRIGGERS), { default: () => "finish" as const }),
+  immediate: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+})
+export const CronOption = normalise(
+  Schema.Union(
+    CronExpression,
+    Schema.Struct({
+      schedule: Schedule,
+      retrigger: Schema.optional(
+        Schema.Literal(...RETRIGGERS).annotations({
+          description:
+            "When the schedule fires while the previous run is still going: finish (default), always, success, fail",
+        }),
+      ),
+      immediate: Schema.optional(
+        Schema.Boolean.annotations({
+          description: "Also fire if a scheduled time fell within the 10 seconds before the daemon started",
+        }),
+      ),
+    }),
+  ).annotations({
+    description:
+      'Start the daemon on a schedule: a 6-field cron expression, or { schedule, retrigger = "finish", immediate = false }',
+  }),
+  Schema.typeSchema(CronSpec),
+  (raw) =>
+    typeof raw === "string"
+      ? { schedule: raw, retrigger: "finish" as const, immediate: false }
+      : {
+          schedule: raw.schedule,
+          retrigger: raw.retrigger ?? ("finish" as const),
+          immediate: raw.immediate ?? false,
+        },
+)
+
+export const StopSignalSpec = Schema.Struct({
+  signal: Schema.typeSchema(StopSignalName),
+  timeout: Schema.optional(Schema.typeSchema(HumanDuration)),
+})
+export const StopSignalOption = normalise(
+  Schema.Union(
+    StopSignalName,
+    Schema.Struct({
+      signal: StopSignalName.annotations({ description: "The signal; the SIG prefix may be left out" }),
+      timeout: Schema.optional(
+        HumanDuration.annotations({ description: "Wait this long for the exit before SIGKILL" }),
+      ),
+    }),
+  ).annotations({
+    description: 'Signal sent to the process group on stop: a name, or { signal = "TERM", timeout = "10s" }',
+    default: "SIGTERM",
+  }),
+  Schema.typeSchema(StopSignalSpec),
+  (raw) => (typeof raw === "string" ? { signal: raw } : raw),
+)
+
+// `default` here only documents the default (JSON Schema, docs): a file leaves unset keys unset
+// so that later files can override earlier ones key by key.
+const opt = <A, I>(schema: Schema.Schema<A, I>, description: string, defaultValue?: I) =>
+  Schema.optional(
+    schema.annotations(
+      defaultValue === undefined ? { description } : { description, default: defaultValue as unknown as A },
+    ),
+  )
+
+/**
+ * The keys of a `[daemons.<name>]` table as written in one file. Every key is
+ * optional here: a `.local` file may override a few keys of a daemon defined
+ * elsewhere. `run` is required once all files are merged.
+ */
+export const daemonOptionFields = {
+  run: opt(
+    Command,
+    "Command to execute, wrapped in `sh -c`. A leading `exec` makes the tracked PID the daemon itself.",
+  ),
+  dir: opt(
+    Schema.String,
+    "Working directory; relative to the config file, `~` expands to the home directory",
+  ),
+  env: opt(Schema.Record({ key: Schema.String, value: EnvValue }), "Environment variables for the daemon"),
+  user: opt(
+    Schema.transform(Schema.Union(Schema.String, Schema.NonNegativeInt), Schema.String, {
+      strict: true,
+      decode: String,
+      encode: (s) => s,
+    }),
+    "Unix user name or numeric UID to run as (the supervisor must be root)",
+  ),
+  retry: opt(
+    Schema.Union(Schema.NonNegativeInt, Schema.Boolean),
+    "Retries after a crash: a number, true (forever) or false/0 (none)",
+    0,
+  ),
+  auto: opt(Schema.Array(Schema.Literal("start", "stop")), "Auto-start and auto-stop with the shell hook"),
+  ready_delay: opt(
+    Schema.NonNegative,
+    "Seconds to wait before the daemon counts as ready (default 3 when no other ready check is set)",
+  ),
+  ready_output: opt(ReadyOutputOption, "Ready when an output line matches this regex"),
+  ready_http: opt(ReadyHttpOption, "Ready when this URL answers"),
+  ready_port: opt(ReadyPortOption, "Ready when this TCP port is listening"),
+  ready_cmd: opt(ReadyCmdOption, "Ready when this shell command exits 0"),
+  depends: opt(Schema.Array(DaemonRef), "Daemons to start first: short names or qualified IDs", []),
+  watch: opt(
+    Schema.Array(Schema.String),
+    "Glob patterns, relative to the config file; a change restarts the daemon",
+    [],
+  ),
+  watch_mode: opt(
+    Schema.Literal("native", "poll", "auto"),
+    "native (OS notifications), poll (for NFS and remote mounts) or auto",
+    "native",
+  ),
+  port: opt(PortOption, "TCP ports the daemon binds"),
+  expected_port: opt(Schema.Array(Port), "Deprecated: use `port`"),
+  auto_bump_port: opt(Schema.Boolean, "Deprecated: use `port.bump`", false),
+  port_bump_attempts: opt(Schema.NonNegativeInt, "Deprecated: use `port.bump`", 10),
+  boot_start: opt(Schema.Boolean, "Start the daemon automatically on system boot", false),
+  hooks: opt(Hooks, "Lifecycle hooks"),
+  cron: opt(CronOption, "Start the daemon on a cron schedule"),
+  tool_manager: opt(
+    Schema.Boolean,
+    "Run the command through the tool-version manager's exec wrapper (falls back to general.tool_manager)",
+  ),
+  memory_limit: opt(ByteSize, "Kill the daemon when its RSS (whole process group) exceeds this size"),
+  cpu_limit: opt(
+    Schema.Positive,
+    "Kill the daemon when its CPU use (percent of one core, whole group) stays above this",
+  ),
+  stop_signal: opt(StopSignalOption, "Signal sent on stop", "SIGTERM"),
+}
+
+export const DaemonOptions = Schema.Struct(daemonOptionFields).annotations({
+  identifier: "DaemonOptions",
+  title: "Daemon",
+  description: "A daemon: a long-running process the supervisor starts, watches and restarts",
+})
+export type DaemonOptions = typeof DaemonOptions.Type
+
+export const DEPRECATED_PORT_KEYS = ["expected_port", "auto_bump_port", "port_bump_attempts"] as const

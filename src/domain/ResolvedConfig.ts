@@ -1,0 +1,42 @@
+import { Schema } from "effect"
+import { DaemonConfig } from "./DaemonConfig.js"
+import { DaemonIdObject } from "./DaemonId.js"
+import { Settings } from "./Settings.js"
+
+export const LoadedFile = Schema.Struct({
+  path: Schema.String,
+  level: Schema.Literal("system", "user", "project"),
+  namespace: Schema.String,
+})
+
+export const ResolvedDaemon = Schema.Struct({
+  id: DaemonIdObject,
+  config: DaemonConfig,
+  /** The last file that set a key of this daemon. */
+  source: Schema.String,
+  /** Every file that set a key of this daemon, in load order. */
+  sources: Schema.Array(Schema.String),
+}).annotations({ identifier: "ResolvedDaemon" })
+export type ResolvedDaemon = typeof ResolvedDaemon.Type
+
+export const ResolvedGroup = Schema.Struct({
+  /** Qualified daemon IDs. Members that do not exist are reported when the group is used. */
+  daemons: Schema.Array(Schema.String),
+  source: Schema.String,
+})
+
+export const ResolvedSlug = Schema.Struct({ dir: Schema.String, daemon: Schema.String })
+
+/** The merged, validated configuration seen from one directory. */
+export const ResolvedConfig = Schema.Struct({
+  cwd: Schema.String,
+  /** Namespace of the nearest project config file, used to resolve short IDs. */
+  namespace: Schema.optional(Schema.String),
+  files: Schema.Array(LoadedFile),
+  daemons: Schema.Record({ key: Schema.String, value: ResolvedDaemon }),
+  groups: Schema.Record({ key: Schema.String, value: ResolvedGroup }),
+  slugs: Schema.Record({ key: Schema.String, value: ResolvedSlug }),
+  settings: Settings,
+  warnings: Schema.Array(Schema.String),
+}).annotations({ identifier: "ResolvedConfig" })
+export type ResolvedConfig = typeof ResolvedConfig.Type

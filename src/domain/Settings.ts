@@ -1,0 +1,99 @@
+import { Schema } from "effect"
+import { HumanDuration } from "./HumanDuration.js"
+
+const setting = <A, I>(schema: Schema.Schema<A, I>, defaultValue: I, description: string) =>
+  Schema.optionalWith(schema.annotations({ description, default: defaultValue as never }), {
+    default: () => Schema.decodeSync(schema)(defaultValue),
+  })
+const maybe = <A, I>(schema: Schema.Schema<A, I>, description: string) =>
+  Schema.optional(schema.annotations({ description }))
+
+const UserName = Schema.transform(Schema.Union(Schema.String, Schema.NonNegativeInt), Schema.String, {
+  strict: true,
+  decode: String,
+  encode: (s) => s,
+})
+const BindPort = Schema.Int.pipe(Schema.between(0, 65535))
+
+export const GeneralSettings = Schema.Struct({
+  interval: setting(HumanDuration, "10s", "Tick of the memory and CPU limit checks"),
+  tool_manager: setting(
+    Schema.Boolean,
+    false,
+    "Run every daemon through the tool-version manager's exec wrapper",
+  ),
+  tool_manager_bin: setting(
+    Schema.String,
+    "mise",
+    "The tool-version manager binary (name on PATH or absolute path); daemons run as `<bin> exec -- sh -c <run>`",
+  ),
+  shell: setting(Schema.NonEmptyTrimmedString, "sh -c", "Shell that wraps each daemon's `run` command"),
+}).annotations({ identifier: "GeneralSettings", description: "General settings" })
+
+export const SupervisorSettings = Schema.Struct({
+  user: maybe(UserName, "Default Unix user (name or UID) the daemons run as; needs a root supervisor"),
+  stop_timeout: setting(
+    HumanDuration,
+    "5s",
+    "How long a stop waits for the process group to exit before SIGKILL",
+  ),
+  watch_poll_interval: setting(HumanDuration, "500ms", "Scan cadence of polling file watchers"),
+  watch_interval: setting(HumanDuration, "10s", "How often the supervisor refreshes its watch configuration"),
+  cpu_violation_threshold: setting(
+    Schema.Int.pipe(Schema.positive()),
+    3,
+    "Consecutive samples above cpu_limit before a daemon is killed",
+  ),
+  ready_check_interval: setting(HumanDuration, "500ms", "Polling interval of readiness checks"),
+  auto_start: setting(
+    Schema.Boolean,
+    true,
+    "Start the supervisor process in the background when a command needs it",
+  ),
+}).annotations({ identifier: "SupervisorSettings", description: "Settings of the supervisor process" })
+
+export const WebSettings = Schema.Struct({
+  auto_start: setting(Schema.Boolean, false, "Serve the web UI and HTTP API when the supervisor starts"),
+  bind_address: setting(Schema.String, "127.0.0.1", "Address of the web UI listener; keep it on loopback"),
+  bind_port: setting(BindPort, 3120, "Port of the web UI listener; 0 picks a free one"),
+  allow_non_loopback: setting(Schema.Boolean, false, "Allow binding a non-loopback address (plain HTTP!)"),
+}).annotations({ identifier: "WebSettings", description: "The web UI listener (it serves the HTTP API too)" })
+
+export const ApiSettings = Schema.Struct({
+  auto_start: setting(
+    Schema.Boolean,
+    false,
+    "Serve a dedicated API-only listener when the supervisor starts",
+  ),
+  bind_address: setting(Schema.String, "127.0.0.1", "Address of the API listener; keep it on loopback"),
+  bind_port: setting(BindPort, 3121, "Port of the API-only listener; 0 picks a free one"),
+  token: maybe(
+    Schema.String,
+    "The API token; by default one is generated at first start and kept in the state dir",
+  ),
+}).annotations({ identifier: "ApiSettings", description: "The dedicated HTTP API listener" })
+
+export const settingGroups = {
+  general: GeneralSettings,
+  supervisor: SupervisorSettings,
+  web: WebSettings,
+  api: ApiSettings,
+} as const
+export type SettingGroup = keyof typeof settingGroups
+
+export const Settings = Schema.Struct({
+  general: Schema.optionalWith(GeneralSettings, { default: () => Schema.decodeSync(GeneralSettings)({}) }),
+  supervisor: Schema.optionalWith(SupervisorSettings, {
+    default: () => Schema.decodeSync(SupervisorSettings)({}),
+  }),
+  web: Schema.optionalWith(WebSettings, { default: () => Schema.decodeSync(WebSettings)({}) }),
+  api: Schema.optionalWith(ApiSettings, { default: () => Schema.decodeSync(ApiSettings)({}) }),
+}).annotations({
+  identifier: "Settings",
+  description: "Settings; each key can be overridden by SUPERVISOR_<GROUP>_<KEY>",
+})
+export type Settings = typeof Settings.Type
+
+/** The environment variable that overrides a setting. */
+export const settingEnvVar = (group: string, key: string): string =>
+  `SUPERVISOR_${group.toUpperCase()}_${key.toUpperCase()}`

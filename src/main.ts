@@ -1,0 +1,3 @@
+import { runCli } from "./cli/main.js"
+
+runCli(process.argv)

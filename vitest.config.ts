@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config"
+
+// Two cores on every machine: keep parallelism at two workers.
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    pool: "forks",
+    poolOptions: { forks: { minForks: 1, maxForks: 2 } },
+    testTimeout: 20_000,
+    hookTimeout: 30_000,
+  },
+})
