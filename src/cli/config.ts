@@ -8,19 +8,18 @@ import { bold, cyan, dim, ExitCode, exitWith, green, printJson, red, yellow } fr
 
 const json = Options.boolean("json").pipe(Options.withDescription("print machine-readable JSON"))
 
-/** Prints every problem (and warning) to stderr and sets exit code 1. */
+/** Prints every problem (and warning) to stderr, and as JSON to stdout with --json; exit code 1. */
 export const reportInvalid = (e: ConfigInvalid, asJson: boolean) =>
   Effect.gen(function* () {
+    for (const w of e.warnings) yield* Console.error(`${yellow("warning:")} ${w}`)
+    for (const p of e.problems) yield* Console.error(`${red("error:")} ${formatProblem(p)}`)
+    yield* Console.error(`${e.problems.length} problem${e.problems.length === 1 ? "" : "s"} found`)
     if (asJson) {
       yield* printJson({
         valid: false,
         problems: Schema.encodeSync(ConfigInvalid)(e).problems,
         warnings: e.warnings,
       })
-    } else {
-      for (const w of e.warnings) yield* Console.error(`${yellow("warning:")} ${w}`)
-      for (const p of e.problems) yield* Console.error(`${red("error:")} ${formatProblem(p)}`)
-      yield* Console.error(`${e.problems.length} problem${e.problems.length === 1 ? "" : "s"} found`)
     }
     yield* exitWith(ExitCode.failure)
   })

@@ -1,7 +1,8 @@
 /**
  * Best-effort line lookup for a key path in TOML text, so that errors can say
  * `file:line`. Understands `[a.b]` headers, `key = ...` lines and dotted keys;
- * falls back to the closest table header it found, or undefined.
+ * falls back to the first key or header inside the path, then to the closest
+ * enclosing table header it found, or undefined.
  */
 const unquote = (s: string) =>
   s
@@ -26,10 +27,13 @@ export const locateKey = (text: string, path: ReadonlyArray<string | number>): n
   const lines = text.split(/\r?\n/)
   let table: Array<string> = []
   let best: { line: number; depth: number } | undefined
+  // Rank: the key itself, then the first key or header inside it (`[slugs.a]` for `slugs`),
+  // then the deepest enclosing header.
   const consider = (full: Array<string>, line: number) => {
     let depth = 0
     while (depth < full.length && depth < keys.length && full[depth] === keys[depth]) depth++
-    if (depth === full.length && (best === undefined || depth > best.depth)) best = { line, depth }
+    const rank = depth === full.length ? depth : depth === keys.length && depth > 0 ? depth - 0.5 : undefined
+    if (rank !== undefined && (best === undefined || rank > best.depth)) best = { line, depth: rank }
   }
   lines.forEach((raw, i) => {
     const line = raw.replace(/^\s+/, "")

@@ -5,6 +5,7 @@ import { ConfigFile, Group } from "../domain/ConfigFile.js"
 import {
   type ConfigProblem,
   InvalidDaemonName,
+  InvalidDependency,
   InvalidGroupMember,
   InvalidValue,
   TomlSyntaxError,
@@ -86,14 +87,19 @@ export const parseConfigText = (location: ConfigLocation, text: string): ParsedF
   const decoded = decodeFile(raw)
   if (Either.isLeft(decoded)) {
     for (const issue of valueIssues(ConfigFile, decoded.left)) {
+      // A string `namespace` is checked (with a hint) when the namespace is derived: report it once.
+      if (issue.path[0] === "namespace" && typeof table.namespace === "string") continue
       const fields = { file, ...at(issue.path), key: keyPath(issue.path), message: issue.message }
       const withHint = issue.hint === undefined ? fields : { ...fields, hint: issue.hint }
+      const refHint = { ...withHint, hint: "write a daemon name or <namespace>/<name>" }
       problems.push(
         issue.kind === "unknown-key"
           ? new UnknownKey(withHint)
           : issue.path[0] === "groups"
-            ? new InvalidGroupMember({ ...withHint, hint: "write a daemon name or <namespace>/<name>" })
-            : new InvalidValue(withHint),
+            ? new InvalidGroupMember(refHint)
+            : issue.path[0] === "daemons" && issue.path[2] === "depends" && typeof issue.path[3] === "number"
+              ? new InvalidDependency(refHint)
+              : new InvalidValue(withHint),
       )
     }
   }

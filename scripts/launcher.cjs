@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// Start-up launcher: runs the bundled CLI (cli.cjs) through a V8 code cache built
+// at install time, so that Node does not re-parse and re-compile ~600 KiB of
+// JavaScript on every command. A missing or stale cache (another Node version)
+// only costs the normal compile; a stale one is rewritten on exit when possible.
+"use strict"
+const fs = require("node:fs")
+const path = require("node:path")
+const vm = require("node:vm")
+const Module = require("node:module")
+
+const file = path.join(__dirname, "cli.cjs")
+const cacheFile = `${file}.cache`
+let cachedData
+try {
+  cachedData = fs.readFileSync(cacheFile)
+} catch {}
+const script = new vm.Script(Module.wrap(fs.readFileSync(file, "utf8")), { filename: file, cachedData })
+if (
+  process.env.SUPERVISOR_WRITE_CODE_CACHE === "1" ||
+  (cachedData !== undefined && script.cachedDataRejected)
+) {
+  process.once("exit", () => {
+    try {
+      fs.writeFileSync(cacheFile, script.createCachedData())
+    } catch {}
+  })
+}
+const module_ = { exports: {}, filename: file, id: file, loaded: false }
+script
+  .runInThisContext()
+  .call(module_.exports, module_.exports, Module.createRequire(file), module_, file, __dirname)

@@ -1,0 +1,257 @@
+import { readFileSync } from "node:fs"
+import { join, resolve } from "node:path"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { makeSandbox, runCli, type Sandbox, STACK_LINE } from "./harness.js"
+
+const pkg = JSON.parse(readFileSync(resolve(__dirname, "../../package.json"), "utf8")) as { version: string }
+
+let sb: Sandbox
+let project: string
+beforeEach(() => {
+  sb = makeSandbox()
+  project = join(sb.root, "work", "shop")
+})
+afterEach(() => sb.cleanup())
+const cli = (...args: Array<string>) => runCli(args, { cwd: project, env: sb.env })
+
+const STACK = `[daemons.db]
+run = "exec node db.js"
+port = 5432
+ready_port = 5432
+
+[daemons.api]
+run = "node server.js"
+depends = ["db"]
+ready_http = "http://127.0.0.1:3000/health"
+env = { NODE_ENV = "development" }
+
+[groups.web]
+daemons = ["api", "db"]
+`
+
+describe("supervisor CLI basics", () => {
+  beforeEach(() => sb.write({ "work/shop/.keep": "" }))
+
+  it("--version prints the package version", () => {
+    const r = cli("--version")
+    expect(r.status).toBe(0)
+    expect(r.stdout.trim()).toBe(pkg.version)
+  })
+
+  it("--help lists the commands", () => {
+    const r = cli("--help")
+    expect(r.status).toBe(0)
+    expect(r.stdout).toContain("config show")
+    expect(r.stdout).toContain("config validate")
+    expect(r.stdout).toContain("schema")
+  })
+
+  it.each(["bash", "zsh", "fish"])("--completions %s prints a completion script", (shell) => {
+    const r = cli("--completions", shell)
+    expect(r.status).toBe(0)
+    expect(r.stdout).toContain("supervisor")
+    expect(r.stdout).toContain("config")
+  })
+
+  it("an unknown subcommand is a usage error (exit 2)", () => {
+    const r = cli("bogus")
+    expect(r.status).toBe(2)
+    expect(r.stderr + r.stdout).toMatch(/bogus|subcommand/i)
+    expect(r.stderr).not.toMatch(STACK_LINE)
+  })
+
+  it("an unknown flag is a usage error (exit 2)", () => {
+    const r = cli("config", "show", "--jsn")
+    expect(r.status).toBe(2)
+    expect(r.stderr + r.stdout).toContain("--jsn")
+  })
+
+  it("schema prints the committed JSON Schema", () => {
+    const r = cli("schema")
+    expect(r.status).toBe(0)
+    const committed = readFileSync(resolve(__dirname, "../../schemas/supervisor.schema.json"), "utf8")
+    expect(r.stdout).toBe(committed)
+    expect(JSON.parse(r.stdout).$defs.DaemonOptions.properties.run.description).toMatch(/command/i)
+  })
+})
+
+describe("supervisor config show", () => {
+  it("--json prints every daemon with qualified ID, namespace, resolved dir and source", () => {
+    sb.write({ "work/shop/supervisor.toml": STACK })
+    const r = cli("config", "show", "--json")
+    expect(r.status).toBe(0)
+    const out = JSON.parse(r.stdout)
+    expect(Object.keys(out.daemons)).toEqual(["shop/db", "shop/api"])
+    const api = out.daemons["shop/api"]
+    expect(api.id).toEqual({ namespace: "shop", name: "api", qualified: "shop/api", safe_path: "shop--api" })
+    expect(api.config.dir).toBe(project)
+    expect(api.config.depends).toEqual(["shop/db"])
+    expect(api.config.ready_http).toEqual({ url: "http://127.0.0.1:3000/health", status: [] })
+    expect(api.source).toBe(join(project, "supervisor.toml"))
+    expect(out.groups.web.daemons).toEqual(["shop/api", "shop/db"])
+    expect(out.settings.supervisor.stop_timeout).toBe("5s")
+    expect(out.namespace).toBe("shop")
+  })
+
+  it("human output names each daemon, its dir and its source", () => {
+    sb.write({ "work/shop/supervisor.toml": STACK })
+    const r = cli("config", "show")
+    expect(r.status).toBe(0)
+    expect(r.stdout).toContain("shop/api")
+    expect(r.stdout).toContain(project)
+    expect(r.stdout).toContain(join(project, "supervisor.toml"))
+    expect(r.stdout).toMatch(/depends\s+\["shop\/db"\]/)
+  })
+
+  it("merges global and project levels, later overriding earlier", () => {
+    sb.write({
+      "home/.config/supervisor/config.toml":
+        '[daemons.redis]\nrun = "redis-server"\n[settings.supervisor]\nstop_timeout = "2s"\n',
+      "work/supervisor.toml": 'namespace = "work"\n[daemons.docs]\nrun = "mkdocs serve"\n',
+      "work/shop/supervisor.toml": STACK,
+      "work/shop/supervisor.local.toml": '[daemons.api]\nenv = { NODE_ENV = "test" }\n',
+    })
+    const out = JSON.parse(cli("config", "show", "--json").stdout)
+    expect(Object.keys(out.daemons).sort()).toEqual(["global/redis", "shop/api", "shop/db", "work/docs"])
+    expect(out.daemons["shop/api"].config.env).toEqual({ NODE_ENV: "test" })
+    expect(out.daemons["shop/api"].config.run).toBe("node server.js")
+    expect(out.settings.supervisor.stop_timeout).toBe("2s")
+    expect(out.files.map((f: { level: string }) => f.level)).toEqual([
+      "user",
+      "project",
+      "project",
+      "project",
+    ])
+  })
+
+  it("a SUPERVISOR_<GROUP>_<KEY> variable overrides a setting", () => {
+    sb.write({ "work/shop/supervisor.toml": STACK })
+    const r = runCli(["config", "show", "--json"], {
+      cwd: project,
+      env: { ...sb.env, SUPERVISOR_SUPERVISOR_STOP_TIMEOUT: "750ms", SUPERVISOR_WEB_BIND_PORT: "4000" },
+    })
+    const out = JSON.parse(r.stdout)
+    expect(out.settings.supervisor.stop_timeout).toBe("750ms")
+    expect(out.settings.web.bind_port).toBe(4000)
+  })
+
+  it("an empty directory shows no daemons and exits 0", () => {
+    sb.write({ "work/shop/.keep": "" })
+    const r = cli("config", "show", "--json")
+    expect(r.status).toBe(0)
+    expect(JSON.parse(r.stdout).daemons).toEqual({})
+  })
+
+  it("deprecated port keys still work and print a warning", () => {
+    sb.write({
+      "work/shop/supervisor.toml":
+        '[daemons.api]\nrun = "x"\nexpected_port = [3000]\nauto_bump_port = true\n',
+    })
+    const r = cli("config", "show", "--json")
+    expect(r.status).toBe(0)
+    const out = JSON.parse(r.stdout)
+    expect(out.daemons["shop/api"].config.port).toEqual({ expect: [3000], bump: 10 })
+    expect(out.warnings[0]).toMatch(/expected_port.*deprecated/)
+    expect(cli("config", "validate").stderr).toMatch(
+      /warning: .*supervisor\.toml:3: daemons\.api\.expected_port/,
+    )
+  })
+})
+
+describe("bad input: one clear message naming file and key, exit 1, no stack trace", () => {
+  const file = () => join(project, "supervisor.toml")
+  const cases: Array<[string, string, RegExp]> = [
+    ["malformed TOML", '[daemons.api]\nrun = "x\n', /supervisor\.toml:2: TOML syntax error/],
+    [
+      "a wrong type",
+      '[daemons.api]\nrun = "x"\nretry = "often"\n',
+      /supervisor\.toml:3: daemons\.api\.retry: /,
+    ],
+    [
+      "an unknown key",
+      '[daemons.api]\nrun = "x"\nretyr = 3\n',
+      /supervisor\.toml:3: daemons\.api\.retyr: unknown key "retyr"\n\s+hint: did you mean "retry"\?/,
+    ],
+    [
+      "an invalid name",
+      '[daemons."my--app"]\nrun = "x"\n',
+      /supervisor\.toml:1: daemons\.my--app: invalid daemon name "my--app"/,
+    ],
+    [
+      "a missing run",
+      "[daemons.api]\nretry = 1\n",
+      /daemons\.api\.run: daemon shop\/api has no `run` command/,
+    ],
+    [
+      "a bad dependency",
+      '[daemons.api]\nrun = "x"\ndepends = ["dbb"]\n[daemons.db]\nrun = "y"\n',
+      /depends\[0\]: .*"shop\/dbb".*\n\s+hint: did you mean "shop\/db"\?/,
+    ],
+    [
+      "a cycle",
+      '[daemons.a]\nrun = "x"\ndepends = ["b"]\n[daemons.b]\nrun = "y"\ndepends = ["a"]\n',
+      /circular dependency: shop\/a -> shop\/b -> shop\/a/,
+    ],
+  ]
+  it.each(cases)("%s", (_, toml, expected) => {
+    sb.write({ "work/shop/supervisor.toml": toml })
+    for (const command of [
+      ["config", "show"],
+      ["config", "show", "--json"],
+      ["config", "validate"],
+    ]) {
+      const r = cli(...command)
+      expect(r.status).toBe(1)
+      expect(r.stderr).toContain(file())
+      expect(r.stderr).toMatch(expected)
+      expect(r.stderr).not.toMatch(STACK_LINE)
+      if (command.includes("--json")) expect(JSON.parse(r.stdout).valid).toBe(false)
+      else expect(r.stdout).toBe("")
+    }
+  })
+
+  it("config validate lists every problem at once", () => {
+    sb.write({
+      "work/shop/supervisor.toml":
+        '[daemons.api]\nrun = "x"\nretyr = 3\nport = "abc"\nmemory_limit = "5XB"\n',
+    })
+    const r = cli("config", "validate")
+    expect(r.status).toBe(1)
+    expect(r.stderr).toContain("daemons.api.retyr")
+    expect(r.stderr).toContain("daemons.api.port")
+    expect(r.stderr).toContain("daemons.api.memory_limit")
+    expect(r.stderr).toContain("3 problems found")
+  })
+
+  it("config validate --json reports problems as data", () => {
+    sb.write({ "work/shop/supervisor.toml": '[daemons.api]\nrun = "x"\nretyr = 3\n' })
+    const r = cli("config", "validate", "--json")
+    expect(r.status).toBe(1)
+    const out = JSON.parse(r.stdout)
+    expect(out.valid).toBe(false)
+    expect(out.problems[0]).toMatchObject({
+      _tag: "UnknownKey",
+      key: "daemons.api.retyr",
+      line: 3,
+      file: file(),
+    })
+  })
+
+  it("config validate exits 0 on a valid config and warns about missing group members", () => {
+    sb.write({ "work/shop/supervisor.toml": `${STACK}\n[groups.all]\ndaemons = ["api", "nope"]\n` })
+    const r = cli("config", "validate")
+    expect(r.status).toBe(0)
+    expect(r.stdout).toMatch(/valid: 2 daemons in 1 file/)
+    expect(r.stderr).toMatch(/groups\.all: shop\/nope is not a configured daemon/)
+  })
+
+  it("a bad environment override names the variable", () => {
+    sb.write({ "work/shop/supervisor.toml": STACK })
+    const r = runCli(["config", "validate"], {
+      cwd: project,
+      env: { ...sb.env, SUPERVISOR_GENERAL_INTERVAL: "soon" },
+    })
+    expect(r.status).toBe(1)
+    expect(r.stderr).toMatch(/SUPERVISOR_GENERAL_INTERVAL: settings\.general\.interval: invalid value "soon"/)
+  })
+})
