@@ -21,9 +21,14 @@ if (
   (cachedData !== undefined && script.cachedDataRejected)
 ) {
   process.once("exit", () => {
+    // Atomic: a concurrent reader sees the old cache or the new one, never half of one.
+    const tmp = `${cacheFile}.${process.pid}.tmp`
     try {
-      fs.writeFileSync(cacheFile, script.createCachedData())
-    } catch {}
+      fs.writeFileSync(tmp, script.createCachedData())
+      fs.renameSync(tmp, cacheFile)
+    } catch {
+      fs.rmSync(tmp, { force: true })
+    }
   })
 }
 const module_ = { exports: {}, filename: file, id: file, loaded: false }
