@@ -54,10 +54,16 @@ export const candidateLocations = (o: DiscoverOptions): Array<ConfigLocation> =>
     dirs.unshift(d)
     if (nodePath.dirname(d) === d) break
   }
+  // With cwd inside `.config`, `.config/supervisor.toml` of the parent is also `supervisor.toml`
+  // of `.config`: list each file once, at its first (parent's `.config/`) position.
+  const seen = new Set<string>()
   for (const dir of dirs) {
     for (const f of PROJECT_FILES) {
+      const path = nodePath.join(dir, f.rel)
+      if (seen.has(path)) continue
+      seen.add(path)
       out.push({
-        path: nodePath.join(dir, f.rel),
+        path,
         level: "project",
         local: f.local,
         baseDir: dir,

@@ -78,6 +78,17 @@ export const valueIssues = (schema: Schema.Schema.Any, error: ParseResult.ParseE
     if (seen.some((p) => samePath(p, issue.path))) continue
     seen.push(issue.path)
     const atPath = leaves.filter((j) => samePath(j.path, issue.path))
+    if (issue._tag === "Missing") {
+      const key = String(issue.path[issue.path.length - 1])
+      const description = descriptionAt(schema.ast, issue.path)
+      out.push({
+        kind: "invalid",
+        path: issue.path,
+        message: `missing required key ${JSON.stringify(key)}`,
+        ...(description !== undefined ? { hint: `add ${key}: ${lowerFirst(description)}` } : {}),
+      })
+      continue
+    }
     if (issue._tag === "Unexpected") {
       const key = String(issue.path[issue.path.length - 1])
       const suggestion = closest(key, knownKeys(issue.message))
@@ -108,7 +119,7 @@ export const valueIssues = (schema: Schema.Schema.Any, error: ParseResult.ParseE
       message:
         description !== undefined
           ? `invalid value${actual ? ` ${actual}` : ""}; expected ${lowerFirst(description)}`
-          : issue.message.replace(/^Expected /, "expected "),
+          : `expected ${lowerFirst(issue.message.replace(/^Expected /, ""))}`,
     })
   }
   return out

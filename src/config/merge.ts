@@ -45,6 +45,60 @@ const where = (file: ParsedFile | undefined, path: ReadonlyArray<string>) => {
   return line === undefined ? { file: file.location.path } : { file: file.location.path, line }
 }
 
+const fileIndex = (files: ReadonlyArray<NamespacedFile>, file: ParsedFile | undefined) =>
+  files.findIndex((f) => f.parsed === file)
+
+/**
+ * Folds the deprecated `expected_port` / `auto_bump_port` / `port_bump_attempts`
+ * into `port`, with a warning. `port` and the deprecated keys in one file conflict;
+ * in different files the later file wins, as with any other key.
+ */
+const foldDeprecatedPorts = (
+  draft: Draft,
+  files: ReadonlyArray<NamespacedFile>,
+): { port: Options["port"]; warning?: string } | { problem: ConfigProblem } => {
+  const o = draft.options
+  const deprecated = DEPRECATED_PORT_KEYS.filter((k) => o[k] !== undefined)
+  if (deprecated.length === 0) return { port: o.port }
+  const first = deprecated[0]!
+  const file = draft.keySource.get(first)
+  const at = where(file, ["daemons", draft.id.name, first])
+  const key = `daemons.${draft.id.name}.${first}`
+  const location = `${at.file}${"line" in at ? `:${at.line}` : ""}: ${key}`
+  const keys = `\`${deprecated.join("`, `")}\``
+  if (o.port !== undefined) {
+    const portIndex = fileIndex(files, draft.keySource.get("port"))
+    const newestDeprecated = Math.max(...deprecated.map((k) => fileIndex(files, draft.keySource.get(k))))
+    if (portIndex === newestDeprecated) {
+      return {
+        problem: new ConflictingKeys({
+          ...at,
+          key,
+          message: `both \`port\` and the deprecated ${keys} are set`,
+          hint: "remove the deprecated keys; `port` = { expect = [...], bump = ... } replaces them",
+        }),
+      }
+    }
+    if (portIndex > newestDeprecated) {
+      return {
+        port: o.port,
+        warning: `${location}: ${keys} ${deprecated.length > 1 ? "are" : "is"} deprecated and overridden by \`port\` in a later file; remove ${deprecated.length > 1 ? "them" : "it"}`,
+      }
+    }
+  }
+  const bump = o.auto_bump_port === true ? (o.port_bump_attempts ?? 10) : false
+  if (o.expected_port === undefined) {
+    return {
+      port: o.port,
+      warning: `${location}: ${keys} ${deprecated.length > 1 ? "are" : "is"} deprecated and ${deprecated.length > 1 ? "have" : "has"} no effect without \`expected_port\`; write port = { expect = [...], bump = ${bump === false ? "false" : bump} }`,
+    }
+  }
+  return {
+    port: { expect: o.expected_port, bump },
+    warning: `${location}: ${keys} ${deprecated.length > 1 ? "are" : "is"} deprecated; write port = { expect = [${o.expected_port.join(", ")}], bump = ${bump} }`,
+  }
+}
+
 /** Merges parsed files (load order) into one model and checks what spans files. */
 export const mergeFiles = (
   files: ReadonlyArray<NamespacedFile>,
@@ -94,7 +148,6 @@ export const mergeFiles = (
   for (const draft of drafts.values()) {
     if (draft.broken) continue
     const o = draft.options
-    const path = (key: string) => ["daemons", draft.id.name, key]
     const keyName = (key: string) => `daemons.${draft.id.name}.${key}`
     if (o.run === undefined) {
       const last = files.find(
@@ -110,29 +163,13 @@ export const mergeFiles = (
       )
       continue
     }
-    let port = o.port
-    const deprecated = DEPRECATED_PORT_KEYS.filter((k) => o[k] !== undefined)
-    if (deprecated.length > 0) {
-      const file = draft.keySource.get(deprecated[0]!)
-      if (o.port !== undefined) {
-        problems.push(
-          new ConflictingKeys({
-            ...where(file, path(deprecated[0]!)),
-            key: keyName(deprecated[0]!),
-            message: `both \`port\` and the deprecated \`${deprecated.join("`, `")}\` are set`,
-            hint: "remove the deprecated keys; `port` = { expect = [...], bump = ... } replaces them",
-          }),
-        )
-        continue
-      }
-      const bump = o.auto_bump_port === true ? (o.port_bump_attempts ?? 10) : false
-      if (o.expected_port !== undefined) port = { expect: o.expected_port, bump }
-      const replacement = `port = { expect = [${(o.expected_port ?? []).join(", ")}], bump = ${bump} }`
-      const at = where(file, path(deprecated[0]!))
-      warnings.push(
-        `${at.file}${"line" in at ? `:${at.line}` : ""}: ${keyName(deprecated[0]!)}: \`${deprecated.join("`, `")}\` ${deprecated.length > 1 ? "are" : "is"} deprecated; write ${replacement}`,
-      )
+    const folded = foldDeprecatedPorts(draft, files)
+    if ("problem" in folded) {
+      problems.push(folded.problem)
+      continue
     }
+    if (folded.warning) warnings.push(folded.warning)
+    const port = folded.port
     const config = new DaemonConfig({
       run: o.run,
       dir: o.dir ?? draft.firstBase,
@@ -173,7 +210,8 @@ export const mergeFiles = (
     const depFile = draft.keySource.get("depends")
     d.config.depends.forEach((dep, i) => {
       if (drafts.has(dep)) return
-      const suggestion = closest(dep, known)
+      const name = dep.slice(dep.indexOf("/") + 1)
+      const suggestion = closest(dep, known) ?? known.find((k) => k.endsWith(`/${name}`))
       problems.push(
         new InvalidDependency({
           ...where(depFile, ["daemons", draft.id.name, "depends"]),

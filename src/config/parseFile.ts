@@ -95,7 +95,7 @@ export const parseConfigText = (location: ConfigLocation, text: string): ParsedF
       problems.push(
         issue.kind === "unknown-key"
           ? new UnknownKey(withHint)
-          : issue.path[0] === "groups"
+          : issue.path[0] === "groups" && issue.path[2] === "daemons" && typeof issue.path[3] === "number"
             ? new InvalidGroupMember(refHint)
             : issue.path[0] === "daemons" && issue.path[2] === "depends" && typeof issue.path[3] === "number"
               ? new InvalidDependency(refHint)

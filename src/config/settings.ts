@@ -48,7 +48,8 @@ export const applyEnvOverrides = (
           accepted = true
           break
         }
-        error = valueIssues(schema as unknown as Schema.Schema<unknown>, r.left)[0]?.message
+        // The string reading's message is the most specific ("has no unit" rather than "expected a string").
+        error ??= valueIssues(schema as unknown as Schema.Schema<unknown>, r.left)[0]?.message
       }
       if (!accepted) {
         problems.push(

@@ -24,5 +24,8 @@ export const closest = (word: string, candidates: ReadonlyArray<string>): string
       bestDistance = d
     }
   }
-  return best !== undefined && bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : undefined
+  // Close enough to be a typo, and not a rewrite of a short word ("c" is no typo of "b").
+  const name = word.slice(word.indexOf("/") + 1)
+  const limit = Math.max(2, Math.floor(word.length / 3))
+  return best !== undefined && bestDistance <= limit && bestDistance < name.length ? best : undefined
 }

@@ -195,7 +195,7 @@ export const daemonOptionFields = {
   ),
   auto: opt(Schema.Array(Schema.Literal("start", "stop")), "Auto-start and auto-stop with the shell hook"),
   ready_delay: opt(
-    Schema.NonNegative,
+    Schema.NonNegative.annotations({ message: () => "expected a number of seconds, 0 or more" }),
     "Seconds to wait before the daemon counts as ready (default 3 when no other ready check is set)",
   ),
   ready_output: opt(ReadyOutputOption, "Ready when an output line matches this regex"),
@@ -216,7 +216,13 @@ export const daemonOptionFields = {
   port: opt(PortOption, "TCP ports the daemon binds"),
   expected_port: opt(Schema.Array(Port), "Deprecated: use `port`"),
   auto_bump_port: opt(Schema.Boolean, "Deprecated: use `port.bump`", false),
-  port_bump_attempts: opt(Schema.NonNegativeInt, "Deprecated: use `port.bump`", 10),
+  port_bump_attempts: opt(
+    Schema.NonNegativeInt.annotations({
+      message: () => ({ message: "expected a whole number, 0 or more", override: true }),
+    }),
+    "Deprecated: use `port.bump`",
+    10,
+  ),
   boot_start: opt(Schema.Boolean, "Start the daemon automatically on system boot", false),
   hooks: opt(Hooks, "Lifecycle hooks"),
   cron: opt(CronOption, "Start the daemon on a cron schedule"),
@@ -226,7 +232,9 @@ export const daemonOptionFields = {
   ),
   memory_limit: opt(ByteSize, "Kill the daemon when its RSS (whole process group) exceeds this size"),
   cpu_limit: opt(
-    Schema.Positive,
+    Schema.Positive.annotations({
+      message: () => "expected a positive number: percent of one core (100 = one full core)",
+    }),
     "Kill the daemon when its CPU use (percent of one core, whole group) stays above this",
   ),
   stop_signal: opt(StopSignalOption, "Signal sent on stop", "SIGTERM"),

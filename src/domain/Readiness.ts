@@ -83,12 +83,22 @@ export const ReadyHttpOption = normalise(
   (raw) => (typeof raw === "string" ? { url: raw, status: [] } : { ...raw, status: raw.status ?? [] }),
 )
 
-const PortOrTemplate = Schema.Union(Port, TemplateString).annotations({
+/** A string form of a port must render to one: a plain word such as "localhost" never does. */
+const PortTemplate = TemplateString.pipe(
+  Schema.filter(
+    (s) =>
+      hasTemplate(s) ||
+      `expected a port number (without quotes) or a template such as "{{ daemons.db.port }}", got ${JSON.stringify(s)}`,
+    { jsonSchema: {} },
+  ),
+)
+
+const PortOrTemplate = Schema.Union(Port, PortTemplate).annotations({
   description: 'A port number, or a template such as "{{ daemons.db.port }}"',
 })
 export const ReadyPort = Schema.Struct({ port: PortOrTemplate, timeout })
 export const ReadyPortOption = normalise(
-  Schema.Union(Port, TemplateString, ReadyPort).annotations({
+  Schema.Union(Port, PortTemplate, ReadyPort).annotations({
     description:
       'Ready when this TCP port accepts connections. A port, a template such as "{{ daemons.db.port }}", or { port = 5432, timeout = "30s" }.',
   }),

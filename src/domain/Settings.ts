@@ -13,7 +13,12 @@ const UserName = Schema.transform(Schema.Union(Schema.String, Schema.NonNegative
   decode: String,
   encode: (s) => s,
 })
-const BindPort = Schema.Int.pipe(Schema.between(0, 65535))
+const BindPort = Schema.Int.pipe(Schema.between(0, 65535)).annotations({
+  message: () => ({
+    message: "expected a port number between 0 and 65535 (0 picks a free one)",
+    override: true,
+  }),
+})
 
 export const GeneralSettings = Schema.Struct({
   interval: setting(HumanDuration, "10s", "Tick of the memory and CPU limit checks"),
@@ -27,7 +32,16 @@ export const GeneralSettings = Schema.Struct({
     "mise",
     "The tool-version manager binary (name on PATH or absolute path); daemons run as `<bin> exec -- sh -c <run>`",
   ),
-  shell: setting(Schema.NonEmptyTrimmedString, "sh -c", "Shell that wraps each daemon's `run` command"),
+  shell: setting(
+    Schema.NonEmptyTrimmedString.annotations({
+      message: () => ({
+        message: 'expected a non-empty command without surrounding spaces, e.g. "sh -c"',
+        override: true,
+      }),
+    }),
+    "sh -c",
+    "Shell that wraps each daemon's `run` command",
+  ),
 }).annotations({ identifier: "GeneralSettings", description: "General settings" })
 
 export const SupervisorSettings = Schema.Struct({
@@ -40,7 +54,9 @@ export const SupervisorSettings = Schema.Struct({
   watch_poll_interval: setting(HumanDuration, "500ms", "Scan cadence of polling file watchers"),
   watch_interval: setting(HumanDuration, "10s", "How often the supervisor refreshes its watch configuration"),
   cpu_violation_threshold: setting(
-    Schema.Int.pipe(Schema.positive()),
+    Schema.Int.pipe(Schema.positive()).annotations({
+      message: () => ({ message: "expected a whole number, 1 or more", override: true }),
+    }),
     3,
     "Consecutive samples above cpu_limit before a daemon is killed",
   ),

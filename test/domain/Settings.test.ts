@@ -1,0 +1,151 @@
+import { Duration, Schema } from "effect"
+import { describe, expect, it } from "vitest"
+import {
+  ApiSettings,
+  GeneralSettings,
+  Settings,
+  SupervisorSettings,
+  settingEnvVar,
+  settingGroups,
+  WebSettings,
+} from "../../src/domain/Settings.js"
+import { decoder, messages, paths } from "./helpers.js"
+
+const { ok, fail } = decoder(Settings)
+const ms = (d: Duration.Duration) => Duration.toMillis(d)
+
+describe("Settings defaults", () => {
+  const s = ok({})
+
+  it("general: interval 10s, tool_manager off, mise, sh -c", () => {
+    expect(ms(s.general.interval)).toBe(10_000)
+    expect(s.general.tool_manager).toBe(false)
+    expect(s.general.tool_manager_bin).toBe("mise")
+    expect(s.general.shell).toBe("sh -c")
+  })
+
+  it("supervisor: stop_timeout 5s, watch_poll_interval 500ms, watch_interval 10s", () => {
+    expect(ms(s.supervisor.stop_timeout)).toBe(5_000)
+    expect(ms(s.supervisor.watch_poll_interval)).toBe(500)
+    expect(ms(s.supervisor.watch_interval)).toBe(10_000)
+  })
+
+  it("supervisor: cpu_violation_threshold 3, ready_check_interval 500ms, auto_start, no user", () => {
+    expect(s.supervisor.cpu_violation_threshold).toBe(3)
+    expect(ms(s.supervisor.ready_check_interval)).toBe(500)
+    expect(s.supervisor.auto_start).toBe(true)
+    expect(s.supervisor.user).toBeUndefined()
+  })
+
+  it("web: off, on 127.0.0.1:3120, loopback only", () => {
+    expect(s.web).toEqual({
+      auto_start: false,
+      bind_address: "127.0.0.1",
+      bind_port: 3120,
+      allow_non_loopback: false,
+    })
+  })
+
+  it("api: off, on 127.0.0.1:3121, no token", () => {
+    expect(s.api).toEqual({ auto_start: false, bind_address: "127.0.0.1", bind_port: 3121 })
+    expect(s.api.token).toBeUndefined()
+  })
+
+  it("each group decodes {} to the same defaults", () => {
+    expect(Schema.decodeUnknownSync(GeneralSettings)({})).toEqual(s.general)
+    expect(Schema.decodeUnknownSync(SupervisorSettings)({})).toEqual(s.supervisor)
+    expect(Schema.decodeUnknownSync(WebSettings)({})).toEqual(s.web)
+    expect(Schema.decodeUnknownSync(ApiSettings)({})).toEqual(s.api)
+  })
+
+  it("encodes the defaults back to TOML values", () => {
+    expect(Schema.encodeSync(Settings)(s)).toEqual({
+      general: { interval: "10s", tool_manager: false, tool_manager_bin: "mise", shell: "sh -c" },
+      supervisor: {
+        stop_timeout: "5s",
+        watch_poll_interval: "500ms",
+        watch_interval: "10s",
+        cpu_violation_threshold: 3,
+        ready_check_interval: "500ms",
+        auto_start: true,
+      },
+      web: { auto_start: false, bind_address: "127.0.0.1", bind_port: 3120, allow_non_loopback: false },
+      api: { auto_start: false, bind_address: "127.0.0.1", bind_port: 3121 },
+    })
+  })
+})
+
+describe("Settings values", () => {
+  it("overrides a key and keeps the other defaults", () => {
+    const s = ok({ supervisor: { stop_timeout: "30s" }, general: { interval: "1m" } })
+    expect(ms(s.supervisor.stop_timeout)).toBe(30_000)
+    expect(ms(s.supervisor.watch_interval)).toBe(10_000)
+    expect(ms(s.general.interval)).toBe(60_000)
+    expect(s.web.bind_port).toBe(3120)
+  })
+
+  it("accepts a user name or a numeric UID, kept as a string", () => {
+    expect(ok({ supervisor: { user: "deploy" } }).supervisor.user).toBe("deploy")
+    expect(ok({ supervisor: { user: 1000 } }).supervisor.user).toBe("1000")
+  })
+
+  it("accepts bind_port 0 (pick a free one) and a token", () => {
+    const s = ok({ web: { bind_port: 0 }, api: { bind_port: 0, token: "secret" } })
+    expect(s.web.bind_port).toBe(0)
+    expect(s.api.bind_port).toBe(0)
+    expect(s.api.token).toBe("secret")
+  })
+
+  it("rejects bad values, at their key", () => {
+    expect(paths(fail({ supervisor: { stop_timeout: "5" } }))).toContain("supervisor.stop_timeout")
+    expect(messages(fail({ supervisor: { stop_timeout: "5" } }))).toContain("has no unit")
+    expect(paths(fail({ supervisor: { cpu_violation_threshold: 0 } }))).toContain(
+      "supervisor.cpu_violation_threshold",
+    )
+    expect(paths(fail({ web: { bind_port: 65536 } }))).toContain("web.bind_port")
+    expect(paths(fail({ api: { bind_port: -1 } }))).toContain("api.bind_port")
+    expect(paths(fail({ general: { shell: "" } }))).toContain("general.shell")
+    expect(paths(fail({ general: { tool_manager: "yes" } }))).toContain("general.tool_manager")
+  })
+
+  it("explains the rule broken by a bad number or shell", () => {
+    expect(messages(fail({ supervisor: { cpu_violation_threshold: 0 } }))).toContain(
+      "expected a whole number, 1 or more",
+    )
+    expect(messages(fail({ web: { bind_port: 70000 } }))).toContain(
+      "expected a port number between 0 and 65535 (0 picks a free one)",
+    )
+    expect(messages(fail({ general: { shell: " sh -c" } }))).toContain(
+      'expected a non-empty command without surrounding spaces, e.g. "sh -c"',
+    )
+  })
+
+  it("rejects unknown keys and groups", () => {
+    expect(paths(fail({ supervisor: { stop_timout: "5s" } }))).toContain("supervisor.stop_timout")
+    expect(paths(fail({ daemon: {} }))).toContain("daemon")
+  })
+})
+
+describe("settingEnvVar", () => {
+  it("is SUPERVISOR_<GROUP>_<KEY> in upper case", () => {
+    expect(settingEnvVar("supervisor", "stop_timeout")).toBe("SUPERVISOR_SUPERVISOR_STOP_TIMEOUT")
+    expect(settingEnvVar("general", "interval")).toBe("SUPERVISOR_GENERAL_INTERVAL")
+    expect(settingEnvVar("web", "bind_port")).toBe("SUPERVISOR_WEB_BIND_PORT")
+    expect(settingEnvVar("api", "token")).toBe("SUPERVISOR_API_TOKEN")
+  })
+
+  it("gives a distinct variable for every setting", () => {
+    const names = Object.entries(settingGroups).flatMap(([group, schema]) =>
+      Object.keys(schema.fields).map((key) => settingEnvVar(group, key)),
+    )
+    expect(names).toContain("SUPERVISOR_SUPERVISOR_CPU_VIOLATION_THRESHOLD")
+    expect(names).toContain("SUPERVISOR_WEB_ALLOW_NON_LOOPBACK")
+    expect(new Set(names).size).toBe(names.length)
+  })
+})
+
+describe("settingGroups", () => {
+  it("has the four groups of Settings", () => {
+    expect(Object.keys(settingGroups).sort()).toEqual(["api", "general", "supervisor", "web"])
+  })
+})
