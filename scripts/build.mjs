@@ -22,7 +22,29 @@ module.exports = new Proxy({}, { get: (_, key) => key === "__esModule" ? false :
   },
 }
 
+// The CLI bundle stays lean: the supervisor process (HTTP server, lifecycle,
+// process and log services) is a second bundle, loaded only by
+// `supervisor supervisor run` (the launcher runs it directly).
+const hostExternal = {
+  name: "host-external",
+  setup(b) {
+    b.onResolve({ filter: /\/host\/main\.js$/ }, () => ({ path: "./host.cjs", external: true }))
+  },
+}
+
 mkdirSync("dist", { recursive: true })
+const common = {
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
+  minify: true,
+  sourcemap: "linked",
+  legalComments: "none",
+  logLevel: "warning",
+  metafile: true,
+}
+await build({ ...common, entryPoints: ["src/host-entry.ts"], outfile: "dist/host.cjs", plugins: [stubs] })
 const result = await build({
   entryPoints: ["src/main.ts"],
   outfile: "dist/cli.cjs",
@@ -34,7 +56,7 @@ const result = await build({
   sourcemap: "linked",
   legalComments: "none",
   logLevel: "warning",
-  plugins: [stubs],
+  plugins: [stubs, hostExternal],
   metafile: true,
 })
 copyFileSync("scripts/launcher.cjs", "dist/supervisor.cjs")

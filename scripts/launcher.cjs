@@ -9,7 +9,10 @@ const path = require("node:path")
 const vm = require("node:vm")
 const Module = require("node:module")
 
-const file = path.join(__dirname, "cli.cjs")
+// `supervisor supervisor run` is the supervisor process itself: its own bundle.
+const args = process.argv.slice(2)
+const host = args[0] === "supervisor" && args[1] === "run" && !args.includes("--help") && !args.includes("-h")
+const file = path.join(__dirname, host ? "host.cjs" : "cli.cjs")
 const cacheFile = `${file}.cache`
 let cachedData
 try {
@@ -18,7 +21,8 @@ try {
 const script = new vm.Script(Module.wrap(fs.readFileSync(file, "utf8")), { filename: file, cachedData })
 if (
   process.env.SUPERVISOR_WRITE_CODE_CACHE === "1" ||
-  (cachedData !== undefined && script.cachedDataRejected)
+  cachedData === undefined ||
+  script.cachedDataRejected
 ) {
   process.once("exit", () => {
     // Atomic: a concurrent reader sees the old cache or the new one, never half of one.

@@ -4,19 +4,57 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Console, Effect } from "effect"
 import { VERSION } from "../version.js"
 import { configCommand } from "./config.js"
+import {
+  cleanCommand,
+  disableCommand,
+  enableCommand,
+  listCommand,
+  restartCommand,
+  runCommand,
+  startCommand,
+  statusCommand,
+  stopCommand,
+  waitCommand,
+} from "./daemons.js"
+import { supervisorCommand } from "./host.js"
+import { logsCommand } from "./logs.js"
 import { ExitCode, exitWith } from "./output.js"
 import { schemaCommand } from "./schema.js"
 
 export const rootCommand = Command.make("supervisor").pipe(
   Command.withDescription("a daemon supervisor for developers"),
-  Command.withSubcommands([configCommand, schemaCommand]),
+  Command.withSubcommands([
+    startCommand,
+    stopCommand,
+    restartCommand,
+    enableCommand,
+    disableCommand,
+    statusCommand,
+    listCommand,
+    logsCommand,
+    runCommand,
+    waitCommand,
+    cleanCommand,
+    supervisorCommand,
+    configCommand,
+    schemaCommand,
+  ]),
 )
 
 const cli = Command.run(rootCommand, { name: "supervisor", version: VERSION })
 
 /** Runs the CLI: usage errors exit 2, failures 1, and no stack trace reaches the user. */
+/** pitchfork-compatible aliases: `ls` is `list`, `kill` is `stop`. */
+const ALIASES: Record<string, string> = { ls: "list", kill: "stop" }
+const withAliases = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const command = argv[2]
+  return command !== undefined && command in ALIASES
+    ? [...argv.slice(0, 2), ALIASES[command]!, ...argv.slice(3)]
+    : argv
+}
+
 export const runCli = (argv: ReadonlyArray<string>) =>
-  cli(argv).pipe(
+  cli(withAliases(argv)).pipe(
     Effect.catchIf(ValidationError.isValidationError, () => exitWith(ExitCode.usage)),
     Effect.catchAllCause((cause) =>
       Cause.isInterruptedOnly(cause)

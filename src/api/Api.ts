@@ -1,0 +1,135 @@
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { Schema } from "effect"
+import { ApiDaemonEntry, ControlResult, SystemStats } from "../domain/ApiDaemonEntry.js"
+import { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import { LogEntry } from "../domain/LogEntry.js"
+import { StartOutcome } from "../domain/StartOutcome.js"
+import { DaemonNotFound } from "../supervisor/errors.js"
+
+/**
+ * A daemon ID in a path: ONE url-encoded segment (`ns%2Fname`). The typed client
+ * does not encode path parameters itself, so the schema does it.
+ */
+export const IdSegment = Schema.transform(Schema.String, Schema.String, {
+  strict: true,
+  decode: (s) => {
+    try {
+      return decodeURIComponent(s)
+    } catch {
+      return s
+    }
+  },
+  encode: (s) => encodeURIComponent(s),
+})
+const idPath = Schema.Struct({ id: IdSegment })
+
+const control = <const Name extends string>(name: Name) =>
+  HttpApiEndpoint.post(name, `/daemons/:id/${name}`).setPath(idPath).addSuccess(ControlResult)
+
+/** The spec's public routes. */
+export class DaemonsGroup extends HttpApiGroup.make("daemons")
+  .add(HttpApiEndpoint.get("list", "/daemons").addSuccess(Schema.Array(ApiDaemonEntry)))
+  .add(
+    HttpApiEndpoint.get("get", "/daemons/:id")
+      .setPath(idPath)
+      .addSuccess(ApiDaemonEntry)
+      .addError(DaemonNotFound),
+  )
+  .add(control("start"))
+  .add(control("stop"))
+  .add(control("restart"))
+  .add(control("enable"))
+  .add(control("disable"))
+  .add(HttpApiEndpoint.get("stats", "/stats").addSuccess(SystemStats))
+  .add(
+    HttpApiEndpoint.get("tail", "/logs/:id/tail")
+      .setPath(idPath)
+      .setUrlParams(Schema.Struct({ lines: Schema.optional(Schema.NumberFromString) }))
+      .addSuccess(
+        Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "application/x-ndjson" })),
+      )
+      .addError(DaemonNotFound),
+  )
+  .prefix("/api") {}
+
+export const SupervisorInfo = Schema.Struct({
+  pid: Schema.Int,
+  version: Schema.String,
+  started_at: Schema.Number,
+  uptime_secs: Schema.Int,
+  state_dir: Schema.String,
+  socket: Schema.String,
+  web_url: Schema.NullOr(Schema.String),
+  daemons: Schema.Int,
+}).annotations({ identifier: "SupervisorInfo" })
+export type SupervisorInfo = typeof SupervisorInfo.Type
+
+export const StopResult = Schema.Struct({ id: Schema.String, was_running: Schema.Boolean })
+export const LogsQuery = Schema.Struct({
+  ids: Schema.Array(Schema.String),
+  lines: Schema.optional(Schema.Int),
+  since: Schema.optional(Schema.Number),
+  until: Schema.optional(Schema.Number),
+  grep: Schema.optional(Schema.String),
+  regex: Schema.optional(Schema.String),
+  case_sensitive: Schema.optional(Schema.Boolean),
+  raw: Schema.optional(Schema.Boolean),
+})
+export const WaitResult = Schema.Struct({
+  id: Schema.String,
+  status: Schema.String,
+  exit_code: Schema.NullOr(Schema.Int),
+  signal: Schema.NullOr(Schema.String),
+})
+
+/** Operations of the CLI beyond the spec's routes: same API, another group. */
+export class CliGroup extends HttpApiGroup.make("cli")
+  .add(
+    HttpApiEndpoint.post("start", "/start")
+      .setPayload(Schema.Struct({ definitions: Schema.Array(DaemonDefinition), force: Schema.Boolean }))
+      .addSuccess(Schema.Array(StartOutcome)),
+  )
+  .add(
+    HttpApiEndpoint.post("stop", "/stop")
+      .setPayload(Schema.Struct({ ids: Schema.Array(Schema.String) }))
+      .addSuccess(Schema.Array(StopResult))
+      .addError(DaemonNotFound),
+  )
+  .add(
+    HttpApiEndpoint.post("wait", "/wait")
+      .setPayload(Schema.Struct({ id: Schema.String }))
+      .addSuccess(WaitResult)
+      .addError(DaemonNotFound),
+  )
+  .add(
+    HttpApiEndpoint.post("clean", "/clean")
+      .setPayload(Schema.Struct({ ids: Schema.optional(Schema.Array(Schema.String)) }))
+      .addSuccess(Schema.Struct({ removed: Schema.Array(Schema.String) })),
+  )
+  .add(HttpApiEndpoint.post("logs", "/logs").setPayload(LogsQuery).addSuccess(Schema.Array(LogEntry)))
+  .add(
+    HttpApiEndpoint.post("clearLogs", "/logs/clear")
+      .setPayload(Schema.Struct({ ids: Schema.Array(Schema.String) }))
+      .addSuccess(Schema.Struct({ cleared: Schema.Array(Schema.String) })),
+  )
+  .add(
+    HttpApiEndpoint.post("definition", "/definition")
+      .setPayload(Schema.Struct({ id: Schema.String }))
+      .addSuccess(DaemonDefinition)
+      .addError(DaemonNotFound),
+  )
+  .add(
+    HttpApiEndpoint.post("toggle", "/toggle")
+      .setPayload(Schema.Struct({ definitions: Schema.Array(DaemonDefinition), enabled: Schema.Boolean }))
+      .addSuccess(Schema.Struct({ ok: Schema.Boolean })),
+  )
+  .add(
+    HttpApiEndpoint.get("disabled", "/disabled").addSuccess(
+      Schema.Struct({ ids: Schema.Array(Schema.String) }),
+    ),
+  )
+  .add(HttpApiEndpoint.get("info", "/supervisor").addSuccess(SupervisorInfo))
+  .add(HttpApiEndpoint.post("shutdown", "/supervisor/stop").addSuccess(Schema.Struct({ ok: Schema.Boolean })))
+  .prefix("/api/cli") {}
+
+export class Api extends HttpApi.make("supervisor").add(DaemonsGroup).add(CliGroup) {}

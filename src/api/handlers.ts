@@ -1,0 +1,194 @@
+import * as fs from "node:fs"
+import * as os from "node:os"
+import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { Deferred, Effect, Schema, Stream } from "effect"
+import type { ControlResult } from "../domain/ApiDaemonEntry.js"
+import { LogStreamItem } from "../domain/LogEntry.js"
+import type { StartOutcome } from "../domain/StartOutcome.js"
+import { LogStore } from "../logs/LogStore.js"
+import { Supervisor } from "../supervisor/Supervisor.js"
+import { Api, type SupervisorInfo } from "./Api.js"
+import { HostInfo } from "./HostInfo.js"
+
+const outcomeResult = (o: StartOutcome): ControlResult => {
+  switch (o._tag) {
+    case "Ready":
+    case "AlreadyRunning":
+    case "Completed":
+      return { ok: true }
+    case "Disabled":
+      return { ok: false, error: `${o.id} is disabled; enable it first` }
+    case "Interrupted":
+      return { ok: false, error: `${o.id} was stopped while starting` }
+    case "StartFailed":
+      return { ok: false, error: o.message }
+  }
+}
+
+const countProcesses = () =>
+  Effect.sync(() => {
+    try {
+      return fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d)).length
+    } catch {
+      return 0
+    }
+  })
+
+const encodeItem = Schema.encodeSync(Schema.parseJson(LogStreamItem))
+const encoder = new TextEncoder()
+
+export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
+  Effect.gen(function* () {
+    const sup = yield* Supervisor
+    const logs = yield* LogStore
+    const host = yield* HostInfo
+    const entry = (id: string) =>
+      Effect.gen(function* () {
+        const r = yield* sup.get(id)
+        return sup.entry(r, yield* sup.isDisabled(id))
+      })
+    const control = (f: (id: string) => Effect.Effect<ControlResult, unknown>) => (id: string) =>
+      f(id).pipe(Effect.catchAll((e) => Effect.succeed({ ok: false, error: errorText(e) })))
+    return h
+      .handle("list", () =>
+        Effect.gen(function* () {
+          const all = yield* sup.list
+          return yield* Effect.forEach(all, (r) =>
+            sup.isDisabled(r.def.id.qualified).pipe(Effect.map((d) => sup.entry(r, d))),
+          )
+        }),
+      )
+      .handle("get", ({ path }) => entry(path.id))
+      .handle("start", ({ path }) =>
+        control((id) =>
+          sup.get(id).pipe(
+            Effect.flatMap((r) => sup.start(r.def)),
+            Effect.map(outcomeResult),
+          ),
+        )(path.id),
+      )
+      .handle("stop", ({ path }) => control((id) => sup.stop(id).pipe(Effect.as({ ok: true })))(path.id))
+      .handle("restart", ({ path }) =>
+        control((id) => sup.restart(id).pipe(Effect.map(outcomeResult)))(path.id),
+      )
+      .handle("enable", ({ path }) =>
+        control((id) => sup.get(id).pipe(Effect.zipRight(sup.enable(id)), Effect.as({ ok: true })))(path.id),
+      )
+      .handle("disable", ({ path }) =>
+        control((id) => sup.get(id).pipe(Effect.zipRight(sup.disable(id)), Effect.as({ ok: true })))(path.id),
+      )
+      .handle("stats", () =>
+        Effect.map(countProcesses(), (process_count) => ({
+          process_count,
+          cpu_count: os.cpus().length,
+          total_memory: os.totalmem(),
+        })),
+      )
+      .handleRaw("tail", ({ path, urlParams }) =>
+        Effect.gen(function* () {
+          yield* sup.get(path.id)
+          const stream = logs.tail(path.id, { lines: urlParams.lines ?? 10 }).pipe(
+            Stream.map((item) => encoder.encode(`${encodeItem(item)}\n`)),
+            Stream.catchAll(() => Stream.empty),
+            Stream.interruptWhenDeferred(host.shutdown),
+          )
+          return HttpServerResponse.stream(stream, {
+            contentType: "application/x-ndjson",
+            headers: { connection: "close", "cache-control": "no-store" },
+          })
+        }),
+      )
+  }),
+)
+
+const errorText = (e: unknown): string =>
+  typeof e === "object" && e !== null && "message" in e
+    ? String((e as { message: unknown }).message)
+    : String(e)
+
+export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
+  Effect.gen(function* () {
+    const sup = yield* Supervisor
+    const logs = yield* LogStore
+    const host = yield* HostInfo
+    return h
+      .handle("start", ({ payload }) =>
+        Effect.forEach(payload.definitions, (def) => sup.start(def, { force: payload.force }), {
+          concurrency: "unbounded",
+        }),
+      )
+      .handle("stop", ({ payload }) =>
+        Effect.forEach(
+          payload.ids,
+          (id) => sup.stop(id).pipe(Effect.map((was_running) => ({ id, was_running }))),
+          { concurrency: "unbounded" },
+        ),
+      )
+      .handle("wait", ({ payload }) =>
+        sup.wait(payload.id).pipe(
+          Effect.map((r) => ({
+            id: payload.id,
+            status: r.status.type,
+            exit_code: r.status.exit_code ?? null,
+            signal: r.status.signal ?? null,
+          })),
+        ),
+      )
+      .handle("clean", ({ payload }) => sup.clean(payload.ids).pipe(Effect.map((removed) => ({ removed }))))
+      .handle("logs", ({ payload }) =>
+        Effect.gen(function* () {
+          const regex =
+            payload.regex === undefined
+              ? undefined
+              : new RegExp(payload.regex, payload.case_sensitive ? "" : "i")
+          const all = yield* Effect.forEach(payload.ids, (id) =>
+            logs
+              .query(id, {
+                ...(payload.lines !== undefined && { lines: payload.lines }),
+                ...(payload.since !== undefined && { since: payload.since }),
+                ...(payload.until !== undefined && { until: payload.until }),
+                ...(payload.grep !== undefined && { grep: payload.grep }),
+                ...(regex !== undefined && { regex }),
+                ...(payload.case_sensitive !== undefined && { caseSensitive: payload.case_sensitive }),
+                ...(payload.raw !== undefined && { raw: payload.raw }),
+              })
+              .pipe(Effect.orElseSucceed(() => [])),
+          )
+          // Several daemons: interleave by time; the last N apply to the merged view.
+          const merged = all
+            .flat()
+            .sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0))
+          return payload.lines !== undefined && payload.ids.length > 1 ? merged.slice(-payload.lines) : merged
+        }),
+      )
+      .handle("clearLogs", ({ payload }) =>
+        Effect.forEach(payload.ids, (id) => logs.clear(id).pipe(Effect.ignore)).pipe(
+          Effect.as({ cleared: [...payload.ids] }),
+        ),
+      )
+      .handle("definition", ({ payload }) => sup.get(payload.id).pipe(Effect.map((r) => r.def)))
+      .handle("toggle", ({ payload }) =>
+        Effect.forEach(payload.definitions, (def) =>
+          payload.enabled ? sup.enable(def.id.qualified) : sup.disable(def.id.qualified),
+        ).pipe(Effect.as({ ok: true })),
+      )
+      .handle("disabled", () => sup.disabledIds.pipe(Effect.map((ids) => ({ ids: [...ids] }))))
+      .handle("info", () =>
+        Effect.gen(function* () {
+          const all = yield* sup.list
+          const info: SupervisorInfo = {
+            pid: process.pid,
+            version: host.version,
+            started_at: host.startedAt,
+            uptime_secs: Math.floor((Date.now() - host.startedAt) / 1000),
+            state_dir: host.stateDir,
+            socket: host.socket,
+            web_url: host.webUrl,
+            daemons: all.length,
+          }
+          return info
+        }),
+      )
+      .handle("shutdown", () => Deferred.succeed(host.shutdown, undefined).pipe(Effect.as({ ok: true })))
+  }),
+)

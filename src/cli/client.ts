@@ -1,0 +1,116 @@
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as net from "node:net"
+import { HttpApiClient, HttpClient } from "@effect/platform"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import { Context, Data, type Duration, Effect, Layer, Schedule } from "effect"
+import { Api } from "../api/Api.js"
+import { stateDir, statePaths } from "../state/paths.js"
+import { VERSION } from "../version.js"
+
+export class NotRunning extends Data.TaggedError("NotRunning")<{ readonly message: string }> {}
+export class VersionMismatch extends Data.TaggedError("VersionMismatch")<{ readonly message: string }> {}
+
+/** The typed client of the supervisor's API over its Unix socket, and a raw client for streams. */
+export class SupervisorClient extends Context.Tag("supervisor/SupervisorClient")<
+  SupervisorClient,
+  {
+    readonly api: Effect.Effect.Success<ReturnType<typeof makeApiClient>>
+    readonly http: HttpClient.HttpClient
+    readonly socket: string
+  }
+>() {}
+
+const makeApiClient = () => HttpApiClient.make(Api, { baseUrl: "http://localhost" })
+
+/** An HTTP agent whose every connection goes to the Unix socket. */
+const socketAgent = (socket: string) =>
+  Layer.scoped(
+    NodeHttpClient.HttpAgent,
+    Effect.map(NodeHttpClient.makeAgent({ keepAlive: true }), (agent) => {
+      const connect = () => net.createConnection({ path: socket })
+      Object.assign(agent.http, { createConnection: connect })
+      return agent
+    }),
+  )
+
+export const isUp = (socket: string) =>
+  Effect.async<boolean>((resume) => {
+    const s = net.createConnection({ path: socket })
+    s.once("connect", () => {
+      s.destroy()
+      resume(Effect.succeed(true))
+    })
+    s.once("error", () => resume(Effect.succeed(false)))
+  })
+
+/** Starts `supervisor supervisor run` in the background, detached, its output in the supervisor log. */
+export const spawnBackgroundSupervisor = (env: NodeJS.ProcessEnv) =>
+  Effect.sync(() => {
+    const paths = statePaths(stateDir(env))
+    fs.mkdirSync(paths.logsDir, { recursive: true, mode: 0o700 })
+    const log = fs.openSync(paths.supervisorLog, "a", 0o600)
+    try {
+      const child = spawn(process.execPath, [process.argv[1]!, "supervisor", "run"], {
+        detached: true,
+        stdio: ["ignore", log, log],
+        env,
+        cwd: "/",
+      })
+      child.unref()
+    } finally {
+      fs.closeSync(log)
+    }
+  })
+
+/** Waits until the socket accepts connections (or the deadline passes). */
+export const waitUntilUp = (socket: string, timeout: Duration.DurationInput) =>
+  isUp(socket).pipe(
+    Effect.repeat({ schedule: Schedule.spaced("50 millis"), until: (up) => up }),
+    Effect.timeoutTo({ duration: timeout, onTimeout: () => false, onSuccess: (up) => up }),
+  )
+
+export interface ConnectOptions {
+  readonly autoStart: boolean
+  readonly env?: NodeJS.ProcessEnv
+}
+
+/**
+ * Connects to the supervisor of this user's state directory, starting it in the
+ * background first when it is not running (unless auto-start is off). Two CLIs
+ * racing here end up on the same supervisor: only one can take its lock.
+ */
+export const supervisorClientLayer = (options: ConnectOptions) =>
+  Layer.scoped(
+    SupervisorClient,
+    Effect.gen(function* () {
+      const env = options.env ?? process.env
+      const paths = statePaths(stateDir(env))
+      if (!(yield* isUp(paths.socket))) {
+        if (!options.autoStart) {
+          return yield* new NotRunning({
+            message: `the supervisor is not running (no socket at ${paths.socket}); start it with \`supervisor supervisor start\``,
+          })
+        }
+        yield* spawnBackgroundSupervisor(env)
+        if (!(yield* waitUntilUp(paths.socket, "15 seconds"))) {
+          return yield* new NotRunning({
+            message: `the supervisor did not start within 15 s; see its log: ${paths.supervisorLog}`,
+          })
+        }
+      }
+      // Built in this layer's scope: the agent must outlive this function (EFFECT-V3.md §13.1).
+      const transport = yield* Layer.build(
+        NodeHttpClient.layerWithoutAgent.pipe(Layer.provide(socketAgent(paths.socket))),
+      )
+      const http = Context.get(transport, HttpClient.HttpClient)
+      const api = yield* makeApiClient().pipe(Effect.provideService(HttpClient.HttpClient, http))
+      const info = yield* api.cli.info().pipe(Effect.orDie)
+      if (info.version !== VERSION) {
+        return yield* new VersionMismatch({
+          message: `the running supervisor is version ${info.version} but this CLI is ${VERSION}; restart it with \`supervisor supervisor start --force\``,
+        })
+      }
+      return { api, http, socket: paths.socket }
+    }),
+  )

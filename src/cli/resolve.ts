@@ -1,0 +1,65 @@
+import * as nodePath from "node:path"
+import { Data, Effect, Either } from "effect"
+import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
+import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import { parseDaemonRef } from "../domain/DaemonId.js"
+import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+
+export class UnknownDaemon extends Data.TaggedError("UnknownDaemon")<{ readonly message: string }> {}
+/** Bad command-line usage that @effect/cli let through (a flag swallowed by repeated IDs): exit 2. */
+export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
+
+/** Repeated ID arguments swallow unknown flags (EFFECT-V3.md §7): reject them as usage errors. */
+export const rejectFlags = (inputs: ReadonlyArray<string>): Effect.Effect<void, UsageError> => {
+  const flag = inputs.find((i) => i.startsWith("-"))
+  return flag === undefined ? Effect.void : Effect.fail(new UsageError({ message: `unknown option ${flag}` }))
+}
+
+/** Every definition visible from the current directory's configuration. */
+export const configDefinitions = (config: ResolvedConfig): Map<string, DaemonDefinition> =>
+  new Map(
+    Object.values(config.daemons).map((d) => [
+      d.id.qualified,
+      { id: d.id, config: d.config, adhoc: false, source: d.source } satisfies DaemonDefinition,
+    ]),
+  )
+
+/** The namespace that short IDs mean here: the nearest config file's, else the directory's name. */
+export const currentNamespace = (config: ResolvedConfig): string =>
+  config.namespace ?? nodePath.basename(config.cwd)
+
+/**
+ * Resolves what a user typed: a qualified ID works from anywhere; a short one
+ * means the current namespace first, then the only daemon of that name in any
+ * namespace. Ambiguity and unknown names are errors that list the candidates.
+ */
+export const resolveId = (
+  input: string,
+  config: ResolvedConfig,
+  known: ReadonlyArray<ApiDaemonEntry>,
+): Effect.Effect<string, UnknownDaemon | UsageError> =>
+  Effect.gen(function* () {
+    yield* rejectFlags([input])
+    const all = new Set([...Object.keys(config.daemons), ...known.map((d) => d.id.qualified)])
+    const parsed = parseDaemonRef(input, currentNamespace(config))
+    if (Either.isLeft(parsed)) return yield* new UnknownDaemon({ message: parsed.left })
+    const id = parsed.right
+    if (input.includes("/")) {
+      if (all.has(id.qualified)) return id.qualified
+      return yield* new UnknownDaemon({
+        message: `no daemon ${id.qualified} in the configuration or the supervisor`,
+      })
+    }
+    if (all.has(id.qualified)) return id.qualified
+    const candidates = [...all].filter((q) => q.endsWith(`/${input}`)).sort()
+    if (candidates.length === 1) return candidates[0]!
+    if (candidates.length > 1) {
+      return yield* new UnknownDaemon({
+        message: `${input} is ambiguous: ${candidates.join(", ")}; use the qualified ID`,
+      })
+    }
+    const names = [...all].sort()
+    return yield* new UnknownDaemon({
+      message: `no daemon named ${input}${names.length ? `; known daemons: ${names.join(", ")}` : " (no daemons configured here)"}`,
+    })
+  })

@@ -1,0 +1,67 @@
+import * as nodePath from "node:path"
+import { Console, Data, Effect, Schema } from "effect"
+import { defaultLoadOptions, loadConfig } from "../config/Loader.js"
+import { type ConfigInvalid, formatProblem } from "../domain/ConfigProblem.js"
+import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+import { Settings } from "../domain/Settings.js"
+import { type NotRunning, supervisorClientLayer, type VersionMismatch } from "./client.js"
+import { ExitCode, exitWith, red, yellow } from "./output.js"
+import type { UnknownDaemon, UsageError } from "./resolve.js"
+
+/** A failure already explained to the user; carries the exit code. */
+export class Reported extends Data.TaggedError("Reported")<{ readonly code: number }> {}
+
+const emptyConfig = (cwd: string): ResolvedConfig => ({
+  cwd,
+  files: [],
+  daemons: {},
+  groups: {},
+  slugs: {},
+  settings: Schema.decodeSync(Settings)({}),
+  warnings: [],
+})
+
+/**
+ * The configuration seen from the current directory. `strict`: problems are
+ * fatal (starting needs a valid config); otherwise they are warnings, so that
+ * one can still stop, list and read logs with a broken file.
+ */
+export const loadHere = (strict: boolean) =>
+  loadConfig(defaultLoadOptions()).pipe(
+    Effect.tap((c) => Effect.forEach(c.warnings, (w) => Console.error(`${yellow("warning:")} ${w}`))),
+    Effect.catchTag("ConfigInvalid", (e: ConfigInvalid) =>
+      Effect.gen(function* () {
+        for (const p of e.problems)
+          yield* Console.error(`${strict ? red("error:") : yellow("warning:")} ${formatProblem(p)}`)
+        if (strict) return yield* new Reported({ code: ExitCode.failure })
+        return emptyConfig(nodePath.resolve(process.cwd()))
+      }),
+    ),
+  )
+
+/** Runs `f` with a client connected to the supervisor (started in the background if needed). */
+export const withClient = <A, E, R>(config: ResolvedConfig, f: Effect.Effect<A, E, R>) =>
+  Effect.provide(f, supervisorClientLayer({ autoStart: config.settings.supervisor.auto_start }))
+
+/** Renders the errors every command shares and sets the exit code. */
+export const handleErrors = <A, R>(
+  effect: Effect.Effect<
+    A,
+    | Reported
+    | NotRunning
+    | VersionMismatch
+    | UnknownDaemon
+    | UsageError
+    | { readonly _tag: string; readonly message?: string },
+    R
+  >,
+) =>
+  effect.pipe(
+    Effect.catchAll((e) => {
+      if (e._tag === "Reported") return exitWith((e as Reported).code)
+      const message = "message" in e && e.message ? e.message : e._tag
+      if (e._tag === "UsageError")
+        return Console.error(`${red("error:")} ${message}`).pipe(Effect.zipRight(exitWith(ExitCode.usage)))
+      return Console.error(`${red("error:")} ${message}`).pipe(Effect.zipRight(exitWith(ExitCode.failure)))
+    }),
+  )

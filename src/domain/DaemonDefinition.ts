@@ -1,0 +1,17 @@
+import { Schema } from "effect"
+import { DaemonConfig } from "./DaemonConfig.js"
+import { DaemonIdObject } from "./DaemonId.js"
+
+/**
+ * What the supervisor needs to run a daemon: its ID and resolved configuration.
+ * Config daemons come from the CLI's view of the configuration files; ad-hoc
+ * daemons (`supervisor run`) are described on the command line.
+ */
+export const DaemonDefinition = Schema.Struct({
+  id: DaemonIdObject,
+  config: DaemonConfig,
+  adhoc: Schema.Boolean,
+  /** The config file it came from; null for ad-hoc daemons. */
+  source: Schema.NullOr(Schema.String),
+}).annotations({ identifier: "DaemonDefinition" })
+export type DaemonDefinition = typeof DaemonDefinition.Type

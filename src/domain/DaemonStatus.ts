@@ -1,0 +1,30 @@
+import { Schema } from "effect"
+
+/**
+ * The status of a daemon (`status.type` in the API). See docs/states.md for the
+ * transitions. `disabled` and `available` are only shown by listings: a daemon
+ * that is configured but never started is `available`.
+ */
+export const STATUS_TYPES = [
+  "waiting",
+  "running",
+  "stopping",
+  "stopped",
+  "errored",
+  "failed",
+  "disabled",
+  "available",
+] as const
+export const StatusType = Schema.Literal(...STATUS_TYPES)
+export type StatusType = typeof StatusType.Type
+
+export const DaemonStatus = Schema.Struct({
+  type: StatusType,
+  /** Exit code of the last run, when it exited on its own. */
+  exit_code: Schema.optional(Schema.NullOr(Schema.Int)),
+  /** Signal that ended the last run, e.g. SIGKILL. */
+  signal: Schema.optional(Schema.NullOr(Schema.String)),
+  /** Why the daemon is errored or failed, in words. */
+  message: Schema.optional(Schema.String),
+}).annotations({ identifier: "DaemonStatus" })
+export type DaemonStatus = typeof DaemonStatus.Type

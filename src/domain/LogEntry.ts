@@ -1,0 +1,33 @@
+import { Schema } from "effect"
+
+/** One log line of a daemon, as the API and the CLI show it (spec: "Log entry"). */
+export const LogEntry = Schema.Struct({
+  id: Schema.Int.annotations({ description: "Increasing per entry of one daemon, across clears" }),
+  timestamp: Schema.String.annotations({
+    description: "When the supervisor read the line, local time, format YYYY-MM-DD HH:MM:SS",
+  }),
+  daemon_id: Schema.String.annotations({ description: "Qualified daemon ID" }),
+  message: Schema.String.annotations({ description: "One log line" }),
+}).annotations({ identifier: "LogEntry" })
+export type LogEntry = typeof LogEntry.Type
+
+/** Emitted in a log stream when the daemon's logs were cleared (spec: "Log control object"). */
+export const LogClear = Schema.Struct({
+  _clear: Schema.Literal(true),
+  _gen: Schema.Int.annotations({ description: "The new log generation" }),
+}).annotations({ identifier: "LogClear" })
+export type LogClear = typeof LogClear.Type
+
+/** One object of the log tail stream. */
+export const LogStreamItem = Schema.Union(LogEntry, LogClear).annotations({ identifier: "LogStreamItem" })
+export type LogStreamItem = typeof LogStreamItem.Type
+
+export const isLogClear = (item: LogStreamItem): item is LogClear => "_clear" in item
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0")
+
+/** `YYYY-MM-DD HH:MM:SS` in the local time zone. */
+export const formatLogTimestamp = (epochMillis: number): string => {
+  const d = new Date(epochMillis)
+  return `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
+}

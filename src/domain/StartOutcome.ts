@@ -1,0 +1,35 @@
+import { Schema } from "effect"
+
+/** How a start request ended, per daemon. */
+export const Ready = Schema.TaggedStruct("Ready", { id: Schema.String, pid: Schema.Int })
+export const AlreadyRunning = Schema.TaggedStruct("AlreadyRunning", {
+  id: Schema.String,
+  pid: Schema.NullOr(Schema.Int),
+})
+/** Exited with status 0 before it was ready: a one-shot task that is done. */
+export const Completed = Schema.TaggedStruct("Completed", { id: Schema.String })
+export const StartFailed = Schema.TaggedStruct("StartFailed", {
+  id: Schema.String,
+  message: Schema.String,
+  exit_code: Schema.NullOr(Schema.Int),
+  signal: Schema.NullOr(Schema.String),
+  /** The daemon's last output lines, to show why. */
+  output: Schema.Array(Schema.String),
+  /** The CLI's exit status for this failure (1, or 124 for a readiness timeout). */
+  cli_status: Schema.Int,
+})
+export const Disabled = Schema.TaggedStruct("Disabled", { id: Schema.String })
+/** Stopped (or the supervisor shut down) while still starting. */
+export const Interrupted = Schema.TaggedStruct("Interrupted", { id: Schema.String })
+
+export const StartOutcome = Schema.Union(
+  Ready,
+  AlreadyRunning,
+  Completed,
+  StartFailed,
+  Disabled,
+  Interrupted,
+).annotations({
+  identifier: "StartOutcome",
+})
+export type StartOutcome = typeof StartOutcome.Type

@@ -1,0 +1,25 @@
+import { createHash } from "node:crypto"
+import * as net from "node:net"
+import { Data, Effect } from "effect"
+
+export class AlreadyRunning extends Data.TaggedError("AlreadyRunning")<{ readonly stateDir: string }> {}
+
+/**
+ * One supervisor per state directory. On Linux the lock is an abstract Unix
+ * socket named after the state directory: binding it is atomic, and the kernel
+ * releases it when the process dies, even by SIGKILL, so a stale lock cannot
+ * exist and two racing supervisors can never both win.
+ */
+export const acquireSupervisorLock = (stateDir: string) =>
+  Effect.acquireRelease(
+    Effect.async<net.Server, AlreadyRunning>((resume) => {
+      const name = `\0supervisor-${createHash("sha256").update(stateDir).digest("hex").slice(0, 32)}`
+      const server = net.createServer((socket) => socket.destroy())
+      server.once("error", () => resume(Effect.fail(new AlreadyRunning({ stateDir }))))
+      server.listen({ path: name }, () => {
+        server.unref()
+        resume(Effect.succeed(server))
+      })
+    }),
+    (server) => Effect.sync(() => server.close()),
+  )

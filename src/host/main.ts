@@ -1,0 +1,26 @@
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import { Console, Effect } from "effect"
+import { formatProblem } from "../domain/ConfigProblem.js"
+import { stateDir } from "../state/paths.js"
+import { runHost } from "./run.js"
+
+/**
+ * `supervisor supervisor run`: the supervisor process in the foreground. SIGTERM
+ * and SIGINT stop every daemon gracefully, then it exits 0.
+ */
+export const hostMain = () =>
+  runHost({ stateDir: stateDir(process.env), env: process.env }).pipe(
+    Effect.catchTags({
+      AlreadyRunning: (e) =>
+        Console.error(`a supervisor is already running for ${e.stateDir}`).pipe(
+          Effect.zipRight(Effect.sync(() => (process.exitCode = 1))),
+        ),
+      ConfigInvalid: (e) =>
+        Effect.forEach(e.problems, (p) => Console.error(`error: ${formatProblem(p)}`)).pipe(
+          Effect.zipRight(Effect.sync(() => (process.exitCode = 1))),
+        ),
+    }),
+    Effect.provide(NodeContext.layer),
+    NodeRuntime.runMain({ disableErrorReporting: false }),
+  )

@@ -1,0 +1,64 @@
+import * as fs from "node:fs"
+import { Console, Deferred, Effect, Layer } from "effect"
+import { HostInfo } from "../api/HostInfo.js"
+import { loadConfig } from "../config/Loader.js"
+import { LogStore } from "../logs/LogStore.js"
+import { ProcessServiceLive } from "../process/NodeProcessService.js"
+import { statePaths } from "../state/paths.js"
+import { StateStore, StateStoreLive } from "../state/StateStore.js"
+import { Supervisor, SupervisorLive } from "../supervisor/Supervisor.js"
+import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
+import { VERSION } from "../version.js"
+import { acquireSupervisorLock } from "./lock.js"
+import { socketServer } from "./server.js"
+
+export interface HostOptions {
+  readonly stateDir: string
+  readonly env: Readonly<Record<string, string | undefined>>
+}
+
+/**
+ * The supervisor process: holds the lock, serves the API on the state dir's
+ * socket, adopts what a previous supervisor left running, and runs until asked
+ * to stop (API) or interrupted (SIGTERM/SIGINT); then it stops every daemon.
+ */
+export const runHost = (options: HostOptions) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const paths = statePaths(options.stateDir)
+      fs.mkdirSync(paths.dir, { recursive: true, mode: 0o700 })
+      yield* acquireSupervisorLock(paths.dir)
+      // Global settings only: project files are read by the CLI in each project.
+      const config = yield* loadConfig({ cwd: "/", env: options.env })
+      const shutdown = yield* Deferred.make<void>()
+      const startedAt = Date.now()
+      const host = Layer.succeed(HostInfo, {
+        version: VERSION,
+        startedAt,
+        stateDir: paths.dir,
+        socket: paths.socket,
+        webUrl: null,
+        shutdown,
+      })
+      const services = SupervisorLive.pipe(
+        Layer.provideMerge(StateStoreLive(paths.stateFile)),
+        Layer.provideMerge(LogStore.layer({ dir: paths.logsDir })),
+        Layer.provide(ProcessServiceLive),
+        Layer.provide(Layer.succeed(SupervisorConfig, { settings: config.settings, env: options.env })),
+      )
+      const context = yield* Layer.build(
+        socketServer(paths.socket).pipe(Layer.provideMerge(services), Layer.provide(host)),
+      )
+      // Runs before the server closes: ends open log tails so that shutdown does not wait on them.
+      yield* Effect.addFinalizer(() => Deferred.succeed(shutdown, undefined))
+      const state = yield* Effect.provide(StateStore, context)
+      const supervisor = yield* Effect.provide(Supervisor, context)
+      for (const warning of state.warnings) yield* Effect.logWarning(warning)
+      yield* Console.error(`supervisor ${VERSION} (pid ${process.pid}) listening on ${paths.socket}`)
+      yield* Deferred.await(shutdown)
+      // Asked over the API: stop the daemons while the socket still answers, so that
+      // `supervisor supervisor stop` returns only once they are gone.
+      yield* Console.error("supervisor stopping: stopping every daemon")
+      yield* supervisor.stopAll
+    }),
+  )

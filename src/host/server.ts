@@ -1,0 +1,34 @@
+import * as fs from "node:fs"
+import { createServer } from "node:http"
+import * as nodePath from "node:path"
+import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { Effect, Layer } from "effect"
+import { Api } from "../api/Api.js"
+import { CliLive, DaemonsLive } from "../api/handlers.js"
+
+export const ApiLive = HttpApiBuilder.api(Api).pipe(Layer.provide([DaemonsLive, CliLive]))
+
+/**
+ * The API on the Unix socket of the state directory. The socket is in a 0700
+ * directory and made 0600 once bound: file permissions are its authentication.
+ * A stale socket file (left by a killed supervisor) is removed first; the
+ * caller holds the supervisor lock, so it cannot belong to a live supervisor.
+ */
+export const socketServer = (socket: string) => {
+  const prepare = Layer.effectDiscard(
+    Effect.sync(() => {
+      fs.mkdirSync(nodePath.dirname(socket), { recursive: true, mode: 0o700 })
+      fs.chmodSync(nodePath.dirname(socket), 0o700)
+      fs.rmSync(socket, { force: true })
+    }),
+  )
+  return Layer.unwrapEffect(
+    Effect.map(HttpApiBuilder.httpApp, (app) =>
+      HttpServer.serve(app).pipe(
+        Layer.tap(() => Effect.sync(() => fs.chmodSync(socket, 0o600))),
+        Layer.provide(NodeHttpServer.layer(createServer, { path: socket }).pipe(Layer.provide(prepare))),
+      ),
+    ),
+  ).pipe(Layer.provide(ApiLive), Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]))
+}

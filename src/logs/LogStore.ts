@@ -1,0 +1,347 @@
+import * as nodePath from "node:path"
+import {
+  Cause,
+  Chunk,
+  Context,
+  Duration,
+  Effect,
+  Either,
+  FiberMap,
+  Layer,
+  Option,
+  PubSub,
+  Queue,
+  type Scope,
+  Stream,
+} from "effect"
+import { parseDaemonRef } from "../domain/DaemonId.js"
+import type { LogClear, LogEntry } from "../domain/LogEntry.js"
+import type { DaemonLog, LogPaths } from "./daemonLog.js"
+import { LogStoreError } from "./errors.js"
+import {
+  type FollowerConfig,
+  follow,
+  markBoundary,
+  type RetentionState,
+  rewriting,
+  startGeneration,
+} from "./follower.js"
+import * as fsio from "./fsio.js"
+import { repairIndex } from "./indexFile.js"
+import { type Batch, type LogQuery, type LogStats, readAfter, readStats, runQuery } from "./reader.js"
+
+export type { LogPaths } from "./daemonLog.js"
+export { LogStoreError } from "./errors.js"
+export type { LogQuery, LogStats } from "./reader.js"
+
+/** Options of `LogStore.layer`. Sizes in bytes. */
+export interface LogStoreOptions {
+  /** Directory of the log files (`<safe_path>.out`, `.idx`, `.out.1`); created on first use. */
+  readonly dir: string
+  /**
+   * Retention: when a daemon's stored raw bytes (or its index file) exceed this, the oldest
+   * half is archived to `<safe_path>.out.1` and released. Default 32 MiB.
+   */
+  readonly maxBytes?: number
+  /** Size of one read of the raw file, and so at most one index record's new bytes. Default 64 KiB. */
+  readonly chunkBytes?: number
+  /** A line longer than this is split into several entries. Default 64 KiB; at least 16. */
+  readonly maxLineBytes?: number
+  /** Poll interval when no fs.watch event arrives. Default 500 ms. */
+  readonly pollInterval?: Duration.DurationInput
+  /** A partial last line becomes an entry once the file has not grown for this long. Default 1 s. */
+  readonly partialLineFlush?: Duration.DurationInput
+  /** The util-linux `fallocate` command used to punch released bytes out. Default `"fallocate"`. */
+  readonly fallocate?: string
+  /** Raw bytes a tail reads per pull (at least one index record). Default 64 KiB. */
+  readonly tailBatchBytes?: number
+}
+
+export const LogStoreDefaults = {
+  maxBytes: 32 * 1024 * 1024,
+  chunkBytes: 64 * 1024,
+  maxLineBytes: 64 * 1024,
+  pollInterval: Duration.millis(500),
+  partialLineFlush: Duration.seconds(1),
+  fallocate: "fallocate",
+  tailBatchBytes: 64 * 1024,
+} as const
+
+export interface LogStoreShape {
+  /** The logs directory. */
+  readonly dir: string
+  /** The files of a daemon (`id` is the qualified `namespace/name`). */
+  readonly paths: (id: string) => Effect.Effect<LogPaths, LogStoreError>
+  /**
+   * Creates the logs directory and the daemon's files if missing, and records the raw file's
+   * size: bytes after it belong to the daemon about to be spawned (not late). Call it before
+   * spawning; the daemon's stdout and stderr go to `rawPath`, opened with O_APPEND.
+   */
+  readonly prepare: (id: string) => Effect.Effect<{ readonly rawPath: string }, LogStoreError>
+  /** Starts following the daemon's raw file (idempotent). The follower lives in the store's scope. */
+  readonly follow: (id: string) => Effect.Effect<void, LogStoreError>
+  /** Stops the follower, if any, and waits for it. What was indexed stays. */
+  readonly unfollow: (id: string) => Effect.Effect<void, LogStoreError>
+  readonly isFollowing: (id: string) => Effect.Effect<boolean, LogStoreError>
+  /** Unfollows and deletes the daemon's files (for `clean`); its open tails end. */
+  readonly forget: (id: string) => Effect.Effect<void, LogStoreError>
+  /** Stored entries selected by `q`, in id order. */
+  readonly query: (id: string, q?: LogQuery) => Effect.Effect<ReadonlyArray<LogEntry>, LogStoreError>
+  /**
+   * The last `lines` (default 10) entries, then every new entry as it is indexed, forever;
+   * `{ _clear: true, _gen }` when the log is cleared. Pull-based: a slow consumer gets every
+   * entry still stored and holds at most one batch in memory.
+   */
+  readonly tail: (
+    id: string,
+    options?: { readonly lines?: number },
+  ) => Stream.Stream<LogEntry | LogClear, LogStoreError>
+  /**
+   * New entries only, without control objects (readiness on output, output hooks): those
+   * with an id above `afterId`, by default the last id stored when the stream starts. Pass
+   * `stats(id).lastId` taken before spawning to see every line of the new run.
+   */
+  readonly onLines: (
+    id: string,
+    options?: { readonly afterId?: number },
+  ) => Stream.Stream<LogEntry, LogStoreError>
+  /** Empties the raw file and starts a new generation (ids keep increasing); returns it. */
+  readonly clear: (id: string) => Effect.Effect<number, LogStoreError>
+  readonly stats: (id: string) => Effect.Effect<LogStats, LogStoreError>
+}
+
+const positive = (value: number | undefined, fallback: number, min = 1) =>
+  value === undefined || !Number.isFinite(value) ? fallback : Math.max(min, Math.floor(value))
+
+/** Builds the store; its followers and tails end when the scope closes. */
+export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreShape, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const dir = nodePath.resolve(options.dir)
+    const cfg: FollowerConfig = {
+      chunkBytes: positive(options.chunkBytes, LogStoreDefaults.chunkBytes, 1024),
+      maxLineBytes: positive(options.maxLineBytes, LogStoreDefaults.maxLineBytes, 16),
+      pollMillis: Duration.toMillis(options.pollInterval ?? LogStoreDefaults.pollInterval),
+      flushAfterMillis: Duration.toMillis(options.partialLineFlush ?? LogStoreDefaults.partialLineFlush),
+      maxBytes: positive(options.maxBytes, LogStoreDefaults.maxBytes, 4096),
+      fallocate: options.fallocate ?? LogStoreDefaults.fallocate,
+    }
+    const tailBatchBytes = positive(options.tailBatchBytes, LogStoreDefaults.tailBatchBytes)
+    const retention: RetentionState = { punchDisabled: false }
+
+    const fibers = yield* FiberMap.make<string>()
+    const daemons = new Map<string, DaemonLog>()
+    let open = true
+    // registered after the FiberMap: runs first, so open tails end before followers stop
+    yield* Effect.addFinalizer(() =>
+      Effect.suspend(() => {
+        open = false
+        return Effect.forEach(daemons.values(), (d) => close(d), { discard: true })
+      }),
+    )
+
+    const registry = yield* Effect.makeSemaphore(1)
+
+    const daemon = (id: string): Effect.Effect<DaemonLog, LogStoreError> =>
+      Either.match(parseDaemonRef(id), {
+        onLeft: (message) =>
+          Effect.fail(new LogStoreError({ message: `log of ${JSON.stringify(id)}: ${message}` })),
+        onRight: (parsed) =>
+          registry.withPermits(1)(
+            Effect.gen(function* () {
+              const key = parsed.safePath
+              const known = daemons.get(key)
+              if (known !== undefined) return known
+              const base = nodePath.join(dir, key)
+              const paths: LogPaths = {
+                rawPath: `${base}.out`,
+                indexPath: `${base}.idx`,
+                archivePath: `${base}.out.1`,
+              }
+              const d: DaemonLog = {
+                id: parsed.qualified,
+                key,
+                paths,
+                ctx: { daemonId: parsed.qualified, ...paths, maxLine: cfg.maxLineBytes },
+                mutex: yield* Effect.makeSemaphore(1),
+                changed: yield* PubSub.sliding<void>(1),
+                closed: !open,
+                epoch: 0,
+                pendingLateEnd: undefined,
+                follower: undefined,
+              }
+              daemons.set(key, d)
+              return d
+            }),
+          ),
+      })
+
+    /** Runs a lock-free read again when a clear or retention rewrote the files meanwhile. */
+    const consistent = <A>(
+      d: DaemonLog,
+      read: Effect.Effect<A, LogStoreError>,
+    ): Effect.Effect<A, LogStoreError> =>
+      Effect.gen(function* () {
+        for (let attempt = 0; ; attempt++) {
+          const before = d.epoch
+          if (before % 2 === 1) {
+            yield* d.mutex.withPermits(1)(Effect.void) // the rewrite holds the mutex: wait it out
+            continue
+          }
+          const result = yield* read
+          if (d.epoch === before || attempt >= 20) return result
+        }
+      })
+
+    const supervised = (d: DaemonLog): Effect.Effect<never> =>
+      Effect.scoped(follow(d, cfg, retention)).pipe(
+        Effect.catchAllCause((cause) =>
+          Cause.isInterruptedOnly(cause)
+            ? Effect.interrupt
+            : Effect.logWarning(`log follower of ${d.id} failed; restarting it in 1s`, cause).pipe(
+                Effect.zipRight(Effect.sleep("1 second")),
+              ),
+        ),
+        Effect.forever,
+      )
+
+    /** Ends the daemon's tails: they see the flag when the signal wakes them. */
+    const close = (d: DaemonLog) =>
+      Effect.suspend(() => {
+        d.closed = true
+        return PubSub.publish(d.changed, undefined)
+      })
+
+    /**
+     * Entries after `cursor`, pulled from the index whenever the follower signals. The end
+     * is a flag checked per pull rather than `Stream.interruptWhen`, which races every pull
+     * against the signal: costly for a tail of a chatty daemon, which pulls once per line.
+     */
+    const live = (
+      d: DaemonLog,
+      sub: Queue.Dequeue<void>,
+      start: Batch,
+      withClears: boolean,
+    ): Stream.Stream<LogEntry | LogClear, LogStoreError> => {
+      let gen = start.gen
+      let cursor = start.lastId
+      const pull = Effect.gen(function* () {
+        for (;;) {
+          if (d.closed) return yield* Effect.fail(Option.none()) // forgotten, or the store closed: end
+          const b = yield* consistent(d, readAfter(d.ctx, cursor, tailBatchBytes)).pipe(
+            Effect.mapError(Option.some),
+          )
+          const out: Array<LogEntry | LogClear> = []
+          if (b.gen !== gen || b.lastId < cursor) {
+            // cleared (or the index was replaced behind our back: ids restarted)
+            if (withClears) out.push({ _clear: true, _gen: b.gen })
+            gen = b.gen
+            if (b.lastId < cursor) {
+              cursor = 0
+              if (out.length > 0) return Chunk.unsafeFromArray(out)
+              continue
+            }
+          }
+          for (const e of b.entries) out.push(e)
+          const last = b.entries[b.entries.length - 1]
+          // records past the cursor that yield no entry (damaged raw bytes) must not stall the tail
+          if (last !== undefined) cursor = last.id
+          else if (b.lastId > cursor) cursor = b.lastId
+          if (out.length > 0) return Chunk.unsafeFromArray(out)
+          yield* Queue.take(sub)
+        }
+      })
+      return Stream.repeatEffectChunkOption(pull)
+    }
+
+    const service: LogStoreShape = {
+      dir,
+      paths: (id) => Effect.map(daemon(id), (d) => d.paths),
+
+      prepare: (id) =>
+        Effect.gen(function* () {
+          const d = yield* daemon(id)
+          yield* fsio.mkdirp(dir)
+          yield* fsio.close(yield* fsio.open(d.paths.rawPath, "a"))
+          yield* d.mutex.withPermits(1)(
+            Effect.gen(function* () {
+              const size = yield* fsio.sizeOf(d.paths.rawPath)
+              if (d.follower !== undefined) return yield* markBoundary(d, d.follower, size, cfg)
+              yield* repairIndex(d.paths.indexPath)
+              d.pendingLateEnd = size
+            }),
+          )
+          return { rawPath: d.paths.rawPath }
+        }),
+
+      follow: (id) =>
+        Effect.flatMap(daemon(id), (d) =>
+          FiberMap.run(fibers, d.key, supervised(d), { onlyIfMissing: true }).pipe(Effect.asVoid),
+        ),
+
+      unfollow: (id) => Effect.flatMap(daemon(id), (d) => FiberMap.remove(fibers, d.key)),
+
+      isFollowing: (id) => Effect.flatMap(daemon(id), (d) => FiberMap.has(fibers, d.key)),
+
+      forget: (id) =>
+        Effect.gen(function* () {
+          const d = yield* daemon(id)
+          yield* FiberMap.remove(fibers, d.key)
+          yield* d.mutex.withPermits(1)(
+            rewriting(
+              d,
+              Effect.gen(function* () {
+                const { rawPath, indexPath, archivePath } = d.paths
+                for (const p of [rawPath, indexPath, `${indexPath}.tmp`, archivePath, `${archivePath}.tmp`])
+                  yield* fsio.removeIfExists(p)
+              }),
+            ),
+          )
+          yield* close(d)
+          yield* registry.withPermits(1)(Effect.sync(() => daemons.delete(d.key)))
+        }),
+
+      query: (id, q = {}) =>
+        Effect.flatMap(daemon(id), (d) => consistent(d, runQuery(d.ctx, q))).pipe(
+          Effect.map((b) => b.entries),
+        ),
+
+      tail: (id, options = {}) =>
+        Stream.unwrapScoped(
+          Effect.gen(function* () {
+            const d = yield* daemon(id)
+            const sub = yield* PubSub.subscribe(d.changed) // before reading: no signal is missed
+            const history = yield* consistent(d, runQuery(d.ctx, { lines: options.lines ?? 10 }))
+            return Stream.fromIterable<LogEntry | LogClear>(history.entries).pipe(
+              Stream.concat(live(d, sub, history, true)),
+            )
+          }),
+        ),
+
+      onLines: (id, options = {}) =>
+        Stream.unwrapScoped(
+          Effect.gen(function* () {
+            const d = yield* daemon(id)
+            const sub = yield* PubSub.subscribe(d.changed)
+            const now = yield* consistent(d, runQuery(d.ctx, { lines: 0 }))
+            const start = options.afterId === undefined ? now : { ...now, lastId: options.afterId }
+            return live(d, sub, start, false).pipe(
+              Stream.filter((item): item is LogEntry => !("_clear" in item)),
+            )
+          }),
+        ),
+
+      clear: (id) => Effect.flatMap(daemon(id), (d) => d.mutex.withPermits(1)(startGeneration(d, true))),
+
+      stats: (id) => Effect.flatMap(daemon(id), (d) => consistent(d, readStats(d.ctx))),
+    }
+    return service
+  })
+
+/**
+ * Per-daemon output capture: follows the O_APPEND files daemons write, indexes them
+ * (`<safe_path>.idx`), answers queries and tails. Build it with `LogStore.layer({ dir })`.
+ */
+export class LogStore extends Context.Tag("supervisor/LogStore")<LogStore, LogStoreShape>() {
+  static readonly layer = (options: LogStoreOptions): Layer.Layer<LogStore> =>
+    Layer.scoped(LogStore, makeLogStore(options))
+}

@@ -1,0 +1,234 @@
+import * as fs from "node:fs"
+import { Effect } from "effect"
+import { fsError, isErrno, LogStoreError } from "./errors.js"
+
+/**
+ * Thin Effect wrappers over node:fs. The log files need positional reads, fstat on an
+ * open fd, ftruncate and O_APPEND writes, which `@effect/platform`'s FileSystem does not
+ * all expose at the fd level; keeping them here keeps the rest of the module readable.
+ *
+ * Reads, opens and fstat calls are synchronous. They touch local files whose pages were
+ * just written (page cache), so each costs microseconds, while a thread-pool round trip of
+ * the async API costs far more CPU, and the follower and every tail of a chatty daemon
+ * make several per line. Reads are bounded (64 KiB of index, at most about 1 MiB of raw
+ * bytes at a time) and long queries yield between blocks, so the event loop is never
+ * blocked for long. Bulk copies (retention) stay asynchronous.
+ */
+
+export const open = (
+  path: string,
+  flags: string | number,
+  mode = 0o640,
+): Effect.Effect<number, LogStoreError> =>
+  Effect.try({ try: () => fs.openSync(path, flags, mode), catch: (cause) => fsError("open", path, cause) })
+
+/** Opens for reading; `undefined` when the file does not exist. */
+export const openIfExists = (path: string): Effect.Effect<number | undefined, LogStoreError> =>
+  Effect.suspend(() => {
+    try {
+      return Effect.succeed(fs.openSync(path, "r"))
+    } catch (cause) {
+      return isErrno(cause, "ENOENT") ? Effect.succeed(undefined) : Effect.fail(fsError("open", path, cause))
+    }
+  })
+
+export const close = (fd: number): Effect.Effect<void> =>
+  Effect.sync(() => {
+    try {
+      fs.closeSync(fd)
+    } catch {
+      // already closed: nothing to release
+    }
+  })
+
+/** An fd closed when the scope closes. */
+export const scopedOpen = (path: string, flags: string | number) =>
+  Effect.acquireRelease(open(path, flags), close)
+
+export const scopedOpenIfExists = (path: string) =>
+  Effect.acquireRelease(openIfExists(path), (fd) => (fd === undefined ? Effect.void : close(fd)))
+
+/** One pread into `buf[offset, offset + length)`; 0 at end of file. */
+export const readAt = (
+  fd: number,
+  buf: Buffer,
+  offset: number,
+  length: number,
+  position: number,
+  path: string,
+): Effect.Effect<number, LogStoreError> =>
+  length === 0
+    ? Effect.succeed(0)
+    : Effect.async((resume) => {
+        fs.read(fd, buf, offset, length, position, (err, n) =>
+          resume(err ? Effect.fail(fsError("read", path, err)) : Effect.succeed(n)),
+        )
+      })
+
+export const fstat = (fd: number, path: string): Effect.Effect<fs.Stats, LogStoreError> =>
+  Effect.try({ try: () => fs.fstatSync(fd), catch: (cause) => fsError("stat", path, cause) })
+
+/** Size of the file at `path`, 0 when it does not exist. */
+export const sizeOf = (path: string): Effect.Effect<number, LogStoreError> =>
+  Effect.async((resume) => {
+    fs.stat(path, (err, st) =>
+      resume(
+        err
+          ? isErrno(err, "ENOENT")
+            ? Effect.succeed(0)
+            : Effect.fail(fsError("stat", path, err))
+          : Effect.succeed(st.size),
+      ),
+    )
+  })
+
+/** Writes all of `data` at the fd's position (O_APPEND: at the end). Synchronous: one small record. */
+export const writeAllSync = (
+  fd: number,
+  data: Uint8Array | string,
+  path: string,
+): Effect.Effect<void, LogStoreError> =>
+  Effect.try({
+    try: () => {
+      const bytes = typeof data === "string" ? Buffer.from(data) : data
+      let done = 0
+      while (done < bytes.length) done += fs.writeSync(fd, bytes, done, bytes.length - done)
+    },
+    catch: (cause) => fsError("write", path, cause),
+  })
+
+export const fsync = (fd: number, path: string): Effect.Effect<void, LogStoreError> =>
+  Effect.async((resume) => {
+    fs.fsync(fd, (err) => resume(err ? Effect.fail(fsError("fsync", path, err)) : Effect.succeed(undefined)))
+  })
+
+export const ftruncate = (fd: number, length: number, path: string): Effect.Effect<void, LogStoreError> =>
+  Effect.async((resume) => {
+    fs.ftruncate(fd, length, (err) =>
+      resume(err ? Effect.fail(fsError("truncate", path, err)) : Effect.succeed(undefined)),
+    )
+  })
+
+export const rename = (from: string, to: string): Effect.Effect<void, LogStoreError> =>
+  Effect.async((resume) => {
+    fs.rename(from, to, (err) =>
+      resume(err ? Effect.fail(fsError("rename", to, err)) : Effect.succeed(undefined)),
+    )
+  })
+
+export const mkdirp = (dir: string): Effect.Effect<void, LogStoreError> =>
+  Effect.async((resume) => {
+    fs.mkdir(dir, { recursive: true, mode: 0o750 }, (err) =>
+      resume(err ? Effect.fail(fsError("mkdir", dir, err)) : Effect.succeed(undefined)),
+    )
+  })
+
+export const removeIfExists = (path: string): Effect.Effect<void, LogStoreError> =>
+  Effect.async((resume) => {
+    fs.rm(path, { force: true }, (err) =>
+      resume(err ? Effect.fail(fsError("remove", path, err)) : Effect.succeed(undefined)),
+    )
+  })
+
+/** Copies `[from, to)` of `srcFd` to the end of `dstFd` in 64 KiB steps (bounded memory). */
+export const copyRange = (
+  srcFd: number,
+  srcPath: string,
+  from: number,
+  to: number,
+  dstFd: number,
+  dstPath: string,
+): Effect.Effect<void, LogStoreError> =>
+  Effect.gen(function* () {
+    const buf = Buffer.allocUnsafe(64 * 1024)
+    let pos = from
+    while (pos < to) {
+      const n = yield* readAt(srcFd, buf, 0, Math.min(buf.length, to - pos), pos, srcPath)
+      if (n === 0) break
+      yield* writeAllSync(dstFd, buf.subarray(0, n), dstPath)
+      pos += n
+    }
+  })
+
+/** Truncates the file at `path` to 0 bytes; a missing file is left missing. */
+export const truncateIfExists = (path: string): Effect.Effect<void, LogStoreError> =>
+  Effect.async((resume) => {
+    fs.truncate(path, 0, (err) =>
+      resume(
+        err && !isErrno(err, "ENOENT")
+          ? Effect.fail(fsError("truncate", path, err))
+          : Effect.succeed(undefined),
+      ),
+    )
+  })
+
+/**
+ * A synchronous pread. The follower reads bytes the daemon has just written, which are in
+ * the page cache: a blocking read costs microseconds, a thread-pool round trip much more.
+ */
+export const readAtSync = (
+  fd: number,
+  buf: Buffer,
+  length: number,
+  position: number,
+  path: string,
+): Effect.Effect<number, LogStoreError> =>
+  Effect.try({
+    try: () => fs.readSync(fd, buf, 0, length, position),
+    catch: (cause) => fsError("read", path, cause),
+  })
+
+export const fstatSizeSync = (fd: number, path: string): Effect.Effect<number, LogStoreError> =>
+  Effect.try({ try: () => fs.fstatSync(fd).size, catch: (cause) => fsError("stat", path, cause) })
+
+// Plain synchronous helpers for code that runs many small reads in one go (index lookups,
+// tail pulls): they throw a LogStoreError and are wrapped by `attempt` at the Effect edge.
+
+/** Runs synchronous file code; a thrown LogStoreError (or anything else) becomes the failure. */
+export const attempt = <A>(f: () => A): Effect.Effect<A, LogStoreError> =>
+  Effect.try({
+    try: f,
+    catch: (cause) =>
+      cause instanceof LogStoreError ? cause : new LogStoreError({ message: String(cause), cause }),
+  })
+
+export const openSyncIfExists = (path: string): number | undefined => {
+  try {
+    return fs.openSync(path, "r")
+  } catch (cause) {
+    if (isErrno(cause, "ENOENT")) return undefined
+    throw fsError("open", path, cause)
+  }
+}
+
+export const closeSync = (fd: number): void => {
+  try {
+    fs.closeSync(fd)
+  } catch {
+    // already closed: nothing to release
+  }
+}
+
+export const sizeSync = (fd: number, path: string): number => {
+  try {
+    return fs.fstatSync(fd).size
+  } catch (cause) {
+    throw fsError("stat", path, cause)
+  }
+}
+
+/** Reads `[position, position + length)`; shorter when the file ends first. */
+export const readRangeSync = (fd: number, position: number, length: number, path: string): Buffer => {
+  const buf = Buffer.allocUnsafe(length)
+  let got = 0
+  try {
+    while (got < length) {
+      const n = fs.readSync(fd, buf, got, length - got, position + got)
+      if (n === 0) break
+      got += n
+    }
+  } catch (cause) {
+    throw fsError("read", path, cause)
+  }
+  return got === length ? buf : buf.subarray(0, got)
+}

@@ -1,0 +1,29 @@
+import { Schema } from "effect"
+import { DaemonStatus } from "../domain/DaemonStatus.js"
+
+/** What the supervisor remembers of one daemon across its own restarts. */
+export const DaemonRecord = Schema.Struct({
+  id: Schema.String,
+  /** The resolved definition it was last started with (config daemons) or given (ad-hoc `run`). */
+  definition: Schema.Unknown,
+  adhoc: Schema.Boolean,
+  status: DaemonStatus,
+  pid: Schema.NullOr(Schema.Int),
+  /** Start time of `pid` (from /proc), so that a recycled PID is never adopted or signalled. */
+  start_time: Schema.NullOr(Schema.String),
+  /** Epoch milliseconds of the last start. */
+  started_at: Schema.NullOr(Schema.Number),
+  retry_count: Schema.Int,
+})
+export type DaemonRecord = typeof DaemonRecord.Type
+
+export const PersistentState = Schema.Struct({
+  version: Schema.Literal(1),
+  daemons: Schema.Record({ key: Schema.String, value: DaemonRecord }),
+  disabled: Schema.Array(Schema.String),
+  /** Registered project namespaces: name -> directory. */
+  namespaces: Schema.Record({ key: Schema.String, value: Schema.String }),
+})
+export type PersistentState = typeof PersistentState.Type
+
+export const emptyState = (): PersistentState => ({ version: 1, daemons: {}, disabled: [], namespaces: {} })

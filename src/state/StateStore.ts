@@ -1,0 +1,101 @@
+import * as fs from "node:fs"
+import * as nodePath from "node:path"
+import { Context, Effect, Either, Layer, Ref, Schema } from "effect"
+import { emptyState, PersistentState } from "./State.js"
+
+export interface StateStoreShape {
+  readonly get: Effect.Effect<PersistentState>
+  /** Applies `f` and writes the result atomically; calls are serialised. */
+  readonly update: (f: (s: PersistentState) => PersistentState) => Effect.Effect<PersistentState>
+  /** Problems met while loading (a corrupt file that was set aside), for the supervisor log. */
+  readonly warnings: ReadonlyArray<string>
+}
+
+const decode = Schema.decodeUnknownEither(Schema.parseJson(PersistentState))
+const encode = Schema.encodeSync(PersistentState)
+
+/**
+ * Writes `text` to `file` so that a crash at any moment leaves either the old or
+ * the new content: write a temp file in the same directory, fsync it, rename it
+ * over the target, fsync the directory.
+ */
+export const writeFileAtomic = (file: string, text: string): void => {
+  const dir = nodePath.dirname(file)
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+  const tmp = nodePath.join(dir, `.${nodePath.basename(file)}.${process.pid}.tmp`)
+  const fd = fs.openSync(tmp, "w", 0o600)
+  try {
+    fs.writeFileSync(fd, text)
+    fs.fsyncSync(fd)
+  } finally {
+    fs.closeSync(fd)
+  }
+  fs.renameSync(tmp, file)
+  try {
+    const dirFd = fs.openSync(dir, "r")
+    try {
+      fs.fsyncSync(dirFd)
+    } finally {
+      fs.closeSync(dirFd)
+    }
+  } catch {
+    // Some file systems refuse fsync on directories; the rename is still atomic.
+  }
+}
+
+/** Reads the state file; a missing file is an empty state, a corrupt one is set aside and reported. */
+export const readStateFile = (file: string): { state: PersistentState; warnings: Array<string> } => {
+  let text: string
+  try {
+    text = fs.readFileSync(file, "utf8")
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { state: emptyState(), warnings: [] }
+    return {
+      state: emptyState(),
+      warnings: [`cannot read ${file}: ${(e as Error).message}; starting with an empty state`],
+    }
+  }
+  const r = decode(text)
+  if (Either.isRight(r)) return { state: r.right, warnings: [] }
+  const aside = `${file}.corrupt-${Date.now()}`
+  try {
+    fs.renameSync(file, aside)
+  } catch {}
+  return {
+    state: emptyState(),
+    warnings: [
+      `the state file ${file} was unreadable (truncated or not valid JSON); it was moved to ${aside} and the supervisor starts with an empty state`,
+    ],
+  }
+}
+
+/**
+ * The persistent state of the supervisor. Only the supervisor process writes it
+ * (it holds the single-instance lock), so serialising writes in-process is enough.
+ */
+export const makeStateStore = (file: string) =>
+  Effect.gen(function* () {
+    const loaded = readStateFile(file)
+    const ref = yield* Ref.make(loaded.state)
+    const lock = yield* Effect.makeSemaphore(1)
+    const store: StateStoreShape = {
+      get: Ref.get(ref),
+      update: (f) =>
+        lock.withPermits(1)(
+          Effect.gen(function* () {
+            const next = f(yield* Ref.get(ref))
+            yield* Effect.sync(() =>
+              writeFileAtomic(file, `${JSON.stringify(encode(next), null, 2)}\n`),
+            ).pipe(Effect.catchAllDefect((d) => Effect.logError(`cannot write the state file ${file}`, d)))
+            yield* Ref.set(ref, next)
+            return next
+          }),
+        ),
+      warnings: loaded.warnings,
+    }
+    return store
+  })
+
+export class StateStore extends Context.Tag("supervisor/StateStore")<StateStore, StateStoreShape>() {}
+
+export const StateStoreLive = (file: string) => Layer.effect(StateStore, makeStateStore(file))

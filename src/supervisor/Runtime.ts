@@ -1,0 +1,28 @@
+import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import type { DaemonStatus } from "../domain/DaemonStatus.js"
+import type { ProcessHandle } from "../process/ProcessService.js"
+
+/** The live state of one daemon the supervisor knows. */
+export interface Runtime {
+  readonly def: DaemonDefinition
+  readonly status: DaemonStatus
+  readonly pid: number | null
+  readonly startTime: string | null
+  /** Epoch ms of the last spawn (or adoption). */
+  readonly startedAt: number | null
+  readonly retryCount: number
+  readonly handle: ProcessHandle | null
+}
+
+export const isActive = (r: Pick<Runtime, "status">): boolean =>
+  r.status.type === "running" || r.status.type === "waiting" || r.status.type === "stopping"
+
+export const initialRuntime = (def: DaemonDefinition): Runtime => ({
+  def,
+  status: { type: "available" },
+  pid: null,
+  startTime: null,
+  startedAt: null,
+  retryCount: 0,
+  handle: null,
+})

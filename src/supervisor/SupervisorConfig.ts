@@ -1,0 +1,13 @@
+import { Context } from "effect"
+import type { Settings } from "../domain/Settings.js"
+
+/** What the supervisor process was started with. */
+export interface SupervisorConfigShape {
+  readonly settings: Settings
+  /** The base environment of every daemon (the supervisor's own). */
+  readonly env: Readonly<Record<string, string | undefined>>
+}
+export class SupervisorConfig extends Context.Tag("supervisor/SupervisorConfig")<
+  SupervisorConfig,
+  SupervisorConfigShape
+>() {}

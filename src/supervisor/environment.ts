@@ -1,0 +1,19 @@
+import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+
+/** The environment of a daemon: the supervisor's, then the daemon's `env`, then ours. */
+export const daemonEnvironment = (
+  base: Readonly<Record<string, string | undefined>>,
+  def: DaemonDefinition,
+  retryCount: number,
+): Record<string, string> => {
+  const env: Record<string, string> = {}
+  for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v
+  Object.assign(env, def.config.env)
+  env.SUPERVISOR_DAEMON_ID = def.id.qualified
+  env.SUPERVISOR_DAEMON_NAMESPACE = def.id.namespace
+  env.SUPERVISOR_RETRY_COUNT = String(retryCount)
+  return env
+}
+
+/** `general.shell` ("sh -c") as an argv prefix. */
+export const shellArgv = (shell: string): Array<string> => shell.trim().split(/\s+/)

@@ -1,0 +1,222 @@
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as nodePath from "node:path"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { type DaemonRecord, emptyState, type PersistentState } from "../../src/state/State.js"
+import { makeStateStore, readStateFile, writeFileAtomic } from "../../src/state/StateStore.js"
+
+const tempDir = Effect.acquireRelease(
+  Effect.sync(() => fs.mkdtempSync(nodePath.join(os.tmpdir(), "supervisor-state-"))),
+  (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true })),
+)
+
+const record = (id: string, retry_count = 0): DaemonRecord => ({
+  id,
+  definition: { id: { qualified: id }, config: { run: "serve", dir: "/srv" } },
+  adhoc: false,
+  status: { type: "running" },
+  pid: 4242,
+  start_time: "987654",
+  started_at: 1_700_000_000_000,
+  retry_count,
+})
+
+const sample = (): PersistentState => ({
+  version: 1,
+  daemons: {
+    "app/web": record("app/web", 2),
+    "app/db": {
+      ...record("app/db"),
+      status: { type: "errored", exit_code: 1, signal: null, message: "boom" },
+    },
+  },
+  disabled: ["app/old"],
+  namespaces: { app: "/srv/app" },
+})
+
+/** The temp file name writeFileAtomic uses in this process. */
+const tempFileOf = (file: string) =>
+  nodePath.join(nodePath.dirname(file), `.${nodePath.basename(file)}.${process.pid}.tmp`)
+
+const asideFiles = (dir: string) => fs.readdirSync(dir).filter((f) => /^state\.json\.corrupt-\d+$/.test(f))
+
+describe("StateStore", () => {
+  it.scoped("round trip: what update writes, a new store reads back (file 0600, dir 0700)", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const file = nodePath.join(dir, "nested", "state.json")
+      const store = yield* makeStateStore(file)
+      expect(store.warnings).toEqual([])
+      expect(yield* store.get).toEqual(emptyState())
+      expect(fs.existsSync(file)).toBe(false) // nothing written before the first update
+
+      const written = yield* store.update(() => sample())
+      expect(written).toEqual(sample())
+      expect(yield* store.get).toEqual(sample())
+      expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual(sample())
+      expect(fs.readFileSync(file, "utf8").endsWith("}\n")).toBe(true)
+      expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+      expect(fs.statSync(nodePath.dirname(file)).mode & 0o777).toBe(0o700)
+
+      const again = yield* makeStateStore(file)
+      expect(again.warnings).toEqual([])
+      expect(yield* again.get).toEqual(sample())
+      expect(readStateFile(file)).toEqual({ state: sample(), warnings: [] })
+    }),
+  )
+
+  it.scoped("writeFileAtomic replaces the file by rename: readers of the old file see it whole", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const file = nodePath.join(dir, "state.json")
+      writeFileAtomic(file, "one\n")
+      const before = fs.statSync(file).ino
+      const fd = fs.openSync(file, "r")
+      try {
+        writeFileAtomic(file, "two, longer\n")
+        // Written to a new file that was renamed over the old one, never in place.
+        expect(fs.statSync(file).ino).not.toBe(before)
+        const buf = Buffer.alloc(64)
+        const n = fs.readSync(fd, buf, 0, buf.length, 0)
+        expect(buf.subarray(0, n).toString()).toBe("one\n")
+      } finally {
+        fs.closeSync(fd)
+      }
+      expect(fs.readFileSync(file, "utf8")).toBe("two, longer\n")
+      expect(fs.readdirSync(dir)).toEqual(["state.json"]) // no temp file left behind
+    }),
+  )
+
+  it.scoped("a write interrupted before the rename leaves the previous content intact", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const file = nodePath.join(dir, "state.json")
+      const store = yield* makeStateStore(file)
+      yield* store.update(() => sample())
+      const previous = fs.readFileSync(file, "utf8")
+
+      // A crash in the middle of the temp write: half a temp file is left, here and from another pid.
+      fs.writeFileSync(tempFileOf(file), previous.slice(0, previous.length / 2))
+      const otherPid = nodePath.join(dir, ".state.json.99999999.tmp")
+      fs.writeFileSync(otherPid, "{")
+      expect(fs.readFileSync(file, "utf8")).toBe(previous)
+      const reopened = yield* makeStateStore(file)
+      expect(reopened.warnings).toEqual([])
+      expect(yield* reopened.get).toEqual(sample())
+
+      // The next write reuses (truncates) the stray temp file of its pid and renames it.
+      const next = { ...sample(), disabled: [] }
+      yield* reopened.update(() => next)
+      expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual(next)
+      expect(fs.existsSync(tempFileOf(file))).toBe(false)
+      expect(fs.readFileSync(otherPid, "utf8")).toBe("{") // another writer's temp file is not touched
+    }),
+  )
+
+  it.scoped("a temp write that fails leaves the file as it was and is not fatal", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const file = nodePath.join(dir, "state.json")
+      const store = yield* makeStateStore(file)
+      yield* store.update(() => sample())
+      const previous = fs.readFileSync(file, "utf8")
+
+      fs.mkdirSync(tempFileOf(file)) // the temp file cannot be opened
+      expect(() => writeFileAtomic(file, "{}")).toThrow()
+      expect(fs.readFileSync(file, "utf8")).toBe(previous)
+
+      // Through the store: the error is logged, the in-memory state moves on, the file keeps its content.
+      const next = { ...sample(), namespaces: {} }
+      expect(yield* store.update(() => next)).toEqual(next)
+      expect(yield* store.get).toEqual(next)
+      expect(fs.readFileSync(file, "utf8")).toBe(previous)
+
+      fs.rmdirSync(tempFileOf(file))
+      yield* store.update((s) => s)
+      expect(JSON.parse(fs.readFileSync(file, "utf8"))).toEqual(next)
+    }),
+  )
+
+  const corrupt = (name: string, content: (valid: string) => string | Buffer) =>
+    it.scoped(`${name} is reported, set aside and replaced by an empty state`, () =>
+      Effect.gen(function* () {
+        const dir = yield* tempDir
+        const file = nodePath.join(dir, "state.json")
+        writeFileAtomic(file, `${JSON.stringify(sample(), null, 2)}\n`)
+        const bad = content(fs.readFileSync(file, "utf8"))
+        fs.writeFileSync(file, bad)
+
+        const store = yield* makeStateStore(file)
+        expect(yield* store.get).toEqual(emptyState())
+        expect(store.warnings).toHaveLength(1)
+        const [aside] = asideFiles(dir)
+        expect(aside).toBeDefined()
+        const asidePath = nodePath.join(dir, aside!)
+        expect(store.warnings[0]).toBe(
+          `the state file ${file} was unreadable (truncated or not valid JSON); it was moved to ${asidePath} and the supervisor starts with an empty state`,
+        )
+        expect(fs.readFileSync(asidePath)).toEqual(Buffer.from(bad))
+        expect(fs.existsSync(file)).toBe(false)
+
+        // The store works on: the next update writes a fresh, readable file.
+        yield* store.update((s) => ({ ...s, disabled: ["app/x"] }))
+        expect(readStateFile(file)).toEqual({ state: { ...emptyState(), disabled: ["app/x"] }, warnings: [] })
+      }),
+    )
+
+  corrupt("a truncated state file", (valid) => valid.slice(0, Math.floor(valid.length / 2)))
+  corrupt("an empty state file", () => "")
+  corrupt("a garbage state file", () => Buffer.from([0x00, 0xff, 0xfe, 0x7b, 0x0a, 0x00]))
+  corrupt("a JSON state file of the wrong shape", () => JSON.stringify({ version: 2, daemons: [] }))
+
+  it.scoped("a missing file is an empty state without warnings", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const store = yield* makeStateStore(nodePath.join(dir, "state.json"))
+      expect(store.warnings).toEqual([])
+      expect(yield* store.get).toEqual(emptyState())
+    }),
+  )
+
+  it.scoped("a state path that cannot be read is reported and not fatal", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const file = nodePath.join(dir, "state.json")
+      fs.mkdirSync(file)
+      const store = yield* makeStateStore(file)
+      expect(store.warnings).toHaveLength(1)
+      expect(store.warnings[0]).toMatch(
+        new RegExp(`^cannot read ${file}: .*EISDIR.*; starting with an empty state$`),
+      )
+      expect(yield* store.get).toEqual(emptyState())
+      expect(yield* store.update((s) => ({ ...s, disabled: ["a"] }))).toMatchObject({ disabled: ["a"] })
+      expect(fs.statSync(file).isDirectory()).toBe(true)
+    }),
+  )
+
+  it.scoped("100 concurrent updates are serialised: no increment is lost", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const file = nodePath.join(dir, "state.json")
+      const store = yield* makeStateStore(file)
+      yield* store.update((s) => ({ ...s, daemons: { "app/counter": record("app/counter", 0) } }))
+      const increment = store.update((s) => {
+        const current = s.daemons["app/counter"]!
+        return {
+          ...s,
+          daemons: { ...s.daemons, "app/counter": { ...current, retry_count: current.retry_count + 1 } },
+        }
+      })
+      const results = yield* Effect.all(
+        Array.from({ length: 100 }, () => increment),
+        { concurrency: "unbounded" },
+      )
+      const seen = results.map((s) => s.daemons["app/counter"]!.retry_count).sort((a, b) => a - b)
+      expect(seen).toEqual(Array.from({ length: 100 }, (_, i) => i + 1))
+      expect((yield* store.get).daemons["app/counter"]!.retry_count).toBe(100)
+      expect(readStateFile(file).state.daemons["app/counter"]!.retry_count).toBe(100)
+      expect((yield* (yield* makeStateStore(file)).get).daemons["app/counter"]!.retry_count).toBe(100)
+    }),
+  )
+})

@@ -1,0 +1,272 @@
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as nodePath from "node:path"
+import {
+  Chunk,
+  Context,
+  Deferred,
+  Effect,
+  Fiber,
+  Layer,
+  Option,
+  Ref,
+  Schema,
+  Stream,
+  TestClock,
+} from "effect"
+import { DaemonDefinition } from "../../src/domain/DaemonDefinition.js"
+import type { StatusType } from "../../src/domain/DaemonStatus.js"
+import { Settings } from "../../src/domain/Settings.js"
+import { LogStore, type LogStoreShape } from "../../src/logs/LogStore.js"
+import { type FakeProcessService, makeFakeProcessService } from "../../src/process/FakeProcessService.js"
+import { ProcessService } from "../../src/process/ProcessService.js"
+import type { PersistentState } from "../../src/state/State.js"
+import { makeStateStore, StateStore, writeFileAtomic } from "../../src/state/StateStore.js"
+import type { Runtime } from "../../src/supervisor/Runtime.js"
+import { Supervisor, SupervisorLive, type SupervisorShape } from "../../src/supervisor/Supervisor.js"
+import { SupervisorConfig } from "../../src/supervisor/SupervisorConfig.js"
+
+/** A fresh directory, removed when the scope closes. */
+export const tempDir = Effect.acquireRelease(
+  Effect.sync(() => fs.mkdtempSync(nodePath.join(os.tmpdir(), "supervisor-lifecycle-"))),
+  (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true })),
+)
+
+/** A resolved daemon definition `app/<name>`; `config` is in the encoded (file) form. */
+export const definition = (
+  name: string,
+  config: Record<string, unknown> = {},
+  namespace = "app",
+): DaemonDefinition =>
+  Schema.decodeUnknownSync(DaemonDefinition)({
+    id: { namespace, name, qualified: `${namespace}/${name}`, safe_path: `${namespace}--${name}` },
+    config: { run: `./${name} --serve`, dir: `/srv/${name}`, env: { MODE: "test" }, ...config },
+    adhoc: false,
+    source: "/srv/supervisor.toml",
+  })
+
+export const encodeDefinition = Schema.encodeSync(DaemonDefinition)
+
+/** The supervisor's base environment in these tests. */
+export const BASE_ENV = { PATH: "/usr/bin:/bin", HOME: "/home/tester" }
+
+export interface HarnessOptions {
+  /** Settings in the file form, e.g. `{ supervisor: { stop_timeout: "2s" } }`. */
+  readonly settings?: Record<string, unknown>
+  /** The fake to use (share one between harnesses to simulate a supervisor restart). */
+  readonly fake?: FakeProcessService
+  /** Written to the state file before the supervisor is built. */
+  readonly initialState?: PersistentState
+  /**
+   * Called at the start of every `LogStore.prepare` (1-based call number): lets a test hold a
+   * lifecycle fiber inside its (uninterruptible) spawn step.
+   */
+  readonly beforePrepare?: (call: number, id: string) => Effect.Effect<void>
+  /** What `LogStore.query` returns per daemon (the "last output lines" of a failed start). */
+  readonly output?: Readonly<Record<string, ReadonlyArray<string>>>
+}
+
+export interface Harness {
+  readonly sup: SupervisorShape
+  readonly fake: FakeProcessService
+  readonly dir: string
+  readonly stateFile: string
+  /** Status types of a daemon as written to the state store, consecutive duplicates removed. */
+  readonly persisted: (id: string) => Effect.Effect<ReadonlyArray<StatusType>>
+  /** The most fake processes of one daemon that were alive at the same time. */
+  readonly maxLive: (id: string) => Effect.Effect<number>
+  /** The daemons whose logs were forgotten (`clean`). */
+  readonly forgotten: Effect.Effect<ReadonlyArray<string>>
+  /** The state file as JSON. */
+  readonly stateOnDisk: () => PersistentState
+}
+
+const notUsed = (what: string) => Effect.dieMessage(`LogStore.${what} is not used by the supervisor tests`)
+
+/**
+ * The real Supervisor layer (`SupervisorLive`, built in the test's scope) over the fake process
+ * service, the real state store on a temp file (recording every status it is given) and a
+ * stub log store. Everything time-dependent runs on the TestClock.
+ */
+export const makeHarness = (options: HarnessOptions = {}) =>
+  Effect.gen(function* () {
+    const dir = yield* tempDir
+    const stateFile = nodePath.join(dir, "state.json")
+    if (options.initialState) writeFileAtomic(stateFile, JSON.stringify(options.initialState))
+    const fake = options.fake ?? (yield* makeFakeProcessService())
+
+    const history = yield* Ref.make<Record<string, ReadonlyArray<StatusType>>>({})
+    const real = yield* makeStateStore(stateFile)
+    const store = {
+      ...real,
+      update: (f: (s: PersistentState) => PersistentState) =>
+        real.update(f).pipe(
+          Effect.tap((next) =>
+            Ref.update(history, (h) => {
+              const out = { ...h }
+              for (const [id, record] of Object.entries(next.daemons)) {
+                const seen = out[id] ?? []
+                if (seen[seen.length - 1] !== record.status.type) out[id] = [...seen, record.status.type]
+              }
+              return out
+            }),
+          ),
+        ),
+    }
+
+    const prepareCalls = yield* Ref.make(0)
+    const forgotten = yield* Ref.make<ReadonlyArray<string>>([])
+    const logs: LogStoreShape = {
+      dir: nodePath.join(dir, "logs"),
+      paths: () => notUsed("paths"),
+      prepare: (id) =>
+        Effect.gen(function* () {
+          const call = yield* Ref.updateAndGet(prepareCalls, (n) => n + 1)
+          if (options.beforePrepare) yield* options.beforePrepare(call, id)
+          return { rawPath: nodePath.join(dir, "logs", `${id.replace("/", "--")}.out`) }
+        }),
+      follow: () => Effect.void,
+      unfollow: () => Effect.void,
+      isFollowing: () => Effect.succeed(false),
+      forget: (id) => Ref.update(forgotten, (ids) => [...ids, id]),
+      query: (id) =>
+        Effect.succeed(
+          (options.output?.[id] ?? []).map((message, i) => ({
+            id: i + 1,
+            timestamp: "2026-01-01 00:00:00",
+            daemon_id: id,
+            message,
+          })),
+        ),
+      tail: () => Stream.die("LogStore.tail is not used by the supervisor tests"),
+      onLines: () => Stream.die("LogStore.onLines is not used by the supervisor tests"),
+      clear: () => notUsed("clear"),
+      stats: () => notUsed("stats"),
+    }
+
+    // Tracks, at every spawn, how many processes of that daemon are alive (the fake changes
+    // liveness only at spawn and exit, so the maximum over spawns is the maximum ever).
+    const live = yield* Ref.make<Record<string, number>>({})
+    const countLive = (id: string) =>
+      Effect.gen(function* () {
+        const all = yield* fake.processes
+        const running = new Set(yield* fake.running)
+        return all.filter((p) => p.request?.id === id && running.has(p.pid)).length
+      })
+    const processes = {
+      ...fake.service,
+      spawn: (req: Parameters<typeof fake.service.spawn>[0]) =>
+        fake.service
+          .spawn(req)
+          .pipe(
+            Effect.tap(() =>
+              countLive(req.id).pipe(
+                Effect.flatMap((n) =>
+                  Ref.update(live, (m) => ({ ...m, [req.id]: Math.max(m[req.id] ?? 0, n) })),
+                ),
+              ),
+            ),
+          ),
+    }
+
+    const settings = Schema.decodeUnknownSync(Settings)(options.settings ?? {})
+    const deps = Layer.mergeAll(
+      Layer.succeed(ProcessService, processes),
+      Layer.succeed(StateStore, store),
+      Layer.succeed(LogStore, logs),
+      Layer.succeed(SupervisorConfig, { settings, env: BASE_ENV }),
+    )
+    const context = yield* Layer.build(SupervisorLive.pipe(Layer.provide(deps)))
+    const harness: Harness = {
+      sup: Context.get(context, Supervisor),
+      fake,
+      dir,
+      stateFile,
+      persisted: (id) => Ref.get(history).pipe(Effect.map((h) => h[id] ?? [])),
+      maxLive: (id) => Ref.get(live).pipe(Effect.map((m) => m[id] ?? 0)),
+      forgotten: Ref.get(forgotten),
+      stateOnDisk: () => JSON.parse(fs.readFileSync(stateFile, "utf8")) as PersistentState,
+    }
+    return harness
+  })
+
+/**
+ * Waits (on `changes`, no polling, no sleep) until the daemon's runtime satisfies `pred`.
+ * Only use it for states that last until the test acts again.
+ */
+export const awaitRuntime = (sup: SupervisorShape, id: string, pred: (r: Runtime) => boolean) =>
+  sup.changes.pipe(
+    Stream.mapEffect(() => Effect.option(sup.get(id))),
+    Stream.filterMap((r) => (Option.isSome(r) && pred(r.value) ? r : Option.none())),
+    Stream.runHead,
+    Effect.flatMap((r) => (Option.isSome(r) ? Effect.succeed(r.value) : Effect.dieMessage("changes ended"))),
+  )
+
+export const awaitStatus = (sup: SupervisorShape, id: string, type: StatusType) =>
+  awaitRuntime(sup, id, (r) => r.status.type === type)
+
+/** How many sleeps on the TestClock end exactly at `deadline` (absolute TestClock millis). */
+export const sleepsUntil = (deadline: number) =>
+  TestClock.sleeps().pipe(Effect.map((sleeps) => Chunk.size(Chunk.filter(sleeps, (at) => at === deadline))))
+
+/**
+ * Runs `action`, then waits until one more fiber sleeps on the TestClock until `deadline`.
+ * Adjusting the clock before a sleep is registered would skip it, so tests call this before
+ * every `TestClock.adjust`. Counting (rather than looking for the deadline) ignores sleeps left
+ * by interrupted races, which the TestClock keeps until their time passes. Yields between checks
+ * and gives up after many turns rather than hanging.
+ */
+export const expectSleepUntil = <A, E, R>(deadline: number, action: Effect.Effect<A, E, R>) =>
+  Effect.gen(function* () {
+    const before = yield* sleepsUntil(deadline)
+    const a = yield* action
+    for (let turn = 0; turn < 20_000; turn++) {
+      if ((yield* sleepsUntil(deadline)) > before) return a
+      yield* Effect.yieldNow()
+    }
+    const sleeps = Chunk.toReadonlyArray(yield* TestClock.sleeps())
+    return yield* Effect.dieMessage(`no new sleep until ${deadline} ms (sleeps: ${sleeps.join(", ")})`)
+  })
+
+/** Waits until at least one fiber sleeps on the TestClock until `deadline`. */
+export const awaitSleepUntil = (deadline: number) =>
+  Effect.gen(function* () {
+    for (let turn = 0; turn < 20_000; turn++) {
+      if ((yield* sleepsUntil(deadline)) > 0) return
+      yield* Effect.yieldNow()
+    }
+    const sleeps = Chunk.toReadonlyArray(yield* TestClock.sleeps())
+    return yield* Effect.dieMessage(`no sleep until ${deadline} ms (sleeps: ${sleeps.join(", ")})`)
+  })
+
+/** `expectSleepUntil` for a sleep of `millis` from now. */
+export const expectSleep = <A, E, R>(millis: number, action: Effect.Effect<A, E, R>) =>
+  TestClock.currentTimeMillis.pipe(Effect.flatMap((now) => expectSleepUntil(now + millis, action)))
+
+/** Starts `def`, lets its ready delay pass on the TestClock and returns the pid it reported ready. */
+export const startReady = (sup: SupervisorShape, def: DaemonDefinition) =>
+  Effect.gen(function* () {
+    const delay = Math.round((def.config.ready_delay ?? 3) * 1000)
+    const starting = yield* expectSleep(delay, Effect.fork(sup.start(def)))
+    yield* TestClock.adjust(delay)
+    const outcome = yield* Fiber.join(starting)
+    if (outcome._tag !== "Ready")
+      return yield* Effect.dieMessage(`expected Ready, got ${JSON.stringify(outcome)}`)
+    return outcome.pid
+  })
+
+/** Waits until the fake has received `n` spawn requests (yielding between checks, bounded). */
+export const awaitSpawns = (fake: FakeProcessService, n: number) =>
+  Effect.gen(function* () {
+    for (let turn = 0; turn < 20_000; turn++) {
+      if ((yield* Ref.get(fake.spawned)).length >= n) return
+      yield* Effect.yieldNow()
+    }
+    return yield* Effect.dieMessage(`expected ${n} spawns, got ${(yield* Ref.get(fake.spawned)).length}`)
+  })
+
+/** A gate: `wait` blocks until `open`. */
+export const makeGate = Effect.gen(function* () {
+  const opened = yield* Deferred.make<void>()
+  return { wait: Deferred.await(opened), open: Deferred.succeed(opened, undefined) }
+})
