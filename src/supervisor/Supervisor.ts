@@ -178,10 +178,11 @@ export const makeSupervisor = Effect.gen(function* () {
   const startLocked = (def: DaemonDefinition, options: StartOptions) =>
     Effect.gen(function* () {
       const id = def.id.qualified
-      if (yield* isDisabled(id)) return { now: { _tag: "Disabled", id } as const }
       const current = (yield* Ref.get(registry)).get(id)
+      // A running daemon is reported as running even when disabled (disabling leaves it running).
       if (current && isActive(current) && !options.force && (yield* FiberMap.has(fibers, id)))
         return { now: { _tag: "AlreadyRunning", id, pid: current.pid } as const }
+      if (yield* isDisabled(id)) return { now: { _tag: "Disabled", id } as const }
       // Waits for the previous fiber (running, backing off or ending) to be gone with its
       // process: FiberMap.run alone would interrupt it without waiting.
       yield* FiberMap.remove(fibers, id)
@@ -218,6 +219,9 @@ export const makeSupervisor = Effect.gen(function* () {
     wait: (id) =>
       Effect.gen(function* () {
         yield* find(id)
+        // The lifecycle fiber ends when the daemon is done for good: no retry pending.
+        const fiber = yield* FiberMap.get(fibers, id).pipe(Effect.option)
+        if (Option.isSome(fiber)) yield* Fiber.await(fiber.value)
         return yield* version.changes.pipe(
           Stream.mapEffect(() => find(id)),
           Stream.filter((r) => !isActive(r)),
@@ -301,6 +305,11 @@ export const makeSupervisor = Effect.gen(function* () {
       const decoded = decodeDefinition(record.definition)
       if (Either.isLeft(decoded)) {
         yield* Effect.logWarning(`forgetting ${record.id}: its saved definition is unreadable`)
+        yield* state.update((st) => {
+          const daemons = { ...st.daemons }
+          delete daemons[record.id]
+          return { ...st, daemons }
+        })
         continue
       }
       const def = decoded.right
@@ -326,6 +335,9 @@ export const makeSupervisor = Effect.gen(function* () {
         yield* logs.follow(record.id).pipe(Effect.ignore)
         yield* launch(def, handle)
         yield* Effect.logInfo(`adopted ${record.id} (pid ${record.pid})`)
+        // It was being stopped when the previous supervisor died: finish the stop.
+        if (record.status.type === "stopping")
+          yield* Effect.forkDaemon(supervisor.stop(record.id).pipe(Effect.ignore))
       } else {
         yield* update(record.id, (r) => ({
           ...r,

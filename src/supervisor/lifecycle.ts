@@ -153,7 +153,10 @@ export const lifecycle = (
         return
       }
       const { status, beforeReady } = result
-      const final = exitStatus(status, "exited while the supervisor was restarting; exit status unknown")
+      const final = exitStatus(
+        status,
+        "exited; its exit status is unknown (it was adopted after a supervisor restart)",
+      )
       yield* ctx.update(id, (r) => ({ ...r, status: final, pid: null, startTime: null, handle: null }))
       if (final.type === "stopped") {
         if (beforeReady) yield* Deferred.succeed(ready, { _tag: "Completed", id })

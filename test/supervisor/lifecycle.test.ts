@@ -587,8 +587,8 @@ describe("lifecycle: start, force, restart, enable, disable", () => {
       expect(yield* h.fake.running).toEqual([pid])
       const running = h.sup.entry(yield* h.sup.get(WEB), true)
       expect(running).toMatchObject({ status: { type: "running" }, enabled: false, pid })
-      // A start request is refused (disabled), and the process is left alone.
-      expect(yield* h.sup.start(def)).toEqual({ _tag: "Disabled", id: WEB })
+      // A start is a no-op (it runs); a restart is refused (disabled); the process is left alone.
+      expect(yield* h.sup.start(def)).toEqual({ _tag: "AlreadyRunning", id: WEB, pid })
       expect(yield* h.sup.restart(WEB)).toEqual({ _tag: "Disabled", id: WEB })
       expect(yield* h.fake.running).toEqual([pid])
       expect(yield* h.sup.stop(WEB)).toBe(true)
@@ -859,7 +859,7 @@ describe("lifecycle: adoption after a supervisor restart", () => {
         type: "stopped",
         exit_code: null,
         signal: null,
-        message: "exited while the supervisor was restarting; exit status unknown",
+        message: "exited; its exit status is unknown (it was adopted after a supervisor restart)",
       })
       yield* TestClock.adjust("10 minutes")
       expect(yield* spawnCount(h)).toBe(0)
