@@ -120,6 +120,7 @@ export const makeSupervisor = Effect.gen(function* () {
   const ctx = {
     processes,
     shell: config.settings.general.shell,
+    settingsUser: config.settings.supervisor.user,
     baseEnv: config.env,
     stopTimeout: config.settings.supervisor.stop_timeout,
     prepareLogs: (id: string) =>

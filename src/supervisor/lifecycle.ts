@@ -3,15 +3,23 @@ import { retryLimit } from "../domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { DaemonStatus } from "../domain/DaemonStatus.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
-import type { ExitStatus, ProcessHandle, ProcessServiceShape, SpawnError } from "../process/ProcessService.js"
+import {
+  type ExitStatus,
+  type ProcessHandle,
+  type ProcessServiceShape,
+  SpawnError,
+} from "../process/ProcessService.js"
 import { retryDelay } from "./backoff.js"
 import { daemonEnvironment, shellArgv } from "./environment.js"
 import type { Runtime } from "./Runtime.js"
+import { resolveDaemonUser } from "./user.js"
 
 /** What one daemon's lifecycle fiber needs from the supervisor around it. */
 export interface LifecycleContext {
   readonly processes: ProcessServiceShape
   readonly shell: string
+  /** `settings.supervisor.user`: the default user daemons run as. */
+  readonly settingsUser: string | undefined
   readonly baseEnv: Readonly<Record<string, string | undefined>>
   readonly stopTimeout: Duration.Duration
   /** Prepares the log files and starts following them; returns the raw output file. */
@@ -78,6 +86,19 @@ export const lifecycle = (
 
   const spawn = (attempt: number) =>
     Effect.gen(function* () {
+      const user = resolveDaemonUser({
+        daemonUser: def.config.user,
+        settingsUser: ctx.settingsUser,
+        env: ctx.baseEnv,
+        currentUid: process.getuid?.() ?? 0,
+      })
+      if (user !== undefined && "error" in user) {
+        return yield* new SpawnError({
+          id,
+          command: def.config.run,
+          message: `cannot start daemon ${id}: ${user.error}`,
+        })
+      }
       const outputFile = yield* ctx.prepareLogs(id)
       const handle = yield* ctx.processes.spawn({
         id,
@@ -86,6 +107,7 @@ export const lifecycle = (
         cwd: def.config.dir,
         env: daemonEnvironment(ctx.baseEnv, def, attempt),
         outputFile,
+        ...(user !== undefined ? { uid: user.uid, gid: user.gid } : {}),
       })
       yield* ctx.update(id, (r) => ({
         ...r,
