@@ -1,5 +1,6 @@
-import { spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 
@@ -64,3 +65,298 @@ export const runCli = (
 
 /** A stack trace line, which must never reach a user for bad input. */
 export const STACK_LINE = /^\s+at .+[(:]/m
+
+// ---------------------------------------------------------------------------
+// Daemon e2e helpers: a real supervisor per sandbox, real processes, polling.
+// ---------------------------------------------------------------------------
+
+export interface TimedResult extends CliResult {
+  /** Wall-clock milliseconds the command took. */
+  readonly ms: number
+}
+
+/** Runs the built CLI without blocking the test's event loop (for concurrency and timing). */
+export const runCliAsync = (
+  args: ReadonlyArray<string>,
+  options: { cwd: string; env: Record<string, string>; timeout?: number },
+): Promise<TimedResult> =>
+  new Promise((resolvePromise, reject) => {
+    const started = Date.now()
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd,
+      env: options.env,
+      stdio: ["ignore", "pipe", "pipe"],
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.setEncoding("utf8").on("data", (d: string) => {
+      stdout += d
+    })
+    child.stderr.setEncoding("utf8").on("data", (d: string) => {
+      stderr += d
+    })
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL")
+      reject(new Error(`supervisor ${args.join(" ")} did not finish within ${options.timeout ?? 30_000} ms`))
+    }, options.timeout ?? 30_000)
+    child.on("error", reject)
+    child.on("close", (status) => {
+      clearTimeout(timer)
+      resolvePromise({ status, stdout, stderr, ms: Date.now() - started })
+    })
+  })
+
+/** A long-running CLI (`logs -f`, `supervisor run`) whose output is read as it arrives. */
+export interface Running {
+  readonly child: ChildProcess
+  readonly pid: number
+  /** Everything printed to stdout so far. */
+  readonly stdout: () => string
+  readonly stderr: () => string
+  /** Resolves with the exit status (or the signal's name) once the process has exited. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+export const spawnCli = (
+  args: ReadonlyArray<string>,
+  options: { cwd: string; env: Record<string, string> },
+): Running => {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+  let out = ""
+  let err = ""
+  child.stdout!.setEncoding("utf8").on("data", (d: string) => {
+    out += d
+  })
+  child.stderr!.setEncoding("utf8").on("data", (d: string) => {
+    err += d
+  })
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) =>
+    child.on("close", (code, signal) => res({ code, signal })),
+  )
+  return { child, pid: child.pid!, stdout: () => out, stderr: () => err, exited }
+}
+
+/**
+ * Polls `condition` every `interval` ms until it returns something truthy (which it
+ * returns), or fails after `timeout` ms with `what` and the last value seen.
+ */
+export const waitFor = async <A>(
+  what: string,
+  condition: () => A | Promise<A>,
+  options: { timeout?: number; interval?: number } = {},
+): Promise<NonNullable<A>> => {
+  const deadline = Date.now() + (options.timeout ?? 10_000)
+  let last: A | undefined
+  for (;;) {
+    last = await condition()
+    if (last) return last as NonNullable<A>
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${options.timeout ?? 10_000} ms waiting for ${what} (last: ${String(last)})`,
+      )
+    await new Promise((r) => setTimeout(r, options.interval ?? 50))
+  }
+}
+
+const readProc = (pid: number, file: string): string | undefined => {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, "utf8")
+  } catch {
+    return undefined
+  }
+}
+
+/** The state letter of `/proc/<pid>/stat` (R, S, Z, ...), or undefined when there is no such process. */
+export const procState = (pid: number): string | undefined => {
+  const stat = readProc(pid, "stat")
+  if (stat === undefined) return undefined
+  return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0]
+}
+
+/** Alive: it exists and is not a zombie (Z) or dead (X); a zombie has exited. */
+export const isAlive = (pid: number): boolean => {
+  const state = procState(pid)
+  return state !== undefined && state !== "Z" && state !== "X"
+}
+
+const allPids = (): Array<number> => {
+  try {
+    return readdirSync("/proc")
+      .filter((d) => /^\d+$/.test(d))
+      .map(Number)
+  } catch {
+    return []
+  }
+}
+
+const environOf = (pid: number): Map<string, string> => {
+  const out = new Map<string, string>()
+  for (const kv of (readProc(pid, "environ") ?? "").split("\0")) {
+    const i = kv.indexOf("=")
+    if (i > 0) out.set(kv.slice(0, i), kv.slice(i + 1))
+  }
+  return out
+}
+
+export const cmdlineOf = (pid: number): Array<string> =>
+  (readProc(pid, "cmdline") ?? "").split("\0").filter((s) => s !== "")
+
+/** Live processes whose environment has `SUPERVISOR_STATE_DIR=stateDir` (ours: nobody else uses that dir). */
+export const processesOf = (stateDir: string): Array<number> =>
+  allPids().filter(
+    (pid) => pid !== process.pid && isAlive(pid) && environOf(pid).get("SUPERVISOR_STATE_DIR") === stateDir,
+  )
+
+/** Live supervisor processes (`supervisor supervisor run`) of a state dir. */
+export const supervisorPids = (stateDir: string): Array<number> =>
+  processesOf(stateDir).filter((pid) => {
+    const argv = cmdlineOf(pid)
+    const i = argv.indexOf("supervisor")
+    return i >= 0 && argv[i + 1] === "run" && !environOf(pid).has("SUPERVISOR_DAEMON_ID")
+  })
+
+/** Live processes of daemons (the tracked process and its descendants) of a state dir, optionally one daemon. */
+export const daemonPids = (stateDir: string, id?: string): Array<number> =>
+  processesOf(stateDir).filter((pid) => {
+    const daemon = environOf(pid).get("SUPERVISOR_DAEMON_ID")
+    return daemon !== undefined && (id === undefined || daemon === id)
+  })
+
+export interface DaemonSandbox extends Sandbox {
+  readonly stateDir: string
+  /** A project directory under the sandbox (created), e.g. `dir("app")`. */
+  readonly dir: (name: string) => string
+  /** Writes `<name>/supervisor.toml` and returns the directory. */
+  readonly project: (name: string, toml: string) => string
+  readonly cli: (args: ReadonlyArray<string>, cwd: string, env?: Record<string, string>) => CliResult
+  readonly cliAsync: (
+    args: ReadonlyArray<string>,
+    cwd: string,
+    env?: Record<string, string>,
+  ) => Promise<TimedResult>
+  /** Stops the supervisor, SIGKILLs whatever of ours is left, deletes the tree. Never throws. */
+  readonly destroy: () => void
+}
+
+/** A sandbox with its own state dir, for tests that run a real supervisor. */
+export const makeDaemonSandbox = (): DaemonSandbox => {
+  const sb = makeSandbox()
+  const stateDir = join(sb.root, "state")
+  sb.env.SUPERVISOR_STATE_DIR = stateDir
+  const dir = (name: string) => {
+    const d = join(sb.root, name)
+    mkdirSync(d, { recursive: true })
+    return d
+  }
+  return {
+    ...sb,
+    stateDir,
+    dir,
+    project: (name, toml) => {
+      const d = dir(name)
+      writeFileSync(join(d, "supervisor.toml"), toml)
+      return d
+    },
+    cli: (args, cwd, env) => runCli(args, { cwd, env: env ?? sb.env }),
+    cliAsync: (args, cwd, env) => runCliAsync(args, { cwd, env: env ?? sb.env }),
+    destroy: () => {
+      try {
+        if (supervisorPids(stateDir).length > 0) runCli(["supervisor", "stop"], { cwd: sb.root, env: sb.env })
+      } catch {}
+      for (const pid of processesOf(stateDir)) {
+        try {
+          process.kill(pid, "SIGKILL")
+        } catch {}
+      }
+      sb.cleanup()
+    },
+  }
+}
+
+/** One line of a `list` table (plain: NO_COLOR) split into its columns. */
+export const tableRow = (stdout: string, id: string): Array<string> | undefined =>
+  stdout
+    .split("\n")
+    .map((l) => l.trim().split(/\s{2,}/))
+    .find((cols) => cols[0] === id)
+
+/**
+ * GET on the supervisor's API over its Unix socket: a cheap way for a test to
+ * look at daemon state without paying a CLI start-up. Resolves undefined when
+ * nothing answers.
+ */
+export const apiGet = <A = unknown>(stateDir: string, path: string): Promise<A | undefined> =>
+  apiCall<A>(stateDir, "GET", path)
+
+/** POST with a JSON body on the supervisor's API (e.g. `/api/cli/logs`); undefined when nothing answers. */
+export const apiPost = <A = unknown>(stateDir: string, path: string, body: unknown): Promise<A | undefined> =>
+  apiCall<A>(stateDir, "POST", path, body)
+
+const apiCall = <A>(stateDir: string, method: string, path: string, body?: unknown): Promise<A | undefined> =>
+  new Promise((resolvePromise) => {
+    const payload = body === undefined ? undefined : JSON.stringify(body)
+    const req = request(
+      {
+        socketPath: join(stateDir, "sock", "api.sock"),
+        path,
+        method,
+        // a fresh connection each time: a kept-alive one may have been closed by the server meanwhile
+        agent: false,
+        ...(payload !== undefined && {
+          headers: { "content-type": "application/json", "content-length": Buffer.byteLength(payload) },
+        }),
+      },
+      (res) => {
+        let text = ""
+        res.setEncoding("utf8").on("data", (d: string) => {
+          text += d
+        })
+        res.on("end", () => {
+          try {
+            resolvePromise(res.statusCode === 200 ? (JSON.parse(text) as A) : undefined)
+          } catch {
+            resolvePromise(undefined)
+          }
+        })
+      },
+    )
+    req.on("error", () => resolvePromise(undefined))
+    req.setTimeout(10_000, () => req.destroy())
+    req.end(payload)
+  })
+
+export interface LogEntry {
+  readonly id: number
+  readonly timestamp: string
+  readonly daemon_id: string
+  readonly message: string
+}
+
+/** The stored log lines of a daemon, straight from the API (no CLI start-up). */
+export const storedLogs = async (stateDir: string, id: string, lines = 100_000): Promise<Array<LogEntry>> =>
+  (await apiPost<Array<LogEntry>>(stateDir, "/api/cli/logs", { ids: [id], lines })) ?? []
+
+export interface DaemonEntry {
+  readonly id: { readonly qualified: string; readonly namespace: string; readonly name: string }
+  readonly pid: number | null
+  readonly status: {
+    readonly type: string
+    readonly exit_code?: number | null
+    readonly signal?: string | null
+    readonly message?: string
+  }
+  readonly enabled: boolean
+  readonly adhoc: boolean
+  readonly source: string | null
+  readonly run: string
+  readonly dir: string
+  readonly retry_count: number
+}
+
+/** The API's entry of one daemon (`GET /api/daemons/{id}`), undefined when unknown. */
+export const daemonEntry = (stateDir: string, id: string): Promise<DaemonEntry | undefined> =>
+  apiGet<DaemonEntry>(stateDir, `/api/daemons/${encodeURIComponent(id)}`)
