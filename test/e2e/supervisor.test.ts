@@ -1,0 +1,229 @@
+/**
+ * `supervisor supervisor run|start|stop|status` and what survives a restart of
+ * the supervisor. A fresh sandbox per test.
+ */
+import { readFileSync, statSync } from "node:fs"
+import { join, resolve } from "node:path"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import {
+  type DaemonSandbox,
+  daemonEntry,
+  daemonPids,
+  isAlive,
+  makeDaemonSandbox,
+  spawnCli,
+  supervisorPids,
+  waitFor,
+} from "./harness.js"
+
+const T = 30_000
+const pkg = JSON.parse(readFileSync(resolve(__dirname, "../../package.json"), "utf8")) as { version: string }
+
+const CONFIG = `
+[daemons.svc]
+run = "exec sleep 300"
+ready_delay = 0.2
+
+[daemons.graceful]
+run = "trap 'echo bye > graceful.marker; exit 0' TERM; while :; do sleep 1; done"
+ready_delay = 0.2
+`
+
+let sb: DaemonSandbox
+let proj: string
+const cli = (...args: Array<string>) => sb.cli(args, proj)
+
+beforeEach(() => {
+  sb = makeDaemonSandbox()
+  proj = sb.project("host", CONFIG)
+})
+afterEach(() => sb.destroy(), T)
+
+describe("supervisor start | status | stop", () => {
+  it(
+    "status says it is not running (exit 1); start starts it; status shows pid, version, uptime, socket",
+    () => {
+      const down = cli("supervisor", "status")
+      expect(down.status).toBe(1)
+      expect(down.stdout + down.stderr).toMatch(/not running/)
+      const downJson = cli("supervisor", "status", "--json")
+      expect(downJson.status).toBe(1)
+      expect(JSON.parse(downJson.stdout)).toMatchObject({ running: false })
+
+      const up = cli("supervisor", "start")
+      expect(up.status, up.stderr).toBe(0)
+      expect(up.stdout).toContain("supervisor started")
+      const [pid] = supervisorPids(sb.stateDir)
+      expect(pid).toBeDefined()
+
+      const socket = join(sb.stateDir, "sock", "api.sock")
+      const info = JSON.parse(cli("supervisor", "status", "--json").stdout)
+      expect(info).toMatchObject({
+        running: true,
+        pid,
+        version: pkg.version,
+        socket,
+        state_dir: sb.stateDir,
+        web_url: null,
+      })
+      expect(info.uptime_secs).toBeGreaterThanOrEqual(0)
+      expect(statSync(socket).mode & 0o777).toBe(0o600)
+      const human = cli("supervisor", "status")
+      expect(human.status).toBe(0)
+      expect(human.stdout).toContain(`supervisor ${pkg.version} is running`)
+      expect(human.stdout).toMatch(new RegExp(`pid\\s+${pid}`))
+      expect(human.stdout).toContain(socket)
+
+      const again = cli("supervisor", "start")
+      expect(again.status).toBe(0)
+      expect(again.stdout).toContain("already running")
+      expect(supervisorPids(sb.stateDir)).toEqual([pid])
+    },
+    T,
+  )
+
+  it(
+    "start --force replaces the supervisor",
+    () => {
+      expect(cli("supervisor", "start").status).toBe(0)
+      const [first] = supervisorPids(sb.stateDir)
+      const r = cli("supervisor", "start", "--force")
+      expect(r.status, r.stderr).toBe(0)
+      const pids = supervisorPids(sb.stateDir)
+      expect(pids).toHaveLength(1)
+      expect(pids[0]).not.toBe(first)
+      expect(isAlive(first!)).toBe(false)
+    },
+    T,
+  )
+
+  it(
+    "stop stops every daemon gracefully, then the supervisor; stopping again says it is not running",
+    async () => {
+      expect(cli("start", "svc", "graceful").status).toBe(0)
+      // the tracked shells and their children
+      const daemons = daemonPids(sb.stateDir)
+      expect(daemonPids(sb.stateDir, "host/svc")).toHaveLength(1)
+      expect(daemonPids(sb.stateDir, "host/graceful").length).toBeGreaterThanOrEqual(1)
+      const [pid] = supervisorPids(sb.stateDir)
+      const r = cli("supervisor", "stop")
+      expect(r.status, r.stderr).toBe(0)
+      expect(r.stdout).toContain("supervisor stopped")
+      expect(isAlive(pid!)).toBe(false)
+      for (const d of daemons) expect(isAlive(d)).toBe(false)
+      expect(readFileSync(join(proj, "graceful.marker"), "utf8").trim()).toBe("bye")
+      const again = cli("supervisor", "stop")
+      expect(again.status).toBe(0)
+      expect(again.stdout).toContain("not running")
+    },
+    T,
+  )
+
+  it(
+    "with settings.supervisor.auto_start = false a command does not start it and says how",
+    () => {
+      sb.write({ "home/.config/supervisor/config.toml": "[settings.supervisor]\nauto_start = false\n" })
+      const r = cli("list")
+      expect(r.status).toBe(1)
+      expect(r.stderr).toMatch(/not running.*supervisor supervisor start/)
+      expect(supervisorPids(sb.stateDir)).toEqual([])
+    },
+    T,
+  )
+})
+
+describe("supervisor run (foreground)", () => {
+  it(
+    "serves the CLI; SIGTERM stops its daemons and it exits 0",
+    async () => {
+      const fg = spawnCli(["supervisor", "run"], { cwd: proj, env: sb.env })
+      try {
+        await waitFor("the foreground supervisor to listen", () => fg.stderr().includes("listening on"), {
+          timeout: 15_000,
+        })
+        expect(supervisorPids(sb.stateDir)).toEqual([fg.pid])
+        const r = cli("start", "svc", "graceful")
+        expect(r.status, r.stderr).toBe(0)
+        // no second supervisor was auto-started
+        expect(supervisorPids(sb.stateDir)).toEqual([fg.pid])
+        expect(JSON.parse(cli("supervisor", "status", "--json").stdout).pid).toBe(fg.pid)
+        const daemons = daemonPids(sb.stateDir)
+        expect(daemonPids(sb.stateDir, "host/svc")).toHaveLength(1)
+        expect(daemonPids(sb.stateDir, "host/graceful").length).toBeGreaterThanOrEqual(1)
+
+        const second = cli("supervisor", "run")
+        expect(second.status).toBe(1)
+        expect(second.stderr).toContain("already running")
+
+        fg.child.kill("SIGTERM")
+        const end = await fg.exited
+        expect(end).toEqual({ code: 0, signal: null })
+        for (const d of daemons) expect(isAlive(d), `daemon pid ${d} survived`).toBe(false)
+        expect(readFileSync(join(proj, "graceful.marker"), "utf8").trim()).toBe("bye")
+        expect(cli("supervisor", "status").status).toBe(1)
+      } finally {
+        fg.child.kill("SIGKILL")
+      }
+    },
+    T,
+  )
+
+  it(
+    "SIGINT works the same way",
+    async () => {
+      const fg = spawnCli(["supervisor", "run"], { cwd: proj, env: sb.env })
+      try {
+        await waitFor("the foreground supervisor to listen", () => fg.stderr().includes("listening on"), {
+          timeout: 15_000,
+        })
+        expect(cli("start", "svc").status).toBe(0)
+        const [daemon] = daemonPids(sb.stateDir, "host/svc")
+        fg.child.kill("SIGINT")
+        expect(await fg.exited).toEqual({ code: 0, signal: null })
+        expect(isAlive(daemon!)).toBe(false)
+      } finally {
+        fg.child.kill("SIGKILL")
+      }
+    },
+    T,
+  )
+})
+
+describe("state across a supervisor restart", () => {
+  it(
+    "disabled daemons stay disabled; stopped ones keep their status",
+    async () => {
+      expect(cli("disable", "svc").status).toBe(0)
+      expect(cli("start", "graceful").status).toBe(0)
+      expect(cli("stop", "graceful").status).toBe(0)
+      expect(cli("supervisor", "stop").status).toBe(0)
+      expect(supervisorPids(sb.stateDir)).toEqual([])
+
+      const refused = cli("start", "svc")
+      expect(refused.status).toBe(1)
+      expect(refused.stderr).toContain("host/svc is disabled")
+      expect(daemonPids(sb.stateDir, "host/svc")).toEqual([])
+      const list = JSON.parse(cli("list", "--json").stdout) as Array<{
+        id: { qualified: string }
+        status: { type: string }
+      }>
+      expect(list.find((e) => e.id.qualified === "host/svc")?.status.type).toBe("disabled")
+      expect((await daemonEntry(sb.stateDir, "host/graceful"))?.status.type).toBe("stopped")
+      expect(cli("enable", "svc").status).toBe(0)
+      expect(cli("start", "svc").status).toBe(0)
+    },
+    T,
+  )
+
+  it(
+    "after supervisor stop nothing is left running, and the next supervisor reports the daemon stopped",
+    async () => {
+      expect(cli("start", "svc").status).toBe(0)
+      expect(cli("supervisor", "stop").status).toBe(0)
+      expect(daemonPids(sb.stateDir)).toEqual([])
+      const e = JSON.parse(cli("status", "svc", "--json").stdout)
+      expect(e.status.type).toBe("stopped")
+    },
+    T,
+  )
+})
