@@ -92,10 +92,11 @@ export const supervisorClientLayer = (options: ConnectOptions) =>
             message: `the supervisor is not running (no socket at ${paths.socket}); start it with \`supervisor supervisor start\``,
           })
         }
+        const spawnedAt = Date.now()
         yield* spawnBackgroundSupervisor(env)
         if (!(yield* waitUntilUp(paths.socket, "15 seconds"))) {
           return yield* new NotRunning({
-            message: `the supervisor did not start within 15 s; see its log: ${paths.supervisorLog}`,
+            message: `the supervisor did not start (gave up after ${Date.now() - spawnedAt} ms); see its log: ${paths.supervisorLog}`,
           })
         }
       }

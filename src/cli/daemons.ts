@@ -1,6 +1,6 @@
 import * as nodePath from "node:path"
 import { Args, Command, Options } from "@effect/cli"
-import { Console, Effect, Option } from "effect"
+import { Console, Effect, Either, Fiber, Option, Schedule } from "effect"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import { DaemonConfig } from "../domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
@@ -8,9 +8,19 @@ import { DaemonId, toIdObject } from "../domain/DaemonId.js"
 import { nameProblem } from "../domain/Name.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
+import { hasTemplate, templateProblem } from "../domain/Template.js"
+import { describeChecks, readinessChecks } from "../supervisor/readiness/plan.js"
+import { renderChecks } from "../supervisor/readiness/template.js"
 import { SupervisorClient } from "./client.js"
 import { cyan, dim, ExitCode, exitWith, green, printJson, red, yellow } from "./output.js"
-import { configDefinitions, currentNamespace, rejectFlags, resolveId, UnknownDaemon } from "./resolve.js"
+import {
+  configDefinitions,
+  currentNamespace,
+  rejectFlags,
+  resolveId,
+  UnknownDaemon,
+  UsageError,
+} from "./resolve.js"
 import { handleErrors, loadHere, withClient } from "./session.js"
 import { formatUptime, renderTable } from "./table.js"
 
@@ -126,6 +136,196 @@ const reportStart = (outcomes: ReadonlyArray<StartOutcome>, options: { json: boo
     if (code !== 0) yield* exitWith(code)
   })
 
+// ---------------------------------------------------------------------------
+// Readiness overrides (`--delay --output --http --port --cmd`) and progress.
+// ---------------------------------------------------------------------------
+
+const readyOptions = {
+  delay: Options.float("delay").pipe(
+    Options.withDescription("ready after this many seconds (replaces the configured ready checks)"),
+    Options.optional,
+  ),
+  output: Options.text("output").pipe(
+    Options.withDescription("ready when an output line matches this regex (replaces the configured checks)"),
+    Options.optional,
+  ),
+  http: Options.text("http").pipe(
+    Options.withDescription("ready when this URL answers 2xx (replaces the configured checks)"),
+    Options.optional,
+  ),
+  port: Options.text("port").pipe(
+    Options.withDescription("ready when this TCP port accepts connections (replaces the configured checks)"),
+    Options.optional,
+  ),
+  cmd: Options.text("cmd").pipe(
+    Options.withDescription("ready when this shell command exits 0 (replaces the configured checks)"),
+    Options.optional,
+  ),
+}
+type ReadyFlags = { readonly [K in keyof typeof readyOptions]: Option.Option<string | number> }
+
+const READY_KEYS = ["ready_delay", "ready_output", "ready_http", "ready_port", "ready_cmd"] as const
+const FLAG_KEYS = {
+  delay: "ready_delay",
+  output: "ready_output",
+  http: "ready_http",
+  port: "ready_port",
+  cmd: "ready_cmd",
+} as const
+
+/** The readiness field a flag sets (in the decoded form), or a usage error saying why not. */
+const readyField = (flag: keyof ReadyFlags, value: string | number): Either.Either<unknown, UsageError> => {
+  const fail = (why: string) =>
+    Either.left(new UsageError({ message: `--${flag} ${JSON.stringify(value)}: ${why}` }))
+  if (flag === "delay")
+    return typeof value === "number" && Number.isFinite(value) && value >= 0
+      ? Either.right(value)
+      : fail("expected a number of seconds, 0 or more")
+  const text = String(value)
+  const problem = templateProblem(text)
+  if (problem) return fail(problem)
+  switch (flag) {
+    case "output":
+      if (!hasTemplate(text)) {
+        try {
+          new RegExp(text)
+        } catch {
+          return fail("invalid regular expression")
+        }
+      }
+      return Either.right({ pattern: text })
+    case "http":
+      return /^https?:\/\//i.test(text.trim())
+        ? Either.right({ url: text.trim(), status: [] })
+        : fail("expected an http:// or https:// URL")
+    case "port": {
+      if (hasTemplate(text)) return Either.right({ port: text })
+      const port = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN
+      return Number.isInteger(port) && port >= 1 && port <= 65535
+        ? Either.right({ port })
+        : fail('expected a TCP port number (1-65535) or a template such as "{{ daemons.db.port }}"')
+    }
+    case "cmd":
+      return text.trim() === "" ? fail("expected a shell command") : Either.right({ run: text })
+  }
+}
+
+/**
+ * The readiness fields the flags set, or None without flags. Any flag replaces every
+ * configured check of the started daemons (so `--delay` alone counts, and `--http` alone is
+ * not combined with a configured `ready_output`).
+ */
+const readyOverrides = (flags: ReadyFlags) =>
+  Effect.gen(function* () {
+    const out: Record<string, unknown> = {}
+    for (const flag of Object.keys(FLAG_KEYS) as Array<keyof ReadyFlags>) {
+      const value = flags[flag]
+      if (Option.isSome(value)) out[FLAG_KEYS[flag]] = yield* readyField(flag, value.value)
+    }
+    return Object.keys(out).length === 0 ? Option.none() : Option.some(out)
+  })
+
+const withReadiness = (def: DaemonDefinition, overrides: Option.Option<Record<string, unknown>>) =>
+  Option.match(overrides, {
+    onNone: () => def,
+    onSome: (fields): DaemonDefinition => {
+      const kept = Object.fromEntries(
+        Object.entries(def.config).filter(([k]) => !(READY_KEYS as ReadonlyArray<string>).includes(k)),
+      )
+      return { ...def, config: new DaemonConfig({ ...(kept as unknown as DaemonConfig), ...fields }) }
+    },
+  })
+
+/** What a start waits on, in words; templates rendered with the ports the CLI can see. */
+const waitingFor = (def: DaemonDefinition, config: ResolvedConfig, known: ReadonlyArray<ApiDaemonEntry>) => {
+  const checks = readinessChecks(def.config)
+  const defs = configDefinitions(config)
+  const rendered = renderChecks(checks, def.id.namespace, (id) => {
+    if (id === def.id.qualified) return { port: def.config.port?.expect[0] }
+    const d = defs.get(id)
+    if (d) return { port: d.config.port?.expect[0] }
+    const k = known.find((e) => e.id.qualified === id)
+    return k ? { port: k.resolved_port[0] } : undefined
+  })
+  return describeChecks(Either.getOrElse(rendered, () => checks))
+}
+
+const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+
+/**
+ * Progress while a start request waits for readiness. On a terminal (stderr): a spinner line
+ * per daemon naming what it waits for, ticked off as the supervisor reports it running (polled),
+ * erased before the outcome lines. Otherwise one line per daemon on stdout when it starts
+ * waiting, a transcript of state changes that the outcome lines continue.
+ */
+const withProgress = <A, E, R>(
+  waiting: ReadonlyArray<{ readonly id: string; readonly what: string }>,
+  run: Effect.Effect<A, E, R>,
+) =>
+  Effect.gen(function* () {
+    if (waiting.length === 0) return yield* run
+    if (process.stderr.isTTY !== true) {
+      for (const w of waiting) yield* Console.log(`${w.id} waiting for ${w.what}`)
+      return yield* run
+    }
+    const c = yield* SupervisorClient
+    const done = new Set<string>()
+    let drawn = 0
+    let frame = 0
+    const width = () => Math.max(20, (process.stderr.columns || 80) - 1)
+    const clip = (s: string) => (s.length > width() ? `${s.slice(0, width() - 1)}…` : s)
+    const draw = Effect.sync(() => {
+      let out = drawn > 0 ? `\x1b[${drawn}A` : ""
+      for (const w of waiting) {
+        const line = done.has(w.id)
+          ? `✓ ${w.id} ready`
+          : `${SPINNER[frame % SPINNER.length]} ${w.id} waiting for ${w.what}`
+        out += `\r\x1b[2K${clip(line)}\n`
+      }
+      frame++
+      drawn = waiting.length
+      process.stderr.write(out)
+    })
+    const erase = Effect.sync(() => {
+      if (drawn > 0) process.stderr.write(`\x1b[${drawn}A\x1b[0J`)
+      drawn = 0
+    })
+    const poll = c.api.daemons.list().pipe(
+      Effect.tap((entries) =>
+        Effect.sync(() => {
+          for (const e of entries) if (e.status.type === "running") done.add(e.id.qualified)
+        }),
+      ),
+      Effect.ignore,
+    )
+    const spinner = yield* Effect.fork(Effect.repeat(draw, Schedule.spaced("80 millis")))
+    const poller = yield* Effect.fork(
+      Effect.sleep("300 millis").pipe(Effect.zipRight(Effect.repeat(poll, Schedule.spaced("300 millis")))),
+    )
+    return yield* run.pipe(
+      Effect.ensuring(
+        Fiber.interrupt(spinner).pipe(Effect.zipRight(Fiber.interrupt(poller)), Effect.zipRight(erase)),
+      ),
+    )
+  })
+
+const isActiveEntry = (e: ApiDaemonEntry) => ["running", "waiting", "stopping"].includes(e.status.type)
+
+/** Sends the start request, with progress unless the output must stay machine-readable or quiet. */
+const startWithProgress = (
+  defs: ReadonlyArray<DaemonDefinition>,
+  options: { readonly force: boolean; readonly json: boolean; readonly quiet: boolean },
+  config: ResolvedConfig,
+  known: ReadonlyArray<ApiDaemonEntry>,
+) => {
+  const request = startDefinitions(defs, options.force)
+  if (options.json || options.quiet) return request
+  const waiting = defs
+    .filter((d) => options.force || !known.some((k) => k.id.qualified === d.id.qualified && isActiveEntry(k)))
+    .map((d) => ({ id: d.id.qualified, what: waitingFor(d, config, known) }))
+  return withProgress(waiting, request)
+}
+
 const startDefinitions = (defs: ReadonlyArray<DaemonDefinition>, force: boolean) =>
   Effect.flatMap(SupervisorClient, (c) => c.api.cli.start({ payload: { definitions: defs, force } })).pipe(
     Effect.orDie,
@@ -149,21 +349,25 @@ const definitionsFor = (ids: ReadonlyArray<string>, config: ResolvedConfig) =>
     })
   })
 
-export const startCommand = Command.make("start", { ids, all, group, force, quiet, json }, (o) =>
-  handleErrors(
-    Effect.gen(function* () {
-      const config = yield* loadHere(true)
-      yield* withClient(
-        config,
-        Effect.gen(function* () {
-          const known = yield* knownDaemons
-          const selected = yield* selectIds(config, known, o, () => Object.keys(config.daemons))
-          const defs = yield* definitionsFor(selected, config)
-          yield* reportStart(yield* startDefinitions(defs, o.force), o)
-        }),
-      )
-    }),
-  ),
+export const startCommand = Command.make(
+  "start",
+  { ids, all, group, force, quiet, json, ...readyOptions },
+  (o) =>
+    handleErrors(
+      Effect.gen(function* () {
+        const overrides = yield* readyOverrides(o)
+        const config = yield* loadHere(true)
+        yield* withClient(
+          config,
+          Effect.gen(function* () {
+            const known = yield* knownDaemons
+            const selected = yield* selectIds(config, known, o, () => Object.keys(config.daemons))
+            const defs = (yield* definitionsFor(selected, config)).map((d) => withReadiness(d, overrides))
+            yield* reportStart(yield* startWithProgress(defs, o, config, known), o)
+          }),
+        )
+      }),
+    ),
 ).pipe(Command.withDescription("start daemons and wait until they are ready"))
 
 const stopIds = (selected: ReadonlyArray<string>, asJson: boolean, quietFlag: boolean) =>
@@ -214,7 +418,7 @@ export const restartCommand = Command.make("restart", { ids, all, group, quiet, 
           const known = yield* knownDaemons
           const selected = yield* selectIds(config, known, o, () => Object.keys(config.daemons))
           const defs = yield* definitionsFor(selected, config)
-          yield* reportStart(yield* startDefinitions(defs, true), o)
+          yield* reportStart(yield* startWithProgress(defs, { ...o, force: true }, config, known), o)
         }),
       )
     }),
@@ -386,16 +590,14 @@ export const runCommand = Command.make(
   {
     id: Args.text({ name: "id" }),
     command: Args.text({ name: "command" }).pipe(Args.repeated),
-    delay: Options.integer("delay").pipe(
-      Options.withDescription("seconds until it counts as ready (default 3)"),
-      Options.optional,
-    ),
+    ...readyOptions,
     force,
     json,
   },
   (o) =>
     handleErrors(
       Effect.gen(function* () {
+        const overrides = yield* readyOverrides(o)
         const config = yield* loadHere(false)
         if (o.command.length === 0)
           return yield* new UnknownDaemon({
@@ -407,21 +609,25 @@ export const runCommand = Command.make(
         const problem = nameProblem(name) ?? nameProblem(ns)
         if (problem) return yield* new UnknownDaemon({ message: `invalid daemon ID ${o.id}: ${problem}` })
         const id = new DaemonId({ namespace: ns, name })
-        const def: DaemonDefinition = {
-          id: toIdObject(id),
-          config: new DaemonConfig({
-            run: o.command.map(shellQuote).join(" "),
-            dir: nodePath.resolve(process.cwd()),
-            ...(Option.isSome(o.delay) ? { ready_delay: o.delay.value } : {}),
-          }),
-          adhoc: true,
-          source: null,
-        }
+        const def = withReadiness(
+          {
+            id: toIdObject(id),
+            config: new DaemonConfig({
+              run: o.command.map(shellQuote).join(" "),
+              dir: nodePath.resolve(process.cwd()),
+            }),
+            adhoc: true,
+            source: null,
+          },
+          overrides,
+        )
         yield* withClient(
           config,
-          Effect.flatMap(startDefinitions([def], o.force), (r) =>
-            reportStart(r, { json: o.json, quiet: false }),
-          ),
+          Effect.gen(function* () {
+            const known = yield* knownDaemons
+            const outcomes = yield* startWithProgress([def], { ...o, quiet: false }, config, known)
+            yield* reportStart(outcomes, { json: o.json, quiet: false })
+          }),
         )
       }),
     ),

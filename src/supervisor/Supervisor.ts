@@ -1,7 +1,7 @@
+import * as fs from "node:fs"
 import {
   Context,
   Deferred,
-  Duration,
   Effect,
   Either,
   Fiber,
@@ -9,6 +9,7 @@ import {
   Layer,
   Option,
   Ref,
+  Schedule,
   Schema,
   Stream,
   SubscriptionRef,
@@ -17,13 +18,22 @@ import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { LogStore } from "../logs/LogStore.js"
-import { type ExitStatus, type ProcessHandle, ProcessService } from "../process/ProcessService.js"
+import { type ProcessHandle, ProcessService } from "../process/ProcessService.js"
 import type { DaemonRecord } from "../state/State.js"
 import { StateStore } from "../state/StateStore.js"
+import { shellArgv } from "./environment.js"
 import { type DaemonNotFound, daemonNotFound } from "./errors.js"
-import { lifecycle } from "./lifecycle.js"
+import { type LifecycleContext, lifecycle, type ReadinessRun } from "./lifecycle.js"
 import { stopLevels } from "./order.js"
 import { initialRuntime, isActive, type Runtime } from "./Runtime.js"
+import {
+  liveProbes,
+  type ReadinessCheck,
+  ReadinessProbes,
+  readinessChecks,
+  renderChecks,
+  waitUntilReady,
+} from "./readiness/index.js"
 import { SupervisorConfig } from "./SupervisorConfig.js"
 
 export interface StartOptions {
@@ -75,6 +85,7 @@ export const makeSupervisor = Effect.gen(function* () {
   const logs = yield* LogStore
   const state = yield* StateStore
   const config = yield* SupervisorConfig
+  const probes = Option.getOrElse(yield* Effect.serviceOption(ReadinessProbes), () => liveProbes)
   const registry = yield* Ref.make(new Map<string, Runtime>())
   const version = yield* SubscriptionRef.make(0)
   const fibers = yield* FiberMap.make<string>()
@@ -117,7 +128,69 @@ export const makeSupervisor = Effect.gen(function* () {
       return new Map(m).set(def.id.qualified, current ? { ...current, def } : initialRuntime(def))
     })
 
-  const ctx = {
+  /**
+   * Waits (at most 2 s) until the log follower has indexed every complete line the daemon
+   * wrote: a daemon that printed why it failed and exited at once has its last lines shown.
+   */
+  const indexedAll = (id: string) =>
+    Effect.gen(function* () {
+      const { rawPath } = yield* logs.paths(id)
+      const caughtUp = Effect.gen(function* () {
+        const size = yield* Effect.try(() => fs.statSync(rawPath).size)
+        const indexed = (yield* logs.stats(id)).endOffset
+        return indexed >= size
+      })
+      yield* caughtUp.pipe(
+        Effect.repeat({ schedule: Schedule.spaced("25 millis"), until: (done) => done }),
+        Effect.timeout("2 seconds"),
+      )
+    }).pipe(Effect.ignore)
+
+  /** Renders the checks' templates with the ports of the daemons the supervisor knows. */
+  const prepareReadiness = (def: DaemonDefinition, run: ReadinessRun) =>
+    Effect.gen(function* () {
+      const id = def.id.qualified
+      const known = yield* Ref.get(registry)
+      const rendered = renderChecks(readinessChecks(def.config), def.id.namespace, (other) => {
+        const r = known.get(other)
+        return r === undefined ? undefined : { port: r.def.config.port?.expect[0] }
+      })
+      if (Either.isLeft(rendered)) return yield* Effect.fail(rendered.left)
+      const checks: ReadonlyArray<ReadinessCheck> = rendered.right
+      // Noted before the spawn, once the previous run's output is indexed: the lines the new
+      // run prints (even at once) come after this id, and the old run's lines do not count.
+      const afterId = checks.some((c) => c._tag === "output")
+        ? yield* indexedAll(id).pipe(
+            Effect.zipRight(logs.stats(id)),
+            Effect.map((s) => s.lastId),
+            Effect.orElseSucceed(() => undefined),
+          )
+        : undefined
+      const lines = logs
+        .onLines(id, afterId === undefined ? {} : { afterId })
+        .pipe(Stream.map((e) => e.message))
+      return (handle: ProcessHandle) =>
+        waitUntilReady(
+          id,
+          checks,
+          {
+            probes,
+            interval: config.settings.supervisor.ready_check_interval,
+            lines,
+            command: {
+              shell: shellArgv(config.settings.general.shell),
+              cwd: def.config.dir,
+              env: run.env,
+              ...(run.uid !== undefined ? { uid: run.uid } : {}),
+              ...(run.gid !== undefined ? { gid: run.gid } : {}),
+            },
+          },
+          handle.exit,
+        )
+    })
+
+  const runStart = new Map<string, number>()
+  const ctx: LifecycleContext = {
     processes,
     shell: config.settings.general.shell,
     settingsUser: config.settings.supervisor.user,
@@ -127,21 +200,19 @@ export const makeSupervisor = Effect.gen(function* () {
       Effect.gen(function* () {
         const { rawPath } = yield* logs.prepare(id)
         yield* logs.follow(id)
+        // Where this run's output starts, so that a failure shows this run's lines only.
+        const { lastId } = yield* logs.stats(id)
+        runStart.set(id, lastId)
         return rawPath
       }).pipe(Effect.orDie),
     lastLines: (id: string, n: number) =>
-      logs.query(id, { lines: n }).pipe(
-        Effect.map((es) => es.map((e) => e.message)),
+      indexedAll(id).pipe(
+        Effect.zipRight(logs.query(id, { lines: n })),
+        Effect.map((es) => es.filter((e) => e.id > (runStart.get(id) ?? 0)).map((e) => e.message)),
         Effect.orElseSucceed(() => []),
       ),
     update,
-    waitReady: (def: DaemonDefinition, handle: ProcessHandle) => {
-      const delay = def.config.ready_delay ?? 3
-      return Effect.raceFirst(
-        handle.exit,
-        Effect.sleep(Duration.seconds(delay)).pipe(Effect.as("ready" as const)),
-      ) as Effect.Effect<"ready" | ExitStatus>
-    },
+    prepareReadiness,
   }
 
   /**
@@ -189,15 +260,44 @@ export const makeSupervisor = Effect.gen(function* () {
       yield* FiberMap.remove(fibers, id)
       yield* register(def)
       const launched = yield* launch(def, Option.none())
+      const gen = ++launchCount
+      launches.set(id, { gen, outcome: launched.outcome })
       // Holds the lock until the process is recorded, so that a concurrent start sees it running.
       yield* launched.spawned
-      return { wait: launched.outcome }
+      return { wait: launched.outcome, gen }
     })
+
+  // The latest start of each daemon: a start superseded by a newer one (a concurrent restart or
+  // `start --force`) reports the newer start's outcome instead of "interrupted".
+  const launches = new Map<string, { readonly gen: number; readonly outcome: Effect.Effect<StartOutcome> }>()
+  let launchCount = 0
+  const followSuperseded = (
+    id: string,
+    gen: number,
+    outcome: Effect.Effect<StartOutcome>,
+  ): Effect.Effect<StartOutcome> =>
+    outcome.pipe(
+      Effect.flatMap((o) =>
+        o._tag !== "Interrupted"
+          ? Effect.succeed(o)
+          : // Under the lock: a newer start has registered itself by the time it is released.
+            withLock(id)(Effect.sync(() => launches.get(id))).pipe(
+              Effect.flatMap((latest) =>
+                latest !== undefined && latest.gen > gen
+                  ? followSuperseded(id, latest.gen, latest.outcome)
+                  : Effect.succeed(o),
+              ),
+            ),
+      ),
+    )
 
   const supervisor: SupervisorShape = {
     start: (def, options = {}) =>
       withLock(def.id.qualified)(startLocked(def, options)).pipe(
-        Effect.flatMap((r): Effect.Effect<StartOutcome> => ("now" in r ? Effect.succeed(r.now) : r.wait)),
+        Effect.flatMap(
+          (r): Effect.Effect<StartOutcome> =>
+            "now" in r ? Effect.succeed(r.now) : followSuperseded(def.id.qualified, r.gen, r.wait),
+        ),
       ),
     stop: (id) => withLock(id)(stopLocked(id)),
     restart: (id, def) =>

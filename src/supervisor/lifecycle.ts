@@ -12,6 +12,7 @@ import {
 import { retryDelay } from "./backoff.js"
 import { daemonEnvironment, shellArgv } from "./environment.js"
 import type { Runtime } from "./Runtime.js"
+import type { ReadyResult } from "./readiness/index.js"
 import { resolveDaemonUser } from "./user.js"
 
 /** What one daemon's lifecycle fiber needs from the supervisor around it. */
@@ -28,9 +29,27 @@ export interface LifecycleContext {
   readonly lastLines: (id: string, n: number) => Effect.Effect<ReadonlyArray<string>>
   /** Replaces the runtime record of the daemon (and persists it). */
   readonly update: (id: string, f: (r: Runtime) => Runtime) => Effect.Effect<void>
-  /** Waits until the daemon is ready; fails never, resolves "ready" or the exit status if it exited first. */
-  readonly waitReady: (def: DaemonDefinition, handle: ProcessHandle) => Effect.Effect<"ready" | ExitStatus>
+  /**
+   * Prepares the readiness checks of one run, right before its process is spawned (so that its
+   * first output lines count): templates rendered, the log position noted. Fails with a message
+   * when a check cannot be prepared (a template naming an unknown daemon or one without a port).
+   * The returned effect waits for the first check to pass, the exit, or every check's timeout.
+   */
+  readonly prepareReadiness: (
+    def: DaemonDefinition,
+    run: ReadinessRun,
+  ) => Effect.Effect<(handle: ProcessHandle) => Effect.Effect<ReadyResult>, string>
 }
+
+/** How the run being started is spawned (what `ready_cmd` inherits). */
+export interface ReadinessRun {
+  readonly env: Readonly<Record<string, string>>
+  readonly uid?: number
+  readonly gid?: number
+}
+
+/** The CLI's exit status for a start whose every readiness check timed out (as timeout(1)). */
+export const READY_TIMEOUT_STATUS = 124
 
 const exitStatus = (s: ExitStatus, message?: string): DaemonStatus => {
   if (!s.known)
@@ -50,6 +69,8 @@ const describeExit = (s: ExitStatus) =>
 type RunResult =
   | { readonly _tag: "SpawnFailed"; readonly error: SpawnError }
   | { readonly _tag: "Exited"; readonly status: ExitStatus; readonly beforeReady: boolean }
+  /** Every readiness check timed out; the process group was stopped. */
+  | { readonly _tag: "NotReady"; readonly message: string; readonly status: ExitStatus }
 
 /**
  * One daemon's whole life: spawn, wait until ready, wait for the exit, decide
@@ -100,14 +121,26 @@ export const lifecycle = (
         })
       }
       const outputFile = yield* ctx.prepareLogs(id)
+      const env = daemonEnvironment(ctx.baseEnv, def, attempt)
+      const identity = user !== undefined ? { uid: user.uid, gid: user.gid } : {}
+      const waitReady = yield* ctx.prepareReadiness(def, { env, ...identity }).pipe(
+        Effect.mapError(
+          (message) =>
+            new SpawnError({
+              id,
+              command: def.config.run,
+              message: `cannot start daemon ${id}: ${message}`,
+            }),
+        ),
+      )
       const handle = yield* ctx.processes.spawn({
         id,
         command: def.config.run,
         shell: shellArgv(ctx.shell),
         cwd: def.config.dir,
-        env: daemonEnvironment(ctx.baseEnv, def, attempt),
+        env,
         outputFile,
-        ...(user !== undefined ? { uid: user.uid, gid: user.gid } : {}),
+        ...identity,
       })
       yield* ctx.update(id, (r) => ({
         ...r,
@@ -118,24 +151,46 @@ export const lifecycle = (
         retryCount: attempt,
         handle,
       }))
-      return handle
+      return { handle, waitReady: Option.some(waitReady) }
+    })
+
+  // Every readiness check timed out: the normal stop path (signal, timeout, SIGKILL), then errored.
+  const stopNotReady = (handle: ProcessHandle, message: string) =>
+    Effect.gen(function* () {
+      yield* ctx.update(id, (r) => ({ ...r, status: { type: "stopping" } }))
+      const s = yield* ctx.processes.stop(handle, signal, timeout)
+      yield* ctx.update(id, (r) => ({
+        ...r,
+        status: { type: "errored", exit_code: s.code, signal: s.signal, message },
+        pid: null,
+        startTime: null,
+        handle: null,
+      }))
+      return s
     })
 
   const runOnce = (attempt: number, existing: Option.Option<ProcessHandle>): Effect.Effect<RunResult> =>
     Effect.scoped(
       Effect.gen(function* () {
         const acquired = yield* Effect.acquireRelease(
-          Option.match(existing, { onNone: () => spawn(attempt), onSome: Effect.succeed }).pipe(
-            Effect.either,
-          ),
-          (h, exit) => (h._tag === "Right" && Exit.isInterrupted(exit) ? stopGroup(h.right) : Effect.void),
+          Option.match(existing, {
+            onNone: () => spawn(attempt),
+            // adopted: it was ready under the previous supervisor
+            onSome: (handle) => Effect.succeed({ handle, waitReady: Option.none() }),
+          }).pipe(Effect.either),
+          (h, exit) =>
+            h._tag === "Right" && Exit.isInterrupted(exit) ? stopGroup(h.right.handle) : Effect.void,
         )
         if (acquired._tag === "Left") return { _tag: "SpawnFailed", error: acquired.left } as const
-        const handle = acquired.right
+        const { handle, waitReady } = acquired.right
         yield* Deferred.succeed(spawned, undefined)
-        if (Option.isNone(existing)) {
-          const r = yield* ctx.waitReady(def, handle)
-          if (r !== "ready") return { _tag: "Exited", status: r, beforeReady: true } as const
+        if (Option.isSome(waitReady)) {
+          const r = yield* waitReady.value(handle)
+          if (r._tag === "Exited") return { _tag: "Exited", status: r.status, beforeReady: true } as const
+          if (r._tag === "TimedOut") {
+            const status = yield* stopNotReady(handle, r.message)
+            return { _tag: "NotReady", message: r.message, status } as const
+          }
         }
         yield* ctx.update(id, (r) => ({ ...r, status: { type: "running" } }))
         yield* Deferred.succeed(ready, { _tag: "Ready", id, pid: handle.pid })
@@ -171,6 +226,20 @@ export const lifecycle = (
           signal: null,
           output: [],
           cli_status: 1,
+        })
+        return
+      }
+      if (result._tag === "NotReady") {
+        // Not retried: the checks had their whole timeout, and a retry would wait as long again.
+        const output = yield* ctx.lastLines(id, 20)
+        yield* Deferred.succeed(ready, {
+          _tag: "StartFailed",
+          id,
+          message: result.message,
+          exit_code: result.status.code,
+          signal: result.status.signal,
+          output: [...output],
+          cli_status: READY_TIMEOUT_STATUS,
         })
         return
       }

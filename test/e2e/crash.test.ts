@@ -96,6 +96,30 @@ describe("concurrency", () => {
   )
 
   it(
+    "concurrent restarts and starts are serialised: one process at the end, the old one gone",
+    async () => {
+      expect(cli("start", "one").status).toBe(0)
+      const first = daemonPids(sb.stateDir, "race/one")
+      expect(first).toHaveLength(1)
+      const results = await Promise.all([
+        cliAsync("restart", "one"),
+        cliAsync("restart", "one"),
+        cliAsync("start", "one", "--force"),
+        cliAsync("start", "one"),
+      ])
+      const now = daemonPids(sb.stateDir, "race/one")
+      expect(now).toHaveLength(1)
+      expect(now[0]).not.toBe(first[0])
+      expect(isAlive(first[0]!)).toBe(false)
+      // Serialised means each request completes in turn: no restart is cut short by another.
+      for (const r of results)
+        expect(r.status, `a concurrent restart/start failed:\n${r.stdout}${r.stderr}`).toBe(0)
+      expect((await daemonEntry(sb.stateDir, "race/one"))?.pid).toBe(now[0])
+    },
+    T,
+  )
+
+  it(
     "concurrent start and stop leave no stray process",
     async () => {
       expect(cli("start", "plain").status).toBe(0)

@@ -187,6 +187,26 @@ describe("daemon commands (one supervisor)", () => {
     )
 
     it(
+      "a daemon that exits non-zero before it is ready fails the start (exit 1) with its last output lines",
+      async () => {
+        const r = cli("start", "broken")
+        expect(r.status).toBe(1)
+        expect(r.stderr).toContain("app/broken failed to start")
+        expect(r.stderr).toContain("exited with code 3")
+        expect(r.stderr).not.toMatch(STACK_LINE)
+        // Its output (stdout and stderr) is what tells the user why.
+        expect(r.stderr, "the failed start must print the daemon's last output lines").toContain(
+          "broken: cannot bind port",
+        )
+        expect(r.stderr).toContain("broken: giving up")
+        const e = await entry("broken")
+        expect(e.status.type).toBe("errored")
+        expect(e.status.exit_code).toBe(3)
+      },
+      T,
+    )
+
+    it(
       "--json reports each outcome as data (Ready, AlreadyRunning, Completed, StartFailed)",
       async () => {
         const first = cli("start", "jsond", "--json")

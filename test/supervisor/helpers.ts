@@ -9,6 +9,7 @@ import {
   Fiber,
   Layer,
   Option,
+  PubSub,
   Ref,
   Schema,
   Stream,
@@ -16,6 +17,7 @@ import {
 } from "effect"
 import { DaemonDefinition } from "../../src/domain/DaemonDefinition.js"
 import type { StatusType } from "../../src/domain/DaemonStatus.js"
+import type { LogEntry } from "../../src/domain/LogEntry.js"
 import { Settings } from "../../src/domain/Settings.js"
 import { LogStore, type LogStoreShape } from "../../src/logs/LogStore.js"
 import { type FakeProcessService, makeFakeProcessService } from "../../src/process/FakeProcessService.js"
@@ -23,6 +25,7 @@ import { ProcessService } from "../../src/process/ProcessService.js"
 import type { PersistentState } from "../../src/state/State.js"
 import { makeStateStore, StateStore, writeFileAtomic } from "../../src/state/StateStore.js"
 import type { Runtime } from "../../src/supervisor/Runtime.js"
+import { ReadinessProbes, type ReadinessProbesShape } from "../../src/supervisor/readiness/index.js"
 import { Supervisor, SupervisorLive, type SupervisorShape } from "../../src/supervisor/Supervisor.js"
 import { SupervisorConfig } from "../../src/supervisor/SupervisorConfig.js"
 
@@ -64,6 +67,10 @@ export interface HarnessOptions {
   readonly beforePrepare?: (call: number, id: string) => Effect.Effect<void>
   /** What `LogStore.query` returns per daemon (the "last output lines" of a failed start). */
   readonly output?: Readonly<Record<string, ReadonlyArray<string>>>
+  /** Runs right after each process is spawned (before the supervisor has recorded it). */
+  readonly afterSpawn?: (id: string, emit: (line: string) => Effect.Effect<void>) => Effect.Effect<void>
+  /** Fake readiness probes (http, port, cmd); without them the supervisor would use the real ones. */
+  readonly probes?: ReadinessProbesShape
 }
 
 export interface Harness {
@@ -79,6 +86,8 @@ export interface Harness {
   readonly forgotten: Effect.Effect<ReadonlyArray<string>>
   /** The state file as JSON. */
   readonly stateOnDisk: () => PersistentState
+  /** Appends an output line of a daemon, as its log follower would have indexed it (`onLines`). */
+  readonly emit: (id: string, line: string) => Effect.Effect<void>
 }
 
 const notUsed = (what: string) => Effect.dieMessage(`LogStore.${what} is not used by the supervisor tests`)
@@ -114,11 +123,37 @@ export const makeHarness = (options: HarnessOptions = {}) =>
         ),
     }
 
+    // Output lines per daemon, and a signal for live `onLines` streams.
+    const lines = yield* Ref.make<Record<string, ReadonlyArray<LogEntry>>>({})
+    const emitted = yield* PubSub.unbounded<LogEntry>()
+    const emit = (id: string, message: string) =>
+      Ref.modify(lines, (all) => {
+        const own = all[id] ?? []
+        const entry: LogEntry = {
+          id: own.length + 1,
+          timestamp: "2026-01-01 00:00:00",
+          daemon_id: id,
+          message,
+        }
+        return [entry, { ...all, [id]: [...own, entry] }] as const
+      }).pipe(
+        Effect.flatMap((e) => PubSub.publish(emitted, e)),
+        Effect.asVoid,
+      )
+
     const prepareCalls = yield* Ref.make(0)
     const forgotten = yield* Ref.make<ReadonlyArray<string>>([])
     const logs: LogStoreShape = {
       dir: nodePath.join(dir, "logs"),
-      paths: () => notUsed("paths"),
+      // No file is ever written: the supervisor finds no raw output to wait for.
+      paths: (id) => {
+        const base = nodePath.join(dir, "logs", id.replace("/", "--"))
+        return Effect.succeed({
+          rawPath: `${base}.out`,
+          indexPath: `${base}.idx`,
+          archivePath: `${base}.out.1`,
+        })
+      },
       prepare: (id) =>
         Effect.gen(function* () {
           const call = yield* Ref.updateAndGet(prepareCalls, (n) => n + 1)
@@ -139,9 +174,29 @@ export const makeHarness = (options: HarnessOptions = {}) =>
           })),
         ),
       tail: () => Stream.die("LogStore.tail is not used by the supervisor tests"),
-      onLines: () => Stream.die("LogStore.onLines is not used by the supervisor tests"),
+      // Entries after `afterId` already stored, then the live ones (subscribed first: none is missed).
+      onLines: (id, { afterId } = {}) =>
+        Stream.unwrapScoped(
+          Effect.gen(function* () {
+            const sub = yield* PubSub.subscribe(emitted)
+            const stored = (yield* Ref.get(lines))[id] ?? []
+            const from = afterId ?? stored.length
+            const seen = stored.length
+            return Stream.fromIterable(stored.filter((e) => e.id > from)).pipe(
+              Stream.concat(
+                Stream.fromQueue(sub).pipe(Stream.filter((e) => e.daemon_id === id && e.id > seen)),
+              ),
+            )
+          }),
+        ),
       clear: () => notUsed("clear"),
-      stats: () => notUsed("stats"),
+      stats: (id) =>
+        Ref.get(lines).pipe(
+          Effect.map((all) => {
+            const n = (all[id] ?? []).length
+            return { gen: 1, firstId: 1, lastId: n, startOffset: 0, endOffset: 0 }
+          }),
+        ),
     }
 
     // Tracks, at every spawn, how many processes of that daemon are alive (the fake changes
@@ -156,17 +211,18 @@ export const makeHarness = (options: HarnessOptions = {}) =>
     const processes = {
       ...fake.service,
       spawn: (req: Parameters<typeof fake.service.spawn>[0]) =>
-        fake.service
-          .spawn(req)
-          .pipe(
-            Effect.tap(() =>
-              countLive(req.id).pipe(
-                Effect.flatMap((n) =>
-                  Ref.update(live, (m) => ({ ...m, [req.id]: Math.max(m[req.id] ?? 0, n) })),
-                ),
+        fake.service.spawn(req).pipe(
+          Effect.tap(() =>
+            countLive(req.id).pipe(
+              Effect.flatMap((n) =>
+                Ref.update(live, (m) => ({ ...m, [req.id]: Math.max(m[req.id] ?? 0, n) })),
               ),
             ),
           ),
+          Effect.tap(() =>
+            options.afterSpawn ? options.afterSpawn(req.id, (line) => emit(req.id, line)) : Effect.void,
+          ),
+        ),
     }
 
     const settings = Schema.decodeUnknownSync(Settings)(options.settings ?? {})
@@ -176,7 +232,10 @@ export const makeHarness = (options: HarnessOptions = {}) =>
       Layer.succeed(LogStore, logs),
       Layer.succeed(SupervisorConfig, { settings, env: BASE_ENV }),
     )
-    const context = yield* Layer.build(SupervisorLive.pipe(Layer.provide(deps)))
+    const withProbes = options.probes
+      ? Layer.merge(deps, Layer.succeed(ReadinessProbes, options.probes))
+      : deps
+    const context = yield* Layer.build(SupervisorLive.pipe(Layer.provide(withProbes)))
     const harness: Harness = {
       sup: Context.get(context, Supervisor),
       fake,
@@ -186,6 +245,7 @@ export const makeHarness = (options: HarnessOptions = {}) =>
       maxLive: (id) => Ref.get(live).pipe(Effect.map((m) => m[id] ?? 0)),
       forgotten: Ref.get(forgotten),
       stateOnDisk: () => JSON.parse(fs.readFileSync(stateFile, "utf8")) as PersistentState,
+      emit,
     }
     return harness
   })

@@ -542,18 +542,30 @@ describe("lifecycle: start, force, restart, enable, disable", () => {
     }),
   )
 
-  it.scoped("force while still waiting: the first start reports Interrupted, one process remains", () =>
+  it.scoped(
+    "force while still waiting: the superseded start reports the new start's outcome, one process remains",
+    () =>
+      Effect.gen(function* () {
+        const h = yield* makeHarness()
+        const def = definition("web")
+        const first = yield* expectSleep(3000, Effect.fork(h.sup.start(def)))
+        const second = yield* expectSleep(3000, Effect.fork(h.sup.start(def, { force: true })))
+        yield* TestClock.adjust("3 seconds")
+        const outcome = yield* Fiber.join(second)
+        expect(outcome._tag).toBe("Ready")
+        expect(yield* Fiber.join(first)).toEqual(outcome)
+        expect(yield* h.fake.running).toEqual([(outcome as { pid: number }).pid])
+        expect(yield* h.maxLive(WEB)).toBe(1)
+      }),
+  )
+
+  it.scoped("a start stopped while waiting reports Interrupted", () =>
     Effect.gen(function* () {
       const h = yield* makeHarness()
-      const def = definition("web")
-      const first = yield* expectSleep(3000, Effect.fork(h.sup.start(def)))
-      const second = yield* expectSleep(3000, Effect.fork(h.sup.start(def, { force: true })))
+      const first = yield* expectSleep(3000, Effect.fork(h.sup.start(definition("web"))))
+      expect(yield* h.sup.stop(WEB)).toBe(true)
       expect(yield* Fiber.join(first)).toEqual({ _tag: "Interrupted", id: WEB })
-      yield* TestClock.adjust("3 seconds")
-      const outcome = yield* Fiber.join(second)
-      expect(outcome._tag).toBe("Ready")
-      expect(yield* h.fake.running).toEqual([(outcome as { pid: number }).pid])
-      expect(yield* h.maxLive(WEB)).toBe(1)
+      expect(yield* h.fake.running).toEqual([])
     }),
   )
 
