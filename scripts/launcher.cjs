@@ -9,8 +9,13 @@ const path = require("node:path")
 const vm = require("node:vm")
 const Module = require("node:module")
 
-// `supervisor supervisor run` is the supervisor process itself: its own bundle.
 const args = process.argv.slice(2)
+// `supervisor --version` needs nothing of the CLI: answer it without loading the bundle.
+if (args.length === 1 && args[0] === "--version") {
+  process.stdout.write(`${require("../package.json").version}\n`)
+  return
+}
+// `supervisor supervisor run` is the supervisor process itself: its own bundle.
 const host = args[0] === "supervisor" && args[1] === "run" && !args.includes("--help") && !args.includes("-h")
 const file = path.join(__dirname, host ? "host.cjs" : "cli.cjs")
 const cacheFile = `${file}.cache`
