@@ -13,34 +13,39 @@ const args = process.argv.slice(2)
 // `supervisor --version` needs nothing of the CLI: answer it without loading the bundle.
 if (args.length === 1 && args[0] === "--version") {
   process.stdout.write(`${require("../package.json").version}\n`)
-  return
+} else {
+  runBundle(args)
 }
-// `supervisor supervisor run` is the supervisor process itself: its own bundle.
-const host = args[0] === "supervisor" && args[1] === "run" && !args.includes("--help") && !args.includes("-h")
-const file = path.join(__dirname, host ? "host.cjs" : "cli.cjs")
-const cacheFile = `${file}.cache`
-let cachedData
-try {
-  cachedData = fs.readFileSync(cacheFile)
-} catch {}
-const script = new vm.Script(Module.wrap(fs.readFileSync(file, "utf8")), { filename: file, cachedData })
-if (
-  process.env.SUPERVISOR_WRITE_CODE_CACHE === "1" ||
-  cachedData === undefined ||
-  script.cachedDataRejected
-) {
-  process.once("exit", () => {
-    // Atomic: a concurrent reader sees the old cache or the new one, never half of one.
-    const tmp = `${cacheFile}.${process.pid}.tmp`
-    try {
-      fs.writeFileSync(tmp, script.createCachedData())
-      fs.renameSync(tmp, cacheFile)
-    } catch {
-      fs.rmSync(tmp, { force: true })
-    }
-  })
+
+function runBundle(args) {
+  // `supervisor supervisor run` is the supervisor process itself: its own bundle.
+  const host =
+    args[0] === "supervisor" && args[1] === "run" && !args.includes("--help") && !args.includes("-h")
+  const file = path.join(__dirname, host ? "host.cjs" : "cli.cjs")
+  const cacheFile = `${file}.cache`
+  let cachedData
+  try {
+    cachedData = fs.readFileSync(cacheFile)
+  } catch {}
+  const script = new vm.Script(Module.wrap(fs.readFileSync(file, "utf8")), { filename: file, cachedData })
+  if (
+    process.env.SUPERVISOR_WRITE_CODE_CACHE === "1" ||
+    cachedData === undefined ||
+    script.cachedDataRejected
+  ) {
+    process.once("exit", () => {
+      // Atomic: a concurrent reader sees the old cache or the new one, never half of one.
+      const tmp = `${cacheFile}.${process.pid}.tmp`
+      try {
+        fs.writeFileSync(tmp, script.createCachedData())
+        fs.renameSync(tmp, cacheFile)
+      } catch {
+        fs.rmSync(tmp, { force: true })
+      }
+    })
+  }
+  const module_ = { exports: {}, filename: file, id: file, loaded: false }
+  script
+    .runInThisContext()
+    .call(module_.exports, module_.exports, Module.createRequire(file), module_, file, __dirname)
 }
-const module_ = { exports: {}, filename: file, id: file, loaded: false }
-script
-  .runInThisContext()
-  .call(module_.exports, module_.exports, Module.createRequire(file), module_, file, __dirname)
