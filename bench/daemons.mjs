@@ -1,0 +1,870 @@
+// supervisor vs PM2 vs supervisord, measured side by side in one run.
+// Usage: node bench/daemons.mjs [--daemons 50] [--rounds 3] [--runs 21] [--lines 1000000]
+//          [--only supervisor,pm2,supervisord] [--wait-quiet 1.0] [--wait-max 600]
+//          [--no-install] [--json FILE] [--keep]
+// (build first: npm run build)
+//
+// 1. start N daemons (`sleep 100000`) and wait until all run; 2. the listing command
+// (`list --json` / `pm2 jlist` / `supervisorctl status`) with N running, median and p90;
+// 3. RSS of the supervising process with N daemons; 4. stop all N; 5. a flood: one
+// daemon prints `seq 1 1000000` and exits; time until every line is stored, and the count.
+// Steps 1-4 repeat `--rounds` times (tools interleaved, order rotated each round); the
+// flood runs once per round and tool. dist/ is copied first (a rebuild during the run
+// does not matter). Everything runs in a temp dir with its own HOME,
+// SUPERVISOR_STATE_DIR and PM2_HOME, and every process started here is stopped at the end,
+// also on error or Ctrl-C.
+//
+// PM2 is installed on first use into a cache dir outside the repository
+// ($SUPERVISOR_BENCH_CACHE, default <tmpdir>/supervisor-bench) with
+// `npm install --prefix <cache>/pm2 pm2@latest` (skip with --no-install); supervisord
+// comes from Debian (`apt-get install -y supervisor`). A missing tool is skipped.
+import { spawn, spawnSync } from "node:child_process"
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs"
+import { cpus, loadavg, tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+// ---------------------------------------------------------------------------- options
+const argv = process.argv.slice(2)
+const flag = (name) => argv.includes(`--${name}`)
+const opt = (name, dflt) => {
+  const i = argv.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`))
+  if (i < 0) return dflt
+  return argv[i].includes("=") ? argv[i].slice(argv[i].indexOf("=") + 1) : argv[i + 1]
+}
+if (flag("help") || flag("h")) {
+  console.log(readFileSync(fileURLToPath(import.meta.url), "utf8").split("\nimport")[0])
+  process.exit(0)
+}
+const N = Number(opt("daemons", 50))
+const ROUNDS = Number(opt("rounds", 3))
+const RUNS = Number(opt("runs", 21))
+const LINES = Number(opt("lines", 1_000_000))
+const ONLY = String(opt("only", "supervisor,pm2,supervisord")).split(",")
+const WAIT_QUIET = opt("wait-quiet", undefined)
+const WAIT_MAX = Number(opt("wait-max", 600))
+const JSON_OUT = opt("json", undefined)
+const KEEP = flag("keep")
+const INSTALL = !flag("no-install")
+
+const CACHE = process.env.SUPERVISOR_BENCH_CACHE ?? join(tmpdir(), "supervisor-bench")
+const DIST = fileURLToPath(new URL("../dist/", import.meta.url))
+const PM2_BIN = join(CACHE, "pm2", "node_modules", "pm2", "bin", "pm2")
+const SLEEP = ["sleep", "100000"]
+const FLOOD = ["seq", "1", String(LINES)]
+const log = (...a) => console.error(`[${new Date().toISOString().slice(11, 23)}]`, ...a)
+
+// ---------------------------------------------------------------------------- helpers
+const now = () => Number(process.hrtime.bigint()) / 1e6
+/** Set on SIGINT/SIGTERM/SIGHUP: no new command starts, waits end, only the teardown runs. */
+let interrupted = false
+const pause = (ms) => new Promise((r) => setTimeout(r, ms))
+const sleepMs = (ms) =>
+  pause(ms).then(() => {
+    if (interrupted) throw new Error("interrupted")
+  })
+const quantile = (xs, p) => {
+  if (xs.length === 0) return Number.NaN
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))]
+}
+const median = (xs) => quantile(xs, 0.5)
+const fmt = (x, d = 0) => (x === undefined || Number.isNaN(x) ? "n/a" : x.toFixed(d))
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ")
+
+/** Runs a command to completion with a deadline; returns its output and wall time in ms. */
+const run = (cmd, args, { cwd, env, timeout = 60_000, input, force = false } = {}) => {
+  if (interrupted && !force) throw new Error("interrupted")
+  const t = now()
+  const r = spawnSync(cmd, args, {
+    cwd,
+    env,
+    input,
+    encoding: "utf8",
+    timeout,
+    killSignal: "SIGKILL",
+    maxBuffer: 256 * 1024 * 1024,
+  })
+  const ms = now() - t
+  if (r.error?.code === "ETIMEDOUT")
+    throw new Error(`${cmd} ${args.join(" ")}: no answer within ${timeout} ms`)
+  if (r.error) throw r.error
+  return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr, ms }
+}
+const ok = (r, what) => {
+  if (r.code !== 0) throw new Error(`${what} exited ${r.code ?? r.signal}: ${(r.stderr || r.stdout).trim()}`)
+  return r
+}
+
+const alive = (pid) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z"
+  } catch {
+    return false
+  }
+}
+const cmdline = (pid) => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim()
+  } catch {
+    return ""
+  }
+}
+const procStatus = (pid, key) => {
+  const m = readFileSync(`/proc/${pid}/status`, "utf8").match(new RegExp(`^${key}:\\s+(\\d+) kB`, "m"))
+  return m ? Number(m[1]) * 1024 : Number.NaN
+}
+/** Waits (bounded) until none of `pids` is alive; returns whether they all went. */
+const waitGone = async (pids, deadlineMs) => {
+  const end = now() + deadlineMs
+  while (now() < end) {
+    if (pids.every((p) => !alive(p))) return true
+    await sleepMs(5)
+  }
+  return pids.every((p) => !alive(p))
+}
+
+/** Processes started here (daemons of any tool): killed at the end if still there. */
+const tracked = new Map() // pid -> expected command line
+const track = (pid, expect) => pid > 0 && tracked.set(pid, expect)
+
+/** Counts '\n' in a growing file, reading only what was appended since the last call. */
+const lineCounter = (file) => {
+  let fd
+  let pos = 0
+  let lines = 0
+  const buf = Buffer.allocUnsafe(1 << 20)
+  return () => {
+    if (fd === undefined) {
+      if (!existsSync(file)) return 0
+      fd = openSync(file, "r")
+    }
+    for (;;) {
+      const n = readSync(fd, buf, 0, buf.length, pos)
+      if (n === 0) return lines
+      pos += n
+      const chunk = buf.subarray(0, n)
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++
+    }
+  }
+}
+
+const expectedFlood = () => {
+  const parts = []
+  for (let i = 1; i <= LINES; i++) parts.push(String(i))
+  return Buffer.from(`${parts.join("\n")}\n`)
+}
+
+// ---------------------------------------------------------------------------- setup
+const DIST_FILES = ["supervisor.cjs", "cli.cjs", "host.cjs", "cli.cjs.cache", "host.cjs.cache"]
+if (!existsSync(join(DIST, "supervisor.cjs"))) {
+  console.error(`error: ${join(DIST, "supervisor.cjs")} is missing: run \`npm run build\` first`)
+  process.exit(1)
+}
+const root = mkdtempSync(join(tmpdir(), "sv-daemons-"))
+// The build under test is copied first, so that a rebuild of dist/ during the run (npm test
+// in another terminal) changes nothing here; a copy that raced with a rebuild is taken again.
+const SUPERVISOR_BIN = join(root, "dist", "supervisor.cjs")
+{
+  mkdirSync(join(root, "dist"))
+  const stamp = () =>
+    DIST_FILES.map((f) => (existsSync(join(DIST, f)) ? statSync(join(DIST, f)).mtimeMs : 0)).join()
+  for (let i = 0; ; i++) {
+    const before = stamp()
+    for (const f of DIST_FILES)
+      if (existsSync(join(DIST, f))) copyFileSync(join(DIST, f), join(root, "dist", f))
+    if (stamp() === before && Date.now() - Math.max(...before.split(",").map(Number)) > 2000) break
+    if (i === 30) {
+      console.error("error: dist/ keeps changing (a build is running?); try again when it is done")
+      rmSync(root, { recursive: true, force: true })
+      process.exit(1)
+    }
+    spawnSync("sleep", ["2"])
+  }
+}
+const home = join(root, "home")
+mkdirSync(home)
+const baseEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([k]) => !/^(SUPERVISOR_|XDG_|PM2_)/.test(k) && k !== "NO_COLOR"),
+)
+Object.assign(baseEnv, { HOME: home, NO_COLOR: "1", LANG: "C.UTF-8" })
+
+const whichBin = (name) => {
+  const r = spawnSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8" })
+  return r.status === 0 ? r.stdout.trim() : undefined
+}
+const version = (cmd, args, env) => {
+  try {
+    const r = run(cmd, args, { env, timeout: 30_000 })
+    return (r.stdout || r.stderr).trim().split("\n").pop()
+  } catch {
+    return "?"
+  }
+}
+
+/** One adapter per tool: setup, start/list/stop of the N daemons, flood, teardown. */
+const tools = []
+
+// --- supervisor
+{
+  const state = join(root, "sv-state")
+  const fifty = join(root, "fifty")
+  const flood = join(root, "flood")
+  mkdirSync(fifty)
+  mkdirSync(flood)
+  const names = Array.from({ length: N }, (_, i) => `d${String(i + 1).padStart(2, "0")}`)
+  writeFileSync(
+    join(fifty, "supervisor.toml"),
+    names.map((n) => `[daemons.${n}]\nrun = "exec ${SLEEP.join(" ")}"\nready_delay = 0\n`).join("\n"),
+  )
+  writeFileSync(
+    join(flood, "supervisor.toml"),
+    [...Array.from({ length: ROUNDS }, (_, r) => `f${r + 1}`), "fcli"]
+      .map((n) => `[daemons.${n}]\nrun = "exec ${FLOOD.join(" ")}"\nready_delay = 0\n`)
+      .join("\n"),
+  )
+  const env = { ...baseEnv, SUPERVISOR_STATE_DIR: state, SUPERVISOR_SYSTEM_CONFIG_DIR: join(root, "sv-etc") }
+  const sv = (args, cwd = fifty, timeout = 120_000, force = false) =>
+    run(process.execPath, [SUPERVISOR_BIN, ...args], { cwd, env, timeout, force })
+  let pid
+  const runningPids = () => {
+    const list = JSON.parse(ok(sv(["list", "--json"]), "supervisor list --json").stdout)
+    return list
+      .filter((d) => d.id.namespace === "fifty" && d.status.type === "running" && d.pid)
+      .map((d) => d.pid)
+  }
+  tools.push({
+    name: "supervisor",
+    available: () => true,
+    version: () => version(process.execPath, [SUPERVISOR_BIN, "--version"], env),
+    setup: () => {
+      ok(sv(["supervisor", "start"]), "supervisor supervisor start")
+      pid = JSON.parse(ok(sv(["supervisor", "status", "--json"]), "supervisor status").stdout).pid
+      track(pid, "supervisor")
+    },
+    pid: () => pid,
+    start: () => ok(sv(["start", "--all", "--quiet"]), "supervisor start --all"),
+    runningPids,
+    list: () => ok(sv(["list", "--json"]), "supervisor list --json"),
+    listCommand: "supervisor list --json",
+    stop: () => ok(sv(["stop", "--all"]), "supervisor stop --all"),
+    reset: () => ok(sv(["clean"]), "supervisor clean"),
+    /** The flood again, its end seen through the CLI: `logs fcli -n 1 --json`, back to back. */
+    floodViaCli: async () => {
+      const t0 = now()
+      const cmd = spawnTool(process.execPath, [SUPERVISOR_BIN, "start", "fcli"], { cwd: flood, env })
+      let polls = 0
+      let last
+      let ms
+      while (now() < t0 + 60_000) {
+        const r = sv(["logs", "fcli", "-n", "1", "--json"], flood)
+        polls++
+        if (r.code === 0) {
+          last = JSON.parse(r.stdout).at(-1)
+          if (last?.message === String(LINES)) {
+            ms = now() - t0
+            break
+          }
+        }
+      }
+      await cmd
+      return { ms, polls, lastId: last?.id }
+    },
+    flood: (r) => {
+      const id = `f${r + 1}`
+      const idx = join(state, "logs", `flood--${id}.idx`)
+      const out = join(state, "logs", `flood--${id}.out`)
+      const count = () => {
+        // the index (docs/logs.md): a header line, then one record per chunk read
+        let text
+        try {
+          text = readFileSync(idx, "utf8")
+        } catch {
+          return 0
+        }
+        let n = 0
+        for (const line of text.split("\n").slice(1)) {
+          if (line.startsWith("{")) {
+            try {
+              n += JSON.parse(line).n
+            } catch {}
+          }
+        }
+        return n
+      }
+      return {
+        command: () => spawnTool(process.execPath, [SUPERVISOR_BIN, "start", id], { cwd: flood, env }),
+        count,
+        file: out,
+        verify: () => {
+          // the index must cover every byte of the output, records back to back
+          const recs = readFileSync(idx, "utf8")
+            .split("\n")
+            .slice(1)
+            .filter((l) => l.startsWith("{"))
+            .map((l) => JSON.parse(l))
+          let contiguous = recs.length > 0 && recs[0].first === 1 && recs[0].off === 0
+          for (let i = 1; i < recs.length; i++)
+            if (recs[i].first !== recs[i - 1].first + recs[i - 1].n || recs[i].off !== recs[i - 1].end)
+              contiguous = false
+          if (recs.at(-1)?.end !== statSync(out).size) contiguous = false
+          const last = JSON.parse(ok(sv(["logs", id, "-n", "1", "--json"], flood), "logs -n 1").stdout)
+          const tail = sv(["logs", id, "-n", "1000", "--raw", "--no-timestamp"], flood)
+          const tailOk =
+            tail.stdout === `${Array.from({ length: 1000 }, (_, i) => String(LINES - 999 + i)).join("\n")}\n`
+          return {
+            indexContiguous: contiguous,
+            cliLast: last.at(-1),
+            cliLastOk: last.at(-1)?.message === String(LINES) && last.at(-1)?.id === LINES,
+            cliTail1000Ok: tailOk,
+            cliTail1000Ms: tail.ms,
+          }
+        },
+      }
+    },
+    teardown: () => {
+      try {
+        sv(["supervisor", "stop"], fifty, 60_000, true)
+      } catch (e) {
+        log(`supervisor supervisor stop: ${e.message}`)
+      }
+    },
+  })
+}
+
+// --- PM2
+{
+  const pm2Home = join(root, "pm2-home")
+  const dir = join(root, "pm2")
+  mkdirSync(dir)
+  const env = { ...baseEnv, PM2_HOME: pm2Home }
+  const pm2 = (args, timeout = 120_000, force = false) =>
+    run(process.execPath, [PM2_BIN, ...args], { cwd: dir, env, timeout, force })
+  const names = Array.from({ length: N }, (_, i) => `d${String(i + 1).padStart(2, "0")}`)
+  writeFileSync(
+    join(dir, "fifty.json"),
+    JSON.stringify({
+      apps: names.map((name) => ({
+        name,
+        script: SLEEP[0],
+        args: SLEEP.slice(1).join(" "),
+        interpreter: "none",
+        cwd: dir,
+      })),
+    }),
+  )
+  let pid
+  const jlist = () => JSON.parse(ok(pm2(["jlist"]), "pm2 jlist").stdout)
+  tools.push({
+    name: "pm2",
+    available: () => {
+      if (existsSync(PM2_BIN)) return true
+      if (!INSTALL) return false
+      log(`installing PM2: npm install --prefix ${join(CACHE, "pm2")} pm2@latest`)
+      const r = spawnSync(
+        "npm",
+        ["install", "--no-audit", "--no-fund", "--prefix", join(CACHE, "pm2"), "pm2@latest"],
+        {
+          stdio: ["ignore", "ignore", "inherit"],
+          timeout: 300_000,
+        },
+      )
+      return r.status === 0 && existsSync(PM2_BIN)
+    },
+    install: `npm install --prefix ${join(CACHE, "pm2")} pm2@latest`,
+    version: () => version(process.execPath, [PM2_BIN, "--version"], env),
+    setup: () => {
+      ok(pm2(["ping"]), "pm2 ping")
+      pid = Number(readFileSync(join(pm2Home, "pm2.pid"), "utf8"))
+      track(pid, "PM2")
+    },
+    pid: () => pid,
+    start: () => ok(pm2(["start", join(dir, "fifty.json")]), "pm2 start"),
+    runningPids: () =>
+      jlist()
+        .filter((p) => /^d\d+$/.test(p.name) && p.pm2_env.status === "online" && p.pid)
+        .map((p) => p.pid),
+    list: () => ok(pm2(["jlist"]), "pm2 jlist"),
+    listCommand: "pm2 jlist",
+    stop: () => ok(pm2(["stop", "all"]), "pm2 stop all"),
+    reset: () => ok(pm2(["delete", "all"]), "pm2 delete all"),
+    flood: (r) => {
+      const name = `f${r + 1}`
+      const out = join(dir, `${name}.out.log`)
+      writeFileSync(
+        join(dir, `${name}.json`),
+        JSON.stringify({
+          apps: [
+            {
+              name,
+              script: FLOOD[0],
+              args: FLOOD.slice(1).join(" "),
+              interpreter: "none",
+              autorestart: false,
+              cwd: dir,
+              out_file: out,
+              error_file: join(dir, `${name}.err.log`),
+            },
+          ],
+        }),
+      )
+      return {
+        command: () =>
+          spawnTool(process.execPath, [PM2_BIN, "start", join(dir, `${name}.json`)], { cwd: dir, env }),
+        count: lineCounter(out),
+        file: out,
+        verify: () => ({}),
+        after: () => pm2(["delete", name]),
+      }
+    },
+    teardown: () => {
+      try {
+        pm2(["kill"], 60_000, true)
+      } catch (e) {
+        log(`pm2 kill: ${e.message}`)
+      }
+    },
+  })
+}
+
+// --- supervisord
+{
+  const dir = join(root, "sd")
+  mkdirSync(join(dir, "logs"), { recursive: true })
+  const conf = join(dir, "supervisord.conf")
+  const sock = join(dir, "supervisor.sock")
+  const names = Array.from({ length: N }, (_, i) => `d${String(i + 1).padStart(2, "0")}`)
+  const program = (name, command, extra = "") =>
+    `[program:${name}]\ncommand=${command}\ndirectory=${dir}\nautostart=false\nstartsecs=0\n` +
+    `stdout_logfile=${join(dir, "logs", `${name}.out.log`)}\nstderr_logfile=${join(dir, "logs", `${name}.err.log`)}\n${extra}\n`
+  writeFileSync(
+    conf,
+    `[unix_http_server]\nfile=${sock}\n\n[supervisord]\nlogfile=${join(dir, "supervisord.log")}\n` +
+      `pidfile=${join(dir, "supervisord.pid")}\nchildlogdir=${join(dir, "logs")}\n\n` +
+      `[rpcinterface:supervisor]\nsupervisor.rpcinterface_factory = supervisor.rpcinterface:make_main_rpcinterface\n\n` +
+      `[supervisorctl]\nserverurl=unix://${sock}\n\n` +
+      `[group:fifty]\nprograms=${names.join(",")}\n\n` +
+      names.map((n) => program(n, SLEEP.join(" "))).join("") +
+      Array.from({ length: ROUNDS }, (_, r) =>
+        program(`f${r + 1}`, FLOOD.join(" "), "autorestart=false\nstdout_logfile_maxbytes=0\n"),
+      ).join(""),
+  )
+  const env = { ...baseEnv }
+  const ctl = (args, timeout = 120_000, force = false) =>
+    run("supervisorctl", ["-c", conf, ...args], { cwd: dir, env, timeout, force })
+  let child
+  const status = () =>
+    ctl(["status"])
+      .stdout.split("\n")
+      .map((l) => l.match(/^(\S+)\s+(\S+)\s+(?:pid (\d+))?/))
+      .filter(Boolean)
+  tools.push({
+    name: "supervisord",
+    available: () => Boolean(whichBin("supervisord") && whichBin("supervisorctl")),
+    install: "apt-get update && apt-get install -y supervisor",
+    version: () => `supervisord ${version("supervisord", ["--version"], env)}`,
+    setup: async () => {
+      child = spawn("supervisord", ["-n", "-c", conf], {
+        cwd: dir,
+        env,
+        stdio: ["ignore", "ignore", openSync(join(dir, "stderr.log"), "a")],
+      })
+      track(child.pid, "supervisord")
+      const end = now() + 30_000
+      while (now() < end) {
+        if (existsSync(sock) && ctl(["pid"]).code === 0) return
+        await sleepMs(50)
+      }
+      throw new Error("supervisord did not answer within 30 s")
+    },
+    pid: () => child.pid,
+    start: () => ok(ctl(["start", "fifty:*"]), "supervisorctl start"),
+    runningPids: () =>
+      status()
+        .filter((m) => m[1].startsWith("fifty:") && m[2] === "RUNNING" && m[3])
+        .map((m) => Number(m[3])),
+    // exit 3 means "some program is not running": the flood programs, which are stopped
+    list: () => {
+      const r = ctl(["status"])
+      if (r.code !== 0 && r.code !== 3) ok(r, "supervisorctl status")
+      return r
+    },
+    listCommand: "supervisorctl status",
+    stop: () => ok(ctl(["stop", "fifty:*"]), "supervisorctl stop"),
+    reset: () => {},
+    flood: (r) => {
+      const name = `f${r + 1}`
+      const out = join(dir, "logs", `${name}.out.log`)
+      return {
+        command: () => spawnTool("supervisorctl", ["-c", conf, "start", name], { cwd: dir, env }),
+        count: lineCounter(out),
+        file: out,
+        verify: () => ({}),
+      }
+    },
+    teardown: async () => {
+      if (!child || child.exitCode !== null) return
+      try {
+        ctl(["shutdown"], 60_000, true)
+      } catch (e) {
+        log(`supervisorctl shutdown: ${e.message}`)
+      }
+      const end = now() + 30_000
+      while (child.exitCode === null && child.signalCode === null && now() < end) await pause(50)
+    },
+  })
+}
+
+/** Starts a tool command in the background; resolves with its exit code and wall time. */
+const spawnTool = (cmd, args, { cwd, env }) => {
+  if (interrupted) return Promise.resolve({ code: null, signal: null, stderr: "interrupted", ms: 0 })
+  const t = now()
+  const p = spawn(cmd, args, { cwd, env, stdio: ["ignore", "ignore", "pipe"] })
+  let stderr = ""
+  p.stderr.on("data", (d) => {
+    stderr += d
+  })
+  const timer = setTimeout(() => p.kill("SIGKILL"), 120_000)
+  return new Promise((resolve) =>
+    p.on("close", (code, signal) => {
+      clearTimeout(timer)
+      resolve({ code, signal, stderr, ms: now() - t })
+    }),
+  )
+}
+
+// ---------------------------------------------------------------------------- cleanup
+let cleaned = false
+const cleanup = async () => {
+  if (cleaned) return
+  cleaned = true
+  log("cleaning up")
+  for (const t of tools.filter((t) => t.ready)) {
+    try {
+      await t.teardown()
+    } catch (e) {
+      log(`${t.name} teardown: ${e.message}`)
+    }
+  }
+  // anything started here that is still there (a daemon whose supervisor died, a stuck
+  // supervisor): SIGKILL, checked against its command line so a recycled pid is left alone
+  for (const [pid, expect] of tracked) {
+    if (alive(pid) && cmdline(pid).includes(expect)) {
+      log(`killing leftover ${pid} (${cmdline(pid)})`)
+      try {
+        process.kill(pid, "SIGKILL")
+      } catch {}
+    }
+  }
+  if (KEEP) log(`kept ${root}`)
+  else rmSync(root, { recursive: true, force: true, maxRetries: 3 })
+}
+for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"])
+  process.on(sig, () => {
+    log(`${sig}: stopping`)
+    interrupted = true
+    cleanup().finally(() => process.exit(130))
+  })
+
+// ---------------------------------------------------------------------------- the run
+const results = { machine: {}, tools: {}, load: {} }
+const main = async () => {
+  if (WAIT_QUIET !== undefined) {
+    const end = now() + WAIT_MAX * 1000
+    while (loadavg()[0] >= Number(WAIT_QUIET) && now() < end) {
+      log(`load ${load()}: waiting for the 1-min load to drop below ${WAIT_QUIET}`)
+      await sleepMs(10_000)
+    }
+  }
+  results.machine = {
+    nproc: cpus().length,
+    cpu: cpus()[0]?.model,
+    node: process.version,
+    kernel: run("uname", ["-r"]).stdout.trim(),
+  }
+  const repo = fileURLToPath(new URL("..", import.meta.url))
+  const git = (args) => spawnSync("git", ["--no-optional-locks", ...args], { cwd: repo, encoding: "utf8" })
+  results.build = {
+    head: git(["rev-parse", "--short", "HEAD"]).stdout?.trim() || "?",
+    dirtySrc: Boolean(git(["status", "--porcelain", "--", "src"]).stdout?.trim()),
+    dist: new Date(statSync(join(DIST, "cli.cjs")).mtimeMs).toISOString(),
+  }
+  results.load.start = load()
+  log(`load average at start: ${results.load.start}`)
+
+  const active = []
+  for (const t of tools) {
+    if (!ONLY.includes(t.name)) continue
+    if (!t.available()) {
+      console.log(`skipped ${t.name}: not installed. Install it with: ${t.install}`)
+      continue
+    }
+    t.versionText = t.version()
+    t.ready = true // from here on, teardown runs whatever happens
+    try {
+      await t.setup()
+      active.push(t)
+      results.tools[t.name] = { version: t.versionText, start: [], stop: [], list: [], rss: [], flood: [] }
+      log(`${t.name} ready (${t.versionText}, pid ${t.pid()})`)
+    } catch (e) {
+      console.log(`skipped ${t.name}: setup failed: ${e.message}`)
+    }
+  }
+  const res = (t) => results.tools[t.name]
+
+  // steps 1-4, `ROUNDS` times
+  const floor = []
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = active.map((_, i) => active[(i + r) % active.length])
+    results.load[`round${r + 1}`] = load()
+    for (const t of order) {
+      if (t.failed) continue
+      try {
+        // the start command's wall time; if the tool's own listing does not show all N
+        // running right after it, the time goes on until it does
+        const t0 = now()
+        t.start()
+        let ms = now() - t0
+        let pids = t.runningPids()
+        const end = now() + 60_000
+        while (pids.length < N && now() < end) {
+          await sleepMs(20)
+          pids = t.runningPids()
+          ms = now() - t0
+        }
+        if (pids.length < N) throw new Error(`only ${pids.length} of ${N} running after 60 s`)
+        for (const p of pids) track(p, SLEEP.join(" "))
+        t.pids = pids
+        res(t).start.push(ms)
+        log(`round ${r + 1}: ${t.name} started ${N} in ${ms.toFixed(0)} ms`)
+      } catch (e) {
+        t.failed = `start: ${e.message}`
+        log(`${t.name} failed: ${t.failed}`)
+      }
+    }
+    // listing with N running, interleaved; one warm-up each
+    const per = Math.ceil(RUNS / ROUNDS)
+    for (let i = 0; i <= per; i++) {
+      const f = run(process.execPath, ["-e", "0"], { env: baseEnv })
+      if (i > 0) floor.push(f.ms)
+      for (const t of order) {
+        if (t.failed) continue
+        try {
+          const l = t.list()
+          if (i > 0) res(t).list.push(l.ms)
+        } catch (e) {
+          t.failed = `list: ${e.message}`
+        }
+      }
+    }
+    for (const t of order) {
+      if (t.failed) continue
+      res(t).rss.push(procStatus(t.pid(), "VmRSS"))
+    }
+    for (const t of order) {
+      if (t.failed) continue
+      try {
+        const t0 = now()
+        t.stop()
+        const gone = await waitGone(t.pids, 60_000)
+        const ms = now() - t0
+        if (!gone) throw new Error(`${t.pids.filter(alive).length} daemons still alive 60 s after stop`)
+        res(t).stop.push(ms)
+        log(`round ${r + 1}: ${t.name} stopped ${N} in ${ms.toFixed(0)} ms`)
+        t.reset()
+      } catch (e) {
+        t.failed = `stop: ${e.message}`
+        log(`${t.name} failed: ${t.failed}`)
+      }
+    }
+  }
+  results.floor = floor
+
+  // step 5: the flood, once per round and tool
+  const expected = expectedFlood()
+  results.load.flood = load()
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const t of active.map((_, i) => active[(i + r) % active.length])) {
+      const f = t.flood(r)
+      const t0 = now()
+      let cmdDone = false
+      let failedEarly = false
+      const cmd = f.command().then((c) => {
+        cmdDone = true
+        failedEarly = c.code !== 0
+        return c
+      })
+      let count = 0
+      let doneMs
+      let changed = now()
+      const end = t0 + 60_000
+      // until every line is stored, the command failed, 60 s passed, or nothing new
+      // arrived for 5 s after the command returned (the tool lost the rest)
+      while (now() < end && !failedEarly && !(cmdDone && now() - changed > 5000)) {
+        const c = f.count()
+        if (c !== count) changed = now()
+        count = c
+        if (count >= LINES) {
+          doneMs = now() - t0
+          break
+        }
+        await sleepMs(10)
+      }
+      const c = await cmd
+      // let late or duplicated lines show up before counting for good
+      await sleepMs(1500)
+      count = f.count()
+      let identical = false
+      try {
+        identical = readFileSync(f.file).equals(expected)
+      } catch {}
+      const entry = {
+        ms: doneMs,
+        commandMs: c.ms,
+        commandExit: c.code,
+        count,
+        exact: count === LINES,
+        fileIdentical: identical,
+        ...(c.code === 0 ? {} : { stderr: c.stderr.trim() }),
+      }
+      try {
+        Object.assign(entry, f.verify())
+      } catch (e) {
+        entry.verifyError = e.message
+      }
+      try {
+        f.after?.()
+      } catch {}
+      res(t).flood.push(entry)
+      log(
+        `flood ${r + 1}: ${t.name} ${doneMs === undefined ? "did not finish" : `${doneMs.toFixed(0)} ms`}, ${count} lines`,
+      )
+    }
+  }
+  const sv = active.find((t) => t.name === "supervisor")
+  if (sv) {
+    res(sv).floodViaCli = await sv.floodViaCli()
+    log(`flood via CLI polling: supervisor ${fmt(res(sv).floodViaCli.ms)} ms`)
+  }
+  for (const t of active) {
+    if (t.pid() && alive(t.pid())) res(t).peakRss = procStatus(t.pid(), "VmHWM")
+    if (t.failed) res(t).failed = t.failed
+  }
+  results.load.end = load()
+}
+
+const report = () => {
+  const T = results.tools
+  const names = Object.keys(T)
+  const mb = (b) => (b / 1048576).toFixed(1)
+  console.log(
+    `\n## Results (${N} daemons, ${ROUNDS} rounds, node ${process.version}, ${results.machine.nproc} cores)\n`,
+  )
+  const b = results.build
+  console.log(
+    `build: dist/ of ${b.dist} (HEAD ${b.head}${b.dirtySrc ? " with uncommitted changes in src/" : ""}); machine: ${results.machine.cpu}, kernel ${results.machine.kernel}\n`,
+  )
+  console.log(
+    `load average (1/5/15 min): ${Object.entries(results.load)
+      .map(([k, v]) => `${k} ${v}`)
+      .join("; ")}\n`,
+  )
+  console.log(
+    `| tool | version | start ${N} ms (median; rounds) | stop ${N} ms (median; rounds) | list median ms | list p90 ms | RSS MiB (median; rounds) | peak RSS MiB |`,
+  )
+  console.log("|---|---|---|---|---|---|---|---|")
+  for (const n of names) {
+    const x = T[n]
+    console.log(
+      `| ${n} | ${x.version} | ${fmt(median(x.start))} (${x.start.map((v) => fmt(v)).join(", ")}) | ${fmt(median(x.stop))} (${x.stop.map((v) => fmt(v)).join(", ")}) | ${fmt(median(x.list), 1)} | ${fmt(quantile(x.list, 0.9), 1)} | ${mb(median(x.rss))} (${x.rss.map(mb).join(", ")}) | ${x.peakRss ? mb(x.peakRss) : "n/a"} |`,
+    )
+  }
+  console.log(
+    `\nlisting command per tool: ${names.map((n) => `${n}: \`${tools.find((t) => t.name === n).listCommand}\``).join(", ")}; ${results.floor.length} runs each; \`node -e 0\` median ${fmt(median(results.floor), 1)} ms, p90 ${fmt(quantile(results.floor, 0.9), 1)} ms\n`,
+  )
+  console.log(
+    `| flood of ${LINES} lines | time to all stored ms (median; rounds) | command returned ms | lines stored | exact | file identical to seq output |`,
+  )
+  console.log("|---|---|---|---|---|---|")
+  for (const n of names) {
+    const fl = T[n].flood
+    console.log(
+      `| ${n} | ${fl.every((f) => f.ms !== undefined) ? fmt(median(fl.map((f) => f.ms))) : "not all stored"} (${fl.map((f) => fmt(f.ms)).join(", ")}) | ${fl.map((f) => fmt(f.commandMs)).join(", ")} | ${fl.map((f) => f.count).join(", ")} | ${fl.every((f) => f.exact) ? "yes" : "NO"} | ${fl.every((f) => f.fileIdentical) ? "yes" : "NO"} |`,
+    )
+  }
+  const sv = T.supervisor
+  if (sv?.flood.length) {
+    const v = sv.flood
+    console.log(
+      `\nsupervisor flood checks: index contiguous ${v.every((f) => f.indexContiguous) ? "yes" : "NO"}; \`logs ID -n 1 --json\` last entry id ${v.map((f) => f.cliLast?.id).join(", ")} message ${v.map((f) => JSON.stringify(f.cliLast?.message)).join(", ")}; \`logs ID -n 1000 --raw --no-timestamp\` correct ${v.every((f) => f.cliTail1000Ok) ? "yes" : "NO"} (${v.map((f) => fmt(f.cliTail1000Ms)).join(", ")} ms)`,
+    )
+  }
+  if (sv?.floodViaCli) {
+    const c = sv.floodViaCli
+    console.log(
+      `\nsupervisor flood with its end seen through the CLI (\`logs fcli -n 1 --json\` run back to back, ${c.polls} polls): ${fmt(c.ms)} ms, last entry id ${c.lastId}`,
+    )
+  }
+  for (const n of names) if (T[n].failed) console.log(`\n${n} FAILED: ${T[n].failed}`)
+
+  console.log("\n## Targets\n")
+  const pm = T.pm2
+  const check = (label, pass, detail) => {
+    console.log(`- ${pass === undefined ? "n/a " : pass ? "PASS" : "FAIL"} ${label}: ${detail}`)
+  }
+  if (sv && pm) {
+    const a = median(sv.start)
+    const b = median(pm.start)
+    check(`start of ${N} <= 0.5x PM2`, a <= 0.5 * b, `${fmt(a)} ms vs ${fmt(b)} ms = ${(a / b).toFixed(2)}x`)
+    const la = median(sv.list)
+    const lb = median(pm.list)
+    check(
+      "`list --json` <= 0.6x `pm2 jlist`",
+      la <= 0.6 * lb,
+      `${fmt(la, 1)} ms vs ${fmt(lb, 1)} ms = ${(la / lb).toFixed(2)}x`,
+    )
+    const ra = median(sv.rss)
+    const rb = median(pm.rss)
+    check(
+      `RSS with ${N} daemons < PM2 daemon`,
+      ra < rb,
+      `${mb(ra)} MiB vs ${mb(rb)} MiB = ${(ra / rb).toFixed(2)}x`,
+    )
+  } else check("comparisons with PM2", undefined, "PM2 (or supervisor) did not run")
+  if (sv) {
+    const worst = Math.max(...sv.flood.map((f) => f.ms ?? Number.POSITIVE_INFINITY))
+    const m = median(sv.flood.map((f) => f.ms ?? Number.POSITIVE_INFINITY))
+    const exact = sv.flood.every((f) => f.exact)
+    check(
+      `all ${LINES} lines stored in < 1.5 s`,
+      exact && m < 1500,
+      `median ${fmt(m)} ms, worst ${fmt(worst)} ms, ${exact ? "every run exact" : "LINES MISSING OR DUPLICATED"}`,
+    )
+  }
+}
+
+try {
+  await main()
+} catch (e) {
+  console.error(interrupted ? "interrupted" : `error: ${e.stack ?? e}`)
+  process.exitCode = 1
+} finally {
+  await cleanup()
+}
+if (Object.keys(results.tools).length) report()
+if (JSON_OUT) writeFileSync(JSON_OUT, JSON.stringify(results, null, 2))
