@@ -3,20 +3,11 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Console, Effect } from "effect"
 import { VERSION } from "../version.js"
+import { cleanCommand, runCommand, waitCommand } from "./adhoc.js"
 import { configCommand } from "./config.js"
-import {
-  cleanCommand,
-  disableCommand,
-  enableCommand,
-  listCommand,
-  restartCommand,
-  runCommand,
-  startCommand,
-  statusCommand,
-  stopCommand,
-  waitCommand,
-} from "./daemons.js"
+import { disableCommand, enableCommand, restartCommand, startCommand, stopCommand } from "./daemons.js"
 import { supervisorCommand } from "./host.js"
+import { listCommand, statusCommand } from "./listing.js"
 import { logsCommand } from "./logs.js"
 import { ExitCode, exitWith } from "./output.js"
 import { schemaCommand } from "./schema.js"
@@ -56,16 +47,19 @@ const withAliases = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
 export const runCli = (argv: ReadonlyArray<string>) =>
   cli(withAliases(argv)).pipe(
     Effect.catchIf(ValidationError.isValidationError, () => exitWith(ExitCode.usage)),
-    Effect.catchAllCause((cause) =>
-      Cause.isInterruptedOnly(cause)
-        ? Effect.void
-        : Console.error(
-            `error: ${Cause.pretty(cause).split("\n")[0]}\n(this is a bug in supervisor; set SUPERVISOR_DEBUG=1 for details)`,
-          ).pipe(
-            Effect.zipRight(process.env.SUPERVISOR_DEBUG ? Console.error(Cause.pretty(cause)) : Effect.void),
-            Effect.zipRight(exitWith(ExitCode.failure)),
-          ),
-    ),
+    Effect.catchAllCause((cause) => {
+      if (Cause.isInterruptedOnly(cause)) return Effect.void
+      const squashed = Cause.squash(cause) as { readonly _tag?: unknown } | undefined
+      // The supervisor went away mid-request (it is stopping or was killed): not our bug.
+      const lost = squashed?._tag === "RequestError" || squashed?._tag === "ResponseError"
+      const message = lost
+        ? "error: lost the connection to the supervisor (it may be stopping); check `supervisor supervisor status` and try again"
+        : `error: ${Cause.pretty(cause).split("\n")[0]}\n(this is a bug in supervisor; set SUPERVISOR_DEBUG=1 for details)`
+      return Console.error(message).pipe(
+        Effect.zipRight(process.env.SUPERVISOR_DEBUG ? Console.error(Cause.pretty(cause)) : Effect.void),
+        Effect.zipRight(exitWith(ExitCode.failure)),
+      )
+    }),
     Effect.provide(NodeContext.layer),
     NodeRuntime.runMain({ disableErrorReporting: true }),
   )

@@ -5,7 +5,7 @@ import { emptyState, PersistentState } from "./State.js"
 
 export interface StateStoreShape {
   readonly get: Effect.Effect<PersistentState>
-  /** Applies `f` and writes the result atomically; calls are serialised. */
+  /** Applies `f` and returns once the result (or a later state) is written atomically. */
   readonly update: (f: (s: PersistentState) => PersistentState) => Effect.Effect<PersistentState>
   /** Problems met while loading (a corrupt file that was set aside), for the supervisor log. */
   readonly warnings: ReadonlyArray<string>
@@ -78,19 +78,35 @@ export const makeStateStore = (file: string) =>
     const loaded = readStateFile(file)
     const ref = yield* Ref.make(loaded.state)
     const lock = yield* Effect.makeSemaphore(1)
+    // Group commit: every update changes the state at once and then waits until a write that
+    // includes it has reached the disk. Concurrent updates (50 daemons starting together)
+    // share one write instead of queueing one fsync each.
+    let version = 0
+    let written = 0
+    const flush = (wanted: number) =>
+      lock.withPermits(1)(
+        Effect.gen(function* () {
+          if (written >= wanted) return
+          const snapshot = yield* Ref.get(ref)
+          const at = version
+          yield* Effect.sync(() =>
+            writeFileAtomic(file, `${JSON.stringify(encode(snapshot), null, 2)}\n`),
+          ).pipe(Effect.catchAllDefect((d) => Effect.logError(`cannot write the state file ${file}`, d)))
+          written = at
+        }),
+      )
     const store: StateStoreShape = {
       get: Ref.get(ref),
       update: (f) =>
-        lock.withPermits(1)(
-          Effect.gen(function* () {
-            const next = f(yield* Ref.get(ref))
-            yield* Effect.sync(() =>
-              writeFileAtomic(file, `${JSON.stringify(encode(next), null, 2)}\n`),
-            ).pipe(Effect.catchAllDefect((d) => Effect.logError(`cannot write the state file ${file}`, d)))
-            yield* Ref.set(ref, next)
-            return next
-          }),
-        ),
+        Effect.gen(function* () {
+          const [mine, next] = yield* Ref.modify(ref, (s) => {
+            const n = f(s)
+            version++
+            return [[version, n] as const, n]
+          })
+          yield* flush(mine)
+          return next
+        }),
       warnings: loaded.warnings,
     }
     return store

@@ -1,39 +1,21 @@
-import * as fs from "node:fs"
-import {
-  Context,
-  Deferred,
-  Effect,
-  Either,
-  Fiber,
-  FiberMap,
-  Layer,
-  Option,
-  Ref,
-  Schedule,
-  Schema,
-  Stream,
-  SubscriptionRef,
-} from "effect"
+import { Context, Deferred, Effect, Fiber, FiberMap, Layer, Option, Ref, Stream } from "effect"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
-import { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { LogStore } from "../logs/LogStore.js"
 import { type ProcessHandle, ProcessService } from "../process/ProcessService.js"
-import type { DaemonRecord } from "../state/State.js"
 import { StateStore } from "../state/StateStore.js"
-import { shellArgv } from "./environment.js"
-import { type DaemonNotFound, daemonNotFound } from "./errors.js"
-import { type LifecycleContext, lifecycle, type ReadinessRun } from "./lifecycle.js"
+import { adoptPrevious } from "./adopt.js"
+import { apiEntry } from "./entry.js"
+import type { DaemonNotFound } from "./errors.js"
+import { makeLaunches } from "./launches.js"
+import { type LifecycleContext, lifecycle } from "./lifecycle.js"
+import { makeLocks } from "./locks.js"
 import { stopLevels } from "./order.js"
-import { initialRuntime, isActive, type Runtime } from "./Runtime.js"
-import {
-  liveProbes,
-  type ReadinessCheck,
-  ReadinessProbes,
-  readinessChecks,
-  renderChecks,
-  waitUntilReady,
-} from "./readiness/index.js"
+import { isActive, type Runtime } from "./Runtime.js"
+import { liveProbes, ReadinessProbes } from "./readiness/index.js"
+import { indexedAll, prepareReadiness } from "./readinessContext.js"
+import { makeRegistry } from "./registry.js"
 import { SupervisorConfig } from "./SupervisorConfig.js"
 
 export interface StartOptions {
@@ -66,128 +48,17 @@ export interface SupervisorShape {
 
 export class Supervisor extends Context.Tag("supervisor/Supervisor")<Supervisor, SupervisorShape>() {}
 
-const encodeDefinition = Schema.encodeSync(DaemonDefinition)
-const decodeDefinition = Schema.decodeUnknownEither(DaemonDefinition)
-
-const toRecord = (r: Runtime): DaemonRecord => ({
-  id: r.def.id.qualified,
-  definition: encodeDefinition(r.def),
-  adhoc: r.def.adhoc,
-  status: r.status,
-  pid: r.pid,
-  start_time: r.startTime,
-  started_at: r.startedAt,
-  retry_count: r.retryCount,
-})
-
 export const makeSupervisor = Effect.gen(function* () {
   const processes = yield* ProcessService
   const logs = yield* LogStore
   const state = yield* StateStore
   const config = yield* SupervisorConfig
   const probes = Option.getOrElse(yield* Effect.serviceOption(ReadinessProbes), () => liveProbes)
-  const registry = yield* Ref.make(new Map<string, Runtime>())
-  const version = yield* SubscriptionRef.make(0)
+  const reg = yield* makeRegistry(state)
+  const { registry, version, bump, update, find, register } = reg
   const fibers = yield* FiberMap.make<string>()
-  const locks = new Map<string, Effect.Semaphore>()
-  const withLock = (id: string) => {
-    let lock = locks.get(id)
-    if (!lock) {
-      lock = Effect.unsafeMakeSemaphore(1)
-      locks.set(id, lock)
-    }
-    return lock.withPermits(1)
-  }
-
-  const persist = (r: Runtime) =>
-    state.update((s) => ({ ...s, daemons: { ...s.daemons, [r.def.id.qualified]: toRecord(r) } }))
-  const bump = SubscriptionRef.update(version, (n) => n + 1)
-  const update = (id: string, f: (r: Runtime) => Runtime) =>
-    Effect.gen(function* () {
-      const next = yield* Ref.modify(registry, (m) => {
-        const current = m.get(id)
-        if (!current) return [undefined, m] as const
-        const r = f(current)
-        return [r, new Map(m).set(id, r)] as const
-      })
-      if (next) {
-        yield* persist(next)
-        yield* bump
-      }
-    })
-  const find = (id: string) =>
-    Ref.get(registry).pipe(
-      Effect.flatMap((m) => {
-        const r = m.get(id)
-        return r ? Effect.succeed(r) : Effect.fail(daemonNotFound(id))
-      }),
-    )
-  const register = (def: DaemonDefinition) =>
-    Ref.update(registry, (m) => {
-      const current = m.get(def.id.qualified)
-      return new Map(m).set(def.id.qualified, current ? { ...current, def } : initialRuntime(def))
-    })
-
-  /**
-   * Waits (at most 2 s) until the log follower has indexed every complete line the daemon
-   * wrote: a daemon that printed why it failed and exited at once has its last lines shown.
-   */
-  const indexedAll = (id: string) =>
-    Effect.gen(function* () {
-      const { rawPath } = yield* logs.paths(id)
-      const caughtUp = Effect.gen(function* () {
-        const size = yield* Effect.try(() => fs.statSync(rawPath).size)
-        const indexed = (yield* logs.stats(id)).endOffset
-        return indexed >= size
-      })
-      yield* caughtUp.pipe(
-        Effect.repeat({ schedule: Schedule.spaced("25 millis"), until: (done) => done }),
-        Effect.timeout("2 seconds"),
-      )
-    }).pipe(Effect.ignore)
-
-  /** Renders the checks' templates with the ports of the daemons the supervisor knows. */
-  const prepareReadiness = (def: DaemonDefinition, run: ReadinessRun) =>
-    Effect.gen(function* () {
-      const id = def.id.qualified
-      const known = yield* Ref.get(registry)
-      const rendered = renderChecks(readinessChecks(def.config), def.id.namespace, (other) => {
-        const r = known.get(other)
-        return r === undefined ? undefined : { port: r.def.config.port?.expect[0] }
-      })
-      if (Either.isLeft(rendered)) return yield* Effect.fail(rendered.left)
-      const checks: ReadonlyArray<ReadinessCheck> = rendered.right
-      // Noted before the spawn, once the previous run's output is indexed: the lines the new
-      // run prints (even at once) come after this id, and the old run's lines do not count.
-      const afterId = checks.some((c) => c._tag === "output")
-        ? yield* indexedAll(id).pipe(
-            Effect.zipRight(logs.stats(id)),
-            Effect.map((s) => s.lastId),
-            Effect.orElseSucceed(() => undefined),
-          )
-        : undefined
-      const lines = logs
-        .onLines(id, afterId === undefined ? {} : { afterId })
-        .pipe(Stream.map((e) => e.message))
-      return (handle: ProcessHandle) =>
-        waitUntilReady(
-          id,
-          checks,
-          {
-            probes,
-            interval: config.settings.supervisor.ready_check_interval,
-            lines,
-            command: {
-              shell: shellArgv(config.settings.general.shell),
-              cwd: def.config.dir,
-              env: run.env,
-              ...(run.uid !== undefined ? { uid: run.uid } : {}),
-              ...(run.gid !== undefined ? { gid: run.gid } : {}),
-            },
-          },
-          handle.exit,
-        )
-    })
+  const withLock = makeLocks()
+  const launches = makeLaunches(withLock)
 
   const runStart = new Map<string, number>()
   const ctx: LifecycleContext = {
@@ -206,13 +77,13 @@ export const makeSupervisor = Effect.gen(function* () {
         return rawPath
       }).pipe(Effect.orDie),
     lastLines: (id: string, n: number) =>
-      indexedAll(id).pipe(
+      indexedAll(logs, id).pipe(
         Effect.zipRight(logs.query(id, { lines: n })),
         Effect.map((es) => es.filter((e) => e.id > (runStart.get(id) ?? 0)).map((e) => e.message)),
         Effect.orElseSucceed(() => []),
       ),
     update,
-    prepareReadiness,
+    prepareReadiness: prepareReadiness({ logs, config, probes, registry }),
   }
 
   /**
@@ -260,43 +131,18 @@ export const makeSupervisor = Effect.gen(function* () {
       yield* FiberMap.remove(fibers, id)
       yield* register(def)
       const launched = yield* launch(def, Option.none())
-      const gen = ++launchCount
-      launches.set(id, { gen, outcome: launched.outcome })
+      const gen = launches.note(id, launched.outcome)
       // Holds the lock until the process is recorded, so that a concurrent start sees it running.
       yield* launched.spawned
       return { wait: launched.outcome, gen }
     })
-
-  // The latest start of each daemon: a start superseded by a newer one (a concurrent restart or
-  // `start --force`) reports the newer start's outcome instead of "interrupted".
-  const launches = new Map<string, { readonly gen: number; readonly outcome: Effect.Effect<StartOutcome> }>()
-  let launchCount = 0
-  const followSuperseded = (
-    id: string,
-    gen: number,
-    outcome: Effect.Effect<StartOutcome>,
-  ): Effect.Effect<StartOutcome> =>
-    outcome.pipe(
-      Effect.flatMap((o) =>
-        o._tag !== "Interrupted"
-          ? Effect.succeed(o)
-          : // Under the lock: a newer start has registered itself by the time it is released.
-            withLock(id)(Effect.sync(() => launches.get(id))).pipe(
-              Effect.flatMap((latest) =>
-                latest !== undefined && latest.gen > gen
-                  ? followSuperseded(id, latest.gen, latest.outcome)
-                  : Effect.succeed(o),
-              ),
-            ),
-      ),
-    )
 
   const supervisor: SupervisorShape = {
     start: (def, options = {}) =>
       withLock(def.id.qualified)(startLocked(def, options)).pipe(
         Effect.flatMap(
           (r): Effect.Effect<StartOutcome> =>
-            "now" in r ? Effect.succeed(r.now) : followSuperseded(def.id.qualified, r.gen, r.wait),
+            "now" in r ? Effect.succeed(r.now) : launches.followSuperseded(def.id.qualified, r.gen, r.wait),
         ),
       ),
     stop: (id) => withLock(id)(stopLocked(id)),
@@ -373,90 +219,13 @@ export const makeSupervisor = Effect.gen(function* () {
       }
     }),
     changes: version.changes,
-    entry: (r, disabled) => {
-      const uptime =
-        r.startedAt && isActive(r) ? Math.max(0, Math.floor((Date.now() - r.startedAt) / 1000)) : 0
-      const status = disabled && !isActive(r) ? { ...r.status, type: "disabled" as const } : r.status
-      return {
-        id: r.def.id,
-        title: r.def.id.name,
-        pid: isActive(r) ? r.pid : null,
-        status,
-        dir: r.def.config.dir,
-        cpu_percent: 0,
-        memory_bytes: 0,
-        uptime_secs: uptime,
-        proxy_url: null,
-        slug: null,
-        active_port: null,
-        resolved_port: r.def.config.port?.expect ?? [],
-        enabled: !disabled,
-        adhoc: r.def.adhoc,
-        run: r.def.config.run,
-        retry_count: r.retryCount,
-        source: r.def.source,
-      }
-    },
+    entry: apiEntry,
   }
 
-  /** Takes back what a previous supervisor left running: same PID and start time, or it is gone. */
-  const adoptPrevious = Effect.gen(function* () {
-    const s = yield* state.get
-    for (const record of Object.values(s.daemons)) {
-      const decoded = decodeDefinition(record.definition)
-      if (Either.isLeft(decoded)) {
-        yield* Effect.logWarning(`forgetting ${record.id}: its saved definition is unreadable`)
-        yield* state.update((st) => {
-          const daemons = { ...st.daemons }
-          delete daemons[record.id]
-          return { ...st, daemons }
-        })
-        continue
-      }
-      const def = decoded.right
-      const runtime: Runtime = {
-        ...initialRuntime(def),
-        status: record.status,
-        startedAt: record.started_at,
-        retryCount: record.retry_count,
-      }
-      yield* Ref.update(registry, (m) => new Map(m).set(record.id, runtime))
-      if (!isActive(record) || record.pid === null || record.start_time === null) continue
-      const handle = yield* processes.adopt(record.pid, record.start_time)
-      if (Option.isSome(handle)) {
-        yield* Ref.update(registry, (m) =>
-          new Map(m).set(record.id, {
-            ...runtime,
-            status: { type: "running" },
-            pid: record.pid,
-            startTime: record.start_time,
-            handle: handle.value,
-          }),
-        )
-        yield* logs.follow(record.id).pipe(Effect.ignore)
-        yield* launch(def, handle)
-        yield* Effect.logInfo(`adopted ${record.id} (pid ${record.pid})`)
-        // It was being stopped when the previous supervisor died: finish the stop.
-        if (record.status.type === "stopping")
-          yield* Effect.forkDaemon(supervisor.stop(record.id).pipe(Effect.ignore))
-      } else {
-        yield* update(record.id, (r) => ({
-          ...r,
-          status: {
-            type: "stopped",
-            exit_code: null,
-            signal: null,
-            message: "exited while the supervisor was not running",
-          },
-          pid: null,
-          startTime: null,
-        }))
-      }
-    }
-    yield* bump
-  })
-
-  return { supervisor, adoptPrevious }
+  return {
+    supervisor,
+    adoptPrevious: adoptPrevious({ state, processes, logs, registry: reg, launch, stop: supervisor.stop }),
+  }
 })
 
 /**

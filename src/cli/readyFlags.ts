@@ -1,0 +1,105 @@
+import { Options } from "@effect/cli"
+import { Effect, Either, Option } from "effect"
+import { DaemonConfig } from "../domain/DaemonConfig.js"
+import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import { hasTemplate, templateProblem } from "../domain/Template.js"
+import { UsageError } from "./resolve.js"
+
+// Readiness overrides (`--delay --output --http --port --cmd`): flags that replace the
+// configured ready checks of the daemons a command starts.
+
+export const readyOptions = {
+  delay: Options.float("delay").pipe(
+    Options.withDescription("ready after this many seconds (replaces the configured ready checks)"),
+    Options.optional,
+  ),
+  output: Options.text("output").pipe(
+    Options.withDescription("ready when an output line matches this regex (replaces the configured checks)"),
+    Options.optional,
+  ),
+  http: Options.text("http").pipe(
+    Options.withDescription("ready when this URL answers 2xx (replaces the configured checks)"),
+    Options.optional,
+  ),
+  port: Options.text("port").pipe(
+    Options.withDescription("ready when this TCP port accepts connections (replaces the configured checks)"),
+    Options.optional,
+  ),
+  cmd: Options.text("cmd").pipe(
+    Options.withDescription("ready when this shell command exits 0 (replaces the configured checks)"),
+    Options.optional,
+  ),
+}
+export type ReadyFlags = { readonly [K in keyof typeof readyOptions]: Option.Option<string | number> }
+
+const READY_KEYS = ["ready_delay", "ready_output", "ready_http", "ready_port", "ready_cmd"] as const
+const FLAG_KEYS = {
+  delay: "ready_delay",
+  output: "ready_output",
+  http: "ready_http",
+  port: "ready_port",
+  cmd: "ready_cmd",
+} as const
+
+/** The readiness field a flag sets (in the decoded form), or a usage error saying why not. */
+const readyField = (flag: keyof ReadyFlags, value: string | number): Either.Either<unknown, UsageError> => {
+  const fail = (why: string) =>
+    Either.left(new UsageError({ message: `--${flag} ${JSON.stringify(value)}: ${why}` }))
+  if (flag === "delay")
+    return typeof value === "number" && Number.isFinite(value) && value >= 0
+      ? Either.right(value)
+      : fail("expected a number of seconds, 0 or more")
+  const text = String(value)
+  const problem = templateProblem(text)
+  if (problem) return fail(problem)
+  switch (flag) {
+    case "output":
+      if (!hasTemplate(text)) {
+        try {
+          new RegExp(text)
+        } catch {
+          return fail("invalid regular expression")
+        }
+      }
+      return Either.right({ pattern: text })
+    case "http":
+      return /^https?:\/\//i.test(text.trim())
+        ? Either.right({ url: text.trim(), status: [] })
+        : fail("expected an http:// or https:// URL")
+    case "port": {
+      if (hasTemplate(text)) return Either.right({ port: text })
+      const port = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN
+      return Number.isInteger(port) && port >= 1 && port <= 65535
+        ? Either.right({ port })
+        : fail('expected a TCP port number (1-65535) or a template such as "{{ daemons.db.port }}"')
+    }
+    case "cmd":
+      return text.trim() === "" ? fail("expected a shell command") : Either.right({ run: text })
+  }
+}
+
+/**
+ * The readiness fields the flags set, or None without flags. Any flag replaces every
+ * configured check of the started daemons (so `--delay` alone counts, and `--http` alone is
+ * not combined with a configured `ready_output`).
+ */
+export const readyOverrides = (flags: ReadyFlags) =>
+  Effect.gen(function* () {
+    const out: Record<string, unknown> = {}
+    for (const flag of Object.keys(FLAG_KEYS) as Array<keyof ReadyFlags>) {
+      const value = flags[flag]
+      if (Option.isSome(value)) out[FLAG_KEYS[flag]] = yield* readyField(flag, value.value)
+    }
+    return Object.keys(out).length === 0 ? Option.none() : Option.some(out)
+  })
+
+export const withReadiness = (def: DaemonDefinition, overrides: Option.Option<Record<string, unknown>>) =>
+  Option.match(overrides, {
+    onNone: () => def,
+    onSome: (fields): DaemonDefinition => {
+      const kept = Object.fromEntries(
+        Object.entries(def.config).filter(([k]) => !(READY_KEYS as ReadonlyArray<string>).includes(k)),
+      )
+      return { ...def, config: new DaemonConfig({ ...(kept as unknown as DaemonConfig), ...fields }) }
+    },
+  })

@@ -1,0 +1,87 @@
+import * as fs from "node:fs"
+import { Effect, Either, Ref, Schedule, Stream } from "effect"
+import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import type { LogStoreShape } from "../logs/LogStore.js"
+import type { ProcessHandle } from "../process/ProcessService.js"
+import { shellArgv } from "./environment.js"
+import type { ReadinessRun } from "./lifecycle.js"
+import type { Runtime } from "./Runtime.js"
+import {
+  type ReadinessCheck,
+  type ReadinessProbesShape,
+  readinessChecks,
+  renderChecks,
+  waitUntilReady,
+} from "./readiness/index.js"
+import type { SupervisorConfigShape } from "./SupervisorConfig.js"
+
+/** What preparing a run's readiness checks needs from the supervisor. */
+export interface ReadinessDeps {
+  readonly logs: LogStoreShape
+  readonly config: SupervisorConfigShape
+  readonly probes: ReadinessProbesShape
+  readonly registry: Ref.Ref<Map<string, Runtime>>
+}
+
+/**
+ * Waits (at most 2 s) until the log follower has indexed every complete line the daemon
+ * wrote: a daemon that printed why it failed and exited at once has its last lines shown.
+ */
+export const indexedAll = (logs: LogStoreShape, id: string) =>
+  Effect.gen(function* () {
+    const { rawPath } = yield* logs.paths(id)
+    const caughtUp = Effect.gen(function* () {
+      const size = yield* Effect.try(() => fs.statSync(rawPath).size)
+      const indexed = (yield* logs.stats(id)).endOffset
+      return indexed >= size
+    })
+    yield* caughtUp.pipe(
+      Effect.repeat({ schedule: Schedule.spaced("25 millis"), until: (done) => done }),
+      Effect.timeout("2 seconds"),
+    )
+  }).pipe(Effect.ignore)
+
+/** Renders the checks' templates with the ports of the daemons the supervisor knows. */
+export const prepareReadiness =
+  ({ logs, config, probes, registry }: ReadinessDeps) =>
+  (def: DaemonDefinition, run: ReadinessRun) =>
+    Effect.gen(function* () {
+      const id = def.id.qualified
+      const known = yield* Ref.get(registry)
+      const rendered = renderChecks(readinessChecks(def.config), def.id.namespace, (other) => {
+        const r = known.get(other)
+        return r === undefined ? undefined : { port: r.def.config.port?.expect[0] }
+      })
+      if (Either.isLeft(rendered)) return yield* Effect.fail(rendered.left)
+      const checks: ReadonlyArray<ReadinessCheck> = rendered.right
+      // Noted before the spawn, once the previous run's output is indexed: the lines the new
+      // run prints (even at once) come after this id, and the old run's lines do not count.
+      const afterId = checks.some((c) => c._tag === "output")
+        ? yield* indexedAll(logs, id).pipe(
+            Effect.zipRight(logs.stats(id)),
+            Effect.map((s) => s.lastId),
+            Effect.orElseSucceed(() => undefined),
+          )
+        : undefined
+      const lines = logs
+        .onLines(id, afterId === undefined ? {} : { afterId })
+        .pipe(Stream.map((e) => e.message))
+      return (handle: ProcessHandle) =>
+        waitUntilReady(
+          id,
+          checks,
+          {
+            probes,
+            interval: config.settings.supervisor.ready_check_interval,
+            lines,
+            command: {
+              shell: shellArgv(config.settings.general.shell),
+              cwd: def.config.dir,
+              env: run.env,
+              ...(run.uid !== undefined ? { uid: run.uid } : {}),
+              ...(run.gid !== undefined ? { gid: run.gid } : {}),
+            },
+          },
+          handle.exit,
+        )
+    })
