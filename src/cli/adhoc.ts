@@ -11,7 +11,7 @@ import { startWithProgress } from "./progress.js"
 import { readyOptions, readyOverrides, withReadiness } from "./readyFlags.js"
 import { currentNamespace, resolveId, UnknownDaemon } from "./resolve.js"
 import { knownDaemons } from "./selection.js"
-import { handleErrors, loadHere, withClient } from "./session.js"
+import { handleErrors, loadHere, withClient, withSupervisor } from "./session.js"
 import { reportStart } from "./startReport.js"
 
 const shellQuote = (s: string) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`)
@@ -65,29 +65,21 @@ export const runCommand = Command.make(
 ).pipe(Command.withDescription("run an ad-hoc daemon that is in no config file: supervisor run ID -- CMD..."))
 
 export const waitCommand = Command.make("wait", { id: Args.text({ name: "id" }), json }, (o) =>
-  handleErrors(
+  withSupervisor(false, (config) =>
     Effect.gen(function* () {
-      const config = yield* loadHere(false)
-      yield* withClient(
-        config,
-        Effect.gen(function* () {
-          const c = yield* SupervisorClient
-          const id = yield* resolveId(o.id, config, yield* knownDaemons)
-          const r = yield* c.api.cli.wait({ payload: { id } }).pipe(
-            Effect.catchTag("DaemonNotFound", (e) => new UnknownDaemon({ message: e.message })),
-            Effect.catchAll((e) =>
-              "_tag" in e && e._tag === "UnknownDaemon" ? Effect.fail(e) : Effect.die(e),
-            ),
-          )
-          if (o.json) yield* printJson(r)
-          else
-            yield* Console.log(
-              `${cyan(id)} ${r.status}${r.exit_code !== null ? ` (exit ${r.exit_code})` : r.signal ? ` (${r.signal})` : ""}`,
-            )
-          const code = r.exit_code ?? (r.signal ? 128 + (signalNumber(r.signal) ?? 0) : 0)
-          if (code !== 0) yield* exitWith(code)
-        }),
+      const c = yield* SupervisorClient
+      const id = yield* resolveId(o.id, config, yield* knownDaemons)
+      const r = yield* c.api.cli.wait({ payload: { id } }).pipe(
+        Effect.catchTag("DaemonNotFound", (e) => new UnknownDaemon({ message: e.message })),
+        Effect.catchAll((e) => ("_tag" in e && e._tag === "UnknownDaemon" ? Effect.fail(e) : Effect.die(e))),
       )
+      if (o.json) yield* printJson(r)
+      else
+        yield* Console.log(
+          `${cyan(id)} ${r.status}${r.exit_code !== null ? ` (exit ${r.exit_code})` : r.signal ? ` (${r.signal})` : ""}`,
+        )
+      const code = r.exit_code ?? (r.signal ? 128 + (signalNumber(r.signal) ?? 0) : 0)
+      if (code !== 0) yield* exitWith(code)
     }),
   ),
 ).pipe(Command.withDescription("wait until a daemon exits; exits with the daemon's exit code"))
@@ -96,19 +88,13 @@ const signalNumber = (name: string): number | undefined =>
   ({ SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGUSR1: 10, SIGUSR2: 12, SIGTERM: 15 })[name]
 
 export const cleanCommand = Command.make("clean", { json }, (o) =>
-  handleErrors(
+  withSupervisor(false, () =>
     Effect.gen(function* () {
-      const config = yield* loadHere(false)
-      yield* withClient(
-        config,
-        Effect.gen(function* () {
-          const c = yield* SupervisorClient
-          const r = yield* c.api.cli.clean({ payload: {} }).pipe(Effect.orDie)
-          if (o.json) return yield* printJson(r)
-          if (r.removed.length === 0) return yield* Console.log(dim("nothing to clean: no stopped daemons"))
-          for (const id of r.removed) yield* Console.log(`${green("✓")} forgot ${cyan(id)}`)
-        }),
-      )
+      const c = yield* SupervisorClient
+      const r = yield* c.api.cli.clean({ payload: {} }).pipe(Effect.orDie)
+      if (o.json) return yield* printJson(r)
+      if (r.removed.length === 0) return yield* Console.log(dim("nothing to clean: no stopped daemons"))
+      for (const id of r.removed) yield* Console.log(`${green("✓")} forgot ${cyan(id)}`)
     }),
   ),
 ).pipe(Command.withDescription("forget daemons that are not running (and their logs)"))

@@ -65,3 +65,12 @@ export const handleErrors = <A, R>(
       return Console.error(`${red("error:")} ${message}`).pipe(Effect.zipRight(exitWith(ExitCode.failure)))
     }),
   )
+
+/**
+ * The shape of every command that talks to the supervisor: the configuration seen from
+ * here (`strict`: problems are fatal), a connected client, and the shared error rendering.
+ */
+export const withSupervisor = <A, E extends { readonly _tag: string; readonly message?: string }, R>(
+  strict: boolean,
+  f: (config: ResolvedConfig) => Effect.Effect<A, E, R>,
+) => handleErrors(Effect.flatMap(loadHere(strict), (config) => withClient(config, f(config))))
