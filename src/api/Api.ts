@@ -86,7 +86,14 @@ export const WaitResult = Schema.Struct({
 export class CliGroup extends HttpApiGroup.make("cli")
   .add(
     HttpApiEndpoint.post("start", "/start")
-      .setPayload(Schema.Struct({ definitions: Schema.Array(DaemonDefinition), force: Schema.Boolean }))
+      .setPayload(
+        Schema.Struct({
+          definitions: Schema.Array(DaemonDefinition),
+          /** What the requested daemons depend on (transitively); started first, never forced. */
+          dependencies: Schema.optionalWith(Schema.Array(DaemonDefinition), { default: () => [] }),
+          force: Schema.Boolean,
+        }),
+      )
       .addSuccess(Schema.Array(StartOutcome)),
   )
   .add(

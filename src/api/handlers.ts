@@ -7,6 +7,7 @@ import { LogStreamItem } from "../domain/LogEntry.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { LogStore } from "../logs/LogStore.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
+import { startWithDependencies } from "../supervisor/startOrder.js"
 import { Api, type SupervisorInfo } from "./Api.js"
 import { HostInfo } from "./HostInfo.js"
 
@@ -113,9 +114,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
     const host = yield* HostInfo
     return h
       .handle("start", ({ payload }) =>
-        Effect.forEach(payload.definitions, (def) => sup.start(def, { force: payload.force }), {
-          concurrency: "unbounded",
-        }),
+        startWithDependencies(sup.start, payload.definitions, payload.dependencies, payload.force),
       )
       .handle("stop", ({ payload }) =>
         Effect.forEach(

@@ -89,15 +89,36 @@ export const startWithProgress = (
   config: ResolvedConfig,
   known: ReadonlyArray<ApiDaemonEntry>,
 ) => {
-  const request = startDefinitions(defs, options.force)
+  const dependencies = dependencyClosure(defs, configDefinitions(config))
+  const request = Effect.flatMap(SupervisorClient, (c) =>
+    c.api.cli.start({ payload: { definitions: defs, dependencies, force: options.force } }),
+  ).pipe(Effect.orDie)
   if (options.json || options.quiet) return request
-  const waiting = defs
-    .filter((d) => options.force || !known.some((k) => k.id.qualified === d.id.qualified && isActiveEntry(k)))
-    .map((d) => ({ id: d.id.qualified, what: waitingFor(d, config, known) }))
+  const running = (d: DaemonDefinition) =>
+    known.some((k) => k.id.qualified === d.id.qualified && isActiveEntry(k))
+  const waiting = [
+    ...dependencies.filter((d) => !running(d)),
+    ...defs.filter((d) => options.force || !running(d)),
+  ].map((d) => ({ id: d.id.qualified, what: waitingFor(d, config, known) }))
   return withProgress(waiting, request)
 }
 
-const startDefinitions = (defs: ReadonlyArray<DaemonDefinition>, force: boolean) =>
-  Effect.flatMap(SupervisorClient, (c) => c.api.cli.start({ payload: { definitions: defs, force } })).pipe(
-    Effect.orDie,
-  )
+/** Every definition the given ones depend on, transitively, that is not among them. */
+export const dependencyClosure = (
+  defs: ReadonlyArray<DaemonDefinition>,
+  available: ReadonlyMap<string, DaemonDefinition>,
+): Array<DaemonDefinition> => {
+  const requested = new Set(defs.map((d) => d.id.qualified))
+  const found = new Map<string, DaemonDefinition>()
+  const visit = (d: DaemonDefinition) => {
+    for (const dep of d.config.depends) {
+      if (requested.has(dep) || found.has(dep)) continue
+      const def = available.get(dep)
+      if (!def) continue
+      found.set(dep, def)
+      visit(def)
+    }
+  }
+  for (const d of defs) visit(d)
+  return [...found.values()]
+}

@@ -1,0 +1,83 @@
+import { Effect } from "effect"
+import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import type { StartOutcome } from "../domain/StartOutcome.js"
+import type { StartOptions } from "./Supervisor.js"
+
+/**
+ * Start levels: a daemon's level is one more than its deepest dependency among the
+ * given definitions (dependencies outside them are assumed to be running). Level 0 first.
+ */
+export const startLevels = (defs: ReadonlyMap<string, DaemonDefinition>): Array<Array<string>> => {
+  const level = new Map<string, number>()
+  const visit = (id: string, path: ReadonlySet<string>): number => {
+    const known = level.get(id)
+    if (known !== undefined) return known
+    const deps = (defs.get(id)?.config.depends ?? []).filter((d) => defs.has(d) && !path.has(d))
+    const next = new Set(path).add(id)
+    const l = deps.length === 0 ? 0 : 1 + Math.max(...deps.map((d) => visit(d, next)))
+    level.set(id, l)
+    return l
+  }
+  for (const id of defs.keys()) visit(id, new Set())
+  const levels: Array<Array<string>> = []
+  for (const [id, l] of level) (levels[l] ??= []).push(id)
+  return levels.filter((l) => l !== undefined)
+}
+
+const succeeded = (o: StartOutcome) =>
+  o._tag === "Ready" || o._tag === "AlreadyRunning" || o._tag === "Completed"
+const why = (o: StartOutcome) =>
+  o._tag === "StartFailed"
+    ? o.message
+    : o._tag === "Disabled"
+      ? "it is disabled"
+      : "it was stopped while starting"
+
+/**
+ * Starts `requested` and the `dependencies` they need, dependencies first, level by level,
+ * each level in parallel. Dependencies that run already are left alone; `force` restarts only
+ * the requested daemons. A daemon whose dependency failed is not started, and its outcome
+ * names the root cause.
+ */
+export const startWithDependencies = (
+  start: (def: DaemonDefinition, options: StartOptions) => Effect.Effect<StartOutcome>,
+  requested: ReadonlyArray<DaemonDefinition>,
+  dependencies: ReadonlyArray<DaemonDefinition>,
+  force: boolean,
+) =>
+  Effect.gen(function* () {
+    const all = new Map<string, DaemonDefinition>()
+    for (const d of dependencies) all.set(d.id.qualified, d)
+    for (const d of requested) all.set(d.id.qualified, d)
+    const forced = new Set(force ? requested.map((d) => d.id.qualified) : [])
+    const outcomes = new Map<string, StartOutcome>()
+    const order: Array<string> = []
+    for (const level of startLevels(all)) {
+      order.push(...level)
+      yield* Effect.forEach(
+        level,
+        (id) =>
+          Effect.gen(function* () {
+            const def = all.get(id)!
+            const failed = def.config.depends
+              .map((d) => outcomes.get(d))
+              .find((o) => o !== undefined && !succeeded(o))
+            if (failed) {
+              outcomes.set(id, {
+                _tag: "StartFailed",
+                id,
+                message: `not started: its dependency ${failed.id} failed (${why(failed)})`,
+                exit_code: null,
+                signal: null,
+                output: [],
+                cli_status: 1,
+              })
+              return
+            }
+            outcomes.set(id, yield* start(def, { force: forced.has(id) }))
+          }),
+        { concurrency: "unbounded", discard: true },
+      )
+    }
+    return order.map((id) => outcomes.get(id)!)
+  })

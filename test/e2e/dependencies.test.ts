@@ -1,0 +1,60 @@
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { type DaemonSandbox, daemonPids, makeDaemonSandbox } from "./harness.js"
+
+// Each daemon appends its name to order.log when it starts; readiness is a short delay.
+const daemon = (name: string, depends: Array<string> = [], extra = "") =>
+  `[daemons.${name}]\nrun = "echo ${name} >> order.log; exec sleep 300"\nready_delay = 0.3\n${
+    depends.length ? `depends = [${depends.map((d) => `"${d}"`).join(", ")}]\n` : ""
+  }${extra}`
+
+let sb: DaemonSandbox
+beforeEach(() => {
+  sb = makeDaemonSandbox()
+})
+afterEach(() => sb.destroy())
+
+const order = (dir: string) => readFileSync(join(dir, "order.log"), "utf8").trim().split("\n")
+
+describe("dependencies", () => {
+  it("starting a daemon starts its dependencies first, level by level", () => {
+    const dir = sb.project(
+      "app",
+      [daemon("db"), daemon("cache"), daemon("api", ["db", "cache"]), daemon("web", ["api"])].join("\n"),
+    )
+    const r = sb.cli(["start", "web"], dir)
+    expect(r.status, r.stderr).toBe(0)
+    const seen = order(dir)
+    expect(seen).toHaveLength(4)
+    expect(new Set(seen.slice(0, 2))).toEqual(new Set(["db", "cache"]))
+    expect(seen.slice(2)).toEqual(["api", "web"])
+    for (const id of ["app/db", "app/cache", "app/api", "app/web"]) expect(r.stdout).toContain(id)
+  }, 30_000)
+
+  it("running dependencies are not restarted; --force restarts only the requested daemon", () => {
+    const dir = sb.project("app", [daemon("db"), daemon("api", ["db"])].join("\n"))
+    expect(sb.cli(["start", "db"], dir).status).toBe(0)
+    const [dbPid] = daemonPids(sb.stateDir, "app/db")
+    expect(sb.cli(["start", "api"], dir).status).toBe(0)
+    const [apiPid] = daemonPids(sb.stateDir, "app/api")
+    expect(sb.cli(["start", "api", "--force"], dir).status).toBe(0)
+    expect(daemonPids(sb.stateDir, "app/db")).toEqual([dbPid])
+    expect(daemonPids(sb.stateDir, "app/api")).not.toEqual([apiPid])
+    expect(order(dir)).toEqual(["db", "api", "api"])
+  }, 30_000)
+
+  it("a dependency that fails to start fails its dependents with a message naming the root cause", () => {
+    const dir = sb.project(
+      "app",
+      `[daemons.db]\nrun = "echo db >> order.log; exit 3"\nready_delay = 0.3\n${daemon("api", ["db"])}`,
+    )
+    const r = sb.cli(["start", "api"], dir)
+    expect(r.status).toBe(1)
+    expect(r.stderr).toMatch(
+      /app\/api failed to start: not started: its dependency app\/db failed \(app\/db exited with code 3\)/,
+    )
+    expect(order(dir)).toEqual(["db"])
+    expect(daemonPids(sb.stateDir, "app/api")).toEqual([])
+  }, 30_000)
+})

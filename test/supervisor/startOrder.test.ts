@@ -1,0 +1,72 @@
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { DaemonConfig } from "../../src/domain/DaemonConfig.js"
+import type { DaemonDefinition } from "../../src/domain/DaemonDefinition.js"
+import type { StartOutcome } from "../../src/domain/StartOutcome.js"
+import { startLevels, startWithDependencies } from "../../src/supervisor/startOrder.js"
+
+const def = (name: string, depends: Array<string> = []): DaemonDefinition => ({
+  id: { namespace: "app", name, qualified: `app/${name}`, safe_path: `app--${name}` },
+  config: new DaemonConfig({ run: name, dir: "/tmp", depends: depends.map((d) => `app/${d}`) }),
+  adhoc: false,
+  source: null,
+})
+const map = (...defs: Array<DaemonDefinition>) => new Map(defs.map((d) => [d.id.qualified, d]))
+
+describe("startLevels", () => {
+  it("puts dependencies first and independent daemons on one level", () => {
+    const levels = startLevels(map(def("api", ["db", "cache"]), def("db"), def("cache"), def("web", ["api"])))
+    expect(levels.map((l) => [...l].sort())).toEqual([["app/cache", "app/db"], ["app/api"], ["app/web"]])
+  })
+  it("ignores dependencies outside the set (they are assumed running)", () => {
+    expect(startLevels(map(def("api", ["db"])))).toEqual([["app/api"]])
+  })
+})
+
+describe("startWithDependencies", () => {
+  const recorder = (fail: ReadonlyArray<string> = []) => {
+    const calls: Array<{ id: string; force: boolean }> = []
+    const start = (d: DaemonDefinition, o: { force?: boolean }): Effect.Effect<StartOutcome> =>
+      Effect.sync(() => {
+        calls.push({ id: d.id.qualified, force: o.force ?? false })
+        return fail.includes(d.id.name)
+          ? {
+              _tag: "StartFailed",
+              id: d.id.qualified,
+              message: `${d.id.qualified} exited with code 1`,
+              exit_code: 1,
+              signal: null,
+              output: [],
+              cli_status: 1,
+            }
+          : { _tag: "Ready", id: d.id.qualified, pid: 1 }
+      })
+    return { calls, start }
+  }
+
+  it("starts dependencies level by level before the requested daemon; force applies only to it", async () => {
+    const r = recorder()
+    const outcomes = await Effect.runPromise(
+      startWithDependencies(r.start, [def("web", ["api"])], [def("api", ["db"]), def("db")], true),
+    )
+    expect(r.calls).toEqual([
+      { id: "app/db", force: false },
+      { id: "app/api", force: false },
+      { id: "app/web", force: true },
+    ])
+    expect(outcomes.map((o) => o.id)).toEqual(["app/db", "app/api", "app/web"])
+  })
+
+  it("a failed dependency fails its dependents with the root cause, and they are not started", async () => {
+    const r = recorder(["db"])
+    const outcomes = await Effect.runPromise(
+      startWithDependencies(r.start, [def("web", ["api"])], [def("api", ["db"]), def("db")], false),
+    )
+    expect(r.calls.map((c) => c.id)).toEqual(["app/db"])
+    const web = outcomes.find((o) => o.id === "app/web")
+    expect(web).toMatchObject({ _tag: "StartFailed", cli_status: 1 })
+    expect((web as { message: string }).message).toMatch(
+      /dependency app\/api failed .*dependency app\/db failed \(app\/db exited with code 1\)/,
+    )
+  })
+})
