@@ -6,6 +6,7 @@ import type { ControlResult } from "../domain/ApiDaemonEntry.js"
 import { LogStreamItem } from "../domain/LogEntry.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { LogStore } from "../logs/LogStore.js"
+import { stopLevels } from "../supervisor/order.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { startWithDependencies } from "../supervisor/startOrder.js"
 import { Api, type SupervisorInfo } from "./Api.js"
@@ -117,11 +118,20 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
         startWithDependencies(sup.start, payload.definitions, payload.dependencies, payload.force),
       )
       .handle("stop", ({ payload }) =>
-        Effect.forEach(
-          payload.ids,
-          (id) => sup.stop(id).pipe(Effect.map((was_running) => ({ id, was_running }))),
-          { concurrency: "unbounded" },
-        ),
+        Effect.gen(function* () {
+          // Dependents before their dependencies: level by level, each level in parallel.
+          const depends = new Map<string, ReadonlyArray<string>>()
+          for (const id of payload.ids) depends.set(id, (yield* sup.get(id)).def.config.depends)
+          const results = new Map<string, boolean>()
+          for (const level of stopLevels(depends)) {
+            yield* Effect.forEach(
+              level,
+              (id) => sup.stop(id).pipe(Effect.map((was) => results.set(id, was))),
+              { concurrency: "unbounded", discard: true },
+            )
+          }
+          return payload.ids.map((id) => ({ id, was_running: results.get(id) ?? false }))
+        }),
       )
       .handle("wait", ({ payload }) =>
         sup.wait(payload.id).pipe(

@@ -66,8 +66,10 @@ export const spawnBackgroundSupervisor = (env: NodeJS.ProcessEnv) =>
 /** Waits until the socket accepts connections (or the deadline passes). */
 export const waitUntilUp = (socket: string, timeout: Duration.DurationInput) =>
   isUp(socket).pipe(
+    // With a schedule, repeat yields the schedule's output (a count, 0 when the first probe
+    // succeeds), not the probe's: once it ends, the socket is up.
     Effect.repeat({ schedule: Schedule.spaced("50 millis"), until: (up) => up }),
-    Effect.timeoutTo({ duration: timeout, onTimeout: () => false, onSuccess: (up) => up }),
+    Effect.timeoutTo({ duration: timeout, onTimeout: () => false, onSuccess: () => true }),
   )
 
 export interface ConnectOptions {

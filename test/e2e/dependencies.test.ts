@@ -58,3 +58,22 @@ describe("dependencies", () => {
     expect(daemonPids(sb.stateDir, "app/api")).toEqual([])
   }, 30_000)
 })
+
+describe("stopping", () => {
+  it("stop of several daemons stops dependents before their dependencies", () => {
+    const stopLine = (name: string) =>
+      `trap 'echo stop-${name} >> order.log; exit 0' TERM; echo ${name} >> order.log; while :; do sleep 0.1; done`
+    const dir = sb.project(
+      "app",
+      [
+        `[daemons.db]\nrun = "${stopLine("db")}"\nready_delay = 0.3\n`,
+        `[daemons.api]\nrun = "${stopLine("api")}"\nready_delay = 0.3\ndepends = ["db"]\n`,
+        `[daemons.web]\nrun = "${stopLine("web")}"\nready_delay = 0.3\ndepends = ["api"]\n`,
+      ].join("\n"),
+    )
+    expect(sb.cli(["start", "web"], dir).status).toBe(0)
+    const r = sb.cli(["stop", "db", "web", "api"], dir)
+    expect(r.status, r.stderr).toBe(0)
+    expect(order(dir).filter((l) => l.startsWith("stop-"))).toEqual(["stop-web", "stop-api", "stop-db"])
+  }, 30_000)
+})
