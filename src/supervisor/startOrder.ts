@@ -20,7 +20,11 @@ export const startLevels = (defs: ReadonlyMap<string, DaemonDefinition>): Array<
   }
   for (const id of defs.keys()) visit(id, new Set())
   const levels: Array<Array<string>> = []
-  for (const [id, l] of level) (levels[l] ??= []).push(id)
+  for (const [id, l] of level) {
+    const at = levels[l] ?? []
+    at.push(id)
+    levels[l] = at
+  }
   return levels.filter((l) => l !== undefined)
 }
 
