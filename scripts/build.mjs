@@ -46,18 +46,10 @@ const common = {
 }
 await build({ ...common, entryPoints: ["src/host-entry.ts"], outfile: "dist/host.cjs", plugins: [stubs] })
 const result = await build({
+  ...common,
   entryPoints: ["src/main.ts"],
   outfile: "dist/cli.cjs",
-  bundle: true,
-  platform: "node",
-  target: "node20",
-  format: "cjs",
-  minify: true,
-  sourcemap: "linked",
-  legalComments: "none",
-  logLevel: "warning",
   plugins: [stubs, hostExternal],
-  metafile: true,
 })
 copyFileSync("scripts/launcher.cjs", "dist/supervisor.cjs")
 chmodSync("dist/supervisor.cjs", 0o755)
