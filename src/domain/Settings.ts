@@ -61,6 +61,11 @@ export const SupervisorSettings = Schema.Struct({
     "Consecutive samples above cpu_limit before a daemon is killed",
   ),
   ready_check_interval: setting(HumanDuration, "500ms", "Polling interval of readiness checks"),
+  hook_timeout: setting(
+    HumanDuration,
+    "30s",
+    "How long a lifecycle hook may run before its process group is killed",
+  ),
   auto_start: setting(
     Schema.Boolean,
     true,

@@ -1,4 +1,4 @@
-import { Context, Deferred, Effect, Fiber, FiberMap, Layer, Option, Ref, Stream } from "effect"
+import { Context, Deferred, Effect, Fiber, FiberMap, FiberSet, Layer, Option, Ref, Stream } from "effect"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
@@ -7,7 +7,10 @@ import { type ProcessHandle, ProcessService } from "../process/ProcessService.js
 import { StateStore } from "../state/StateStore.js"
 import { adoptPrevious } from "./adopt.js"
 import { apiEntry } from "./entry.js"
+import { shellArgv } from "./environment.js"
 import type { DaemonNotFound } from "./errors.js"
+import { makeHookFirer } from "./hooks/fire.js"
+import { HookRunner, liveHookRunner } from "./hooks/HookRunner.js"
 import { makeLaunches } from "./launches.js"
 import { type LifecycleContext, lifecycle } from "./lifecycle.js"
 import { makeLocks } from "./locks.js"
@@ -39,7 +42,10 @@ export interface SupervisorShape {
   readonly wait: (id: string) => Effect.Effect<Runtime, DaemonNotFound>
   /** Forgets daemons that are not running; returns their IDs. */
   readonly clean: (ids?: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
-  /** Stops every daemon, dependents before their dependencies. */
+  /**
+   * Shuts down: stops every daemon, dependents before their dependencies (firing on_exit, not
+   * on_stop), and waits for the hooks still running (each ends by its timeout at the latest).
+   */
   readonly stopAll: Effect.Effect<void>
   /** Emits whenever any daemon changes (a counter). */
   readonly changes: Stream.Stream<number>
@@ -54,6 +60,11 @@ export const makeSupervisor = Effect.gen(function* () {
   const state = yield* StateStore
   const config = yield* SupervisorConfig
   const probes = Option.getOrElse(yield* Effect.serviceOption(ReadinessProbes), () => liveProbes)
+  const hookRunner = Option.getOrElse(yield* Effect.serviceOption(HookRunner), () =>
+    liveHookRunner((line) => process.stderr.write(`${line}\n`)),
+  )
+  const hookFibers = yield* FiberSet.make<unknown, never>()
+  const shuttingDown = yield* Ref.make(false)
   const reg = yield* makeRegistry(state)
   const { registry, version, bump, update, find, register } = reg
   const fibers = yield* FiberMap.make<string>()
@@ -84,6 +95,20 @@ export const makeSupervisor = Effect.gen(function* () {
       ),
     update,
     prepareReadiness: prepareReadiness({ logs, config, probes, registry }),
+    fireHook: makeHookFirer({
+      runner: hookRunner,
+      fibers: hookFibers,
+      shell: shellArgv(config.settings.general.shell),
+      timeout: config.settings.supervisor.hook_timeout,
+    }),
+    outputLines: (id: string) => {
+      const afterId = runStart.get(id)
+      return logs.onLines(id, afterId === undefined ? {} : { afterId }).pipe(
+        Stream.map((e) => e.message),
+        Stream.catchAll(() => Stream.empty),
+      )
+    },
+    shuttingDown: Ref.get(shuttingDown),
   }
 
   /**
@@ -209,6 +234,7 @@ export const makeSupervisor = Effect.gen(function* () {
         return names
       }),
     stopAll: Effect.gen(function* () {
+      yield* Ref.set(shuttingDown, true)
       const all = [...(yield* Ref.get(registry)).values()]
       const levels = stopLevels(new Map(all.map((r) => [r.def.id.qualified, r.def.config.depends] as const)))
       for (const level of levels) {
@@ -217,6 +243,7 @@ export const makeSupervisor = Effect.gen(function* () {
           discard: true,
         })
       }
+      yield* FiberSet.awaitEmpty(hookFibers)
     }),
     changes: version.changes,
     entry: apiEntry,

@@ -1,4 +1,4 @@
-import { Deferred, type Duration, Effect, Exit, Option } from "effect"
+import { Deferred, type Duration, Effect, Exit, Option, type Stream } from "effect"
 import { retryLimit } from "../domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { DaemonStatus } from "../domain/DaemonStatus.js"
@@ -11,6 +11,9 @@ import {
 } from "../process/ProcessService.js"
 import { retryDelay } from "./backoff.js"
 import { daemonEnvironment, shellArgv } from "./environment.js"
+import type { HookRun, HookVars } from "./hooks/fire.js"
+import type { HookName } from "./hooks/HookRunner.js"
+import { watchOutput } from "./hooks/onOutput.js"
 import type { Runtime } from "./Runtime.js"
 import type { ReadyResult } from "./readiness/index.js"
 import { resolveDaemonUser } from "./user.js"
@@ -39,6 +42,17 @@ export interface LifecycleContext {
     def: DaemonDefinition,
     run: ReadinessRun,
   ) => Effect.Effect<(handle: ProcessHandle) => Effect.Effect<ReadyResult>, string>
+  /** Fires one of the daemon's hooks in the background (nothing when it has none). */
+  readonly fireHook: (
+    def: DaemonDefinition,
+    hook: HookName,
+    run: HookRun,
+    vars: HookVars,
+  ) => Effect.Effect<void>
+  /** The output lines of the daemon's current run, as they are indexed. */
+  readonly outputLines: (id: string) => Stream.Stream<string>
+  /** True once the supervisor is shutting down (its stops fire on_exit, not on_stop). */
+  readonly shuttingDown: Effect.Effect<boolean>
 }
 
 /** How the run being started is spawned (what `ready_cmd` inherits). */
@@ -90,6 +104,11 @@ export const lifecycle = (
   const limit = retryLimit(def.config.retry)
   const signal = def.config.stop_signal.signal
   const timeout = def.config.stop_signal.timeout ?? ctx.stopTimeout
+  // The run hooks inherit (environment and user): the latest spawn's, or the plain daemon's.
+  let hookRun: HookRun = { env: daemonEnvironment(ctx.baseEnv, def, 0) }
+  let retryCount = 0
+  const fire = (hook: HookName, vars: Omit<HookVars, "retryCount"> = {}) =>
+    ctx.fireHook(def, hook, hookRun, { retryCount, ...vars })
 
   const stopGroup = (handle: ProcessHandle) =>
     Effect.gen(function* () {
@@ -102,6 +121,9 @@ export const lifecycle = (
         startTime: null,
         handle: null,
       }))
+      // At shutdown only on_exit fires: on_stop is for a stop somebody asked for.
+      if (!(yield* ctx.shuttingDown)) yield* fire("on_stop", { exit: s, reason: "stop" })
+      yield* fire("on_exit", { exit: s, reason: "stop" })
       yield* Deferred.succeed(ready, { _tag: "Interrupted", id })
     })
 
@@ -123,6 +145,8 @@ export const lifecycle = (
       const outputFile = yield* ctx.prepareLogs(id)
       const env = daemonEnvironment(ctx.baseEnv, def, attempt)
       const identity = user !== undefined ? { uid: user.uid, gid: user.gid } : {}
+      hookRun = { env, ...identity }
+      retryCount = attempt
       const waitReady = yield* ctx.prepareReadiness(def, { env, ...identity }).pipe(
         Effect.mapError(
           (message) =>
@@ -166,6 +190,7 @@ export const lifecycle = (
         startTime: null,
         handle: null,
       }))
+      yield* fire("on_exit", { exit: s, reason: "fail" })
       return s
     })
 
@@ -184,6 +209,11 @@ export const lifecycle = (
         if (acquired._tag === "Left") return { _tag: "SpawnFailed", error: acquired.left } as const
         const { handle, waitReady } = acquired.right
         yield* Deferred.succeed(spawned, undefined)
+        const onOutput = def.config.hooks.on_output
+        if (onOutput !== undefined)
+          yield* Effect.forkScoped(
+            watchOutput(onOutput, ctx.outputLines(id), (line) => fire("on_output", { matchedLine: line })),
+          )
         if (Option.isSome(waitReady)) {
           const r = yield* waitReady.value(handle)
           if (r._tag === "Exited") return { _tag: "Exited", status: r.status, beforeReady: true } as const
@@ -193,6 +223,7 @@ export const lifecycle = (
           }
         }
         yield* ctx.update(id, (r) => ({ ...r, status: { type: "running" } }))
+        if (Option.isSome(waitReady)) yield* fire("on_ready")
         yield* Deferred.succeed(ready, { _tag: "Ready", id, pid: handle.pid })
         const status = yield* handle.exit
         return { _tag: "Exited", status, beforeReady: false } as const
@@ -218,6 +249,7 @@ export const lifecycle = (
         const message = result.error.message
         yield* ctx.update(id, (r) => ({ ...r, status: { type: "failed", message }, pid: null, handle: null }))
         yield* Deferred.succeed(spawned, undefined)
+        yield* fire("on_fail")
         yield* Deferred.succeed(ready, {
           _tag: "StartFailed",
           id,
@@ -232,6 +264,7 @@ export const lifecycle = (
       if (result._tag === "NotReady") {
         // Not retried: the checks had their whole timeout, and a retry would wait as long again.
         const output = yield* ctx.lastLines(id, 20)
+        yield* fire("on_fail", { exit: result.status })
         yield* Deferred.succeed(ready, {
           _tag: "StartFailed",
           id,
@@ -249,6 +282,7 @@ export const lifecycle = (
         "exited; its exit status is unknown (it was adopted after a supervisor restart)",
       )
       yield* ctx.update(id, (r) => ({ ...r, status: final, pid: null, startTime: null, handle: null }))
+      yield* fire("on_exit", { exit: status, reason: final.type === "stopped" ? "exit" : "fail" })
       if (final.type === "stopped") {
         if (beforeReady) yield* Deferred.succeed(ready, { _tag: "Completed", id })
         return
@@ -256,9 +290,12 @@ export const lifecycle = (
       if (attempt < limit) {
         attempt++
         yield* Effect.sleep(retryDelay(attempt))
+        retryCount = attempt
+        yield* fire("on_retry", { exit: status })
         continue
       }
       const output = yield* ctx.lastLines(id, 20)
+      yield* fire("on_fail", { exit: status })
       yield* Deferred.succeed(ready, {
         _tag: "StartFailed",
         id,

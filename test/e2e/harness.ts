@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { request } from "node:http"
+import * as net from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 
@@ -360,3 +361,14 @@ export interface DaemonEntry {
 /** The API's entry of one daemon (`GET /api/daemons/{id}`), undefined when unknown. */
 export const daemonEntry = (stateDir: string, id: string): Promise<DaemonEntry | undefined> =>
   apiGet<DaemonEntry>(stateDir, `/api/daemons/${encodeURIComponent(id)}`)
+
+/** A TCP port that was free on 127.0.0.1 a moment ago. */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const s = net.createServer()
+    s.once("error", reject)
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo
+      s.close(() => resolve(port))
+    })
+  })

@@ -9,11 +9,13 @@ import { request } from "node:http"
 import * as net from "node:net"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { docExamples } from "./docExamples.js"
 import {
   type CliResult,
   type DaemonSandbox,
   daemonEntry,
   daemonPids,
+  freePort,
   makeDaemonSandbox,
   STACK_LINE,
 } from "./harness.js"
@@ -50,16 +52,6 @@ const FLAG_JS = `
 setTimeout(() => require("node:fs").writeFileSync("ready.flag", "yes"), Number(process.argv[2]))
 setInterval(() => {}, 1 << 30)
 `
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve, reject) => {
-    const s = net.createServer()
-    s.once("error", reject)
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo
-      s.close(() => resolve(port))
-    })
-  })
 
 const httpStatus = (url: string): Promise<number | undefined> =>
   new Promise((resolve) => {
@@ -564,39 +556,6 @@ describe("CLI overrides replace the configured checks", () => {
     T,
   )
 })
-
-/** A ```toml block of docs/readiness.md with the commands its `<!-- run: ARGS => STATUS -->` markers give. */
-interface DocExample {
-  readonly line: number
-  readonly toml: string
-  readonly runs: ReadonlyArray<{ readonly args: ReadonlyArray<string>; readonly status: number }>
-  readonly ports: ReadonlyArray<number>
-}
-
-const docExamples = (markdown: string): Array<DocExample> => {
-  const lines = markdown.split("\n")
-  const out: Array<DocExample> = []
-  for (let i = 0; i < lines.length; i++) {
-    if (lines[i]!.trim() !== "```toml") continue
-    const markers: Array<string> = []
-    for (let j = i - 1; j >= 0; j--) {
-      const m = /^<!--\s*(.*?)\s*-->$/.exec(lines[j]!.trim())
-      if (!m) break
-      markers.unshift(m[1]!)
-    }
-    const end = lines.indexOf("```", i + 1)
-    const runs = markers.flatMap((m) => {
-      const r = /^run:\s*(.*?)\s*=>\s*(\d+)$/.exec(m)
-      return r ? [{ args: r[1]!.split(/\s+/), status: Number(r[2]) }] : []
-    })
-    const ports = markers.flatMap((m) =>
-      m.startsWith("ports:") ? m.slice(6).trim().split(/\s+/).map(Number) : [],
-    )
-    out.push({ line: i + 1, toml: lines.slice(i + 1, end).join("\n"), runs, ports })
-    i = end
-  }
-  return out
-}
 
 describe("docs/readiness.md examples run", () => {
   const examples = docExamples(readFileSync(join(__dirname, "../../docs/readiness.md"), "utf8"))

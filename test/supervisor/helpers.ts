@@ -24,6 +24,7 @@ import { type FakeProcessService, makeFakeProcessService } from "../../src/proce
 import { ProcessService } from "../../src/process/ProcessService.js"
 import type { PersistentState } from "../../src/state/State.js"
 import { makeStateStore, StateStore, writeFileAtomic } from "../../src/state/StateStore.js"
+import { type HookCommand, HookRunner } from "../../src/supervisor/hooks/HookRunner.js"
 import type { Runtime } from "../../src/supervisor/Runtime.js"
 import { ReadinessProbes, type ReadinessProbesShape } from "../../src/supervisor/readiness/index.js"
 import { Supervisor, SupervisorLive, type SupervisorShape } from "../../src/supervisor/Supervisor.js"
@@ -88,6 +89,8 @@ export interface Harness {
   readonly stateOnDisk: () => PersistentState
   /** Appends an output line of a daemon, as its log follower would have indexed it (`onLines`). */
   readonly emit: (id: string, line: string) => Effect.Effect<void>
+  /** Every hook the supervisor ran (the fake runner records it and "exits 0" at once). */
+  readonly hooks: Effect.Effect<ReadonlyArray<HookCommand>>
 }
 
 const notUsed = (what: string) => Effect.dieMessage(`LogStore.${what} is not used by the supervisor tests`)
@@ -225,8 +228,16 @@ export const makeHarness = (options: HarnessOptions = {}) =>
         ),
     }
 
+    const hooksRun = yield* Ref.make<ReadonlyArray<HookCommand>>([])
+    const hookRunner = Layer.succeed(HookRunner, {
+      run: (command) =>
+        Ref.update(hooksRun, (all) => [...all, command]).pipe(
+          Effect.as({ _tag: "Exited", code: 0, signal: null } as const),
+        ),
+    })
     const settings = Schema.decodeUnknownSync(Settings)(options.settings ?? {})
     const deps = Layer.mergeAll(
+      hookRunner,
       Layer.succeed(ProcessService, processes),
       Layer.succeed(StateStore, store),
       Layer.succeed(LogStore, logs),
@@ -246,6 +257,7 @@ export const makeHarness = (options: HarnessOptions = {}) =>
       forgotten: Ref.get(forgotten),
       stateOnDisk: () => JSON.parse(fs.readFileSync(stateFile, "utf8")) as PersistentState,
       emit,
+      hooks: Ref.get(hooksRun),
     }
     return harness
   })
@@ -330,3 +342,14 @@ export const makeGate = Effect.gen(function* () {
   const opened = yield* Deferred.make<void>()
   return { wait: Deferred.await(opened), open: Deferred.succeed(opened, undefined) }
 })
+
+/** Waits until the fake hook runner has run `n` hooks (yielding between checks, bounded). */
+export const awaitHooks = (h: Harness, n: number) =>
+  Effect.gen(function* () {
+    for (let turn = 0; turn < 20_000; turn++) {
+      const hooks = yield* h.hooks
+      if (hooks.length >= n) return hooks
+      yield* Effect.yieldNow()
+    }
+    return yield* Effect.dieMessage(`expected ${n} hooks, got ${(yield* h.hooks).length}`)
+  })
