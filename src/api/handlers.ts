@@ -6,6 +6,7 @@ import type { ControlResult } from "../domain/ApiDaemonEntry.js"
 import { LogStreamItem } from "../domain/LogEntry.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { LogStore } from "../logs/LogStore.js"
+import { activePorts } from "../supervisor/activePorts.js"
 import { stopLevels } from "../supervisor/order.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { startWithDependencies } from "../supervisor/startOrder.js"
@@ -47,7 +48,7 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
     const entry = (id: string) =>
       Effect.gen(function* () {
         const r = yield* sup.get(id)
-        return sup.entry(r, yield* sup.isDisabled(id))
+        return sup.entry(r, yield* sup.isDisabled(id), activePorts([r]).get(id) ?? null)
       })
     const control = (f: (id: string) => Effect.Effect<ControlResult, unknown>) => (id: string) =>
       f(id).pipe(Effect.catchAll((e) => Effect.succeed({ ok: false, error: errorText(e) })))
@@ -55,8 +56,11 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
       .handle("list", () =>
         Effect.gen(function* () {
           const all = yield* sup.list
+          const active = activePorts(all)
           return yield* Effect.forEach(all, (r) =>
-            sup.isDisabled(r.def.id.qualified).pipe(Effect.map((d) => sup.entry(r, d))),
+            sup
+              .isDisabled(r.def.id.qualified)
+              .pipe(Effect.map((d) => sup.entry(r, d, active.get(r.def.id.qualified) ?? null))),
           )
         }),
       )

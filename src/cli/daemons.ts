@@ -3,6 +3,7 @@ import { Console, Effect, Option } from "effect"
 import { SupervisorClient } from "./client.js"
 import { all, force, group, ids, json, quiet } from "./options.js"
 import { cyan, dim, green, printJson } from "./output.js"
+import { checkBumpApplies, portOptions, portOverrides, withPorts } from "./portFlags.js"
 import { startWithProgress } from "./progress.js"
 import { readyOptions, readyOverrides, withReadiness } from "./readyFlags.js"
 import { definitionsFor, knownDaemons, selectIds } from "./selection.js"
@@ -11,18 +12,22 @@ import { reportStart } from "./startReport.js"
 
 export const startCommand = Command.make(
   "start",
-  { ids, all, group, force, quiet, json, ...readyOptions },
+  { ids, all, group, force, quiet, json, ...readyOptions, ...portOptions },
   (o) =>
     handleErrors(
       Effect.gen(function* () {
         const overrides = yield* readyOverrides(o)
+        const ports = yield* portOverrides(o)
         const config = yield* loadHere(true)
         yield* withClient(
           config,
           Effect.gen(function* () {
             const known = yield* knownDaemons
             const selected = yield* selectIds(config, known, o, () => Object.keys(config.daemons))
-            const defs = (yield* definitionsFor(selected, config)).map((d) => withReadiness(d, overrides))
+            const defs = (yield* definitionsFor(selected, config)).map((d) =>
+              withPorts(withReadiness(d, overrides), ports),
+            )
+            yield* checkBumpApplies(defs, ports)
             yield* reportStart(yield* startWithProgress(defs, o, config, known), o)
           }),
         )

@@ -107,6 +107,7 @@ export const statusCommand = Command.make("status", { id: Args.text({ name: "id"
         ["run", e.run],
         ["dir", e.dir],
         ["ports", e.resolved_port.join(", ") || "-"],
+        ["active port", e.active_port === null ? "-" : String(e.active_port)],
         ["enabled", e.enabled ? "yes" : "no"],
         ["retries", String(e.retry_count)],
         ["source", e.source ?? "(ad-hoc)"],

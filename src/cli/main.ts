@@ -10,6 +10,7 @@ import { supervisorCommand } from "./host.js"
 import { listCommand, statusCommand } from "./listing.js"
 import { logsCommand } from "./logs.js"
 import { ExitCode, exitWith } from "./output.js"
+import { withOptionalBumpValue } from "./portFlags.js"
 import { schemaCommand } from "./schema.js"
 
 export const rootCommand = Command.make("supervisor").pipe(
@@ -45,7 +46,7 @@ const withAliases = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
 }
 
 export const runCli = (argv: ReadonlyArray<string>) =>
-  cli(withAliases(argv)).pipe(
+  cli(withOptionalBumpValue(withAliases(argv))).pipe(
     Effect.catchIf(ValidationError.isValidationError, () => exitWith(ExitCode.usage)),
     Effect.catchAllCause((cause) => {
       if (Cause.isInterruptedOnly(cause)) return Effect.void

@@ -2,10 +2,22 @@ import { Console, Effect } from "effect"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { cyan, dim, ExitCode, exitWith, green, printJson, red, yellow } from "./output.js"
 
+const plural = (ports: ReadonlyArray<number>) => `port${ports.length === 1 ? "" : "s"} ${ports.join(", ")}`
+
+/** `, port 3001; 3000 was in use`: the ports a daemon got, and the configured ones when shifted. */
+const portsNote = (ports?: ReadonlyArray<number>, expected?: ReadonlyArray<number>) => {
+  if (ports === undefined || ports.length === 0) return ""
+  const shifted =
+    expected && expected.length > 0
+      ? `; ${plural(expected)} ${expected.length === 1 ? "was" : "were"} in use`
+      : ""
+  return `, ${plural(ports)}${shifted}`
+}
+
 export const outcomeLine = (o: StartOutcome): string => {
   switch (o._tag) {
     case "Ready":
-      return `${green("✓")} ${cyan(o.id)} is running ${dim(`(pid ${o.pid})`)}`
+      return `${green("✓")} ${cyan(o.id)} is running ${dim(`(pid ${o.pid}${portsNote(o.ports, o.expected_ports)})`)}`
     case "AlreadyRunning":
       return `${green("•")} ${cyan(o.id)} is already running${o.pid ? dim(` (pid ${o.pid})`) : ""}`
     case "Completed":

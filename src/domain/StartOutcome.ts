@@ -1,7 +1,14 @@
 import { Schema } from "effect"
 
 /** How a start request ended, per daemon. */
-export const Ready = Schema.TaggedStruct("Ready", { id: Schema.String, pid: Schema.Int })
+export const Ready = Schema.TaggedStruct("Ready", {
+  id: Schema.String,
+  pid: Schema.Int,
+  /** The ports the daemon was given (`port`), after any bump. */
+  ports: Schema.optional(Schema.Array(Schema.Int)),
+  /** The configured ports, present only when they were taken and the daemon got shifted ones. */
+  expected_ports: Schema.optional(Schema.Array(Schema.Int)),
+})
 export const AlreadyRunning = Schema.TaggedStruct("AlreadyRunning", {
   id: Schema.String,
   pid: Schema.NullOr(Schema.Int),

@@ -14,6 +14,8 @@ export const DaemonRecord = Schema.Struct({
   /** Epoch milliseconds of the last start. */
   started_at: Schema.NullOr(Schema.Number),
   retry_count: Schema.Int,
+  /** The ports of the latest run (after a bump); absent in state files of older versions. */
+  ports: Schema.optionalWith(Schema.Array(Schema.Int), { default: () => [] }),
 })
 export type DaemonRecord = typeof DaemonRecord.Type
 

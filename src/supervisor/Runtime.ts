@@ -12,6 +12,8 @@ export interface Runtime {
   readonly startedAt: number | null
   readonly retryCount: number
   readonly handle: ProcessHandle | null
+  /** The ports of the latest run (`port.expect`, shifted by a bump); empty without `port`. */
+  readonly ports: ReadonlyArray<number>
 }
 
 export const isActive = (r: Pick<Runtime, "status">): boolean =>
@@ -25,4 +27,5 @@ export const initialRuntime = (def: DaemonDefinition): Runtime => ({
   startedAt: null,
   retryCount: 0,
   handle: null,
+  ports: [],
 })

@@ -15,6 +15,8 @@ import { makeLaunches } from "./launches.js"
 import { type LifecycleContext, lifecycle } from "./lifecycle.js"
 import { makeLocks } from "./locks.js"
 import { stopLevels } from "./order.js"
+import { livePortAvailability, PortAvailability } from "./ports/availability.js"
+import { resolvePorts } from "./ports/resolve.js"
 import { isActive, type Runtime } from "./Runtime.js"
 import { liveProbes, ReadinessProbes } from "./readiness/index.js"
 import { indexedAll, prepareReadiness } from "./readinessContext.js"
@@ -49,7 +51,7 @@ export interface SupervisorShape {
   readonly stopAll: Effect.Effect<void>
   /** Emits whenever any daemon changes (a counter). */
   readonly changes: Stream.Stream<number>
-  readonly entry: (r: Runtime, disabled: boolean) => ApiDaemonEntry
+  readonly entry: (r: Runtime, disabled: boolean, activePort?: number | null) => ApiDaemonEntry
 }
 
 export class Supervisor extends Context.Tag("supervisor/Supervisor")<Supervisor, SupervisorShape>() {}
@@ -63,6 +65,7 @@ export const makeSupervisor = Effect.gen(function* () {
   const hookRunner = Option.getOrElse(yield* Effect.serviceOption(HookRunner), () =>
     liveHookRunner((line) => process.stderr.write(`${line}\n`)),
   )
+  const ports = Option.getOrElse(yield* Effect.serviceOption(PortAvailability), () => livePortAvailability)
   const hookFibers = yield* FiberSet.make<unknown, never>()
   const shuttingDown = yield* Ref.make(false)
   const reg = yield* makeRegistry(state)
@@ -95,6 +98,13 @@ export const makeSupervisor = Effect.gen(function* () {
       ),
     update,
     prepareReadiness: prepareReadiness({ logs, config, probes, registry }),
+    resolvePorts: (def) => {
+      const spec = def.config.port
+      if (spec === undefined || spec.expect.length === 0) return Effect.succeed({ ports: [], offset: 0 })
+      return resolvePorts(spec.expect, spec.bump, ports.check, ports.holder).pipe(
+        Effect.mapError((conflict) => conflict.message),
+      )
+    },
     fireHook: makeHookFirer({
       runner: hookRunner,
       fibers: hookFibers,

@@ -42,6 +42,7 @@ export const adoptPrevious = ({ state, processes, logs, registry: reg, launch, s
         status: record.status,
         startedAt: record.started_at,
         retryCount: record.retry_count,
+        ports: record.ports,
       }
       yield* Ref.update(registry, (m) => new Map(m).set(record.id, runtime))
       if (!isActive(record) || record.pid === null || record.start_time === null) continue

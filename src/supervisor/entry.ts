@@ -1,8 +1,8 @@
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import { isActive, type Runtime } from "./Runtime.js"
 
-/** A daemon as the API lists it. */
-export const apiEntry = (r: Runtime, disabled: boolean): ApiDaemonEntry => {
+/** A daemon as the API lists it; `activePort` comes from `activePorts` (it reads /proc). */
+export const apiEntry = (r: Runtime, disabled: boolean, activePort: number | null = null): ApiDaemonEntry => {
   const uptime = r.startedAt && isActive(r) ? Math.max(0, Math.floor((Date.now() - r.startedAt) / 1000)) : 0
   const status = disabled && !isActive(r) ? { ...r.status, type: "disabled" as const } : r.status
   return {
@@ -16,8 +16,9 @@ export const apiEntry = (r: Runtime, disabled: boolean): ApiDaemonEntry => {
     uptime_secs: uptime,
     proxy_url: null,
     slug: null,
-    active_port: null,
-    resolved_port: r.def.config.port?.expect ?? [],
+    active_port: isActive(r) ? activePort : null,
+    // The ports of the latest run; before any run, the configured ones.
+    resolved_port: r.ports.length > 0 ? r.ports : (r.def.config.port?.expect ?? []),
     enabled: !disabled,
     adhoc: r.def.adhoc,
     run: r.def.config.run,

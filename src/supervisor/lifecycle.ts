@@ -14,6 +14,7 @@ import { daemonEnvironment, shellArgv } from "./environment.js"
 import type { HookRun, HookVars } from "./hooks/fire.js"
 import type { HookName } from "./hooks/HookRunner.js"
 import { watchOutput } from "./hooks/onOutput.js"
+import { portEnvironment, type ResolvedPorts } from "./ports/resolve.js"
 import type { Runtime } from "./Runtime.js"
 import type { ReadyResult } from "./readiness/index.js"
 import { resolveDaemonUser } from "./user.js"
@@ -42,6 +43,11 @@ export interface LifecycleContext {
     def: DaemonDefinition,
     run: ReadinessRun,
   ) => Effect.Effect<(handle: ProcessHandle) => Effect.Effect<ReadyResult>, string>
+  /**
+   * Picks the ports of a run (`port.expect`, shifted when taken and `port.bump` allows); fails
+   * with a message naming the taken port, its holder and the fix. No `port`: none.
+   */
+  readonly resolvePorts: (def: DaemonDefinition) => Effect.Effect<ResolvedPorts, string>
   /** Fires one of the daemon's hooks in the background (nothing when it has none). */
   readonly fireHook: (
     def: DaemonDefinition,
@@ -107,6 +113,8 @@ export const lifecycle = (
   // The run hooks inherit (environment and user): the latest spawn's, or the plain daemon's.
   let hookRun: HookRun = { env: daemonEnvironment(ctx.baseEnv, def, 0) }
   let retryCount = 0
+  // The ports of the latest spawn, for the start outcome.
+  let runPorts: ResolvedPorts = { ports: [], offset: 0 }
   const fire = (hook: HookName, vars: Omit<HookVars, "retryCount"> = {}) =>
     ctx.fireHook(def, hook, hookRun, { retryCount, ...vars })
 
@@ -142,21 +150,19 @@ export const lifecycle = (
           message: `cannot start daemon ${id}: ${user.error}`,
         })
       }
+      const fail = (message: string) =>
+        new SpawnError({ id, command: def.config.run, message: `cannot start daemon ${id}: ${message}` })
+      runPorts = yield* ctx.resolvePorts(def).pipe(Effect.mapError(fail))
+      const ports = runPorts.ports
+      yield* ctx.update(id, (r) =>
+        r.ports.length === ports.length && r.ports.every((p, i) => p === ports[i]) ? r : { ...r, ports },
+      )
       const outputFile = yield* ctx.prepareLogs(id)
-      const env = daemonEnvironment(ctx.baseEnv, def, attempt)
+      const env = { ...daemonEnvironment(ctx.baseEnv, def, attempt), ...portEnvironment(runPorts.ports) }
       const identity = user !== undefined ? { uid: user.uid, gid: user.gid } : {}
       hookRun = { env, ...identity }
       retryCount = attempt
-      const waitReady = yield* ctx.prepareReadiness(def, { env, ...identity }).pipe(
-        Effect.mapError(
-          (message) =>
-            new SpawnError({
-              id,
-              command: def.config.run,
-              message: `cannot start daemon ${id}: ${message}`,
-            }),
-        ),
-      )
+      const waitReady = yield* ctx.prepareReadiness(def, { env, ...identity }).pipe(Effect.mapError(fail))
       const handle = yield* ctx.processes.spawn({
         id,
         command: def.config.run,
@@ -224,7 +230,13 @@ export const lifecycle = (
         }
         yield* ctx.update(id, (r) => ({ ...r, status: { type: "running" } }))
         if (Option.isSome(waitReady)) yield* fire("on_ready")
-        yield* Deferred.succeed(ready, { _tag: "Ready", id, pid: handle.pid })
+        yield* Deferred.succeed(ready, {
+          _tag: "Ready",
+          id,
+          pid: handle.pid,
+          ...(runPorts.ports.length > 0 ? { ports: runPorts.ports } : {}),
+          ...(runPorts.offset > 0 ? { expected_ports: def.config.port?.expect ?? [] } : {}),
+        })
         const status = yield* handle.exit
         return { _tag: "Exited", status, beforeReady: false } as const
       }),

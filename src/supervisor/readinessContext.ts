@@ -50,7 +50,7 @@ export const prepareReadiness =
       const known = yield* Ref.get(registry)
       const rendered = renderChecks(readinessChecks(def.config), def.id.namespace, (other) => {
         const r = known.get(other)
-        return r === undefined ? undefined : { port: r.def.config.port?.expect[0] }
+        return r === undefined ? undefined : { port: r.ports[0] ?? r.def.config.port?.expect[0] }
       })
       if (Either.isLeft(rendered)) return yield* Effect.fail(rendered.left)
       const checks: ReadonlyArray<ReadinessCheck> = rendered.right

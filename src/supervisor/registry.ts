@@ -16,6 +16,7 @@ const toRecord = (r: Runtime): DaemonRecord => ({
   start_time: r.startTime,
   started_at: r.startedAt,
   retry_count: r.retryCount,
+  ports: r.ports,
 })
 
 /**
@@ -36,6 +37,8 @@ export const makeRegistry = (state: StateStoreShape) =>
           const current = m.get(id)
           if (!current) return [undefined, m] as const
           const r = f(current)
+          // `f` returning the same record means "no change": nothing to persist or announce.
+          if (r === current) return [undefined, m] as const
           return [r, new Map(m).set(id, r)] as const
         })
         if (next) {

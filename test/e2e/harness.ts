@@ -356,6 +356,8 @@ export interface DaemonEntry {
   readonly run: string
   readonly dir: string
   readonly retry_count: number
+  readonly resolved_port: ReadonlyArray<number>
+  readonly active_port: number | null
 }
 
 /** The API's entry of one daemon (`GET /api/daemons/{id}`), undefined when unknown. */

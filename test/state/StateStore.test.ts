@@ -19,6 +19,7 @@ const record = (id: string, retry_count = 0): DaemonRecord => ({
   pid: 4242,
   start_time: "987654",
   started_at: 1_700_000_000_000,
+  ports: [],
   retry_count,
 })
 

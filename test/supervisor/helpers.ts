@@ -25,6 +25,7 @@ import { ProcessService } from "../../src/process/ProcessService.js"
 import type { PersistentState } from "../../src/state/State.js"
 import { makeStateStore, StateStore, writeFileAtomic } from "../../src/state/StateStore.js"
 import { type HookCommand, HookRunner } from "../../src/supervisor/hooks/HookRunner.js"
+import { PortAvailability } from "../../src/supervisor/ports/availability.js"
 import type { Runtime } from "../../src/supervisor/Runtime.js"
 import { ReadinessProbes, type ReadinessProbesShape } from "../../src/supervisor/readiness/index.js"
 import { Supervisor, SupervisorLive, type SupervisorShape } from "../../src/supervisor/Supervisor.js"
@@ -70,6 +71,10 @@ export interface HarnessOptions {
   readonly output?: Readonly<Record<string, ReadonlyArray<string>>>
   /** Runs right after each process is spawned (before the supervisor has recorded it). */
   readonly afterSpawn?: (id: string, emit: (line: string) => Effect.Effect<void>) => Effect.Effect<void>
+  /** Ports the fake port check reports as in use (every other port is free; none is bound). */
+  readonly busyPorts?: ReadonlyArray<number>
+  /** Who holds a busy port, as the fake reports it. */
+  readonly portHolders?: Readonly<Record<number, { readonly pid: number; readonly name: string }>>
   /** Fake readiness probes (http, port, cmd); without them the supervisor would use the real ones. */
   readonly probes?: ReadinessProbesShape
 }
@@ -236,8 +241,14 @@ export const makeHarness = (options: HarnessOptions = {}) =>
         ),
     })
     const settings = Schema.decodeUnknownSync(Settings)(options.settings ?? {})
+    const busy = new Set(options.busyPorts ?? [])
+    const portAvailability = Layer.succeed(PortAvailability, {
+      check: (port) => Effect.succeed(busy.has(port) ? { free: false, reason: "in-use" } : { free: true }),
+      holder: (port) => Effect.succeed(Option.fromNullable(options.portHolders?.[port])),
+    })
     const deps = Layer.mergeAll(
       hookRunner,
+      portAvailability,
       Layer.succeed(ProcessService, processes),
       Layer.succeed(StateStore, store),
       Layer.succeed(LogStore, logs),

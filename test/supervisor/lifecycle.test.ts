@@ -819,6 +819,7 @@ describe("lifecycle: adoption after a supervisor restart", () => {
     pid,
     start_time: startTime,
     started_at: 1_700_000_000_000,
+    ports: [],
     retry_count: 2,
   })
   const stateWith = (...records: ReadonlyArray<DaemonRecord>): PersistentState => ({

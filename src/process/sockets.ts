@@ -1,0 +1,103 @@
+import * as fs from "node:fs"
+import { listPids } from "./procfs.js"
+
+/**
+ * Which TCP ports processes listen on, read from Linux `/proc`. Like `procfs.ts`: plain synchronous
+ * functions, and a process that vanishes (or that we may not inspect) is simply not found.
+ *
+ * The kernel lists sockets by inode in `/proc/net/tcp{,6}`; a process's open sockets appear as
+ * `socket:[inode]` links in `/proc/<pid>/fd`. Joining the two gives "who listens on which port"
+ * without running `ss` or `lsof`.
+ */
+
+/** The process that holds a port, as far as we can see it. */
+export interface PortHolder {
+  readonly pid: number
+  /** `/proc/<pid>/comm`: the kernel's (at most 15 character) name of the process. */
+  readonly name: string
+}
+
+/** `st` column value of a socket in the LISTEN state (include/net/tcp_states.h). */
+const TCP_LISTEN = "0A"
+
+const readText = (path: string): string | undefined => {
+  try {
+    return fs.readFileSync(path, "utf8")
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Parses the text of `/proc/net/tcp` or `/proc/net/tcp6` into inode → local port, LISTEN rows only.
+ * A row reads `sl local_address rem_address st ... uid timeout inode ...`, the local address being
+ * `HEXADDR:HEXPORT`. Inode 0 (a socket being torn down) is skipped.
+ */
+export const parseListening = (text: string): ReadonlyMap<number, number> => {
+  const sockets = new Map<number, number>()
+  for (const line of text.split("\n").slice(1)) {
+    const fields = line.trim().split(/\s+/)
+    const local = fields[1]
+    if (fields[3] !== TCP_LISTEN || local === undefined) continue
+    const port = Number.parseInt(local.slice(local.lastIndexOf(":") + 1), 16)
+    const inode = Number(fields[9])
+    if (Number.isInteger(port) && Number.isInteger(inode) && inode > 0) sockets.set(inode, port)
+  }
+  return sockets
+}
+
+/** Every listening TCP socket (IPv4 and IPv6) of this network namespace: inode → port. */
+export const listeningSockets = (): ReadonlyMap<number, number> =>
+  new Map([
+    ...parseListening(readText("/proc/net/tcp") ?? ""),
+    ...parseListening(readText("/proc/net/tcp6") ?? ""),
+  ])
+
+/** Inodes of the sockets a process has open; empty when it is gone or not ours to inspect. */
+export const socketInodesOf = (pid: number): ReadonlyArray<number> => {
+  let fds: ReadonlyArray<string>
+  try {
+    fds = fs.readdirSync(`/proc/${pid}/fd`)
+  } catch {
+    return []
+  }
+  return fds.flatMap((fd) => {
+    try {
+      const match = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`))
+      return match?.[1] === undefined ? [] : [Number(match[1])]
+    } catch {
+      return [] // the fd was closed between readdir and readlink
+    }
+  })
+}
+
+/** Sorted, unique TCP ports any of `pids` listens on (e.g. a daemon's whole process tree). */
+export const listeningPortsOf = (pids: ReadonlyArray<number>): ReadonlyArray<number> => {
+  const table = listeningSockets()
+  if (table.size === 0) return []
+  const ports = new Set<number>()
+  for (const pid of pids) {
+    for (const inode of socketInodesOf(pid)) {
+      const port = table.get(inode)
+      if (port !== undefined) ports.add(port)
+    }
+  }
+  return [...ports].sort((a, b) => a - b)
+}
+
+/**
+ * The process listening on `port`, for naming it in a conflict. Processes are tried in pid order so
+ * that a pre-forked server (workers sharing the parent's socket) is reported as its parent.
+ * Only processes whose `/proc/<pid>/fd` we may read can be found (all of them as root).
+ */
+export const portHolder = (port: number): PortHolder | undefined => {
+  const inodes = new Set<number>()
+  for (const [inode, p] of listeningSockets()) if (p === port) inodes.add(inode)
+  if (inodes.size === 0) return undefined
+  for (const pid of [...listPids()].sort((a, b) => a - b)) {
+    if (!socketInodesOf(pid).some((inode) => inodes.has(inode))) continue
+    const comm = readText(`/proc/${pid}/comm`)
+    if (comm !== undefined) return { pid, name: comm.replace(/\n$/, "") }
+  }
+  return undefined
+}

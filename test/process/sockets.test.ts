@@ -1,0 +1,97 @@
+import * as fs from "node:fs"
+import * as net from "node:net"
+import { afterEach, describe, expect, it } from "vitest"
+import {
+  listeningPortsOf,
+  listeningSockets,
+  parseListening,
+  portHolder,
+  socketInodesOf,
+} from "../../src/process/sockets.js"
+
+const servers: Array<net.Server> = []
+
+/** A real listener on `host`, port 0; resolves to the port the kernel assigned. */
+const listen = (host: string): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = net.createServer()
+    servers.push(server)
+    server.once("error", reject)
+    server.listen({ host, port: 0 }, () => {
+      const address = server.address()
+      if (address === null || typeof address === "string") reject(new Error("no TCP address"))
+      else resolve(address.port)
+    })
+  })
+
+const close = (server: net.Server): Promise<void> => new Promise((resolve) => server.close(() => resolve()))
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map(close))
+})
+
+const portsInTable = (): ReadonlyArray<number> => [...listeningSockets().values()]
+
+/**
+ * The name `/proc/<pid>/comm` gives this process: node's `process.title`, cut to 15 characters.
+ * Plain node is "node"; vitest retitles its fork workers "node (vitest N)".
+ */
+const ownComm = fs.readFileSync(`/proc/${process.pid}/comm`, "utf8").replace(/\n$/, "")
+
+describe("parseListening", () => {
+  it("keeps LISTEN rows only and reads the hex port", () => {
+    const text = [
+      "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode",
+      "   0: 0100007F:0BB8 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 4242 1 0 100 0 0 10 0",
+      "   1: 0100007F:0BB8 0100007F:C350 01 00000000:00000000 00:00000000 00000000  1000        0 4243 1 0 20 4 30 10 -1",
+      "   2: 00000000000000000000000000000000:1F90 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 99 1 0 100 0 0 10 0",
+      "   3: 0100007F:0050 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 0 1 0 100 0 0 10 0",
+      "",
+    ].join("\n")
+    expect([...parseListening(text)]).toEqual([
+      [4242, 3000],
+      [99, 8080],
+    ])
+  })
+  it("reads nothing from an empty table", () => expect(parseListening("").size).toBe(0))
+})
+
+describe("reading real sockets", () => {
+  it("this process's comm is node's title", () => {
+    expect(ownComm).toBe(process.title.slice(0, 15))
+    expect(ownComm).toMatch(/^node\b/)
+  })
+
+  it.each(["127.0.0.1", "::"])("finds a listener on %s", async (host) => {
+    const port = await listen(host)
+    expect(portsInTable()).toContain(port)
+    expect(listeningPortsOf([process.pid])).toContain(port)
+    expect(portHolder(port)).toEqual({ pid: process.pid, name: ownComm })
+  })
+
+  it("lists this process's socket inodes", async () => {
+    const port = await listen("127.0.0.1")
+    const inode = [...listeningSockets()].find(([, p]) => p === port)?.[0]
+    expect(inode).toBeDefined()
+    expect(socketInodesOf(process.pid)).toContain(inode)
+  })
+
+  it("returns sorted unique ports", async () => {
+    const ports = [await listen("127.0.0.1"), await listen("::"), await listen("127.0.0.1")]
+    const mine = listeningPortsOf([process.pid, process.pid]).filter((p) => ports.includes(p))
+    expect(mine).toEqual([...new Set(ports)].sort((a, b) => a - b))
+  })
+
+  it("does not find a closed port", async () => {
+    const port = await listen("127.0.0.1")
+    await Promise.all(servers.splice(0).map(close))
+    expect(portsInTable()).not.toContain(port)
+    expect(listeningPortsOf([process.pid])).not.toContain(port)
+    expect(portHolder(port)).toBeUndefined()
+  })
+
+  it("treats a vanished process as having no sockets", () => {
+    expect(socketInodesOf(2 ** 22 + 1)).toEqual([])
+    expect(listeningPortsOf([2 ** 22 + 1])).toEqual([])
+  })
+})
