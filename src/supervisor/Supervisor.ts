@@ -78,6 +78,10 @@ export const makeSupervisor = Effect.gen(function* () {
   const ctx: LifecycleContext = {
     processes,
     shell: config.settings.general.shell,
+    toolManager: {
+      enabled: config.settings.general.tool_manager,
+      bin: config.settings.general.tool_manager_bin,
+    },
     settingsUser: config.settings.supervisor.user,
     baseEnv: config.env,
     stopTimeout: config.settings.supervisor.stop_timeout,

@@ -17,12 +17,15 @@ import { watchOutput } from "./hooks/onOutput.js"
 import { portEnvironment, type ResolvedPorts } from "./ports/resolve.js"
 import type { Runtime } from "./Runtime.js"
 import type { ReadyResult } from "./readiness/index.js"
+import { toolManagerShell, usesToolManager } from "./toolManager.js"
 import { resolveDaemonUser } from "./user.js"
 
 /** What one daemon's lifecycle fiber needs from the supervisor around it. */
 export interface LifecycleContext {
   readonly processes: ProcessServiceShape
   readonly shell: string
+  /** `general.tool_manager` (the default of a daemon's `tool_manager`) and `general.tool_manager_bin`. */
+  readonly toolManager: { readonly enabled: boolean; readonly bin: string }
   /** `settings.supervisor.user`: the default user daemons run as. */
   readonly settingsUser: string | undefined
   readonly baseEnv: Readonly<Record<string, string | undefined>>
@@ -143,15 +146,9 @@ export const lifecycle = (
         env: ctx.baseEnv,
         currentUid: process.getuid?.() ?? 0,
       })
-      if (user !== undefined && "error" in user) {
-        return yield* new SpawnError({
-          id,
-          command: def.config.run,
-          message: `cannot start daemon ${id}: ${user.error}`,
-        })
-      }
       const fail = (message: string) =>
         new SpawnError({ id, command: def.config.run, message: `cannot start daemon ${id}: ${message}` })
+      if (user !== undefined && "error" in user) return yield* fail(user.error)
       runPorts = yield* ctx.resolvePorts(def).pipe(Effect.mapError(fail))
       const ports = runPorts.ports
       yield* ctx.update(id, (r) =>
@@ -160,13 +157,19 @@ export const lifecycle = (
       const outputFile = yield* ctx.prepareLogs(id)
       const env = { ...daemonEnvironment(ctx.baseEnv, def, attempt), ...portEnvironment(runPorts.ports) }
       const identity = user !== undefined ? { uid: user.uid, gid: user.gid } : {}
+      let shell: ReadonlyArray<string> = shellArgv(ctx.shell)
+      if (usesToolManager(def.config.tool_manager, ctx.toolManager.enabled)) {
+        const wrapped = toolManagerShell(ctx.toolManager.bin, shell, env, def.config.dir)
+        if ("error" in wrapped) return yield* fail(wrapped.error)
+        shell = wrapped.shell
+      }
       hookRun = { env, ...identity }
       retryCount = attempt
       const waitReady = yield* ctx.prepareReadiness(def, { env, ...identity }).pipe(Effect.mapError(fail))
       const handle = yield* ctx.processes.spawn({
         id,
         command: def.config.run,
-        shell: shellArgv(ctx.shell),
+        shell,
         cwd: def.config.dir,
         env,
         outputFile,
