@@ -33,6 +33,7 @@ describe("Settings defaults", () => {
   it("supervisor: cpu_violation_threshold 3, ready_check_interval 500ms, auto_start, no user", () => {
     expect(s.supervisor.cpu_violation_threshold).toBe(3)
     expect(ms(s.supervisor.ready_check_interval)).toBe(500)
+    expect(ms(s.supervisor.hook_timeout)).toBe(30_000)
     expect(s.supervisor.auto_start).toBe(true)
     expect(s.supervisor.user).toBeUndefined()
   })
@@ -67,6 +68,7 @@ describe("Settings defaults", () => {
         watch_interval: "10s",
         cpu_violation_threshold: 3,
         ready_check_interval: "500ms",
+        hook_timeout: "30s",
         auto_start: true,
       },
       web: { auto_start: false, bind_address: "127.0.0.1", bind_port: 3120, allow_non_loopback: false },
