@@ -1,0 +1,211 @@
+import type { CommandDecl, ExitCodeDecl, OutputDecl, SelectDecl } from "./decl.js"
+import type { Problems } from "./errors.js"
+import type { Choice, Command, ExitCode, Flag, Output, Selector } from "./model.js"
+import { canonicalFlagName, flagHasName } from "./usageString.js"
+
+/**
+ * Folds the declared tree into the resolved model, following the Inheritance section of the
+ * output declarations spec:
+ *
+ * 1. top-level outputs, `select` and exit codes apply to the whole CLI;
+ * 2. a command redeclaring an output name replaces it whole (in the inherited position), and
+ *    `hide=#true` removes it; new names are appended;
+ * 3. exit codes fold by number: a redeclared number keeps its inherited position with the new
+ *    description, new numbers are appended;
+ * 4. a `select` fills its value flag's choices from the command's own effective outputs, so a
+ *    global selector flag gets different choices in each command.
+ *
+ * The checks that need a whole command (one default, one select, the flag a select names, the
+ * choices it declares) run here too, once per command where they apply.
+ */
+
+interface Inherited {
+  readonly outputs: ReadonlyArray<OutputDecl>
+  readonly select?: SelectDecl | undefined
+  readonly exitCodes: ReadonlyArray<ExitCode>
+  /** Global flags of the ancestors, as declared (choices not filled). */
+  readonly globals: ReadonlyArray<Flag>
+}
+
+export const resolveCommands = (root: CommandDecl, bin: string, problems: Problems): Command =>
+  resolveCommand(root, [], bin, { outputs: [], exitCodes: [], globals: [] }, problems, new Set())
+
+const sameFlag = (a: Flag, b: Flag): boolean =>
+  a.long.some((l) => b.long.includes(l)) || a.short.some((s) => b.short.includes(s))
+
+const listFlags = (flags: ReadonlyArray<Flag>): string =>
+  flags.length === 0 ? "this command has no flags" : `flags: ${flags.map(canonicalFlagName).join(", ")}`
+
+const quoteAll = (names: ReadonlyArray<string>): string => names.map((n) => `"${n}"`).join(", ")
+
+const resolveCommand = (
+  decl: CommandDecl,
+  path: ReadonlyArray<string>,
+  bin: string,
+  inh: Inherited,
+  problems: Problems,
+  reported: Set<string>,
+): Command => {
+  const where = [bin, ...path]
+  // An inherited declaration is checked again in every command that inherits it; the same
+  // problem about the same node is reported once, at the first (outermost) command.
+  const report = (d: { file: string; line?: number | undefined; label: string }, message: string) => {
+    const key = `${d.file}:${d.line}:${d.label}:${message}`
+    if (reported.has(key)) return
+    reported.add(key)
+    problems.add(d, where, d.label, message)
+  }
+
+  const own = decl.flags.map((f) => f.flag)
+  const flags: Array<Flag> = [...own, ...inh.globals.filter((g) => !own.some((o) => sameFlag(o, g)))]
+
+  // Outputs: replace in place, hide removes, new ones appended.
+  const outputs: Array<OutputDecl> = [...inh.outputs]
+  const declared = new Set<string>()
+  for (const o of decl.outputs) {
+    if (declared.has(o.name)) report(o, `output "${o.name}" is declared twice in this command`)
+    declared.add(o.name)
+    const i = outputs.findIndex((x) => x.name === o.name)
+    if (o.hide) {
+      if (i >= 0) outputs.splice(i, 1)
+      else report(o, `hide=#true removes an inherited output, but none named "${o.name}" is inherited here`)
+    } else if (i >= 0) outputs[i] = o
+    else outputs.push(o)
+  }
+  const defaults = outputs.filter((o) => o.default)
+  // Only when this command adds a default: otherwise its parent had the same ones and said so.
+  const blame = defaults.find((d) => decl.outputs.includes(d))
+  if (defaults.length > 1 && blame !== undefined) {
+    report(
+      blame,
+      `more than one default output (${quoteAll(defaults.map((d) => d.name))}); mark exactly one default=#true`,
+    )
+  }
+
+  // Select: at most one node; the effective one is this command's or the inherited one.
+  for (const extra of decl.selects.slice(1)) {
+    const first = decl.selects[0]!
+    report(extra, `only one select per command; this command already has select "${first.flag}"`)
+  }
+  const select = decl.selects[0] ?? inh.select
+  let selectFlag: string | undefined
+  if (select !== undefined) {
+    const i = flags.findIndex((f) => flagHasName(f, select.flag))
+    const flag = flags[i]
+    if (flag === undefined) {
+      report(select, `select names ${select.flag}, which is not a flag of this command (${listFlags(flags)})`)
+    } else if (flag.arg === undefined) {
+      report(
+        select,
+        `select names ${select.flag}, a flag that takes no value; for a boolean flag put select="${select.flag}" on the output`,
+      )
+    } else {
+      selectFlag = canonicalFlagName(flag)
+      flags[i] = { ...flag, arg: { ...flag.arg, choices: fillChoices(flag, outputs, select, report) } }
+    }
+  }
+
+  const selectorOf = (o: OutputDecl): Selector | null => {
+    if (o.select !== undefined) {
+      const flag = flags.find((f) => flagHasName(f, o.select!))
+      if (flag === undefined) {
+        report(o, `select="${o.select}" is not a flag of this command (${listFlags(flags)})`)
+      } else if (flag.arg !== undefined) {
+        report(
+          o,
+          `select="${o.select}" names a flag that takes a value; use a command-level select "${o.select}" for a value flag`,
+        )
+      } else if (selectFlag === undefined) {
+        return { kind: "present", flag: canonicalFlagName(flag) }
+      }
+    }
+    return selectFlag === undefined ? null : { kind: "value", flag: selectFlag, value: o.name }
+  }
+
+  const exitCodes = foldExitCodes(inh.exitCodes, decl.exit_codes, report)
+  const globals = [
+    ...inh.globals.filter((g) => !own.some((o) => sameFlag(o, g))),
+    ...own.filter((f) => f.global),
+  ]
+  const next: Inherited = { outputs, select, exitCodes, globals }
+  return {
+    name: decl.name,
+    path,
+    aliases: decl.aliases,
+    help: decl.help,
+    long_help: decl.long_help,
+    hide: decl.hide,
+    flags,
+    args: decl.args,
+    outputs: outputs.map((o) => toOutput(o, selectorOf(o))),
+    select: selectFlag,
+    exit_codes: exitCodes,
+    examples: decl.examples,
+    subcommands: decl.subcommands.map((c) =>
+      resolveCommand(c, [...path, c.name], bin, next, problems, reported),
+    ),
+    passthrough: decl.passthrough,
+  }
+}
+
+/**
+ * The choices a `select` gives its flag: one per effective output, in output order. A choice's
+ * help is the one the flag declared, else the output's. Declared choices must name exactly the
+ * effective outputs (they document the same thing twice; a mismatch is a stale spec).
+ */
+const fillChoices = (
+  flag: Flag,
+  outputs: ReadonlyArray<OutputDecl>,
+  select: SelectDecl,
+  report: (d: SelectDecl, message: string) => void,
+): Array<Choice> => {
+  const declared = flag.arg?.choices
+  if (declared !== undefined) {
+    const names = outputs.map((o) => o.name)
+    const noOutput = declared.map((c) => c.value).filter((v) => !names.includes(v))
+    const noChoice = names.filter((n) => !declared.some((c) => c.value === n))
+    if (noOutput.length > 0 || noChoice.length > 0) {
+      const parts = [
+        ...(noOutput.length > 0 ? [`no output for choice ${quoteAll(noOutput)}`] : []),
+        ...(noChoice.length > 0 ? [`no choice for output ${quoteAll(noChoice)}`] : []),
+      ]
+      report(
+        select,
+        `the choices of ${canonicalFlagName(flag)} disagree with the outputs of this command: ${parts.join("; ")}`,
+      )
+    }
+  }
+  return outputs.map((o) => {
+    const help = declared?.find((c) => c.value === o.name)?.help ?? o.help
+    return help === undefined ? { value: o.name } : { value: o.name, help }
+  })
+}
+
+const foldExitCodes = (
+  inherited: ReadonlyArray<ExitCode>,
+  declared: ReadonlyArray<ExitCodeDecl>,
+  report: (d: ExitCodeDecl, message: string) => void,
+): Array<ExitCode> => {
+  const codes = [...inherited]
+  const seen = new Set<number>()
+  for (const e of declared) {
+    if (seen.has(e.code)) report(e, `exit code ${e.code} is declared twice in this command`)
+    seen.add(e.code)
+    const i = codes.findIndex((c) => c.code === e.code)
+    const code = { code: e.code, description: e.description }
+    if (i >= 0) codes[i] = code
+    else codes.push(code)
+  }
+  return codes
+}
+
+const toOutput = (o: OutputDecl, selector: Selector | null): Output => ({
+  name: o.name,
+  media_type: o.media_type,
+  framing: o.framing,
+  help: o.help,
+  default: o.default,
+  selector,
+  schema: o.schema,
+  schema_file: o.schema_file,
+})
