@@ -1,8 +1,15 @@
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { ApiDaemonEntry, ControlResult, SystemStats } from "../domain/ApiDaemonEntry.js"
+import {
+  NamespaceEntry,
+  NamespaceRegistration,
+  NamespaceResult,
+  ProxyEntry,
+} from "../domain/ApiNamespaces.js"
 import { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { LogEntry } from "../domain/LogEntry.js"
+import { ProcessTreeNode } from "../domain/ProcessTree.js"
 import { StartOutcome } from "../domain/StartOutcome.js"
 import { DaemonNotFound } from "../supervisor/errors.js"
 
@@ -44,10 +51,37 @@ export class DaemonsGroup extends HttpApiGroup.make("daemons")
   .add(
     HttpApiEndpoint.get("tail", "/logs/:id/tail")
       .setPath(idPath)
-      .setUrlParams(Schema.Struct({ lines: Schema.optional(Schema.NumberFromString) }))
+      .setUrlParams(
+        Schema.Struct({
+          /** How many stored entries come first (default 10). */
+          lines: Schema.optional(Schema.NumberFromString),
+          /** Only entries at or after this time: epoch ms, or a duration ago such as `5min`. */
+          since: Schema.optional(Schema.String),
+          /** Only entries whose message contains this text (case-insensitive). */
+          grep: Schema.optional(Schema.String),
+        }),
+      )
       .addSuccess(
         Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "application/x-ndjson" })),
       )
+      .addError(DaemonNotFound),
+  )
+  .add(HttpApiEndpoint.get("namespaces", "/namespaces").addSuccess(Schema.Array(NamespaceEntry)))
+  .add(
+    HttpApiEndpoint.post("registerNamespace", "/namespaces")
+      .setPayload(NamespaceRegistration)
+      .addSuccess(NamespaceResult),
+  )
+  .add(
+    HttpApiEndpoint.del("removeNamespace", "/namespaces/:namespace")
+      .setPath(Schema.Struct({ namespace: Schema.String }))
+      .addSuccess(NamespaceResult),
+  )
+  .add(HttpApiEndpoint.get("proxies", "/proxies").addSuccess(Schema.Array(ProxyEntry)))
+  .add(
+    HttpApiEndpoint.get("tree", "/processes/:id/tree")
+      .setPath(idPath)
+      .addSuccess(Schema.Array(ProcessTreeNode))
       .addError(DaemonNotFound),
   )
   .prefix("/api") {}
@@ -60,6 +94,7 @@ export const SupervisorInfo = Schema.Struct({
   state_dir: Schema.String,
   socket: Schema.String,
   web_url: Schema.NullOr(Schema.String),
+  api_url: Schema.NullOr(Schema.String),
   daemons: Schema.Int,
 }).annotations({ identifier: "SupervisorInfo" })
 export type SupervisorInfo = typeof SupervisorInfo.Type
@@ -137,6 +172,12 @@ export class CliGroup extends HttpApiGroup.make("cli")
   )
   .add(HttpApiEndpoint.get("info", "/supervisor").addSuccess(SupervisorInfo))
   .add(HttpApiEndpoint.post("shutdown", "/supervisor/stop").addSuccess(Schema.Struct({ ok: Schema.Boolean })))
+  .add(
+    HttpApiEndpoint.post("webLogin", "/web/login").addSuccess(
+      /** A one-time login URL of the web UI; null when the web UI is off. */
+      Schema.Struct({ url: Schema.NullOr(Schema.String) }),
+    ),
+  )
   .prefix("/api/cli") {}
 
 export class Api extends HttpApi.make("supervisor").add(DaemonsGroup).add(CliGroup) {}

@@ -1,4 +1,11 @@
-import { Context, type Deferred } from "effect"
+import { Context, type Deferred, type Ref } from "effect"
+import type { Sessions } from "../host/sessions.js"
+
+/** The URLs of the TCP listeners that are up (null: off). */
+export interface ListenerUrls {
+  readonly web: string | null
+  readonly api: string | null
+}
 
 /** Facts about the running supervisor process, for `supervisor supervisor status`. */
 export interface HostInfoShape {
@@ -6,7 +13,9 @@ export interface HostInfoShape {
   readonly startedAt: number
   readonly stateDir: string
   readonly socket: string
-  readonly webUrl: string | null
+  readonly listeners: Ref.Ref<ListenerUrls>
+  /** Web UI login codes and sessions. */
+  readonly sessions: Sessions
   /** Completed to ask the supervisor to stop every daemon and exit. */
   readonly shutdown: Deferred.Deferred<void>
 }

@@ -1,17 +1,21 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { Deferred, Effect, Schema, Stream } from "effect"
+import { Deferred, Effect, Either, Ref, Schema, Stream } from "effect"
 import type { ControlResult } from "../domain/ApiDaemonEntry.js"
 import { LogStreamItem } from "../domain/LogEntry.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { LogStore } from "../logs/LogStore.js"
-import { activePorts } from "../supervisor/activePorts.js"
+import { StateStore } from "../state/StateStore.js"
 import { stopLevels } from "../supervisor/order.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
+import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
 import { startWithDependencies } from "../supervisor/startOrder.js"
+import { daemonUsage } from "../supervisor/usage.js"
 import { Api, type SupervisorInfo } from "./Api.js"
 import { HostInfo } from "./HostInfo.js"
+import { listNamespaces, registerNamespace, removeNamespace } from "./namespaces.js"
+import { filteredTail, parseSince } from "./tailQuery.js"
 
 const outcomeResult = (o: StartOutcome): ControlResult => {
   switch (o._tag) {
@@ -45,10 +49,12 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
     const sup = yield* Supervisor
     const logs = yield* LogStore
     const host = yield* HostInfo
+    const state = yield* StateStore
+    const config = yield* SupervisorConfig
     const entry = (id: string) =>
       Effect.gen(function* () {
         const r = yield* sup.get(id)
-        return sup.entry(r, yield* sup.isDisabled(id), activePorts([r]).get(id) ?? null)
+        return sup.entry(r, yield* sup.isDisabled(id), daemonUsage([r]).get(id))
       })
     const control = (f: (id: string) => Effect.Effect<ControlResult, unknown>) => (id: string) =>
       f(id).pipe(Effect.catchAll((e) => Effect.succeed({ ok: false, error: errorText(e) })))
@@ -56,11 +62,11 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
       .handle("list", () =>
         Effect.gen(function* () {
           const all = yield* sup.list
-          const active = activePorts(all)
+          const usage = daemonUsage(all)
           return yield* Effect.forEach(all, (r) =>
             sup
               .isDisabled(r.def.id.qualified)
-              .pipe(Effect.map((d) => sup.entry(r, d, active.get(r.def.id.qualified) ?? null))),
+              .pipe(Effect.map((d) => sup.entry(r, d, usage.get(r.def.id.qualified)))),
           )
         }),
       )
@@ -90,10 +96,31 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
           total_memory: os.totalmem(),
         })),
       )
+      .handle("namespaces", () => sup.list.pipe(Effect.flatMap((all) => listNamespaces(state, all))))
+      .handle("registerNamespace", ({ payload }) => registerNamespace(state, payload.dir, config.env))
+      .handle("removeNamespace", ({ path }) => removeNamespace(state, path.namespace))
+      .handle("proxies", () =>
+        Effect.succeed(
+          Object.entries(config.slugs ?? {}).map(([slug, s]) => ({
+            slug,
+            daemon_id: s.daemon,
+            dir: s.dir,
+            proxy_url: null,
+          })),
+        ),
+      )
+      .handle("tree", ({ path }) => sup.tree(path.id))
       .handleRaw("tail", ({ path, urlParams }) =>
         Effect.gen(function* () {
           yield* sup.get(path.id)
-          const stream = logs.tail(path.id, { lines: urlParams.lines ?? 10 }).pipe(
+          const since = urlParams.since === undefined ? undefined : parseSince(urlParams.since)
+          if (since !== undefined && Either.isLeft(since))
+            return HttpServerResponse.unsafeJson({ _tag: "BadRequest", message: since.left }, { status: 400 })
+          const stream = filteredTail(logs, path.id, {
+            lines: urlParams.lines ?? 10,
+            since: since === undefined ? undefined : since.right,
+            grep: urlParams.grep,
+          }).pipe(
             Stream.map((item) => encoder.encode(`${encodeItem(item)}\n`)),
             Stream.catchAll(() => Stream.empty),
             Stream.interruptWhenDeferred(host.shutdown),
@@ -189,6 +216,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
       .handle("info", () =>
         Effect.gen(function* () {
           const all = yield* sup.list
+          const urls = yield* Ref.get(host.listeners)
           const info: SupervisorInfo = {
             pid: process.pid,
             version: host.version,
@@ -196,12 +224,20 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
             uptime_secs: Math.floor((Date.now() - host.startedAt) / 1000),
             state_dir: host.stateDir,
             socket: host.socket,
-            web_url: host.webUrl,
+            web_url: urls.web,
+            api_url: urls.api,
             daemons: all.length,
           }
           return info
         }),
       )
       .handle("shutdown", () => Deferred.succeed(host.shutdown, undefined).pipe(Effect.as({ ok: true })))
+      .handle("webLogin", () =>
+        Ref.get(host.listeners).pipe(
+          Effect.map(({ web }) => ({
+            url: web === null ? null : `${web}/login?code=${host.sessions.newCode()}`,
+          })),
+        ),
+      )
   }),
 )

@@ -12,6 +12,7 @@ import {
 } from "./client.js"
 import { ExitCode, exitWith, green, printJson } from "./output.js"
 import { formatUptime } from "./table.js"
+import { tokenCommand } from "./web.js"
 
 const json = Options.boolean("json").pipe(Options.withDescription("print machine-readable JSON"))
 const connected = <A, E, R>(f: Effect.Effect<A, E, R>) =>
@@ -38,8 +39,16 @@ const stopSupervisor = Effect.gen(function* () {
   return c.socket
 })
 
-const run = Command.make("run", {}, () =>
-  Effect.promise(() => import("../host/main.js")).pipe(
+const webPort = Options.integer("web-port").pipe(
+  Options.withDescription("serve the web UI and the HTTP API on 127.0.0.1:PORT (0 picks a free port)"),
+  Options.optional,
+)
+
+const run = Command.make("run", { webPort }, ({ webPort }) =>
+  Effect.sync(() => {
+    if (webPort._tag === "Some") process.env.SUPERVISOR_WEB_PORT = String(webPort.value)
+  }).pipe(
+    Effect.zipRight(Effect.promise(() => import("../host/main.js"))),
     Effect.flatMap((m) => Effect.sync(() => m.hostMain())),
   ),
 ).pipe(Command.withDescription("run the supervisor in the foreground (containers, tests)"))
@@ -51,8 +60,9 @@ const start = Command.make(
       Options.withAlias("f"),
       Options.withDescription("restart it if it runs"),
     ),
+    webPort,
   },
-  ({ force }) =>
+  ({ force, webPort }) =>
     Effect.gen(function* () {
       const p = paths()
       const up = yield* isUp(p.socket)
@@ -61,7 +71,11 @@ const start = Command.make(
         yield* connected(stopSupervisor).pipe(Effect.catchAll(() => Effect.void))
         yield* waitForSocketGone(p.socket)
       }
-      yield* spawnBackgroundSupervisor(process.env)
+      yield* spawnBackgroundSupervisor(
+        webPort._tag === "Some"
+          ? { ...process.env, SUPERVISOR_WEB_PORT: String(webPort.value) }
+          : process.env,
+      )
       if (!(yield* waitUntilUp(p.socket, "15 seconds"))) {
         yield* Console.error(`the supervisor did not start within 15 s; see ${p.supervisorLog}`)
         return yield* exitWith(ExitCode.failure)
@@ -106,6 +120,7 @@ const status = Command.make("status", { json }, ({ json }) =>
       yield* Console.log(`  state    ${info.state_dir}`)
       yield* Console.log(`  daemons  ${info.daemons}`)
       yield* Console.log(`  web      ${info.web_url ?? "off"}`)
+      if (info.api_url !== null) yield* Console.log(`  api      ${info.api_url}/api`)
     }),
   ).pipe(
     Effect.catchTag("NotRunning", (e: NotRunning) =>
@@ -125,5 +140,5 @@ const status = Command.make("status", { json }, ({ json }) =>
 
 export const supervisorCommand = Command.make("supervisor").pipe(
   Command.withDescription("manage the supervisor process itself"),
-  Command.withSubcommands([run, start, stop, status]),
+  Command.withSubcommands([run, start, stop, status, tokenCommand]),
 )

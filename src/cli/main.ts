@@ -12,6 +12,7 @@ import { logsCommand } from "./logs.js"
 import { ExitCode, exitWith } from "./output.js"
 import { withOptionalBumpValue } from "./portFlags.js"
 import { schemaCommand } from "./schema.js"
+import { webCommand } from "./web.js"
 
 export const rootCommand = Command.make("supervisor").pipe(
   Command.withDescription("a daemon supervisor for developers"),
@@ -30,6 +31,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     supervisorCommand,
     configCommand,
     schemaCommand,
+    webCommand,
   ]),
 )
 

@@ -16,6 +16,8 @@ export const hostMain = () =>
         Console.error(`a supervisor is already running for ${e.stateDir}`).pipe(
           Effect.zipRight(Effect.sync(() => (process.exitCode = 1))),
         ),
+      ListenError: (e) =>
+        Console.error(`error: ${e.message}`).pipe(Effect.zipRight(Effect.sync(() => (process.exitCode = 1)))),
       ConfigInvalid: (e) =>
         Effect.forEach(e.problems, (p) => Console.error(`error: ${formatProblem(p)}`)).pipe(
           Effect.zipRight(Effect.sync(() => (process.exitCode = 1))),

@@ -1,6 +1,6 @@
 import * as fs from "node:fs"
-import { Console, Deferred, Effect, Layer } from "effect"
-import { HostInfo } from "../api/HostInfo.js"
+import { Console, Deferred, Effect, Layer, Ref } from "effect"
+import { HostInfo, type ListenerUrls } from "../api/HostInfo.js"
 import { loadConfig } from "../config/Loader.js"
 import { LogStore } from "../logs/LogStore.js"
 import { ProcessServiceLive } from "../process/NodeProcessService.js"
@@ -9,8 +9,11 @@ import { StateStore, StateStoreLive } from "../state/StateStore.js"
 import { Supervisor, SupervisorLive } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
 import { VERSION } from "../version.js"
+import { listenerPlans, tcpListeners } from "./listeners.js"
 import { acquireSupervisorLock } from "./lock.js"
 import { socketServer } from "./server.js"
+import { makeSessions } from "./sessions.js"
+import { loadOrCreateToken } from "./token.js"
 
 export interface HostOptions {
   readonly stateDir: string
@@ -30,6 +33,8 @@ export const runHost = (options: HostOptions) =>
       yield* acquireSupervisorLock(paths.dir)
       // Global settings only: project files are read by the CLI in each project.
       const config = yield* loadConfig({ cwd: "/", env: options.env })
+      const plans = yield* listenerPlans(config.settings, options.env)
+      const token = plans.length > 0 ? loadOrCreateToken(paths.dir, config.settings.api.token) : ""
       const shutdown = yield* Deferred.make<void>()
       const startedAt = Date.now()
       const host = Layer.succeed(HostInfo, {
@@ -37,17 +42,27 @@ export const runHost = (options: HostOptions) =>
         startedAt,
         stateDir: paths.dir,
         socket: paths.socket,
-        webUrl: null,
+        listeners: yield* Ref.make<ListenerUrls>({ web: null, api: null }),
+        sessions: makeSessions(),
         shutdown,
       })
       const services = SupervisorLive.pipe(
         Layer.provideMerge(StateStoreLive(paths.stateFile)),
         Layer.provideMerge(LogStore.layer({ dir: paths.logsDir })),
         Layer.provide(ProcessServiceLive),
-        Layer.provide(Layer.succeed(SupervisorConfig, { settings: config.settings, env: options.env })),
+        Layer.provideMerge(
+          Layer.succeed(SupervisorConfig, {
+            settings: config.settings,
+            env: options.env,
+            slugs: config.slugs,
+          }),
+        ),
       )
       const context = yield* Layer.build(
-        socketServer(paths.socket).pipe(Layer.provideMerge(services), Layer.provide(host)),
+        Layer.merge(socketServer(paths.socket), tcpListeners(plans, token)).pipe(
+          Layer.provideMerge(services),
+          Layer.provide(host),
+        ),
       )
       // Runs before the server closes: ends open log tails so that shutdown does not wait on them.
       yield* Effect.addFinalizer(() => Deferred.succeed(shutdown, undefined))

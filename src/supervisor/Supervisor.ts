@@ -1,6 +1,7 @@
 import { Context, Deferred, Effect, Fiber, FiberMap, FiberSet, Layer, Option, Ref, Stream } from "effect"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import type { ProcessTreeNode } from "../domain/ProcessTree.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { LogStore } from "../logs/LogStore.js"
 import { type ProcessHandle, ProcessService } from "../process/ProcessService.js"
@@ -22,6 +23,7 @@ import { liveProbes, ReadinessProbes } from "./readiness/index.js"
 import { indexedAll, prepareReadiness } from "./readinessContext.js"
 import { makeRegistry } from "./registry.js"
 import { SupervisorConfig } from "./SupervisorConfig.js"
+import type { DaemonUsage } from "./usage.js"
 
 export interface StartOptions {
   /** Restart the daemon if it is already running. */
@@ -51,7 +53,9 @@ export interface SupervisorShape {
   readonly stopAll: Effect.Effect<void>
   /** Emits whenever any daemon changes (a counter). */
   readonly changes: Stream.Stream<number>
-  readonly entry: (r: Runtime, disabled: boolean, activePort?: number | null) => ApiDaemonEntry
+  readonly entry: (r: Runtime, disabled: boolean, usage?: DaemonUsage) => ApiDaemonEntry
+  /** The daemon's process tree (root first, children nested); empty when it is not running. */
+  readonly tree: (id: string) => Effect.Effect<ReadonlyArray<ProcessTreeNode>, DaemonNotFound>
 }
 
 export class Supervisor extends Context.Tag("supervisor/Supervisor")<Supervisor, SupervisorShape>() {}
@@ -261,6 +265,14 @@ export const makeSupervisor = Effect.gen(function* () {
     }),
     changes: version.changes,
     entry: apiEntry,
+    tree: (id) =>
+      find(id).pipe(
+        Effect.flatMap((r) =>
+          isActive(r) && r.pid !== null
+            ? processes.tree(r.pid).pipe(Effect.map(Option.match({ onNone: () => [], onSome: (n) => [n] })))
+            : Effect.succeed([]),
+        ),
+      ),
   }
 
   return {

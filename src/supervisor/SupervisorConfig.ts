@@ -6,6 +6,8 @@ export interface SupervisorConfigShape {
   readonly settings: Settings
   /** The base environment of every daemon (the supervisor's own). */
   readonly env: Readonly<Record<string, string | undefined>>
+  /** The `[slugs]` table of the global config (`GET /api/proxies`). */
+  readonly slugs?: Readonly<Record<string, { readonly dir: string; readonly daemon: string }>>
 }
 export class SupervisorConfig extends Context.Tag("supervisor/SupervisorConfig")<
   SupervisorConfig,

@@ -1,8 +1,10 @@
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import { isActive, type Runtime } from "./Runtime.js"
+import type { DaemonUsage } from "./usage.js"
 
-/** A daemon as the API lists it; `activePort` comes from `activePorts` (it reads /proc). */
-export const apiEntry = (r: Runtime, disabled: boolean, activePort: number | null = null): ApiDaemonEntry => {
+/** A daemon as the API lists it; `usage` comes from `daemonUsage` (it reads /proc). */
+export const apiEntry = (r: Runtime, disabled: boolean, usage?: DaemonUsage): ApiDaemonEntry => {
+  const live = isActive(r) ? usage : undefined
   const uptime = r.startedAt && isActive(r) ? Math.max(0, Math.floor((Date.now() - r.startedAt) / 1000)) : 0
   const status = disabled && !isActive(r) ? { ...r.status, type: "disabled" as const } : r.status
   return {
@@ -11,12 +13,12 @@ export const apiEntry = (r: Runtime, disabled: boolean, activePort: number | nul
     pid: isActive(r) ? r.pid : null,
     status,
     dir: r.def.config.dir,
-    cpu_percent: 0,
-    memory_bytes: 0,
+    cpu_percent: live?.cpuPercent ?? 0,
+    memory_bytes: live?.memoryBytes ?? 0,
     uptime_secs: uptime,
     proxy_url: null,
     slug: null,
-    active_port: isActive(r) ? activePort : null,
+    active_port: live?.activePort ?? null,
     // The ports of the latest run; before any run, the configured ones.
     resolved_port: r.ports.length > 0 ? r.ports : (r.def.config.port?.expect ?? []),
     enabled: !disabled,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Ref, TestClock } from "effect"
-import { activePorts } from "../../src/supervisor/activePorts.js"
+import { daemonUsage } from "../../src/supervisor/usage.js"
 import { awaitHooks, definition, expectSleep, type Harness, makeHarness, startReady } from "./helpers.js"
 
 const WEB = "app/web"
@@ -104,9 +104,9 @@ describe("ports: the check before a daemon starts", () => {
     }),
   )
 
-  it.effect("activePorts: nothing is read when no daemon runs", () =>
+  it.effect("daemonUsage: nothing is read when no daemon runs", () =>
     Effect.sync(() => {
-      expect(activePorts([]).size).toBe(0)
+      expect(daemonUsage([]).size).toBe(0)
     }),
   )
 })

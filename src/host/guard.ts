@@ -1,0 +1,139 @@
+import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
+import type { Sessions } from "./sessions.js"
+import { sameToken } from "./token.js"
+
+/**
+ * What stands between a TCP connection and the API: the Host check (DNS rebinding), the web UI's
+ * own pages (`/`, `/login`, `/logout`), the shape of daemon-ID paths, and authentication (the
+ * `X-Supervisor-Token` header, or the web UI's session cookie). The Unix socket needs none of
+ * this: its file mode is its authentication.
+ */
+export interface GuardOptions {
+  readonly token: string
+  /** `host:port` values a request's Host header may have (lower case); known once bound. */
+  readonly allowedHosts: () => ReadonlySet<string>
+  readonly sessions: Sessions
+  /** Serve the web UI pages (the web listener); the API-only listener does not. */
+  readonly ui: boolean
+  readonly page: () => string
+  readonly openApi: () => unknown
+}
+
+export const SESSION_COOKIE = "supervisor_session"
+
+/** Every error of the guard: `{ _tag, message }`, as the API's own errors. */
+const problem = (status: number, tag: string, message: string) =>
+  HttpServerResponse.unsafeJson({ _tag: tag, message }, { status, headers: { "cache-control": "no-store" } })
+
+const ACTIONS = new Set(["start", "stop", "restart", "enable", "disable"])
+
+/**
+ * A path under a daemon route whose ID is not ONE segment (`/api/daemons/ns/name`): the message
+ * for a 400, or undefined when the path is well-formed (or not a daemon route).
+ */
+export const daemonPathProblem = (pathname: string): string | undefined => {
+  const segments = pathname.split("/").slice(1)
+  const [api, route] = segments
+  if (api !== "api") return undefined
+  const hint = 'the daemon ID is ONE url-encoded path segment: "app/web" is written app%2Fweb'
+  if (route === "daemons" && segments.length >= 3) {
+    if (segments.length === 3) return undefined
+    if (segments.length === 4 && ACTIONS.has(segments[3] ?? "")) return undefined
+    return `no such route ${pathname}: ${hint}`
+  }
+  if ((route === "logs" || route === "processes") && segments.length >= 3) {
+    const last = route === "logs" ? "tail" : "tree"
+    if (segments.length === 4 && segments[3] === last) return undefined
+    return `no such route ${pathname}: ${hint} (/api/${route}/{id}/${last})`
+  }
+  return undefined
+}
+
+const sessionCookie = (res: HttpServerResponse.HttpServerResponse, value: string, maxAge?: number) =>
+  HttpServerResponse.unsafeSetCookie(res, SESSION_COOKIE, value, {
+    httpOnly: true,
+    sameSite: "strict",
+    path: "/",
+    ...(maxAge !== undefined ? { maxAge } : {}),
+  })
+
+const html = (body: string, options: { status?: number; headers?: Record<string, string> } = {}) =>
+  HttpServerResponse.text(body, { contentType: "text/html; charset=utf-8", ...options })
+
+const loginPage = (message: string) =>
+  html(
+    `<!doctype html><meta charset="utf-8"><title>supervisor: login</title><p>${message} <a href="/">Back</a></p>`,
+    {
+      status: 401,
+    },
+  )
+
+export const guarded =
+  <E, R>(app: HttpApp.Default<E, R>, o: GuardOptions) =>
+  (): HttpApp.Default<E, R | HttpServerRequest.HttpServerRequest> =>
+    Effect.gen(function* () {
+      const req = yield* HttpServerRequest.HttpServerRequest
+      const host = (req.headers.host ?? "").toLowerCase()
+      const allowed = o.allowedHosts()
+      if (!allowed.has(host))
+        return problem(
+          403,
+          "HostNotAllowed",
+          `the Host header ${JSON.stringify(host)} is not an address of this supervisor (allowed: ${[...allowed].join(", ")})`,
+        )
+      const url = new URL(req.url, "http://localhost")
+      const path = url.pathname
+      const session = req.cookies[SESSION_COOKIE]
+      const hasSession = session !== undefined && o.sessions.isValid(session)
+
+      if (o.ui && req.method === "GET" && (path === "/" || path === "/index.html"))
+        return html(o.page(), {
+          headers: {
+            "cache-control": "no-store",
+            "content-security-policy":
+              "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'",
+            "x-frame-options": "DENY",
+          },
+        })
+      if (o.ui && path === "/login" && req.method === "GET") {
+        const code = url.searchParams.get("code") ?? ""
+        const id = o.sessions.redeem(code)
+        if (id === undefined)
+          return loginPage(
+            "This login link is invalid or was used already; run `supervisor web` for a new one.",
+          )
+        return sessionCookie(HttpServerResponse.redirect("/", { status: 303 }), id)
+      }
+      if (o.ui && path === "/login" && req.method === "POST") {
+        const body = yield* req.json.pipe(Effect.orElseSucceed(() => undefined))
+        const token =
+          typeof body === "object" && body !== null && "token" in body ? String(body.token).trim() : ""
+        if (!sameToken(token, o.token))
+          return problem(
+            401,
+            "Unauthorized",
+            "wrong token; `supervisor supervisor token` prints the right one",
+          )
+        return sessionCookie(HttpServerResponse.unsafeJson({ ok: true }), o.sessions.newSession())
+      }
+      if (o.ui && path === "/logout" && req.method === "POST")
+        return sessionCookie(HttpServerResponse.unsafeJson({ ok: true }), "", 0)
+
+      if (!path.startsWith("/api/") || path.startsWith("/api/cli/"))
+        return problem(404, "NotFound", `no such route ${req.method} ${path}`)
+      const shape = daemonPathProblem(path)
+      if (shape !== undefined) return problem(400, "BadDaemonId", shape)
+      const given = req.headers["x-supervisor-token"]
+      if (!hasSession && (given === undefined || !sameToken(given, o.token)))
+        return problem(
+          401,
+          "Unauthorized",
+          given === undefined
+            ? "missing X-Supervisor-Token header; `supervisor supervisor token` prints the token"
+            : "wrong X-Supervisor-Token; `supervisor supervisor token` prints the token",
+        )
+      if (path === "/api/openapi.json" && req.method === "GET")
+        return HttpServerResponse.unsafeJson(o.openApi())
+      return yield* app
+    })

@@ -1,0 +1,106 @@
+import { HttpApiBuilder } from "@effect/platform"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { Console, Effect, Layer, Ref } from "effect"
+import { HostInfo } from "../api/HostInfo.js"
+import { openApiDocument } from "../api/openapi.js"
+import type { Settings } from "../domain/Settings.js"
+import { renderPage } from "../web/page.js"
+import { guarded } from "./guard.js"
+import { ApiLive } from "./server.js"
+import { allowedHosts, isLoopback, ListenError, listen } from "./tcp.js"
+
+/** One TCP listener to open: the web UI (which serves the API too) or the API alone. */
+export interface ListenerPlan {
+  readonly kind: "web" | "api"
+  readonly address: string
+  readonly port: number
+  readonly allowNonLoopback: boolean
+}
+
+/**
+ * The listeners the settings ask for. The web UI listens when `web.auto_start` is on or
+ * `SUPERVISOR_WEB_PORT` (what `supervisor supervisor run|start --web-port` sets) names a port;
+ * the API-only listener when `api.auto_start` is on.
+ */
+export const listenerPlans = (
+  settings: Settings,
+  env: Readonly<Record<string, string | undefined>>,
+): Effect.Effect<ReadonlyArray<ListenerPlan>, ListenError> =>
+  Effect.gen(function* () {
+    const plans: Array<ListenerPlan> = []
+    const webPort = env.SUPERVISOR_WEB_PORT
+    if (webPort !== undefined && webPort !== "") {
+      const port = /^\d+$/.test(webPort) ? Number(webPort) : Number.NaN
+      if (!(port >= 0 && port <= 65535))
+        return yield* new ListenError({
+          message: `SUPERVISOR_WEB_PORT=${JSON.stringify(webPort)}: expected a port number between 0 and 65535 (0 picks a free one)`,
+        })
+      plans.push({
+        kind: "web",
+        address: settings.web.bind_address,
+        port,
+        allowNonLoopback: settings.web.allow_non_loopback,
+      })
+    } else if (settings.web.auto_start)
+      plans.push({
+        kind: "web",
+        address: settings.web.bind_address,
+        port: settings.web.bind_port,
+        allowNonLoopback: settings.web.allow_non_loopback,
+      })
+    if (settings.api.auto_start)
+      plans.push({
+        kind: "api",
+        address: settings.api.bind_address,
+        port: settings.api.bind_port,
+        allowNonLoopback: settings.api.allow_non_loopback,
+      })
+    for (const p of plans)
+      if (!isLoopback(p.address) && !p.allowNonLoopback)
+        return yield* new ListenError({
+          message: `${p.kind}.bind_address = ${JSON.stringify(p.address)} is not a loopback address; the API is plain HTTP, so keep it on 127.0.0.1 behind an HTTPS reverse proxy, or set ${p.kind}.allow_non_loopback = true to bind it anyway`,
+        })
+    return plans
+  })
+
+/** The spec's warning for a listener reachable from other hosts. */
+export const PLAIN_HTTP_WARNING =
+  "warning: this listener is not on loopback and serves plain HTTP. A direct non-loopback request sends the token unencrypted, so anyone who can observe the traffic can capture and reuse it to control the supervisor. Put an HTTPS reverse proxy on this host in front of it and keep the backend on loopback."
+
+/**
+ * Opens the planned TCP listeners over the same API as the Unix socket, each behind the guard
+ * (Host check, token or session, the web UI's pages), and records their URLs in HostInfo.
+ */
+export const tcpListeners = (plans: ReadonlyArray<ListenerPlan>, token: string) =>
+  Layer.scopedDiscard(
+    Effect.gen(function* () {
+      if (plans.length === 0) return
+      const host = yield* HostInfo
+      const app = yield* HttpApiBuilder.httpApp
+      const spec = openApiDocument()
+      for (const plan of plans) {
+        // The Host check needs the bound port, which a busy or 0 port only tells after the bind.
+        let hosts: ReadonlySet<string> = new Set()
+        const handler = yield* NodeHttpServer.makeHandler(
+          guarded(app, {
+            token,
+            allowedHosts: () => hosts,
+            sessions: host.sessions,
+            ui: plan.kind === "web",
+            page: renderPage,
+            openApi: () => spec,
+          })(),
+        )
+        const bound = yield* listen(handler, plan.address, plan.port)
+        hosts = allowedHosts(plan.address, bound.port)
+        yield* Ref.update(host.listeners, (l) => ({ ...l, [plan.kind]: bound.url }))
+        yield* Console.error(
+          plan.kind === "web" ? `Web UI listening on ${bound.url}` : `HTTP API listening on ${bound.url}/api`,
+        )
+        if (!isLoopback(plan.address)) yield* Console.error(PLAIN_HTTP_WARNING)
+      }
+    }),
+  ).pipe(
+    Layer.provide(ApiLive),
+    Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer, NodeHttpServer.layerContext]),
+  )

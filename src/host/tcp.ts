@@ -1,0 +1,86 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import * as os from "node:os"
+import { Data, Effect } from "effect"
+
+/** How many ports a listener tries (the configured one, then the next ones) when one is busy. */
+export const PORT_ATTEMPTS = 10
+
+export class ListenError extends Data.TaggedError("ListenError")<{ readonly message: string }> {}
+
+export const isLoopback = (address: string): boolean =>
+  address === "localhost" || address === "::1" || /^127\.\d+\.\d+\.\d+$/.test(address)
+
+const withPort = (host: string, port: number) =>
+  host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`
+
+/**
+ * The Host header values a listener answers (DNS-rebinding protection): the loopback names,
+ * and for a non-loopback bind its address, or every local address and the host name for a
+ * wildcard bind.
+ */
+export const allowedHosts = (address: string, port: number): ReadonlySet<string> => {
+  const hosts = new Set(["127.0.0.1", "localhost", "::1", address])
+  if (address === "0.0.0.0" || address === "::") {
+    hosts.add(os.hostname())
+    for (const list of Object.values(os.networkInterfaces())) for (const i of list ?? []) hosts.add(i.address)
+  }
+  return new Set([...hosts].map((h) => withPort(h, port).toLowerCase()))
+}
+
+const listenOnce = (server: Server, host: string, port: number) =>
+  new Promise<number>((resolve, reject) => {
+    const onError = (e: Error) => {
+      server.off("listening", onListening)
+      reject(e)
+    }
+    const onListening = () => {
+      server.off("error", onError)
+      const address = server.address()
+      resolve(typeof address === "object" && address !== null ? address.port : port)
+    }
+    server.once("error", onError)
+    server.once("listening", onListening)
+    server.listen({ host, port })
+  })
+
+/**
+ * A Node HTTP server on `host:port` running `handler`, closed with the scope. A busy port moves
+ * on to the next ones (PORT_ATTEMPTS in all); port 0 lets the OS pick. Resolves the bound port.
+ */
+export const listen = (
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  host: string,
+  port: number,
+) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: async () => {
+        const server = createServer(handler)
+        const attempts = port === 0 ? 1 : PORT_ATTEMPTS
+        let last: unknown
+        for (let i = 0; i < attempts && port + i <= 65535; i++) {
+          try {
+            return { server, port: await listenOnce(server, host, port + i) }
+          } catch (e) {
+            last = e
+            if ((e as NodeJS.ErrnoException).code !== "EADDRINUSE") break
+          }
+        }
+        throw last
+      },
+      catch: (e) => {
+        const code = (e as NodeJS.ErrnoException).code
+        return new ListenError({
+          message:
+            code === "EADDRINUSE"
+              ? `ports ${port} to ${port + PORT_ATTEMPTS - 1} on ${host} are all in use; choose another port (0 picks a free one)`
+              : `cannot listen on ${withPort(host, port)}: ${e instanceof Error ? e.message : String(e)}`,
+        })
+      },
+    }),
+    ({ server }) =>
+      Effect.async<void>((resume) => {
+        server.close(() => resume(Effect.void))
+        server.closeAllConnections()
+      }),
+  ).pipe(Effect.map(({ port: bound }) => ({ port: bound, url: `http://${withPort(host, bound)}` })))

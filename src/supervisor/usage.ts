@@ -1,0 +1,79 @@
+import {
+  CLOCK_TICKS_PER_SECOND,
+  type ProcStat,
+  readAllStats,
+  readMemory,
+  readSystemUptime,
+} from "../process/procfs.js"
+import { listeningSockets, socketInodesOf } from "../process/sockets.js"
+import { isActive, type Runtime } from "./Runtime.js"
+
+/** What a running daemon's process group uses right now. */
+export interface DaemonUsage {
+  /** A TCP port the group listens on (see `daemonUsage`); null when none. */
+  readonly activePort: number | null
+  /** CPU use of the whole group, in percent of one core. */
+  readonly cpuPercent: number
+  /** Resident memory of the whole group, in bytes. */
+  readonly memoryBytes: number
+}
+
+/** The previous CPU sample of each daemon group: CPU % is the change since it. */
+const previous = new Map<string, { readonly ticks: number; readonly at: number; readonly pids: string }>()
+
+/**
+ * Usage of each running daemon, in one pass over /proc (nothing is read when none runs). A
+ * daemon's processes are its process group (it is spawned as the group leader). Memory is the
+ * sum of the members' resident sets. CPU is measured between two calls (the last call's sample,
+ * when the group is the same); on a first call, over the processes' lifetimes. `activePort`
+ * prefers the daemon's resolved ports in order (the first that is listening), else its lowest
+ * listening port, so it also works for daemons without `port`.
+ */
+export const daemonUsage = (
+  runtimes: ReadonlyArray<Runtime>,
+  now: number = Date.now(),
+): ReadonlyMap<string, DaemonUsage> => {
+  const out = new Map<string, DaemonUsage>()
+  const running = runtimes.filter((r) => isActive(r) && r.pid !== null)
+  if (running.length === 0) return out
+  const groups = new Map<number, Array<ProcStat>>()
+  for (const stat of readAllStats()) {
+    const members = groups.get(stat.pgrp)
+    if (members) members.push(stat)
+    else groups.set(stat.pgrp, [stat])
+  }
+  const listening = listeningSockets()
+  const uptime = readSystemUptime()
+  for (const r of running) {
+    const id = r.def.id.qualified
+    const members = groups.get(r.pid as number) ?? []
+    const ports = new Set<number>()
+    let memoryBytes = 0
+    let ticks = 0
+    let lifetimeCpu = 0
+    for (const m of members) {
+      for (const inode of socketInodesOf(m.pid)) {
+        const port = listening.get(inode)
+        if (port !== undefined) ports.add(port)
+      }
+      memoryBytes += readMemory(m.pid).residentBytes
+      ticks += m.utime + m.stime
+      const age = uptime - Number(m.startTime) / CLOCK_TICKS_PER_SECOND
+      if (age > 0) lifetimeCpu += ((m.utime + m.stime) / CLOCK_TICKS_PER_SECOND / age) * 100
+    }
+    const pids = members.map((m) => m.pid).join(",")
+    const before = previous.get(id)
+    const cpu =
+      before !== undefined && before.pids === pids && now > before.at
+        ? ((ticks - before.ticks) / CLOCK_TICKS_PER_SECOND / ((now - before.at) / 1000)) * 100
+        : lifetimeCpu
+    previous.set(id, { ticks, at: now, pids })
+    const preferred = r.ports.find((p) => ports.has(p))
+    out.set(id, {
+      activePort: preferred ?? (ports.size > 0 ? Math.min(...ports) : null),
+      cpuPercent: Math.max(0, Math.round(cpu * 10) / 10),
+      memoryBytes,
+    })
+  }
+  return out
+}

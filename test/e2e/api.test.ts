@@ -1,0 +1,334 @@
+/**
+ * The HTTP API on TCP, through a real supervisor started by the built CLI with `--web-port 0`:
+ * authentication, the Host check, every route of the spec's endpoint table with its JSON shape,
+ * the one-segment ID rule, the log tail stream and the OpenAPI document.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs"
+import { request } from "node:http"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type DaemonSandbox, makeDaemonSandbox, STACK_LINE, waitFor } from "./harness.js"
+
+const T = 30_000
+let sb: DaemonSandbox
+let dir: string
+let base: string
+let token: string
+
+interface Reply {
+  readonly status: number
+  readonly headers: Record<string, string | string[] | undefined>
+  readonly body: string
+}
+
+/** One HTTP request to the listener; `host` overrides the Host header. */
+const http = (
+  method: string,
+  path: string,
+  options: { token?: string | null; body?: unknown; host?: string; cookie?: string } = {},
+): Promise<Reply> =>
+  new Promise((resolve, reject) => {
+    const url = new URL(path, base)
+    const headers: Record<string, string> = {}
+    const tok = options.token === undefined ? token : options.token
+    if (tok !== null) headers["x-supervisor-token"] = tok
+    if (options.host !== undefined) headers.host = options.host
+    if (options.cookie !== undefined) headers.cookie = options.cookie
+    const payload = options.body === undefined ? undefined : JSON.stringify(options.body)
+    if (payload !== undefined) headers["content-type"] = "application/json"
+    const req = request(url, { method, headers }, (res) => {
+      let body = ""
+      res.setEncoding("utf8")
+      res.on("data", (c: string) => {
+        body += c
+      })
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+    })
+    req.on("error", reject)
+    if (payload !== undefined) req.write(payload)
+    req.end()
+  })
+const json = (r: Reply) => JSON.parse(r.body) as unknown
+
+beforeAll(async () => {
+  sb = makeDaemonSandbox()
+  dir = sb.project(
+    "app",
+    `[daemons.web]\nrun = "echo hello; echo 'second line'; exec sleep 300"\nready_delay = 0.2\n\n[daemons.idle]\nrun = "exec sleep 300"\nready_delay = 0.2\n`,
+  )
+  const started = sb.cli(["supervisor", "start", "--web-port", "0"], dir)
+  expect(started.status, started.stderr).toBe(0)
+  const status = JSON.parse(sb.cli(["supervisor", "status", "--json"], dir).stdout) as { web_url: string }
+  expect(status.web_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+  base = status.web_url
+  token = sb.cli(["supervisor", "token"], dir).stdout.trim()
+  expect(sb.cli(["start", "web", "idle"], dir).status).toBe(0)
+}, T)
+afterAll(() => sb.destroy())
+
+describe("HTTP API on TCP (e2e)", () => {
+  it("the supervisor log announces the URL; the token is 256 bits in a 0600 file", () => {
+    const log = readFileSync(join(sb.stateDir, "logs", "supervisor.log"), "utf8")
+    expect(log).toContain(`Web UI listening on ${base}`)
+    expect(token).toMatch(/^[0-9a-f]{64}$/)
+    const file = join(sb.stateDir, "api-token")
+    expect(existsSync(file)).toBe(true)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+  })
+
+  it(
+    "authentication: no token or a wrong one is 401 with a JSON error; the right one works",
+    async () => {
+      const none = await http("GET", "/api/daemons", { token: null })
+      expect(none.status).toBe(401)
+      expect(json(none)).toEqual({
+        _tag: "Unauthorized",
+        message: "missing X-Supervisor-Token header; `supervisor supervisor token` prints the token",
+      })
+      const wrong = await http("GET", "/api/daemons", { token: "0".repeat(64) })
+      expect(wrong.status).toBe(401)
+      expect((json(wrong) as { _tag: string })._tag).toBe("Unauthorized")
+      expect((await http("GET", "/api/stats")).status).toBe(200)
+    },
+    T,
+  )
+
+  it(
+    "DNS-rebinding protection: a foreign Host header is refused with 403",
+    async () => {
+      const r = await http("GET", "/api/daemons", { host: "evil.example:80" })
+      expect(r.status).toBe(403)
+      expect(json(r)).toMatchObject({ _tag: "HostNotAllowed" })
+      const port = new URL(base).port
+      expect((await http("GET", "/api/stats", { host: `localhost:${port}` })).status).toBe(200)
+    },
+    T,
+  )
+
+  it(
+    "GET /api/stats, /api/daemons and /api/daemons/{id} have the spec's fields",
+    async () => {
+      const stats = json(await http("GET", "/api/stats")) as Record<string, number>
+      expect(Object.keys(stats).sort()).toEqual(["cpu_count", "process_count", "total_memory"])
+      expect(stats.cpu_count).toBeGreaterThan(0)
+      const list = json(await http("GET", "/api/daemons")) as Array<Record<string, unknown>>
+      const web = list.find((e) => (e.id as { qualified: string }).qualified === "app/web")
+      expect(web).toBeDefined()
+      for (const key of [
+        "id",
+        "title",
+        "pid",
+        "status",
+        "dir",
+        "cpu_percent",
+        "memory_bytes",
+        "uptime_secs",
+        "proxy_url",
+        "slug",
+        "active_port",
+        "resolved_port",
+      ])
+        expect(web, key).toHaveProperty(key)
+      expect(web?.id).toEqual({ namespace: "app", name: "web", qualified: "app/web", safe_path: "app--web" })
+      expect(web?.status).toMatchObject({ type: "running" })
+      expect(web?.memory_bytes as number).toBeGreaterThan(0)
+      const one = await http("GET", "/api/daemons/app%2Fweb")
+      expect(one.status).toBe(200)
+      expect((json(one) as { pid: number }).pid).toBe(web?.pid)
+      const missing = await http("GET", "/api/daemons/app%2Fnope")
+      expect(missing.status).toBe(404)
+      expect(json(missing)).toMatchObject({ _tag: "DaemonNotFound" })
+    },
+    T,
+  )
+
+  it(
+    "an ID that is not ONE url-encoded segment is 400 with a JSON error",
+    async () => {
+      for (const path of ["/api/daemons/app/web", "/api/daemons/app/web/start", "/api/logs/app/web/tail"]) {
+        const r = await http(path.endsWith("start") ? "POST" : "GET", path)
+        expect(r.status, path).toBe(400)
+        expect(json(r), path).toMatchObject({ _tag: "BadDaemonId" })
+        expect((json(r) as { message: string }).message).toContain("app%2Fweb")
+      }
+    },
+    T,
+  )
+
+  it(
+    "control routes: stop, start, restart, disable, enable return {ok}; a business failure is 200 with ok false",
+    async () => {
+      const post = async (action: string, id = "app%2Fidle") => {
+        const r = await http("POST", `/api/daemons/${id}/${action}`)
+        expect(r.status, action).toBe(200)
+        return json(r) as { ok: boolean; error?: string }
+      }
+      // The supervisor knows the daemons the CLI started (it does not read project files itself).
+      expect(await post("stop")).toEqual({ ok: true })
+      expect(await post("start")).toEqual({ ok: true })
+      expect(await post("stop")).toEqual({ ok: true })
+      expect(await post("disable")).toEqual({ ok: true })
+      const refused = await post("start")
+      expect(refused.ok).toBe(false)
+      expect(refused.error).toMatch(/disabled/)
+      expect(await post("enable")).toEqual({ ok: true })
+      expect(await post("restart")).toEqual({ ok: true })
+      const unknown = await post("start", "app%2Fnope")
+      expect(unknown.ok).toBe(false)
+      expect(unknown.error).toContain("app/nope")
+    },
+    T,
+  )
+
+  it(
+    "GET /api/logs/{id}/tail streams ndjson: the last N entries, then new ones; grep filters",
+    async () => {
+      const lines = await new Promise<Array<Record<string, unknown>>>((resolve, reject) => {
+        const req = request(
+          new URL("/api/logs/app%2Fweb/tail?lines=5", base),
+          { headers: { "x-supervisor-token": token } },
+          (res) => {
+            expect(res.headers["content-type"]).toContain("application/x-ndjson")
+            let buf = ""
+            res.setEncoding("utf8")
+            res.on("data", (c: string) => {
+              buf += c
+              const got = buf.split("\n").filter(Boolean)
+              if (got.length >= 2) {
+                req.destroy()
+                resolve(got.map((l) => JSON.parse(l) as Record<string, unknown>))
+              }
+            })
+          },
+        )
+        req.on("error", (e) =>
+          e.message.includes("aborted") || e.message.includes("socket hang up") ? undefined : reject(e),
+        )
+        req.end()
+      })
+      expect(lines.map((l) => l.message)).toEqual(["hello", "second line"])
+      expect(Object.keys(lines[0] ?? {}).sort()).toEqual(["daemon_id", "id", "message", "timestamp"])
+      expect(lines[0]?.timestamp).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/)
+      const filtered = await new Promise<string>((resolve, reject) => {
+        const req = request(
+          new URL("/api/logs/app%2Fweb/tail?lines=5&grep=SECOND", base),
+          { headers: { "x-supervisor-token": token } },
+          (res) => {
+            res.setEncoding("utf8")
+            res.on("data", (c: string) => {
+              req.destroy()
+              resolve(c)
+            })
+          },
+        )
+        req.on("error", (e) => (e.message.includes("socket hang up") ? undefined : reject(e)))
+        req.end()
+      })
+      expect((JSON.parse(filtered.split("\n")[0] ?? "") as { message: string }).message).toBe("second line")
+      const bad = await http("GET", "/api/logs/app%2Fweb/tail?since=yesterday-ish")
+      expect(bad.status).toBe(400)
+    },
+    T,
+  )
+
+  it(
+    "namespaces: register a project dir, list it, delete it; proxies list; process tree",
+    async () => {
+      const reg = await http("POST", "/api/namespaces", { body: { dir } })
+      expect(reg.status).toBe(200)
+      expect(json(reg)).toEqual({ ok: true, namespace: { name: "app", dir } })
+      const list = json(await http("GET", "/api/namespaces")) as Array<Record<string, unknown>>
+      expect(list.find((n) => n.name === "app")).toMatchObject({ name: "app", dir, registered: true })
+      const bad = json(await http("POST", "/api/namespaces", { body: { dir: sb.dir("empty") } }))
+      expect(bad).toMatchObject({ ok: false })
+      expect(json(await http("DELETE", "/api/namespaces/app"))).toEqual({
+        ok: true,
+        namespace: { name: "app", dir },
+      })
+      expect(json(await http("DELETE", "/api/namespaces/app"))).toMatchObject({ ok: false })
+      expect(json(await http("GET", "/api/proxies"))).toEqual([])
+      const tree = json(await http("GET", "/api/processes/app%2Fweb/tree")) as Array<Record<string, unknown>>
+      expect(tree).toHaveLength(1)
+      for (const key of [
+        "pid",
+        "name",
+        "exe",
+        "cpu_percent",
+        "memory_bytes",
+        "virtual_memory_bytes",
+        "uptime_secs",
+        "thread_count",
+        "status",
+        "children",
+      ])
+        expect(tree[0], key).toHaveProperty(key)
+      expect(tree[0]?.name).toBe("sleep")
+    },
+    T,
+  )
+
+  it(
+    "GET /api/openapi.json describes the routes; /api/cli is not served over TCP",
+    async () => {
+      const doc = json(await http("GET", "/api/openapi.json")) as {
+        openapi: string
+        paths: Record<string, unknown>
+      }
+      expect(doc.openapi).toMatch(/^3\./)
+      expect(Object.keys(doc.paths)).toContain("/api/daemons/{id}/start")
+      expect((await http("GET", "/api/cli/supervisor")).status).toBe(404)
+    },
+    T,
+  )
+
+  it(
+    "supervisor web prints a one-time login link: it sets an HttpOnly SameSite=Strict session cookie once",
+    async () => {
+      const r = sb.cli(["web"], dir)
+      expect(r.status, r.stderr).toBe(0)
+      expect(r.stderr).not.toMatch(STACK_LINE)
+      const link = new URL(r.stdout.trim())
+      expect(link.origin).toBe(base)
+      const first = await http("GET", `${link.pathname}${link.search}`, { token: null })
+      expect(first.status).toBe(303)
+      const cookie = String(first.headers["set-cookie"])
+      expect(cookie).toMatch(/supervisor_session=[^;]+; .*HttpOnly/i)
+      expect(cookie).toMatch(/SameSite=Strict/i)
+      const session = cookie.split(";")[0] ?? ""
+      expect((await http("GET", "/api/daemons", { token: null, cookie: session })).status).toBe(200)
+      const again = await http("GET", `${link.pathname}${link.search}`, { token: null })
+      expect(again.status).toBe(401)
+      const page = await http("GET", "/", { token: null })
+      expect(page.status).toBe(200)
+      expect(page.body).not.toContain(token)
+    },
+    T,
+  )
+
+  it(
+    "binding a non-loopback address without web.allow_non_loopback is refused with a clear error",
+    async () => {
+      const other = makeDaemonSandbox()
+      try {
+        const env = { ...other.env, SUPERVISOR_WEB_BIND_ADDRESS: "0.0.0.0", SUPERVISOR_WEB_PORT: "0" }
+        const r = other.cli(["supervisor", "run"], other.root, env)
+        expect(r.status).toBe(1)
+        expect(r.stderr).toContain('web.bind_address = "0.0.0.0" is not a loopback address')
+        expect(r.stderr).toContain("web.allow_non_loopback = true")
+        const allowed = other.cliAsync(["supervisor", "start"], other.root, {
+          ...env,
+          SUPERVISOR_WEB_ALLOW_NON_LOOPBACK: "true",
+        })
+        expect((await allowed).status).toBe(0)
+        const log = await waitFor("the warning", () => {
+          const text = readFileSync(join(other.stateDir, "logs", "supervisor.log"), "utf8")
+          return text.includes("serves plain HTTP") ? text : undefined
+        })
+        expect(log).toContain("anyone who can observe the traffic can capture and reuse it")
+      } finally {
+        other.destroy()
+      }
+    },
+    T,
+  )
+})
