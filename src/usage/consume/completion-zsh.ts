@@ -1,0 +1,150 @@
+import type { Choice, Spec } from "../model.js"
+import {
+  type CompletionFlag,
+  type CompletionNode,
+  completionTable,
+  shellIdent,
+  shQuote,
+} from "./completion-table.js"
+import { flagNames, valueName } from "./flags.js"
+
+/**
+ * A zsh completion script: one `_arguments` call per command (so each command's own choices
+ * for a shared global `--format` apply), subcommands and values offered through `_describe`
+ * so zsh shows each output name beside its help.
+ */
+export const zshCompletion = (spec: Spec): string => {
+  const table = completionTable(spec)
+  const prefix = `_${shellIdent(spec.bin)}`
+  const out: Array<string> = [
+    `#compdef ${spec.bin}`,
+    `# zsh completion for ${spec.bin}, generated from its usage spec.`,
+    "",
+  ]
+  for (const node of table) out.push(...commandFunction(spec, prefix, node))
+  out.push(
+    `${prefix}() {`,
+    `  ${prefix}_c0 "$@"`,
+    "}",
+    "",
+    // Run directly when autoloaded from $fpath; register when sourced.
+    `if [[ $zsh_eval_context[-1] == loadautofunc ]]; then`,
+    `  ${prefix} "$@"`,
+    "else",
+    `  compdef ${prefix} ${spec.bin}`,
+    "fi",
+    "",
+  )
+  return out.join("\n")
+}
+
+const commandFunction = (spec: Spec, prefix: string, node: CompletionNode): Array<string> => {
+  const fn = `${prefix}_c${node.id}`
+  const helpers: Array<string> = []
+  const specs: Array<string> = []
+  node.flags.forEach((f, index) => {
+    if (f.flag.hide) return
+    const action = valueAction(f, `${fn}_f${index}`, helpers)
+    specs.push(...flagSpecs(f, action))
+  })
+  const visibleChildren = node.children.filter((c) => !c.hidden)
+  if (node.children.length > 0) {
+    specs.push(`'1: :${fn}_commands'`, `'*:: :->args'`)
+    helpers.push(
+      `${fn}_commands() {`,
+      "  local -a commands=(",
+      ...visibleChildren.map((c) => `    ${shQuote(describeItem(c.name, c.help))}`),
+      "  )",
+      `  _describe -t commands ${shQuote(`${[spec.bin, ...node.command.path].join(" ")} command`)} commands`,
+      "}",
+      "",
+    )
+  } else {
+    node.args.forEach((a, index) => {
+      const message = escapeMessage(a.arg.help ?? a.arg.name)
+      const action =
+        a.choices === undefined || a.choices.length === 0
+          ? "_default"
+          : describeFunction(`${fn}_a${index}`, a.arg.name, a.choices, helpers)
+      const lead = a.arg.variadic ? "*:" : a.arg.required ? ":" : "::"
+      specs.push(shQuote(`${lead}${message}:${action}`))
+    })
+  }
+  const lines = [
+    `${fn}() {`,
+    '  local curcontext="$curcontext" state line ret=1',
+    "  typeset -A opt_args",
+    specs.length === 0 ? "  _arguments -C -s -S && ret=0" : "  _arguments -C -s -S \\",
+    ...specs.map((s, i) => `    ${s}${i === specs.length - 1 ? " && ret=0" : " \\"}`),
+  ]
+  if (node.children.length > 0) {
+    lines.push(
+      "  case $state in",
+      "    args)",
+      `      curcontext="\${curcontext%:*:*}:${spec.bin}-$line[1]:"`,
+      "      case $line[1] in",
+      ...node.children.map(
+        (c) => `        ${c.words.map(shQuote).join("|")}) ${prefix}_c${c.id} && ret=0 ;;`,
+      ),
+      "      esac",
+      "      ;;",
+      "  esac",
+    )
+  }
+  lines.push("  return ret", "}", "", ...helpers)
+  return lines
+}
+
+/** The `_arguments` specs of one flag: one per name, mutually exclusive unless repeatable. */
+const flagSpecs = (f: CompletionFlag, action: string): Array<string> => {
+  const names = flagNames(f.flag)
+  const exclusion = f.flag.variadic ? "*" : names.length > 1 ? `(${names.join(" ")})` : ""
+  const help = f.help === undefined ? "" : `[${escapeHelp(f.help)}]`
+  const arg = f.flag.arg
+  const value = valueName(f.flag) ?? "VALUE"
+  return names.map((name) => {
+    const long = name.startsWith("--")
+    if (arg === undefined) return shQuote(`${exclusion}${name}${help}`)
+    // Required: `--format json`/`--format=json`, `-f json`/`-fjson`; optional: attached only.
+    const suffix = arg.required ? (long ? "=" : "+") : long ? "=-" : "-"
+    const colons = arg.required ? ":" : "::"
+    return shQuote(`${exclusion}${name}${suffix}${help}${colons}${escapeMessage(value)}:${action}`)
+  })
+}
+
+/** The action completing a flag's value: its choices with help, else zsh's default. */
+const valueAction = (f: CompletionFlag, fn: string, helpers: Array<string>): string =>
+  f.choices === undefined || f.choices.length === 0
+    ? "_default"
+    : describeFunction(fn, valueName(f.flag) ?? "value", f.choices, helpers)
+
+/** Adds a function offering `choices` as `value:help` pairs through `_describe`; returns its name. */
+const describeFunction = (
+  fn: string,
+  what: string,
+  choices: ReadonlyArray<Choice>,
+  helpers: Array<string>,
+): string => {
+  helpers.push(
+    `${fn}() {`,
+    "  local -a values=(",
+    ...choices.map((c) => `    ${shQuote(describeItem(c.value, c.help))}`),
+    "  )",
+    `  _describe -t values ${shQuote(what)} values`,
+    "}",
+    "",
+  )
+  return fn
+}
+
+/** A `_describe` item: `value:help`, with colons in the value escaped. */
+const describeItem = (value: string, help: string | undefined): string => {
+  const escaped = value.replace(/\\/g, "\\\\").replace(/:/g, "\\:")
+  return help === undefined ? escaped : `${escaped}:${help.replace(/\n/g, " ")}`
+}
+
+/** Text inside `[...]` of an option spec. */
+const escapeHelp = (help: string): string => help.replace(/\n/g, " ").replace(/[\\[\]]/g, "\\$&")
+
+/** The message field between colons of a spec. */
+const escapeMessage = (text: string): string => text.replace(/\n/g, " ").replace(/[\\:]/g, "\\$&")

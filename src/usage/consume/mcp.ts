@@ -1,0 +1,168 @@
+import type { Command, Selector, Spec } from "../model.js"
+import { allCommands, commandLine, findSubcommand, usageLine, visibleCommands } from "./commands.js"
+import { flagChoices, flagNames, valueName, visibleFlags } from "./flags.js"
+import { type Json, parseSchema } from "./schema-text.js"
+
+/**
+ * The MCP operations over a spec: an agent lists the commands, then describes one to learn how
+ * to call it and what it will print. Results are plain JSON (absent values are `null`, not
+ * missing keys) so a tool result serialises the same way in every client.
+ */
+
+export interface ChoiceDescription {
+  readonly value: string
+  readonly help: string | null
+}
+
+export interface FlagDescription {
+  /** With dashes, short names first: `["-f", "--format"]`. */
+  readonly names: ReadonlyArray<string>
+  readonly help: string | null
+  readonly takes_value: boolean
+  /** The value placeholder (`FMT`), null for a boolean flag. */
+  readonly value_name: string | null
+  /** Whether the value may be left out (`--color` or `--color=always`). */
+  readonly value_optional: boolean
+  readonly choices: ReadonlyArray<ChoiceDescription> | null
+  readonly default: string | null
+  readonly global: boolean
+  readonly repeatable: boolean
+}
+
+export interface ArgDescription {
+  readonly name: string
+  readonly usage: string
+  readonly help: string | null
+  readonly required: boolean
+  readonly variadic: boolean
+  readonly choices: ReadonlyArray<ChoiceDescription> | null
+}
+
+export interface OutputDescription {
+  readonly name: string
+  readonly framing: "text" | "json" | "jsonl"
+  readonly media_type: string | null
+  readonly help: string | null
+  readonly default: boolean
+  readonly selector: Selector | null
+  /** The parsed schema when its text is JSON (an object or boolean); else the text as given; null without one. */
+  readonly schema: Json | null
+}
+
+export interface CommandDescription {
+  readonly name: string
+  /** From the root, canonical names: `["daemons", "stop"]`. */
+  readonly path: ReadonlyArray<string>
+  readonly aliases: ReadonlyArray<string>
+  readonly usage: string
+  readonly help: string | null
+  readonly long_help: string | null
+  /** Visible flags, inherited globals included. */
+  readonly flags: ReadonlyArray<FlagDescription>
+  readonly args: ReadonlyArray<ArgDescription>
+  /** Visible subcommands' names, to descend further. */
+  readonly subcommands: ReadonlyArray<string>
+  readonly outputs: ReadonlyArray<OutputDescription>
+  readonly exit_codes: ReadonlyArray<{ readonly code: number; readonly description: string }>
+}
+
+export type DescribeResult =
+  | { readonly ok: true; readonly command: CommandDescription }
+  | {
+      readonly ok: false
+      /** Names the unknown word and the command it was looked up under. */
+      readonly error: string
+      /** Every visible command path, space-joined (`"daemons stop"`), to retry with. */
+      readonly known: ReadonlyArray<string>
+    }
+
+/**
+ * Describes the command at `path` (names or aliases; `[]` is the program itself). Hidden
+ * commands can be described when named exactly — hiding keeps them out of listings, it does
+ * not make them fail — but are not suggested in `known`.
+ */
+export const describeCommand = (spec: Spec, path: ReadonlyArray<string>): DescribeResult => {
+  let command: Command = spec.root
+  for (const word of path) {
+    const next = findSubcommand(command, word)
+    if (next === undefined) {
+      const under = commandLine(spec, command)
+      return {
+        ok: false,
+        error: `unknown command "${[spec.bin, ...path].join(" ")}": "${word}" is not a subcommand of "${under}"`,
+        known: visibleCommands(spec)
+          .filter((c) => c !== spec.root)
+          .map((c) => c.path.join(" ")),
+      }
+    }
+    command = next
+  }
+  return { ok: true, command: describe(spec, command) }
+}
+
+const describe = (spec: Spec, command: Command): CommandDescription => ({
+  name: command.name,
+  path: command.path,
+  aliases: command.aliases,
+  usage: usageLine(spec, command),
+  help: command.help ?? null,
+  long_help: command.long_help ?? null,
+  flags: visibleFlags(command).map((flag) => {
+    const choices = flagChoices(command, flag)
+    return {
+      names: flagNames(flag),
+      help: flag.help ?? null,
+      takes_value: flag.arg !== undefined,
+      value_name: valueName(flag) ?? null,
+      value_optional: flag.arg !== undefined && !flag.arg.required,
+      choices: choices === undefined ? null : choices.map((c) => ({ value: c.value, help: c.help ?? null })),
+      default: flag.default ?? null,
+      global: flag.global,
+      repeatable: flag.variadic,
+    }
+  }),
+  args: command.args.map((arg) => ({
+    name: arg.name,
+    usage: arg.usage,
+    help: arg.help ?? null,
+    required: arg.required,
+    variadic: arg.variadic,
+    choices:
+      arg.choices === undefined ? null : arg.choices.map((c) => ({ value: c.value, help: c.help ?? null })),
+  })),
+  subcommands: command.subcommands.filter((c) => !c.hide).map((c) => c.name),
+  outputs: command.outputs.map((o) => ({
+    name: o.name,
+    framing: o.framing,
+    media_type: o.media_type ?? null,
+    help: o.help ?? null,
+    default: o.default,
+    selector: o.selector,
+    schema: o.schema === undefined ? null : (parseSchema(o.schema) ?? o.schema),
+  })),
+  exit_codes: command.exit_codes.map((e) => ({ code: e.code, description: e.description })),
+})
+
+export interface CommandSummary {
+  /** From the root: `["daemons", "stop"]`; `[]` for the program itself. */
+  readonly path: ReadonlyArray<string>
+  readonly help: string | null
+  /** Present (true) only on hidden commands, which are listed only on request. */
+  readonly hidden?: true
+}
+
+/**
+ * Every command, the program itself first, depth first. Hidden commands (and those under
+ * them) are left out unless `includeHidden`, and then carry `hidden: true`.
+ */
+export const listCommands = (
+  spec: Spec,
+  options: { readonly includeHidden?: boolean } = {},
+): ReadonlyArray<CommandSummary> => {
+  const visible = new Set(visibleCommands(spec))
+  const commands = options.includeHidden === true ? allCommands(spec) : [...visible]
+  return commands.map((c) => {
+    const summary = { path: c.path, help: c.help ?? null }
+    return visible.has(c) ? summary : { ...summary, hidden: true as const }
+  })
+}
