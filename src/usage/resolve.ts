@@ -115,7 +115,9 @@ const resolveCommand = (
           o,
           `select="${o.select}" names a flag that takes a value; use a command-level select "${o.select}" for a value flag`,
         )
-      } else if (selectFlag === undefined) {
+      } else {
+        // An explicit select= is the more specific way to ask for this output, so it is the one
+        // the model keeps; a command-level value select still lists it among its choices.
         return { kind: "present", flag: canonicalFlagName(flag) }
       }
     }

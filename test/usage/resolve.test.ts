@@ -140,7 +140,7 @@ describe("select", () => {
     ])
   })
 
-  it("a command-level select wins over select= for the selector", async () => {
+  it("an explicit select= wins for the selector; the value select still offers the output", async () => {
     const spec = await parseOk(
       kdl(
         'bin "x"',
@@ -150,7 +150,9 @@ describe("select", () => {
         'select "--format"',
       ),
     )
-    expect(spec.root.outputs[0]!.selector).toEqual({ kind: "value", flag: "--format", value: "json" })
+    expect(spec.root.outputs[0]!.selector).toEqual({ kind: "present", flag: "--json" })
+    const format = spec.root.flags.find((f) => f.long.includes("format"))
+    expect(format?.arg?.choices?.map((c) => c.value)).toEqual(["json"])
   })
 
   it("an inherited select whose flag is not global is an error in each subcommand", async () => {
