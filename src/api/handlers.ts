@@ -1,7 +1,7 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { Deferred, Effect, Either, Ref, Schema, Stream } from "effect"
+import { Chunk, Deferred, Effect, Either, Ref, Schema, Stream } from "effect"
 import type { ControlResult } from "../domain/ApiDaemonEntry.js"
 import { LogStreamItem } from "../domain/LogEntry.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
@@ -124,6 +124,8 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
             Stream.map((item) => encoder.encode(`${encodeItem(item)}\n`)),
             Stream.catchAll(() => Stream.empty),
             Stream.interruptWhenDeferred(host.shutdown),
+            // An empty first chunk sends the headers at once, also for a daemon with no lines yet.
+            Stream.prepend(Chunk.of(new Uint8Array(0))),
           )
           return HttpServerResponse.stream(stream, {
             contentType: "application/x-ndjson",

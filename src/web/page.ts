@@ -402,7 +402,7 @@ async function openLogs(id) {
   logId = id;
   for (const row of rows.values()) row.tr.classList.toggle("selected", row.id === id);
   $("log-title").textContent = id;
-  $("log-state").textContent = "connecting…";
+  $("log-state").textContent = "waiting for lines…"; // the stream may only start with the first line
   $("logs").hidden = false;
   const url = "/api/logs/" + encodeURIComponent(id) + "/tail?lines=100";
   try {
