@@ -43,6 +43,34 @@ export const writeFileAtomic = (file: string, text: string): void => {
   }
 }
 
+/**
+ * `writeFileAtomic` off the event loop: the same steps, with the writes and fsyncs on libuv's
+ * thread pool, so that the supervisor keeps spawning and serving while the disk catches up.
+ */
+export const writeFileAtomicAsync = async (file: string, text: string): Promise<void> => {
+  const dir = nodePath.dirname(file)
+  await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 })
+  const tmp = nodePath.join(dir, `.${nodePath.basename(file)}.${process.pid}.tmp`)
+  const handle = await fs.promises.open(tmp, "w", 0o600)
+  try {
+    await handle.writeFile(text)
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+  await fs.promises.rename(tmp, file)
+  try {
+    const dirHandle = await fs.promises.open(dir, "r")
+    try {
+      await dirHandle.sync()
+    } finally {
+      await dirHandle.close()
+    }
+  } catch {
+    // Some file systems refuse fsync on directories; the rename is still atomic.
+  }
+}
+
 /** Reads the state file; a missing file is an empty state, a corrupt one is set aside and reported. */
 export const readStateFile = (file: string): { state: PersistentState; warnings: Array<string> } => {
   let text: string
@@ -73,7 +101,17 @@ export const readStateFile = (file: string): { state: PersistentState; warnings:
  * The persistent state of the supervisor. Only the supervisor process writes it
  * (it holds the single-instance lock), so serialising writes in-process is enough.
  */
-export const makeStateStore = (file: string) =>
+/** How a state snapshot reaches the disk (atomically). */
+export type StateWriter = (file: string, text: string) => Effect.Effect<void, unknown>
+
+/** On the event loop: what deterministic tests (TestClock) use. */
+export const syncWriter: StateWriter = (file, text) => Effect.try(() => writeFileAtomic(file, text))
+
+/** Off the event loop (the supervisor process): the writes and fsyncs run on the thread pool. */
+export const asyncWriter: StateWriter = (file, text) =>
+  Effect.tryPromise(() => writeFileAtomicAsync(file, text))
+
+export const makeStateStore = (file: string, write: StateWriter = syncWriter) =>
   Effect.gen(function* () {
     const loaded = readStateFile(file)
     const ref = yield* Ref.make(loaded.state)
@@ -89,9 +127,11 @@ export const makeStateStore = (file: string) =>
           if (written >= wanted) return
           const snapshot = yield* Ref.get(ref)
           const at = version
-          yield* Effect.sync(() =>
-            writeFileAtomic(file, `${JSON.stringify(encode(snapshot), null, 2)}\n`),
-          ).pipe(Effect.catchAllDefect((d) => Effect.logError(`cannot write the state file ${file}`, d)))
+          // Uninterruptible: a write cut short would leave the temp file behind.
+          yield* write(file, `${JSON.stringify(encode(snapshot), null, 2)}\n`).pipe(
+            Effect.catchAll((e) => Effect.logError(`cannot write the state file ${file}`, e)),
+            Effect.uninterruptible,
+          )
           written = at
         }),
       )
@@ -114,4 +154,4 @@ export const makeStateStore = (file: string) =>
 
 export class StateStore extends Context.Tag("supervisor/StateStore")<StateStore, StateStoreShape>() {}
 
-export const StateStoreLive = (file: string) => Layer.effect(StateStore, makeStateStore(file))
+export const StateStoreLive = (file: string) => Layer.effect(StateStore, makeStateStore(file, asyncWriter))
