@@ -12,6 +12,8 @@ import { logsCommand } from "./logs.js"
 import { ExitCode, exitWith } from "./output.js"
 import { withOptionalBumpValue } from "./portFlags.js"
 import { schemaCommand } from "./schema.js"
+import { specCommand } from "./spec.js"
+import { usageCommand } from "./usageCommand.js"
 import { webCommand } from "./web.js"
 
 export const rootCommand = Command.make("supervisor").pipe(
@@ -32,6 +34,8 @@ export const rootCommand = Command.make("supervisor").pipe(
     configCommand,
     schemaCommand,
     webCommand,
+    specCommand,
+    usageCommand,
   ]),
 )
 
