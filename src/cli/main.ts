@@ -1,7 +1,9 @@
 import { Command, ValidationError } from "@effect/cli"
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Cause, Console, Effect } from "effect"
+import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
+import { Cause, Console, Effect, Layer } from "effect"
 import { VERSION } from "../version.js"
 import { cleanCommand, runCommand, waitCommand } from "./adhoc.js"
 import { configCommand } from "./config.js"
@@ -34,6 +36,10 @@ export const rootCommand = Command.make("supervisor").pipe(
 
 const cli = Command.run(rootCommand, { name: "supervisor", version: VERSION })
 
+// What @effect/cli and the commands use; not NodeContext, whose command executor and worker
+// modules would be evaluated at every start for nothing.
+const platform = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeTerminal.layer)
+
 /** Runs the CLI: usage errors exit 2, failures 1, and no stack trace reaches the user. */
 /** pitchfork-compatible aliases: `ls` is `list`, `kill` is `stop`. */
 const ALIASES: Record<string, string> = { ls: "list", kill: "stop" }
@@ -60,6 +66,6 @@ export const runCli = (argv: ReadonlyArray<string>) =>
         Effect.zipRight(exitWith(ExitCode.failure)),
       )
     }),
-    Effect.provide(NodeContext.layer),
+    Effect.provide(platform),
     NodeRuntime.runMain({ disableErrorReporting: true }),
   )
