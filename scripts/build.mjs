@@ -57,6 +57,16 @@ const result = await build({
   outfile: "dist/cli.cjs",
   plugins: [stubs, hostExternal, deepImports],
 })
+// The fast `list --json` of the launcher: plain Node, and it must stay so.
+const noEffect = {
+  name: "no-effect",
+  setup(b) {
+    b.onResolve({ filter: /^(effect|@effect\/)/ }, (args) => ({
+      errors: [{ text: `${args.path}: src/quick/ must not load Effect (imported by ${args.importer})` }],
+    }))
+  },
+}
+await build({ ...common, entryPoints: ["src/quick/list.ts"], outfile: "dist/quick.cjs", plugins: [noEffect] })
 copyFileSync("scripts/launcher.cjs", "dist/supervisor.cjs")
 chmodSync("dist/supervisor.cjs", 0o755)
 const bytes = Object.values(result.metafile.outputs).find((o) => o.entryPoint)?.bytes ?? 0

@@ -1,7 +1,8 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
-import { Deferred, Effect, Schema, Stream } from "effect"
+import { FileSystem, HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { Deferred, Effect, Either, Schema, Stream } from "effect"
+import { loadConfig } from "../config/Loader.js"
 import type { ControlResult } from "../domain/ApiDaemonEntry.js"
 import { LogStreamItem } from "../domain/LogEntry.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
@@ -11,6 +12,7 @@ import { Supervisor } from "../supervisor/Supervisor.js"
 import { startWithDependencies } from "../supervisor/startOrder.js"
 import { Api, type SupervisorInfo } from "./Api.js"
 import { HostInfo } from "./HostInfo.js"
+import { mergeListing } from "./listing.js"
 
 const outcomeResult = (o: StartOutcome): ControlResult => {
   switch (o._tag) {
@@ -36,6 +38,12 @@ const countProcesses = () =>
     }
   })
 
+/** Every daemon the supervisor knows, as the API reports it. */
+const knownEntries = (sup: Supervisor["Type"]) =>
+  Effect.flatMap(sup.list, (all) =>
+    Effect.forEach(all, (r) => sup.isDisabled(r.def.id.qualified).pipe(Effect.map((d) => sup.entry(r, d)))),
+  )
+
 const encodeItem = Schema.encodeSync(Schema.parseJson(LogStreamItem))
 const encoder = new TextEncoder()
 
@@ -52,14 +60,7 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
     const control = (f: (id: string) => Effect.Effect<ControlResult, unknown>) => (id: string) =>
       f(id).pipe(Effect.catchAll((e) => Effect.succeed({ ok: false, error: errorText(e) })))
     return h
-      .handle("list", () =>
-        Effect.gen(function* () {
-          const all = yield* sup.list
-          return yield* Effect.forEach(all, (r) =>
-            sup.isDisabled(r.def.id.qualified).pipe(Effect.map((d) => sup.entry(r, d))),
-          )
-        }),
-      )
+      .handle("list", () => knownEntries(sup))
       .handle("get", ({ path }) => entry(path.id))
       .handle("start", ({ path }) =>
         control((id) =>
@@ -113,6 +114,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
     const sup = yield* Supervisor
     const logs = yield* LogStore
     const host = yield* HostInfo
+    const fs = yield* FileSystem.FileSystem
     return h
       .handle("start", ({ payload }) =>
         startWithDependencies(sup.start, payload.definitions, payload.dependencies, payload.force),
@@ -197,6 +199,16 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
           }
           return info
         }),
+      )
+      .handle("listFrom", ({ payload }) =>
+        Effect.gen(function* () {
+          // Warnings and problems are the CLI's to print: it lists by itself then.
+          const config = yield* Effect.either(loadConfig(payload))
+          if (Either.isLeft(config) || config.right.warnings.length > 0)
+            return { version: host.version, entries: null }
+          const entries = mergeListing(yield* knownEntries(sup), yield* sup.disabledIds, config.right)
+          return { version: host.version, entries }
+        }).pipe(Effect.provideService(FileSystem.FileSystem, fs)),
       )
       .handle("shutdown", () => Deferred.succeed(host.shutdown, undefined).pipe(Effect.as({ ok: true })))
   }),

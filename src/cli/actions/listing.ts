@@ -1,10 +1,10 @@
 import { Console, Effect, Option } from "effect"
-import type { ApiDaemonEntry } from "../../domain/ApiDaemonEntry.js"
+import { mergeListing } from "../../api/listing.js"
 import type { ResolvedConfig } from "../../domain/ResolvedConfig.js"
 import { SupervisorClient } from "../client.js"
 import type { ListOptions, StatusOptions } from "../listing.js"
 import { cyan, dim, green, printJson, red, yellow } from "../output.js"
-import { configDefinitions, resolveId } from "../resolve.js"
+import { resolveId } from "../resolve.js"
 import { knownDaemons } from "../selection.js"
 import { withSupervisor } from "../session.js"
 import { formatUptime, renderTable } from "../table.js"
@@ -14,32 +14,8 @@ const listing = (config: ResolvedConfig) =>
   Effect.gen(function* () {
     const c = yield* SupervisorClient
     const known = yield* knownDaemons
-    const disabled = new Set((yield* c.api.cli.disabled()).ids)
-    const seen = new Set(known.map((k) => k.id.qualified))
-    const configured = [...configDefinitions(config).values()]
-      .filter((d) => !seen.has(d.id.qualified))
-      .map(
-        (d): ApiDaemonEntry => ({
-          id: d.id,
-          title: d.id.name,
-          pid: null,
-          status: { type: disabled.has(d.id.qualified) ? "disabled" : "available" },
-          dir: d.config.dir,
-          cpu_percent: 0,
-          memory_bytes: 0,
-          uptime_secs: 0,
-          proxy_url: null,
-          slug: null,
-          active_port: null,
-          resolved_port: d.config.port?.expect ?? [],
-          enabled: !disabled.has(d.id.qualified),
-          adhoc: false,
-          run: d.config.run,
-          retry_count: 0,
-          source: d.source,
-        }),
-      )
-    return [...known, ...configured].sort((a, b) => a.id.qualified.localeCompare(b.id.qualified))
+    const disabled = yield* c.api.cli.disabled()
+    return mergeListing(known, disabled.ids, config)
   }).pipe(Effect.orDie)
 
 const statusColour = (t: string) =>
