@@ -2,7 +2,6 @@ import { Command, ValidationError } from "@effect/cli"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import * as NodeTerminal from "@effect/platform-node/NodeTerminal"
 import { Cause, Console, Effect, Layer } from "effect"
 import { VERSION } from "../version.js"
 import { cleanCommand, runCommand, waitCommand } from "./adhoc.js"
@@ -13,6 +12,7 @@ import { listCommand, statusCommand } from "./listing.js"
 import { logsCommand } from "./logs.js"
 import { ExitCode, exitWith } from "./output.js"
 import { schemaCommand } from "./schema.js"
+import { lazyTerminal } from "./terminal.js"
 
 export const rootCommand = Command.make("supervisor").pipe(
   Command.withDescription("a daemon supervisor for developers"),
@@ -37,8 +37,8 @@ export const rootCommand = Command.make("supervisor").pipe(
 const cli = Command.run(rootCommand, { name: "supervisor", version: VERSION })
 
 // What @effect/cli and the commands use; not NodeContext, whose command executor and worker
-// modules would be evaluated at every start for nothing.
-const platform = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, NodeTerminal.layer)
+// modules would be evaluated at every start for nothing, nor a terminal opened before a prompt.
+const platform = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, lazyTerminal)
 
 /** Runs the CLI: usage errors exit 2, failures 1, and no stack trace reaches the user. */
 /** pitchfork-compatible aliases: `ls` is `list`, `kill` is `stop`. */
