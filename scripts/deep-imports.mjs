@@ -4,6 +4,11 @@
 // (src/cli/lazy.ts): esbuild wraps every module reachable from a dynamic import, and a
 // wrapped barrel evaluates every module it re-exports, used or not, at start-up.
 import { readFile } from "node:fs/promises"
+import { resolve, sep } from "node:path"
+
+// Our sources only (the Effect packages ship TypeScript under their own src/ too).
+const ours = resolve("src") + sep
+const isOurs = (path) => path.startsWith(ours) && path.endsWith(".ts")
 
 const barrels = /^(effect|@effect\/cli|@effect\/platform)$/
 // The barrel of `effect` also re-exports a few functions of effect/Function by name.
@@ -28,13 +33,14 @@ const rewrite = (_all, typeOnly, names, pkg) => {
 export const deepImports = {
   name: "deep-imports",
   setup(b) {
-    b.onLoad({ filter: /\/src\/.*\.ts$/ }, async (args) => {
+    b.onLoad({ filter: /\.ts$/ }, async (args) => {
+      if (!isOurs(args.path)) return undefined
       const source = await readFile(args.path, "utf8")
       return { contents: source.replace(importDecl, rewrite), loader: "ts" }
     })
     // Anything the rewrite missed (e.g. `export ... from "effect"`) must not reach a barrel.
     b.onResolve({ filter: barrels }, (args) =>
-      args.importer.includes("/src/")
+      isOurs(args.importer)
         ? { errors: [{ text: `${args.path}: import from a module (deep-imports.mjs missed this one)` }] }
         : undefined,
     )
