@@ -89,11 +89,15 @@ export const WaitResult = Schema.Struct({
 export const ListRequest = Schema.Struct({
   cwd: Schema.String,
   env: Schema.Record({ key: Schema.String, value: Schema.String }),
+  /** The CLI's `collationKey` (src/quick/collation.ts). */
+  collation: Schema.String,
 })
 export const ListAnswer = Schema.Struct({
   version: Schema.String,
   /** Null when the configuration has warnings or problems: the CLI then lists (and reports) itself. */
   entries: Schema.NullOr(Schema.Array(ApiDaemonEntry)),
+  /** The entries are in the order the CLI would sort them in (same collation): no need to sort again. */
+  sorted: Schema.Boolean,
 })
 
 /** Operations of the CLI beyond the spec's routes: same API, another group. */

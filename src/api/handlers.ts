@@ -7,6 +7,7 @@ import type { ControlResult } from "../domain/ApiDaemonEntry.js"
 import { LogStreamItem } from "../domain/LogEntry.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { LogStore } from "../logs/LogStore.js"
+import { collationKey } from "../quick/collation.js"
 import { stopLevels } from "../supervisor/order.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { startWithDependencies } from "../supervisor/startOrder.js"
@@ -115,6 +116,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
     const logs = yield* LogStore
     const host = yield* HostInfo
     const fs = yield* FileSystem.FileSystem
+    const collation = collationKey(process.env)
     return h
       .handle("start", ({ payload }) =>
         startWithDependencies(sup.start, payload.definitions, payload.dependencies, payload.force),
@@ -205,9 +207,9 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
           // Warnings and problems are the CLI's to print: it lists by itself then.
           const config = yield* Effect.either(loadConfig(payload))
           if (Either.isLeft(config) || config.right.warnings.length > 0)
-            return { version: host.version, entries: null }
+            return { version: host.version, entries: null, sorted: false }
           const entries = mergeListing(yield* knownEntries(sup), yield* sup.disabledIds, config.right)
-          return { version: host.version, entries }
+          return { version: host.version, entries, sorted: payload.collation === collation }
         }).pipe(Effect.provideService(FileSystem.FileSystem, fs)),
       )
       .handle("shutdown", () => Deferred.succeed(host.shutdown, undefined).pipe(Effect.as({ ok: true })))

@@ -7,10 +7,12 @@ import * as http from "node:http"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import { stateDir, statePaths } from "../state/paths.js"
 import { VERSION } from "../version.js"
+import { collationKey } from "./collation.js"
 
 interface Answer {
   readonly version: string
   readonly entries: Array<ApiDaemonEntry> | null
+  readonly sorted: boolean
 }
 
 const isAnswer = (value: unknown): value is Answer =>
@@ -23,7 +25,11 @@ const isAnswer = (value: unknown): value is Answer =>
 /** Prints the listing and resolves true, or resolves false (nothing printed) for the CLI to answer. */
 export const quickList = (): Promise<boolean> =>
   new Promise((resolve) => {
-    const body = JSON.stringify({ cwd: process.cwd(), env: process.env })
+    const body = JSON.stringify({
+      cwd: process.cwd(),
+      env: process.env,
+      collation: collationKey(process.env),
+    })
     const request = http.request(
       {
         socketPath: statePaths(stateDir(process.env)).socket,
@@ -45,8 +51,10 @@ export const quickList = (): Promise<boolean> =>
           }
           if (response.statusCode !== 200 || !isAnswer(answer)) return resolve(false)
           if (answer.version !== VERSION || answer.entries === null) return resolve(false)
-          // Sorted here too: the order must be this process's locale's, as in the CLI.
-          const entries = answer.entries.sort((a, b) => a.id.qualified.localeCompare(b.id.qualified))
+          // The order must be this process's collation's, as in the CLI (collation.ts).
+          const entries = answer.sorted
+            ? answer.entries
+            : answer.entries.sort((a, b) => a.id.qualified.localeCompare(b.id.qualified))
           process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`)
           resolve(true)
         })

@@ -24,10 +24,15 @@ let sb: DaemonSandbox
 let proj: string
 /** A copy of dist/ (and package.json) that a test may damage. */
 let copy: string
+/** Added to the sandbox's environment of the CLI runs below (not the supervisor's). */
+let extraEnv: Record<string, string> = {}
 
-const CONFIG = '[daemons.web]\nrun = "exec sleep 300"\nready_delay = 0.1\n\n[daemons.idle]\nrun = "sleep 1"\n'
+// `Zed`: ICU orders it after `web`, a plain string sort before `idle`; `aa`: see below.
+const CONFIG =
+  '[daemons.web]\nrun = "exec sleep 300"\nready_delay = 0.1\n\n[daemons.idle]\nrun = "sleep 1"\n\n[daemons.Zed]\nrun = "sleep 1"\n\n[daemons.aa]\nrun = "sleep 1"\n'
 
 beforeEach(() => {
+  extraEnv = {}
   sb = makeDaemonSandbox()
   proj = sb.project("app", CONFIG)
   const root = sb.dir("install")
@@ -43,7 +48,7 @@ afterEach(() => sb.destroy(), T)
 const launch = (...args: Array<string>) => {
   const r = spawnSync(process.execPath, [join(copy, "supervisor.cjs"), ...args], {
     cwd: proj,
-    env: sb.env,
+    env: { ...sb.env, ...extraEnv },
     encoding: "utf8",
     timeout: T,
   })
@@ -53,7 +58,7 @@ const launch = (...args: Array<string>) => {
 const bundle = (...args: Array<string>) => {
   const r = spawnSync(process.execPath, [join(DIST, "cli.cjs"), ...args], {
     cwd: proj,
-    env: sb.env,
+    env: { ...sb.env, ...extraEnv },
     encoding: "utf8",
     timeout: T,
   })
@@ -108,22 +113,32 @@ describe("list --json, answered by the supervisor", () => {
     "prints exactly what the CLI prints, without the CLI bundle",
     () => {
       expect(launch("start", "web").status).toBe(0)
-      const expected = bundle("list", "--json")
-      expect(expected.status, expected.stderr).toBe(0)
-      // Without cli.cjs only the fast path can answer.
-      rmSync(join(copy, "cli.cjs"))
-      for (const args of [
-        ["list", "--json"],
-        ["ls", "--json"],
-      ]) {
-        const r = launch(...args)
-        expect(r.status, r.stderr).toBe(0)
-        expect(r.stderr).toBe("")
-        expect(stable(r.stdout)).toEqual(stable(expected.stdout))
-        expect(r.stdout.endsWith("}\n]\n")).toBe(true)
+      rmSync(join(copy, "cli.cjs")) // only the fast path can answer now
+      // The supervisor's own locale (it sorts), and Danish, where "aa" comes after "z" (the CLI
+      // sorts again). `bundle` is the full CLI, from the real dist/.
+      const orders: Array<[Record<string, string>, Array<string>]> = [
+        [{}, ["aa", "idle", "web", "Zed"]],
+        [{ LC_ALL: "da_DK.UTF-8" }, ["idle", "web", "Zed", "aa"]],
+      ]
+      for (const [env, order] of orders) {
+        extraEnv = env
+        const full = bundle("list", "--json")
+        expect(full.status, full.stderr).toBe(0)
+        expect(stable(full.stdout).map((e) => (e.id as { name: string }).name)).toEqual(order)
+        expect(stable(full.stdout).find((e) => (e.id as { name: string }).name === "web")?.status).toEqual({
+          type: "running",
+        })
+        for (const args of [
+          ["list", "--json"],
+          ["ls", "--json"],
+        ]) {
+          const r = launch(...args)
+          expect(r.status, r.stderr).toBe(0)
+          expect(r.stderr).toBe("")
+          expect(stable(r.stdout)).toEqual(stable(full.stdout))
+          expect(r.stdout.endsWith("}\n]\n")).toBe(true)
+        }
       }
-      const names = stable(expected.stdout).map((e) => (e.status as { type: string }).type)
-      expect(names).toEqual(["available", "running"])
     },
     T,
   )
@@ -135,7 +150,7 @@ describe("list --json, answered by the supervisor", () => {
       rmSync(join(copy, "quick.cjs"))
       const first = launch("list", "--json")
       expect(first.status, first.stderr).toBe(0)
-      expect(stable(first.stdout)).toHaveLength(2)
+      expect(stable(first.stdout)).toHaveLength(4)
       copyFileSync(join(DIST, "quick.cjs"), join(copy, "quick.cjs"))
       // A warning must reach stderr: only the CLI prints it.
       writeFileSync(
@@ -146,9 +161,11 @@ describe("list --json, answered by the supervisor", () => {
       expect(warned.status).toBe(0)
       expect(warned.stderr).toMatch(/warning: .*expected_port.*deprecated/)
       expect(stable(warned.stdout).map((e) => (e.id as { name: string }).name)).toEqual([
+        "aa",
         "idle",
         "old",
         "web",
+        "Zed",
       ])
       // The same through the harness's launcher, for good measure.
       expect(runCli(["list", "--json"], { cwd: proj, env: sb.env }).stderr).toMatch(/deprecated/)
