@@ -102,6 +102,38 @@ describe("the code cache", () => {
   })
 })
 
+describe("config show|validate [--json], run without @effect/cli", () => {
+  it(
+    "print, report and exit exactly as through @effect/cli",
+    () => {
+      const configs = {
+        valid: CONFIG,
+        warning: `${CONFIG}\n[daemons.old]\nrun = "x"\nexpected_port = [3999]\nauto_bump_port = true\n`,
+        invalid: '[daemons.web]\nrun = "x"\nretry = "often"\n\n[daemons.api]\nnope = 1\n',
+      }
+      for (const [what, toml] of Object.entries(configs)) {
+        writeFileSync(join(proj, "supervisor.toml"), toml)
+        for (const args of [
+          ["config", "show"],
+          ["config", "show", "--json"],
+          ["config", "validate"],
+          ["config", "validate", "--json"],
+        ]) {
+          extraEnv = {}
+          const direct = launch(...args)
+          // The warm-up's switch: cli.cjs then goes through @effect/cli.
+          extraEnv = { SUPERVISOR_WRITE_CODE_CACHE: "1" }
+          const full = bundle(...args)
+          const label = `${what}: ${args.join(" ")}`
+          expect(direct, label).toEqual(full)
+          expect(full.status, label).toBe(what === "invalid" ? 1 : 0)
+        }
+      }
+    },
+    T * 2,
+  )
+})
+
 /** What may change between two listings of a running daemon. */
 const stable = (stdout: string) =>
   (JSON.parse(stdout) as Array<Record<string, unknown>>).map(
