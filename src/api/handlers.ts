@@ -1,11 +1,13 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { FileSystem, HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Chunk, Deferred, Effect, Either, Ref, Schema, Stream } from "effect"
+import { loadConfig } from "../config/Loader.js"
 import type { ControlResult } from "../domain/ApiDaemonEntry.js"
 import { LogStreamItem } from "../domain/LogEntry.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { LogStore } from "../logs/LogStore.js"
+import { collationKey } from "../quick/collation.js"
 import { StateStore } from "../state/StateStore.js"
 import { stopLevels } from "../supervisor/order.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
@@ -14,6 +16,7 @@ import { startWithDependencies } from "../supervisor/startOrder.js"
 import { daemonUsage } from "../supervisor/usage.js"
 import { Api, type SupervisorInfo } from "./Api.js"
 import { HostInfo } from "./HostInfo.js"
+import { mergeListing } from "./listing.js"
 import { listNamespaces, registerNamespace, removeNamespace } from "./namespaces.js"
 import { filteredTail, parseSince } from "./tailQuery.js"
 
@@ -41,6 +44,18 @@ const countProcesses = () =>
     }
   })
 
+/** Every daemon the supervisor knows, as the API reports it. */
+/** Every daemon the supervisor knows, as the API lists it (usage read from /proc in one pass). */
+const knownEntries = (sup: Supervisor["Type"]) =>
+  Effect.flatMap(sup.list, (all) => {
+    const usage = daemonUsage(all)
+    return Effect.forEach(all, (r) =>
+      sup
+        .isDisabled(r.def.id.qualified)
+        .pipe(Effect.map((d) => sup.entry(r, d, usage.get(r.def.id.qualified)))),
+    )
+  })
+
 const encodeItem = Schema.encodeSync(Schema.parseJson(LogStreamItem))
 const encoder = new TextEncoder()
 
@@ -59,17 +74,7 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
     const control = (f: (id: string) => Effect.Effect<ControlResult, unknown>) => (id: string) =>
       f(id).pipe(Effect.catchAll((e) => Effect.succeed({ ok: false, error: errorText(e) })))
     return h
-      .handle("list", () =>
-        Effect.gen(function* () {
-          const all = yield* sup.list
-          const usage = daemonUsage(all)
-          return yield* Effect.forEach(all, (r) =>
-            sup
-              .isDisabled(r.def.id.qualified)
-              .pipe(Effect.map((d) => sup.entry(r, d, usage.get(r.def.id.qualified)))),
-          )
-        }),
-      )
+      .handle("list", () => knownEntries(sup))
       .handle("get", ({ path }) => entry(path.id))
       .handle("start", ({ path }) =>
         control((id) =>
@@ -146,6 +151,8 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
     const sup = yield* Supervisor
     const logs = yield* LogStore
     const host = yield* HostInfo
+    const fs = yield* FileSystem.FileSystem
+    const collation = collationKey(process.env)
     return h
       .handle("start", ({ payload }) =>
         startWithDependencies(sup.start, payload.definitions, payload.dependencies, payload.force),
@@ -232,6 +239,16 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
           }
           return info
         }),
+      )
+      .handle("listFrom", ({ payload }) =>
+        Effect.gen(function* () {
+          // Warnings and problems are the CLI's to print: it lists by itself then.
+          const config = yield* Effect.either(loadConfig(payload))
+          if (Either.isLeft(config) || config.right.warnings.length > 0)
+            return { version: host.version, entries: null, sorted: false }
+          const entries = mergeListing(yield* knownEntries(sup), yield* sup.disabledIds, config.right)
+          return { version: host.version, entries, sorted: payload.collation === collation }
+        }).pipe(Effect.provideService(FileSystem.FileSystem, fs)),
       )
       .handle("shutdown", () => Deferred.succeed(host.shutdown, undefined).pipe(Effect.as({ ok: true })))
       .handle("webLogin", () =>
