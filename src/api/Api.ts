@@ -168,6 +168,14 @@ export class CliGroup extends HttpApiGroup.make("cli")
   )
   .add(HttpApiEndpoint.post("logs", "/logs").setPayload(LogsQuery).addSuccess(Schema.Array(LogEntry)))
   .add(
+    /** The same selection as `logs`, streamed as ndjson (one entry per line): `logs -n 1000000`. */
+    HttpApiEndpoint.post("logsStream", "/logs/stream")
+      .setPayload(LogsQuery)
+      .addSuccess(
+        Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "application/x-ndjson" })),
+      ),
+  )
+  .add(
     HttpApiEndpoint.post("clearLogs", "/logs/clear")
       .setPayload(Schema.Struct({ ids: Schema.Array(Schema.String) }))
       .addSuccess(Schema.Struct({ cleared: Schema.Array(Schema.String) })),

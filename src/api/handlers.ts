@@ -14,7 +14,7 @@ import { Supervisor } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
 import { startWithDependencies } from "../supervisor/startOrder.js"
 import { daemonUsage } from "../supervisor/usage.js"
-import { Api, type SupervisorInfo } from "./Api.js"
+import { Api, LogsQuery, type SupervisorInfo } from "./Api.js"
 import { HostInfo } from "./HostInfo.js"
 import { mergeListing } from "./listing.js"
 import { listNamespaces, registerNamespace, removeNamespace } from "./namespaces.js"
@@ -54,6 +54,34 @@ const knownEntries = (sup: Supervisor["Type"]) =>
         .isDisabled(r.def.id.qualified)
         .pipe(Effect.map((d) => sup.entry(r, d, usage.get(r.def.id.qualified)))),
     )
+  })
+
+type LogsPayload = typeof LogsQuery.Type
+
+/** The stored entries a `logs` request selects; several daemons are interleaved by time. */
+const queryLogs = (logs: LogStore["Type"], payload: LogsPayload) =>
+  Effect.gen(function* () {
+    const regex =
+      payload.regex === undefined ? undefined : new RegExp(payload.regex, payload.case_sensitive ? "" : "i")
+    const all = yield* Effect.forEach(payload.ids, (id) =>
+      logs
+        .query(id, {
+          ...(payload.lines !== undefined && { lines: payload.lines }),
+          ...(payload.since !== undefined && { since: payload.since }),
+          ...(payload.until !== undefined && { until: payload.until }),
+          ...(payload.grep !== undefined && { grep: payload.grep }),
+          ...(regex !== undefined && { regex }),
+          ...(payload.case_sensitive !== undefined && { caseSensitive: payload.case_sensitive }),
+          ...(payload.raw !== undefined && { raw: payload.raw }),
+        })
+        .pipe(Effect.orElseSucceed(() => [])),
+    )
+    if (all.length === 1) return all[0] ?? []
+    // Several daemons: interleave by time; the last N apply to the merged view.
+    const merged = all
+      .flat()
+      .sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0))
+    return payload.lines !== undefined ? merged.slice(-payload.lines) : merged
   })
 
 const encodeItem = Schema.encodeSync(Schema.parseJson(LogStreamItem))
@@ -184,30 +212,35 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
         ),
       )
       .handle("clean", ({ payload }) => sup.clean(payload.ids).pipe(Effect.map((removed) => ({ removed }))))
-      .handle("logs", ({ payload }) =>
+      .handle("logs", ({ payload }) => queryLogs(logs, payload))
+      .handleRaw("logsStream", ({ request }) =>
         Effect.gen(function* () {
-          const regex =
-            payload.regex === undefined
-              ? undefined
-              : new RegExp(payload.regex, payload.case_sensitive ? "" : "i")
-          const all = yield* Effect.forEach(payload.ids, (id) =>
-            logs
-              .query(id, {
-                ...(payload.lines !== undefined && { lines: payload.lines }),
-                ...(payload.since !== undefined && { since: payload.since }),
-                ...(payload.until !== undefined && { until: payload.until }),
-                ...(payload.grep !== undefined && { grep: payload.grep }),
-                ...(regex !== undefined && { regex }),
-                ...(payload.case_sensitive !== undefined && { caseSensitive: payload.case_sensitive }),
-                ...(payload.raw !== undefined && { raw: payload.raw }),
-              })
-              .pipe(Effect.orElseSucceed(() => [])),
+          // A raw handler: the body is decoded here (the typed client posts the same LogsQuery).
+          const decoded = yield* request.json.pipe(
+            Effect.flatMap(Schema.decodeUnknown(LogsQuery)),
+            Effect.either,
           )
-          // Several daemons: interleave by time; the last N apply to the merged view.
-          const merged = all
-            .flat()
-            .sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0))
-          return payload.lines !== undefined && payload.ids.length > 1 ? merged.slice(-payload.lines) : merged
+          if (Either.isLeft(decoded))
+            return HttpServerResponse.unsafeJson(
+              { _tag: "BadRequest", message: "malformed logs query" },
+              { status: 400 },
+            )
+          const entries = yield* queryLogs(logs, decoded.right)
+          // Plain JSON of plain records, 2000 lines per chunk: a million lines stream in seconds.
+          const chunks = Stream.range(0, Math.ceil(entries.length / 2000) - 1).pipe(
+            Stream.map((i) =>
+              encoder.encode(
+                entries
+                  .slice(i * 2000, (i + 1) * 2000)
+                  .map((e) => `${JSON.stringify(e)}\n`)
+                  .join(""),
+              ),
+            ),
+          )
+          return HttpServerResponse.stream(entries.length === 0 ? Stream.empty : chunks, {
+            contentType: "application/x-ndjson",
+            headers: { "cache-control": "no-store" },
+          })
         }),
       )
       .handle("clearLogs", ({ payload }) =>

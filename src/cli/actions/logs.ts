@@ -5,7 +5,7 @@ import { parseHumanDuration } from "../../domain/HumanDuration.js"
 import { isLogClear, type LogEntry, LogStreamItem } from "../../domain/LogEntry.js"
 import { SupervisorClient } from "../client.js"
 import type { LogsOptions } from "../logs.js"
-import { cyan, dim, printJson } from "../output.js"
+import { cyan, dim } from "../output.js"
 import { resolveId, UsageError } from "../resolve.js"
 import { handleErrors, loadHere, withClient } from "../session.js"
 
@@ -21,6 +21,16 @@ export const parseTimeArg = (value: string, now = Date.now()): Either.Either<num
 }
 
 const decodeItem = Schema.decodeUnknownSync(LogStreamItem)
+
+/** Writes to stdout and waits until it drained (a pipe to `head` or `less` sets the pace). */
+const writeOut = (text: string) =>
+  Effect.async<void>((resume) => {
+    if (process.stdout.write(text)) resume(Effect.void)
+    else process.stdout.once("drain", () => resume(Effect.void))
+  })
+
+/** `JSON.stringify(x, null, 2)` of an array element: indented by two more spaces. */
+const indent = (json: string) => `  ${json.replaceAll("\n", "\n  ")}`
 const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, "")
 
 /** `supervisor logs`: daemon logs; `--tail` follows them. */
@@ -72,22 +82,39 @@ export const logs = (o: LogsOptions) =>
             return prefix ? `${prefix} ${message}` : message
           }
           if (!o.tail) {
-            const entries = yield* c.api.cli
-              .logs({
-                payload: {
-                  ids,
-                  lines: Option.getOrElse(o.lines, () => 100),
-                  ...(since && Either.isRight(since) && { since: since.right }),
-                  ...(until && Either.isRight(until) && { until: until.right }),
-                  ...(grep !== undefined && { grep }),
-                  ...(regexText !== undefined && { regex: regexText }),
-                  case_sensitive: o.caseSensitive,
-                  raw: o.raw,
-                },
-              })
-              .pipe(Effect.orDie)
-            if (o.json) return yield* printJson(entries)
-            for (const e of entries) yield* Console.log(line(e))
+            const query = {
+              ids,
+              lines: Option.getOrElse(o.lines, () => 100),
+              ...(since && Either.isRight(since) && { since: since.right }),
+              ...(until && Either.isRight(until) && { until: until.right }),
+              ...(grep !== undefined && { grep }),
+              ...(regexText !== undefined && { regex: regexText }),
+              case_sensitive: o.caseSensitive,
+              raw: o.raw,
+            }
+            // Streamed: entries are printed as they arrive, a chunk at a time (`-n 1000000`
+            // neither waits for the whole answer nor holds it in memory twice).
+            const request = yield* HttpClientRequest.post("http://localhost/api/cli/logs/stream").pipe(
+              HttpClientRequest.bodyJson(query),
+            )
+            let first = true
+            if (o.json) yield* writeOut("[")
+            yield* HttpClientResponse.stream(c.http.execute(request)).pipe(
+              Stream.pipeThroughChannel(Ndjson.unpack()),
+              Stream.runForEachChunk((chunk) => {
+                let text = ""
+                for (const item of chunk) {
+                  const e = item as LogEntry
+                  if (o.json) {
+                    text += `${first ? "\n" : ",\n"}${indent(JSON.stringify(e, null, 2))}`
+                    first = false
+                  } else text += `${line(e)}\n`
+                }
+                return writeOut(text)
+              }),
+              Effect.orDie,
+            )
+            if (o.json) yield* writeOut(first ? "]\n" : "\n]\n")
             return
           }
           // Follow: one ndjson tail per daemon, merged as lines arrive.
