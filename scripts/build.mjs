@@ -8,6 +8,7 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writ
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { build } from "esbuild"
+import { deepImports } from "./deep-imports.mjs"
 
 const stubbed = /^(yaml|toml|ini|fast-check)$/
 const stubs = {
@@ -44,13 +45,28 @@ const common = {
   logLevel: "warning",
   metafile: true,
 }
-await build({ ...common, entryPoints: ["src/host-entry.ts"], outfile: "dist/host.cjs", plugins: [stubs] })
+await build({
+  ...common,
+  entryPoints: ["src/host-entry.ts"],
+  outfile: "dist/host.cjs",
+  plugins: [stubs, deepImports],
+})
 const result = await build({
   ...common,
   entryPoints: ["src/main.ts"],
   outfile: "dist/cli.cjs",
-  plugins: [stubs, hostExternal],
+  plugins: [stubs, hostExternal, deepImports],
 })
+// The fast `list --json` of the launcher: plain Node, and it must stay so.
+const noEffect = {
+  name: "no-effect",
+  setup(b) {
+    b.onResolve({ filter: /^(effect|@effect\/)/ }, (args) => ({
+      errors: [{ text: `${args.path}: src/quick/ must not load Effect (imported by ${args.importer})` }],
+    }))
+  },
+}
+await build({ ...common, entryPoints: ["src/quick/list.ts"], outfile: "dist/quick.cjs", plugins: [noEffect] })
 copyFileSync("scripts/launcher.cjs", "dist/supervisor.cjs")
 chmodSync("dist/supervisor.cjs", 0o755)
 const bytes = Object.values(result.metafile.outputs).find((o) => o.entryPoint)?.bytes ?? 0

@@ -13,8 +13,19 @@ const args = process.argv.slice(2)
 // `supervisor --version` needs nothing of the CLI: answer it without loading the bundle.
 if (args.length === 1 && args[0] === "--version") {
   process.stdout.write(`${require("../package.json").version}\n`)
+} else if (args.length === 2 && (args[0] === "list" || args[0] === "ls") && args[1] === "--json") {
+  // Asked of the running supervisor (quick.cjs, from src/quick/list.ts); else the CLI answers.
+  quickList().then((done) => done || runBundle(args))
 } else {
   runBundle(args)
+}
+
+function quickList() {
+  try {
+    return require("./quick.cjs").quickList()
+  } catch {
+    return Promise.resolve(false)
+  }
 }
 
 function runBundle(args) {

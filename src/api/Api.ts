@@ -117,6 +117,24 @@ export const WaitResult = Schema.Struct({
   signal: Schema.NullOr(Schema.String),
 })
 
+/**
+ * `supervisor list --json` asked of the supervisor itself (src/quick/list.ts): it loads the
+ * configuration seen from the CLI's directory with the CLI's environment.
+ */
+export const ListRequest = Schema.Struct({
+  cwd: Schema.String,
+  env: Schema.Record({ key: Schema.String, value: Schema.String }),
+  /** The CLI's `collationKey` (src/quick/collation.ts). */
+  collation: Schema.String,
+})
+export const ListAnswer = Schema.Struct({
+  version: Schema.String,
+  /** Null when the configuration has warnings or problems: the CLI then lists (and reports) itself. */
+  entries: Schema.NullOr(Schema.Array(ApiDaemonEntry)),
+  /** The entries are in the order the CLI would sort them in (same collation): no need to sort again. */
+  sorted: Schema.Boolean,
+})
+
 /** Operations of the CLI beyond the spec's routes: same API, another group. */
 export class CliGroup extends HttpApiGroup.make("cli")
   .add(
@@ -150,6 +168,14 @@ export class CliGroup extends HttpApiGroup.make("cli")
   )
   .add(HttpApiEndpoint.post("logs", "/logs").setPayload(LogsQuery).addSuccess(Schema.Array(LogEntry)))
   .add(
+    /** The same selection as `logs`, streamed as ndjson (one entry per line): `logs -n 1000000`. */
+    HttpApiEndpoint.post("logsStream", "/logs/stream")
+      .setPayload(LogsQuery)
+      .addSuccess(
+        Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "application/x-ndjson" })),
+      ),
+  )
+  .add(
     HttpApiEndpoint.post("clearLogs", "/logs/clear")
       .setPayload(Schema.Struct({ ids: Schema.Array(Schema.String) }))
       .addSuccess(Schema.Struct({ cleared: Schema.Array(Schema.String) })),
@@ -171,6 +197,7 @@ export class CliGroup extends HttpApiGroup.make("cli")
     ),
   )
   .add(HttpApiEndpoint.get("info", "/supervisor").addSuccess(SupervisorInfo))
+  .add(HttpApiEndpoint.post("listFrom", "/list").setPayload(ListRequest).addSuccess(ListAnswer))
   .add(HttpApiEndpoint.post("shutdown", "/supervisor/stop").addSuccess(Schema.Struct({ ok: Schema.Boolean })))
   .add(
     HttpApiEndpoint.post("webLogin", "/web/login").addSuccess(

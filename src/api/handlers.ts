@@ -1,19 +1,22 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
-import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { FileSystem, HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Chunk, Deferred, Effect, Either, Ref, Schema, Stream } from "effect"
+import { loadConfig } from "../config/Loader.js"
 import type { ControlResult } from "../domain/ApiDaemonEntry.js"
 import { LogStreamItem } from "../domain/LogEntry.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { LogStore } from "../logs/LogStore.js"
+import { collationKey } from "../quick/collation.js"
 import { StateStore } from "../state/StateStore.js"
 import { stopLevels } from "../supervisor/order.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
 import { startWithDependencies } from "../supervisor/startOrder.js"
 import { daemonUsage } from "../supervisor/usage.js"
-import { Api, type SupervisorInfo } from "./Api.js"
+import { Api, LogsQuery, type SupervisorInfo } from "./Api.js"
 import { HostInfo } from "./HostInfo.js"
+import { mergeListing } from "./listing.js"
 import { listNamespaces, registerNamespace, removeNamespace } from "./namespaces.js"
 import { filteredTail, parseSince } from "./tailQuery.js"
 
@@ -41,6 +44,46 @@ const countProcesses = () =>
     }
   })
 
+/** Every daemon the supervisor knows, as the API reports it. */
+/** Every daemon the supervisor knows, as the API lists it (usage read from /proc in one pass). */
+const knownEntries = (sup: Supervisor["Type"]) =>
+  Effect.flatMap(sup.list, (all) => {
+    const usage = daemonUsage(all)
+    return Effect.forEach(all, (r) =>
+      sup
+        .isDisabled(r.def.id.qualified)
+        .pipe(Effect.map((d) => sup.entry(r, d, usage.get(r.def.id.qualified)))),
+    )
+  })
+
+type LogsPayload = typeof LogsQuery.Type
+
+/** The stored entries a `logs` request selects; several daemons are interleaved by time. */
+const queryLogs = (logs: LogStore["Type"], payload: LogsPayload) =>
+  Effect.gen(function* () {
+    const regex =
+      payload.regex === undefined ? undefined : new RegExp(payload.regex, payload.case_sensitive ? "" : "i")
+    const all = yield* Effect.forEach(payload.ids, (id) =>
+      logs
+        .query(id, {
+          ...(payload.lines !== undefined && { lines: payload.lines }),
+          ...(payload.since !== undefined && { since: payload.since }),
+          ...(payload.until !== undefined && { until: payload.until }),
+          ...(payload.grep !== undefined && { grep: payload.grep }),
+          ...(regex !== undefined && { regex }),
+          ...(payload.case_sensitive !== undefined && { caseSensitive: payload.case_sensitive }),
+          ...(payload.raw !== undefined && { raw: payload.raw }),
+        })
+        .pipe(Effect.orElseSucceed(() => [])),
+    )
+    if (all.length === 1) return all[0] ?? []
+    // Several daemons: interleave by time; the last N apply to the merged view.
+    const merged = all
+      .flat()
+      .sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0))
+    return payload.lines !== undefined ? merged.slice(-payload.lines) : merged
+  })
+
 const encodeItem = Schema.encodeSync(Schema.parseJson(LogStreamItem))
 const encoder = new TextEncoder()
 
@@ -59,17 +102,7 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
     const control = (f: (id: string) => Effect.Effect<ControlResult, unknown>) => (id: string) =>
       f(id).pipe(Effect.catchAll((e) => Effect.succeed({ ok: false, error: errorText(e) })))
     return h
-      .handle("list", () =>
-        Effect.gen(function* () {
-          const all = yield* sup.list
-          const usage = daemonUsage(all)
-          return yield* Effect.forEach(all, (r) =>
-            sup
-              .isDisabled(r.def.id.qualified)
-              .pipe(Effect.map((d) => sup.entry(r, d, usage.get(r.def.id.qualified)))),
-          )
-        }),
-      )
+      .handle("list", () => knownEntries(sup))
       .handle("get", ({ path }) => entry(path.id))
       .handle("start", ({ path }) =>
         control((id) =>
@@ -146,6 +179,8 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
     const sup = yield* Supervisor
     const logs = yield* LogStore
     const host = yield* HostInfo
+    const fs = yield* FileSystem.FileSystem
+    const collation = collationKey(process.env)
     return h
       .handle("start", ({ payload }) =>
         startWithDependencies(sup.start, payload.definitions, payload.dependencies, payload.force),
@@ -177,30 +212,35 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
         ),
       )
       .handle("clean", ({ payload }) => sup.clean(payload.ids).pipe(Effect.map((removed) => ({ removed }))))
-      .handle("logs", ({ payload }) =>
+      .handle("logs", ({ payload }) => queryLogs(logs, payload))
+      .handleRaw("logsStream", ({ request }) =>
         Effect.gen(function* () {
-          const regex =
-            payload.regex === undefined
-              ? undefined
-              : new RegExp(payload.regex, payload.case_sensitive ? "" : "i")
-          const all = yield* Effect.forEach(payload.ids, (id) =>
-            logs
-              .query(id, {
-                ...(payload.lines !== undefined && { lines: payload.lines }),
-                ...(payload.since !== undefined && { since: payload.since }),
-                ...(payload.until !== undefined && { until: payload.until }),
-                ...(payload.grep !== undefined && { grep: payload.grep }),
-                ...(regex !== undefined && { regex }),
-                ...(payload.case_sensitive !== undefined && { caseSensitive: payload.case_sensitive }),
-                ...(payload.raw !== undefined && { raw: payload.raw }),
-              })
-              .pipe(Effect.orElseSucceed(() => [])),
+          // A raw handler: the body is decoded here (the typed client posts the same LogsQuery).
+          const decoded = yield* request.json.pipe(
+            Effect.flatMap(Schema.decodeUnknown(LogsQuery)),
+            Effect.either,
           )
-          // Several daemons: interleave by time; the last N apply to the merged view.
-          const merged = all
-            .flat()
-            .sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0))
-          return payload.lines !== undefined && payload.ids.length > 1 ? merged.slice(-payload.lines) : merged
+          if (Either.isLeft(decoded))
+            return HttpServerResponse.unsafeJson(
+              { _tag: "BadRequest", message: "malformed logs query" },
+              { status: 400 },
+            )
+          const entries = yield* queryLogs(logs, decoded.right)
+          // Plain JSON of plain records, 2000 lines per chunk: a million lines stream in seconds.
+          const chunks = Stream.range(0, Math.ceil(entries.length / 2000) - 1).pipe(
+            Stream.map((i) =>
+              encoder.encode(
+                entries
+                  .slice(i * 2000, (i + 1) * 2000)
+                  .map((e) => `${JSON.stringify(e)}\n`)
+                  .join(""),
+              ),
+            ),
+          )
+          return HttpServerResponse.stream(entries.length === 0 ? Stream.empty : chunks, {
+            contentType: "application/x-ndjson",
+            headers: { "cache-control": "no-store" },
+          })
         }),
       )
       .handle("clearLogs", ({ payload }) =>
@@ -232,6 +272,16 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
           }
           return info
         }),
+      )
+      .handle("listFrom", ({ payload }) =>
+        Effect.gen(function* () {
+          // Warnings and problems are the CLI's to print: it lists by itself then.
+          const config = yield* Effect.either(loadConfig(payload))
+          if (Either.isLeft(config) || config.right.warnings.length > 0)
+            return { version: host.version, entries: null, sorted: false }
+          const entries = mergeListing(yield* knownEntries(sup), yield* sup.disabledIds, config.right)
+          return { version: host.version, entries, sorted: payload.collation === collation }
+        }).pipe(Effect.provideService(FileSystem.FileSystem, fs)),
       )
       .handle("shutdown", () => Deferred.succeed(host.shutdown, undefined).pipe(Effect.as({ ok: true })))
       .handle("webLogin", () =>

@@ -1,100 +1,28 @@
-import * as nodePath from "node:path"
 import { Args, Command } from "@effect/cli"
-import { Console, Effect } from "effect"
-import { DaemonConfig } from "../domain/DaemonConfig.js"
-import { DaemonId, toIdObject } from "../domain/DaemonId.js"
-import { nameProblem } from "../domain/Name.js"
-import { SupervisorClient } from "./client.js"
-import { force, json } from "./options.js"
-import { cyan, dim, exitWith, green, printJson } from "./output.js"
-import { startWithProgress } from "./progress.js"
-import { readyOptions, readyOverrides, withReadiness } from "./readyFlags.js"
-import { currentNamespace, resolveId, UnknownDaemon } from "./resolve.js"
-import { knownDaemons } from "./selection.js"
-import { handleErrors, loadHere, withClient, withSupervisor } from "./session.js"
-import { reportStart } from "./startReport.js"
+import { lazy } from "./lazy.js"
+import { force, json, readyOptions } from "./options.js"
 
-const shellQuote = (s: string) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`)
+const load = () => import("./actions/adhoc.js")
 
-export const runCommand = Command.make(
-  "run",
-  {
-    id: Args.text({ name: "id" }),
-    command: Args.text({ name: "command" }).pipe(Args.repeated),
-    ...readyOptions,
-    force,
-    json,
-  },
-  (o) =>
-    handleErrors(
-      Effect.gen(function* () {
-        const overrides = yield* readyOverrides(o)
-        const config = yield* loadHere(false)
-        if (o.command.length === 0)
-          return yield* new UnknownDaemon({
-            message: "give the command after the ID: supervisor run ID -- CMD...",
-          })
-        const [ns, name] = o.id.includes("/")
-          ? (o.id.split("/") as [string, string])
-          : [currentNamespace(config), o.id]
-        const problem = nameProblem(name) ?? nameProblem(ns)
-        if (problem) return yield* new UnknownDaemon({ message: `invalid daemon ID ${o.id}: ${problem}` })
-        const id = new DaemonId({ namespace: ns, name })
-        const def = withReadiness(
-          {
-            id: toIdObject(id),
-            config: new DaemonConfig({
-              run: o.command.map(shellQuote).join(" "),
-              dir: nodePath.resolve(process.cwd()),
-            }),
-            adhoc: true,
-            source: null,
-          },
-          overrides,
-        )
-        yield* withClient(
-          config,
-          Effect.gen(function* () {
-            const known = yield* knownDaemons
-            const outcomes = yield* startWithProgress([def], { ...o, quiet: false }, config, known)
-            yield* reportStart(outcomes, { json: o.json, quiet: false })
-          }),
-        )
-      }),
-    ),
-).pipe(Command.withDescription("run an ad-hoc daemon that is in no config file: supervisor run ID -- CMD..."))
+export const runOptions = {
+  id: Args.text({ name: "id" }),
+  command: Args.text({ name: "command" }).pipe(Args.repeated),
+  ...readyOptions,
+  force,
+  json,
+}
+export type RunOptions = Command.Command.ParseConfig<typeof runOptions>
+export const waitOptions = { id: Args.text({ name: "id" }), json }
+export type WaitOptions = Command.Command.ParseConfig<typeof waitOptions>
 
-export const waitCommand = Command.make("wait", { id: Args.text({ name: "id" }), json }, (o) =>
-  withSupervisor(false, (config) =>
-    Effect.gen(function* () {
-      const c = yield* SupervisorClient
-      const id = yield* resolveId(o.id, config, yield* knownDaemons)
-      const r = yield* c.api.cli.wait({ payload: { id } }).pipe(
-        Effect.catchTag("DaemonNotFound", (e) => new UnknownDaemon({ message: e.message })),
-        Effect.catchAll((e) => ("_tag" in e && e._tag === "UnknownDaemon" ? Effect.fail(e) : Effect.die(e))),
-      )
-      if (o.json) yield* printJson(r)
-      else
-        yield* Console.log(
-          `${cyan(id)} ${r.status}${r.exit_code !== null ? ` (exit ${r.exit_code})` : r.signal ? ` (${r.signal})` : ""}`,
-        )
-      const code = r.exit_code ?? (r.signal ? 128 + (signalNumber(r.signal) ?? 0) : 0)
-      if (code !== 0) yield* exitWith(code)
-    }),
-  ),
-).pipe(Command.withDescription("wait until a daemon exits; exits with the daemon's exit code"))
+export const runCommand = Command.make("run", runOptions, (o) => lazy(load, (m) => m.run(o))).pipe(
+  Command.withDescription("run an ad-hoc daemon that is in no config file: supervisor run ID -- CMD..."),
+)
 
-const signalNumber = (name: string): number | undefined =>
-  ({ SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGUSR1: 10, SIGUSR2: 12, SIGTERM: 15 })[name]
+export const waitCommand = Command.make("wait", waitOptions, (o) => lazy(load, (m) => m.wait(o))).pipe(
+  Command.withDescription("wait until a daemon exits; exits with the daemon's exit code"),
+)
 
-export const cleanCommand = Command.make("clean", { json }, (o) =>
-  withSupervisor(false, () =>
-    Effect.gen(function* () {
-      const c = yield* SupervisorClient
-      const r = yield* c.api.cli.clean({ payload: {} }).pipe(Effect.orDie)
-      if (o.json) return yield* printJson(r)
-      if (r.removed.length === 0) return yield* Console.log(dim("nothing to clean: no stopped daemons"))
-      for (const id of r.removed) yield* Console.log(`${green("✓")} forgot ${cyan(id)}`)
-    }),
-  ),
-).pipe(Command.withDescription("forget daemons that are not running (and their logs)"))
+export const cleanCommand = Command.make("clean", { json }, (o) => lazy(load, (m) => m.clean(o.json))).pipe(
+  Command.withDescription("forget daemons that are not running (and their logs)"),
+)

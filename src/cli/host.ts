@@ -1,49 +1,18 @@
 import { Command, Options } from "@effect/cli"
-import { Console, Effect, Schedule } from "effect"
-import { isExitedState, readStat } from "../process/procfs.js"
-import { stateDir, statePaths } from "../state/paths.js"
-import {
-  isUp,
-  type NotRunning,
-  SupervisorClient,
-  spawnBackgroundSupervisor,
-  supervisorClientLayer,
-  waitUntilUp,
-} from "./client.js"
-import { ExitCode, exitWith, green, printJson } from "./output.js"
-import { formatUptime } from "./table.js"
+import { Effect } from "effect"
+import { lazy } from "./lazy.js"
+import { json } from "./options.js"
 import { tokenCommand } from "./web.js"
-
-const json = Options.boolean("json").pipe(Options.withDescription("print machine-readable JSON"))
-const connected = <A, E, R>(f: Effect.Effect<A, E, R>) =>
-  Effect.provide(f, supervisorClientLayer({ autoStart: false }))
-const paths = () => statePaths(stateDir(process.env))
-
-// A zombie counts as gone: the supervisor is nobody's child once its CLI exited.
-const processGone = (pid: number) =>
-  Effect.sync(() => {
-    const stat = readStat(pid)
-    return stat === undefined || isExitedState(stat.state)
-  })
-
-/** Asks the supervisor to stop its daemons and exit; returns once its process is gone (at most 60 s). */
-const stopSupervisor = Effect.gen(function* () {
-  const c = yield* SupervisorClient
-  const { pid } = yield* c.api.cli.info().pipe(Effect.orDie)
-  yield* c.api.cli.shutdown().pipe(Effect.orDie)
-  yield* processGone(pid).pipe(
-    Effect.repeat({ schedule: Schedule.spaced("50 millis"), until: (gone) => gone }),
-    Effect.timeout("60 seconds"),
-    Effect.ignore,
-  )
-  return c.socket
-})
 
 const webPort = Options.integer("web-port").pipe(
   Options.withDescription("serve the web UI and the HTTP API on 127.0.0.1:PORT (0 picks a free port)"),
   Options.optional,
 )
 
+const load = () => import("./actions/host.js")
+
+// The launcher runs host.cjs itself for `supervisor supervisor run`; this handler serves the
+// other entry points (cli.cjs run directly: the build externalises ../host/main.js to host.cjs).
 const run = Command.make("run", { webPort }, ({ webPort }) =>
   Effect.sync(() => {
     if (webPort._tag === "Some") process.env.SUPERVISOR_WEB_PORT = String(webPort.value)
@@ -62,81 +31,16 @@ const start = Command.make(
     ),
     webPort,
   },
-  ({ force, webPort }) =>
-    Effect.gen(function* () {
-      const p = paths()
-      const up = yield* isUp(p.socket)
-      if (up && !force) return yield* Console.log(`the supervisor is already running (${p.socket})`)
-      if (up) {
-        yield* connected(stopSupervisor).pipe(Effect.catchAll(() => Effect.void))
-        yield* waitForSocketGone(p.socket)
-      }
-      yield* spawnBackgroundSupervisor(
-        webPort._tag === "Some"
-          ? { ...process.env, SUPERVISOR_WEB_PORT: String(webPort.value) }
-          : process.env,
-      )
-      if (!(yield* waitUntilUp(p.socket, "15 seconds"))) {
-        yield* Console.error(`the supervisor did not start within 15 s; see ${p.supervisorLog}`)
-        return yield* exitWith(ExitCode.failure)
-      }
-      yield* Console.log(`${green("✓")} supervisor started (${p.socket})`)
-    }),
+  ({ force, webPort }) => lazy(load, (m) => m.start(force, webPort)),
 ).pipe(Command.withDescription("start the supervisor in the background"))
 
-/** Polls until nothing accepts connections on the socket any more (at most 30 s). */
-const waitForSocketGone = (socket: string) =>
-  isUp(socket).pipe(
-    Effect.repeat({ schedule: Schedule.spaced("50 millis"), until: (up) => !up }),
-    Effect.timeout("30 seconds"),
-    Effect.ignore,
-  )
+const stop = Command.make("stop", {}, () => lazy(load, (m) => m.stop())).pipe(
+  Command.withDescription("stop every daemon and the supervisor"),
+)
 
-const stop = Command.make("stop", {}, () =>
-  connected(stopSupervisor).pipe(
-    Effect.flatMap((socket) =>
-      Effect.gen(function* () {
-        yield* waitForSocketGone(socket)
-        yield* Console.log(`${green("✓")} supervisor stopped`)
-      }),
-    ),
-    Effect.catchTag("NotRunning", () => Console.log("the supervisor is not running")),
-    Effect.catchAll((e) =>
-      Console.error(`error: ${String(e)}`).pipe(Effect.zipRight(exitWith(ExitCode.failure))),
-    ),
-  ),
-).pipe(Command.withDescription("stop every daemon and the supervisor"))
-
-const status = Command.make("status", { json }, ({ json }) =>
-  connected(
-    Effect.gen(function* () {
-      const c = yield* SupervisorClient
-      const info = yield* c.api.cli.info().pipe(Effect.orDie)
-      if (json) return yield* printJson({ running: true, ...info })
-      yield* Console.log(`supervisor ${info.version} is running`)
-      yield* Console.log(`  pid      ${info.pid}`)
-      yield* Console.log(`  uptime   ${formatUptime(info.uptime_secs)}`)
-      yield* Console.log(`  socket   ${info.socket}`)
-      yield* Console.log(`  state    ${info.state_dir}`)
-      yield* Console.log(`  daemons  ${info.daemons}`)
-      yield* Console.log(`  web      ${info.web_url ?? "off"}`)
-      if (info.api_url !== null) yield* Console.log(`  api      ${info.api_url}/api`)
-    }),
-  ).pipe(
-    Effect.catchTag("NotRunning", (e: NotRunning) =>
-      json
-        ? printJson({ running: false, socket: paths().socket }).pipe(
-            Effect.zipRight(exitWith(ExitCode.failure)),
-          )
-        : Console.log(e.message).pipe(Effect.zipRight(exitWith(ExitCode.failure))),
-    ),
-    Effect.catchAll((e) =>
-      Console.error(`error: ${"message" in e ? e.message : String(e)}`).pipe(
-        Effect.zipRight(exitWith(ExitCode.failure)),
-      ),
-    ),
-  ),
-).pipe(Command.withDescription("is the supervisor running? pid, version, uptime, socket"))
+const status = Command.make("status", { json }, ({ json }) => lazy(load, (m) => m.status(json))).pipe(
+  Command.withDescription("is the supervisor running? pid, version, uptime, socket"),
+)
 
 export const supervisorCommand = Command.make("supervisor").pipe(
   Command.withDescription("manage the supervisor process itself"),

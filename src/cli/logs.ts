@@ -1,26 +1,7 @@
 import { Args, Command, Options } from "@effect/cli"
-import { HttpClientRequest, HttpClientResponse } from "@effect/platform"
-import * as Ndjson from "@effect/platform/Ndjson"
-import { Console, Effect, Either, Option, Schema, Stream } from "effect"
-import { parseHumanDuration } from "../domain/HumanDuration.js"
-import { isLogClear, type LogEntry, LogStreamItem } from "../domain/LogEntry.js"
-import { SupervisorClient } from "./client.js"
-import { cyan, dim, printJson } from "./output.js"
-import { resolveId, UsageError } from "./resolve.js"
-import { handleErrors, loadHere, withClient } from "./session.js"
+import { lazy } from "./lazy.js"
 
-/** `--since`/`--until`: an absolute time (`2026-01-31 12:00:00`, ISO) or a relative one (`5min`, `1h`). */
-export const parseTimeArg = (value: string, now = Date.now()): Either.Either<number, string> => {
-  const relative = parseHumanDuration(value.replace(/\s+ago$/, ""))
-  if (Either.isRight(relative)) return Either.right(now - relative.right)
-  const absolute = Date.parse(value.includes("T") || !value.includes(" ") ? value : value.replace(" ", "T"))
-  if (!Number.isNaN(absolute)) return Either.right(absolute)
-  return Either.left(
-    `invalid time ${JSON.stringify(value)}; write e.g. "5min", "2h" or "2026-01-31 12:00:00"`,
-  )
-}
-
-const options = {
+export const logsOptions = {
   ids: Args.text({ name: "id" }).pipe(Args.withDescription("daemons (default: every daemon)"), Args.repeated),
   lines: Options.integer("lines").pipe(
     Options.withAlias("n"),
@@ -54,97 +35,11 @@ const options = {
   ),
   clear: Options.boolean("clear").pipe(Options.withDescription("delete the logs of these daemons (or all)")),
 }
+export type LogsOptions = Command.Command.ParseConfig<typeof logsOptions>
 
-const decodeItem = Schema.decodeUnknownSync(LogStreamItem)
-const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, "")
-
-export const logsCommand = Command.make("logs", options, (o) =>
-  handleErrors(
-    Effect.gen(function* () {
-      const config = yield* loadHere(false)
-      const since = Option.isSome(o.since) ? parseTimeArg(o.since.value) : undefined
-      const until = Option.isSome(o.until) ? parseTimeArg(o.until.value) : undefined
-      for (const t of [since, until])
-        if (t && Either.isLeft(t)) return yield* new UsageError({ message: t.left })
-      const regexText = Option.getOrUndefined(o.regex)
-      let regex: RegExp | undefined
-      if (regexText !== undefined) {
-        try {
-          regex = new RegExp(regexText, o.caseSensitive ? "" : "i")
-        } catch (e) {
-          return yield* new UsageError({ message: `invalid --regex: ${(e as Error).message}` })
-        }
-      }
-      yield* withClient(
-        config,
-        Effect.gen(function* () {
-          const c = yield* SupervisorClient
-          const known = yield* c.api.daemons.list().pipe(Effect.orDie)
-          const ids =
-            o.ids.length > 0
-              ? yield* Effect.forEach(o.ids, (id) => resolveId(id, config, known))
-              : known.map((k) => k.id.qualified)
-          if (o.clear) {
-            yield* c.api.cli.clearLogs({ payload: { ids } }).pipe(Effect.orDie)
-            return yield* Console.log(
-              `cleared the logs of ${ids.length} daemon${ids.length === 1 ? "" : "s"}`,
-            )
-          }
-          const many = ids.length > 1
-          const grep = Option.getOrUndefined(o.grep)
-          const matches = (e: LogEntry) =>
-            (grep === undefined ||
-              (o.caseSensitive
-                ? e.message.includes(grep)
-                : e.message.toLowerCase().includes(grep.toLowerCase()))) &&
-            (regex === undefined || regex.test(e.message))
-          const line = (e: LogEntry) => {
-            const message = o.raw ? stripAnsi(e.message) : e.message
-            const prefix = [o.noTimestamp ? "" : dim(e.timestamp), many ? cyan(e.daemon_id) : ""]
-              .filter(Boolean)
-              .join(" ")
-            return prefix ? `${prefix} ${message}` : message
-          }
-          if (!o.tail) {
-            const entries = yield* c.api.cli
-              .logs({
-                payload: {
-                  ids,
-                  lines: Option.getOrElse(o.lines, () => 100),
-                  ...(since && Either.isRight(since) && { since: since.right }),
-                  ...(until && Either.isRight(until) && { until: until.right }),
-                  ...(grep !== undefined && { grep }),
-                  ...(regexText !== undefined && { regex: regexText }),
-                  case_sensitive: o.caseSensitive,
-                  raw: o.raw,
-                },
-              })
-              .pipe(Effect.orDie)
-            if (o.json) return yield* printJson(entries)
-            for (const e of entries) yield* Console.log(line(e))
-            return
-          }
-          // Follow: one ndjson tail per daemon, merged as lines arrive.
-          const lines = Option.getOrElse(o.lines, () => 10)
-          const follow = (id: string) =>
-            HttpClientResponse.stream(
-              c.http.execute(
-                HttpClientRequest.get(
-                  `http://localhost/api/logs/${encodeURIComponent(id)}/tail?lines=${lines}`,
-                ),
-              ),
-            ).pipe(Stream.pipeThroughChannel(Ndjson.unpack()), Stream.map(decodeItem))
-          yield* Stream.mergeAll(ids.map(follow), { concurrency: "unbounded" }).pipe(
-            Stream.runForEach((item) => {
-              if (isLogClear(item))
-                return o.json ? Console.log(JSON.stringify(item)) : Console.log(dim("-- logs cleared --"))
-              if (!matches(item)) return Effect.void
-              return Console.log(o.json ? JSON.stringify(item) : line(item))
-            }),
-            Effect.orDie,
-          )
-        }),
-      )
-    }),
+export const logsCommand = Command.make("logs", logsOptions, (o) =>
+  lazy(
+    () => import("./actions/logs.js"),
+    (m) => m.logs(o),
   ),
 ).pipe(Command.withDescription("show daemon logs; --tail follows them"))

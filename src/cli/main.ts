@@ -1,7 +1,5 @@
 import { Command, ValidationError } from "@effect/cli"
-import * as NodeContext from "@effect/platform-node/NodeContext"
-import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Cause, Console, Effect } from "effect"
+import { Effect } from "effect"
 import { VERSION } from "../version.js"
 import { cleanCommand, runCommand, waitCommand } from "./adhoc.js"
 import { configCommand } from "./config.js"
@@ -11,6 +9,7 @@ import { listCommand, statusCommand } from "./listing.js"
 import { logsCommand } from "./logs.js"
 import { ExitCode, exitWith } from "./output.js"
 import { withOptionalBumpValue } from "./portFlags.js"
+import { runProgram } from "./program.js"
 import { schemaCommand } from "./schema.js"
 import { specCommand } from "./spec.js"
 import { usageCommand } from "./usageCommand.js"
@@ -52,21 +51,8 @@ const withAliases = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
 }
 
 export const runCli = (argv: ReadonlyArray<string>) =>
-  cli(withOptionalBumpValue(withAliases(argv))).pipe(
-    Effect.catchIf(ValidationError.isValidationError, () => exitWith(ExitCode.usage)),
-    Effect.catchAllCause((cause) => {
-      if (Cause.isInterruptedOnly(cause)) return Effect.void
-      const squashed = Cause.squash(cause) as { readonly _tag?: unknown } | undefined
-      // The supervisor went away mid-request (it is stopping or was killed): not our bug.
-      const lost = squashed?._tag === "RequestError" || squashed?._tag === "ResponseError"
-      const message = lost
-        ? "error: lost the connection to the supervisor (it may be stopping); check `supervisor supervisor status` and try again"
-        : `error: ${Cause.pretty(cause).split("\n")[0]}\n(this is a bug in supervisor; set SUPERVISOR_DEBUG=1 for details)`
-      return Console.error(message).pipe(
-        Effect.zipRight(process.env.SUPERVISOR_DEBUG ? Console.error(Cause.pretty(cause)) : Effect.void),
-        Effect.zipRight(exitWith(ExitCode.failure)),
-      )
-    }),
-    Effect.provide(NodeContext.layer),
-    NodeRuntime.runMain({ disableErrorReporting: true }),
+  runProgram(
+    cli(withOptionalBumpValue(withAliases(argv))).pipe(
+      Effect.catchIf(ValidationError.isValidationError, () => exitWith(ExitCode.usage)),
+    ),
   )

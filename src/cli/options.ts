@@ -1,4 +1,5 @@
 import { Args, Options } from "@effect/cli"
+import type { Option } from "effect"
 
 export const json = Options.boolean("json").pipe(Options.withDescription("print machine-readable JSON"))
 export const ids = Args.text({ name: "id" }).pipe(
@@ -22,3 +23,29 @@ export const quiet = Options.boolean("quiet").pipe(
   Options.withAlias("q"),
   Options.withDescription("print nothing on success"),
 )
+
+// Readiness overrides: flags that replace the configured ready checks of the daemons a
+// command starts (applied by readyFlags.ts).
+export const readyOptions = {
+  delay: Options.float("delay").pipe(
+    Options.withDescription("ready after this many seconds (replaces the configured ready checks)"),
+    Options.optional,
+  ),
+  output: Options.text("output").pipe(
+    Options.withDescription("ready when an output line matches this regex (replaces the configured checks)"),
+    Options.optional,
+  ),
+  http: Options.text("http").pipe(
+    Options.withDescription("ready when this URL answers 2xx (replaces the configured checks)"),
+    Options.optional,
+  ),
+  port: Options.text("port").pipe(
+    Options.withDescription("ready when this TCP port accepts connections (replaces the configured checks)"),
+    Options.optional,
+  ),
+  cmd: Options.text("cmd").pipe(
+    Options.withDescription("ready when this shell command exits 0 (replaces the configured checks)"),
+    Options.optional,
+  ),
+}
+export type ReadyFlags = { readonly [K in keyof typeof readyOptions]: Option.Option<string | number> }

@@ -1,36 +1,12 @@
-import { Options } from "@effect/cli"
 import { Effect, Either, Option } from "effect"
 import { DaemonConfig } from "../domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { hasTemplate, templateProblem } from "../domain/Template.js"
+import type { ReadyFlags } from "./options.js"
 import { UsageError } from "./resolve.js"
 
-// Readiness overrides (`--delay --output --http --port --cmd`): flags that replace the
-// configured ready checks of the daemons a command starts.
-
-export const readyOptions = {
-  delay: Options.float("delay").pipe(
-    Options.withDescription("ready after this many seconds (replaces the configured ready checks)"),
-    Options.optional,
-  ),
-  output: Options.text("output").pipe(
-    Options.withDescription("ready when an output line matches this regex (replaces the configured checks)"),
-    Options.optional,
-  ),
-  http: Options.text("http").pipe(
-    Options.withDescription("ready when this URL answers 2xx (replaces the configured checks)"),
-    Options.optional,
-  ),
-  port: Options.text("port").pipe(
-    Options.withDescription("ready when this TCP port accepts connections (replaces the configured checks)"),
-    Options.optional,
-  ),
-  cmd: Options.text("cmd").pipe(
-    Options.withDescription("ready when this shell command exits 0 (replaces the configured checks)"),
-    Options.optional,
-  ),
-}
-export type ReadyFlags = { readonly [K in keyof typeof readyOptions]: Option.Option<string | number> }
+// Readiness overrides (`--delay --output --http --port --cmd`, defined in options.ts): flags
+// that replace the configured ready checks of the daemons a command starts.
 
 const READY_KEYS = ["ready_delay", "ready_output", "ready_http", "ready_port", "ready_cmd"] as const
 const FLAG_KEYS = {

@@ -1,8 +1,9 @@
 import { Command } from "@effect/cli"
-import { Effect } from "effect"
-import { configJsonSchema } from "../config/jsonSchema.js"
-import { printJson } from "./output.js"
+import { lazy } from "./lazy.js"
 
 export const schemaCommand = Command.make("schema", {}, () =>
-  Effect.suspend(() => printJson(configJsonSchema())),
+  lazy(
+    () => import("./actions/schema.js"),
+    (m) => m.schema(),
+  ),
 ).pipe(Command.withDescription("print the JSON Schema of supervisor.toml (for editors)"))

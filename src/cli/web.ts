@@ -1,41 +1,15 @@
 import { Command } from "@effect/cli"
-import { Console, Effect } from "effect"
-import { loadConfig } from "../config/Loader.js"
-import { loadOrCreateToken } from "../host/token.js"
-import { stateDir } from "../state/paths.js"
-import { SupervisorClient, supervisorClientLayer } from "./client.js"
-import { ExitCode, exitWith } from "./output.js"
+import { lazy } from "./lazy.js"
 
-/** `supervisor supervisor token`: the API token of the TCP listeners (created when missing). */
-export const tokenCommand = Command.make("token", {}, () =>
-  Effect.gen(function* () {
-    // The supervisor reads its settings from the global files only: so does this.
-    const config = yield* loadConfig({ cwd: "/", env: process.env }).pipe(Effect.option)
-    const configured =
-      config._tag === "Some" ? config.value.settings.api.token : process.env.SUPERVISOR_API_TOKEN
-    yield* Console.log(loadOrCreateToken(stateDir(process.env), configured))
-  }),
-).pipe(Command.withDescription("print the API token that TCP clients send in X-Supervisor-Token"))
+const load = () => import("./actions/web.js")
 
-/** `supervisor web`: a one-time login URL of the web UI. */
-export const webCommand = Command.make("web", {}, () =>
-  Effect.gen(function* () {
-    const c = yield* SupervisorClient
-    const { url } = yield* c.api.cli.webLogin().pipe(Effect.orDie)
-    if (url === null) {
-      yield* Console.error(
-        "error: the web UI is off; start the supervisor with `supervisor supervisor start --force --web-port 3120`, or set web.auto_start = true in the global config",
-      )
-      return yield* exitWith(ExitCode.failure)
-    }
-    yield* Console.log(url)
-  }).pipe(
-    Effect.provide(supervisorClientLayer({ autoStart: false })),
-    Effect.catchTag("NotRunning", (e) =>
-      Console.error(`error: ${e.message}`).pipe(Effect.zipRight(exitWith(ExitCode.failure))),
-    ),
-  ),
-).pipe(
+/** `supervisor supervisor token`: the API token that TCP clients send. */
+export const tokenCommand = Command.make("token", {}, () => lazy(load, (m) => m.token())).pipe(
+  Command.withDescription("print the API token that TCP clients send in X-Supervisor-Token"),
+)
+
+/** `supervisor web`: a one-time login link to the web UI. */
+export const webCommand = Command.make("web", {}, () => lazy(load, (m) => m.web())).pipe(
   Command.withDescription(
     "print a one-time login link to the web UI (valid 2 minutes, opens a browser session)",
   ),

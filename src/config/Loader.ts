@@ -29,8 +29,11 @@ export const loadConfig = (options: LoadOptions) =>
     const fs = yield* FileSystem.FileSystem
     const home = options.home ?? (options.env.HOME || os.homedir())
     const cwd = nodePath.resolve(options.cwd)
-    const locations = yield* Effect.filter(candidateLocations({ cwd, home, env: options.env }), (l) =>
-      fs.exists(l.path).pipe(Effect.orElseSucceed(() => false)),
+    // ~20 candidates for a project a few levels deep: checked all at once, kept in order.
+    const locations = yield* Effect.filter(
+      candidateLocations({ cwd, home, env: options.env }),
+      (l) => fs.exists(l.path).pipe(Effect.orElseSucceed(() => false)),
+      { concurrency: "unbounded" },
     )
     const parsed: Array<ParsedFile> = yield* Effect.forEach(locations, readConfigFile)
     const problems: Array<ConfigProblem> = parsed.flatMap((p) => p.problems)

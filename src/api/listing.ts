@@ -1,0 +1,43 @@
+import { configDefinitions } from "../cli/resolve.js"
+import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
+import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+
+const byId = (a: ApiDaemonEntry, b: ApiDaemonEntry) => a.id.qualified.localeCompare(b.id.qualified)
+
+/**
+ * What `supervisor list` shows: every daemon known to the supervisor, plus those configured
+ * here that it never ran (`available`, or `disabled`), sorted by ID. Computed by the CLI, or
+ * by the supervisor itself for the fast `list --json` (src/quick/list.ts).
+ */
+export const mergeListing = (
+  known: ReadonlyArray<ApiDaemonEntry>,
+  disabledIds: ReadonlyArray<string>,
+  config: ResolvedConfig,
+): Array<ApiDaemonEntry> => {
+  const disabled = new Set(disabledIds)
+  const seen = new Set(known.map((k) => k.id.qualified))
+  const configured = [...configDefinitions(config).values()]
+    .filter((d) => !seen.has(d.id.qualified))
+    .map(
+      (d): ApiDaemonEntry => ({
+        id: d.id,
+        title: d.id.name,
+        pid: null,
+        status: { type: disabled.has(d.id.qualified) ? "disabled" : "available" },
+        dir: d.config.dir,
+        cpu_percent: 0,
+        memory_bytes: 0,
+        uptime_secs: 0,
+        proxy_url: null,
+        slug: null,
+        active_port: null,
+        resolved_port: d.config.port?.expect ?? [],
+        enabled: !disabled.has(d.id.qualified),
+        adhoc: false,
+        run: d.config.run,
+        retry_count: 0,
+        source: d.source,
+      }),
+    )
+  return [...known, ...configured].sort(byId)
+}

@@ -1,0 +1,90 @@
+import * as nodePath from "node:path"
+import { Console, Effect } from "effect"
+import { DaemonConfig } from "../../domain/DaemonConfig.js"
+import { DaemonId, toIdObject } from "../../domain/DaemonId.js"
+import { nameProblem } from "../../domain/Name.js"
+import type { RunOptions, WaitOptions } from "../adhoc.js"
+import { SupervisorClient } from "../client.js"
+import { cyan, dim, exitWith, green, printJson } from "../output.js"
+import { startWithProgress } from "../progress.js"
+import { readyOverrides, withReadiness } from "../readyFlags.js"
+import { currentNamespace, resolveId, UnknownDaemon } from "../resolve.js"
+import { knownDaemons } from "../selection.js"
+import { handleErrors, loadHere, withClient, withSupervisor } from "../session.js"
+import { reportStart } from "../startReport.js"
+
+const shellQuote = (s: string) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`)
+
+/** `supervisor run ID -- CMD...`: an ad-hoc daemon that is in no config file. */
+export const run = (o: RunOptions) =>
+  handleErrors(
+    Effect.gen(function* () {
+      const overrides = yield* readyOverrides(o)
+      const config = yield* loadHere(false)
+      if (o.command.length === 0)
+        return yield* new UnknownDaemon({
+          message: "give the command after the ID: supervisor run ID -- CMD...",
+        })
+      const [ns, name] = o.id.includes("/")
+        ? (o.id.split("/") as [string, string])
+        : [currentNamespace(config), o.id]
+      const problem = nameProblem(name) ?? nameProblem(ns)
+      if (problem) return yield* new UnknownDaemon({ message: `invalid daemon ID ${o.id}: ${problem}` })
+      const id = new DaemonId({ namespace: ns, name })
+      const def = withReadiness(
+        {
+          id: toIdObject(id),
+          config: new DaemonConfig({
+            run: o.command.map(shellQuote).join(" "),
+            dir: nodePath.resolve(process.cwd()),
+          }),
+          adhoc: true,
+          source: null,
+        },
+        overrides,
+      )
+      yield* withClient(
+        config,
+        Effect.gen(function* () {
+          const known = yield* knownDaemons
+          const outcomes = yield* startWithProgress([def], { ...o, quiet: false }, config, known)
+          yield* reportStart(outcomes, { json: o.json, quiet: false })
+        }),
+      )
+    }),
+  )
+
+/** `supervisor wait ID`: waits until a daemon exits; exits with its exit code. */
+export const wait = (o: WaitOptions) =>
+  withSupervisor(false, (config) =>
+    Effect.gen(function* () {
+      const c = yield* SupervisorClient
+      const id = yield* resolveId(o.id, config, yield* knownDaemons)
+      const r = yield* c.api.cli.wait({ payload: { id } }).pipe(
+        Effect.catchTag("DaemonNotFound", (e) => new UnknownDaemon({ message: e.message })),
+        Effect.catchAll((e) => ("_tag" in e && e._tag === "UnknownDaemon" ? Effect.fail(e) : Effect.die(e))),
+      )
+      if (o.json) yield* printJson(r)
+      else
+        yield* Console.log(
+          `${cyan(id)} ${r.status}${r.exit_code !== null ? ` (exit ${r.exit_code})` : r.signal ? ` (${r.signal})` : ""}`,
+        )
+      const code = r.exit_code ?? (r.signal ? 128 + (signalNumber(r.signal) ?? 0) : 0)
+      if (code !== 0) yield* exitWith(code)
+    }),
+  )
+
+const signalNumber = (name: string): number | undefined =>
+  ({ SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGUSR1: 10, SIGUSR2: 12, SIGTERM: 15 })[name]
+
+/** `supervisor clean`: forgets daemons that are not running (and their logs). */
+export const clean = (json: boolean) =>
+  withSupervisor(false, () =>
+    Effect.gen(function* () {
+      const c = yield* SupervisorClient
+      const r = yield* c.api.cli.clean({ payload: {} }).pipe(Effect.orDie)
+      if (json) return yield* printJson(r)
+      if (r.removed.length === 0) return yield* Console.log(dim("nothing to clean: no stopped daemons"))
+      for (const id of r.removed) yield* Console.log(`${green("✓")} forgot ${cyan(id)}`)
+    }),
+  )

@@ -1,0 +1,96 @@
+import { Console, Effect, Option } from "effect"
+import { SupervisorClient } from "../client.js"
+import type { StartOptions, StopOptions, ToggleOptions } from "../daemons.js"
+import { cyan, dim, green, printJson } from "../output.js"
+import { checkBumpApplies, portOverrides, withPorts } from "../portOverrides.js"
+import { startWithProgress } from "../progress.js"
+import { readyOverrides, withReadiness } from "../readyFlags.js"
+import { definitionsFor, knownDaemons, selectIds } from "../selection.js"
+import { handleErrors, loadHere, withClient, withSupervisor } from "../session.js"
+import { reportStart } from "../startReport.js"
+
+/** `supervisor start`: starts daemons and waits until they are ready. */
+export const start = (o: StartOptions) =>
+  handleErrors(
+    Effect.gen(function* () {
+      const overrides = yield* readyOverrides(o)
+      const ports = yield* portOverrides(o)
+      const config = yield* loadHere(true)
+      yield* withClient(
+        config,
+        Effect.gen(function* () {
+          const known = yield* knownDaemons
+          const selected = yield* selectIds(config, known, o, () => Object.keys(config.daemons))
+          const defs = (yield* definitionsFor(selected, config)).map((d) =>
+            withPorts(withReadiness(d, overrides), ports),
+          )
+          yield* checkBumpApplies(defs, ports)
+          yield* reportStart(yield* startWithProgress(defs, o, config, known), o)
+        }),
+      )
+    }),
+  )
+
+const stopIds = (selected: ReadonlyArray<string>, asJson: boolean, quietFlag: boolean) =>
+  Effect.gen(function* () {
+    const c = yield* SupervisorClient
+    const results = yield* c.api.cli.stop({ payload: { ids: selected } }).pipe(Effect.orDie)
+    if (asJson) return yield* printJson(results)
+    if (quietFlag) return
+    for (const r of results) {
+      yield* Console.log(
+        r.was_running ? `${green("✓")} ${cyan(r.id)} stopped` : `${dim("•")} ${cyan(r.id)} was not running`,
+      )
+    }
+  })
+
+/** `supervisor stop`: stops daemons (their whole process group). */
+export const stop = (o: StopOptions) =>
+  withSupervisor(false, (config) =>
+    Effect.gen(function* () {
+      const known = yield* knownDaemons
+      const running = () =>
+        known
+          .filter((k) => ["running", "waiting", "stopping"].includes(k.status.type))
+          .map((k) => k.id.qualified)
+      const selected = yield* selectIds(config, known, o, running)
+      const unknown = selected.filter((id) => !known.some((k) => k.id.qualified === id))
+      const present = selected.filter((id) => !unknown.includes(id))
+      for (const id of unknown)
+        if (!o.quiet && !o.json) yield* Console.log(`${dim("•")} ${cyan(id)} was not running`)
+      if (present.length > 0) yield* stopIds(present, o.json, o.quiet)
+      else if (o.json) yield* printJson(unknown.map((id) => ({ id, was_running: false })))
+    }),
+  )
+
+/** `supervisor restart`: restarts daemons and waits until they are ready. */
+export const restart = (o: StopOptions) =>
+  withSupervisor(true, (config) =>
+    Effect.gen(function* () {
+      const known = yield* knownDaemons
+      const selected = yield* selectIds(config, known, o, () => Object.keys(config.daemons))
+      const defs = yield* definitionsFor(selected, config)
+      yield* reportStart(yield* startWithProgress(defs, { ...o, force: true }, config, known), o)
+    }),
+  )
+
+/** `supervisor enable` / `disable`. */
+export const toggle = (name: "enable" | "disable", o: ToggleOptions) =>
+  withSupervisor(false, (config) =>
+    Effect.gen(function* () {
+      const c = yield* SupervisorClient
+      const known = yield* knownDaemons
+      const selected = yield* selectIds(
+        config,
+        known,
+        { ids: o.ids, all: false, group: Option.none() },
+        () => [],
+      )
+      const defs = yield* definitionsFor(selected, config)
+      yield* c.api.cli
+        .toggle({ payload: { definitions: defs, enabled: name === "enable" } })
+        .pipe(Effect.orDie)
+      if (o.json) return yield* printJson(selected.map((id) => ({ id, enabled: name === "enable" })))
+      for (const id of selected) yield* Console.log(`${green("✓")} ${cyan(id)} ${name}d`)
+    }),
+  )

@@ -1,0 +1,142 @@
+import { HttpClientRequest, HttpClientResponse } from "@effect/platform"
+import * as Ndjson from "@effect/platform/Ndjson"
+import { Console, Effect, Either, Option, Schema, Stream } from "effect"
+import { parseHumanDuration } from "../../domain/HumanDuration.js"
+import { isLogClear, type LogEntry, LogStreamItem } from "../../domain/LogEntry.js"
+import { SupervisorClient } from "../client.js"
+import type { LogsOptions } from "../logs.js"
+import { cyan, dim } from "../output.js"
+import { resolveId, UsageError } from "../resolve.js"
+import { handleErrors, loadHere, withClient } from "../session.js"
+
+/** `--since`/`--until`: an absolute time (`2026-01-31 12:00:00`, ISO) or a relative one (`5min`, `1h`). */
+export const parseTimeArg = (value: string, now = Date.now()): Either.Either<number, string> => {
+  const relative = parseHumanDuration(value.replace(/\s+ago$/, ""))
+  if (Either.isRight(relative)) return Either.right(now - relative.right)
+  const absolute = Date.parse(value.includes("T") || !value.includes(" ") ? value : value.replace(" ", "T"))
+  if (!Number.isNaN(absolute)) return Either.right(absolute)
+  return Either.left(
+    `invalid time ${JSON.stringify(value)}; write e.g. "5min", "2h" or "2026-01-31 12:00:00"`,
+  )
+}
+
+const decodeItem = Schema.decodeUnknownSync(LogStreamItem)
+
+/** Writes to stdout and waits until it drained (a pipe to `head` or `less` sets the pace). */
+const writeOut = (text: string) =>
+  Effect.async<void>((resume) => {
+    if (process.stdout.write(text)) resume(Effect.void)
+    else process.stdout.once("drain", () => resume(Effect.void))
+  })
+
+/** `JSON.stringify(x, null, 2)` of an array element: indented by two more spaces. */
+const indent = (json: string) => `  ${json.replaceAll("\n", "\n  ")}`
+const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, "")
+
+/** `supervisor logs`: daemon logs; `--tail` follows them. */
+export const logs = (o: LogsOptions) =>
+  handleErrors(
+    Effect.gen(function* () {
+      const config = yield* loadHere(false)
+      const since = Option.isSome(o.since) ? parseTimeArg(o.since.value) : undefined
+      const until = Option.isSome(o.until) ? parseTimeArg(o.until.value) : undefined
+      for (const t of [since, until])
+        if (t && Either.isLeft(t)) return yield* new UsageError({ message: t.left })
+      const regexText = Option.getOrUndefined(o.regex)
+      let regex: RegExp | undefined
+      if (regexText !== undefined) {
+        try {
+          regex = new RegExp(regexText, o.caseSensitive ? "" : "i")
+        } catch (e) {
+          return yield* new UsageError({ message: `invalid --regex: ${(e as Error).message}` })
+        }
+      }
+      yield* withClient(
+        config,
+        Effect.gen(function* () {
+          const c = yield* SupervisorClient
+          const known = yield* c.api.daemons.list().pipe(Effect.orDie)
+          const ids =
+            o.ids.length > 0
+              ? yield* Effect.forEach(o.ids, (id) => resolveId(id, config, known))
+              : known.map((k) => k.id.qualified)
+          if (o.clear) {
+            yield* c.api.cli.clearLogs({ payload: { ids } }).pipe(Effect.orDie)
+            return yield* Console.log(
+              `cleared the logs of ${ids.length} daemon${ids.length === 1 ? "" : "s"}`,
+            )
+          }
+          const many = ids.length > 1
+          const grep = Option.getOrUndefined(o.grep)
+          const matches = (e: LogEntry) =>
+            (grep === undefined ||
+              (o.caseSensitive
+                ? e.message.includes(grep)
+                : e.message.toLowerCase().includes(grep.toLowerCase()))) &&
+            (regex === undefined || regex.test(e.message))
+          const line = (e: LogEntry) => {
+            const message = o.raw ? stripAnsi(e.message) : e.message
+            const prefix = [o.noTimestamp ? "" : dim(e.timestamp), many ? cyan(e.daemon_id) : ""]
+              .filter(Boolean)
+              .join(" ")
+            return prefix ? `${prefix} ${message}` : message
+          }
+          if (!o.tail) {
+            const query = {
+              ids,
+              lines: Option.getOrElse(o.lines, () => 100),
+              ...(since && Either.isRight(since) && { since: since.right }),
+              ...(until && Either.isRight(until) && { until: until.right }),
+              ...(grep !== undefined && { grep }),
+              ...(regexText !== undefined && { regex: regexText }),
+              case_sensitive: o.caseSensitive,
+              raw: o.raw,
+            }
+            // Streamed: entries are printed as they arrive, a chunk at a time (`-n 1000000`
+            // neither waits for the whole answer nor holds it in memory twice).
+            const request = yield* HttpClientRequest.post("http://localhost/api/cli/logs/stream").pipe(
+              HttpClientRequest.bodyJson(query),
+            )
+            let first = true
+            if (o.json) yield* writeOut("[")
+            yield* HttpClientResponse.stream(c.http.execute(request)).pipe(
+              Stream.pipeThroughChannel(Ndjson.unpack()),
+              Stream.runForEachChunk((chunk) => {
+                let text = ""
+                for (const item of chunk) {
+                  const e = item as LogEntry
+                  if (o.json) {
+                    text += `${first ? "\n" : ",\n"}${indent(JSON.stringify(e, null, 2))}`
+                    first = false
+                  } else text += `${line(e)}\n`
+                }
+                return writeOut(text)
+              }),
+              Effect.orDie,
+            )
+            if (o.json) yield* writeOut(first ? "]\n" : "\n]\n")
+            return
+          }
+          // Follow: one ndjson tail per daemon, merged as lines arrive.
+          const lines = Option.getOrElse(o.lines, () => 10)
+          const follow = (id: string) =>
+            HttpClientResponse.stream(
+              c.http.execute(
+                HttpClientRequest.get(
+                  `http://localhost/api/logs/${encodeURIComponent(id)}/tail?lines=${lines}`,
+                ),
+              ),
+            ).pipe(Stream.pipeThroughChannel(Ndjson.unpack()), Stream.map(decodeItem))
+          yield* Stream.mergeAll(ids.map(follow), { concurrency: "unbounded" }).pipe(
+            Stream.runForEach((item) => {
+              if (isLogClear(item))
+                return o.json ? Console.log(JSON.stringify(item)) : Console.log(dim("-- logs cleared --"))
+              if (!matches(item)) return Effect.void
+              return Console.log(o.json ? JSON.stringify(item) : line(item))
+            }),
+            Effect.orDie,
+          )
+        }),
+      )
+    }),
+  )

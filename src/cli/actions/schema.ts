@@ -1,0 +1,6 @@
+import { Effect } from "effect"
+import { configJsonSchema } from "../../config/jsonSchema.js"
+import { printJson } from "../output.js"
+
+/** `supervisor schema`: the JSON Schema of supervisor.toml. */
+export const schema = () => Effect.suspend(() => printJson(configJsonSchema()))

@@ -1,0 +1,30 @@
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import { Cause, Console, Effect, Layer } from "effect"
+import { ExitCode, exitWith } from "./output.js"
+import { lazyTerminal } from "./terminal.js"
+
+// What @effect/cli and the commands use; not NodeContext, whose command executor and worker
+// modules would be evaluated at every start for nothing, nor a terminal opened before a prompt.
+const platform = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, lazyTerminal)
+
+/** Runs a command's program: failures exit 1, and no stack trace reaches the user. */
+export const runProgram = <A, E>(program: Effect.Effect<A, E, Layer.Layer.Success<typeof platform>>) =>
+  program.pipe(
+    Effect.catchAllCause((cause) => {
+      if (Cause.isInterruptedOnly(cause)) return Effect.void
+      const squashed = Cause.squash(cause) as { readonly _tag?: unknown } | undefined
+      // The supervisor went away mid-request (it is stopping or was killed): not our bug.
+      const lost = squashed?._tag === "RequestError" || squashed?._tag === "ResponseError"
+      const message = lost
+        ? "error: lost the connection to the supervisor (it may be stopping); check `supervisor supervisor status` and try again"
+        : `error: ${Cause.pretty(cause).split("\n")[0]}\n(this is a bug in supervisor; set SUPERVISOR_DEBUG=1 for details)`
+      return Console.error(message).pipe(
+        Effect.zipRight(process.env.SUPERVISOR_DEBUG ? Console.error(Cause.pretty(cause)) : Effect.void),
+        Effect.zipRight(exitWith(ExitCode.failure)),
+      )
+    }),
+    Effect.provide(platform),
+    NodeRuntime.runMain({ disableErrorReporting: true }),
+  )
