@@ -26,7 +26,12 @@ describe("settings", () => {
       bind_port: 3120,
       allow_non_loopback: false,
     })
-    expect(settings.api).toEqual({ auto_start: false, bind_address: "127.0.0.1", bind_port: 3121, allow_non_loopback: false })
+    expect(settings.api).toEqual({
+      auto_start: false,
+      bind_address: "127.0.0.1",
+      bind_port: 3121,
+      allow_non_loopback: false,
+    })
   })
 
   it("fills defaults for the keys a file leaves unset", async () => {

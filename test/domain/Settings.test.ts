@@ -48,7 +48,12 @@ describe("Settings defaults", () => {
   })
 
   it("api: off, on 127.0.0.1:3121, no token", () => {
-    expect(s.api).toEqual({ auto_start: false, bind_address: "127.0.0.1", bind_port: 3121, allow_non_loopback: false })
+    expect(s.api).toEqual({
+      auto_start: false,
+      bind_address: "127.0.0.1",
+      bind_port: 3121,
+      allow_non_loopback: false,
+    })
     expect(s.api.token).toBeUndefined()
   })
 
