@@ -67,6 +67,28 @@ const noEffect = {
   },
 }
 await build({ ...common, entryPoints: ["src/quick/list.ts"], outfile: "dist/quick.cjs", plugins: [noEffect] })
+// The typed API client for TypeScript automation (`supervisor/client`): ESM, with Effect and
+// @effect/platform left to the consumer's node_modules (they are this package's dependencies),
+// and its declarations emitted by tsc (tsconfig.client.json).
+await build({
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "esm",
+  entryPoints: ["src/client/index.ts"],
+  outfile: "dist/client.mjs",
+  external: ["effect", "@effect/*"],
+  logLevel: "warning",
+})
+const types = spawnSync(
+  process.execPath,
+  [resolve("node_modules/typescript/bin/tsc"), "-p", "tsconfig.client.json"],
+  {
+    encoding: "utf8",
+  },
+)
+if (types.status !== 0)
+  throw new Error(`declarations of dist/client.mjs failed:\n${types.stdout}${types.stderr}`)
 copyFileSync("scripts/launcher.cjs", "dist/supervisor.cjs")
 chmodSync("dist/supervisor.cjs", 0o755)
 const bytes = Object.values(result.metafile.outputs).find((o) => o.entryPoint)?.bytes ?? 0

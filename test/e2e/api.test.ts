@@ -306,6 +306,40 @@ describe("HTTP API on TCP (e2e)", () => {
   )
 
   it(
+    "the exported typed client (dist/client.mjs, package export supervisor/client) lists and controls daemons",
+    async () => {
+      const client = (await import(
+        join(__dirname, "../../dist/client.mjs")
+      )) as typeof import("../../src/client/index.js")
+      const { Effect } = await import("effect")
+      const { FetchHttpClient } = await import("@effect/platform")
+      const program = Effect.gen(function* () {
+        const api = yield* client.makeSupervisorClient({ baseUrl: base, token })
+        const list = yield* api.daemons.list()
+        const stop = yield* api.daemons.stop({ path: { id: "app/idle" } })
+        const start = yield* api.daemons.start({ path: { id: "app/idle" } })
+        const one = yield* api.daemons.get({ path: { id: "app/idle" } })
+        return { ids: list.map((e) => e.id.qualified), stop, start, status: one.status.type }
+      })
+      const r = await Effect.runPromise(program.pipe(Effect.provide(FetchHttpClient.layer)))
+      expect(r.ids).toEqual(expect.arrayContaining(["app/web", "app/idle"]))
+      expect(r.stop).toEqual({ ok: true })
+      expect(r.start).toEqual({ ok: true })
+      expect(r.status).toBe("running")
+      const wrong = client.makeSupervisorClient({ baseUrl: base, token: "nope" })
+      const denied = await Effect.runPromise(
+        wrong.pipe(
+          Effect.flatMap((api) => api.daemons.list()),
+          Effect.either,
+          Effect.provide(FetchHttpClient.layer),
+        ),
+      )
+      expect(denied._tag).toBe("Left")
+    },
+    T,
+  )
+
+  it(
     "binding a non-loopback address without web.allow_non_loopback is refused with a clear error",
     async () => {
       const other = makeDaemonSandbox()
