@@ -4,10 +4,10 @@
  * the one-segment ID rule, the log tail stream and the OpenAPI document.
  */
 import { existsSync, readFileSync, statSync } from "node:fs"
-import { request } from "node:http"
+import { createServer, request } from "node:http"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type DaemonSandbox, makeDaemonSandbox, STACK_LINE, waitFor } from "./harness.js"
+import { type DaemonSandbox, freePort, makeDaemonSandbox, STACK_LINE, waitFor } from "./harness.js"
 
 const T = 30_000
 let sb: DaemonSandbox
@@ -335,6 +335,53 @@ describe("HTTP API on TCP (e2e)", () => {
         ),
       )
       expect(denied._tag).toBe("Left")
+    },
+    T,
+  )
+
+  it(
+    "a busy web port moves on to the next one; the API-only listener serves /api but no page",
+    async () => {
+      const other = makeDaemonSandbox()
+      const held = createServer()
+      try {
+        const port = await freePort()
+        await new Promise<void>((resolve) => held.listen(port, "127.0.0.1", resolve))
+        const env = {
+          ...other.env,
+          SUPERVISOR_WEB_PORT: String(port),
+          SUPERVISOR_API_AUTO_START: "true",
+          SUPERVISOR_API_BIND_PORT: "0",
+        }
+        expect((await other.cliAsync(["supervisor", "start"], other.root, env)).status).toBe(0)
+        const status = JSON.parse(other.cli(["supervisor", "status", "--json"], other.root, env).stdout) as {
+          web_url: string
+          api_url: string
+        }
+        expect(Number(new URL(status.web_url).port)).toBeGreaterThan(port)
+        expect(Number(new URL(status.web_url).port)).toBeLessThan(port + 10)
+        const apiToken = other.cli(["supervisor", "token"], other.root, env).stdout.trim()
+        const get = (url: string, withToken: boolean) =>
+          new Promise<number>((resolve, reject) => {
+            const req = request(
+              url,
+              { headers: withToken ? { "x-supervisor-token": apiToken } : {} },
+              (res) => {
+                res.resume()
+                resolve(res.statusCode ?? 0)
+              },
+            )
+            req.on("error", reject)
+            req.end()
+          })
+        expect(await get(`${status.api_url}/api/stats`, true)).toBe(200)
+        expect(await get(`${status.api_url}/api/stats`, false)).toBe(401)
+        expect(await get(`${status.api_url}/`, false)).toBe(404)
+        expect(await get(`${status.web_url}/`, false)).toBe(200)
+      } finally {
+        held.close()
+        other.destroy()
+      }
     },
     T,
   )

@@ -70,11 +70,15 @@ const commandFunction = (spec: Spec, prefix: string, node: CompletionNode): Arra
       specs.push(shQuote(`${lead}${message}:${action}`))
     })
   }
+  // With subcommands, `-A '-*'` ends this command's options at the subcommand's name: otherwise
+  // `_arguments` also parses the words after it, and completes `demo daemons list --format `
+  // with this command's `--format` choices (the same global flag) instead of `list`'s own.
+  const call = node.children.length > 0 ? "_arguments -C -s -S -A '-*'" : "_arguments -C -s -S"
   const lines = [
     `${fn}() {`,
     '  local curcontext="$curcontext" state line ret=1',
     "  typeset -A opt_args",
-    specs.length === 0 ? "  _arguments -C -s -S && ret=0" : "  _arguments -C -s -S \\",
+    specs.length === 0 ? `  ${call} && ret=0` : `  ${call} \\`,
     ...specs.map((s, i) => `    ${s}${i === specs.length - 1 ? " && ret=0" : " \\"}`),
   ]
   if (node.children.length > 0) {

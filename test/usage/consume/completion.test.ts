@@ -1,7 +1,8 @@
-import { execFileSync } from "node:child_process"
+import { execFile, execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
+import { promisify } from "node:util"
 import { afterAll, describe, expect, it } from "vitest"
 import { completionScript } from "../../../src/usage/consume/index.js"
 import type { Spec } from "../../../src/usage/model.js"
@@ -110,7 +111,267 @@ describe("bash completion (run in bash)", () => {
   })
 })
 
-// zsh and fish are not installed here: these check the generated text's structure.
+/** zsh and fish are not optional here: a missing one fails the test, saying how to get it. */
+const requireShell = (shell: "zsh" | "fish") => {
+  if (!has(shell)) throw new Error(`${shell} is not installed: run \`apt-get install zsh fish\``)
+}
+
+const run = promisify(execFile)
+/** An empty directory to run the shells in, so a file-name completion offers nothing. */
+const emptyDir = fs.mkdtempSync(nodePath.join(dir, "cwd-"))
+let runs = 0
+
+/**
+ * The candidates fish offers for `line` (the text before the cursor), sorted, each
+ * `value<TAB>description` or `value` alone: `complete -C` prints them that way.
+ */
+const fishComplete = async (line: string): Promise<Array<string>> => {
+  requireShell("fish")
+  const script = nodePath.join(dir, `demo-${++runs}.fish`)
+  fs.writeFileSync(script, completionScript(spec, "fish"))
+  const { stdout } = await run(
+    "fish",
+    ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]", script, line],
+    {
+      cwd: emptyDir,
+      timeout: 5000,
+    },
+  )
+  return stdout
+    .split("\n")
+    .filter((l) => l !== "")
+    .sort()
+}
+
+/**
+ * Inside the pseudo-terminal: an interactive `zsh -f` loads the completion system and the
+ * script (sourced, or autoloaded from $fpath as a `_demo` file), then wraps `compadd` (which
+ * `_arguments` and `_describe` end in) to write each candidate to $RESULT as `word<TAB>display`
+ * instead of offering it. Calls that only fill arrays (-O/-A/-D) go to the real compadd.
+ * `comppostfuncs=(exit)` ends the shell once a completion is done.
+ */
+const zshSetup = `
+PS1= RPS1=
+if [[ -n $FPATH_DIR ]]; then fpath=($FPATH_DIR $fpath); fi
+autoload -Uz compinit && compinit -u -D
+if [[ -z $FPATH_DIR ]]; then source $SCRIPT; fi
+zstyle ':completion:*' list-grouped false
+compadd() {
+  if [[ \${@[1,(i)(-|--)]} == *-(O|A|D)\\ * ]]; then builtin compadd "$@"; return; fi
+  local -a hits disp
+  local d=\${@[(i)-d]}
+  (( d < $# )) && disp=("\${(@P)\${@[d+1]}}")
+  builtin compadd -A hits -D disp "$@"
+  local i
+  for (( i = 1; i <= $#hits; i++ )); do print -r -- "$hits[i]"$'\\t'"$disp[i]" >> $RESULT; done
+}
+comppostfuncs=(exit)
+`
+const zshSetupFile = nodePath.join(dir, "setup.zsh")
+fs.writeFileSync(zshSetupFile, zshSetup)
+
+/**
+ * zsh completes only in its line editor, which needs a terminal: this outer `zsh -f` starts the
+ * interactive one on a pseudo-terminal (zsh/zpty), has it source the setup, types the line and
+ * TAB, then reads until the inner shell exits.
+ */
+const zshDriver = `
+zmodload zsh/zpty || { print -u2 "zsh/zpty is missing"; exit 2 }
+zpty z zsh -f -i
+zpty -w z "source \${(q)1}"
+zpty -w -n z "$2"$'\\t'
+while zpty -r z chunk; do :; done
+`
+
+/**
+ * The candidates zsh offers for `line`, sorted, each `value<TAB>description` or `value` alone
+ * (the description is what `_describe` shows after ` -- `).
+ */
+const zshComplete = async (line: string, options: { autoload?: boolean } = {}) => {
+  requireShell("zsh")
+  const n = ++runs
+  const script = nodePath.join(dir, `demo-${n}.zsh`)
+  const fpathDir = nodePath.join(dir, `fpath-${n}`)
+  const result = nodePath.join(dir, `result-${n}`)
+  const text = completionScript(spec, "zsh")
+  fs.writeFileSync(script, text)
+  if (options.autoload === true) {
+    fs.mkdirSync(fpathDir)
+    fs.writeFileSync(nodePath.join(fpathDir, "_demo"), text)
+  }
+  fs.writeFileSync(result, "")
+  await run("zsh", ["-f", "-c", zshDriver, "zsh", zshSetupFile, line], {
+    cwd: emptyDir,
+    timeout: 5000,
+    env: {
+      ...process.env,
+      SCRIPT: script,
+      RESULT: result,
+      FPATH_DIR: options.autoload === true ? fpathDir : "",
+    },
+  })
+  return fs
+    .readFileSync(result, "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => {
+      const [word = "", display = ""] = l.split("\t")
+      const sep = display.indexOf(" -- ")
+      return sep < 0 ? word : `${word}\t${display.slice(sep + 4)}`
+    })
+    .sort()
+}
+
+const formatHelp = {
+  text: "text\tHuman-readable table",
+  json: "json\tOne JSON document",
+  jsonl: "jsonl\tOne JSON event per line",
+  xml: "xml\tAn XML document",
+}
+
+describe("zsh completion (run in zsh)", () => {
+  it("offers visible subcommands with help, walks aliases, leaves hidden commands out", async () => {
+    const [top, s, nested, alias, hidden, flagFirst] = await Promise.all([
+      zshComplete("demo "),
+      zshComplete("demo s"),
+      zshComplete("demo -v daemons "),
+      zshComplete("demo d r"),
+      zshComplete("demo debug "),
+      zshComplete("demo daemons -v "),
+    ])
+    expect(top).toEqual(["daemons\tManage daemons", "status\tShow the status of every daemon"])
+    expect(s).toEqual(["status\tShow the status of every daemon"])
+    expect(nested).toEqual(["list\tList daemons", "restart\tRestart one daemon", "stop\tStop daemons"])
+    expect(alias).toEqual(["restart\tRestart one daemon"])
+    // A hidden command typed in full is still completed.
+    expect(hidden).toEqual(["dump\tDump internal state"])
+    // A flag between a command and its subcommand.
+    expect(flagFirst).toEqual(nested)
+  })
+
+  it("offers the flags of the command being typed, with help, hidden flags left out", async () => {
+    const [status, stop, debug] = await Promise.all([
+      zshComplete("demo status --"),
+      zshComplete("demo daemons stop web --"),
+      zshComplete("demo debug --"),
+    ])
+    expect(status).toEqual([
+      "--format\tOutput format",
+      "--json\tShorthand for --format json",
+      "--verbose\tMore output; repeat for more",
+    ])
+    expect(stop).toEqual([
+      "--format\tOutput format",
+      "--signal\tSignal to send",
+      "--verbose\tMore output; repeat for more",
+    ])
+    expect(debug).toEqual(["--format\tOutput format", "--verbose\tMore output; repeat for more"])
+  })
+
+  it("offers the --format choices of the command being typed, with their help", async () => {
+    const [status, list, listShort, afterGlobal, prefix] = await Promise.all([
+      zshComplete("demo status --format "),
+      zshComplete("demo daemons list --format "),
+      zshComplete("demo d ls -f "),
+      // The root's own --format before the subcommand does not capture the later one.
+      zshComplete("demo --format json daemons list --format="),
+      zshComplete("demo st --format j"),
+    ])
+    expect(status).toEqual([formatHelp.json, formatHelp.jsonl, formatHelp.text])
+    expect(list).toEqual([formatHelp.json, formatHelp.text, formatHelp.xml])
+    expect(listShort).toEqual(list)
+    expect(afterGlobal).toEqual(list)
+    expect(prefix).toEqual([formatHelp.json, formatHelp.jsonl])
+  })
+
+  it("offers positional choices at their index, and other flags' choices", async () => {
+    const [mode, name, signal] = await Promise.all([
+      zshComplete("demo daemons restart web "),
+      zshComplete("demo daemons restart "),
+      zshComplete("demo daemons stop web -s "),
+    ])
+    expect(mode).toEqual(["graceful", "hard"])
+    // A free-text name: files (none here), no choices.
+    expect(name).toEqual([])
+    expect(signal).toEqual(["KILL", "TERM\tPolite"])
+  })
+
+  it("works the same autoloaded from $fpath as a #compdef file", async () => {
+    const [top, list] = await Promise.all([
+      zshComplete("demo ", { autoload: true }),
+      zshComplete("demo daemons list --format ", { autoload: true }),
+    ])
+    expect(top).toEqual(["daemons\tManage daemons", "status\tShow the status of every daemon"])
+    expect(list).toEqual([formatHelp.json, formatHelp.text, formatHelp.xml])
+  })
+})
+
+describe("fish completion (run in fish)", () => {
+  it("offers visible subcommands with help, walks aliases, leaves hidden commands out", async () => {
+    const [top, s, nested, alias, hidden] = await Promise.all([
+      fishComplete("demo "),
+      fishComplete("demo s"),
+      fishComplete("demo -v daemons "),
+      fishComplete("demo d r"),
+      fishComplete("demo debug "),
+    ])
+    expect(top).toEqual(["daemons\tManage daemons", "status\tShow the status of every daemon"])
+    expect(s).toEqual(["status\tShow the status of every daemon"])
+    expect(nested).toEqual(["list\tList daemons", "restart\tRestart one daemon", "stop\tStop daemons"])
+    expect(alias).toEqual(["restart\tRestart one daemon"])
+    expect(hidden).toEqual(["dump\tDump internal state"])
+  })
+
+  it("offers the flags of the command being typed, with help, hidden flags left out", async () => {
+    const [status, stop, debug] = await Promise.all([
+      fishComplete("demo status --"),
+      fishComplete("demo daemons stop web --"),
+      fishComplete("demo debug --"),
+    ])
+    expect(status).toEqual([
+      "--format\tOutput format",
+      "--json\tShorthand for --format json",
+      "--verbose\tMore output; repeat for more",
+    ])
+    expect(stop).toEqual([
+      "--format\tOutput format",
+      "--signal\tSignal to send",
+      "--verbose\tMore output; repeat for more",
+    ])
+    expect(debug).toEqual(["--format\tOutput format", "--verbose\tMore output; repeat for more"])
+  })
+
+  it("offers the --format choices of the command being typed, with their help", async () => {
+    const [status, list, listShort, afterGlobal, prefix] = await Promise.all([
+      fishComplete("demo status --format "),
+      fishComplete("demo daemons list --format "),
+      fishComplete("demo d ls -f "),
+      fishComplete("demo --format json daemons list --format "),
+      fishComplete("demo st --format j"),
+    ])
+    expect(status).toEqual([formatHelp.json, formatHelp.jsonl, formatHelp.text])
+    expect(list).toEqual([formatHelp.json, formatHelp.text, formatHelp.xml])
+    expect(listShort).toEqual(list)
+    expect(afterGlobal).toEqual(list)
+    expect(prefix).toEqual([formatHelp.json, formatHelp.jsonl])
+    // fish's own --format=VALUE form.
+    expect(await fishComplete("demo daemons list --format=x")).toEqual([`--format=${formatHelp.xml}`])
+  })
+
+  it("offers positional choices at their index, and other flags' choices", async () => {
+    const [mode, name, signal] = await Promise.all([
+      fishComplete("demo daemons restart web "),
+      fishComplete("demo daemons restart "),
+      fishComplete("demo daemons stop web -s "),
+    ])
+    expect(mode).toEqual(["graceful", "hard"])
+    expect(name).toEqual([])
+    // fish shows the flag's help beside a choice that has none.
+    expect(signal).toEqual(["KILL\tSignal to send", "TERM\tPolite"])
+  })
+})
+
+// The generated text's structure, for what running the shells above does not pin down.
 describe("zsh completion (structure)", () => {
   const script = completionScript(spec, "zsh")
 
