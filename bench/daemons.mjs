@@ -25,6 +25,7 @@ import {
   mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
   readFileSync,
   readSync,
   rmSync,
@@ -171,7 +172,10 @@ const expectedFlood = () => {
 }
 
 // ---------------------------------------------------------------------------- setup
-const DIST_FILES = ["supervisor.cjs", "cli.cjs", "host.cjs", "cli.cjs.cache", "host.cjs.cache"]
+// Every file the launcher may load (bundles, code caches, quick.cjs), not the source maps.
+const DIST_FILES = existsSync(DIST)
+  ? readdirSync(DIST).filter((f) => !f.endsWith(".map") && f !== "types")
+  : []
 if (!existsSync(join(DIST, "supervisor.cjs"))) {
   console.error(`error: ${join(DIST, "supervisor.cjs")} is missing: run \`npm run build\` first`)
   process.exit(1)
@@ -188,6 +192,8 @@ const SUPERVISOR_BIN = join(root, "dist", "supervisor.cjs")
     const before = stamp()
     for (const f of DIST_FILES)
       if (existsSync(join(DIST, f))) copyFileSync(join(DIST, f), join(root, "dist", f))
+    // `supervisor --version` reads ../package.json next to dist/.
+    copyFileSync(fileURLToPath(new URL("../package.json", import.meta.url)), join(root, "package.json"))
     if (stamp() === before && Date.now() - Math.max(...before.split(",").map(Number)) > 2000) break
     if (i === 30) {
       console.error("error: dist/ keeps changing (a build is running?); try again when it is done")
