@@ -37,8 +37,9 @@ beforeEach(() => {
   proj = sb.project("app", CONFIG)
   const root = sb.dir("install")
   mkdirSync(join(root, "dist"))
-  for (const f of readdirSync(DIST))
-    if (!f.endsWith(".map")) copyFileSync(join(DIST, f), join(root, "dist", f))
+  // The launcher's files: bundles, caches, quick.cjs (not source maps, not the client's types/).
+  for (const f of readdirSync(DIST, { withFileTypes: true }))
+    if (f.isFile() && !f.name.endsWith(".map")) copyFileSync(join(DIST, f.name), join(root, "dist", f.name))
   copyFileSync(join(DIST, "..", "package.json"), join(root, "package.json"))
   copy = join(root, "dist")
 })
