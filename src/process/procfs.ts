@@ -68,7 +68,8 @@ export const parseStat = (line: string): ProcStat | undefined => {
   return numbers.every(Number.isFinite) && /^\d+$/.test(stat.startTime) ? stat : undefined
 }
 
-const readText = (path: string): string | undefined => {
+/** A `/proc` file's text; `undefined` when it is gone or unreadable. */
+export const readText = (path: string): string | undefined => {
   try {
     return fs.readFileSync(path, "utf8")
   } catch {
@@ -148,13 +149,29 @@ const STATE_NAMES: Readonly<Record<string, string>> = {
 /** The API's name of a `/proc` state letter. */
 export const stateName = (state: string): string => STATE_NAMES[state] ?? "Unknown"
 
-/** How long a process has run and what share of one core it used over that time. */
-export const cpuUsage = (
+/** How long a process has run (seconds) and what share of one core it used over that time (unrounded). */
+export const lifetimeCpu = (
   stat: Pick<ProcStat, "utime" | "stime" | "startTime">,
   systemUptimeSecs: number,
 ): { readonly uptimeSecs: number; readonly cpuPercent: number } => {
   const uptimeSecs = Math.max(0, systemUptimeSecs - Number(stat.startTime) / CLOCK_TICKS_PER_SECOND)
   const cpuSecs = (stat.utime + stat.stime) / CLOCK_TICKS_PER_SECOND
-  const cpuPercent = uptimeSecs > 0 ? (cpuSecs / uptimeSecs) * 100 : 0
+  return { uptimeSecs, cpuPercent: uptimeSecs > 0 ? (cpuSecs / uptimeSecs) * 100 : 0 }
+}
+
+/** How long a process has run and what share of one core it used over that time. */
+export const cpuUsage = (
+  stat: Pick<ProcStat, "utime" | "stime" | "startTime">,
+  systemUptimeSecs: number,
+): { readonly uptimeSecs: number; readonly cpuPercent: number } => {
+  const { uptimeSecs, cpuPercent } = lifetimeCpu(stat, systemUptimeSecs)
   return { uptimeSecs, cpuPercent: Math.round(cpuPercent * 100) / 100 }
+}
+
+/** SIGKILLs a whole process group (a detached child's); nothing when it is already gone. */
+export const killGroup = (pgid: number | undefined): void => {
+  if (pgid === undefined) return
+  try {
+    process.kill(-pgid, "SIGKILL")
+  } catch {}
 }

@@ -1,5 +1,5 @@
 import * as fs from "node:fs"
-import { listPids } from "./procfs.js"
+import { listPids, readText } from "./procfs.js"
 
 /**
  * Which TCP ports processes listen on, read from Linux `/proc`. Like `procfs.ts`: plain synchronous
@@ -19,14 +19,6 @@ export interface PortHolder {
 
 /** `st` column value of a socket in the LISTEN state (include/net/tcp_states.h). */
 const TCP_LISTEN = "0A"
-
-const readText = (path: string): string | undefined => {
-  try {
-    return fs.readFileSync(path, "utf8")
-  } catch {
-    return undefined
-  }
-}
 
 /**
  * Parses the text of `/proc/net/tcp` or `/proc/net/tcp6` into inode → local port, LISTEN rows only.
@@ -71,9 +63,14 @@ export const socketInodesOf = (pid: number): ReadonlyArray<number> => {
   })
 }
 
-/** Sorted, unique TCP ports any of `pids` listens on (e.g. a daemon's whole process tree). */
-export const listeningPortsOf = (pids: ReadonlyArray<number>): ReadonlyArray<number> => {
-  const table = listeningSockets()
+/**
+ * Sorted, unique TCP ports any of `pids` listens on (e.g. a daemon's whole process tree). Pass
+ * `table` to read the listening sockets once for several calls.
+ */
+export const listeningPortsOf = (
+  pids: ReadonlyArray<number>,
+  table: ReadonlyMap<number, number> = listeningSockets(),
+): ReadonlyArray<number> => {
   if (table.size === 0) return []
   const ports = new Set<number>()
   for (const pid of pids) {

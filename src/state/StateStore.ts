@@ -14,6 +14,10 @@ export interface StateStoreShape {
 const decode = Schema.decodeUnknownEither(Schema.parseJson(PersistentState))
 const encode = Schema.encodeSync(PersistentState)
 
+/** The temp file an atomic write of `file` goes through: same directory (so the rename is atomic), per process. */
+const tempPathFor = (file: string) =>
+  nodePath.join(nodePath.dirname(file), `.${nodePath.basename(file)}.${process.pid}.tmp`)
+
 /**
  * Writes `text` to `file` so that a crash at any moment leaves either the old or
  * the new content: write a temp file in the same directory, fsync it, rename it
@@ -22,7 +26,7 @@ const encode = Schema.encodeSync(PersistentState)
 export const writeFileAtomic = (file: string, text: string): void => {
   const dir = nodePath.dirname(file)
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
-  const tmp = nodePath.join(dir, `.${nodePath.basename(file)}.${process.pid}.tmp`)
+  const tmp = tempPathFor(file)
   const fd = fs.openSync(tmp, "w", 0o600)
   try {
     fs.writeFileSync(fd, text)
@@ -50,7 +54,7 @@ export const writeFileAtomic = (file: string, text: string): void => {
 export const writeFileAtomicAsync = async (file: string, text: string): Promise<void> => {
   const dir = nodePath.dirname(file)
   await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 })
-  const tmp = nodePath.join(dir, `.${nodePath.basename(file)}.${process.pid}.tmp`)
+  const tmp = tempPathFor(file)
   const handle = await fs.promises.open(tmp, "w", 0o600)
   try {
     await handle.writeFile(text)
@@ -97,10 +101,6 @@ export const readStateFile = (file: string): { state: PersistentState; warnings:
   }
 }
 
-/**
- * The persistent state of the supervisor. Only the supervisor process writes it
- * (it holds the single-instance lock), so serialising writes in-process is enough.
- */
 /** How a state snapshot reaches the disk (atomically). */
 export type StateWriter = (file: string, text: string) => Effect.Effect<void, unknown>
 
@@ -111,6 +111,10 @@ export const syncWriter: StateWriter = (file, text) => Effect.try(() => writeFil
 export const asyncWriter: StateWriter = (file, text) =>
   Effect.tryPromise(() => writeFileAtomicAsync(file, text))
 
+/**
+ * The persistent state of the supervisor. Only the supervisor process writes it
+ * (it holds the single-instance lock), so serialising writes in-process is enough.
+ */
 export const makeStateStore = (file: string, write: StateWriter = syncWriter) =>
   Effect.gen(function* () {
     const loaded = readStateFile(file)

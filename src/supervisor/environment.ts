@@ -15,5 +15,12 @@ export const daemonEnvironment = (
   return env
 }
 
+/** How a daemon's run is spawned; what `ready_cmd` and hooks inherit: its environment and user. */
+export interface RunAs {
+  readonly env: Readonly<Record<string, string>>
+  readonly uid?: number
+  readonly gid?: number
+}
+
 /** `general.shell` ("sh -c") as an argv prefix. */
 export const shellArgv = (shell: string): Array<string> => shell.trim().split(/\s+/)

@@ -10,7 +10,7 @@ import {
   SpawnError,
 } from "../process/ProcessService.js"
 import { retryDelay } from "./backoff.js"
-import { daemonEnvironment, shellArgv } from "./environment.js"
+import { daemonEnvironment, type RunAs, shellArgv } from "./environment.js"
 import type { HookRun, HookVars } from "./hooks/fire.js"
 import type { HookName } from "./hooks/HookRunner.js"
 import { watchOutput } from "./hooks/onOutput.js"
@@ -65,11 +65,7 @@ export interface LifecycleContext {
 }
 
 /** How the run being started is spawned (what `ready_cmd` inherits). */
-export interface ReadinessRun {
-  readonly env: Readonly<Record<string, string>>
-  readonly uid?: number
-  readonly gid?: number
-}
+export type ReadinessRun = RunAs
 
 /** The CLI's exit status for a start whose every readiness check timed out (as timeout(1)). */
 export const READY_TIMEOUT_STATUS = 124

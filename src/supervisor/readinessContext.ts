@@ -77,9 +77,7 @@ export const prepareReadiness =
             command: {
               shell: shellArgv(config.settings.general.shell),
               cwd: def.config.dir,
-              env: run.env,
-              ...(run.uid !== undefined ? { uid: run.uid } : {}),
-              ...(run.gid !== undefined ? { gid: run.gid } : {}),
+              ...run,
             },
           },
           handle.exit,

@@ -1,11 +1,12 @@
 import {
   CLOCK_TICKS_PER_SECOND,
+  lifetimeCpu,
   type ProcStat,
   readAllStats,
   readMemory,
   readSystemUptime,
 } from "../process/procfs.js"
-import { listeningSockets, socketInodesOf } from "../process/sockets.js"
+import { listeningPortsOf, listeningSockets } from "../process/sockets.js"
 import { isActive, type Runtime } from "./Runtime.js"
 
 /** What a running daemon's process group uses right now. */
@@ -47,30 +48,27 @@ export const daemonUsage = (
   for (const r of running) {
     const id = r.def.id.qualified
     const members = groups.get(r.pid as number) ?? []
-    const ports = new Set<number>()
+    const ports = listeningPortsOf(
+      members.map((m) => m.pid),
+      listening,
+    )
     let memoryBytes = 0
     let ticks = 0
-    let lifetimeCpu = 0
+    let sinceStart = 0
     for (const m of members) {
-      for (const inode of socketInodesOf(m.pid)) {
-        const port = listening.get(inode)
-        if (port !== undefined) ports.add(port)
-      }
       memoryBytes += readMemory(m.pid).residentBytes
       ticks += m.utime + m.stime
-      const age = uptime - Number(m.startTime) / CLOCK_TICKS_PER_SECOND
-      if (age > 0) lifetimeCpu += ((m.utime + m.stime) / CLOCK_TICKS_PER_SECOND / age) * 100
+      sinceStart += lifetimeCpu(m, uptime).cpuPercent
     }
     const pids = members.map((m) => m.pid).join(",")
     const before = previous.get(id)
     const cpu =
       before !== undefined && before.pids === pids && now > before.at
         ? ((ticks - before.ticks) / CLOCK_TICKS_PER_SECOND / ((now - before.at) / 1000)) * 100
-        : lifetimeCpu
+        : sinceStart
     previous.set(id, { ticks, at: now, pids })
-    const preferred = r.ports.find((p) => ports.has(p))
     out.set(id, {
-      activePort: preferred ?? (ports.size > 0 ? Math.min(...ports) : null),
+      activePort: r.ports.find((p) => ports.includes(p)) ?? ports[0] ?? null,
       cpuPercent: Math.max(0, Math.round(cpu * 10) / 10),
       memoryBytes,
     })

@@ -104,7 +104,7 @@ describe("ports: the check before a daemon starts", () => {
     }),
   )
 
-  it.effect("daemonUsage: nothing is read when no daemon runs", () =>
+  it.effect("daemonUsage: no entry when no daemon runs", () =>
     Effect.sync(() => {
       expect(daemonUsage([]).size).toBe(0)
     }),

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process"
 import { Context, Duration, Effect } from "effect"
+import { killGroup } from "../../process/procfs.js"
 
 export const HOOK_NAMES = ["on_ready", "on_fail", "on_retry", "on_stop", "on_exit", "on_output"] as const
 export type HookName = (typeof HOOK_NAMES)[number]
@@ -33,13 +34,6 @@ export interface HookRunnerShape {
 
 /** Runs hook commands; the live one spawns them, tests record them. */
 export class HookRunner extends Context.Tag("supervisor/HookRunner")<HookRunner, HookRunnerShape>() {}
-
-const killGroup = (pid: number | undefined) => {
-  if (pid === undefined) return
-  try {
-    process.kill(-pid, "SIGKILL")
-  } catch {}
-}
 
 /** Splits a byte stream into lines, each passed to `line` (a last partial line at the end). */
 const lines = (stream: NodeJS.ReadableStream | null, line: (text: string) => void) => {

@@ -2,17 +2,14 @@ import * as os from "node:os"
 import { type Duration, Effect, FiberSet } from "effect"
 import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
 import type { ExitStatus } from "../../process/ProcessService.js"
+import type { RunAs } from "../environment.js"
 import type { HookName, HookRunnerShape } from "./HookRunner.js"
 
 /** Why the daemon's process ended, as `SUPERVISOR_EXIT_REASON` says it (on_stop and on_exit). */
 export type ExitReason = "stop" | "exit" | "fail"
 
 /** How the daemon's current run was spawned: hooks inherit its environment and user. */
-export interface HookRun {
-  readonly env: Readonly<Record<string, string>>
-  readonly uid?: number
-  readonly gid?: number
-}
+export type HookRun = RunAs
 
 /** The hook's own variables, on top of the run's environment. */
 export interface HookVars {
@@ -76,9 +73,8 @@ export const makeHookFirer =
         run: command,
         shell,
         cwd: def.config.dir,
+        ...run,
         env: hookEnvironment(run, vars),
-        ...(run.uid !== undefined ? { uid: run.uid } : {}),
-        ...(run.gid !== undefined ? { gid: run.gid } : {}),
         timeout,
       }),
     ).pipe(Effect.asVoid)

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process"
 import { type Duration, Effect } from "effect"
+import { killGroup } from "../../process/procfs.js"
 
 /** How to run a `ready_cmd`: the daemon's shell, dir, environment and user. */
 export interface ReadyCommand {
@@ -10,13 +11,6 @@ export interface ReadyCommand {
   readonly env: Readonly<Record<string, string>>
   readonly uid?: number
   readonly gid?: number
-}
-
-const killGroup = (pid: number | undefined) => {
-  if (pid === undefined) return
-  try {
-    process.kill(-pid, "SIGKILL")
-  } catch {}
 }
 
 /**
