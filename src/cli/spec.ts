@@ -1,5 +1,6 @@
 import { Args, Command, Options } from "@effect/cli"
-import { Effect } from "effect"
+import { lazy } from "./lazy.js"
+import { json } from "./options.js"
 
 /**
  * `supervisor spec ...`: the usage spec (KDL) tools on any spec file, for authors and build
@@ -11,27 +12,17 @@ import { Effect } from "effect"
  * for every command would slow down all of them.
  */
 
-type Actions = typeof import("../usage/cli/actions.js")
-
-const lazy =
-  <O>(pick: (actions: Actions) => (options: O) => Effect.Effect<void>) =>
-  (options: O) =>
-    Effect.promise(() => import("../usage/cli/actions.js")).pipe(Effect.flatMap((m) => pick(m)(options)))
+const load = () => import("../usage/cli/actions.js")
 
 const file = Args.text({ name: "file" }).pipe(Args.withDescription("the spec (KDL); - reads it from stdin"))
-const json = Options.boolean("json").pipe(Options.withDescription("print machine-readable JSON"))
 
-const check = Command.make(
-  "check",
-  { file },
-  lazy((a) => a.check),
-).pipe(Command.withDescription("check a spec: exit 0, or print every problem and exit 1"))
+const check = Command.make("check", { file }, (o) => lazy(load, (m) => m.check(o))).pipe(
+  Command.withDescription("check a spec: exit 0, or print every problem and exit 1"),
+)
 
-const resolve = Command.make(
-  "resolve",
-  { file, json },
-  lazy((a) => a.resolve),
-).pipe(Command.withDescription("show each command's effective outputs, select and exit codes"))
+const resolve = Command.make("resolve", { file, json }, (o) => lazy(load, (m) => m.resolve(o))).pipe(
+  Command.withDescription("show each command's effective outputs, select and exit codes"),
+)
 
 const docs = Command.make(
   "docs",
@@ -46,7 +37,7 @@ const docs = Command.make(
       Options.optional,
     ),
   },
-  lazy((a) => a.docs),
+  (o) => lazy(load, (m) => m.docs(o)),
 ).pipe(Command.withDescription("generate the Markdown reference or the man page"))
 
 const describe = Command.make(
@@ -59,7 +50,7 @@ const describe = Command.make(
     ),
     list: Options.boolean("list").pipe(Options.withDescription("list every command instead (list_commands)")),
   },
-  lazy((a) => a.describe),
+  (o) => lazy(load, (m) => m.describe(o)),
 ).pipe(Command.withDescription("the MCP describe_command JSON of a command (--list: list_commands)"))
 
 const sdk = Command.make(
@@ -73,7 +64,7 @@ const sdk = Command.make(
       Options.withDescription("the directory to write the SDK's files into"),
     ),
   },
-  lazy((a) => a.sdk),
+  (o) => lazy(load, (m) => m.sdk(o)),
 ).pipe(Command.withDescription("generate a TypeScript or Python SDK"))
 
 const fmt = Command.make(
@@ -84,7 +75,7 @@ const fmt = Command.make(
       Options.withDescription("rewrite FILE in place instead of printing"),
     ),
   },
-  lazy((a) => a.fmt),
+  (o) => lazy(load, (m) => m.fmt(o)),
 ).pipe(Command.withDescription("print the spec as the KDL writer formats it (--write: in place)"))
 
 const complete = Command.make(
@@ -93,7 +84,7 @@ const complete = Command.make(
     file,
     shell: Options.choice("shell", ["bash", "zsh", "fish"]).pipe(Options.withDescription("the shell")),
   },
-  lazy((a) => a.complete),
+  (o) => lazy(load, (m) => m.complete(o)),
 ).pipe(Command.withDescription("print a completion script for the spec's program"))
 
 export const specCommand = Command.make("spec").pipe(

@@ -131,16 +131,21 @@ const decodeCmd = (
     help: pick("help", props.help, help2, body.childHelp.help),
     long_help: pick("long_help", props.long_help, body.childHelp.long_help),
     hide: props.hide,
-    flags: body.flags,
-    args: body.args,
-    outputs: body.outputs,
-    selects: body.selects,
-    exit_codes: body.exit_codes,
-    examples: body.examples,
-    subcommands: body.subcommands,
-    passthrough: body.passthrough,
+    ...bodyFields(body),
   }
 }
+
+/** What a command declaration takes from its decoded body (a `cmd`, or the top level for the root). */
+export const bodyFields = (body: Body) => ({
+  flags: body.flags,
+  args: body.args,
+  outputs: body.outputs,
+  selects: body.selects,
+  exit_codes: body.exit_codes,
+  examples: body.examples,
+  subcommands: body.subcommands,
+  passthrough: body.passthrough,
+})
 
 /**
  * Choices in two forms: `choices "a" "b"` (shorthand), or a block giving each choice its help:

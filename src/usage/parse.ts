@@ -3,7 +3,7 @@ import * as nodePath from "node:path"
 import { Effect, Either } from "effect"
 import { type DecodeContext, noExtraValues, reporter, stringValue } from "./context.js"
 import type { CommandDecl } from "./decl.js"
-import { decodeBody, METADATA } from "./decodeCommand.js"
+import { bodyFields, decodeBody, METADATA } from "./decodeCommand.js"
 import { Problems, UsageSpecError } from "./errors.js"
 import { expandIncludes } from "./include.js"
 import { type KdlNode, type KdlOrigin, parseKdl } from "./kdl.js"
@@ -104,14 +104,7 @@ const build = (
     name: cli,
     aliases: [],
     hide: false,
-    flags: body.flags,
-    args: body.args,
-    outputs: body.outputs,
-    selects: body.selects,
-    exit_codes: body.exit_codes,
-    examples: body.examples,
-    subcommands: body.subcommands,
-    passthrough: body.passthrough,
+    ...bodyFields(body),
   }
   const resolved = resolveCommands(root, cli, problems)
   if (!problems.isEmpty) return Effect.fail(new UsageSpecError({ problems: problems.sorted() }))

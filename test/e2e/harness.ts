@@ -52,12 +52,13 @@ export interface CliResult {
 /** Runs the built CLI, as a user would. */
 export const runCli = (
   args: ReadonlyArray<string>,
-  options: { cwd: string; env: Record<string, string> },
+  options: { cwd: string; env: Record<string, string>; input?: string },
 ): CliResult => {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` first`)
   const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd: options.cwd,
     env: options.env,
+    ...(options.input !== undefined ? { input: options.input } : {}),
     encoding: "utf8",
     timeout: 30_000,
   })

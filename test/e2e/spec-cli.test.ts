@@ -1,8 +1,7 @@
-import { spawnSync } from "node:child_process"
 import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { BIN, type CliResult, makeSandbox, runCli, type Sandbox } from "./harness.js"
+import { type CliResult, makeSandbox, runCli, type Sandbox } from "./harness.js"
 
 // `supervisor spec ...` and `supervisor usage`, through the built CLI, on a fixture spec.
 
@@ -43,15 +42,8 @@ cmd "x" {
 
 let sb: Sandbox
 const cli = (...args: Array<string>): CliResult => runCli(args, { cwd: sb.root, env: sb.env })
-const cliStdin = (input: string, ...args: Array<string>): CliResult => {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: sb.root,
-    env: sb.env,
-    input,
-    encoding: "utf8",
-  })
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr }
-}
+const cliStdin = (input: string, ...args: Array<string>): CliResult =>
+  runCli(args, { cwd: sb.root, env: sb.env, input })
 
 beforeAll(() => {
   sb = makeSandbox()

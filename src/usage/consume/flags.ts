@@ -31,9 +31,6 @@ export const canonicalName = (flag: Flag): string => {
   return short !== undefined ? `-${short}` : flag.usage
 }
 
-/** Whether the flag takes a value at all (required or optional). */
-export const takesValue = (flag: Flag): boolean => flag.arg !== undefined
-
 /** Whether the next word is the value (`--format json`); an optional value only comes as `--x=v`. */
 export const consumesNextWord = (flag: Flag): boolean => flag.arg?.required === true
 

@@ -55,13 +55,16 @@ describe("the supervisor CLI's usage spec", () => {
   })
 
   it("every --json flag selects a json output with a schema", () => {
+    const checked: Array<string> = []
     for (const c of allCommands(spec)) {
       if (!c.flags.some((f) => f.long.includes("json"))) continue
+      checked.push(c.path.join(" "))
       const selected = c.outputs.filter((o) => o.selector?.kind === "present" && o.selector.flag === "--json")
       expect(selected.map((o) => [c.path.join(" "), o.framing, o.schema !== undefined])).toEqual([
         [c.path.join(" "), "json", true],
       ])
     }
+    expect(checked).toEqual(expect.arrayContaining(["list", "status", "start", "logs", "config show"]))
   })
 
   it("logs: json without --tail, jsonl (ndjson) with it", () => {
