@@ -124,7 +124,7 @@ export const WaitResult = Schema.Struct({
 export const ListRequest = Schema.Struct({
   cwd: Schema.String,
   env: Schema.Record({ key: Schema.String, value: Schema.String }),
-  /** The CLI's `collationKey` (src/quick/collation.ts). */
+  /** The CLI's `collationKey` (src/domain/collation.ts). */
   collation: Schema.String,
 })
 export const ListAnswer = Schema.Struct({

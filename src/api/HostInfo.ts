@@ -1,5 +1,15 @@
 import { Context, type Deferred, type Ref } from "effect"
-import type { Sessions } from "../host/sessions.js"
+
+/** Web UI login codes and sessions (made by host/sessions.ts). */
+export interface Sessions {
+  /** A new one-time login code. */
+  readonly newCode: () => string
+  /** Consumes a login code; a new session ID when it was valid. */
+  readonly redeem: (code: string) => string | undefined
+  /** A new session (after a correct token was pasted). */
+  readonly newSession: () => string
+  readonly isValid: (session: string) => boolean
+}
 
 /** The URLs of the TCP listeners that are up (null: off). */
 export interface ListenerUrls {

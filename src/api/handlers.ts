@@ -1,13 +1,13 @@
-import * as fs from "node:fs"
 import * as os from "node:os"
 import { FileSystem, HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Chunk, Deferred, Effect, Either, Ref, Schema, Stream } from "effect"
 import { loadConfig } from "../config/Loader.js"
 import type { ControlResult } from "../domain/ApiDaemonEntry.js"
+import { collationKey } from "../domain/collation.js"
 import { LogStreamItem } from "../domain/LogEntry.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { LogStore } from "../logs/LogStore.js"
-import { collationKey } from "../quick/collation.js"
+import { listPids } from "../process/procfs.js"
 import { StateStore } from "../state/StateStore.js"
 import { stopLevels } from "../supervisor/order.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
@@ -18,6 +18,7 @@ import { Api, LogsQuery, type SupervisorInfo } from "./Api.js"
 import { HostInfo } from "./HostInfo.js"
 import { mergeListing } from "./listing.js"
 import { listNamespaces, registerNamespace, removeNamespace } from "./namespaces.js"
+import { problem } from "./problem.js"
 import { filteredTail, parseSince } from "./tailQuery.js"
 
 const outcomeResult = (o: StartOutcome): ControlResult => {
@@ -35,16 +36,8 @@ const outcomeResult = (o: StartOutcome): ControlResult => {
   }
 }
 
-const countProcesses = () =>
-  Effect.sync(() => {
-    try {
-      return fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d)).length
-    } catch {
-      return 0
-    }
-  })
+const countProcesses = () => Effect.sync(() => listPids().length)
 
-/** Every daemon the supervisor knows, as the API reports it. */
 /** Every daemon the supervisor knows, as the API lists it (usage read from /proc in one pass). */
 const knownEntries = (sup: Supervisor["Type"]) =>
   Effect.flatMap(sup.list, (all) => {
@@ -147,8 +140,7 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
         Effect.gen(function* () {
           yield* sup.get(path.id)
           const since = urlParams.since === undefined ? undefined : parseSince(urlParams.since)
-          if (since !== undefined && Either.isLeft(since))
-            return HttpServerResponse.unsafeJson({ _tag: "BadRequest", message: since.left }, { status: 400 })
+          if (since !== undefined && Either.isLeft(since)) return problem(400, "BadRequest", since.left)
           const stream = filteredTail(logs, path.id, {
             lines: urlParams.lines ?? 10,
             since: since === undefined ? undefined : since.right,
@@ -220,11 +212,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
             Effect.flatMap(Schema.decodeUnknown(LogsQuery)),
             Effect.either,
           )
-          if (Either.isLeft(decoded))
-            return HttpServerResponse.unsafeJson(
-              { _tag: "BadRequest", message: "malformed logs query" },
-              { status: 400 },
-            )
+          if (Either.isLeft(decoded)) return problem(400, "BadRequest", "malformed logs query")
           const entries = yield* queryLogs(logs, decoded.right)
           // Plain JSON of plain records, 2000 lines per chunk: a million lines stream in seconds.
           const chunks = Stream.range(0, Math.ceil(entries.length / 2000) - 1).pipe(

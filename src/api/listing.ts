@@ -1,4 +1,4 @@
-import { configDefinitions } from "../cli/resolve.js"
+import { configDefinitions } from "../config/definitions.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 

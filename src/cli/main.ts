@@ -40,7 +40,6 @@ export const rootCommand = Command.make("supervisor").pipe(
 
 const cli = Command.run(rootCommand, { name: "supervisor", version: VERSION })
 
-/** Runs the CLI: usage errors exit 2, failures 1, and no stack trace reaches the user. */
 /** pitchfork-compatible aliases: `ls` is `list`, `kill` is `stop`. */
 const ALIASES: Record<string, string> = { ls: "list", kill: "stop" }
 const withAliases = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
@@ -50,6 +49,7 @@ const withAliases = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
     : argv
 }
 
+/** Runs the CLI: usage errors exit 2, failures 1, and no stack trace reaches the user. */
 export const runCli = (argv: ReadonlyArray<string>) =>
   runProgram(
     cli(withOptionalBumpValue(withAliases(argv))).pipe(

@@ -1,11 +1,11 @@
 import { Console, Effect, Either, Fiber, Schedule } from "effect"
+import { configDefinitions } from "../config/definitions.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { describeChecks, readinessChecks } from "../supervisor/readiness/plan.js"
 import { renderChecks } from "../supervisor/readiness/template.js"
 import { SupervisorClient } from "./client.js"
-import { configDefinitions } from "./resolve.js"
 
 /** What a start waits on, in words; templates rendered with the ports the CLI can see. */
 const waitingFor = (def: DaemonDefinition, config: ResolvedConfig, known: ReadonlyArray<ApiDaemonEntry>) => {

@@ -1,7 +1,6 @@
 import * as nodePath from "node:path"
 import { Data, Effect, Either } from "effect"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
-import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { parseDaemonRef } from "../domain/DaemonId.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 
@@ -14,15 +13,6 @@ export const rejectFlags = (inputs: ReadonlyArray<string>): Effect.Effect<void, 
   const flag = inputs.find((i) => i.startsWith("-"))
   return flag === undefined ? Effect.void : Effect.fail(new UsageError({ message: `unknown option ${flag}` }))
 }
-
-/** Every definition visible from the current directory's configuration. */
-export const configDefinitions = (config: ResolvedConfig): Map<string, DaemonDefinition> =>
-  new Map(
-    Object.values(config.daemons).map((d) => [
-      d.id.qualified,
-      { id: d.id, config: d.config, adhoc: false, source: d.source } satisfies DaemonDefinition,
-    ]),
-  )
 
 /** The namespace that short IDs mean here: the nearest config file's, else the directory's name. */
 export const currentNamespace = (config: ResolvedConfig): string =>

@@ -1,8 +1,9 @@
 import { Effect, Option } from "effect"
+import { configDefinitions } from "../config/definitions.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { SupervisorClient } from "./client.js"
-import { configDefinitions, rejectFlags, resolveId, UnknownDaemon } from "./resolve.js"
+import { rejectFlags, resolveId, UnknownDaemon } from "./resolve.js"
 
 export const knownDaemons = Effect.flatMap(SupervisorClient, (c) => c.api.daemons.list()).pipe(Effect.orDie)
 

@@ -1,5 +1,12 @@
+import { constants } from "node:os"
 import { Either, ParseResult, Schema } from "effect"
 import { decodeWith } from "./parse.js"
+
+/** What a shell reports for a process killed by `signal`: 128 + its number (143 for SIGTERM). */
+export const signalExitStatus = (signal: string): number | undefined => {
+  const n = (constants.signals as Record<string, number | undefined>)[signal]
+  return n === undefined ? undefined : 128 + n
+}
 
 export const STOP_SIGNALS = ["SIGTERM", "SIGINT", "SIGQUIT", "SIGHUP", "SIGUSR1", "SIGUSR2"] as const
 export type StopSignal = (typeof STOP_SIGNALS)[number]

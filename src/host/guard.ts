@@ -1,7 +1,8 @@
 import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
-import type { Sessions } from "./sessions.js"
-import { sameToken } from "./token.js"
+import type { Sessions } from "../api/HostInfo.js"
+import { problem } from "../api/problem.js"
+import { sameToken } from "../state/token.js"
 
 /**
  * What stands between a TCP connection and the API: the Host check (DNS rebinding), the web UI's
@@ -21,10 +22,6 @@ export interface GuardOptions {
 }
 
 export const SESSION_COOKIE = "supervisor_session"
-
-/** Every error of the guard: `{ _tag, message }`, as the API's own errors. */
-const problem = (status: number, tag: string, message: string) =>
-  HttpServerResponse.unsafeJson({ _tag: tag, message }, { status, headers: { "cache-control": "no-store" } })
 
 const ACTIONS = new Set(["start", "stop", "restart", "enable", "disable"])
 

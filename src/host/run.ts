@@ -6,6 +6,7 @@ import { LogStore } from "../logs/LogStore.js"
 import { ProcessServiceLive } from "../process/NodeProcessService.js"
 import { statePaths } from "../state/paths.js"
 import { StateStore, StateStoreLive } from "../state/StateStore.js"
+import { loadOrCreateToken } from "../state/token.js"
 import { Supervisor, SupervisorLive } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
 import { VERSION } from "../version.js"
@@ -13,7 +14,6 @@ import { listenerPlans, tcpListeners } from "./listeners.js"
 import { acquireSupervisorLock } from "./lock.js"
 import { socketServer } from "./server.js"
 import { makeSessions } from "./sessions.js"
-import { loadOrCreateToken } from "./token.js"
 
 export interface HostOptions {
   readonly stateDir: string

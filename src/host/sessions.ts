@@ -1,4 +1,5 @@
-import { randomId } from "./token.js"
+import type { Sessions } from "../api/HostInfo.js"
+import { randomId } from "../state/token.js"
 
 /**
  * Browser sessions of the web UI. `supervisor web` asks the supervisor (over its Unix socket) for
@@ -6,15 +7,6 @@ import { randomId } from "./token.js"
  * session cookie (HttpOnly, SameSite=Strict). A pasted token is exchanged the same way. Sessions
  * live in memory: a supervisor restart logs browsers out.
  */
-export interface Sessions {
-  /** A new one-time login code. */
-  readonly newCode: () => string
-  /** Consumes a login code; a new session ID when it was valid. */
-  readonly redeem: (code: string) => string | undefined
-  /** A new session (after a correct token was pasted). */
-  readonly newSession: () => string
-  readonly isValid: (session: string) => boolean
-}
 
 const CODE_TTL_MS = 2 * 60 * 1000
 const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000

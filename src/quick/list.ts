@@ -5,9 +5,9 @@
 // alone into dist/quick.cjs: no Effect here, that is the point (docs/benchmarks.md).
 import * as http from "node:http"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
+import { collationKey } from "../domain/collation.js"
 import { stateDir, statePaths } from "../state/paths.js"
 import { VERSION } from "../version.js"
-import { collationKey } from "./collation.js"
 
 interface Answer {
   readonly version: string

@@ -214,10 +214,14 @@ describe("HTTP API on TCP (e2e)", () => {
           new URL("/api/logs/app%2Fweb/tail?lines=5&grep=SECOND", base),
           { headers: { "x-supervisor-token": token } },
           (res) => {
+            let buf = ""
             res.setEncoding("utf8")
             res.on("data", (c: string) => {
+              buf += c
+              // The first whole line (a chunk may hold part of one).
+              if (!buf.includes("\n")) return
               req.destroy()
-              resolve(c)
+              resolve(buf)
             })
           },
         )
@@ -227,6 +231,7 @@ describe("HTTP API on TCP (e2e)", () => {
       expect((JSON.parse(filtered.split("\n")[0] ?? "") as { message: string }).message).toBe("second line")
       const bad = await http("GET", "/api/logs/app%2Fweb/tail?since=yesterday-ish")
       expect(bad.status).toBe(400)
+      expect(json(bad)).toMatchObject({ _tag: "BadRequest" })
     },
     T,
   )

@@ -3,6 +3,7 @@ import { Console, Effect } from "effect"
 import { DaemonConfig } from "../../domain/DaemonConfig.js"
 import { DaemonId, toIdObject } from "../../domain/DaemonId.js"
 import { nameProblem } from "../../domain/Name.js"
+import { signalExitStatus } from "../../domain/Signal.js"
 import type { RunOptions, WaitOptions } from "../adhoc.js"
 import { SupervisorClient } from "../client.js"
 import { cyan, dim, exitWith, green, printJson } from "../output.js"
@@ -69,13 +70,10 @@ export const wait = (o: WaitOptions) =>
         yield* Console.log(
           `${cyan(id)} ${r.status}${r.exit_code !== null ? ` (exit ${r.exit_code})` : r.signal ? ` (${r.signal})` : ""}`,
         )
-      const code = r.exit_code ?? (r.signal ? 128 + (signalNumber(r.signal) ?? 0) : 0)
+      const code = r.exit_code ?? (r.signal ? (signalExitStatus(r.signal) ?? 128) : 0)
       if (code !== 0) yield* exitWith(code)
     }),
   )
-
-const signalNumber = (name: string): number | undefined =>
-  ({ SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGUSR1: 10, SIGUSR2: 12, SIGTERM: 15 })[name]
 
 /** `supervisor clean`: forgets daemons that are not running (and their logs). */
 export const clean = (json: boolean) =>

@@ -3,6 +3,7 @@ import * as Ndjson from "@effect/platform/Ndjson"
 import { Console, Effect, Either, Option, Schema, Stream } from "effect"
 import { parseHumanDuration } from "../../domain/HumanDuration.js"
 import { isLogClear, type LogEntry, LogStreamItem } from "../../domain/LogEntry.js"
+import { stripAnsi } from "../../logs/ansi.js"
 import { SupervisorClient } from "../client.js"
 import type { LogsOptions } from "../logs.js"
 import { cyan, dim } from "../output.js"
@@ -31,7 +32,6 @@ const writeOut = (text: string) =>
 
 /** `JSON.stringify(x, null, 2)` of an array element: indented by two more spaces. */
 const indent = (json: string) => `  ${json.replaceAll("\n", "\n  ")}`
-const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, "")
 
 /** `supervisor logs`: daemon logs; `--tail` follows them. */
 export const logs = (o: LogsOptions) =>

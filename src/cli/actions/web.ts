@@ -1,7 +1,7 @@
 import { Console, Effect } from "effect"
 import { loadConfig } from "../../config/Loader.js"
-import { loadOrCreateToken } from "../../host/token.js"
 import { stateDir } from "../../state/paths.js"
+import { loadOrCreateToken } from "../../state/token.js"
 import { SupervisorClient, supervisorClientLayer } from "../client.js"
 import { ExitCode, exitWith } from "../output.js"
 

@@ -1,6 +1,6 @@
-import * as os from "node:os"
 import { type Duration, Effect, FiberSet } from "effect"
 import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
+import { signalExitStatus } from "../../domain/Signal.js"
 import type { ExitStatus } from "../../process/ProcessService.js"
 import type { RunAs } from "../environment.js"
 import type { HookName, HookRunnerShape } from "./HookRunner.js"
@@ -25,11 +25,8 @@ export interface HookVars {
  */
 export const exitCodeText = (s: ExitStatus): string => {
   if (s.code !== null) return String(s.code)
-  if (s.signal !== null) {
-    const n = (os.constants.signals as Record<string, number | undefined>)[s.signal]
-    if (n !== undefined) return String(128 + n)
-  }
-  return ""
+  const fromSignal = s.signal === null ? undefined : signalExitStatus(s.signal)
+  return fromSignal === undefined ? "" : String(fromSignal)
 }
 
 /** The environment of a hook: the run's, then the hook variables. */
