@@ -73,7 +73,7 @@ export const listen = (
         return new ListenError({
           message:
             code === "EADDRINUSE"
-              ? `ports ${port} to ${port + PORT_ATTEMPTS - 1} on ${host} are all in use; choose another port (0 picks a free one)`
+              ? `ports ${port} to ${Math.min(port + PORT_ATTEMPTS - 1, 65535)} on ${host} are all in use; choose another port (0 picks a free one)`
               : `cannot listen on ${withPort(host, port)}: ${e instanceof Error ? e.message : String(e)}`,
         })
       },

@@ -1,7 +1,7 @@
 import { Either } from "effect"
 import { kdlProps, quoted, textLiteral } from "./kdlText.js"
 import type { Choice, Command, Flag, Output, Spec } from "./model.js"
-import { formatValueUsage, parseFlagUsage, parseValueUsage } from "./usageString.js"
+import { canonicalFlagName, formatValueUsage, parseFlagUsage, parseValueUsage } from "./usageString.js"
 
 /**
  * Writes a resolved `Spec` back as KDL 2 (2-space indent). Schema files are inlined, so the
@@ -128,8 +128,7 @@ const writeFlag = (flag: Flag, cmd: Command, ind: string): Array<string> => {
   return withChildren(head, choiceLines, ind)
 }
 
-const isSelectFlag = (flag: Flag, cmd: Command): boolean =>
-  cmd.select === (flag.long[0] !== undefined ? `--${flag.long[0]}` : `-${flag.short[0] ?? ""}`)
+const isSelectFlag = (flag: Flag, cmd: Command): boolean => cmd.select === canonicalFlagName(flag)
 
 /** Choices a `select` would fill again from the outputs: not written, so each command gets its own. */
 const derivable = (choices: ReadonlyArray<Choice>, outputs: ReadonlyArray<Output>): boolean =>

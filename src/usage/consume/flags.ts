@@ -1,4 +1,5 @@
 import type { Choice, Command, Flag, Output, Selector } from "../model.js"
+import { canonicalFlagName, flagHasName as hasName } from "../usageString.js"
 
 /**
  * Flags as the consumers see them. The resolver already fills a value selector's choices and
@@ -10,12 +11,8 @@ import type { Choice, Command, Flag, Output, Selector } from "../model.js"
 /** `--format` from `format`, `--format` or `-f` (selectors and `select` may carry either form). */
 export const dashed = (flag: string): string => (flag.startsWith("-") ? flag : `--${flag}`)
 
-/** Whether a flag answers to a name written with dashes (`--format`, `-f`). */
-export const flagHasName = (flag: Flag, name: string): boolean => {
-  if (name.startsWith("--")) return flag.long.includes(name.slice(2))
-  if (name.startsWith("-")) return flag.short.includes(name.slice(1))
-  return flag.long.includes(name)
-}
+/** Whether a flag answers to a name (`--format`, `-f`, or a bare long name `format`). */
+export const flagHasName = (flag: Flag, name: string): boolean => hasName(flag, dashed(name))
 
 /** All names of a flag with dashes, short ones first: `["-f", "--format"]`. */
 export const flagNames = (flag: Flag): ReadonlyArray<string> => [
@@ -23,13 +20,9 @@ export const flagNames = (flag: Flag): ReadonlyArray<string> => [
   ...flag.long.map((l) => `--${l}`),
 ]
 
-/** The canonical name: the first long name, else the first short one. */
-export const canonicalName = (flag: Flag): string => {
-  const long = flag.long[0]
-  if (long !== undefined) return `--${long}`
-  const short = flag.short[0]
-  return short !== undefined ? `-${short}` : flag.usage
-}
+/** The canonical name: the first long name, else the first short one (else the spec string). */
+export const canonicalName = (flag: Flag): string =>
+  flag.long.length + flag.short.length > 0 ? canonicalFlagName(flag) : flag.usage
 
 /** Whether the next word is the value (`--format json`); an optional value only comes as `--x=v`. */
 export const consumesNextWord = (flag: Flag): boolean => flag.arg?.required === true

@@ -1,3 +1,4 @@
+import { flagHasName } from "../consume/flags.js"
 import type { Arg, Command, ExitCode, Flag, Output, Spec } from "../model.js"
 import {
   camelCase,
@@ -152,11 +153,8 @@ const planArgs = (args: ReadonlyArray<Arg>): ReadonlyArray<ArgPlan> => {
 }
 
 /** The flag a selector names (`--format`, `--json`, `-j`), if the command declares it. */
-const selectorFlag = (flags: ReadonlyArray<FlagPlan>, name: string): FlagPlan | undefined => {
-  const bare = name.replace(/^-+/, "")
-  const isLong = name.startsWith("--") || !name.startsWith("-")
-  return flags.find((plan) => (isLong ? plan.flag.long.includes(bare) : plan.flag.short.includes(bare)))
-}
+const selectorFlag = (flags: ReadonlyArray<FlagPlan>, name: string): FlagPlan | undefined =>
+  flags.find((plan) => flagHasName(plan.flag, name))
 
 /**
  * An output gets a parsed method when its framing is json or jsonl and the SDK can ask for it:
