@@ -4,11 +4,22 @@
 // and fast-check (only used by Schema's Arbitrary support) are replaced by stubs
 // that fail loudly if ever called: they are a quarter of the bundle.
 import { spawnSync } from "node:child_process"
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { setTimeout as sleep } from "node:timers/promises"
 import { build } from "esbuild"
 import { deepImports } from "./deep-imports.mjs"
+import { lazyGlobals } from "./lazy-globals.mjs"
 
 const stubbed = /^(yaml|toml|ini|fast-check)$/
 const stubs = {
@@ -49,13 +60,13 @@ await build({
   ...common,
   entryPoints: ["src/host-entry.ts"],
   outfile: "dist/host.cjs",
-  plugins: [stubs, deepImports],
+  plugins: [stubs, deepImports, lazyGlobals],
 })
 const result = await build({
   ...common,
   entryPoints: ["src/main.ts"],
   outfile: "dist/cli.cjs",
-  plugins: [stubs, hostExternal, deepImports],
+  plugins: [stubs, hostExternal, deepImports, lazyGlobals],
 })
 // The fast `list --json` of the launcher: plain Node, and it must stay so.
 const noEffect = {
@@ -111,6 +122,29 @@ const run = spawnSync(process.execPath, [resolve("dist/supervisor.cjs"), "config
   },
   encoding: "utf8",
 })
-rmSync(warm, { recursive: true, force: true })
 if (run.status !== 0) throw new Error(`warm-up run failed: ${run.stderr}`)
 console.log(`dist/cli.cjs.cache: ${(statSync("dist/cli.cjs.cache").size / 1024).toFixed(0)} KiB`)
+
+// The supervisor's own code cache, made by a background supervisor (with the Node flags it
+// always runs with: a cache made under other flags is rejected) that answers a listing.
+// It writes the cache when it exits. Without it, every first start compiles the bundle.
+rmSync("dist/host.cjs.cache", { force: true })
+const warmEnv = { ...process.env, HOME: warm, SUPERVISOR_STATE_DIR: join(warm, "state") }
+for (const args of [
+  ["supervisor", "start"],
+  ["list", "--json"],
+  ["supervisor", "stop"],
+]) {
+  const step = spawnSync(process.execPath, [resolve("dist/supervisor.cjs"), ...args], {
+    cwd: warm,
+    env: warmEnv,
+    encoding: "utf8",
+  })
+  if (step.status !== 0)
+    throw new Error(`warm-up of the supervisor (${args.join(" ")}) failed: ${step.stderr}`)
+}
+const deadline = Date.now() + 10_000
+while (!existsSync("dist/host.cjs.cache") && Date.now() < deadline) await sleep(50)
+rmSync(warm, { recursive: true, force: true })
+if (!existsSync("dist/host.cjs.cache")) throw new Error("the supervisor wrote no code cache when it stopped")
+console.log(`dist/host.cjs.cache: ${(statSync("dist/host.cjs.cache").size / 1024).toFixed(0)} KiB`)

@@ -5,6 +5,7 @@ import { HttpApiClient, HttpClient } from "@effect/platform"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Context, Data, type Duration, Effect, Layer, Schedule } from "effect"
 import { Api } from "../api/Api.js"
+import { supervisorNodeFlags } from "../host/nodeFlags.js"
 import { stateDir, statePaths } from "../state/paths.js"
 import { VERSION } from "../version.js"
 
@@ -51,7 +52,7 @@ export const spawnBackgroundSupervisor = (env: NodeJS.ProcessEnv) =>
     fs.mkdirSync(paths.logsDir, { recursive: true, mode: 0o700 })
     const log = fs.openSync(paths.supervisorLog, "a", 0o600)
     try {
-      const child = spawn(process.execPath, [process.argv[1]!, "supervisor", "run"], {
+      const child = spawn(process.execPath, [...supervisorNodeFlags, process.argv[1]!, "supervisor", "run"], {
         detached: true,
         stdio: ["ignore", log, log],
         env,

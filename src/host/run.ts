@@ -53,7 +53,8 @@ export const runHost = (options: HostOptions) =>
         Layer.provideMerge(
           Layer.succeed(SupervisorConfig, {
             settings: config.settings,
-            env: options.env,
+            // a plain copy: every spawn copies it, and process.env is slow to enumerate
+            env: { ...options.env },
             slugs: config.slugs,
           }),
         ),

@@ -207,6 +207,9 @@ export const markBoundary = (d: DaemonLog, f: FollowerState, size: number, cfg: 
 
 type StepResult = "more" | "idle"
 
+/** How much rarer the fallback poll is while fs.watch reports changes (500 ms → 5 s). */
+const WATCHED_POLL_FACTOR = 10
+
 /**
  * "The file changed" from fs.watch, remembered until the follower waits for it; the wait
  * also ends after a timeout (the poll fallback). A plain callback and one timer per wait:
@@ -297,11 +300,15 @@ export const follow = (d: DaemonLog, cfg: FollowerConfig, rs: RetentionState) =>
     )
 
     const wake = makeWaker()
+    let watching = false
     yield* Effect.acquireRelease(
       Effect.sync(() => {
         try {
           const w = fs.watch(rawPath, { persistent: false }, wake.notify)
-          w.on("error", () => undefined) // the poll fallback keeps working
+          w.on("error", () => {
+            watching = false // the poll fallback keeps working, at its own pace again
+          })
+          watching = true
           return w
         } catch {
           return undefined // e.g. no inotify watches left: poll only
@@ -310,16 +317,15 @@ export const follow = (d: DaemonLog, cfg: FollowerConfig, rs: RetentionState) =>
       (w) => Effect.sync(() => w?.close()),
     )
 
-    const buf = Buffer.allocUnsafe(cfg.chunkBytes)
     const step: Effect.Effect<StepResult, LogStoreError> = Effect.gen(function* () {
       const f = d.follower!
       if (f.boundary !== undefined && f.boundary <= f.pos) f.boundary = undefined
       let limit = cfg.chunkBytes
       if (f.pos < f.lateEnd) limit = Math.min(limit, f.lateEnd - f.pos)
       if (f.boundary !== undefined && f.pos < f.boundary) limit = Math.min(limit, f.boundary - f.pos)
-      const n = yield* fsio.readAtSync(rawFd, buf, limit, f.pos, rawPath)
+      const chunk = yield* fsio.readChunkSync(rawFd, limit, f.pos, rawPath)
       const now = yield* Clock.currentTimeMillis
-      if (n === 0) {
+      if (chunk === undefined) {
         const size = yield* fsio.fstatSizeSync(rawFd, rawPath)
         if (size < f.pos) {
           yield* startGeneration(d, false)
@@ -335,7 +341,7 @@ export const follow = (d: DaemonLog, cfg: FollowerConfig, rs: RetentionState) =>
         }
         return "idle"
       }
-      const chunk = buf.subarray(0, n)
+      const n = chunk.length
       const data = f.carry === undefined ? chunk : Buffer.concat([f.carry, chunk])
       f.pos += n
       f.lastGrowth = now
@@ -362,7 +368,8 @@ export const follow = (d: DaemonLog, cfg: FollowerConfig, rs: RetentionState) =>
 
     const waitForGrowth = Effect.gen(function* () {
       const f = d.follower
-      let wait = cfg.pollMillis
+      // with a working watcher, polling is only a safety net: idle daemons cost next to nothing
+      let wait = watching ? cfg.pollMillis * WATCHED_POLL_FACTOR : cfg.pollMillis
       if (f?.carry !== undefined) {
         const now = yield* Clock.currentTimeMillis
         wait = Math.max(10, Math.min(wait, f.lastGrowth + cfg.flushAfterMillis - now))

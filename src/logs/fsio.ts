@@ -163,20 +163,28 @@ export const truncateIfExists = (path: string): Effect.Effect<void, LogStoreErro
   })
 
 /**
- * A synchronous pread. The follower reads bytes the daemon has just written, which are in
- * the page cache: a blocking read costs microseconds, a thread-pool round trip much more.
+ * A synchronous pread of up to `length` bytes at `position`, into a buffer of their own
+ * (undefined at the end of the file). The follower reads bytes the daemon has just written,
+ * which are in the page cache: a blocking read costs microseconds, a thread-pool round trip
+ * much more. The read goes through one scratch buffer shared by every caller, so idle
+ * daemons hold no 64 KiB buffer each and only the bytes actually read are allocated.
  */
-export const readAtSync = (
+export const readChunkSync = (
   fd: number,
-  buf: Buffer,
   length: number,
   position: number,
   path: string,
-): Effect.Effect<number, LogStoreError> =>
+): Effect.Effect<Buffer | undefined, LogStoreError> =>
   Effect.try({
-    try: () => fs.readSync(fd, buf, 0, length, position),
+    try: () => {
+      if (scratch.length < length) scratch = Buffer.allocUnsafe(length)
+      const n = fs.readSync(fd, scratch, 0, length, position)
+      return n === 0 ? undefined : Buffer.from(scratch.subarray(0, n))
+    },
     catch: (cause) => fsError("read", path, cause),
   })
+
+let scratch = Buffer.allocUnsafe(0)
 
 export const fstatSizeSync = (fd: number, path: string): Effect.Effect<number, LogStoreError> =>
   Effect.try({ try: () => fs.fstatSync(fd).size, catch: (cause) => fsError("stat", path, cause) })

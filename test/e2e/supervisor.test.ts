@@ -5,7 +5,9 @@
 import { readFileSync, statSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { supervisorNodeFlags } from "../../src/host/nodeFlags.js"
 import {
+  cmdlineOf,
   type DaemonSandbox,
   daemonEntry,
   daemonPids,
@@ -68,6 +70,10 @@ describe("supervisor start | status | stop", () => {
       })
       expect(info.uptime_secs).toBeGreaterThanOrEqual(0)
       expect(statSync(socket).mode & 0o777).toBe(0o600)
+      // the background supervisor runs with its memory-saving Node flags (src/host/nodeFlags.ts)
+      const argv = cmdlineOf(pid!)
+      expect(argv.slice(1, 1 + supervisorNodeFlags.length)).toEqual([...supervisorNodeFlags])
+      expect(argv.slice(-2)).toEqual(["supervisor", "run"])
       const human = cli("supervisor", "status")
       expect(human.status).toBe(0)
       expect(human.stdout).toContain(`supervisor ${pkg.version} is running`)

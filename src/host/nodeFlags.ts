@@ -1,0 +1,21 @@
+/**
+ * Node/V8 flags of the background supervisor (`supervisor supervisor start` and the CLI's
+ * auto-start put them on its command line). The supervisor is a long-lived, mostly idle
+ * process, so its heap is sized for memory rather than throughput (measured in
+ * docs/benchmarks.md, "Memory"):
+ *
+ * - `--max-semi-space-size=1`: a young generation of 2 MiB instead of up to 32 MiB, which
+ *   V8 otherwise keeps after the first burst of allocation (a start of 50 daemons);
+ * - `--heap-growing-percent=20`: the old generation grows by 20% over the live data before
+ *   the next full collection, instead of V8's factor of up to 4x;
+ * - `--no-opt`: no optimising compiler (its code and the binary's pages it touches); the
+ *   interpreter and the baseline compiler are fast enough for the supervisor's work.
+ *
+ * A supervisor started in the foreground (`supervisor supervisor run`) runs with whatever
+ * flags its `node` was given.
+ */
+export const supervisorNodeFlags: ReadonlyArray<string> = [
+  "--max-semi-space-size=1",
+  "--heap-growing-percent=20",
+  "--no-opt",
+]
