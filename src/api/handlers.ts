@@ -1,7 +1,7 @@
 import * as os from "node:os"
 import { FileSystem, HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Chunk, Deferred, Effect, Either, Ref, Schema, Stream } from "effect"
-import { loadConfig } from "../config/Loader.js"
+import { makeConfigCache } from "../config/cache.js"
 import type { ControlResult } from "../domain/ApiDaemonEntry.js"
 import { collationKey } from "../domain/collation.js"
 import { LogStreamItem } from "../domain/LogEntry.js"
@@ -172,6 +172,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
     const logs = yield* LogStore
     const host = yield* HostInfo
     const fs = yield* FileSystem.FileSystem
+    const loadConfig = makeConfigCache()
     const collation = collationKey(process.env)
     return h
       .handle("start", ({ payload }) =>

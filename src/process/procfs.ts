@@ -28,6 +28,8 @@ export interface ProcStat {
   readonly startTime: string
   /** Field 23, in bytes */
   readonly vsize: number
+  /** Field 24, the resident set in pages (`PAGE_SIZE`) */
+  readonly rss: number
 }
 
 /** `sysconf(_SC_CLK_TCK)`: USER_HZ is 100 on every Linux architecture Node supports. */
@@ -48,7 +50,7 @@ export const parseStat = (line: string): ProcStat | undefined => {
     .slice(close + 1)
     .trim()
     .split(/\s+/)
-  if (!Number.isInteger(pid) || rest.length < 21) return undefined
+  if (!Number.isInteger(pid) || rest.length < 22) return undefined
   const field = (n: number): string => rest[n - 3] ?? ""
   const int = (n: number): number => Number(field(n))
   const stat: ProcStat = {
@@ -63,8 +65,18 @@ export const parseStat = (line: string): ProcStat | undefined => {
     numThreads: int(20),
     startTime: field(22),
     vsize: int(23),
+    rss: int(24),
   }
-  const numbers = [stat.ppid, stat.pgrp, stat.session, stat.utime, stat.stime, stat.numThreads, stat.vsize]
+  const numbers = [
+    stat.ppid,
+    stat.pgrp,
+    stat.session,
+    stat.utime,
+    stat.stime,
+    stat.numThreads,
+    stat.vsize,
+    stat.rss,
+  ]
   return numbers.every(Number.isFinite) && /^\d+$/.test(stat.startTime) ? stat : undefined
 }
 

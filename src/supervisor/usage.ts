@@ -1,9 +1,9 @@
 import {
   CLOCK_TICKS_PER_SECOND,
   lifetimeCpu,
+  PAGE_SIZE,
   type ProcStat,
   readAllStats,
-  readMemory,
   readSystemUptime,
 } from "../process/procfs.js"
 import { listeningPortsOf, listeningSockets } from "../process/sockets.js"
@@ -56,7 +56,7 @@ export const daemonUsage = (
     let ticks = 0
     let sinceStart = 0
     for (const m of members) {
-      memoryBytes += readMemory(m.pid).residentBytes
+      memoryBytes += m.rss * PAGE_SIZE // the stat line has it: no second file per process
       ticks += m.utime + m.stime
       sinceStart += lifetimeCpu(m, uptime).cpuPercent
     }

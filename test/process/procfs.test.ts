@@ -28,6 +28,7 @@ describe("parseStat", () => {
       numThreads: 3,
       startTime: "104750",
       vsize: 3133440,
+      rss: 381,
     })
   })
 

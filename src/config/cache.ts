@@ -1,0 +1,50 @@
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as nodePath from "node:path"
+import { Effect } from "effect"
+import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+import { candidateLocations } from "./discover.js"
+import { type LoadOptions, loadConfig } from "./Loader.js"
+
+/**
+ * `loadConfig` for a long-lived process that loads the same configurations again and again
+ * (the supervisor answering `list --json` from a project directory): the last result for the
+ * same directory and environment is reused while every candidate file is unchanged (same
+ * inode, size, mtime and ctime, or still absent). A file that changes while it is being loaded
+ * only costs one more load: the result is kept under the fingerprint taken before it.
+ */
+export const makeConfigCache = (capacity = 16) => {
+  // at most `capacity` directory/environment pairs, the least recently used dropped first
+  const entries = new Map<string, { readonly fingerprint: string; readonly config: ResolvedConfig }>()
+  return (options: LoadOptions) =>
+    Effect.gen(function* () {
+      const home = options.home ?? (options.env.HOME || os.homedir())
+      const cwd = nodePath.resolve(options.cwd)
+      const key = JSON.stringify([cwd, home, options.env])
+      const locations = candidateLocations({ cwd, home, env: options.env })
+      const fingerprint = yield* Effect.promise(() => fingerprintOf(locations.map((l) => l.path)))
+      const hit = entries.get(key)
+      entries.delete(key) // re-inserted below: the map's order is least recently used first
+      if (hit !== undefined && hit.fingerprint === fingerprint) {
+        entries.set(key, hit)
+        return hit.config
+      }
+      const config = yield* loadConfig(options)
+      entries.set(key, { fingerprint, config })
+      for (const oldest of entries.keys()) {
+        if (entries.size <= capacity) break
+        entries.delete(oldest)
+      }
+      return config
+    })
+}
+
+const fingerprintOf = (paths: ReadonlyArray<string>): Promise<string> =>
+  Promise.all(
+    paths.map((path) =>
+      fs.promises.stat(path).then(
+        (s) => `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`,
+        () => "-",
+      ),
+    ),
+  ).then((parts) => parts.join("|"))
