@@ -5,7 +5,17 @@ import type { StateStoreShape } from "../state/StateStore.js"
 import { daemonNotFound } from "./errors.js"
 import { initialRuntime, type Runtime } from "./Runtime.js"
 
-const encodeDefinition = Schema.encodeSync(DaemonDefinition)
+const encodeSync = Schema.encodeSync(DaemonDefinition)
+// A definition is immutable and each status change persists it again: encode it once.
+const encoded = new WeakMap<DaemonDefinition, unknown>()
+const encodeDefinition = (def: DaemonDefinition): unknown => {
+  let e = encoded.get(def)
+  if (e === undefined) {
+    e = encodeSync(def)
+    encoded.set(def, e)
+  }
+  return e
+}
 
 const toRecord = (r: Runtime): DaemonRecord => ({
   id: r.def.id.qualified,

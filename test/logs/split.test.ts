@@ -40,6 +40,56 @@ describe("splitPieces", () => {
     expect(out.every((p) => !p.includes("\ufffd"))).toBe(true)
   })
 
+  it("gives the pieces of the rules, for any range, piece size and finality (against a line-by-line reference)", () => {
+    // The rules spelled out line by line with indexOf, as the first implementation did.
+    const reference = (buf: Buffer, from: number, to: number, maxLine: number, final: boolean) => {
+      const out: Array<[number, number]> = []
+      const cut = (s: number) => {
+        let c = maxLine
+        while (c > maxLine - 3 && c > 1 && ((buf[s + c] ?? 0) & 0xc0) === 0x80) c--
+        return ((buf[s + c] ?? 0) & 0xc0) === 0x80 ? maxLine : c
+      }
+      let s = from
+      while (s < to) {
+        const found = buf.indexOf(10, s)
+        const nl = found === -1 || found >= to ? -1 : found
+        const stop = nl === -1 ? to : nl
+        while (stop - s > maxLine) {
+          const c = cut(s)
+          out.push([s, s + c])
+          s += c
+        }
+        if (nl === -1) {
+          if (final && s < to) {
+            out.push([s, to])
+            s = to
+          }
+          return { out, rest: s }
+        }
+        out.push([s, nl])
+        s = nl + 1
+      }
+      return { out, rest: s }
+    }
+    const rnd = lcg(7)
+    const alphabet = ["a", "\n", "é", "€", "𝄞", "bb", "\n\n"]
+    for (let round = 0; round < 500; round++) {
+      let text = ""
+      const len = Math.floor(rnd() * 300)
+      for (let i = 0; i < len; i++) text += alphabet[Math.floor(rnd() * alphabet.length)]
+      const buf = Buffer.from(text)
+      const from = Math.floor(rnd() * (buf.length + 1))
+      const to = from + Math.floor(rnd() * (buf.length - from + 1))
+      const maxLine = 4 + Math.floor(rnd() * 20)
+      const final = rnd() < 0.5
+      const got: Array<[number, number]> = []
+      const rest = splitPieces(buf, from, to, maxLine, final, (a, b) => got.push([a, b]))
+      const want = reference(buf, from, to, maxLine, final)
+      expect({ got, rest }).toEqual({ got: want.out, rest: want.rest })
+      expect(countPieces(buf, from, to, maxLine, final)).toEqual({ count: want.out.length, rest: want.rest })
+    }
+  })
+
   it("re-splitting each indexed record gives the pieces the follower counted", () => {
     const rnd = lcg(42)
     const alphabet = ["a", "b", "\n", "é", "€", "𝄞", "\n", "c"]
