@@ -2,6 +2,7 @@ import { Effect, Either, Stream } from "effect"
 import { parseHumanDuration } from "../domain/HumanDuration.js"
 import type { LogClear, LogEntry } from "../domain/LogEntry.js"
 import type { LogStoreError, LogStoreShape } from "../logs/LogStore.js"
+import { makeMatcher } from "../logs/reader.js"
 
 /**
  * `since` of the log tail: epoch milliseconds (digits; 10 digits or fewer are seconds), or a
@@ -31,10 +32,10 @@ export const filteredTail = (
   o: { readonly lines: number; readonly since?: number | undefined; readonly grep?: string | undefined },
 ): Stream.Stream<LogEntry | LogClear, LogStoreError> => {
   if (o.since === undefined && o.grep === undefined) return logs.tail(id, { lines: o.lines })
-  const needle = o.grep?.toLowerCase()
+  // the stored part is filtered by the store's matcher: the new lines go through the same one
+  const matches = makeMatcher({ ...(o.grep !== undefined ? { grep: o.grep } : {}) })
   const keep = (e: LogEntry) =>
-    (needle === undefined || e.message.toLowerCase().includes(needle)) &&
-    (o.since === undefined || entryTime(e) >= o.since)
+    matches(e.message) !== undefined && (o.since === undefined || entryTime(e) >= o.since)
   return Stream.unwrap(
     Effect.gen(function* () {
       const { lastId } = yield* logs.stats(id)

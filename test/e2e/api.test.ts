@@ -3,7 +3,7 @@
  * authentication, the Host check, every route of the spec's endpoint table with its JSON shape,
  * the one-segment ID rule, the log tail stream and the OpenAPI document.
  */
-import { existsSync, readFileSync, statSync } from "node:fs"
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { createServer, request } from "node:http"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -232,6 +232,47 @@ describe("HTTP API on TCP (e2e)", () => {
       const bad = await http("GET", "/api/logs/app%2Fweb/tail?since=yesterday-ish")
       expect(bad.status).toBe(400)
       expect(json(bad)).toMatchObject({ _tag: "BadRequest" })
+    },
+    T,
+  )
+
+  it(
+    "the tail's grep matches new lines as they look, colour codes and case aside, like the stored ones",
+    async () => {
+      // An ad-hoc daemon that prints "ERROR <n>" with the R in red each time a file appears.
+      const script = `i=0; while :; do if [ -f go ]; then rm go; i=$((i+1)); printf '\\033[31mER\\033[0mROR %s\\n' $i; fi; sleep 0.05; done`
+      const ran = sb.cli(["run", "--delay", "0", "colour", "--", "sh", "-c", script], dir)
+      expect(ran.status, ran.stderr).toBe(0)
+      writeFileSync(join(dir, "go"), "")
+      await waitFor("the daemon to print its first line", () => !existsSync(join(dir, "go")))
+      const messages = await new Promise<Array<string>>((resolve, reject) => {
+        const got: Array<string> = []
+        const req = request(
+          new URL("/api/logs/app%2Fcolour/tail?lines=5&grep=error", base),
+          { headers: { "x-supervisor-token": token } },
+          (res) => {
+            let buf = ""
+            res.setEncoding("utf8")
+            res.on("data", (c: string) => {
+              buf += c
+              const whole = buf.slice(0, buf.lastIndexOf("\n") + 1)
+              buf = buf.slice(whole.length)
+              for (const l of whole.split("\n").filter(Boolean))
+                got.push((JSON.parse(l) as { message: string }).message)
+              // the stored line came first: now make a new one, which must come through the filter too
+              if (got.length === 1) writeFileSync(join(dir, "go"), "")
+              if (got.length >= 2) {
+                req.destroy()
+                resolve(got)
+              }
+            })
+          },
+        )
+        req.on("error", (e) => (e.message.includes("socket hang up") ? undefined : reject(e)))
+        req.end()
+      })
+      expect(messages).toEqual(["\u001b[31mER\u001b[0mROR 1", "\u001b[31mER\u001b[0mROR 2"])
+      expect(sb.cli(["stop", "colour"], dir).status).toBe(0)
     },
     T,
   )
