@@ -15,6 +15,7 @@ import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
 import { startWithDependencies } from "../supervisor/startOrder.js"
 import { daemonUsage } from "../supervisor/usage.js"
 import { Api, LogsQuery, type SupervisorInfo } from "./Api.js"
+import { makeConfigured } from "./configured.js"
 import { HostInfo } from "./HostInfo.js"
 import { mergeListing } from "./listing.js"
 import { listNamespaces, registerNamespace, removeNamespace } from "./namespaces.js"
@@ -94,21 +95,29 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
       })
     const control = (f: (id: string) => Effect.Effect<ControlResult, unknown>) => (id: string) =>
       f(id).pipe(Effect.catchAll((e) => Effect.succeed({ ok: false, error: errorText(e) })))
+    const configured = makeConfigured(state, config.env, yield* FileSystem.FileSystem)
+    // A daemon of a registered namespace starts from its current definition, dependencies
+    // first; any other from the definition it last ran with.
+    const start = (id: string, force: boolean) =>
+      Effect.gen(function* () {
+        const fresh = yield* configured.forStart(id)
+        if (fresh === undefined) {
+          const r = yield* sup.get(id)
+          return yield* force ? sup.restart(id, r.def) : sup.start(r.def)
+        }
+        const outcomes = yield* startWithDependencies(sup.start, [fresh.def], fresh.dependencies, force)
+        return outcomes.find((o) => o.id === id) ?? outcomes[outcomes.length - 1]!
+      }).pipe(Effect.map(outcomeResult))
     return h
-      .handle("list", () => knownEntries(sup))
+      .handle("list", () =>
+        Effect.gen(function* () {
+          return yield* configured.listing(yield* knownEntries(sup), yield* sup.disabledIds)
+        }),
+      )
       .handle("get", ({ path }) => entry(path.id))
-      .handle("start", ({ path }) =>
-        control((id) =>
-          sup.get(id).pipe(
-            Effect.flatMap((r) => sup.start(r.def)),
-            Effect.map(outcomeResult),
-          ),
-        )(path.id),
-      )
+      .handle("start", ({ path }) => control((id) => start(id, false))(path.id))
       .handle("stop", ({ path }) => control((id) => sup.stop(id).pipe(Effect.as({ ok: true })))(path.id))
-      .handle("restart", ({ path }) =>
-        control((id) => sup.restart(id).pipe(Effect.map(outcomeResult)))(path.id),
-      )
+      .handle("restart", ({ path }) => control((id) => start(id, true))(path.id))
       .handle("enable", ({ path }) =>
         control((id) => sup.get(id).pipe(Effect.zipRight(sup.enable(id)), Effect.as({ ok: true })))(path.id),
       )

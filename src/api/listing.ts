@@ -1,5 +1,6 @@
 import { configDefinitions } from "../config/definitions.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
+import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 
 const byId = (a: ApiDaemonEntry, b: ApiDaemonEntry) => a.id.qualified.localeCompare(b.id.qualified)
@@ -13,10 +14,17 @@ export const mergeListing = (
   known: ReadonlyArray<ApiDaemonEntry>,
   disabledIds: ReadonlyArray<string>,
   config: ResolvedConfig,
+): Array<ApiDaemonEntry> => mergeDefinitions(known, disabledIds, [...configDefinitions(config).values()])
+
+/** `known` plus entries for the `definitions` it lacks (never run: `available` or `disabled`), sorted by ID. */
+export const mergeDefinitions = (
+  known: ReadonlyArray<ApiDaemonEntry>,
+  disabledIds: ReadonlyArray<string>,
+  definitions: ReadonlyArray<DaemonDefinition>,
 ): Array<ApiDaemonEntry> => {
   const disabled = new Set(disabledIds)
   const seen = new Set(known.map((k) => k.id.qualified))
-  const configured = [...configDefinitions(config).values()]
+  const configured = definitions
     .filter((d) => !seen.has(d.id.qualified))
     .map(
       (d): ApiDaemonEntry => ({

@@ -1,5 +1,5 @@
 import { Console, Effect, Either, Fiber, Schedule } from "effect"
-import { configDefinitions } from "../config/definitions.js"
+import { configDefinitions, dependencyClosure } from "../config/definitions.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
@@ -101,24 +101,4 @@ export const startWithProgress = (
     ...defs.filter((d) => options.force || !running(d)),
   ].map((d) => ({ id: d.id.qualified, what: waitingFor(d, config, known) }))
   return withProgress(waiting, request)
-}
-
-/** Every definition the given ones depend on, transitively, that is not among them. */
-export const dependencyClosure = (
-  defs: ReadonlyArray<DaemonDefinition>,
-  available: ReadonlyMap<string, DaemonDefinition>,
-): Array<DaemonDefinition> => {
-  const requested = new Set(defs.map((d) => d.id.qualified))
-  const found = new Map<string, DaemonDefinition>()
-  const visit = (d: DaemonDefinition) => {
-    for (const dep of d.config.depends) {
-      if (requested.has(dep) || found.has(dep)) continue
-      const def = available.get(dep)
-      if (!def) continue
-      found.set(dep, def)
-      visit(def)
-    }
-  }
-  for (const d of defs) visit(d)
-  return [...found.values()]
 }

@@ -9,3 +9,23 @@ export const configDefinitions = (config: ResolvedConfig): Map<string, DaemonDef
       { id: d.id, config: d.config, adhoc: false, source: d.source } satisfies DaemonDefinition,
     ]),
   )
+
+/** Every definition the given ones depend on, transitively, that is not among them. */
+export const dependencyClosure = (
+  defs: ReadonlyArray<DaemonDefinition>,
+  available: ReadonlyMap<string, DaemonDefinition>,
+): Array<DaemonDefinition> => {
+  const requested = new Set(defs.map((d) => d.id.qualified))
+  const found = new Map<string, DaemonDefinition>()
+  const visit = (d: DaemonDefinition) => {
+    for (const dep of d.config.depends) {
+      if (requested.has(dep) || found.has(dep)) continue
+      const def = available.get(dep)
+      if (!def) continue
+      found.set(dep, def)
+      visit(def)
+    }
+  }
+  for (const d of defs) visit(d)
+  return [...found.values()]
+}

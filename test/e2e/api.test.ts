@@ -314,6 +314,53 @@ describe("HTTP API on TCP (e2e)", () => {
   )
 
   it(
+    "a registered namespace's daemons are listed before they ever ran, and start from their current definition with their dependencies",
+    async () => {
+      const proj = sb.project(
+        "reg",
+        `[daemons.db]\nrun = "exec sleep 301"\nready_delay = 0\n\n[daemons.worker]\nrun = "exec sleep 302"\ndepends = ["db"]\nready_delay = 0\n`,
+      )
+      const entries = async () => json(await http("GET", "/api/daemons")) as Array<Record<string, unknown>>
+      const status = async (id: string) =>
+        ((await entries()).find((e) => (e.id as { qualified: string }).qualified === id)?.status as {
+          type: string
+        }) ?? null
+      expect(await status("reg/worker")).toBeNull() // not registered yet: the supervisor has not seen it
+      expect(json(await http("POST", "/api/namespaces", { body: { dir: proj } }))).toMatchObject({ ok: true })
+      expect(await status("reg/worker")).toEqual({ type: "available" })
+      expect(await status("reg/db")).toEqual({ type: "available" })
+
+      expect(json(await http("POST", "/api/daemons/reg%2Fworker/start"))).toEqual({ ok: true })
+      expect(await status("reg/db")).toMatchObject({ type: "running" }) // its dependency, started first
+      expect(await status("reg/worker")).toMatchObject({ type: "running" })
+
+      // edited on disk: a restart through the API takes the new definition
+      writeFileSync(
+        join(proj, "supervisor.toml"),
+        `[daemons.db]\nrun = "exec sleep 301"\nready_delay = 0\n\n[daemons.worker]\nrun = "exec sleep 303"\ndepends = ["db"]\nready_delay = 0\n`,
+      )
+      expect(json(await http("POST", "/api/daemons/reg%2Fworker/restart"))).toEqual({ ok: true })
+      const worker = (await entries()).find((e) => (e.id as { qualified: string }).qualified === "reg/worker")
+      expect(worker).toMatchObject({ run: "exec sleep 303", status: { type: "running" } })
+
+      // a broken configuration: starting says why, the listing keeps what it knows
+      writeFileSync(join(proj, "supervisor.toml"), "[daemons.worker]\nrun = 3\n")
+      const broken = json(await http("POST", "/api/daemons/reg%2Fworker/start")) as {
+        ok: boolean
+        error: string
+      }
+      expect(broken.ok).toBe(false)
+      expect(broken.error).toContain("cannot read the configuration of namespace reg")
+      expect(await status("reg/worker")).toMatchObject({ type: "running" })
+
+      for (const id of ["reg%2Fworker", "reg%2Fdb"])
+        expect(json(await http("POST", `/api/daemons/${id}/stop`))).toEqual({ ok: true })
+      expect(json(await http("DELETE", "/api/namespaces/reg"))).toMatchObject({ ok: true })
+    },
+    T,
+  )
+
+  it(
     "GET /api/openapi.json describes the routes; /api/cli is not served over TCP",
     async () => {
       const doc = json(await http("GET", "/api/openapi.json")) as {
