@@ -4,8 +4,9 @@ import { Chunk, Deferred, Effect, Either, Ref, Schema, Stream } from "effect"
 import { makeConfigCache } from "../config/cache.js"
 import type { ControlResult } from "../domain/ApiDaemonEntry.js"
 import { collationKey } from "../domain/collation.js"
-import { LogStreamItem } from "../domain/LogEntry.js"
+import { type LogEntry, LogStreamItem } from "../domain/LogEntry.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
+import { stripAnsi } from "../logs/ansi.js"
 import { LogStore } from "../logs/LogStore.js"
 import { listPids } from "../process/procfs.js"
 import { StateStore } from "../state/StateStore.js"
@@ -223,19 +224,35 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
             Effect.either,
           )
           if (Either.isLeft(decoded)) return problem(400, "BadRequest", "malformed logs query")
-          const entries = yield* queryLogs(logs, decoded.right)
-          // Plain JSON of plain records, 2000 lines per chunk: a million lines stream in seconds.
-          const chunks = Stream.range(0, Math.ceil(entries.length / 2000) - 1).pipe(
-            Stream.map((i) =>
-              encoder.encode(
-                entries
-                  .slice(i * 2000, (i + 1) * 2000)
-                  .map((e) => `${JSON.stringify(e)}\n`)
-                  .join(""),
-              ),
-            ),
-          )
-          return HttpServerResponse.stream(entries.length === 0 ? Stream.empty : chunks, {
+          const q = decoded.right
+          const ndjson = (entries: ReadonlyArray<LogEntry>) =>
+            encoder.encode(entries.map((e) => `${JSON.stringify(e)}\n`).join(""))
+          const [only] = q.ids
+          const chunks =
+            // One daemon, no filter (`logs ID -n N`): read page by page, never all N at once.
+            q.ids.length === 1 &&
+            only !== undefined &&
+            q.since === undefined &&
+            q.until === undefined &&
+            q.grep === undefined &&
+            q.regex === undefined
+              ? logs.pages(only, q.lines === undefined ? {} : { lines: q.lines }).pipe(
+                  Stream.map((page) =>
+                    ndjson(q.raw ? page.map((e) => ({ ...e, message: stripAnsi(e.message) })) : page),
+                  ),
+                  Stream.catchAll(() => Stream.empty),
+                )
+              : Stream.unwrap(
+                  Effect.map(queryLogs(logs, q), (entries) =>
+                    // Plain JSON of plain records, 2000 lines per chunk.
+                    entries.length === 0
+                      ? Stream.empty
+                      : Stream.range(0, Math.ceil(entries.length / 2000) - 1).pipe(
+                          Stream.map((i) => ndjson(entries.slice(i * 2000, (i + 1) * 2000))),
+                        ),
+                  ),
+                )
+          return HttpServerResponse.stream(chunks, {
             contentType: "application/x-ndjson",
             headers: { "cache-control": "no-store" },
           })

@@ -88,6 +88,15 @@ export interface LogStoreShape {
   /** Stored entries selected by `q`, in id order. */
   readonly query: (id: string, q?: LogQuery) => Effect.Effect<ReadonlyArray<LogEntry>, LogStoreError>
   /**
+   * The last `lines` stored entries (all of them without `lines`), in id order, in batches of
+   * about 256 KiB of output: what `logs ID -n N` streams without holding N entries in memory.
+   * It ends at the last entry stored when it started (or early, if the log is cleared).
+   */
+  readonly pages: (
+    id: string,
+    options?: { readonly lines?: number },
+  ) => Stream.Stream<ReadonlyArray<LogEntry>, LogStoreError>
+  /**
    * The last `lines` (default 10) entries, then every new entry as it is indexed, forever;
    * `{ _clear: true, _gen }` when the log is cleared. Pull-based: a slow consumer gets every
    * entry still stored and holds at most one batch in memory.
@@ -112,6 +121,9 @@ export interface LogStoreShape {
 
 const positive = (value: number | undefined, fallback: number, min = 1) =>
   value === undefined || !Number.isFinite(value) ? fallback : Math.max(min, Math.floor(value))
+
+/** Raw bytes per batch of `pages`. */
+const PAGE_BYTES = 256 * 1024
 
 /** Builds the store; its followers and tails end when the scope closes. */
 export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreShape, never, Scope.Scope> =>
@@ -333,6 +345,29 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
       clear: (id) => Effect.flatMap(daemon(id), (d) => d.mutex.withPermits(1)(startGeneration(d, true))),
 
       stats: (id) => Effect.flatMap(daemon(id), (d) => consistent(d, readStats(d.ctx))),
+
+      pages: (id, options = {}) =>
+        Stream.unwrap(
+          Effect.gen(function* () {
+            const d = yield* daemon(id)
+            const { gen, firstId, lastId } = yield* consistent(d, readStats(d.ctx))
+            const want = options.lines === undefined ? lastId : Math.max(0, Math.floor(options.lines))
+            // ids are consecutive within a generation: the last `want` are the ones after this
+            let cursor = Math.max(firstId - 1, lastId - want)
+            const pull = Effect.gen(function* () {
+              if (cursor >= lastId) return yield* Effect.fail(Option.none())
+              const b = yield* consistent(d, readAfter(d.ctx, cursor, PAGE_BYTES)).pipe(
+                Effect.mapError(Option.some),
+              )
+              const entries = b.gen === gen ? b.entries.filter((e) => e.id <= lastId) : []
+              const end = entries[entries.length - 1]
+              if (end === undefined) return yield* Effect.fail(Option.none()) // cleared meanwhile
+              cursor = end.id
+              return entries
+            })
+            return Stream.repeatEffectOption(pull)
+          }),
+        ),
     }
     return service
   })

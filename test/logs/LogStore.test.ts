@@ -452,6 +452,46 @@ describe("LogStore", () => {
     }),
   )
 
+  it.scopedLive("pages: the last N entries (or all) in id order, batch by batch, as query gives them", () =>
+    Effect.gen(function* () {
+      const { store, rawPath } = yield* setup()
+      yield* store.follow(ID)
+      // ~490 KiB of output: more than one 256 KiB page
+      yield* runWriter(rawPath, "seq 1 80000 | sed 's/^/line /'")
+      yield* waitForLastId(store, 80_000)
+      const batches = (lines?: number) =>
+        Stream.runCollect(store.pages(ID, lines === undefined ? {} : { lines })).pipe(
+          Effect.map((c) => [...c]),
+        )
+      const all = yield* batches()
+      expect(all.length).toBeGreaterThan(1)
+      expect(all.flat()).toEqual(yield* store.query(ID))
+      const last = yield* batches(12_345)
+      expect(last.flat()).toEqual(yield* store.query(ID, { lines: 12_345 }))
+      expect(ids(last.flat())).toEqual(range(80_000 - 12_345 + 1, 80_000))
+      expect(yield* batches(0)).toEqual([])
+      expect((yield* batches(1_000_000)).flat().length).toBe(80_000) // more than stored: all
+      // it ends at the last entry stored when it started, even if more come meanwhile
+      const pulled: Array<ReadonlyArray<LogEntry>> = []
+      yield* store.pages(ID, { lines: 100_000 }).pipe(
+        Stream.runForEach((page) =>
+          Effect.gen(function* () {
+            if (pulled.length === 0) {
+              yield* runWriter(rawPath, "echo later")
+              yield* waitForLastId(store, 80_001)
+            }
+            pulled.push(page)
+          }),
+        ),
+      )
+      expect(pulled.flat().at(-1)?.id).toBe(80_000)
+      // a cleared log: nothing; an unknown daemon: the stream fails
+      yield* store.clear(ID)
+      expect(yield* batches()).toEqual([])
+      expect(Either.isLeft(yield* Effect.either(Stream.runCollect(store.pages("web"))))).toBe(true)
+    }),
+  )
+
   it.effect("rejects an ID that is not qualified", () =>
     Effect.gen(function* () {
       const store = yield* Effect.scoped(makeLogStore({ dir: "/nonexistent" }))
