@@ -39,10 +39,14 @@ function runBundle(args) {
     cachedData = fs.readFileSync(cacheFile)
   } catch {}
   const script = new vm.Script(Module.wrap(fs.readFileSync(file, "utf8")), { filename: file, cachedData })
+  // A cache is only valid under the V8 flags it was made with. The supervisor's is made under
+  // the flags of a background supervisor (src/host/nodeFlags.ts, marked by the first): one run in
+  // the foreground without them must not replace it with a cache the next background one rejects.
+  const hostFlags = !host || process.execArgv.includes("--max-semi-space-size=1")
   if (
     process.env.SUPERVISOR_WRITE_CODE_CACHE === "1" ||
     cachedData === undefined ||
-    script.cachedDataRejected
+    (script.cachedDataRejected && hostFlags)
   ) {
     process.once("exit", () => {
       // Atomic: a concurrent reader sees the old cache or the new one, never half of one.

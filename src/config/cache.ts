@@ -11,9 +11,12 @@ import { type LoadOptions, loadConfig } from "./Loader.js"
  * (the supervisor answering `list --json` from a project directory): the last result for the
  * same directory and environment is reused while every candidate file is unchanged (same
  * inode, size, mtime and ctime, or still absent). A file that changes while it is being loaded
- * only costs one more load: the result is kept under the fingerprint taken before it.
+ * only costs one more load: the result is kept under the fingerprint taken before it. A result
+ * is not kept while a file is younger than `settleMillis`: where the file system's timestamps are
+ * coarse, a same-size edit within the same tick would not change the fingerprint (git's "racy
+ * clean" problem).
  */
-export const makeConfigCache = (capacity = 16) => {
+export const makeConfigCache = ({ capacity = 16, settleMillis = 2000 } = {}) => {
   // at most `capacity` directory/environment pairs, the least recently used dropped first
   const entries = new Map<string, { readonly fingerprint: string; readonly config: ResolvedConfig }>()
   return (options: LoadOptions) =>
@@ -22,7 +25,8 @@ export const makeConfigCache = (capacity = 16) => {
       const cwd = nodePath.resolve(options.cwd)
       const key = JSON.stringify([cwd, home, options.env])
       const locations = candidateLocations({ cwd, home, env: options.env })
-      const fingerprint = yield* Effect.promise(() => fingerprintOf(locations.map((l) => l.path)))
+      const now = Date.now()
+      const { fingerprint, newest } = yield* Effect.promise(() => fingerprintOf(locations.map((l) => l.path)))
       const hit = entries.get(key)
       entries.delete(key) // re-inserted below: the map's order is least recently used first
       if (hit !== undefined && hit.fingerprint === fingerprint) {
@@ -30,6 +34,7 @@ export const makeConfigCache = (capacity = 16) => {
         return hit.config
       }
       const config = yield* loadConfig(options)
+      if (newest > now - settleMillis) return config
       entries.set(key, { fingerprint, config })
       for (const oldest of entries.keys()) {
         if (entries.size <= capacity) break
@@ -39,12 +44,9 @@ export const makeConfigCache = (capacity = 16) => {
     })
 }
 
-const fingerprintOf = (paths: ReadonlyArray<string>): Promise<string> =>
-  Promise.all(
-    paths.map((path) =>
-      fs.promises.stat(path).then(
-        (s) => `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}`,
-        () => "-",
-      ),
-    ),
-  ).then((parts) => parts.join("|"))
+/** The candidates' stats as one string, and the newest of their change times. */
+const fingerprintOf = (paths: ReadonlyArray<string>): Promise<{ fingerprint: string; newest: number }> =>
+  Promise.all(paths.map((path) => fs.promises.stat(path).catch(() => undefined))).then((stats) => ({
+    fingerprint: stats.map((s) => (s ? `${s.ino}:${s.size}:${s.mtimeMs}:${s.ctimeMs}` : "-")).join("|"),
+    newest: Math.max(0, ...stats.map((s) => (s ? Math.max(s.mtimeMs, s.ctimeMs) : 0))),
+  }))

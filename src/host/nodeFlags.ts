@@ -2,9 +2,9 @@
  * Node/V8 flags of the background supervisor (`supervisor supervisor start` and the CLI's
  * auto-start put them on its command line). The supervisor is a long-lived, mostly idle
  * process, so its heap is sized for memory rather than throughput (measured in
- * docs/benchmarks.md, "Memory"):
+ * docs/benchmarks.md, "What changed in session 3"):
  *
- * - `--max-semi-space-size=1`: a young generation of 2 MiB instead of up to 32 MiB, which
+ * - `--max-semi-space-size=1`: a young generation of about 3 MiB instead of up to 32 MiB, which
  *   V8 otherwise keeps after the first burst of allocation (a start of 50 daemons);
  * - `--heap-growing-percent=20`: the old generation grows by 20% over the live data before
  *   the next full collection, instead of V8's factor of up to 4x;
@@ -14,6 +14,7 @@
  * A supervisor started in the foreground (`supervisor supervisor run`) runs with whatever
  * flags its `node` was given.
  */
+// scripts/launcher.cjs recognises a supervisor started with these by the first one.
 export const supervisorNodeFlags: ReadonlyArray<string> = [
   "--max-semi-space-size=1",
   "--heap-growing-percent=20",

@@ -1,4 +1,4 @@
-import { rmSync } from "node:fs"
+import { rmSync, statSync } from "node:fs"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
@@ -9,8 +9,8 @@ import { useSandbox } from "./helpers.js"
 
 const sandbox = useSandbox()
 
-const loader = () => {
-  const load = makeConfigCache(2)
+const loader = (settleMillis = 0) => {
+  const load = makeConfigCache({ capacity: 2, settleMillis })
   return (options: LoadOptions) => Effect.runPromise(load(options).pipe(Effect.provide(NodeFileSystem.layer)))
 }
 
@@ -40,6 +40,21 @@ describe("config cache (the supervisor's repeated loads)", () => {
     expect(daemons(await load(opts))).toEqual(["a", "b"])
   })
 
+  it("keeps no result while a file is younger than settleMillis (coarse timestamps could hide an edit)", async () => {
+    const sb = sandbox()
+    sb.write({ "p/supervisor.toml": '[daemons.a]\nrun = "sleep 1"\n' })
+    const load = loader(300)
+    const opts = { cwd: sb.path("p"), env: sb.env }
+    const first = await load(opts)
+    expect(await load(opts)).not.toBe(first) // loaded again: the file was written just now
+    // once it is older than that, the result is kept
+    const changed = statSync(sb.path("p/supervisor.toml")).ctimeMs
+    const deadline = Date.now() + 5000
+    while (Date.now() <= changed + 300 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+    const settled = await load(opts)
+    expect(await load(opts)).toBe(settled)
+  })
+
   it("keys on directory and environment, and keeps at most `capacity` entries", async () => {
     const sb = sandbox()
     sb.write({
@@ -55,9 +70,12 @@ describe("config cache (the supervisor's repeated loads)", () => {
     // a third key evicts the least recently used one (the variant env), not p
     expect(daemons(await load({ cwd: sb.path("q"), env: sb.env }))).toEqual(["b"])
     expect(await load(p)).toBe(pFirst)
+    expect(await load({ cwd: sb.path("p"), env: { ...sb.env, SUPERVISOR_LOG_LEVEL: "debug" } })).not.toBe(
+      other,
+    )
   })
 
-  it("does not keep a failed load: a fixed file is read again", async () => {
+  it("after a failed load, the fixed file is read", async () => {
     const sb = sandbox()
     sb.write({ "p/supervisor.toml": "[daemons.a]\n" })
     const load = loader()

@@ -74,6 +74,10 @@ describe("supervisor start | status | stop", () => {
       const argv = cmdlineOf(pid!)
       expect(argv.slice(1, 1 + supervisorNodeFlags.length)).toEqual([...supervisorNodeFlags])
       expect(argv.slice(-2)).toEqual(["supervisor", "run"])
+      // the launcher keeps the code cache made under these flags by their first one
+      expect(readFileSync(resolve(__dirname, "../../scripts/launcher.cjs"), "utf8")).toContain(
+        `process.execArgv.includes("${supervisorNodeFlags[0]}")`,
+      )
       const human = cli("supervisor", "status")
       expect(human.status).toBe(0)
       expect(human.stdout).toContain(`supervisor ${pkg.version} is running`)

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest"
 import { ProcessTreeNode } from "../../src/domain/ProcessTree.js"
 import {
   cpuUsage,
+  PAGE_SIZE,
   parseStat,
   readAllStats,
   readMemory,
@@ -66,6 +67,9 @@ describe("reading /proc", () => {
     const memory = readMemory(process.pid)
     expect(memory.residentBytes).toBeGreaterThan(1024 * 1024)
     expect(memory.virtualBytes).toBeGreaterThan(memory.residentBytes)
+    // the stat line's resident set (what daemon usage sums) is statm's, give or take a few pages
+    const fromStat = (readStat(process.pid)?.rss ?? 0) * PAGE_SIZE
+    expect(Math.abs(fromStat - readMemory(process.pid).residentBytes)).toBeLessThan(4 * 1024 * 1024)
   })
 
   it("answers undefined, not an error, for a process that does not exist", () => {
