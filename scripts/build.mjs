@@ -129,22 +129,44 @@ console.log(`dist/cli.cjs.cache: ${(statSync("dist/cli.cjs.cache").size / 1024).
 // always runs with: a cache made under other flags is rejected) that answers a listing.
 // It writes the cache when it exits. Without it, every first start compiles the bundle.
 rmSync("dist/host.cjs.cache", { force: true })
-const warmEnv = { ...process.env, HOME: warm, SUPERVISOR_STATE_DIR: join(warm, "state") }
-for (const args of [
-  ["supervisor", "start"],
-  ["list", "--json"],
-  ["supervisor", "stop"],
-]) {
-  const step = spawnSync(process.execPath, [resolve("dist/supervisor.cjs"), ...args], {
+// Only what it needs of the environment: no SUPERVISOR_* setting of the developer's (a web port,
+// another state dir) and no system configuration may reach this supervisor.
+const warmEnv = {
+  PATH: process.env.PATH,
+  HOME: warm,
+  SUPERVISOR_STATE_DIR: join(warm, "state"),
+  SUPERVISOR_SYSTEM_CONFIG_DIR: join(warm, "etc"),
+}
+const warmStep = (...args) =>
+  spawnSync(process.execPath, [resolve("dist/supervisor.cjs"), ...args], {
     cwd: warm,
     env: warmEnv,
     encoding: "utf8",
+    timeout: 30_000,
   })
-  if (step.status !== 0)
-    throw new Error(`warm-up of the supervisor (${args.join(" ")}) failed: ${step.stderr}`)
+try {
+  for (const args of [
+    ["supervisor", "start"],
+    ["list", "--json"],
+    ["supervisor", "stop"],
+  ]) {
+    const step = warmStep(...args)
+    if (step.status !== 0)
+      throw new Error(`warm-up of the supervisor (${args.join(" ")}) failed: ${step.error ?? step.stderr}`)
+  }
+  const deadline = Date.now() + 10_000
+  while (!existsSync("dist/host.cjs.cache") && Date.now() < deadline) await sleep(50)
+} finally {
+  // whatever happened, no supervisor of the build is left running
+  const status = warmStep("supervisor", "status", "--json")
+  const pid = status.status === 0 ? JSON.parse(status.stdout).pid : undefined
+  if (typeof pid === "number") {
+    warmStep("supervisor", "stop")
+    try {
+      process.kill(pid, "SIGKILL")
+    } catch {}
+  }
+  rmSync(warm, { recursive: true, force: true })
 }
-const deadline = Date.now() + 10_000
-while (!existsSync("dist/host.cjs.cache") && Date.now() < deadline) await sleep(50)
-rmSync(warm, { recursive: true, force: true })
 if (!existsSync("dist/host.cjs.cache")) throw new Error("the supervisor wrote no code cache when it stopped")
 console.log(`dist/host.cjs.cache: ${(statSync("dist/host.cjs.cache").size / 1024).toFixed(0)} KiB`)

@@ -24,7 +24,9 @@ export const makeConfigured = (
   /** The definitions seen from a registered namespace's directory; undefined when none is registered. */
   const definitionsOf = (namespace: string) =>
     Effect.gen(function* () {
-      const dir = (yield* state.get).namespaces[namespace]
+      const namespaces = (yield* state.get).namespaces
+      // own keys only: `constructor/x` must not find Object.prototype.constructor
+      const dir = Object.hasOwn(namespaces, namespace) ? namespaces[namespace] : undefined
       if (dir === undefined) return undefined
       return yield* load({ cwd: dir, env }).pipe(
         Effect.map(configDefinitions),
@@ -54,6 +56,15 @@ export const makeConfigured = (
         const def = defs?.get(id)
         if (defs === undefined || def === undefined) return undefined
         return { def, dependencies: dependencyClosure([def], defs) as ReadonlyArray<DaemonDefinition> }
+      }),
+
+    /** Whether `id` is configured in its registered namespace (false when that cannot be read). */
+    has: (id: string) =>
+      Effect.gen(function* () {
+        const slash = id.indexOf("/")
+        if (slash < 0) return false
+        const defs = yield* definitionsOf(id.slice(0, slash)).pipe(Effect.orElseSucceed(() => undefined))
+        return defs?.has(id) ?? false
       }),
 
     /** `known` plus the daemons of the registered namespaces that it lacks (`available`, `disabled`). */

@@ -101,7 +101,14 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
     // first; any other from the definition it last ran with.
     const start = (id: string, force: boolean) =>
       Effect.gen(function* () {
-        const fresh = yield* configured.forStart(id)
+        const known = yield* Effect.option(sup.get(id))
+        // A configuration that cannot be read does not block a daemon that ran before: it
+        // starts from its last definition; an unknown one fails saying why.
+        const fresh = yield* configured
+          .forStart(id)
+          .pipe(
+            Effect.catchAll((why) => (known._tag === "Some" ? Effect.succeed(undefined) : Effect.fail(why))),
+          )
         if (fresh === undefined) {
           const r = yield* sup.get(id)
           return yield* force ? sup.restart(id, r.def) : sup.start(r.def)
@@ -109,21 +116,39 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
         const outcomes = yield* startWithDependencies(sup.start, [fresh.def], fresh.dependencies, force)
         return outcomes.find((o) => o.id === id) ?? outcomes[outcomes.length - 1]!
       }).pipe(Effect.map(outcomeResult))
+    // A daemon the supervisor ran, or one of a registered namespace that never ran.
+    const knownOrConfigured = (id: string) =>
+      configured.has(id).pipe(Effect.flatMap((has) => (has ? Effect.void : Effect.asVoid(sup.get(id)))))
     return h
       .handle("list", () =>
         Effect.gen(function* () {
           return yield* configured.listing(yield* knownEntries(sup), yield* sup.disabledIds)
         }),
       )
-      .handle("get", ({ path }) => entry(path.id))
+      .handle("get", ({ path }) =>
+        entry(path.id).pipe(
+          // never ran, but configured in a registered namespace: its listing entry
+          Effect.catchTag("DaemonNotFound", (notFound) =>
+            Effect.gen(function* () {
+              const listed = yield* configured.listing([], yield* sup.disabledIds)
+              const found = listed.find((e) => e.id.qualified === path.id)
+              return found ?? (yield* Effect.fail(notFound))
+            }),
+          ),
+        ),
+      )
       .handle("start", ({ path }) => control((id) => start(id, false))(path.id))
       .handle("stop", ({ path }) => control((id) => sup.stop(id).pipe(Effect.as({ ok: true })))(path.id))
       .handle("restart", ({ path }) => control((id) => start(id, true))(path.id))
       .handle("enable", ({ path }) =>
-        control((id) => sup.get(id).pipe(Effect.zipRight(sup.enable(id)), Effect.as({ ok: true })))(path.id),
+        control((id) => knownOrConfigured(id).pipe(Effect.zipRight(sup.enable(id)), Effect.as({ ok: true })))(
+          path.id,
+        ),
       )
       .handle("disable", ({ path }) =>
-        control((id) => sup.get(id).pipe(Effect.zipRight(sup.disable(id)), Effect.as({ ok: true })))(path.id),
+        control((id) =>
+          knownOrConfigured(id).pipe(Effect.zipRight(sup.disable(id)), Effect.as({ ok: true })),
+        )(path.id),
       )
       .handle("stats", () =>
         Effect.map(countProcesses(), (process_count) => ({
@@ -228,29 +253,29 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
           const ndjson = (entries: ReadonlyArray<LogEntry>) =>
             encoder.encode(entries.map((e) => `${JSON.stringify(e)}\n`).join(""))
           const [only] = q.ids
-          const chunks =
-            // One daemon, no filter (`logs ID -n N`): read page by page, never all N at once.
+          // One daemon, no filter (`logs ID -n N`): read page by page, never all N at once. An
+          // unknown daemon gives no lines, as in the other form.
+          const paged =
             q.ids.length === 1 &&
             only !== undefined &&
             q.since === undefined &&
             q.until === undefined &&
             q.grep === undefined &&
             q.regex === undefined
-              ? logs.pages(only, q.lines === undefined ? {} : { lines: q.lines }).pipe(
-                  Stream.map((page) =>
-                    ndjson(q.raw ? page.map((e) => ({ ...e, message: stripAnsi(e.message) })) : page),
-                  ),
-                  Stream.catchAll(() => Stream.empty),
-                )
-              : Stream.unwrap(
-                  Effect.map(queryLogs(logs, q), (entries) =>
-                    // Plain JSON of plain records, 2000 lines per chunk.
-                    entries.length === 0
-                      ? Stream.empty
-                      : Stream.range(0, Math.ceil(entries.length / 2000) - 1).pipe(
-                          Stream.map((i) => ndjson(entries.slice(i * 2000, (i + 1) * 2000))),
-                        ),
-                  ),
+          // Otherwise the selection is made before the response starts (a bad regex is a 500, not
+          // a cut-off stream), then sent as plain JSON of plain records, 2000 lines per chunk.
+          const entries = paged ? [] : yield* queryLogs(logs, q)
+          const chunks = paged
+            ? logs.pages(only, q.lines === undefined ? {} : { lines: q.lines }).pipe(
+                Stream.map((page) =>
+                  ndjson(q.raw ? page.map((e) => ({ ...e, message: stripAnsi(e.message) })) : page),
+                ),
+                Stream.catchAll(() => Stream.empty),
+              )
+            : entries.length === 0
+              ? Stream.empty
+              : Stream.range(0, Math.ceil(entries.length / 2000) - 1).pipe(
+                  Stream.map((i) => ndjson(entries.slice(i * 2000, (i + 1) * 2000))),
                 )
           return HttpServerResponse.stream(chunks, {
             contentType: "application/x-ndjson",

@@ -223,20 +223,21 @@ const makeWaker = () => {
       if (pending !== undefined) pending()
       else signaled = true
     },
-    wait: (millis: number): Effect.Effect<void> =>
-      Effect.async<void>((resume) => {
+    /** True when woken by a change event, false when the time ran out. */
+    wait: (millis: number): Effect.Effect<boolean> =>
+      Effect.async<boolean>((resume) => {
         if (signaled) {
           signaled = false
-          resume(Effect.void)
+          resume(Effect.succeed(true))
           return
         }
-        const done = () => {
+        const done = (notified: boolean) => {
           clearTimeout(timer)
           pending = undefined
-          resume(Effect.void)
+          resume(Effect.succeed(notified))
         }
-        const timer = setTimeout(done, millis)
-        pending = done
+        const timer = setTimeout(() => done(false), millis)
+        pending = () => done(true)
         return Effect.sync(() => {
           clearTimeout(timer)
           pending = undefined
@@ -374,12 +375,19 @@ export const follow = (d: DaemonLog, cfg: FollowerConfig, rs: RetentionState) =>
         const now = yield* Clock.currentTimeMillis
         wait = Math.max(10, Math.min(wait, f.lastGrowth + cfg.flushAfterMillis - now))
       }
-      yield* wake.wait(wait)
+      timedOut = !(yield* wake.wait(wait))
     })
 
+    let timedOut = false
     return yield* Effect.forever(
-      d.mutex
-        .withPermits(1)(step)
-        .pipe(Effect.flatMap((r) => (r === "idle" ? waitForGrowth : Effect.yieldNow()))),
+      Effect.gen(function* () {
+        const before = d.follower?.pos
+        const r = yield* d.mutex.withPermits(1)(step)
+        // New bytes that a poll found and the watcher never announced: it misses events (say, its
+        // queue overflowed), so poll at full pace from now on.
+        if (timedOut && watching && d.follower !== undefined && d.follower.pos !== before) watching = false
+        timedOut = false
+        yield* r === "idle" ? waitForGrowth : Effect.yieldNow()
+      }),
     )
   })

@@ -266,6 +266,42 @@ describe("HTTP API on TCP (e2e)", () => {
   )
 
   it(
+    "namespaces: register a project dir, list it, delete it; proxies list; process tree",
+    async () => {
+      const reg = await http("POST", "/api/namespaces", { body: { dir } })
+      expect(reg.status).toBe(200)
+      expect(json(reg)).toEqual({ ok: true, namespace: { name: "app", dir } })
+      const list = json(await http("GET", "/api/namespaces")) as Array<Record<string, unknown>>
+      expect(list.find((n) => n.name === "app")).toMatchObject({ name: "app", dir, registered: true })
+      const bad = json(await http("POST", "/api/namespaces", { body: { dir: sb.dir("empty") } }))
+      expect(bad).toMatchObject({ ok: false })
+      expect(json(await http("DELETE", "/api/namespaces/app"))).toEqual({
+        ok: true,
+        namespace: { name: "app", dir },
+      })
+      expect(json(await http("DELETE", "/api/namespaces/app"))).toMatchObject({ ok: false })
+      expect(json(await http("GET", "/api/proxies"))).toEqual([])
+      const tree = json(await http("GET", "/api/processes/app%2Fweb/tree")) as Array<Record<string, unknown>>
+      expect(tree).toHaveLength(1)
+      for (const key of [
+        "pid",
+        "name",
+        "exe",
+        "cpu_percent",
+        "memory_bytes",
+        "virtual_memory_bytes",
+        "uptime_secs",
+        "thread_count",
+        "status",
+        "children",
+      ])
+        expect(tree[0], key).toHaveProperty(key)
+      expect(tree[0]?.name).toBe("sleep")
+    },
+    T,
+  )
+
+  it(
     "a registered namespace's daemons are listed before they ever ran, and start from their current definition with their dependencies",
     async () => {
       const proj = sb.project(
@@ -300,16 +336,34 @@ describe("HTTP API on TCP (e2e)", () => {
       expect(worker).toMatchObject({ run: "exec sleep 3030", status: { type: "running" } })
       expect(await pidOf("reg/db")).toBe(dbPid) // a running dependency is left alone
       expect(await status("reg/spare")).toEqual({ type: "available" })
+      // a never-run daemon has an entry of its own and can be disabled and enabled
+      const spare = await http("GET", "/api/daemons/reg%2Fspare")
+      expect(spare.status).toBe(200)
+      expect(json(spare)).toMatchObject({ status: { type: "available" }, run: "exec sleep 304" })
+      expect(json(await http("POST", "/api/daemons/reg%2Fspare/disable"))).toEqual({ ok: true })
+      expect(await status("reg/spare")).toEqual({ type: "disabled" })
+      expect(json(await http("POST", "/api/daemons/reg%2Fspare/start"))).toMatchObject({ ok: false })
+      expect(json(await http("POST", "/api/daemons/reg%2Fspare/enable"))).toEqual({ ok: true })
+      expect(await status("reg/spare")).toEqual({ type: "available" })
+      // a namespace named like an Object property is just unknown
+      expect(json(await http("POST", "/api/daemons/constructor%2Fx/start"))).toMatchObject({ ok: false })
 
-      // a broken configuration: starting says why, the listing keeps what it knows
+      // a broken configuration: a daemon that ran restarts from its last definition; a
+      // never-run one cannot start, and says why; the listing keeps what it knows
       writeFileSync(join(proj, "supervisor.toml"), "[daemons.worker]\nrun = 3\n")
-      const broken = json(await http("POST", "/api/daemons/reg%2Fworker/start")) as {
+      expect(json(await http("POST", "/api/daemons/reg%2Fworker/restart"))).toEqual({ ok: true })
+      expect(
+        (await entries()).find((e) => (e.id as { qualified: string }).qualified === "reg/worker"),
+      ).toMatchObject({
+        run: "exec sleep 3030",
+        status: { type: "running" },
+      })
+      const broken = json(await http("POST", "/api/daemons/reg%2Fspare/start")) as {
         ok: boolean
         error: string
       }
       expect(broken.ok).toBe(false)
       expect(broken.error).toContain("cannot read the configuration of namespace reg")
-      expect(await status("reg/worker")).toMatchObject({ type: "running" })
       expect(await status("reg/spare")).toBeNull() // never ran: unknown until the file is fixed
 
       for (const id of ["reg%2Fworker", "reg%2Fdb"])
