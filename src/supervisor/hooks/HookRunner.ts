@@ -1,22 +1,15 @@
-import { spawn } from "node:child_process"
 import { Context, Duration, Effect } from "effect"
 import { killGroup } from "../../process/procfs.js"
+import { type ShellCommand, spawnShell } from "../../process/shell.js"
 
 export const HOOK_NAMES = ["on_ready", "on_fail", "on_retry", "on_stop", "on_exit", "on_output"] as const
 export type HookName = (typeof HOOK_NAMES)[number]
 
 /** One hook run: the command and everything it runs with. */
-export interface HookCommand {
+export interface HookCommand extends ShellCommand {
   /** The qualified ID of the daemon the hook belongs to. */
   readonly daemon: string
   readonly hook: HookName
-  readonly run: string
-  /** e.g. `["sh", "-c"]`; `run` is appended. */
-  readonly shell: ReadonlyArray<string>
-  readonly cwd: string
-  readonly env: Readonly<Record<string, string>>
-  readonly uid?: number
-  readonly gid?: number
   /** After this the hook's whole process group is SIGKILLed. */
   readonly timeout: Duration.Duration
 }
@@ -69,16 +62,8 @@ export const liveHookRunner = (log: (line: string) => void): HookRunnerShape => 
         pid = undefined
         resume(Effect.succeed(result))
       }
-      const [program, ...args] = cmd.shell
       try {
-        const child = spawn(program ?? "sh", [...args, cmd.run], {
-          cwd: cmd.cwd,
-          env: cmd.env,
-          stdio: ["ignore", "pipe", "pipe"],
-          detached: true,
-          ...(cmd.uid !== undefined ? { uid: cmd.uid } : {}),
-          ...(cmd.gid !== undefined ? { gid: cmd.gid } : {}),
-        })
+        const child = spawnShell(cmd, ["ignore", "pipe", "pipe"])
         pid = child.pid
         lines(child.stdout, (l) => log(`${prefix} ${l}`))
         lines(child.stderr, (l) => log(`${prefix} ${l}`))

@@ -1,17 +1,9 @@
-import { spawn } from "node:child_process"
 import { type Duration, Effect } from "effect"
 import { killGroup } from "../../process/procfs.js"
+import { type ShellCommand, spawnShell } from "../../process/shell.js"
 
 /** How to run a `ready_cmd`: the daemon's shell, dir, environment and user. */
-export interface ReadyCommand {
-  readonly run: string
-  /** e.g. `["sh", "-c"]`; `run` is appended. */
-  readonly shell: ReadonlyArray<string>
-  readonly cwd: string
-  readonly env: Readonly<Record<string, string>>
-  readonly uid?: number
-  readonly gid?: number
-}
+export type ReadyCommand = ShellCommand
 
 /**
  * One `ready_cmd` attempt: true when the command exits 0. It runs in its own process group
@@ -26,17 +18,9 @@ export const probeCmd = (cmd: ReadyCommand, attemptTimeout: Duration.DurationInp
       done = true
       resume(Effect.succeed(ok))
     }
-    const [program, ...args] = cmd.shell
     let pid: number | undefined
     try {
-      const child = spawn(program ?? "sh", [...args, cmd.run], {
-        cwd: cmd.cwd,
-        env: cmd.env,
-        stdio: "ignore",
-        detached: true,
-        ...(cmd.uid !== undefined ? { uid: cmd.uid } : {}),
-        ...(cmd.gid !== undefined ? { gid: cmd.gid } : {}),
-      })
+      const child = spawnShell(cmd, "ignore")
       pid = child.pid
       child.once("error", () => finish(false))
       child.once("exit", (code) => {

@@ -2,7 +2,7 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { generateSdk } from "../../../src/usage/sdk/index.js"
 import { edgeSpec } from "./fixtures/edgeSpec.js"
-import { fixtureSpec } from "./fixtures/spec.js"
+import { fixtureSpec, STATUS_ARGV } from "./fixtures/spec.js"
 import { fixturesDir, installFixtureCli, makeTempDir, removeDir, run, writeFiles } from "./helpers.js"
 
 /**
@@ -31,20 +31,7 @@ describe("generated Python SDK", () => {
       exit_code: 0,
       value: {
         ok: true,
-        argv: [
-          "status",
-          "--verbose",
-          "--level",
-          "high",
-          "--tag",
-          "a",
-          "--tag",
-          "b",
-          "--dry-run",
-          "--format",
-          "json",
-          "web",
-        ],
+        argv: STATUS_ARGV,
       },
     })
     expect(report.list).toEqual([{ name: "web" }, { name: "db" }])
