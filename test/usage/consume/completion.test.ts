@@ -229,6 +229,17 @@ const formatHelp = {
   xml: "xml\tAn XML document",
 }
 
+/** The flags (with help) zsh and fish offer after `--` for three commands of the fixture. */
+const flagHelp = {
+  status: [
+    "--format\tOutput format",
+    "--json\tShorthand for --format json",
+    "--verbose\tMore output; repeat for more",
+  ],
+  stop: ["--format\tOutput format", "--signal\tSignal to send", "--verbose\tMore output; repeat for more"],
+  debug: ["--format\tOutput format", "--verbose\tMore output; repeat for more"],
+}
+
 describe("zsh completion (run in zsh)", () => {
   it("offers visible subcommands with help, walks aliases, leaves hidden commands out", async () => {
     const [top, s, nested, alias, hidden, flagFirst] = await Promise.all([
@@ -255,17 +266,9 @@ describe("zsh completion (run in zsh)", () => {
       zshComplete("demo daemons stop web --"),
       zshComplete("demo debug --"),
     ])
-    expect(status).toEqual([
-      "--format\tOutput format",
-      "--json\tShorthand for --format json",
-      "--verbose\tMore output; repeat for more",
-    ])
-    expect(stop).toEqual([
-      "--format\tOutput format",
-      "--signal\tSignal to send",
-      "--verbose\tMore output; repeat for more",
-    ])
-    expect(debug).toEqual(["--format\tOutput format", "--verbose\tMore output; repeat for more"])
+    expect(status).toEqual(flagHelp.status)
+    expect(stop).toEqual(flagHelp.stop)
+    expect(debug).toEqual(flagHelp.debug)
   })
 
   it("offers the --format choices of the command being typed, with their help", async () => {
@@ -328,17 +331,9 @@ describe("fish completion (run in fish)", () => {
       fishComplete("demo daemons stop web --"),
       fishComplete("demo debug --"),
     ])
-    expect(status).toEqual([
-      "--format\tOutput format",
-      "--json\tShorthand for --format json",
-      "--verbose\tMore output; repeat for more",
-    ])
-    expect(stop).toEqual([
-      "--format\tOutput format",
-      "--signal\tSignal to send",
-      "--verbose\tMore output; repeat for more",
-    ])
-    expect(debug).toEqual(["--format\tOutput format", "--verbose\tMore output; repeat for more"])
+    expect(status).toEqual(flagHelp.status)
+    expect(stop).toEqual(flagHelp.stop)
+    expect(debug).toEqual(flagHelp.debug)
   })
 
   it("offers the --format choices of the command being typed, with their help", async () => {
