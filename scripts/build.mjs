@@ -68,7 +68,7 @@ const result = await build({
   outfile: "dist/cli.cjs",
   plugins: [stubs, hostExternal, deepImports, lazyGlobals],
 })
-// The fast `list --json` of the launcher: plain Node, and it must stay so.
+// The fast `list --json` and `start` of the launcher: plain Node, and it must stay so.
 const noEffect = {
   name: "no-effect",
   setup(b) {
@@ -77,7 +77,12 @@ const noEffect = {
     }))
   },
 }
-await build({ ...common, entryPoints: ["src/quick/list.ts"], outfile: "dist/quick.cjs", plugins: [noEffect] })
+await build({
+  ...common,
+  entryPoints: ["src/quick/index.ts"],
+  outfile: "dist/quick.cjs",
+  plugins: [noEffect],
+})
 // The typed API client for TypeScript automation (`supervisor/client`): ESM, with Effect and
 // @effect/platform left to the consumer's node_modules (they are this package's dependencies),
 // and its declarations emitted by tsc (tsconfig.client.json).

@@ -14,15 +14,17 @@ const args = process.argv.slice(2)
 if (args.length === 1 && args[0] === "--version") {
   process.stdout.write(`${require("../package.json").version}\n`)
 } else if (args.length === 2 && (args[0] === "list" || args[0] === "ls") && args[1] === "--json") {
-  // Asked of the running supervisor (quick.cjs, from src/quick/list.ts); else the CLI answers.
-  quickList().then((done) => done || runBundle(args))
+  // Asked of the running supervisor (quick.cjs, from src/quick/); else the CLI answers.
+  quick((q) => q.quickList()).then((done) => done || runBundle(args))
+} else if (args[0] === "start") {
+  quick((q) => q.quickStart(args.slice(1))).then((done) => done || runBundle(args))
 } else {
   runBundle(args)
 }
 
-function quickList() {
+function quick(f) {
   try {
-    return require("./quick.cjs").quickList()
+    return f(require("./quick.cjs")).catch(() => false)
   } catch {
     return Promise.resolve(false)
   }

@@ -135,6 +135,24 @@ export const ListAnswer = Schema.Struct({
   sorted: Schema.Boolean,
 })
 
+/**
+ * `supervisor start` asked of the supervisor by the quick client (src/quick/start.ts): the
+ * supervisor loads the configuration seen from the CLI's directory with the CLI's environment,
+ * selects the daemons as the CLI would, and starts them.
+ */
+export const StartFromRequest = Schema.Struct({
+  /** The CLI's version: another one gets `fallback`. */
+  version: Schema.String,
+  cwd: Schema.String,
+  env: Schema.Record({ key: Schema.String, value: Schema.String }),
+  ids: Schema.Array(Schema.String),
+  all: Schema.Boolean,
+  group: Schema.NullOr(Schema.String),
+  force: Schema.Boolean,
+  /** The progress the CLI shows: none (`--quiet`, `--json`), lines (stderr is not a terminal), or a spinner. */
+  progress: Schema.Literal("none", "lines", "spinner"),
+})
+
 /** Operations of the CLI beyond the spec's routes: same API, another group. */
 export class CliGroup extends HttpApiGroup.make("cli")
   .add(
@@ -198,6 +216,18 @@ export class CliGroup extends HttpApiGroup.make("cli")
   )
   .add(HttpApiEndpoint.get("info", "/supervisor").addSuccess(SupervisorInfo))
   .add(HttpApiEndpoint.post("listFrom", "/list").setPayload(ListRequest).addSuccess(ListAnswer))
+  .add(
+    /**
+     * ndjson: `{"fallback":true}` alone (anything the full CLI must handle: another version,
+     * configuration warnings or errors, an ID it cannot resolve, a spinner to draw), or
+     * `{"waiting":[{id,what}]}` and then, once every daemon is ready or failed, `{"outcomes":[...]}`.
+     */
+    HttpApiEndpoint.post("startFrom", "/start-from")
+      .setPayload(StartFromRequest)
+      .addSuccess(
+        Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "application/x-ndjson" })),
+      ),
+  )
   .add(HttpApiEndpoint.post("shutdown", "/supervisor/stop").addSuccess(Schema.Struct({ ok: Schema.Boolean })))
   .add(
     HttpApiEndpoint.post("webLogin", "/web/login").addSuccess(

@@ -2,6 +2,7 @@ import * as os from "node:os"
 import { FileSystem, HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Chunk, Deferred, Effect, Either, Ref, Schema, Stream } from "effect"
 import { makeConfigCache } from "../config/cache.js"
+import type { LoadOptions } from "../config/Loader.js"
 import type { ControlResult } from "../domain/ApiDaemonEntry.js"
 import { collationKey } from "../domain/collation.js"
 import { type LogEntry, LogStreamItem } from "../domain/LogEntry.js"
@@ -21,6 +22,7 @@ import { HostInfo } from "./HostInfo.js"
 import { mergeListing } from "./listing.js"
 import { listNamespaces, registerNamespace, removeNamespace } from "./namespaces.js"
 import { problem } from "./problem.js"
+import { startFrom } from "./startFrom.js"
 import { filteredTail, parseSince } from "./tailQuery.js"
 
 const outcomeResult = (o: StartOutcome): ControlResult => {
@@ -207,8 +209,18 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
     const logs = yield* LogStore
     const host = yield* HostInfo
     const fs = yield* FileSystem.FileSystem
-    const loadConfig = makeConfigCache()
+    const cachedConfig = makeConfigCache()
+    const loadConfig = (options: LoadOptions) =>
+      cachedConfig(options).pipe(Effect.provideService(FileSystem.FileSystem, fs))
     const collation = collationKey(process.env)
+    const configured = makeConfigured(yield* StateStore, (yield* SupervisorConfig).env, fs)
+    // Every daemon as `GET /api/daemons` lists it, without reading /proc for memory and CPU.
+    const known = Effect.gen(function* () {
+      const disabled = yield* sup.disabledIds
+      const entries = (yield* sup.list).map((r) => sup.entry(r, disabled.includes(r.def.id.qualified)))
+      return yield* configured.listing(entries, disabled)
+    })
+    const startFromHandler = startFrom({ sup, version: host.version, loadConfig, known })
     return h
       .handle("start", ({ payload }) =>
         startWithDependencies(sup.start, payload.definitions, payload.dependencies, payload.force),
@@ -321,8 +333,9 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
             return { version: host.version, entries: null, sorted: false }
           const entries = mergeListing(yield* knownEntries(sup), yield* sup.disabledIds, config.right)
           return { version: host.version, entries, sorted: payload.collation === collation }
-        }).pipe(Effect.provideService(FileSystem.FileSystem, fs)),
+        }),
       )
+      .handleRaw("startFrom", ({ request }) => startFromHandler(request.json))
       .handle("shutdown", () => Deferred.succeed(host.shutdown, undefined).pipe(Effect.as({ ok: true })))
       .handle("webLogin", () =>
         Ref.get(host.listeners).pipe(

@@ -1,7 +1,6 @@
 import { Console, Effect } from "effect"
 
-/** Exit codes of every command: 0 success, 1 failure, 2 usage error. */
-export const ExitCode = { ok: 0, failure: 1, usage: 2 } as const
+export { bold, cyan, dim, ExitCode, green, isTTY, red, yellow } from "./style.js"
 
 export const printJson = (value: unknown) => Console.log(JSON.stringify(value, null, 2))
 
@@ -10,14 +9,3 @@ export const exitWith = (code: number) =>
   Effect.sync(() => {
     process.exitCode = code
   })
-
-export const isTTY = (): boolean => process.stdout.isTTY === true && !process.env.NO_COLOR
-
-const wrap = (open: number, close: number) => (s: string) =>
-  isTTY() ? `\u001b[${open}m${s}\u001b[${close}m` : s
-export const bold = wrap(1, 22)
-export const dim = wrap(2, 22)
-export const red = wrap(31, 39)
-export const green = wrap(32, 39)
-export const yellow = wrap(33, 39)
-export const cyan = wrap(36, 39)

@@ -1,25 +1,11 @@
-import { Console, Effect, Either, Fiber, Schedule } from "effect"
+import { Console, Effect, Fiber, Schedule } from "effect"
 import { configDefinitions, dependencyClosure } from "../config/definitions.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
-import { describeChecks, readinessChecks } from "../supervisor/readiness/plan.js"
-import { renderChecks } from "../supervisor/readiness/template.js"
 import { SupervisorClient } from "./client.js"
-
-/** What a start waits on, in words; templates rendered with the ports the CLI can see. */
-const waitingFor = (def: DaemonDefinition, config: ResolvedConfig, known: ReadonlyArray<ApiDaemonEntry>) => {
-  const checks = readinessChecks(def.config)
-  const defs = configDefinitions(config)
-  const rendered = renderChecks(checks, def.id.namespace, (id) => {
-    if (id === def.id.qualified) return { port: def.config.port?.expect[0] }
-    const d = defs.get(id)
-    if (d) return { port: d.config.port?.expect[0] }
-    const k = known.find((e) => e.id.qualified === id)
-    return k ? { port: k.resolved_port[0] } : undefined
-  })
-  return describeChecks(Either.getOrElse(rendered, () => checks))
-}
+import { type Waiting, waitingLine } from "./startText.js"
+import { waitingList } from "./waiting.js"
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
@@ -29,14 +15,11 @@ const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", 
  * erased before the outcome lines. Otherwise one line per daemon on stdout when it starts
  * waiting, a transcript of state changes that the outcome lines continue.
  */
-const withProgress = <A, E, R>(
-  waiting: ReadonlyArray<{ readonly id: string; readonly what: string }>,
-  run: Effect.Effect<A, E, R>,
-) =>
+const withProgress = <A, E, R>(waiting: ReadonlyArray<Waiting>, run: Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {
     if (waiting.length === 0) return yield* run
     if (process.stderr.isTTY !== true) {
-      for (const w of waiting) yield* Console.log(`${w.id} waiting for ${w.what}`)
+      for (const w of waiting) yield* Console.log(waitingLine(w))
       return yield* run
     }
     const c = yield* SupervisorClient
@@ -80,8 +63,6 @@ const withProgress = <A, E, R>(
     )
   })
 
-const isActiveEntry = (e: ApiDaemonEntry) => ["running", "waiting", "stopping"].includes(e.status.type)
-
 /** Sends the start request, with progress unless the output must stay machine-readable or quiet. */
 export const startWithProgress = (
   defs: ReadonlyArray<DaemonDefinition>,
@@ -94,11 +75,5 @@ export const startWithProgress = (
     c.api.cli.start({ payload: { definitions: defs, dependencies, force: options.force } }),
   ).pipe(Effect.orDie)
   if (options.json || options.quiet) return request
-  const running = (d: DaemonDefinition) =>
-    known.some((k) => k.id.qualified === d.id.qualified && isActiveEntry(k))
-  const waiting = [
-    ...dependencies.filter((d) => !running(d)),
-    ...defs.filter((d) => options.force || !running(d)),
-  ].map((d) => ({ id: d.id.qualified, what: waitingFor(d, config, known) }))
-  return withProgress(waiting, request)
+  return withProgress(waitingList(defs, dependencies, options.force, config, known), request)
 }

@@ -1,5 +1,5 @@
 import * as nodePath from "node:path"
-import { Data, Effect, Either } from "effect"
+import { Data, Effect, Either, Option } from "effect"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import { parseDaemonRef } from "../domain/DaemonId.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
@@ -52,4 +52,43 @@ export const resolveId = (
     return yield* new UnknownDaemon({
       message: `no daemon named ${input}${names.length ? `; known daemons: ${names.join(", ")}` : " (no daemons configured here)"}`,
     })
+  })
+
+/** The IDs a command acts on: explicit IDs, a group, or --all (`allIds`). */
+export const selectIds = (
+  config: ResolvedConfig,
+  known: ReadonlyArray<ApiDaemonEntry>,
+  input: {
+    readonly ids: ReadonlyArray<string>
+    readonly all: boolean
+    readonly group: Option.Option<string>
+  },
+  allIds: () => ReadonlyArray<string>,
+) =>
+  Effect.gen(function* () {
+    yield* rejectFlags(input.ids)
+    if (input.all) return [...allIds()]
+    const out: Array<string> = []
+    if (Option.isSome(input.group)) {
+      const g = config.groups[input.group.value]
+      if (!g) {
+        const names = Object.keys(config.groups)
+        return yield* new UnknownDaemon({
+          message: `no group named ${input.group.value}${names.length ? `; groups: ${names.join(", ")}` : ""}`,
+        })
+      }
+      const present = new Set([...Object.keys(config.daemons), ...known.map((k) => k.id.qualified)])
+      const missing = g.daemons.filter((d) => !present.has(d))
+      if (missing.length > 0) {
+        return yield* new UnknownDaemon({
+          message: `group ${input.group.value} names ${missing.join(", ")}, which ${missing.length === 1 ? "is" : "are"} not configured (${g.source})`,
+        })
+      }
+      out.push(...g.daemons)
+    }
+    for (const id of input.ids) out.push(yield* resolveId(id, config, known))
+    if (out.length === 0) {
+      return yield* new UnknownDaemon({ message: "name at least one daemon, or use --all or --group" })
+    }
+    return [...new Set(out)]
   })

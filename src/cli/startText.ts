@@ -1,0 +1,83 @@
+// What `supervisor start` prints about its outcomes, without Effect: the CLI (startReport.ts)
+// and the quick client (src/quick/start.ts) print the same lines with the same exit status.
+import type { StartOutcome } from "../domain/StartOutcome.js"
+import { cyan, dim, ExitCode, green, red, yellow } from "./style.js"
+
+const plural = (ports: ReadonlyArray<number>) => `port${ports.length === 1 ? "" : "s"} ${ports.join(", ")}`
+
+/** `, port 3001; 3000 was in use`: the ports a daemon got, and the configured ones when shifted. */
+const portsNote = (ports?: ReadonlyArray<number>, expected?: ReadonlyArray<number>) => {
+  if (ports === undefined || ports.length === 0) return ""
+  const shifted =
+    expected && expected.length > 0
+      ? `; ${plural(expected)} ${expected.length === 1 ? "was" : "were"} in use`
+      : ""
+  return `, ${plural(ports)}${shifted}`
+}
+
+export const outcomeLine = (o: StartOutcome): string => {
+  switch (o._tag) {
+    case "Ready":
+      return `${green("✓")} ${cyan(o.id)} is running ${dim(`(pid ${o.pid}${portsNote(o.ports, o.expected_ports)})`)}`
+    case "AlreadyRunning":
+      return `${green("•")} ${cyan(o.id)} is already running${o.pid ? dim(` (pid ${o.pid})`) : ""}`
+    case "Completed":
+      return `${green("✓")} ${cyan(o.id)} ran to completion (exit 0)`
+    case "Disabled":
+      return `${red("✗")} ${cyan(o.id)} is disabled; run \`supervisor enable ${o.id}\` first`
+    case "Interrupted":
+      return `${yellow("•")} ${cyan(o.id)} was stopped while starting`
+    case "StartFailed":
+      return [
+        `${red("✗")} ${cyan(o.id)} failed to start: ${o.message}`,
+        ...(o.output.length ? [dim("  last output:"), ...o.output.map((l) => `    ${l}`)] : []),
+      ].join("\n")
+  }
+}
+
+export const outcomeStatus = (outcomes: ReadonlyArray<StartOutcome>): number =>
+  outcomes.reduce((code, o) => {
+    if (o._tag === "StartFailed") return Math.max(code, o.cli_status)
+    if (o._tag === "Disabled" || o._tag === "Interrupted") return Math.max(code, ExitCode.failure)
+    return code
+  }, 0)
+
+/** One daemon a start waits for, and what for (`waiting.ts`). */
+export interface Waiting {
+  readonly id: string
+  readonly what: string
+}
+
+/** The line printed (when stderr is not a terminal) for a daemon a start waits for. */
+export const waitingLine = (w: Waiting) => `${w.id} waiting for ${w.what}`
+
+/** One line of the report and the stream it goes to. */
+export interface ReportLine {
+  readonly stream: "stdout" | "stderr"
+  readonly text: string
+}
+
+/** The report of a start: its lines in order (failures on stderr) and the exit status. */
+export const startReportLines = (
+  outcomes: ReadonlyArray<StartOutcome>,
+  options: { readonly json: boolean; readonly quiet: boolean },
+): { readonly lines: ReadonlyArray<ReportLine>; readonly code: number } => {
+  const code = outcomeStatus(outcomes)
+  if (options.json) return { lines: [{ stream: "stdout", text: JSON.stringify(outcomes, null, 2) }], code }
+  const lines: Array<ReportLine> = []
+  for (const o of outcomes) {
+    if (options.quiet && code === 0) continue
+    const failed = o._tag === "StartFailed" || o._tag === "Disabled" || o._tag === "Interrupted"
+    lines.push({ stream: failed ? "stderr" : "stdout", text: outcomeLine(o) })
+  }
+  const first = outcomes.find((o) => o._tag === "Ready")
+  if (!options.quiet && code === 0 && first !== undefined) {
+    lines.push({
+      stream: "stdout",
+      text: dim(
+        `logs: supervisor logs ${first.id} -f    status: supervisor list    stop: supervisor stop ${first.id}`,
+      ),
+    })
+  }
+  return { lines, code }
+}

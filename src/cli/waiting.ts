@@ -1,0 +1,44 @@
+// What a start waits for, in words (`api waiting for port 3000`): the progress of `supervisor
+// start`, printed by the CLI (progress.ts) or, for the quick client, computed by the supervisor.
+import { Either } from "effect"
+import { configDefinitions } from "../config/definitions.js"
+import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
+import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+import { describeChecks, readinessChecks } from "../supervisor/readiness/plan.js"
+import { renderChecks } from "../supervisor/readiness/template.js"
+import type { Waiting } from "./startText.js"
+
+/** What a start waits on, in words; templates rendered with the ports the CLI can see. */
+const waitingFor = (def: DaemonDefinition, config: ResolvedConfig, known: ReadonlyArray<ApiDaemonEntry>) => {
+  const checks = readinessChecks(def.config)
+  const defs = configDefinitions(config)
+  const rendered = renderChecks(checks, def.id.namespace, (id) => {
+    if (id === def.id.qualified) return { port: def.config.port?.expect[0] }
+    const d = defs.get(id)
+    if (d) return { port: d.config.port?.expect[0] }
+    const k = known.find((e) => e.id.qualified === id)
+    return k ? { port: k.resolved_port[0] } : undefined
+  })
+  return describeChecks(Either.getOrElse(rendered, () => checks))
+}
+
+const isActiveEntry = (e: ApiDaemonEntry) => ["running", "waiting", "stopping"].includes(e.status.type)
+
+/**
+ * The daemons a start will wait for: the dependencies that do not run yet, then the requested
+ * daemons that do not run yet (all of them with `force`).
+ */
+export const waitingList = (
+  defs: ReadonlyArray<DaemonDefinition>,
+  dependencies: ReadonlyArray<DaemonDefinition>,
+  force: boolean,
+  config: ResolvedConfig,
+  known: ReadonlyArray<ApiDaemonEntry>,
+): ReadonlyArray<Waiting> => {
+  const running = (d: DaemonDefinition) =>
+    known.some((k) => k.id.qualified === d.id.qualified && isActiveEntry(k))
+  return [...dependencies.filter((d) => !running(d)), ...defs.filter((d) => force || !running(d))].map(
+    (d) => ({ id: d.id.qualified, what: waitingFor(d, config, known) }),
+  )
+}

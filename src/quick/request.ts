@@ -1,0 +1,31 @@
+// One JSON POST to the running supervisor's socket, in plain Node (no Effect: see list.ts).
+import * as http from "node:http"
+import { stateDir, statePaths } from "../state/paths.js"
+
+/** The response to a POST of `value` as JSON, or undefined when no supervisor answers. */
+export const post = (path: string, value: unknown): Promise<http.IncomingMessage | undefined> =>
+  new Promise((resolve) => {
+    const body = JSON.stringify(value)
+    const request = http.request(
+      {
+        socketPath: statePaths(stateDir(process.env)).socket,
+        path,
+        method: "POST",
+        agent: false,
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      resolve,
+    )
+    request.on("error", () => resolve(undefined))
+    request.end(body)
+  })
+
+/** The whole body of a response as text, or undefined when it broke off. */
+export const readAll = (response: http.IncomingMessage): Promise<string | undefined> =>
+  new Promise((resolve) => {
+    const chunks: Array<Buffer> = []
+    response.on("data", (chunk: Buffer) => chunks.push(chunk))
+    response.on("error", () => resolve(undefined))
+    response.on("aborted", () => resolve(undefined))
+    response.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
+  })

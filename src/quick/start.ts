@@ -1,0 +1,159 @@
+// `supervisor start` without the CLI bundle: for the common forms (`start [IDS..] [--all]
+// [--group G] [--force] [--quiet] [--json]`) the launcher sends the arguments, directory and
+// environment to the running supervisor (POST /api/cli/start-from), which selects and starts the
+// daemons as the CLI would (src/api/startFrom.ts). This process prints the same lines as the CLI
+// (src/cli/startText.ts) and exits with the same status. Anything else (other flags, no
+// supervisor running, another version, configuration warnings, an ID to complain about, a
+// spinner to draw) resolves false before anything was started or printed, and the full CLI runs.
+
+import { startReportLines, type Waiting, waitingLine } from "../cli/startText.js"
+import { red } from "../cli/style.js"
+import type { StartOutcome } from "../domain/StartOutcome.js"
+import { VERSION } from "../version.js"
+import { post } from "./request.js"
+
+export interface StartArgs {
+  readonly ids: ReadonlyArray<string>
+  readonly all: boolean
+  readonly group: string | null
+  readonly force: boolean
+  readonly quiet: boolean
+  readonly json: boolean
+}
+
+const FLAGS: Record<string, "all" | "force" | "quiet" | "json"> = {
+  "--all": "all",
+  "-a": "all",
+  "--force": "force",
+  "-f": "force",
+  "--quiet": "quiet",
+  "-q": "quiet",
+  "--json": "json",
+}
+
+/** The arguments after `start` when they are of the simple form handled here; else undefined. */
+export const parseStartArgs = (args: ReadonlyArray<string>): StartArgs | undefined => {
+  const seen = new Set<string>()
+  const ids: Array<string> = []
+  let group: string | null = null
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    const flag = FLAGS[arg]
+    let groupValue: string | undefined
+    if (arg === "--group" || arg === "-g") groupValue = args[++i]
+    else if (arg.startsWith("--group=")) groupValue = arg.slice("--group=".length)
+    else if (flag === undefined) {
+      if (arg.startsWith("-")) return undefined
+      ids.push(arg)
+      continue
+    }
+    const name = flag ?? "group"
+    // repeated flags, and group values that look like flags, are the CLI's to judge
+    if (seen.has(name)) return undefined
+    seen.add(name)
+    if (name === "group") {
+      if (groupValue === undefined || groupValue === "" || groupValue.startsWith("-")) return undefined
+      group = groupValue
+    }
+  }
+  return {
+    ids,
+    group,
+    all: seen.has("all"),
+    force: seen.has("force"),
+    quiet: seen.has("quiet"),
+    json: seen.has("json"),
+  }
+}
+
+type Event =
+  | { readonly fallback: true }
+  | { readonly waiting: ReadonlyArray<Waiting> }
+  | { readonly outcomes: ReadonlyArray<StartOutcome> }
+
+const parseEvent = (text: string): Event | undefined => {
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === "object" && value !== null ? (value as Event) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const print = (stream: "stdout" | "stderr", text: string) => process[stream].write(`${text}\n`)
+
+/**
+ * Runs `start` through the supervisor and resolves true once it has printed the outcome (the
+ * exit status set), or false, with nothing started or printed, for the full CLI to run.
+ */
+export const quickStart = async (args: ReadonlyArray<string>): Promise<boolean> => {
+  const parsed = parseStartArgs(args)
+  if (parsed === undefined) return false
+  const progress = parsed.json || parsed.quiet ? "none" : process.stderr.isTTY ? "spinner" : "lines"
+  const response = await post("/api/cli/start-from", {
+    version: VERSION,
+    cwd: process.cwd(),
+    env: process.env,
+    ids: parsed.ids,
+    all: parsed.all,
+    group: parsed.group,
+    force: parsed.force,
+    progress,
+  })
+  if (response === undefined || response.statusCode !== 200) {
+    response?.resume()
+    return false
+  }
+  return new Promise((resolve) => {
+    let started = false
+    let done = false
+    let buffered = ""
+    const finish = (value: boolean) => {
+      done = true
+      resolve(value)
+    }
+    const onEvent = (event: Event | undefined): boolean => {
+      if (event === undefined) return false
+      if ("fallback" in event) {
+        if (started) return false
+        response.destroy()
+        finish(false)
+        return true
+      }
+      started = true
+      if ("waiting" in event) {
+        if (progress === "lines") for (const w of event.waiting) print("stdout", waitingLine(w))
+        return false
+      }
+      const { lines, code } = startReportLines(event.outcomes, parsed)
+      for (const line of lines) print(line.stream, line.text)
+      if (code !== 0) process.exitCode = code
+      finish(true)
+      return true
+    }
+    const lost = () => {
+      if (done) return
+      // Daemons may have been started: say so rather than start them again through the CLI.
+      if (!started) return finish(false)
+      print(
+        "stderr",
+        `${red("error:")} the supervisor stopped answering before the start finished; see \`supervisor list\``,
+      )
+      process.exitCode = 1
+      finish(true)
+    }
+    response.setEncoding("utf8")
+    response.on("data", (chunk: string) => {
+      if (done) return
+      buffered += chunk
+      for (let nl = buffered.indexOf("\n"); nl >= 0; nl = buffered.indexOf("\n")) {
+        const text = buffered.slice(0, nl)
+        buffered = buffered.slice(nl + 1)
+        if (onEvent(parseEvent(text))) return
+      }
+    })
+    response.on("error", lost)
+    response.on("aborted", lost)
+    response.on("end", lost)
+  })
+}

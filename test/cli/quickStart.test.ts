@@ -1,0 +1,153 @@
+/**
+ * The quick client of `supervisor start` (src/quick/start.ts): which arguments it takes on, and
+ * what it does with each answer of a (fake) supervisor on a real Unix socket. It must never
+ * leave a start to the CLI once the supervisor has begun one: the CLI would start it again.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
+import { createServer, type Server, type ServerResponse } from "node:http"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+import { parseStartArgs, quickStart } from "../../src/quick/start.js"
+
+describe("parseStartArgs", () => {
+  const none = { ids: [], all: false, group: null, force: false, quiet: false, json: false }
+  it.each([
+    [["web"], { ...none, ids: ["web"] }],
+    [["--all", "--quiet"], { ...none, all: true, quiet: true }],
+    [["-a", "-q", "-f"], { ...none, all: true, quiet: true, force: true }],
+    [["web", "--json", "app/db"], { ...none, ids: ["web", "app/db"], json: true }],
+    [["-g", "backend"], { ...none, group: "backend" }],
+    [["--group", "backend", "web"], { ...none, group: "backend", ids: ["web"] }],
+    [["--group=backend"], { ...none, group: "backend" }],
+    [[], none],
+  ])("%j is taken on", (args, expected) => {
+    expect(parseStartArgs(args)).toEqual(expected)
+  })
+
+  it.each([
+    [["-qf"]],
+    [["web", "--delay", "1"]],
+    [["--quiet", "-q"]],
+    [["--group"]],
+    [["--group", "--all"]],
+    [["--group="]],
+    [["-g", "a", "-g", "b"]],
+    [["web", "--", "x"]],
+    [["--help"]],
+    [["-"]],
+  ])("%j is left to the CLI", (args) => {
+    expect(parseStartArgs(args)).toBeUndefined()
+  })
+})
+
+describe("quickStart", () => {
+  let dir: string
+  let server: Server
+  let answer: (res: ServerResponse) => void
+  let received: Array<Record<string, unknown>>
+  const written = { stdout: "", stderr: "" }
+  const savedState = process.env.SUPERVISOR_STATE_DIR
+  const savedColor = process.env.NO_COLOR
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), "sv-quick-start-"))
+    mkdirSync(join(dir, "sock"))
+    process.env.SUPERVISOR_STATE_DIR = dir
+    process.env.NO_COLOR = "1"
+    received = []
+    written.stdout = ""
+    written.stderr = ""
+    server = createServer((req, res) => {
+      let body = ""
+      req.setEncoding("utf8").on("data", (d: string) => {
+        body += d
+      })
+      req.on("end", () => {
+        received.push({ path: req.url, ...(JSON.parse(body) as Record<string, unknown>) })
+        answer(res)
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(join(dir, "sock", "api.sock"), resolve))
+    for (const stream of ["stdout", "stderr"] as const)
+      vi.spyOn(process[stream], "write").mockImplementation((chunk: string | Uint8Array) => {
+        written[stream] += String(chunk)
+        return true
+      })
+  })
+  afterEach(async () => {
+    vi.restoreAllMocks()
+    process.exitCode = undefined
+    process.env.SUPERVISOR_STATE_DIR = savedState
+    if (savedColor === undefined) delete process.env.NO_COLOR
+    else process.env.NO_COLOR = savedColor
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  it("sends the selection, prints the waiting lines and the outcomes, and sets the exit status", async () => {
+    answer = (res) => {
+      res.writeHead(200, { "content-type": "application/x-ndjson" })
+      res.write(`${JSON.stringify({ waiting: [{ id: "app/web", what: "port 3000" }] })}\n`)
+      const failed = {
+        _tag: "StartFailed",
+        id: "app/web",
+        message: "app/web exited with code 3",
+        exit_code: 3,
+        signal: null,
+        output: ["boom"],
+        cli_status: 1,
+      }
+      res.end(`${JSON.stringify({ outcomes: [failed] })}\n`)
+    }
+    expect(await quickStart(["web", "-f"])).toBe(true)
+    expect(received).toEqual([
+      expect.objectContaining({
+        path: "/api/cli/start-from",
+        ids: ["web"],
+        all: false,
+        group: null,
+        force: true,
+        progress: process.stderr.isTTY ? "spinner" : "lines",
+        cwd: process.cwd(),
+      }),
+    ])
+    expect(written.stderr).toBe(
+      "✗ app/web failed to start: app/web exited with code 3\n  last output:\n    boom\n",
+    )
+    if (!process.stderr.isTTY) expect(written.stdout).toBe("app/web waiting for port 3000\n")
+    expect(process.exitCode).toBe(1)
+  })
+
+  it("leaves the start to the CLI when told to, or when nobody answers", async () => {
+    answer = (res) => {
+      res.writeHead(200, { "content-type": "application/x-ndjson" })
+      res.end(`${JSON.stringify({ fallback: true })}\n`)
+    }
+    expect(await quickStart(["web"])).toBe(false)
+    answer = (res) => {
+      res.writeHead(404)
+      res.end()
+    }
+    expect(await quickStart(["web"])).toBe(false)
+    expect(await quickStart(["web", "--delay", "1"])).toBe(false)
+    expect(received).toHaveLength(2) // the last one was never sent
+    server.close()
+    process.env.SUPERVISOR_STATE_DIR = join(dir, "elsewhere")
+    expect(await quickStart(["web"])).toBe(false)
+    expect(written).toEqual({ stdout: "", stderr: "" })
+    expect(process.exitCode).toBeUndefined()
+  })
+
+  it("says so, and does not leave it to the CLI, when the answer breaks off after the start began", async () => {
+    answer = (res) => {
+      res.writeHead(200, { "content-type": "application/x-ndjson" })
+      res.write(`${JSON.stringify({ waiting: [] })}\n`)
+      setTimeout(() => res.socket?.destroy(), 20)
+    }
+    expect(await quickStart(["--all", "--quiet"])).toBe(true)
+    expect(written.stderr).toMatch(/the supervisor stopped answering before the start finished/)
+    expect(process.exitCode).toBe(1)
+  })
+})
