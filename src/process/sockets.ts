@@ -65,21 +65,33 @@ export const socketInodesOf = (pid: number): ReadonlyArray<number> => {
 
 /**
  * Sorted, unique TCP ports any of `pids` listens on (e.g. a daemon's whole process tree). Pass
- * `table` to read the listening sockets once for several calls.
+ * `table` to read the listening sockets once for several calls: a map, or a function that reads
+ * it on first use (see `onDemand`). The table is only consulted when one of `pids` holds a socket:
+ * reading `/proc/net/tcp{,6}` walks the kernel's whole connection hash, several milliseconds on
+ * a machine with much memory, and most daemons of a listing (workers, `sleep`) hold none.
  */
 export const listeningPortsOf = (
   pids: ReadonlyArray<number>,
-  table: ReadonlyMap<number, number> = listeningSockets(),
+  table: ReadonlyMap<number, number> | (() => ReadonlyMap<number, number>) = listeningSockets,
 ): ReadonlyArray<number> => {
-  if (table.size === 0) return []
+  const inodes = pids.flatMap(socketInodesOf)
+  if (inodes.length === 0) return []
+  const sockets = typeof table === "function" ? table() : table
   const ports = new Set<number>()
-  for (const pid of pids) {
-    for (const inode of socketInodesOf(pid)) {
-      const port = table.get(inode)
-      if (port !== undefined) ports.add(port)
-    }
+  for (const inode of inodes) {
+    const port = sockets.get(inode)
+    if (port !== undefined) ports.add(port)
   }
   return [...ports].sort((a, b) => a - b)
+}
+
+/** `read` called at most once, on the first call of the returned function. */
+export const onDemand = <A>(read: () => A): (() => A) => {
+  let value: { readonly a: A } | undefined
+  return () => {
+    value ??= { a: read() }
+    return value.a
+  }
 }
 
 /**

@@ -6,7 +6,7 @@ import {
   readAllStats,
   readSystemUptime,
 } from "../process/procfs.js"
-import { listeningPortsOf, listeningSockets } from "../process/sockets.js"
+import { listeningPortsOf, listeningSockets, onDemand } from "../process/sockets.js"
 import { isActive, type Runtime } from "./Runtime.js"
 
 /** What a running daemon's process group uses right now. */
@@ -43,7 +43,7 @@ export const daemonUsage = (
     if (members) members.push(stat)
     else groups.set(stat.pgrp, [stat])
   }
-  const listening = listeningSockets()
+  const listening = onDemand(listeningSockets)
   const uptime = readSystemUptime()
   for (const r of running) {
     const id = r.def.id.qualified

@@ -1,9 +1,11 @@
+import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as net from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
 import {
   listeningPortsOf,
   listeningSockets,
+  onDemand,
   parseListening,
   portHolder,
   socketInodesOf,
@@ -93,5 +95,28 @@ describe("reading real sockets", () => {
   it("treats a vanished process as having no sockets", () => {
     expect(socketInodesOf(2 ** 22 + 1)).toEqual([])
     expect(listeningPortsOf([2 ** 22 + 1])).toEqual([])
+  })
+
+  it("reads the socket table only when one of the processes holds a socket", async () => {
+    // a process with no socket at all: stdio from and to /dev/null
+    const child = spawn("sleep", ["30"], { stdio: "ignore" })
+    try {
+      const pid = child.pid as number
+      expect(socketInodesOf(pid)).toEqual([])
+      let reads = 0
+      const table = onDemand(() => {
+        reads++
+        return listeningSockets()
+      })
+      expect(listeningPortsOf([pid], table)).toEqual([])
+      expect(reads).toBe(0)
+      // this process listens: the table is read, once, however often it is asked
+      const port = await listen("127.0.0.1")
+      expect(listeningPortsOf([process.pid], table)).toContain(port)
+      expect(listeningPortsOf([pid, process.pid], table)).toContain(port)
+      expect(reads).toBe(1)
+    } finally {
+      child.kill("SIGKILL")
+    }
   })
 })
