@@ -3,14 +3,17 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Console, Effect } from "effect"
 import { formatProblem } from "../domain/ConfigProblem.js"
 import { stateDir } from "../state/paths.js"
+import { closeInheritedFds } from "./inheritedFds.js"
 import { runHost } from "./run.js"
 
 /**
  * `supervisor supervisor run`: the supervisor process in the foreground. SIGTERM
  * and SIGINT stop every daemon gracefully, then it exits 0.
  */
-export const hostMain = () =>
-  runHost({ stateDir: stateDir(process.env), env: process.env }).pipe(
+export const hostMain = () => {
+  // Before anything is spawned: daemons, hooks and checks must not hold the caller's descriptors.
+  closeInheritedFds()
+  return runHost({ stateDir: stateDir(process.env), env: process.env }).pipe(
     Effect.catchTags({
       AlreadyRunning: (e) =>
         Console.error(`a supervisor is already running for ${e.stateDir}`).pipe(
@@ -26,3 +29,4 @@ export const hostMain = () =>
     Effect.provide(NodeContext.layer),
     NodeRuntime.runMain({ disableErrorReporting: false }),
   )
+}

@@ -2,11 +2,14 @@
  * `supervisor supervisor run|start|stop|status` and what survives a restart of
  * the supervisor. A fresh sandbox per test.
  */
-import { readFileSync, statSync } from "node:fs"
+import { spawn } from "node:child_process"
+import { readdirSync, readFileSync, readlinkSync, statSync } from "node:fs"
 import { join, resolve } from "node:path"
+import type { Readable } from "node:stream"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { supervisorNodeFlags } from "../../src/host/nodeFlags.js"
 import {
+  BIN,
   cmdlineOf,
   type DaemonSandbox,
   daemonEntry,
@@ -137,6 +140,59 @@ describe("supervisor start | status | stop", () => {
       expect(r.status).toBe(1)
       expect(r.stderr).toMatch(/not running.*supervisor supervisor start/)
       expect(supervisorPids(sb.stateDir)).toEqual([])
+    },
+    T,
+  )
+})
+
+/** Where each descriptor of a process points (`socket:[123]`, `pipe:[456]`, a path), by number. */
+const fdTargets = (pid: number): Array<string> =>
+  readdirSync(`/proc/${pid}/fd`)
+    .sort((a, b) => Number(a) - Number(b))
+    .flatMap((fd) => {
+      try {
+        return [readlinkSync(`/proc/${pid}/fd/${fd}`)]
+      } catch {
+        return []
+      }
+    })
+
+describe("descriptors of the caller", () => {
+  it(
+    "neither the auto-started supervisor nor its daemons keep a descriptor the first CLI inherited",
+    async () => {
+      // A pipe its caller reads to the end (as a CI step would), open in the CLI as fd 100: Node
+      // makes its own descriptors up to 15 close-on-exec at start-up, not those above.
+      const child = spawn(
+        "bash", // dash takes single-digit descriptors only
+        ["-c", 'exec 100>&3 3>&-; exec "$0" "$@"', process.execPath, BIN, "start", "svc"],
+        {
+          cwd: proj,
+          env: sb.env,
+          stdio: ["ignore", "pipe", "pipe", "pipe"],
+        },
+      )
+      const extra = child.stdio[3] as Readable
+      extra.resume()
+      const eof = new Promise<void>((resolve) => extra.once("end", () => resolve()))
+      let stderr = ""
+      child.stderr!.setEncoding("utf8").on("data", (d: string) => {
+        stderr += d
+      })
+      const status = await new Promise<number | null>((resolve) => child.once("exit", resolve))
+      expect(status, stderr).toBe(0)
+      // the caller sees the end of its pipe: no process the CLI started holds its write end
+      const held = new Promise<string>((resolve) => setTimeout(() => resolve("still held"), 10_000).unref())
+      expect(await Promise.race([eof.then(() => "closed"), held])).toBe("closed")
+      expect(supervisorPids(sb.stateDir)).toHaveLength(1)
+      const [daemon] = daemonPids(sb.stateDir, "host/svc")
+      expect(daemon).toBeDefined()
+      // `exec sleep`: the daemon has its standard input, output and error, nothing more
+      expect(fdTargets(daemon!)).toEqual([
+        "/dev/null",
+        join(sb.stateDir, "logs", "host--svc.out"),
+        join(sb.stateDir, "logs", "host--svc.out"),
+      ])
     },
     T,
   )
