@@ -187,8 +187,10 @@ export const makeSupervisor = Effect.gen(function* () {
           (r): Effect.Effect<StartOutcome> =>
             "now" in r ? Effect.succeed(r.now) : launches.followSuperseded(def.id.qualified, r.gen, r.wait),
         ),
+        // What a start reports (the pid above all) is on disk when it returns.
+        Effect.zipLeft(state.sync),
       ),
-    stop: (id) => withLock(id)(stopLocked(id)),
+    stop: (id) => withLock(id)(stopLocked(id)).pipe(Effect.zipLeft(state.sync)),
     restart: (id, def) =>
       Effect.gen(function* () {
         const d = def ?? (yield* find(id)).def
@@ -262,6 +264,7 @@ export const makeSupervisor = Effect.gen(function* () {
         })
       }
       yield* FiberSet.awaitEmpty(hookFibers)
+      yield* state.sync
     }),
     changes: version.changes,
     entry: apiEntry,

@@ -77,4 +77,5 @@ export const adoptPrevious = ({ state, processes, logs, registry: reg, launch, s
       }
     }
     yield* bump
+    yield* state.sync
   })

@@ -2,7 +2,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Deferred, Effect, Fiber } from "effect"
 import { type DaemonRecord, emptyState, type PersistentState } from "../../src/state/State.js"
 import { asyncWriter, makeStateStore, readStateFile, writeFileAtomic } from "../../src/state/StateStore.js"
 
@@ -241,5 +241,58 @@ describe("StateStore", () => {
       expect(fs.readdirSync(dir)).toEqual(["state.json"])
       fs.rmSync(dir, { recursive: true, force: true })
     }),
+  )
+
+  it.live(
+    "record applies at once and writes in the background; sync waits until every change is on disk",
+    () =>
+      Effect.gen(function* () {
+        const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), "supervisor-state-"))
+        const file = nodePath.join(dir, "state.json")
+        // A writer held at a gate: the test decides when a write reaches the disk.
+        const gates: Array<Deferred.Deferred<void>> = []
+        const texts: Array<string> = []
+        const gated: typeof asyncWriter = (f, text) =>
+          Effect.gen(function* () {
+            const gate = yield* Deferred.make<void>()
+            gates.push(gate)
+            yield* Deferred.await(gate)
+            texts.push(text)
+            writeFileAtomic(f, text)
+          })
+        const store = yield* makeStateStore(file, gated)
+        const waitForGate = (n: number) =>
+          Effect.gen(function* () {
+            while (gates.length < n) yield* Effect.sleep("1 millis")
+            return gates[n - 1]!
+          })
+        yield* store.sync // nothing to wait for
+
+        const first = yield* store.record((s) => ({ ...s, disabled: ["a"] }))
+        expect(first.disabled).toEqual(["a"])
+        expect((yield* store.get).disabled).toEqual(["a"])
+        const gate1 = yield* waitForGate(1)
+        expect(fs.existsSync(file)).toBe(false) // not written yet: record did not wait
+
+        // Made while the first write is under way: the same writer writes it next.
+        yield* store.record((s) => ({ ...s, disabled: [...s.disabled, "b"] }))
+        const synced = yield* Effect.fork(store.sync)
+        yield* Deferred.succeed(gate1, undefined)
+        const gate2 = yield* waitForGate(2)
+        expect(JSON.parse(fs.readFileSync(file, "utf8")).disabled).toEqual(["a"])
+        expect(synced.unsafePoll()).toBeNull() // "b" is not on disk yet: sync still waits
+        yield* Deferred.succeed(gate2, undefined)
+        yield* Fiber.join(synced)
+        expect(JSON.parse(fs.readFileSync(file, "utf8")).disabled).toEqual(["a", "b"])
+        expect(texts).toHaveLength(2)
+
+        // update is record + sync
+        const updated = store.update((s) => ({ ...s, disabled: [] }))
+        const fiber = yield* Effect.fork(updated)
+        yield* Deferred.succeed(yield* waitForGate(3), undefined)
+        expect((yield* Fiber.join(fiber)).disabled).toEqual([])
+        expect(readStateFile(file).state.disabled).toEqual([])
+        fs.rmSync(dir, { recursive: true, force: true })
+      }),
   )
 })

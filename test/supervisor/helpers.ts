@@ -114,21 +114,19 @@ export const makeHarness = (options: HarnessOptions = {}) =>
 
     const history = yield* Ref.make<Record<string, ReadonlyArray<StatusType>>>({})
     const real = yield* makeStateStore(stateFile)
+    const noteStatuses = (next: PersistentState) =>
+      Ref.update(history, (h) => {
+        const out = { ...h }
+        for (const [id, record] of Object.entries(next.daemons)) {
+          const seen = out[id] ?? []
+          if (seen[seen.length - 1] !== record.status.type) out[id] = [...seen, record.status.type]
+        }
+        return out
+      })
     const store = {
       ...real,
-      update: (f: (s: PersistentState) => PersistentState) =>
-        real.update(f).pipe(
-          Effect.tap((next) =>
-            Ref.update(history, (h) => {
-              const out = { ...h }
-              for (const [id, record] of Object.entries(next.daemons)) {
-                const seen = out[id] ?? []
-                if (seen[seen.length - 1] !== record.status.type) out[id] = [...seen, record.status.type]
-              }
-              return out
-            }),
-          ),
-        ),
+      update: (f: (s: PersistentState) => PersistentState) => real.update(f).pipe(Effect.tap(noteStatuses)),
+      record: (f: (s: PersistentState) => PersistentState) => real.record(f).pipe(Effect.tap(noteStatuses)),
     }
 
     // Output lines per daemon, and a signal for live `onLines` streams.
