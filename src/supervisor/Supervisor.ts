@@ -1,4 +1,16 @@
-import { Context, Deferred, Effect, Fiber, FiberMap, FiberSet, Layer, Option, Ref, Stream } from "effect"
+import {
+  Context,
+  Deferred,
+  Effect,
+  Exit,
+  Fiber,
+  FiberMap,
+  FiberSet,
+  Layer,
+  Option,
+  Ref,
+  Stream,
+} from "effect"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { ProcessTreeNode } from "../domain/ProcessTree.js"
@@ -140,15 +152,13 @@ export const makeSupervisor = Effect.gen(function* () {
       const ready = yield* Deferred.make<StartOutcome>()
       const spawned = yield* Deferred.make<void>()
       const fiber = yield* FiberMap.run(fibers, id, lifecycle(ctx, def, ready, spawned, adopted))
-      const ended = Fiber.await(fiber)
-      const outcome: Effect.Effect<StartOutcome> = Effect.raceFirst(
-        Deferred.await(ready),
-        ended.pipe(
-          Effect.zipRight(Deferred.poll(ready)),
-          Effect.flatMap(Option.getOrElse(() => Effect.succeed<StartOutcome>({ _tag: "Interrupted", id }))),
-        ),
-      )
-      return { spawned: Effect.raceFirst(Deferred.await(spawned), Effect.asVoid(ended)), outcome }
+      // However the fiber ends (even interrupted before it ran), neither wait outlives it; a
+      // deferred it completed keeps its value. An observer, not a race: no fibers per start.
+      fiber.addObserver(() => {
+        Deferred.unsafeDone(spawned, Exit.void)
+        Deferred.unsafeDone(ready, Exit.succeed<StartOutcome>({ _tag: "Interrupted", id }))
+      })
+      return { spawned: Deferred.await(spawned), outcome: Deferred.await(ready) }
     })
 
   const stopLocked = (id: string) =>
