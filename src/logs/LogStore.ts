@@ -272,11 +272,10 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
       prepare: (id) =>
         Effect.gen(function* () {
           const d = yield* daemon(id)
-          yield* fsio.mkdirp(dir)
-          yield* fsio.close(yield* fsio.open(d.paths.rawPath, "a"))
+          yield* fsio.ensureFile(d.paths.rawPath)
           yield* d.mutex.withPermits(1)(
             Effect.gen(function* () {
-              const size = yield* fsio.sizeOf(d.paths.rawPath)
+              const size = yield* fsio.sizeOfSync(d.paths.rawPath)
               if (d.follower !== undefined) return yield* markBoundary(d, d.follower, size, cfg)
               yield* repairIndex(d.paths.indexPath)
               d.pendingLateEnd = size

@@ -253,8 +253,7 @@ const makeWaker = () => {
 export const follow = (d: DaemonLog, cfg: FollowerConfig, rs: RetentionState) =>
   Effect.gen(function* () {
     const { rawPath, indexPath } = d.paths
-    yield* fsio.mkdirp(nodePath.dirname(rawPath))
-    yield* fsio.close(yield* fsio.open(rawPath, "a"))
+    yield* fsio.ensureFile(rawPath)
     const rawFd = yield* fsio.scopedOpen(rawPath, "r")
 
     yield* d.mutex.withPermits(1)(

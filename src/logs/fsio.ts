@@ -1,4 +1,5 @@
 import * as fs from "node:fs"
+import * as nodePath from "node:path"
 import { Effect } from "effect"
 import { fsError, isErrno, LogStoreError } from "./errors.js"
 
@@ -21,6 +22,34 @@ export const open = (
   mode = 0o640,
 ): Effect.Effect<number, LogStoreError> =>
   Effect.try({ try: () => fs.openSync(path, flags, mode), catch: (cause) => fsError("open", path, cause) })
+
+/**
+ * Creates `path` if it is missing, as a daemon's writer opens it (`O_APPEND | O_CREAT`, 0640),
+ * and its directory (0750) only when that is missing too: one open and one close when both exist,
+ * which they do for every start but the first.
+ */
+export const ensureFile = (path: string): Effect.Effect<void, LogStoreError> =>
+  Effect.try({
+    try: () => {
+      let fd: number
+      try {
+        fd = fs.openSync(path, "a", 0o640)
+      } catch (error) {
+        if (!isErrno(error, "ENOENT")) throw error
+        fs.mkdirSync(nodePath.dirname(path), { recursive: true, mode: 0o750 })
+        fd = fs.openSync(path, "a", 0o640)
+      }
+      fs.closeSync(fd)
+    },
+    catch: (cause) => fsError("open", path, cause),
+  })
+
+/** The size of the file at `path`; 0 when it does not exist. */
+export const sizeOfSync = (path: string): Effect.Effect<number, LogStoreError> =>
+  Effect.try({
+    try: () => fs.statSync(path, { throwIfNoEntry: false })?.size ?? 0,
+    catch: (cause) => fsError("stat", path, cause),
+  })
 
 /** Opens for reading; `undefined` when the file does not exist. */
 export const openIfExists = (path: string): Effect.Effect<number | undefined, LogStoreError> =>
@@ -67,20 +96,6 @@ export const readAt = (
 
 export const fstat = (fd: number, path: string): Effect.Effect<fs.Stats, LogStoreError> =>
   Effect.try({ try: () => fs.fstatSync(fd), catch: (cause) => fsError("stat", path, cause) })
-
-/** Size of the file at `path`, 0 when it does not exist. */
-export const sizeOf = (path: string): Effect.Effect<number, LogStoreError> =>
-  Effect.async((resume) => {
-    fs.stat(path, (err, st) =>
-      resume(
-        err
-          ? isErrno(err, "ENOENT")
-            ? Effect.succeed(0)
-            : Effect.fail(fsError("stat", path, err))
-          : Effect.succeed(st.size),
-      ),
-    )
-  })
 
 /** Writes all of `data` at the fd's position (O_APPEND: at the end). Synchronous: one small record. */
 export const writeAllSync = (

@@ -110,12 +110,16 @@ export const lifecycle = (
   const signal = def.config.stop_signal.signal
   const timeout = def.config.stop_signal.timeout ?? ctx.stopTimeout
   // The run hooks inherit (environment and user): the latest spawn's, or the plain daemon's.
-  let hookRun: HookRun = { env: daemonEnvironment(ctx.baseEnv, def, 0) }
+  // (Made on first use: most daemons fire no hook before their first spawn sets it.)
+  let hookRun: HookRun | undefined
   let retryCount = 0
   // The ports of the latest spawn, for the start outcome.
   let runPorts: ResolvedPorts = { ports: [], offset: 0 }
   const fire = (hook: HookName, vars: Omit<HookVars, "retryCount"> = {}) =>
-    ctx.fireHook(def, hook, hookRun, { retryCount, ...vars })
+    ctx.fireHook(def, hook, (hookRun ??= { env: daemonEnvironment(ctx.baseEnv, def, 0) }), {
+      retryCount,
+      ...vars,
+    })
 
   const stopGroup = (handle: ProcessHandle) =>
     Effect.gen(function* () {

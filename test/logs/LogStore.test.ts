@@ -49,6 +49,28 @@ const collect = <A, E>(stream: Stream.Stream<A, E>) =>
   })
 
 describe("LogStore", () => {
+  it.scopedLive(
+    "prepare creates a missing logs directory (0750) and the output file (0640), and keeps both",
+    () =>
+      Effect.gen(function* () {
+        const root = yield* tempDir
+        const dir = nodePath.join(root, "state", "logs") // neither exists yet
+        const store = Context.get(yield* Layer.build(LogStore.layer({ dir })), LogStore)
+        const { rawPath } = yield* store.prepare(ID)
+        expect(fs.statSync(dir).mode & 0o777).toBe(0o750)
+        expect(fs.statSync(rawPath).mode & 0o777).toBe(0o640)
+        fs.appendFileSync(rawPath, "kept\n")
+        yield* store.prepare(ID)
+        yield* store.follow(ID)
+        expect(fs.readFileSync(rawPath, "utf8")).toBe("kept\n")
+        // the directory removed behind the store's back is made again
+        yield* store.unfollow(ID)
+        fs.rmSync(dir, { recursive: true })
+        yield* store.prepare(ID)
+        expect(fs.statSync(rawPath).size).toBe(0)
+      }),
+  )
+
   it.scopedLive("indexes every line in order with increasing ids; records tile the raw file", () =>
     Effect.gen(function* () {
       const { store, rawPath, indexPath } = yield* setup()
