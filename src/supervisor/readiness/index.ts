@@ -99,6 +99,9 @@ export const waitUntilReady = (
   env: ReadinessEnvironment,
   exit: Effect.Effect<ExitStatus>,
 ): Effect.Effect<ReadyResult> => {
+  // `ready_delay = 0`: ready once spawned, without a race against the exit or a timer tick.
+  const immediate = checks.find((check) => check._tag === "delay" && check.seconds <= 0)
+  if (immediate !== undefined) return Effect.succeed({ _tag: "Ready", check: immediate })
   const racers = checks.map((check) => {
     const run = runCheck(check, env).pipe(Effect.as(check))
     const timeout = "timeout" in check ? check.timeout : undefined
