@@ -1,0 +1,160 @@
+// What a start of N daemons costs the supervisor, for two builds (or more) side by side.
+// Usage: node bench/start-cost.mjs [--daemons 50] [--rounds 11] [--node-flags "<flags>"] [DIR ...]
+//   DIR: a directory holding a build's dist/ and package.json (default: this repository). Copy a
+//   build aside (`cp -r dist package.json /tmp/before/`) to compare it with the current one.
+// Each build gets its own foreground supervisor (`node <flags> dist/supervisor.cjs supervisor run`,
+// the flags of a background supervisor by default, read from src/host/nodeFlags.ts) on its own
+// state directory, with the same project of N `exec sleep` daemons (`ready_delay = 0`). The
+// rounds alternate between the builds: each sends the start request the quick client sends for
+// `start --all` (POST /api/cli/start-from over the socket), then stops and forgets the daemons
+// with the build's CLI. Per build: the request's wall time and the supervisor's main-thread CPU
+// time (`se.sum_exec_runtime` of /proc/<pid>/sched, which machine noise moves far less than the
+// wall time), medians over the rounds, and the supervisor's RSS at the end.
+import { spawn, spawnSync } from "node:child_process"
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { request } from "node:http"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { setTimeout as sleep } from "node:timers/promises"
+
+const args = process.argv.slice(2)
+const options = { daemons: 50, rounds: 11, "node-flags": undefined }
+const dirs = []
+for (let i = 0; i < args.length; i++) {
+  const name = args[i].startsWith("--") ? args[i].slice(2) : undefined
+  if (name !== undefined && name in options) options[name] = args[++i]
+  else if (name !== undefined) throw new Error(`unknown option ${args[i]}`)
+  else dirs.push(resolve(args[i]))
+}
+if (dirs.length === 0) dirs.push(resolve("."))
+const N = Number(options.daemons)
+const ROUNDS = Number(options.rounds)
+const flags =
+  options["node-flags"] === undefined
+    ? [...readFileSync(resolve("src/host/nodeFlags.ts"), "utf8").matchAll(/^\s+"(--[^"]+)",$/gm)].map(
+        (m) => m[1],
+      )
+    : options["node-flags"].split(/\s+/).filter(Boolean)
+
+const root = mkdtempSync(join(tmpdir(), "sv-start-cost-"))
+const project = join(root, "project")
+mkdirSync(project)
+writeFileSync(
+  join(project, "supervisor.toml"),
+  Array.from({ length: N }, (_, i) => `[daemons.d${i}]\nrun = "exec sleep 100000"\nready_delay = 0\n`).join(
+    "\n",
+  ),
+)
+
+const mainThreadCpuMs = (pid) =>
+  Number(/se\.sum_exec_runtime\s+:\s+([\d.]+)/.exec(readFileSync(`/proc/${pid}/sched`, "utf8"))?.[1] ?? NaN)
+const rssMiB = (pid) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]
+
+const post = (socketPath, path, body) =>
+  new Promise((resolvePost, reject) => {
+    const text = JSON.stringify(body)
+    const req = request(
+      {
+        socketPath,
+        path,
+        method: "POST",
+        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(text) },
+      },
+      (res) => {
+        let out = ""
+        res.setEncoding("utf8").on("data", (d) => {
+          out += d
+        })
+        res.on("end", () => resolvePost({ status: res.statusCode, body: out }))
+      },
+    )
+    req.on("error", reject)
+    req.end(text)
+  })
+
+const builds = []
+try {
+  for (const [i, dir] of dirs.entries()) {
+    if (!existsSync(join(dir, "dist", "supervisor.cjs")))
+      throw new Error(`${dir}/dist/supervisor.cjs is missing`)
+    // A copy: the supervisor rewrites its code cache when the flags differ, and a rebuild of
+    // the repository during the run must not change what is measured.
+    const copy = join(root, `build-${i}`)
+    cpSync(join(dir, "dist"), join(copy, "dist"), { recursive: true })
+    cpSync(join(dir, "package.json"), join(copy, "package.json"))
+    const bin = join(copy, "dist", "supervisor.cjs")
+    const stateDir = join(root, `state-${i}`)
+    const env = { ...process.env, HOME: join(root, "home"), SUPERVISOR_STATE_DIR: stateDir }
+    const version = JSON.parse(readFileSync(join(copy, "package.json"), "utf8")).version
+    const host = spawn(process.execPath, [...flags, bin, "supervisor", "run"], { env, stdio: "ignore" })
+    builds.push({
+      dir,
+      bin,
+      env,
+      host,
+      socket: join(stateDir, "sock", "api.sock"),
+      version,
+      wall: [],
+      cpu: [],
+    })
+  }
+  for (const b of builds) {
+    const deadline = Date.now() + 15_000
+    while (
+      !existsSync(b.socket) ||
+      (await post(b.socket, "/api/cli/list", {}).catch(() => undefined)) === undefined
+    ) {
+      if (Date.now() > deadline) throw new Error(`the supervisor of ${b.dir} did not start`)
+      await sleep(100)
+    }
+  }
+  const cli = (b, ...a) => {
+    const r = spawnSync(process.execPath, [b.bin, ...a], { cwd: project, env: b.env, encoding: "utf8" })
+    if (r.status !== 0) throw new Error(`supervisor ${a.join(" ")}: ${r.stderr}`)
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const b of builds) {
+      const body = {
+        version: b.version,
+        cwd: project,
+        env: b.env,
+        ids: [],
+        all: true,
+        group: null,
+        force: false,
+        progress: "none",
+      }
+      const cpu0 = mainThreadCpuMs(b.host.pid)
+      const t0 = performance.now()
+      const r = await post(b.socket, "/api/cli/start-from", body)
+      const wall = performance.now() - t0
+      const cpu = mainThreadCpuMs(b.host.pid) - cpu0
+      const outcomes = r.body
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+        .find((e) => e.outcomes)?.outcomes
+      if (r.status !== 200 || outcomes?.length !== N || outcomes.some((o) => o._tag !== "Ready"))
+        throw new Error(
+          `${b.dir}: the start did not report ${N} daemons ready: ${r.status} ${r.body.slice(0, 300)}`,
+        )
+      b.wall.push(wall)
+      b.cpu.push(cpu)
+      cli(b, "stop", "--all")
+      cli(b, "clean")
+    }
+  }
+  console.log(`start of ${N} daemons, ${ROUNDS} rounds, node ${process.version} ${flags.join(" ")}`)
+  console.log("| build | wall median ms | wall min-max ms | main-thread CPU median ms | RSS at the end MiB |")
+  console.log("|---|---|---|---|---|")
+  for (const b of builds)
+    console.log(
+      `| ${b.dir} | ${median(b.wall).toFixed(0)} | ${Math.min(...b.wall).toFixed(0)}-${Math.max(...b.wall).toFixed(0)} | ${median(b.cpu).toFixed(0)} | ${rssMiB(b.host.pid).toFixed(1)} |`,
+    )
+} finally {
+  for (const b of builds) b.host.kill("SIGTERM")
+  await sleep(1500)
+  rmSync(root, { recursive: true, force: true })
+}
