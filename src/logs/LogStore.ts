@@ -153,7 +153,13 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
 
     const registry = yield* Effect.makeSemaphore(1)
 
-    const daemon = (id: string): Effect.Effect<DaemonLog, LogStoreError> =>
+    // The same IDs come back for every operation (five per start): parsed once each.
+    const byId = new Map<string, DaemonLog>()
+    const daemon = (id: string): Effect.Effect<DaemonLog, LogStoreError> => {
+      const known = byId.get(id)
+      return known !== undefined ? Effect.succeed(known) : lookUp(id)
+    }
+    const lookUp = (id: string): Effect.Effect<DaemonLog, LogStoreError> =>
       Either.match(parseDaemonRef(id), {
         onLeft: (message) =>
           Effect.fail(new LogStoreError({ message: `log of ${JSON.stringify(id)}: ${message}` })),
@@ -162,7 +168,10 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
             Effect.gen(function* () {
               const key = parsed.safePath
               const known = daemons.get(key)
-              if (known !== undefined) return known
+              if (known !== undefined) {
+                byId.set(id, known)
+                return known
+              }
               const base = nodePath.join(dir, key)
               const paths: LogPaths = {
                 rawPath: `${base}.out`,
@@ -182,6 +191,7 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
                 follower: undefined,
               }
               daemons.set(key, d)
+              byId.set(id, d)
               return d
             }),
           ),
@@ -308,7 +318,12 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
             ),
           )
           yield* close(d)
-          yield* registry.withPermits(1)(Effect.sync(() => daemons.delete(d.key)))
+          yield* registry.withPermits(1)(
+            Effect.sync(() => {
+              daemons.delete(d.key)
+              for (const [id, known] of byId) if (known === d) byId.delete(id)
+            }),
+          )
         }),
 
       query: (id, q = {}) =>
