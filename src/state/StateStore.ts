@@ -144,9 +144,10 @@ export const makeStateStore = (file: string, write: StateWriter = syncWriter) =>
       while (written < version) {
         const snapshot = current
         const at = version
-        // Uninterruptible: a write cut short would leave the temp file behind.
-        yield* write(file, `${JSON.stringify(encoded(snapshot), null, 2)}\n`).pipe(
-          Effect.catchAll((e) => Effect.logError(`cannot write the state file ${file}`, e)),
+        // Uninterruptible: a write cut short would leave the temp file behind. Whatever goes wrong
+        // (even a defect) is logged, and the writer goes on: `sync` must never wait forever.
+        yield* Effect.suspend(() => write(file, `${JSON.stringify(encoded(snapshot), null, 2)}\n`)).pipe(
+          Effect.catchAllCause((cause) => Effect.logError(`cannot write the state file ${file}`, cause)),
           Effect.uninterruptible,
         )
         written = at

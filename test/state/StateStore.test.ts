@@ -295,4 +295,27 @@ describe("StateStore", () => {
         fs.rmSync(dir, { recursive: true, force: true })
       }),
   )
+
+  it.scoped(
+    "a writer that dies is logged like a failed write: sync returns, the next change is written",
+    () =>
+      Effect.gen(function* () {
+        const dir = yield* tempDir
+        const file = nodePath.join(dir, "state.json")
+        let calls = 0
+        const dying: typeof asyncWriter = (f, text) =>
+          Effect.suspend(() => {
+            calls++
+            if (calls === 1) throw new Error("a bug in the writer")
+            writeFileAtomic(f, text)
+            return Effect.void
+          })
+        const store = yield* makeStateStore(file, dying)
+        yield* store.update((s) => ({ ...s, disabled: ["a"] }))
+        expect(fs.existsSync(file)).toBe(false)
+        yield* store.update((s) => ({ ...s, disabled: ["a", "b"] }))
+        expect(readStateFile(file).state.disabled).toEqual(["a", "b"])
+        expect(calls).toBe(2)
+      }),
+  )
 })
