@@ -115,11 +115,10 @@ export const lifecycle = (
   let retryCount = 0
   // The ports of the latest spawn, for the start outcome.
   let runPorts: ResolvedPorts = { ports: [], offset: 0 }
-  const fire = (hook: HookName, vars: Omit<HookVars, "retryCount"> = {}) =>
-    ctx.fireHook(def, hook, (hookRun ??= { env: daemonEnvironment(ctx.baseEnv, def, 0) }), {
-      retryCount,
-      ...vars,
-    })
+  const fire = (hook: HookName, vars: Omit<HookVars, "retryCount"> = {}) => {
+    hookRun ??= { env: daemonEnvironment(ctx.baseEnv, def, 0) }
+    return ctx.fireHook(def, hook, hookRun, { retryCount, ...vars })
+  }
 
   const stopGroup = (handle: ProcessHandle) =>
     Effect.gen(function* () {
