@@ -160,15 +160,19 @@ export const makeStateStore = (file: string, write: StateWriter = syncWriter) =>
       }
       writing = false
     })
+    // Uninterruptible: a caller interrupted between raising the flag and forking the writer
+    // would leave the flag up with no writer, and every later `sync` waiting forever.
     const record = (f: (s: PersistentState) => PersistentState) =>
-      Effect.suspend(() => {
-        current = f(current)
-        version++
-        const next = current
-        if (writing) return Effect.succeed(next)
-        writing = true
-        return Effect.as(Effect.forkDaemon(writeLatest), next)
-      })
+      Effect.uninterruptible(
+        Effect.suspend(() => {
+          current = f(current)
+          version++
+          const next = current
+          if (writing) return Effect.succeed(next)
+          writing = true
+          return Effect.as(Effect.forkDaemon(writeLatest), next)
+        }),
+      )
     const sync: Effect.Effect<void> = Effect.suspend(() => {
       if (written >= version) return Effect.void
       const done = Deferred.unsafeMake<void>(FiberId.none)

@@ -318,4 +318,29 @@ describe("StateStore", () => {
         expect(calls).toBe(2)
       }),
   )
+
+  it.live("a fiber interrupted as it records a change cannot stop the writer: the change is written", () =>
+    Effect.gen(function* () {
+      const dir = yield* Effect.sync(() => fs.mkdtempSync(nodePath.join(os.tmpdir(), "supervisor-state-")))
+      const file = nodePath.join(dir, "state.json")
+      const store = yield* makeStateStore(file, asyncWriter)
+      // The interruption arrives while `record` runs: it takes effect at the next step, the very
+      // one that would start the writer.
+      const recording = yield* Effect.fork(
+        Effect.withFiberRuntime<unknown>((fiber) =>
+          store.record((s) => {
+            fiber.unsafeInterruptAsFork(fiber.id())
+            return { ...s, disabled: ["x"] }
+          }),
+        ),
+      )
+      yield* Fiber.await(recording)
+      expect((yield* store.get).disabled).toEqual(["x"])
+      yield* store.sync.pipe(
+        Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => new Error("sync never returned") }),
+      )
+      expect(readStateFile(file).state.disabled).toEqual(["x"])
+      fs.rmSync(dir, { recursive: true, force: true })
+    }),
+  )
 })
