@@ -151,13 +151,19 @@ export const makeSupervisor = Effect.gen(function* () {
       const id = def.id.qualified
       const ready = yield* Deferred.make<StartOutcome>()
       const spawned = yield* Deferred.make<void>()
-      const fiber = yield* FiberMap.run(fibers, id, lifecycle(ctx, def, ready, spawned, adopted))
       // However the fiber ends (even interrupted before it ran), neither wait outlives it; a
       // deferred it completed keeps its value. An observer, not a race: no fibers per start.
-      fiber.addObserver(() => {
-        Deferred.unsafeDone(spawned, Exit.void)
-        Deferred.unsafeDone(ready, Exit.succeed<StartOutcome>({ _tag: "Interrupted", id }))
-      })
+      // Uninterruptible: the fiber never runs without its observer.
+      yield* Effect.uninterruptible(
+        FiberMap.run(fibers, id, lifecycle(ctx, def, ready, spawned, adopted)).pipe(
+          Effect.tap((fiber) =>
+            fiber.addObserver(() => {
+              Deferred.unsafeDone(spawned, Exit.void)
+              Deferred.unsafeDone(ready, Exit.succeed<StartOutcome>({ _tag: "Interrupted", id }))
+            }),
+          ),
+        ),
+      )
       return { spawned: Deferred.await(spawned), outcome: Deferred.await(ready) }
     })
 
