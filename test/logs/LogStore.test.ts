@@ -57,8 +57,13 @@ describe("LogStore", () => {
         const dir = nodePath.join(root, "state", "logs") // neither exists yet
         const store = Context.get(yield* Layer.build(LogStore.layer({ dir })), LogStore)
         const { rawPath } = yield* store.prepare(ID)
-        expect(fs.statSync(dir).mode & 0o777).toBe(0o750)
-        expect(fs.statSync(rawPath).mode & 0o777).toBe(0o640)
+        // the modes asked for, less what the umask takes: as a directory and a file made so here
+        const refDir = nodePath.join(root, "ref-dir")
+        const refFile = nodePath.join(root, "ref-file")
+        fs.mkdirSync(refDir, { mode: 0o750 })
+        fs.writeFileSync(refFile, "", { mode: 0o640 })
+        expect(fs.statSync(dir).mode & 0o777).toBe(fs.statSync(refDir).mode & 0o777)
+        expect(fs.statSync(rawPath).mode & 0o777).toBe(fs.statSync(refFile).mode & 0o777)
         fs.appendFileSync(rawPath, "kept\n")
         yield* store.prepare(ID)
         yield* store.follow(ID)
