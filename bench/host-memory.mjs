@@ -7,10 +7,11 @@
 // cycle of `start --all` (timed), six `list --json`, `stop --all` and `clean`. The dist/ under
 // test is copied first, so the build's own code cache is left alone.
 import { spawn, spawnSync } from "node:child_process"
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
+import { writeSleepersProject } from "./project.mjs"
 
 const args = process.argv.slice(2)
 const sep = args.indexOf("--")
@@ -28,14 +29,7 @@ const dist = join(root, "dist")
 cpSync(resolve("dist"), dist, { recursive: true })
 cpSync(resolve("package.json"), join(root, "package.json"))
 rmSync(join(dist, "host.cjs.cache"), { force: true })
-const project = join(root, "project")
-mkdirSync(project)
-writeFileSync(
-  join(project, "supervisor.toml"),
-  Array.from({ length: N }, (_, i) => `[daemons.d${i}]\nrun = "exec sleep 100000"\nready_delay = 0\n`).join(
-    "\n",
-  ),
-)
+const project = writeSleepersProject(join(root, "project"), N)
 const bin = join(dist, "supervisor.cjs")
 const env = { ...process.env, HOME: join(root, "home"), SUPERVISOR_STATE_DIR: join(root, "state") }
 const cli = (...a) => {

@@ -11,11 +11,12 @@
 // time (`se.sum_exec_runtime` of /proc/<pid>/sched, which machine noise moves far less than the
 // wall time), medians over the rounds, and the supervisor's RSS at the end.
 import { spawn, spawnSync } from "node:child_process"
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
+import { writeSleepersProject } from "./project.mjs"
 
 const args = process.argv.slice(2)
 const options = { daemons: 50, rounds: 11, "node-flags": undefined }
@@ -37,14 +38,7 @@ const flags =
     : options["node-flags"].split(/\s+/).filter(Boolean)
 
 const root = mkdtempSync(join(tmpdir(), "sv-start-cost-"))
-const project = join(root, "project")
-mkdirSync(project)
-writeFileSync(
-  join(project, "supervisor.toml"),
-  Array.from({ length: N }, (_, i) => `[daemons.d${i}]\nrun = "exec sleep 100000"\nready_delay = 0\n`).join(
-    "\n",
-  ),
-)
+const project = writeSleepersProject(join(root, "project"), N)
 
 const mainThreadCpuMs = (pid) =>
   Number(/se\.sum_exec_runtime\s+:\s+([\d.]+)/.exec(readFileSync(`/proc/${pid}/sched`, "utf8"))?.[1] ?? NaN)
