@@ -243,11 +243,11 @@ describe("StateStore", () => {
     }),
   )
 
-  it.live(
+  it.scopedLive(
     "record applies at once and writes in the background; sync waits until every change is on disk",
     () =>
       Effect.gen(function* () {
-        const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), "supervisor-state-"))
+        const dir = yield* tempDir
         const file = nodePath.join(dir, "state.json")
         // A writer held at a gate: the test decides when a write reaches the disk.
         const gates: Array<Deferred.Deferred<void>> = []
@@ -292,7 +292,6 @@ describe("StateStore", () => {
         yield* Deferred.succeed(yield* waitForGate(3), undefined)
         expect((yield* Fiber.join(fiber)).disabled).toEqual([])
         expect(readStateFile(file).state.disabled).toEqual([])
-        fs.rmSync(dir, { recursive: true, force: true })
       }),
   )
 
@@ -319,28 +318,29 @@ describe("StateStore", () => {
       }),
   )
 
-  it.live("a fiber interrupted as it records a change cannot stop the writer: the change is written", () =>
-    Effect.gen(function* () {
-      const dir = yield* Effect.sync(() => fs.mkdtempSync(nodePath.join(os.tmpdir(), "supervisor-state-")))
-      const file = nodePath.join(dir, "state.json")
-      const store = yield* makeStateStore(file, asyncWriter)
-      // The interruption arrives while `record` runs: it takes effect at the next step, the very
-      // one that would start the writer.
-      const recording = yield* Effect.fork(
-        Effect.withFiberRuntime<unknown>((fiber) =>
-          store.record((s) => {
-            fiber.unsafeInterruptAsFork(fiber.id())
-            return { ...s, disabled: ["x"] }
-          }),
-        ),
-      )
-      yield* Fiber.await(recording)
-      expect((yield* store.get).disabled).toEqual(["x"])
-      yield* store.sync.pipe(
-        Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => new Error("sync never returned") }),
-      )
-      expect(readStateFile(file).state.disabled).toEqual(["x"])
-      fs.rmSync(dir, { recursive: true, force: true })
-    }),
+  it.scopedLive(
+    "a fiber interrupted as it records a change cannot stop the writer: the change is written",
+    () =>
+      Effect.gen(function* () {
+        const dir = yield* tempDir
+        const file = nodePath.join(dir, "state.json")
+        const store = yield* makeStateStore(file, asyncWriter)
+        // The interruption arrives while `record` runs: it takes effect at the next step, the very
+        // one that would start the writer.
+        const recording = yield* Effect.fork(
+          Effect.withFiberRuntime<unknown>((fiber) =>
+            store.record((s) => {
+              fiber.unsafeInterruptAsFork(fiber.id())
+              return { ...s, disabled: ["x"] }
+            }),
+          ),
+        )
+        yield* Fiber.await(recording)
+        expect((yield* store.get).disabled).toEqual(["x"])
+        yield* store.sync.pipe(
+          Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => new Error("sync never returned") }),
+        )
+        expect(readStateFile(file).state.disabled).toEqual(["x"])
+      }),
   )
 })
