@@ -124,15 +124,12 @@ export const WaitResult = Schema.Struct({
 export const ListRequest = Schema.Struct({
   cwd: Schema.String,
   env: Schema.Record({ key: Schema.String, value: Schema.String }),
-  /** The CLI's `collationKey` (src/domain/collation.ts). */
-  collation: Schema.String,
 })
 export const ListAnswer = Schema.Struct({
   version: Schema.String,
   /** Null when the configuration has warnings or problems: the CLI then lists (and reports) itself. */
+  /** Sorted as the CLI sorts them (src/domain/idOrder.ts). */
   entries: Schema.NullOr(Schema.Array(ApiDaemonEntry)),
-  /** The entries are in the order the CLI would sort them in (same collation): no need to sort again. */
-  sorted: Schema.Boolean,
 })
 
 /**

@@ -4,7 +4,6 @@ import { Chunk, Deferred, Effect, Either, Ref, Schema, Stream } from "effect"
 import { makeConfigCache } from "../config/cache.js"
 import type { LoadOptions } from "../config/Loader.js"
 import type { ControlResult } from "../domain/ApiDaemonEntry.js"
-import { collationKey } from "../domain/collation.js"
 import { type LogEntry, LogStreamItem } from "../domain/LogEntry.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { stripAnsi } from "../logs/ansi.js"
@@ -212,7 +211,6 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
     const cachedConfig = makeConfigCache()
     const loadConfig = (options: LoadOptions) =>
       cachedConfig(options).pipe(Effect.provideService(FileSystem.FileSystem, fs))
-    const collation = collationKey(process.env)
     const configured = makeConfigured(yield* StateStore, (yield* SupervisorConfig).env, fs)
     // Every daemon as `GET /api/daemons` lists it, without reading /proc for memory and CPU.
     const known = Effect.gen(function* () {
@@ -330,9 +328,9 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
           // Warnings and problems are the CLI's to print: it lists by itself then.
           const config = yield* Effect.either(loadConfig(payload))
           if (Either.isLeft(config) || config.right.warnings.length > 0)
-            return { version: host.version, entries: null, sorted: false }
+            return { version: host.version, entries: null }
           const entries = mergeListing(yield* knownEntries(sup), yield* sup.disabledIds, config.right)
-          return { version: host.version, entries, sorted: payload.collation === collation }
+          return { version: host.version, entries }
         }),
       )
       .handleRaw("startFrom", ({ request }) => startFromHandler(request.json))

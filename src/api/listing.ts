@@ -1,13 +1,14 @@
 import { configDefinitions } from "../config/definitions.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import { compareIds } from "../domain/idOrder.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 
-const byId = (a: ApiDaemonEntry, b: ApiDaemonEntry) => a.id.qualified.localeCompare(b.id.qualified)
+const byId = (a: ApiDaemonEntry, b: ApiDaemonEntry) => compareIds(a.id.qualified, b.id.qualified)
 
 /**
  * What `supervisor list` shows: every daemon known to the supervisor, plus those configured
- * here that it never ran (`available`, or `disabled`), sorted by ID. Computed by the CLI, or
+ * here that it never ran (`available`, or `disabled`), sorted by ID (src/domain/idOrder.ts). Computed by the CLI, or
  * by the supervisor itself for the fast `list --json` (src/quick/list.ts).
  */
 export const mergeListing = (

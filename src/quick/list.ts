@@ -4,14 +4,12 @@
 // warnings, an error) resolves false and the full CLI answers, exactly as before. Bundled
 // with start.ts into dist/quick.cjs: no Effect here, that is the point (docs/benchmarks.md).
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
-import { collationKey } from "../domain/collation.js"
 import { VERSION } from "../version.js"
 import { post, readAll } from "./request.js"
 
 interface Answer {
   readonly version: string
   readonly entries: Array<ApiDaemonEntry> | null
-  readonly sorted: boolean
 }
 
 const isAnswer = (value: unknown): value is Answer =>
@@ -34,16 +32,12 @@ export const quickList = async (): Promise<boolean> => {
   const response = await post("/api/cli/list", {
     cwd: process.cwd(),
     env: process.env,
-    collation: collationKey(process.env),
   })
   if (response === undefined) return false
   const answer = parse(await readAll(response))
   if (response.statusCode !== 200 || !isAnswer(answer)) return false
   if (answer.version !== VERSION || answer.entries === null) return false
-  // The order must be this process's collation's, as in the CLI (collation.ts).
-  const entries = answer.sorted
-    ? answer.entries
-    : answer.entries.sort((a, b) => a.id.qualified.localeCompare(b.id.qualified))
-  process.stdout.write(`${JSON.stringify(entries, null, 2)}\n`)
+  // sorted by the supervisor, in the order the CLI uses (src/domain/idOrder.ts)
+  process.stdout.write(`${JSON.stringify(answer.entries, null, 2)}\n`)
   return true
 }

@@ -115,11 +115,11 @@ describe("list --json, answered by the supervisor", () => {
     () => {
       expect(launch("start", "web").status).toBe(0)
       rmSync(join(copy, "cli.cjs")) // only the fast path can answer now
-      // The supervisor's own locale (it sorts), and Danish, where "aa" comes after "z" (the CLI
-      // sorts again). `bundle` is the full CLI, from the real dist/.
+      // The order ignores the locale (src/domain/idOrder.ts): also in Danish, where a locale's
+      // collation puts "aa" after "z". `bundle` is the full CLI, from the real dist/.
       const orders: Array<[Record<string, string>, Array<string>]> = [
         [{}, ["aa", "idle", "web", "Zed"]],
-        [{ LC_ALL: "da_DK.UTF-8" }, ["idle", "web", "Zed", "aa"]],
+        [{ LC_ALL: "da_DK.UTF-8" }, ["aa", "idle", "web", "Zed"]],
       ]
       for (const [env, order] of orders) {
         extraEnv = env
