@@ -1,6 +1,6 @@
 import { Effect, Either, Stream } from "effect"
 import { parseHumanDuration } from "../domain/HumanDuration.js"
-import type { LogClear, LogEntry } from "../domain/LogEntry.js"
+import { isLogClear, type LogClear, type LogEntry } from "../domain/LogEntry.js"
 import type { LogStoreError, LogStoreShape } from "../logs/LogStore.js"
 import { makeMatcher } from "../logs/reader.js"
 
@@ -23,8 +23,8 @@ const entryTime = (e: LogEntry) => new Date(e.timestamp.replace(" ", "T")).getTi
 /**
  * The log tail with filters: the last `lines` stored entries that match, then the new ones that
  * match. The new ones are those after the last entry stored when the request came (so none is
- * lost between the two parts); in this filtered form clear notices are not sent. Without
- * filters, the plain tail (with its clear notices).
+ * lost between the two parts). Clear notices (`{ _clear, _gen }`) pass every filter, as in the
+ * plain tail: a consumer must drop what it shows when the log is cleared.
  */
 export const filteredTail = (
   logs: LogStoreShape,
@@ -46,7 +46,7 @@ export const filteredTail = (
       })
       return Stream.concat(
         Stream.fromIterable(history.filter((e) => e.id <= lastId)),
-        logs.onLines(id, { afterId: lastId }).pipe(Stream.filter(keep)),
+        logs.after(id, { afterId: lastId }).pipe(Stream.filter((item) => isLogClear(item) || keep(item))),
       )
     }),
   )

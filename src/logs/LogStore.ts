@@ -114,6 +114,14 @@ export interface LogStoreShape {
     id: string,
     options?: { readonly afterId?: number },
   ) => Stream.Stream<LogEntry, LogStoreError>
+  /**
+   * Like `onLines` (entries above `afterId`, then the new ones, forever), with the
+   * `{ _clear: true, _gen }` notices of `tail`: a filtered tail (src/api/tailQuery.ts).
+   */
+  readonly after: (
+    id: string,
+    options: { readonly afterId: number },
+  ) => Stream.Stream<LogEntry | LogClear, LogStoreError>
   /** Empties the raw file and starts a new generation (ids keep increasing); returns it. */
   readonly clear: (id: string) => Effect.Effect<number, LogStoreError>
   readonly stats: (id: string) => Effect.Effect<LogStats, LogStoreError>
@@ -275,6 +283,17 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
       return Stream.repeatEffectChunkOption(pull)
     }
 
+    /** Entries above `afterId` (default: the last stored now), then the new ones, forever. */
+    const liveAfter = (id: string, afterId: number | undefined, withClears: boolean) =>
+      Stream.unwrapScoped(
+        Effect.gen(function* () {
+          const d = yield* daemon(id)
+          const sub = yield* PubSub.subscribe(d.changed) // before reading: no signal is missed
+          const now = yield* consistent(d, runQuery(d.ctx, { lines: 0 }))
+          return live(d, sub, afterId === undefined ? now : { ...now, lastId: afterId }, withClears)
+        }),
+      )
+
     const service: LogStoreShape = {
       dir,
       paths: (id) => Effect.map(daemon(id), (d) => d.paths),
@@ -344,17 +363,11 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
         ),
 
       onLines: (id, options = {}) =>
-        Stream.unwrapScoped(
-          Effect.gen(function* () {
-            const d = yield* daemon(id)
-            const sub = yield* PubSub.subscribe(d.changed)
-            const now = yield* consistent(d, runQuery(d.ctx, { lines: 0 }))
-            const start = options.afterId === undefined ? now : { ...now, lastId: options.afterId }
-            return live(d, sub, start, false).pipe(
-              Stream.filter((item): item is LogEntry => !("_clear" in item)),
-            )
-          }),
+        liveAfter(id, options.afterId, false).pipe(
+          Stream.filter((item): item is LogEntry => !("_clear" in item)),
         ),
+
+      after: (id, options) => liveAfter(id, options.afterId, true),
 
       clear: (id) => Effect.flatMap(daemon(id), (d) => d.mutex.withPermits(1)(startGeneration(d, true))),
 

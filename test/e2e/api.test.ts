@@ -266,6 +266,49 @@ describe("HTTP API on TCP (e2e)", () => {
   )
 
   it(
+    "a filtered tail (grep, since) also gets the clear notice when the log is cleared",
+    async () => {
+      const ran = sb.cli(
+        ["run", "--delay", "0", "wiped", "--", "sh", "-c", "echo keep me; echo drop me; exec sleep 600"],
+        dir,
+      )
+      expect(ran.status, ran.stderr).toBe(0)
+      await waitFor("both lines to be stored", () =>
+        sb.cli(["logs", "wiped", "--raw", "--no-timestamp"], dir).stdout.includes("drop me"),
+      )
+      const cases: Array<[string, Array<string>]> = [
+        ["grep=keep", ["keep me"]],
+        [`since=${encodeURIComponent("10min")}`, ["keep me", "drop me"]],
+      ]
+      for (const [filter, stored] of cases) {
+        // once the stored lines have come, clear: the notice must pass the filter
+        const { lines } = await tail(
+          `/api/logs/app%2Fwiped/tail?lines=5&${filter}`,
+          stored.length + 1,
+          (got) => {
+            if (got === stored.length) expect(sb.cli(["logs", "wiped", "--clear"], dir).status).toBe(0)
+          },
+        )
+        expect(
+          lines.slice(0, stored.length).map((l) => l.message),
+          filter,
+        ).toEqual(stored)
+        expect(lines[stored.length], filter).toEqual({ _clear: true, _gen: expect.any(Number) })
+        // the second case needs lines again
+        if (filter.startsWith("grep")) {
+          const again = sb.cli(["restart", "wiped"], dir)
+          expect(again.status, again.stderr).toBe(0)
+          await waitFor("both lines to be stored again", () =>
+            sb.cli(["logs", "wiped", "--raw", "--no-timestamp"], dir).stdout.includes("drop me"),
+          )
+        }
+      }
+      expect(sb.cli(["stop", "wiped"], dir).status).toBe(0)
+    },
+    T,
+  )
+
+  it(
     "namespaces: register a project dir, list it, delete it; proxies list; process tree",
     async () => {
       const reg = await http("POST", "/api/namespaces", { body: { dir } })

@@ -196,6 +196,7 @@ export const makeHarness = (options: HarnessOptions = {}) =>
             )
           }),
         ),
+      after: () => Stream.die("LogStore.after is not used by the supervisor tests"),
       clear: () => notUsed("clear"),
       stats: (id) =>
         Ref.get(lines).pipe(
