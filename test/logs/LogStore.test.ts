@@ -297,24 +297,26 @@ describe("LogStore", () => {
     }),
   )
 
-  it.scopedLive("after yields the entries above an id, then new ones and clear notices; onLines no notices", () =>
-    Effect.gen(function* () {
-      const { store, rawPath } = yield* setup()
-      yield* store.follow(ID)
-      yield* runWriter(rawPath, "echo a1; echo a2; echo a3")
-      yield* waitForLastId(store, 3)
-      const after = yield* collect(store.after(ID, { afterId: 1 }))
-      const lines = yield* collect(store.onLines(ID))
-      expect(messages((yield* after.take(2)) as Array<LogEntry>)).toEqual(["a2", "a3"])
-      expect(yield* store.clear(ID)).toBe(1)
-      expect(yield* after.take(1)).toEqual([{ _clear: true, _gen: 1 } satisfies LogClear])
-      yield* runWriter(rawPath, "echo b1")
-      const [next] = (yield* after.take(1)) as Array<LogEntry>
-      expect([next?.id, next?.message]).toEqual([4, "b1"])
-      // the same clear and line through onLines: the line only
-      expect(messages(yield* lines.take(1))).toEqual(["b1"])
-      expect(yield* Queue.size(lines.queue)).toBe(0)
-    }),
+  it.scopedLive(
+    "after yields the entries above an id, then new ones and clear notices; onLines no notices",
+    () =>
+      Effect.gen(function* () {
+        const { store, rawPath } = yield* setup()
+        yield* store.follow(ID)
+        yield* runWriter(rawPath, "echo a1; echo a2; echo a3")
+        yield* waitForLastId(store, 3)
+        const after = yield* collect(store.after(ID, { afterId: 1 }))
+        const lines = yield* collect(store.onLines(ID))
+        expect(messages((yield* after.take(2)) as Array<LogEntry>)).toEqual(["a2", "a3"])
+        expect(yield* store.clear(ID)).toBe(1)
+        expect(yield* after.take(1)).toEqual([{ _clear: true, _gen: 1 } satisfies LogClear])
+        yield* runWriter(rawPath, "echo b1")
+        const [next] = (yield* after.take(1)) as Array<LogEntry>
+        expect([next?.id, next?.message]).toEqual([4, "b1"])
+        // the same clear and line through onLines: the line only
+        expect(messages(yield* lines.take(1))).toEqual(["b1"])
+        expect(yield* Queue.size(lines.queue)).toBe(0)
+      }),
   )
 
   it.scopedLive("a slow tail consumer still gets every line of a flood", () =>
