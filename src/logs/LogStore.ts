@@ -75,9 +75,12 @@ export interface LogStoreShape {
   /**
    * Creates the logs directory and the daemon's files if missing, and records the raw file's
    * size: bytes after it belong to the daemon about to be spawned (not late). Call it before
-   * spawning; the daemon's stdout and stderr go to `rawPath`, opened with O_APPEND.
+   * spawning; the daemon's stdout and stderr go to `rawPath`, opened with O_APPEND. `size` is
+   * that size: once the index reaches it (`stats(id).endOffset`), every earlier line has its id.
    */
-  readonly prepare: (id: string) => Effect.Effect<{ readonly rawPath: string }, LogStoreError>
+  readonly prepare: (
+    id: string,
+  ) => Effect.Effect<{ readonly rawPath: string; readonly size: number }, LogStoreError>
   /** Starts following the daemon's raw file (idempotent). The follower lives in the store's scope. */
   readonly follow: (id: string) => Effect.Effect<void, LogStoreError>
   /** Stops the follower, if any, and waits for it. What was indexed stays. */
@@ -302,15 +305,18 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
         Effect.gen(function* () {
           const d = yield* daemon(id)
           yield* fsio.ensureFile(d.paths.rawPath)
-          yield* d.mutex.withPermits(1)(
+          const size = yield* d.mutex.withPermits(1)(
             Effect.gen(function* () {
               const size = yield* fsio.sizeOfSync(d.paths.rawPath)
-              if (d.follower !== undefined) return yield* markBoundary(d, d.follower, size, cfg)
-              yield* repairIndex(d.paths.indexPath)
-              d.pendingLateEnd = size
+              if (d.follower !== undefined) yield* markBoundary(d, d.follower, size, cfg)
+              else {
+                yield* repairIndex(d.paths.indexPath)
+                d.pendingLateEnd = size
+              }
+              return size
             }),
           )
-          return { rawPath: d.paths.rawPath }
+          return { rawPath: d.paths.rawPath, size }
         }),
 
       follow: (id) =>

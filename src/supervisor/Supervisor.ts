@@ -32,7 +32,7 @@ import { livePortAvailability, PortAvailability } from "./ports/availability.js"
 import { resolvePorts } from "./ports/resolve.js"
 import { isActive, type Runtime } from "./Runtime.js"
 import { liveProbes, ReadinessProbes } from "./readiness/index.js"
-import { indexedAll, prepareReadiness } from "./readinessContext.js"
+import { indexedAll, indexedUpTo, prepareReadiness } from "./readinessContext.js"
 import { makeRegistry } from "./registry.js"
 import { SupervisorConfig } from "./SupervisorConfig.js"
 import type { DaemonUsage } from "./usage.js"
@@ -103,11 +103,17 @@ export const makeSupervisor = Effect.gen(function* () {
     stopTimeout: config.settings.supervisor.stop_timeout,
     prepareLogs: (id: string) =>
       Effect.gen(function* () {
-        const { rawPath } = yield* logs.prepare(id)
+        const { rawPath, size } = yield* logs.prepare(id)
         yield* logs.follow(id)
-        // Where this run's output starts, so that a failure shows this run's lines only.
-        const { lastId } = yield* logs.stats(id)
-        runStart.set(id, lastId)
+        // Where this run's output starts, so that a failure shows this run's lines only and
+        // on_output hooks see them only: noted once the lines before it have their ids (output
+        // written while the supervisor was down is indexed only now, by the follower).
+        let stats = yield* logs.stats(id)
+        if (stats.endOffset < size) {
+          yield* indexedUpTo(logs, id, size)
+          stats = yield* logs.stats(id)
+        }
+        runStart.set(id, stats.lastId)
         return rawPath
       }).pipe(Effect.orDie),
     lastLines: (id: string, n: number) =>

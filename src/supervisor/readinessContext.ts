@@ -24,22 +24,27 @@ export interface ReadinessDeps {
 }
 
 /**
- * Waits (at most 2 s) until the log follower has indexed every complete line the daemon
- * wrote: a daemon that printed why it failed and exited at once has its last lines shown.
+ * Waits (at most 2 s) until the log follower has indexed the daemon's output up to byte `offset`
+ * of its raw file (by default its size now): every complete line before it has its id.
  */
-export const indexedAll = (logs: LogStoreShape, id: string) =>
+export const indexedUpTo = (logs: LogStoreShape, id: string, offset?: number) =>
   Effect.gen(function* () {
     const { rawPath } = yield* logs.paths(id)
     const caughtUp = Effect.gen(function* () {
-      const size = yield* Effect.try(() => fs.statSync(rawPath).size)
-      const indexed = (yield* logs.stats(id)).endOffset
-      return indexed >= size
+      const end = offset ?? (yield* Effect.try(() => fs.statSync(rawPath).size))
+      return (yield* logs.stats(id)).endOffset >= end
     })
     yield* caughtUp.pipe(
       Effect.repeat({ schedule: Schedule.spaced("25 millis"), until: (done) => done }),
       Effect.timeout("2 seconds"),
     )
   }).pipe(Effect.ignore)
+
+/**
+ * Waits (at most 2 s) until the log follower has indexed every complete line the daemon
+ * wrote: a daemon that printed why it failed and exited at once has its last lines shown.
+ */
+export const indexedAll = (logs: LogStoreShape, id: string) => indexedUpTo(logs, id)
 
 /** Renders the checks' templates with the ports of the daemons the supervisor knows. */
 export const prepareReadiness =

@@ -3,11 +3,18 @@
  * with its variables to a file the test reads. One supervisor for the file (its hook timeout
  * set to 1 s); every test uses its own daemons and files.
  */
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { docExamples } from "./docExamples.js"
-import { type DaemonSandbox, makeDaemonSandbox, STACK_LINE, supervisorPids, waitFor } from "./harness.js"
+import {
+  type DaemonSandbox,
+  daemonPids,
+  makeDaemonSandbox,
+  STACK_LINE,
+  supervisorPids,
+  waitFor,
+} from "./harness.js"
 
 const T = 30_000
 let sb: DaemonSandbox
@@ -66,6 +73,11 @@ hooks.on_output = { run = 'echo "$SUPERVISOR_MATCHED_LINE" >> errors.log', filte
 run = '''echo 'took 12ms'; echo 'took 2500ms'; exec sleep 300'''
 ready_delay = 0.2
 hooks.on_output = { run = 'echo "$SUPERVISOR_MATCHED_LINE" >> slow.log', regex = "took [0-9]{4,}ms", debounce = "0s" }
+
+[daemons.late]
+run = '''if [ -f late.second ]; then echo 'ERROR new'; exec sleep 300; fi; touch late.second; echo 'first run'; while [ ! -f late.go ]; do sleep 0.05; done; seq 1 20000 | sed 's/^/ERROR old /'; exit 3'''
+ready_delay = 0.2
+hooks.on_output = { run = 'echo "$SUPERVISOR_MATCHED_LINE" >> late.log', filter = "ERROR" }
 
 [daemons.hang]
 run = "exec sleep 300"
@@ -192,6 +204,29 @@ describe("hooks (e2e)", () => {
       expect(hooked.slice(1).sort()).toEqual(["exit reason=stop code=143", "stop code=143"])
       expect(await readN("flaky.log", 2)).toEqual(["retry 1 after exit 3", "gave up: exit 3"])
       expect(await readN("errors.log", 1)).toEqual(["ERROR: disk full"])
+    },
+    T,
+  )
+
+  it(
+    "on_output sees only the new run: not the lines the last one wrote while the supervisor was down",
+    async () => {
+      expectOk(["start", "late"])
+      const [pid] = supervisorPids(sb.stateDir)
+      expect(pid).toBeDefined()
+      process.kill(pid as number, "SIGKILL")
+      await waitFor("the supervisor to die", () => supervisorPids(sb.stateDir).length === 0)
+      // the first run prints 20000 matching lines and exits, unseen
+      writeFileSync(join(dir, "late.go"), "")
+      await waitFor("the first run to end", () => daemonPids(sb.stateDir, "app/late").length === 0)
+      // The next start (a new supervisor) indexes those lines now, before the new run's start
+      // is noted. They come first in id order: had one counted, the hook's first line was it.
+      expectOk(["start", "late"])
+      expect(await waitLines("late.log", 1)).toEqual(["ERROR new"])
+      const logs = sb.cli(["logs", "late", "-n", "2", "--no-timestamp", "--raw"], dir)
+      expect(logs.stdout).toContain("ERROR old 20000")
+      expect(logs.stdout).toContain("ERROR new")
+      expectOk(["stop", "late"])
     },
     T,
   )

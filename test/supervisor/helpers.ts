@@ -164,7 +164,7 @@ export const makeHarness = (options: HarnessOptions = {}) =>
         Effect.gen(function* () {
           const call = yield* Ref.updateAndGet(prepareCalls, (n) => n + 1)
           if (options.beforePrepare) yield* options.beforePrepare(call, id)
-          return { rawPath: nodePath.join(dir, "logs", `${id.replace("/", "--")}.out`) }
+          return { rawPath: nodePath.join(dir, "logs", `${id.replace("/", "--")}.out`), size: 0 }
         }),
       follow: () => Effect.void,
       unfollow: () => Effect.void,
