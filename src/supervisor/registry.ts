@@ -50,8 +50,11 @@ export const makeRegistry = (state: StateStoreShape) =>
     const registry = yield* Ref.make(new Map<string, Runtime>())
     const version = yield* SubscriptionRef.make(0)
 
+    // Recorded, not awaited: the background writer puts it on disk with the changes made
+    // meanwhile, and the operations that answer a client (start, stop, adoption, shutdown)
+    // `state.sync` before they do.
     const persist = (r: Runtime) =>
-      state.update((s) => ({ ...s, daemons: { ...s.daemons, [r.def.id.qualified]: toRecord(r) } }))
+      state.record((s) => ({ ...s, daemons: { ...s.daemons, [r.def.id.qualified]: toRecord(r) } }))
     const bump = SubscriptionRef.update(version, (n) => n + 1)
     const update = (id: string, f: (r: Runtime) => Runtime) =>
       Effect.gen(function* () {
