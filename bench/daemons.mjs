@@ -1,7 +1,7 @@
 // supervisor vs PM2 vs supervisord, measured side by side in one run.
 // Usage: node bench/daemons.mjs [--daemons 50] [--rounds 3] [--runs 21] [--lines 1000000]
 //          [--only supervisor,pm2,supervisord] [--wait-quiet 1.0] [--wait-max 600]
-//          [--no-install] [--json FILE] [--keep]
+//          [--no-install] [--json FILE] [--keep] [--background N]
 // (build first: npm run build)
 //
 // 1. start N daemons (`sleep 100000`) and wait until all run; 2. the listing command
@@ -9,8 +9,10 @@
 // 3. RSS of the supervising process with N daemons; 4. stop all N; 5. a flood: one
 // daemon prints `seq 1 1000000` and exits; time until every line is stored, and the count.
 // Steps 1-4 repeat `--rounds` times (tools interleaved, order rotated each round); the
-// flood runs once per round and tool. dist/ is copied first (a rebuild during the run
-// does not matter). Everything runs in a temp dir with its own HOME,
+// flood runs once per round and tool. `--background N` starts N idle processes first (`sleep`),
+// for a machine as busy as a developer's: tools that scan every process pay for each one.
+// dist/ is copied first (a rebuild during the run does not matter). Everything runs in a temp
+// dir with its own HOME,
 // SUPERVISOR_STATE_DIR and PM2_HOME, and every process started here is stopped at the end,
 // also on error or Ctrl-C.
 //
@@ -55,6 +57,7 @@ const LINES = Number(opt("lines", 1_000_000))
 const ONLY = String(opt("only", "supervisor,pm2,supervisord")).split(",")
 const WAIT_QUIET = opt("wait-quiet", undefined)
 const WAIT_MAX = Number(opt("wait-max", 600))
+const BACKGROUND = Number(opt("background", 0))
 const JSON_OUT = opt("json", undefined)
 const KEEP = flag("keep")
 const INSTALL = !flag("no-install")
@@ -612,6 +615,13 @@ const main = async () => {
   }
   results.load.start = load()
   log(`load average at start: ${results.load.start}`)
+  results.machine.background = BACKGROUND
+  for (let i = 0; i < BACKGROUND; i++) {
+    const idle = spawn(SLEEP[0], SLEEP.slice(1), { stdio: "ignore" })
+    track(idle.pid, SLEEP.join(" "))
+    idle.unref()
+  }
+  if (BACKGROUND > 0) log(`${BACKGROUND} idle background processes started`)
 
   const active = []
   for (const t of tools) {
@@ -783,7 +793,7 @@ const report = () => {
   )
   const b = results.build
   console.log(
-    `build: dist/ of ${b.dist} (HEAD ${b.head}${b.dirtySrc ? " with uncommitted changes in src/" : ""}); machine: ${results.machine.cpu}, kernel ${results.machine.kernel}\n`,
+    `build: dist/ of ${b.dist} (HEAD ${b.head}${b.dirtySrc ? " with uncommitted changes in src/" : ""}); machine: ${results.machine.cpu}, kernel ${results.machine.kernel}${BACKGROUND > 0 ? `; ${BACKGROUND} idle background processes` : ""}\n`,
   )
   console.log(
     `load average (1/5/15 min): ${Object.entries(results.load)

@@ -78,10 +78,27 @@ const isAliveNow = (pid: number, startTime: string): boolean => {
   return stat !== undefined && !isExitedState(stat.state) && stat.startTime === startTime
 }
 
+/**
+ * Whether any process of the group exists, zombies included: `kill(-pgid, 0)`, one system call
+ * instead of a scan of every process's `/proc/<pid>/stat`. EPERM means it exists (another user's).
+ */
+const groupExists = (pgid: number): boolean => {
+  if (!Number.isInteger(pgid) || pgid <= 1) return false
+  try {
+    process.kill(-pgid, 0)
+    return true
+  } catch (error) {
+    return errnoCode(error) === "EPERM"
+  }
+}
+
+/** The live (non-zombie) members: the scan of `/proc` only when the group exists at all. */
 const groupMembersNow = (pgid: number): ReadonlyArray<number> =>
-  readAllStats()
-    .filter((stat) => stat.pgrp === pgid && !isExitedState(stat.state))
-    .map((stat) => stat.pid)
+  groupExists(pgid)
+    ? readAllStats()
+        .filter((stat) => stat.pgrp === pgid && !isExitedState(stat.state))
+        .map((stat) => stat.pid)
+    : []
 
 /**
  * A process group ID stays allocated while any member lives, so a group is still ours unless its
@@ -197,10 +214,19 @@ const stop = (
       Effect.map(Option.getOrElse(() => UNKNOWN_EXIT)),
     )
     if (!ownsGroup(handle)) return yield* boundedExit
-    const gone = () => groupMembersNow(handle.pid).length === 0 && !isAliveNow(handle.pid, handle.startTime)
+    // Gone: the tracked process has exited and no member of its group is left. Cheapest first:
+    // while the tracked process lives (one stat read) there is nothing more to look at. Once it
+    // has exited it stays a zombie member of the group until its parent reaps it (we do, for our
+    // child, just before its exit event): wait for that (bounded), and the group is usually gone
+    // (one kill(-pgid, 0)); only members outliving the leader need the scan of /proc.
     const waitUntilGone = Effect.gen(function* () {
-      while (!gone()) yield* Effect.sleep(STOP_POLL)
-      return yield* handle.exit
+      for (;;) {
+        if (!isAliveNow(handle.pid, handle.startTime)) {
+          yield* Effect.timeoutOption(handle.exit, STOP_POLL)
+          if (groupMembersNow(handle.pid).length === 0) return yield* handle.exit
+        }
+        yield* Effect.sleep(STOP_POLL)
+      }
     })
     yield* signalGroup(handle.pid, signal)
     // a suspended (T) process keeps the signal pending until continued; systemd sends SIGCONT too
