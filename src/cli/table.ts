@@ -18,7 +18,7 @@ export const renderTable = (
 }
 
 export const formatUptime = (secs: number): string => {
-  if (secs <= 0) return "-"
+  if (secs <= 0) return "0s"
   if (secs < 60) return `${secs}s`
   if (secs < 3600) return `${Math.floor(secs / 60)}m${secs % 60 ? `${secs % 60}s` : ""}`
   if (secs < 86400) return `${Math.floor(secs / 3600)}h${Math.floor((secs % 3600) / 60)}m`

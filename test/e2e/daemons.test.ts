@@ -431,7 +431,9 @@ describe("daemon commands (one supervisor)", () => {
         expect(r.status, r.stderr).toBe(0)
         expect(r.stdout.split("\n")[0]).toMatch(/^ID\s+STATUS\s+PID/)
         expect(tableRow(r.stdout, "app/web")?.slice(0, 3)).toEqual(["app/web", "running", String(pid)])
-        expect(tableRow(r.stdout, "app/idle")?.slice(0, 3)).toEqual(["app/idle", "available", "-"])
+        // a running daemon has an uptime, "0s" in its first second; one that is not running has none
+        expect(tableRow(r.stdout, "app/web")?.[3]).toMatch(/^\d+(s|m(\d+s)?)$/)
+        expect(tableRow(r.stdout, "app/idle")?.slice(0, 4)).toEqual(["app/idle", "available", "-", "-"])
         const ls = cli("ls")
         expect(ls.status).toBe(0)
         expect(tableRow(ls.stdout, "app/idle")?.[1]).toBe("available")

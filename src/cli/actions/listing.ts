@@ -46,7 +46,7 @@ export const list = (o: ListOptions) =>
             cyan(e.id.qualified),
             statusColour(e.status.type),
             e.pid === null ? "-" : String(e.pid),
-            formatUptime(e.uptime_secs),
+            e.pid === null ? "-" : formatUptime(e.uptime_secs),
             e.resolved_port.join(",") || "-",
             e.run.length > 48 ? `${e.run.slice(0, 47)}…` : e.run,
           ]),
@@ -66,7 +66,7 @@ export const status = (o: StatusOptions) =>
       const rows: Array<[string, string]> = [
         ["status", statusColour(e.status.type) + (e.status.message ? dim(` (${e.status.message})`) : "")],
         ["pid", e.pid === null ? "-" : String(e.pid)],
-        ["uptime", formatUptime(e.uptime_secs)],
+        ["uptime", e.pid === null ? "-" : formatUptime(e.uptime_secs)],
         ["run", e.run],
         ["dir", e.dir],
         ["ports", e.resolved_port.join(", ") || "-"],
