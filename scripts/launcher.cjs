@@ -10,6 +10,15 @@ const vm = require("node:vm")
 const Module = require("node:module")
 
 const args = process.argv.slice(2)
+// A reader that goes away (`supervisor logs -f | head`) is how a pipeline ends, not an error:
+// stop quietly, as `cat` would. Not for the supervisor process itself (`supervisor run`).
+if (!(args[0] === "supervisor" && args[1] === "run")) {
+  for (const stream of [process.stdout, process.stderr])
+    stream.on("error", (error) => {
+      if (error && error.code === "EPIPE") process.exit(0)
+      throw error
+    })
+}
 // `supervisor --version` needs nothing of the CLI: answer it without loading the bundle.
 if (args.length === 1 && args[0] === "--version") {
   process.stdout.write(`${require("../package.json").version}\n`)

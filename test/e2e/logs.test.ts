@@ -54,7 +54,7 @@ beforeAll(async () => {
   sb = makeDaemonSandbox()
   proj = sb.project(
     "logs",
-    ["talker", "other", "timed", "follower", "clearme", "flood"].map(daemon).join("\n"),
+    ["talker", "other", "timed", "follower", "clearme", "flood", "ticker"].map(daemon).join("\n"),
   )
   sb.write({
     "logs/talker.sh": [
@@ -70,6 +70,7 @@ beforeAll(async () => {
     "logs/timed.sh": gated(["early line"], "timed.go", ["late line"]),
     "logs/follower.sh": gated(["before 1", "before 2", "before 3"], "follower.go", ["after go"]),
     "logs/clearme.sh": gated(["first run line"], "clearme.go", ["after clear"]),
+    "logs/ticker.sh": "while :; do echo tick; sleep 0.05; done\n",
     "logs/flood.sh": 'i=0\nwhile [ $i -lt 5000 ]; do i=$((i+1)); echo "flood $i"; done\nexec sleep 300\n',
   })
   const r = sb.cli(["start", "talker", "other"], proj)
@@ -288,6 +289,28 @@ describe("--tail / -f", () => {
         tail.child.kill("SIGTERM")
       }
       await tail.exited
+    },
+    T,
+  )
+})
+
+describe("a reader that goes away", () => {
+  it(
+    "ends `logs -f` (plain and --json) quietly with exit 0, as a pipe into `head` does",
+    async () => {
+      expect(cli("start", "ticker").status).toBe(0)
+      for (const args of [
+        ["logs", "ticker", "-f", "-n", "1"],
+        ["logs", "ticker", "--tail", "--json", "-n", "1"],
+      ]) {
+        const tail = spawnCli(args, { cwd: proj, env: sb.env })
+        await waitFor(`${args.join(" ")}: a line`, () => tail.stdout().includes("tick"))
+        tail.child.stdout?.destroy() // the reader leaves; the next tick's write fails with EPIPE
+        const end = await tail.exited
+        expect(tail.stderr(), args.join(" ")).toBe("")
+        expect(end, args.join(" ")).toEqual({ code: 0, signal: null })
+      }
+      expect(cli("stop", "ticker").status).toBe(0)
     },
     T,
   )
