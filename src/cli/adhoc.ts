@@ -1,4 +1,5 @@
 import { Args, Command } from "@effect/cli"
+import { Effect } from "effect"
 import { lazy } from "./lazy.js"
 import { force, json, readyOptions } from "./options.js"
 
@@ -12,6 +13,10 @@ export const runOptions = {
   json,
 }
 export type RunOptions = Command.Command.ParseConfig<typeof runOptions>
+/** `run` without its command: checks the ID and the flags before `--` (src/cli/runArgs.ts). */
+export const runFlagsCommand = Command.make("run", { id: runOptions.id, ...readyOptions, force, json }, () =>
+  Effect.void,
+)
 export const waitOptions = { id: Args.text({ name: "id" }), json }
 export type WaitOptions = Command.Command.ParseConfig<typeof waitOptions>
 

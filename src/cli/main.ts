@@ -1,7 +1,7 @@
 import { Command, ValidationError } from "@effect/cli"
-import { Effect } from "effect"
+import { Console, Effect } from "effect"
 import { VERSION } from "../version.js"
-import { cleanCommand, runCommand, waitCommand } from "./adhoc.js"
+import { cleanCommand, runCommand, runFlagsCommand, waitCommand } from "./adhoc.js"
 import { configCommand } from "./config.js"
 import { disableCommand, enableCommand, restartCommand, startCommand, stopCommand } from "./daemons.js"
 import { supervisorCommand } from "./host.js"
@@ -10,6 +10,7 @@ import { logsCommand } from "./logs.js"
 import { ExitCode, exitWith } from "./output.js"
 import { withOptionalBumpValue } from "./portFlags.js"
 import { runProgram } from "./program.js"
+import { splitRunArgs } from "./runArgs.js"
 import { schemaCommand } from "./schema.js"
 import { specCommand } from "./spec.js"
 import { usageCommand } from "./usageCommand.js"
@@ -49,10 +50,30 @@ const withAliases = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
     : argv
 }
 
+/**
+ * `run`: the ID and flags before `--` are checked on their own (src/cli/runArgs.ts), so that an
+ * unknown flag or a missing ID is a usage error rather than part of the daemon's command.
+ */
+const checkRunArgs = (argv: ReadonlyArray<string>) => {
+  const split = splitRunArgs(argv)
+  if (split === undefined) return Effect.succeed(true)
+  if ("problem" in split)
+    return Console.error(`error: ${split.problem}`).pipe(
+      Effect.zipRight(exitWith(ExitCode.usage)),
+      Effect.as(false),
+    )
+  // as the root command of its own: its arguments come right after the program's two
+  return Command.run(runFlagsCommand, { name: "supervisor run", version: VERSION })([
+    ...argv.slice(0, 2),
+    ...split.head.slice(1),
+  ]).pipe(Effect.as(true))
+}
+
 /** Runs the CLI: usage errors exit 2, failures 1, and no stack trace reaches the user. */
 export const runCli = (argv: ReadonlyArray<string>) =>
   runProgram(
-    cli(withOptionalBumpValue(withAliases(argv))).pipe(
+    checkRunArgs(argv).pipe(
+      Effect.flatMap((ok) => (ok ? cli(withOptionalBumpValue(withAliases(argv))) : Effect.void)),
       Effect.catchIf(ValidationError.isValidationError, () => exitWith(ExitCode.usage)),
     ),
   )

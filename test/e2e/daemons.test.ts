@@ -513,11 +513,23 @@ describe("daemon commands (one supervisor)", () => {
     )
 
     it(
-      "run without a command is an error",
+      "run: a missing command, a missing ID or an unknown flag before -- is a usage error (exit 2), nothing started",
       async () => {
-        const r = cli("run", "nocmd")
-        expect(r.status).not.toBe(0)
-        expect(r.stderr).toMatch(/command/)
+        const cases: Array<[Array<string>, RegExp]> = [
+          [["run", "nocmd"], /command after --/],
+          [["run", "nocmd", "sleep", "300"], /command after --/],
+          [["run", "nocmd", "--"], /nothing after --/],
+          [["run", "--", "echo", "x"], /Missing argument <id>/],
+          [["run", "x", "--bogus", "--", "echo", "hi"], /unknown argument: '--bogus'/],
+          [["run", "x", "y", "--", "echo", "hi"], /unknown argument: 'y'/],
+        ]
+        for (const [args, message] of cases) {
+          const r = cli(...args)
+          expect(r.status, args.join(" ")).toBe(2)
+          expect(r.stderr, args.join(" ")).toMatch(message)
+        }
+        const ids = listJson().map((e) => e.id.name)
+        for (const name of ["nocmd", "echo", "x"]) expect(ids).not.toContain(name)
       },
       T,
     )
