@@ -14,8 +14,10 @@ export const runOptions = {
 }
 export type RunOptions = Command.Command.ParseConfig<typeof runOptions>
 /** `run` without its command: checks the ID and the flags before `--` (src/cli/runArgs.ts). */
-export const runFlagsCommand = Command.make("run", { id: runOptions.id, ...readyOptions, force, json }, () =>
-  Effect.void,
+export const runFlagsCommand = Command.make(
+  "run",
+  { id: runOptions.id, ...readyOptions, force, json },
+  () => Effect.void,
 )
 export const waitOptions = { id: Args.text({ name: "id" }), json }
 export type WaitOptions = Command.Command.ParseConfig<typeof waitOptions>

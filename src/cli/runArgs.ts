@@ -17,7 +17,9 @@ const asksForHelp = (args: ReadonlyArray<string>) => args.some((a) => a === "--h
  * For `argv` of a `run` (argv[2] === "run"): the split at `--`, or why the arguments cannot be
  * a run (a usage error). Undefined when this is no `run`, or when it asks for help.
  */
-export const splitRunArgs = (argv: ReadonlyArray<string>): RunSplit | { readonly problem: string } | undefined => {
+export const splitRunArgs = (
+  argv: ReadonlyArray<string>,
+): RunSplit | { readonly problem: string } | undefined => {
   if (argv[2] !== "run") return undefined
   const rest = argv.slice(3)
   const dashes = rest.indexOf("--")
