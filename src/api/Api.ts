@@ -225,7 +225,12 @@ export class CliGroup extends HttpApiGroup.make("cli")
         Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "application/x-ndjson" })),
       ),
   )
-  .add(HttpApiEndpoint.post("shutdown", "/supervisor/stop").addSuccess(Schema.Struct({ ok: Schema.Boolean })))
+  .add(
+    HttpApiEndpoint.post("shutdown", "/supervisor/stop")
+      // keep_daemons=true: exit leaving the daemons running (`supervisor supervisor start --force`)
+      .setUrlParams(Schema.Struct({ keep_daemons: Schema.optional(Schema.Literal("true", "false")) }))
+      .addSuccess(Schema.Struct({ ok: Schema.Boolean })),
+  )
   .add(
     HttpApiEndpoint.post("webLogin", "/web/login").addSuccess(
       /** A one-time login URL of the web UI; null when the web UI is off. */

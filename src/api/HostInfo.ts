@@ -26,7 +26,12 @@ export interface HostInfoShape {
   readonly listeners: Ref.Ref<ListenerUrls>
   /** Web UI login codes and sessions. */
   readonly sessions: Sessions
-  /** Completed to ask the supervisor to stop every daemon and exit. */
-  readonly shutdown: Deferred.Deferred<void>
+  /**
+   * Completed to ask the supervisor to exit: `"stop"` stops every daemon first, `"keep"` leaves
+   * them running for the next supervisor to adopt.
+   */
+  readonly shutdown: Deferred.Deferred<ShutdownMode>
 }
+
+export type ShutdownMode = "stop" | "keep"
 export class HostInfo extends Context.Tag("supervisor/HostInfo")<HostInfo, HostInfoShape>() {}

@@ -334,7 +334,11 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
         }),
       )
       .handleRaw("startFrom", ({ request }) => startFromHandler(request.json))
-      .handle("shutdown", () => Deferred.succeed(host.shutdown, undefined).pipe(Effect.as({ ok: true })))
+      .handle("shutdown", ({ urlParams }) =>
+        Deferred.succeed(host.shutdown, urlParams.keep_daemons === "true" ? "keep" : "stop").pipe(
+          Effect.as({ ok: true }),
+        ),
+      )
       .handle("webLogin", () =>
         Ref.get(host.listeners).pipe(
           Effect.map(({ web }) => ({

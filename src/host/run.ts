@@ -1,6 +1,6 @@
 import * as fs from "node:fs"
 import { Console, Deferred, Effect, Layer, Ref } from "effect"
-import { HostInfo, type ListenerUrls } from "../api/HostInfo.js"
+import { HostInfo, type ListenerUrls, type ShutdownMode } from "../api/HostInfo.js"
 import { loadConfig } from "../config/Loader.js"
 import { LogStore } from "../logs/LogStore.js"
 import { ProcessServiceLive } from "../process/NodeProcessService.js"
@@ -35,7 +35,7 @@ export const runHost = (options: HostOptions) =>
       const config = yield* loadConfig({ cwd: "/", env: options.env })
       const plans = yield* listenerPlans(config.settings, options.env)
       const token = plans.length > 0 ? loadOrCreateToken(paths.dir, config.settings.api.token) : ""
-      const shutdown = yield* Deferred.make<void>()
+      const shutdown = yield* Deferred.make<ShutdownMode>()
       const startedAt = Date.now()
       const host = Layer.succeed(HostInfo, {
         version: VERSION,
@@ -66,12 +66,20 @@ export const runHost = (options: HostOptions) =>
         ),
       )
       // Runs before the server closes: ends open log tails so that shutdown does not wait on them.
-      yield* Effect.addFinalizer(() => Deferred.succeed(shutdown, undefined))
+      yield* Effect.addFinalizer(() => Deferred.succeed(shutdown, "stop"))
       const state = yield* Effect.provide(StateStore, context)
       const supervisor = yield* Effect.provide(Supervisor, context)
       for (const warning of state.warnings) yield* Effect.logWarning(warning)
       yield* Console.error(`supervisor ${VERSION} (pid ${process.pid}) listening on ${paths.socket}`)
-      yield* Deferred.await(shutdown)
+      const mode = yield* Deferred.await(shutdown)
+      if (mode === "keep") {
+        // `supervisor supervisor start --force`: the next supervisor adopts what runs.
+        const running = yield* supervisor.detach
+        yield* Console.error(
+          `supervisor stopping: leaving ${running} daemon(s) running for the next supervisor`,
+        )
+        return
+      }
       // Asked over the API: stop the daemons while the socket still answers, so that
       // `supervisor supervisor stop` returns only once they are gone.
       yield* Console.error("supervisor stopping: stopping every daemon")

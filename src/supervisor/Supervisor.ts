@@ -63,6 +63,11 @@ export interface SupervisorShape {
    * on_stop), and waits for the hooks still running (each ends by its timeout at the latest).
    */
   readonly stopAll: Effect.Effect<void>
+  /**
+   * Shuts down leaving the daemons running, recorded in the state file for the next supervisor
+   * to adopt (`supervisor supervisor start --force`); returns how many run. No hook fires.
+   */
+  readonly detach: Effect.Effect<number>
   /** Emits whenever any daemon changes (a counter). */
   readonly changes: Stream.Stream<number>
   readonly entry: (r: Runtime, disabled: boolean, usage?: DaemonUsage) => ApiDaemonEntry
@@ -84,6 +89,7 @@ export const makeSupervisor = Effect.gen(function* () {
   const ports = Option.getOrElse(yield* Effect.serviceOption(PortAvailability), () => livePortAvailability)
   const hookFibers = yield* FiberSet.make<unknown, never>()
   const shuttingDown = yield* Ref.make(false)
+  const detaching = yield* Ref.make(false)
   const reg = yield* makeRegistry(state)
   const { registry, version, bump, update, find, register } = reg
   const fibers = yield* FiberMap.make<string>()
@@ -145,6 +151,7 @@ export const makeSupervisor = Effect.gen(function* () {
       )
     },
     shuttingDown: Ref.get(shuttingDown),
+    detaching: Ref.get(detaching),
   }
 
   /**
@@ -275,6 +282,15 @@ export const makeSupervisor = Effect.gen(function* () {
         yield* bump
         return names
       }),
+    detach: Effect.gen(function* () {
+      yield* Ref.set(shuttingDown, true)
+      yield* Ref.set(detaching, true)
+      // every lifecycle ends; the processes stay, recorded as running for the next supervisor
+      yield* FiberMap.clear(fibers)
+      yield* FiberSet.awaitEmpty(hookFibers)
+      yield* state.sync
+      return [...(yield* Ref.get(registry)).values()].filter((r) => r.handle !== null).length
+    }),
     stopAll: Effect.gen(function* () {
       yield* Ref.set(shuttingDown, true)
       const all = [...(yield* Ref.get(registry)).values()]

@@ -62,6 +62,11 @@ export interface LifecycleContext {
   readonly outputLines: (id: string) => Stream.Stream<string>
   /** True once the supervisor is shutting down (its stops fire on_exit, not on_stop). */
   readonly shuttingDown: Effect.Effect<boolean>
+  /**
+   * True once the supervisor exits leaving its daemons running for the next one to adopt
+   * (`supervisor supervisor start --force`): an interrupted lifecycle does not stop its process.
+   */
+  readonly detaching: Effect.Effect<boolean>
 }
 
 /** How the run being started is spawned (what `ready_cmd` inherits). */
@@ -212,7 +217,11 @@ export const lifecycle = (
             onSome: (handle) => Effect.succeed({ handle, waitReady: Option.none() }),
           }).pipe(Effect.either),
           (h, exit) =>
-            h._tag === "Right" && Exit.isInterrupted(exit) ? stopGroup(h.right.handle) : Effect.void,
+            h._tag === "Right" && Exit.isInterrupted(exit)
+              ? Effect.flatMap(ctx.detaching, (detaching) =>
+                  detaching ? Effect.void : stopGroup(h.right.handle),
+                )
+              : Effect.void,
         )
         if (acquired._tag === "Left") return { _tag: "SpawnFailed", error: acquired.left } as const
         const { handle, waitReady } = acquired.right

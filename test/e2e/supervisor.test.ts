@@ -96,16 +96,27 @@ describe("supervisor start | status | stop", () => {
   )
 
   it(
-    "start --force replaces the supervisor",
-    () => {
+    "start --force replaces the supervisor and keeps the daemons running: the new one adopts them",
+    async () => {
       expect(cli("supervisor", "start").status).toBe(0)
       const [first] = supervisorPids(sb.stateDir)
+      expect(cli("start", "svc", "graceful").status).toBe(0)
+      const [svc] = daemonPids(sb.stateDir, "host/svc")
       const r = cli("supervisor", "start", "--force")
       expect(r.status, r.stderr).toBe(0)
+      expect(r.stdout).toContain("the daemons it ran keep running")
       const pids = supervisorPids(sb.stateDir)
       expect(pids).toHaveLength(1)
       expect(pids[0]).not.toBe(first)
       expect(isAlive(first!)).toBe(false)
+      // the same process, running, and the new supervisor can stop it (graceful: SIGTERM, its trap)
+      expect(isAlive(svc!)).toBe(true)
+      expect((await daemonEntry(sb.stateDir, "host/svc"))?.pid).toBe(svc)
+      expect((await daemonEntry(sb.stateDir, "host/graceful"))?.status.type).toBe("running")
+      expect(readdirSync(proj)).not.toContain("graceful.marker")
+      expect(cli("stop", "svc", "graceful").status).toBe(0)
+      await waitFor("svc to be gone", () => !isAlive(svc!))
+      expect(readdirSync(proj)).toContain("graceful.marker")
     },
     T,
   )

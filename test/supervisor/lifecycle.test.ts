@@ -805,6 +805,43 @@ describe("lifecycle: stopAll", () => {
   )
 })
 
+describe("lifecycle: detach (the supervisor replaced, its daemons kept)", () => {
+  it.scoped(
+    "leaves every process running, recorded as running for the next supervisor; no signal, no hook",
+    () =>
+      Effect.gen(function* () {
+        const fake = yield* makeFakeProcessService()
+        const scope = yield* Scope.make()
+        const h = yield* Scope.extend(makeHarness({ fake }), scope)
+        const defs = [
+          definition("db"),
+          definition("api", { depends: ["app/db"], hooks: { on_exit: "echo bye" } }),
+        ]
+        const all = yield* Effect.fork(
+          Effect.forEach(defs, (d) => h.sup.start(d), { concurrency: "unbounded" }),
+        )
+        for (let i = 0; i < 5 && (yield* notDone(all)); i++) yield* TestClock.adjust("3 seconds")
+        expect((yield* Fiber.join(all)).every((o) => o._tag === "Ready")).toBe(true)
+        const running = yield* fake.running
+        expect(running).toHaveLength(2)
+
+        expect(yield* h.sup.detach).toBe(2)
+        const saved = h.stateOnDisk().daemons
+        // the layer closes as the host exits: still nothing is stopped
+        const hooks = h.hooks
+        yield* Scope.close(scope, Exit.void)
+        expect(yield* fake.running).toEqual(running)
+        expect(yield* signalsSent(h)).toEqual([])
+        expect(yield* hooks).toEqual([])
+        for (const id of ["app/db", "app/api"]) {
+          expect(saved[id]?.status.type).toBe("running")
+          expect(running).toContain(saved[id]?.pid)
+          expect(saved[id]?.start_time).not.toBeNull()
+        }
+      }),
+  )
+})
+
 describe("lifecycle: adoption after a supervisor restart", () => {
   const record = (
     def: DaemonDefinition,

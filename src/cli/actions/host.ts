@@ -23,18 +23,22 @@ const processGone = (pid: number) =>
     return stat === undefined || isExitedState(stat.state)
   })
 
-/** Asks the supervisor to stop its daemons and exit; returns once its process is gone (at most 60 s). */
-const stopSupervisor = Effect.gen(function* () {
-  const c = yield* SupervisorClient
-  const { pid } = yield* c.api.cli.info().pipe(Effect.orDie)
-  yield* c.api.cli.shutdown().pipe(Effect.orDie)
-  yield* processGone(pid).pipe(
-    Effect.repeat({ schedule: Schedule.spaced("50 millis"), until: (gone) => gone }),
-    Effect.timeout("60 seconds"),
-    Effect.ignore,
-  )
-  return c.socket
-})
+/**
+ * Asks the supervisor to exit, first stopping its daemons or (`keepDaemons`) leaving them running
+ * for the next supervisor to adopt; returns once its process is gone (at most 60 s).
+ */
+const stopSupervisor = (keepDaemons: boolean) =>
+  Effect.gen(function* () {
+    const c = yield* SupervisorClient
+    const { pid } = yield* c.api.cli.info().pipe(Effect.orDie)
+    yield* c.api.cli.shutdown({ urlParams: keepDaemons ? { keep_daemons: "true" } : {} }).pipe(Effect.orDie)
+    yield* processGone(pid).pipe(
+      Effect.repeat({ schedule: Schedule.spaced("50 millis"), until: (gone) => gone }),
+      Effect.timeout("60 seconds"),
+      Effect.ignore,
+    )
+    return c.socket
+  })
 
 /** `supervisor supervisor start [--force]`: starts the supervisor in the background. */
 export const start = (force: boolean, webPort: Option.Option<number>) =>
@@ -43,7 +47,8 @@ export const start = (force: boolean, webPort: Option.Option<number>) =>
     const up = yield* isUp(p.socket)
     if (up && !force) return yield* Console.log(`the supervisor is already running (${p.socket})`)
     if (up) {
-      yield* connected(stopSupervisor).pipe(Effect.catchAll(() => Effect.void))
+      // a restart of the supervisor, not of the daemons: the new one adopts them
+      yield* connected(stopSupervisor(true)).pipe(Effect.catchAll(() => Effect.void))
       yield* waitForSocketGone(p.socket)
     }
     yield* spawnBackgroundSupervisor(
@@ -53,7 +58,11 @@ export const start = (force: boolean, webPort: Option.Option<number>) =>
       yield* Console.error(`the supervisor did not start within 15 s; see ${p.supervisorLog}`)
       return yield* exitWith(ExitCode.failure)
     }
-    yield* Console.log(`${green("✓")} supervisor started (${p.socket})`)
+    yield* Console.log(
+      up
+        ? `${green("✓")} supervisor restarted (${p.socket}); the daemons it ran keep running`
+        : `${green("✓")} supervisor started (${p.socket})`,
+    )
   })
 
 /** Polls until nothing accepts connections on the socket any more (at most 30 s). */
@@ -66,7 +75,7 @@ const waitForSocketGone = (socket: string) =>
 
 /** `supervisor supervisor stop`: stops every daemon and the supervisor. */
 export const stop = () =>
-  connected(stopSupervisor).pipe(
+  connected(stopSupervisor(false)).pipe(
     Effect.flatMap((socket) =>
       Effect.gen(function* () {
         yield* waitForSocketGone(socket)
