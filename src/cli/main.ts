@@ -2,6 +2,7 @@ import { Command, ValidationError } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { VERSION } from "../version.js"
 import { cleanCommand, runCommand, runFlagsCommand, waitCommand } from "./adhoc.js"
+import { missingValueProblem } from "./argvChecks.js"
 import { configCommand } from "./config.js"
 import { disableCommand, enableCommand, restartCommand, startCommand, stopCommand } from "./daemons.js"
 import { supervisorCommand } from "./host.js"
@@ -51,10 +52,18 @@ const withAliases = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
 }
 
 /**
- * `run`: the ID and flags before `--` are checked on their own (src/cli/runArgs.ts), so that an
- * unknown flag or a missing ID is a usage error rather than part of the daemon's command.
+ * What @effect/cli would misread, as usage errors: a value flag without its value
+ * (src/cli/argvChecks.ts), and for `run` the ID and flags before `--`, checked on their own
+ * (src/cli/runArgs.ts), so that an unknown flag or a missing ID is not part of the command.
+ * False when it has reported a problem.
  */
-const checkRunArgs = (argv: ReadonlyArray<string>) => {
+const checkArgs = (argv: ReadonlyArray<string>) => {
+  const missing = missingValueProblem(argv.slice(2))
+  if (missing !== undefined)
+    return Console.error(`error: ${missing}`).pipe(
+      Effect.zipRight(exitWith(ExitCode.usage)),
+      Effect.as(false),
+    )
   const split = splitRunArgs(argv)
   if (split === undefined) return Effect.succeed(true)
   if ("problem" in split)
@@ -72,7 +81,7 @@ const checkRunArgs = (argv: ReadonlyArray<string>) => {
 /** Runs the CLI: usage errors exit 2, failures 1, and no stack trace reaches the user. */
 export const runCli = (argv: ReadonlyArray<string>) =>
   runProgram(
-    checkRunArgs(argv).pipe(
+    checkArgs(argv).pipe(
       Effect.flatMap((ok) => (ok ? cli(withOptionalBumpValue(withAliases(argv))) : Effect.void)),
       Effect.catchIf(ValidationError.isValidationError, () => exitWith(ExitCode.usage)),
     ),

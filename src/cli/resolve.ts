@@ -54,7 +54,10 @@ export const resolveId = (
     })
   })
 
-/** The IDs a command acts on: explicit IDs, a group, or --all (`allIds`). */
+/**
+ * The IDs a command acts on: explicit IDs, a group, or --all (`allIds`). None at all is a usage
+ * error; `noneHint` says what to give (enable and disable take IDs only).
+ */
 export const selectIds = (
   config: ResolvedConfig,
   known: ReadonlyArray<ApiDaemonEntry>,
@@ -64,6 +67,7 @@ export const selectIds = (
     readonly group: Option.Option<string>
   },
   allIds: () => ReadonlyArray<string>,
+  noneHint = "name at least one daemon, or use --all or --group",
 ) =>
   Effect.gen(function* () {
     yield* rejectFlags(input.ids)
@@ -87,8 +91,9 @@ export const selectIds = (
       out.push(...g.daemons)
     }
     for (const id of input.ids) out.push(yield* resolveId(id, config, known))
-    if (out.length === 0) {
-      return yield* new UnknownDaemon({ message: "name at least one daemon, or use --all or --group" })
-    }
+    if (out.length === 0)
+      return yield* Option.isSome(input.group)
+        ? new UnknownDaemon({ message: `group ${input.group.value} has no daemons` })
+        : new UsageError({ message: noneHint })
     return [...new Set(out)]
   })

@@ -424,6 +424,39 @@ describe("daemon commands (one supervisor)", () => {
     )
 
     it(
+      "list filters: an unknown status is a usage error; a filter that matches nothing says so",
+      async () => {
+        const bad = cli("list", "--status", "bogus")
+        expect(bad.status).toBe(2)
+        expect(bad.stderr).toContain('unknown status "bogus": use one of waiting, running, stopping')
+        const none = cli("list", "--namespace", "nope")
+        expect(none.status, none.stderr).toBe(0)
+        expect(none.stdout.trim()).toBe("no daemons match --namespace nope")
+        expect(JSON.parse(cli("list", "--json", "--namespace", "nope").stdout)).toEqual([])
+      },
+      T,
+    )
+
+    it(
+      "a flag that needs a value and has none is a usage error that names it",
+      async () => {
+        const cases: Array<[Array<string>, string]> = [
+          [["start", "--group"], "--group needs a value"],
+          [["start", "-g"], "-g needs a value"],
+          [["start", "--group", "--delay", "1"], "--group needs a value (it is followed by --delay)"],
+          [["logs", "web", "--since"], "--since needs a value"],
+          [["list", "--status"], "--status needs a value"],
+        ]
+        for (const [args, message] of cases) {
+          const r = cli(...args)
+          expect(r.status, args.join(" ")).toBe(2)
+          expect(r.stderr, args.join(" ")).toContain(message)
+        }
+      },
+      T,
+    )
+
+    it(
       "list shows every daemon; configured but never started ones are `available`; ls is an alias",
       async () => {
         const pid = ensureRunning("web")
@@ -530,6 +563,26 @@ describe("daemon commands (one supervisor)", () => {
         }
         const ids = listJson().map((e) => e.id.name)
         for (const name of ["nocmd", "echo", "x"]) expect(ids).not.toContain(name)
+      },
+      T,
+    )
+
+    it(
+      "wait on a configured daemon that never ran returns at once: available, exit 0",
+      async () => {
+        const r = cli("wait", "idle")
+        expect(r.status, r.stderr).toBe(0)
+        expect(r.stdout.trim()).toBe("app/idle available")
+        const j = cli("wait", "idle", "--json")
+        expect(JSON.parse(j.stdout)).toEqual({
+          id: "app/idle",
+          status: "available",
+          exit_code: null,
+          signal: null,
+        })
+        const unknown = cli("wait", "nosuch")
+        expect(unknown.status).toBe(1)
+        expect(unknown.stderr).toContain("no daemon named nosuch")
       },
       T,
     )
@@ -725,11 +778,18 @@ daemons = ["db", "ghost"]
   )
 
   it(
-    "start with nothing selected is an error",
+    "start, stop, restart, enable or disable with nothing selected is a usage error (exit 2)",
     async () => {
-      const r = run("start")
-      expect(r.status).toBe(1)
-      expect(r.stderr).toMatch(/name at least one daemon/)
+      for (const command of ["start", "stop", "restart"]) {
+        const r = run(command)
+        expect(r.status, command).toBe(2)
+        expect(r.stderr, command).toContain("name at least one daemon, or use --all or --group")
+      }
+      for (const command of ["enable", "disable"]) {
+        const r = run(command)
+        expect(r.status, command).toBe(2)
+        expect(r.stderr, command).toContain(`name the daemons to ${command}`)
+      }
     },
     T,
   )

@@ -1,5 +1,6 @@
 import * as nodePath from "node:path"
 import { Console, Effect } from "effect"
+import { configDefinitions } from "../../config/definitions.js"
 import { DaemonConfig } from "../../domain/DaemonConfig.js"
 import { DaemonId, toIdObject } from "../../domain/DaemonId.js"
 import { nameProblem } from "../../domain/Name.js"
@@ -61,8 +62,12 @@ export const wait = (o: WaitOptions) =>
     Effect.gen(function* () {
       const c = yield* SupervisorClient
       const id = yield* resolveId(o.id, config, yield* knownDaemons)
+      // configured here but never started: not active, so there is nothing to wait for
+      const available = configDefinitions(config).has(id)
+        ? Effect.succeed({ id, status: "available", exit_code: null, signal: null })
+        : undefined
       const r = yield* c.api.cli.wait({ payload: { id } }).pipe(
-        Effect.catchTag("DaemonNotFound", (e) => new UnknownDaemon({ message: e.message })),
+        Effect.catchTag("DaemonNotFound", (e) => available ?? new UnknownDaemon({ message: e.message })),
         Effect.catchAll((e) => ("_tag" in e && e._tag === "UnknownDaemon" ? Effect.fail(e) : Effect.die(e))),
       )
       if (o.json) yield* printJson(r)

@@ -86,6 +86,7 @@ export const toggle = (name: "enable" | "disable", o: ToggleOptions) =>
         known,
         { ids: o.ids, all: false, group: Option.none() },
         () => [],
+        `name the daemons to ${name}`,
       )
       const defs = yield* definitionsFor(selected, config)
       yield* c.api.cli

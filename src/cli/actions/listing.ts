@@ -1,10 +1,11 @@
 import { Console, Effect, Option } from "effect"
 import { mergeListing } from "../../api/listing.js"
+import { STATUS_TYPES } from "../../domain/DaemonStatus.js"
 import type { ResolvedConfig } from "../../domain/ResolvedConfig.js"
 import { SupervisorClient } from "../client.js"
 import type { ListOptions, StatusOptions } from "../listing.js"
 import { cyan, dim, green, printJson, red, yellow } from "../output.js"
-import { resolveId } from "../resolve.js"
+import { resolveId, UsageError } from "../resolve.js"
 import { knownDaemons } from "../selection.js"
 import { withSupervisor } from "../session.js"
 import { formatUptime, renderTable } from "../table.js"
@@ -31,14 +32,29 @@ const statusColour = (t: string) =>
 export const list = (o: ListOptions) =>
   withSupervisor(false, (config) =>
     Effect.gen(function* () {
+      if (Option.isSome(o.status) && !(STATUS_TYPES as ReadonlyArray<string>).includes(o.status.value))
+        return yield* new UsageError({
+          message: `unknown status ${JSON.stringify(o.status.value)}: use one of ${STATUS_TYPES.join(", ")}`,
+        })
       const entries = (yield* listing(config)).filter(
         (e) =>
           Option.match(o.status, { onNone: () => true, onSome: (s) => e.status.type === s }) &&
           Option.match(o.namespace, { onNone: () => true, onSome: (n) => e.id.namespace === n }),
       )
       if (o.json) return yield* printJson(entries)
-      if (entries.length === 0)
-        return yield* Console.log(dim("no daemons (configure some in supervisor.toml)"))
+      if (entries.length === 0) {
+        const filters = [
+          ...Option.toArray(Option.map(o.status, (s) => `--status ${s}`)),
+          ...Option.toArray(Option.map(o.namespace, (n) => `--namespace ${n}`)),
+        ]
+        return yield* Console.log(
+          dim(
+            filters.length > 0
+              ? `no daemons match ${filters.join(" ")}`
+              : "no daemons (configure some in supervisor.toml)",
+          ),
+        )
+      }
       yield* Console.log(
         renderTable(
           ["ID", "STATUS", "PID", "UPTIME", "PORTS", "RUN"],
