@@ -2,12 +2,32 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Console, Effect, Layer } from "effect"
-import { ExitCode, exitWith } from "./output.js"
+import { ExitCode, exitWith, isTTY } from "./output.js"
 import { lazyTerminal } from "./terminal.js"
 
 // What @effect/cli and the commands use; not NodeContext, whose command executor and worker
 // modules would be evaluated at every start for nothing, nor a terminal opened before a prompt.
 const platform = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, lazyTerminal)
+
+const ANSI = /\u001b\[[0-9;]*m/g
+const plain = (args: ReadonlyArray<unknown>) =>
+  args.map((a) => (typeof a === "string" ? a.replace(ANSI, "") : a))
+
+/**
+ * Our own output is coloured only on a terminal without NO_COLOR (style.ts); @effect/cli's help
+ * and error texts always are: a console that drops the escapes where colour is off.
+ */
+const withColourRules = <A, E, R>(self: Effect.Effect<A, E, R>) =>
+  Effect.flatMap(Effect.console, (console) => {
+    const out = isTTY()
+    const err = process.stderr.isTTY === true && !process.env.NO_COLOR
+    if (out && err) return self
+    return Effect.withConsole(self, {
+      ...console,
+      log: (...args: ReadonlyArray<unknown>) => console.log(...(out ? args : plain(args))),
+      error: (...args: ReadonlyArray<unknown>) => console.error(...(err ? args : plain(args))),
+    })
+  })
 
 /** Runs a command's program: failures exit 1, and no stack trace reaches the user. */
 export const runProgram = <A, E>(program: Effect.Effect<A, E, Layer.Layer.Success<typeof platform>>) =>
@@ -25,6 +45,7 @@ export const runProgram = <A, E>(program: Effect.Effect<A, E, Layer.Layer.Succes
         Effect.zipRight(exitWith(ExitCode.failure)),
       )
     }),
+    withColourRules,
     Effect.provide(platform),
     NodeRuntime.runMain({ disableErrorReporting: true }),
   )

@@ -100,6 +100,12 @@ describe("the code cache", () => {
     const r = launch("--help")
     expect(r.status).toBe(0)
     expect(r.stdout).toContain("USAGE")
+    // not a terminal: no colour escapes, in @effect/cli's help and errors either
+    expect(r.stdout).not.toMatch(/\u001b\[/)
+    const sub = launch("start", "--help")
+    expect(sub.stdout).toContain("--group")
+    expect(sub.stdout).not.toMatch(/\u001b\[/)
+    expect(launch("start", "--bogus").stderr).not.toMatch(/\u001b\[/)
   })
 })
 
