@@ -240,6 +240,12 @@ describe("--since and --until", () => {
       const bad = cli("logs", "timed", "--since", "the day before")
       expect(bad.status).toBe(2)
       expect(bad.stderr).toContain("invalid time")
+      const crossed = cli("logs", "timed", "--since", "5min", "--until", "10min")
+      expect(crossed.status).toBe(2)
+      expect(crossed.stderr).toContain("--since is after --until")
+      const negative = cli("logs", "timed", "-n", "-5")
+      expect(negative.status).toBe(2)
+      expect(negative.stderr).toContain("-n must be 0 or more (got -5)")
     },
     T,
   )
@@ -348,11 +354,14 @@ describe("--clear", () => {
   )
 
   it(
-    "logs --clear without IDs clears every daemon",
+    "logs --clear without IDs clears every daemon; --json says which",
     async () => {
       const r = cli("logs", "--clear")
       expect(r.status, r.stderr).toBe(0)
       expect(r.stdout).toMatch(/cleared the logs of \d+ daemons/)
+      const j = cli("logs", "talker", "other", "--clear", "--json")
+      expect(j.status, j.stderr).toBe(0)
+      expect(JSON.parse(j.stdout)).toEqual({ cleared: ["logs/talker", "logs/other"] })
       expect(entries("talker")).toEqual([])
       expect(entries("other")).toEqual([])
       expect(lines()).toEqual([])

@@ -6,7 +6,7 @@ import { isLogClear, type LogEntry, LogStreamItem } from "../../domain/LogEntry.
 import { stripAnsi } from "../../logs/ansi.js"
 import { SupervisorClient } from "../client.js"
 import type { LogsOptions } from "../logs.js"
-import { cyan, dim } from "../output.js"
+import { cyan, dim, printJson } from "../output.js"
 import { resolveId, UsageError } from "../resolve.js"
 import { handleErrors, loadHere, withClient } from "../session.js"
 
@@ -42,6 +42,12 @@ export const logs = (o: LogsOptions) =>
       const until = Option.isSome(o.until) ? parseTimeArg(o.until.value) : undefined
       for (const t of [since, until])
         if (t && Either.isLeft(t)) return yield* new UsageError({ message: t.left })
+      if (Option.isSome(o.lines) && o.lines.value < 0)
+        return yield* new UsageError({ message: `-n must be 0 or more (got ${o.lines.value})` })
+      if (since && until && Either.isRight(since) && Either.isRight(until) && since.right > until.right)
+        return yield* new UsageError({
+          message: `--since is after --until: nothing can be in between (${o.since.pipe(Option.getOrElse(() => ""))} > ${o.until.pipe(Option.getOrElse(() => ""))})`,
+        })
       const regexText = Option.getOrUndefined(o.regex)
       let regex: RegExp | undefined
       if (regexText !== undefined) {
@@ -62,6 +68,7 @@ export const logs = (o: LogsOptions) =>
               : known.map((k) => k.id.qualified)
           if (o.clear) {
             yield* c.api.cli.clearLogs({ payload: { ids } }).pipe(Effect.orDie)
+            if (o.json) return yield* printJson({ cleared: ids })
             return yield* Console.log(
               `cleared the logs of ${ids.length} daemon${ids.length === 1 ? "" : "s"}`,
             )
