@@ -65,6 +65,11 @@ export const startReportLines = (
   const code = outcomeStatus(outcomes)
   if (options.json) return { lines: [{ stream: "stdout", text: JSON.stringify(outcomes, null, 2) }], code }
   const lines: Array<ReportLine> = []
+  if (outcomes.length === 0 && !options.quiet)
+    lines.push({
+      stream: "stdout",
+      text: dim("no daemons to start: none is configured here (see supervisor.toml)"),
+    })
   for (const o of outcomes) {
     if (options.quiet && code === 0) continue
     const failed = o._tag === "StartFailed" || o._tag === "Disabled" || o._tag === "Interrupted"

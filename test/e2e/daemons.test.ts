@@ -438,6 +438,24 @@ describe("daemon commands (one supervisor)", () => {
     )
 
     it(
+      "start --all where nothing is configured says so (exit 0)",
+      async () => {
+        const empty = sb.dir("nothing-here")
+        for (const args of [
+          ["start", "--all"],
+          ["start", "--all", "--force"],
+        ]) {
+          const r = sb.cli(args, empty)
+          expect(r.status, r.stderr).toBe(0)
+          expect(r.stdout.trim()).toBe("no daemons to start: none is configured here (see supervisor.toml)")
+        }
+        expect(sb.cli(["start", "--all", "--quiet"], empty).stdout).toBe("")
+        expect(JSON.parse(sb.cli(["start", "--all", "--json"], empty).stdout)).toEqual([])
+      },
+      T,
+    )
+
+    it(
       "a flag that needs a value and has none is a usage error that names it",
       async () => {
         const cases: Array<[Array<string>, string]> = [

@@ -61,6 +61,8 @@ export const stop = (o: StopOptions) =>
         if (!o.quiet && !o.json) yield* Console.log(`${dim("•")} ${cyan(id)} was not running`)
       if (present.length > 0) yield* stopIds(present, o.json, o.quiet)
       else if (o.json) yield* printJson(unknown.map((id) => ({ id, was_running: false })))
+      else if (selected.length === 0 && !o.quiet)
+        yield* Console.log(dim("no daemon is running: nothing to stop"))
     }),
   )
 
