@@ -60,7 +60,9 @@ const plan = (deps: StartFromDeps, request: typeof StartFromRequest.Type) =>
     }
     const dependencies = dependencyClosure(defs, fromConfig)
     const waiting =
-      request.progress === "none" ? [] : waitingList(defs, dependencies, request.force, config, known)
+      request.progress === "none"
+        ? []
+        : waitingList(defs, dependencies, request.force, config, known, yield* deps.sup.disabledIds)
     if (request.progress === "spinner" && waiting.length > 0) return undefined
     return { defs, dependencies, waiting }
   })

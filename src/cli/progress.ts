@@ -75,5 +75,10 @@ export const startWithProgress = (
     c.api.cli.start({ payload: { definitions: defs, dependencies, force: options.force } }),
   ).pipe(Effect.orDie)
   if (options.json || options.quiet) return request
-  return withProgress(waitingList(defs, dependencies, options.force, config, known), request)
+  return Effect.flatMap(SupervisorClient, (c) => c.api.cli.disabled()).pipe(
+    Effect.orDie,
+    Effect.flatMap((disabled) =>
+      withProgress(waitingList(defs, dependencies, options.force, config, known, disabled.ids), request),
+    ),
+  )
 }

@@ -27,7 +27,7 @@ const isActiveEntry = (e: ApiDaemonEntry) => ["running", "waiting", "stopping"].
 
 /**
  * The daemons a start will wait for: the dependencies that do not run yet, then the requested
- * daemons that do not run yet (all of them with `force`).
+ * daemons that do not run yet (all of them with `force`), but for disabled ones (refused).
  */
 export const waitingList = (
   defs: ReadonlyArray<DaemonDefinition>,
@@ -35,10 +35,13 @@ export const waitingList = (
   force: boolean,
   config: ResolvedConfig,
   known: ReadonlyArray<ApiDaemonEntry>,
+  disabledIds: ReadonlyArray<string>,
 ): ReadonlyArray<Waiting> => {
   const running = (d: DaemonDefinition) =>
     known.some((k) => k.id.qualified === d.id.qualified && isActiveEntry(k))
-  return [...dependencies.filter((d) => !running(d)), ...defs.filter((d) => force || !running(d))].map(
-    (d) => ({ id: d.id.qualified, what: waitingFor(d, config, known) }),
-  )
+  // a disabled daemon is refused, not waited for
+  const disabled = (d: DaemonDefinition) => disabledIds.includes(d.id.qualified)
+  return [...dependencies.filter((d) => !running(d)), ...defs.filter((d) => force || !running(d))]
+    .filter((d) => !disabled(d))
+    .map((d) => ({ id: d.id.qualified, what: waitingFor(d, config, known) }))
 }

@@ -361,6 +361,7 @@ describe("daemon commands (one supervisor)", () => {
         const refused = cli("start", "toggle")
         expect(refused.status).toBe(1)
         expect(refused.stderr).toMatch(/app\/toggle is disabled/)
+        expect(refused.stdout + refused.stderr).not.toContain("waiting for") // refused, not waited for
         expect(daemonPids(sb.stateDir, "app/toggle")).toEqual([])
         const refusedJson = cli("start", "toggle", "--json")
         expect(refusedJson.status).toBe(1)
@@ -388,6 +389,7 @@ describe("daemon commands (one supervisor)", () => {
         const r = cli("start", "neverrun")
         expect(r.status).toBe(1)
         expect(r.stderr).toContain("app/neverrun is disabled")
+        expect(r.stdout + r.stderr).not.toContain("waiting for")
         expect(cli("enable", "neverrun").stdout).toContain("app/neverrun enabled")
         expect(statusJson("neverrun").status.type).toBe("available")
       },

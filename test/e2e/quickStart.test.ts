@@ -182,8 +182,9 @@ describe("start, answered by the supervisor", () => {
       withoutCli()
       const r = launch("start", "once", "bad", "off")
       expect(r.status).toBe(1)
+      // the disabled one is refused, not waited for
       expect(r.stdout).toBe(
-        "app/once waiting for 3s\napp/bad waiting for 3s\napp/off waiting for 3s\n✓ app/once ran to completion (exit 0)\n",
+        "app/once waiting for 3s\napp/bad waiting for 3s\n✓ app/once ran to completion (exit 0)\n",
       )
       expect(r.stderr).toContain(
         "✗ app/bad failed to start: app/bad exited with code 3\n  last output:\n    cannot bind\n",
