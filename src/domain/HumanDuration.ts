@@ -39,7 +39,7 @@ export const parseHumanDuration = (input: string): Either.Either<number, string>
     const ms = unitMillis.get(m[2]!) ?? unitMillis.get(m[2]!.toLowerCase())
     if (ms === undefined) {
       return Either.left(
-        `unknown unit ${JSON.stringify(m[2])} in duration ${JSON.stringify(input)}; use ms, s, m, h or d`,
+        `unknown unit ${JSON.stringify(m[2])} in duration ${JSON.stringify(input)}; use ns, us, ms, s, m, h, d or w (or a long form: sec, minutes, hours, ...)`,
       )
     }
     total += Number(m[1]) * ms

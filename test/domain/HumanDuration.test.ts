@@ -60,7 +60,9 @@ describe("parseHumanDuration", () => {
   })
 
   it("rejects an unknown unit, naming it", () => {
-    expect(left(parseHumanDuration("5x"))).toBe('unknown unit "x" in duration "5x"; use ms, s, m, h or d')
+    expect(left(parseHumanDuration("5x"))).toBe(
+      'unknown unit "x" in duration "5x"; use ns, us, ms, s, m, h, d or w (or a long form: sec, minutes, hours, ...)',
+    )
     expect(left(parseHumanDuration("1m 30parsecs"))).toContain('unknown unit "parsecs"')
   })
 

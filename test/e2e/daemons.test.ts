@@ -408,6 +408,12 @@ describe("daemon commands (one supervisor)", () => {
         expect(r.stdout).toMatch(/^\s+status\s+running$/m)
         expect(r.stdout).toMatch(new RegExp(`^\\s+pid\\s+${pid}$`, "m"))
         expect(r.stdout).toContain(join(app, "supervisor.toml"))
+        // the values form one column, also after the longest key ("active port")
+        const columns = r.stdout
+          .split("\n")
+          .filter((l) => l.startsWith("  "))
+          .map((l) => (/^ {2}\S+(?: \S+)? {2,}(?=\S)/.exec(l)?.[0] ?? "").length)
+        expect(new Set(columns).size, r.stdout).toBe(1)
         const e = statusJson("app/web")
         expect(e).toMatchObject({
           id: { namespace: "app", name: "web", qualified: "app/web", safe_path: "app--web" },

@@ -95,6 +95,7 @@ export const status = (o: StatusOptions) =>
         rows.push(["exit code", String(e.status.exit_code)])
       if (e.status.signal) rows.push(["signal", e.status.signal])
       yield* Console.log(cyan(e.id.qualified))
-      for (const [k, v] of rows) yield* Console.log(`  ${k.padEnd(10)} ${v}`)
+      const width = Math.max(...rows.map(([k]) => k.length))
+      for (const [k, v] of rows) yield* Console.log(`  ${k.padEnd(width)}  ${v}`)
     }),
   )
