@@ -57,6 +57,20 @@ const empty = (location: ConfigLocation, text: string, problems: Array<ConfigPro
   problems,
 })
 
+/** Whether a line opens a one-line string ("..." with escapes, or '...') that it does not close. */
+const unclosedQuote = (line: string): boolean => {
+  let quote: string | undefined
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]
+    if (quote === undefined) {
+      if (c === "#") return false
+      if (c === '"' || c === "'") quote = c
+    } else if (quote === '"' && c === "\\") i++
+    else if (c === quote) quote = undefined
+  }
+  return quote !== undefined
+}
+
 /** Parses TOML text and checks it against the file schema, collecting every problem. */
 export const parseConfigText = (location: ConfigLocation, text: string): ParsedFile => {
   const file = location.path
@@ -65,7 +79,13 @@ export const parseConfigText = (location: ConfigLocation, text: string): ParsedF
     raw = parseToml(text)
   } catch (e) {
     const err = e as TomlError
-    const detail = (err.message ?? String(e)).split("\n")[0]!.replace(/^Invalid TOML document: /, "")
+    let detail = (err.message ?? String(e)).split("\n")[0]!.replace(/^Invalid TOML document: /, "")
+    // smol-toml meets the line's end inside a string as a control character in it
+    if (err instanceof TomlError && /control characters are not allowed/.test(detail)) {
+      const line = text.split("\n")[err.line - 1] ?? ""
+      if (unclosedQuote(line))
+        detail = `unterminated string: a "..." or '...' string must end on the line where it starts (use """...""" for several lines)`
+    }
     return empty(location, text, [
       new TomlSyntaxError({
         file,

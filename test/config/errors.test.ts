@@ -274,7 +274,22 @@ describe("TOML syntax errors (TomlSyntaxError)", () => {
     expect(p.file).toBe(sb.path("app/supervisor.toml"))
     expect(p.line).toBe(3)
     expect(p.message).toMatch(/^TOML syntax error: .+ \(column \d+\)$/)
+    expect(p.message).toContain("unterminated string")
     expect(p.hint).toContain("toml.io")
+  })
+
+  it("names an unterminated string as such, in both quotes; a closed one with a bad character is not", async () => {
+    for (const [line, unterminated] of [
+      ["dir = 'single", true],
+      ['run = "with \\" escaped quote', true],
+      ['run = "bell \u0007 in it"', false],
+    ] as const) {
+      const sb = sandbox()
+      sb.write({ "app/supervisor.toml": toml("[daemons.web]", line, "retry = 1") })
+      const p = only(await loadErr(sb, { cwd: "app" }), "TomlSyntaxError")
+      expect(p.line, line).toBe(2)
+      expect(p.message.includes("unterminated string"), `${line}: ${p.message}`).toBe(unterminated)
+    }
   })
 
   it("reports an unclosed table header", async () => {
