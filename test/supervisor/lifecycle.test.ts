@@ -732,6 +732,15 @@ describe("lifecycle: concurrency (no duplicate processes, ever)", () => {
   )
 })
 
+/** Starts the daemons together, moving the clock past their 3 s readiness; every one must be Ready. */
+const startAll = (sup: SupervisorShape, defs: ReadonlyArray<DaemonDefinition>) =>
+  Effect.gen(function* () {
+    const all = yield* Effect.fork(Effect.forEach(defs, (d) => sup.start(d), { concurrency: "unbounded" }))
+    for (let i = 0; i < 5 && (yield* notDone(all)); i++) yield* TestClock.adjust("3 seconds")
+    const outcomes = yield* Fiber.join(all)
+    expect(outcomes.every((o) => o._tag === "Ready")).toBe(true)
+  })
+
 describe("lifecycle: stopAll", () => {
   const stack = () => ({
     db: definition("db"),
@@ -740,14 +749,6 @@ describe("lifecycle: stopAll", () => {
     worker: definition("worker", { depends: ["app/db"] }),
     web: definition("web", { depends: ["app/api"] }),
   })
-
-  const startAll = (sup: SupervisorShape, defs: ReadonlyArray<DaemonDefinition>) =>
-    Effect.gen(function* () {
-      const all = yield* Effect.fork(Effect.forEach(defs, (d) => sup.start(d), { concurrency: "unbounded" }))
-      for (let i = 0; i < 5 && (yield* notDone(all)); i++) yield* TestClock.adjust("3 seconds")
-      const outcomes = yield* Fiber.join(all)
-      expect(outcomes.every((o) => o._tag === "Ready")).toBe(true)
-    })
 
   /** The stop signals as daemon names, in the order they were sent. */
   const stopOrder = (h: Harness) =>
@@ -813,15 +814,10 @@ describe("lifecycle: detach (the supervisor replaced, its daemons kept)", () => 
         const fake = yield* makeFakeProcessService()
         const scope = yield* Scope.make()
         const h = yield* Scope.extend(makeHarness({ fake }), scope)
-        const defs = [
+        yield* startAll(h.sup, [
           definition("db"),
           definition("api", { depends: ["app/db"], hooks: { on_exit: "echo bye" } }),
-        ]
-        const all = yield* Effect.fork(
-          Effect.forEach(defs, (d) => h.sup.start(d), { concurrency: "unbounded" }),
-        )
-        for (let i = 0; i < 5 && (yield* notDone(all)); i++) yield* TestClock.adjust("3 seconds")
-        expect((yield* Fiber.join(all)).every((o) => o._tag === "Ready")).toBe(true)
+        ])
         const running = yield* fake.running
         expect(running).toHaveLength(2)
 
