@@ -127,8 +127,10 @@ export const ListRequest = Schema.Struct({
 })
 export const ListAnswer = Schema.Struct({
   version: Schema.String,
-  /** Null when the configuration has warnings or problems: the CLI then lists (and reports) itself. */
-  /** Sorted as the CLI sorts them (src/domain/idOrder.ts). */
+  /**
+   * Sorted as the CLI sorts them (src/domain/idOrder.ts). Null when the configuration has warnings
+   * or problems: the CLI then lists (and reports) itself.
+   */
   entries: Schema.NullOr(Schema.Array(ApiDaemonEntry)),
 })
 

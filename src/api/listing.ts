@@ -8,8 +8,8 @@ const byId = (a: ApiDaemonEntry, b: ApiDaemonEntry) => compareIds(a.id.qualified
 
 /**
  * What `supervisor list` shows: every daemon known to the supervisor, plus those configured
- * here that it never ran (`available`, or `disabled`), sorted by ID (src/domain/idOrder.ts). Computed by the CLI, or
- * by the supervisor itself for the fast `list --json` (src/quick/list.ts).
+ * here that it never ran (`available`, or `disabled`), sorted by ID (src/domain/idOrder.ts).
+ * Computed by the CLI, or by the supervisor itself for the fast `list --json` (src/quick/list.ts).
  */
 export const mergeListing = (
   known: ReadonlyArray<ApiDaemonEntry>,

@@ -11,7 +11,7 @@ import { logsCommand } from "./logs.js"
 import { ExitCode, exitWith } from "./output.js"
 import { withOptionalBumpValue } from "./portFlags.js"
 import { runProgram } from "./program.js"
-import { splitRunArgs } from "./runArgs.js"
+import { runHead } from "./runArgs.js"
 import { schemaCommand } from "./schema.js"
 import { specCommand } from "./spec.js"
 import { usageCommand } from "./usageCommand.js"
@@ -58,23 +58,17 @@ const withAliases = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
  * False when it has reported a problem.
  */
 const checkArgs = (argv: ReadonlyArray<string>) => {
+  const usageError = (problem: string) =>
+    Console.error(`error: ${problem}`).pipe(Effect.zipRight(exitWith(ExitCode.usage)), Effect.as(false))
   const missing = missingValueProblem(argv.slice(2))
-  if (missing !== undefined)
-    return Console.error(`error: ${missing}`).pipe(
-      Effect.zipRight(exitWith(ExitCode.usage)),
-      Effect.as(false),
-    )
-  const split = splitRunArgs(argv)
-  if (split === undefined) return Effect.succeed(true)
-  if ("problem" in split)
-    return Console.error(`error: ${split.problem}`).pipe(
-      Effect.zipRight(exitWith(ExitCode.usage)),
-      Effect.as(false),
-    )
+  if (missing !== undefined) return usageError(missing)
+  const head = runHead(argv)
+  if (head === undefined) return Effect.succeed(true)
+  if ("problem" in head) return usageError(head.problem)
   // as the root command of its own: its arguments come right after the program's two
   return Command.run(runFlagsCommand, { name: "supervisor run", version: VERSION })([
     ...argv.slice(0, 2),
-    ...split.head.slice(1),
+    ...head,
   ]).pipe(Effect.as(true))
 }
 

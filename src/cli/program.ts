@@ -2,6 +2,7 @@ import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Cause, Console, Effect, Layer } from "effect"
+import { stripAnsi } from "../logs/ansi.js"
 import { ExitCode, exitWith, isTTY } from "./output.js"
 import { lazyTerminal } from "./terminal.js"
 
@@ -9,9 +10,7 @@ import { lazyTerminal } from "./terminal.js"
 // modules would be evaluated at every start for nothing, nor a terminal opened before a prompt.
 const platform = Layer.mergeAll(NodeFileSystem.layer, NodePath.layer, lazyTerminal)
 
-const ANSI = /\u001b\[[0-9;]*m/g
-const plain = (args: ReadonlyArray<unknown>) =>
-  args.map((a) => (typeof a === "string" ? a.replace(ANSI, "") : a))
+const plain = (args: ReadonlyArray<unknown>) => args.map((a) => (typeof a === "string" ? stripAnsi(a) : a))
 
 /**
  * Our own output is coloured only on a terminal without NO_COLOR (style.ts); @effect/cli's help

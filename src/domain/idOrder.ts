@@ -6,7 +6,10 @@
 
 const lowerAscii = (s: string): string => s.replace(/[A-Z]+/g, (m) => m.toLowerCase())
 
-/** Compares two IDs: `Api` sorts next to `api` (after it), both before `B`; digits are compared as characters (`d10` before `d2`). */
+/**
+ * Compares two IDs: `Api` sorts next to `api` (after it), both before `B`; digits are compared as
+ * characters (`d10` before `d2`).
+ */
 export const compareIds = (a: string, b: string): number => {
   if (a === b) return 0
   const la = lowerAscii(a)
