@@ -193,6 +193,17 @@ export class CliGroup extends HttpApiGroup.make("cli")
       ),
   )
   .add(
+    /**
+     * `logs --tail`: the same selection (but `until`), then every new entry of the daemons, as
+     * ndjson entries and `{ _clear, _gen }` notices, until the client leaves.
+     */
+    HttpApiEndpoint.post("logsFollow", "/logs/follow")
+      .setPayload(LogsQuery)
+      .addSuccess(
+        Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "application/x-ndjson" })),
+      ),
+  )
+  .add(
     HttpApiEndpoint.post("clearLogs", "/logs/clear")
       .setPayload(Schema.Struct({ ids: Schema.Array(Schema.String) }))
       .addSuccess(Schema.Struct({ cleared: Schema.Array(Schema.String) })),

@@ -17,8 +17,9 @@ import { startWithDependencies } from "../supervisor/startOrder.js"
 import { daemonUsage } from "../supervisor/usage.js"
 import { Api, LogsQuery, type SupervisorInfo } from "./Api.js"
 import { makeConfigured } from "./configured.js"
-import { HostInfo } from "./HostInfo.js"
+import { HostInfo, type HostInfoShape } from "./HostInfo.js"
 import { mergeListing } from "./listing.js"
+import { followLogs, queryLogs } from "./logQueries.js"
 import { listNamespaces, registerNamespace, removeNamespace } from "./namespaces.js"
 import { problem } from "./problem.js"
 import { startFrom } from "./startFrom.js"
@@ -52,36 +53,24 @@ const knownEntries = (sup: Supervisor["Type"]) =>
     )
   })
 
-type LogsPayload = typeof LogsQuery.Type
-
-/** The stored entries a `logs` request selects; several daemons are interleaved by time. */
-const queryLogs = (logs: LogStore["Type"], payload: LogsPayload) =>
-  Effect.gen(function* () {
-    const regex =
-      payload.regex === undefined ? undefined : new RegExp(payload.regex, payload.case_sensitive ? "" : "i")
-    const all = yield* Effect.forEach(payload.ids, (id) =>
-      logs
-        .query(id, {
-          ...(payload.lines !== undefined && { lines: payload.lines }),
-          ...(payload.since !== undefined && { since: payload.since }),
-          ...(payload.until !== undefined && { until: payload.until }),
-          ...(payload.grep !== undefined && { grep: payload.grep }),
-          ...(regex !== undefined && { regex }),
-          ...(payload.case_sensitive !== undefined && { caseSensitive: payload.case_sensitive }),
-          ...(payload.raw !== undefined && { raw: payload.raw }),
-        })
-        .pipe(Effect.orElseSucceed(() => [])),
-    )
-    if (all.length === 1) return all[0] ?? []
-    // Several daemons: interleave by time; the last N apply to the merged view.
-    const merged = all
-      .flat()
-      .sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0))
-    return payload.lines !== undefined ? merged.slice(-payload.lines) : merged
-  })
-
 const encodeItem = Schema.encodeSync(Schema.parseJson(LogStreamItem))
 const encoder = new TextEncoder()
+
+/**
+ * A log stream as an open-ended ndjson response: one entry or `{ _clear, _gen }` per line, until
+ * the client leaves or the supervisor shuts down. An empty first chunk sends the headers at once,
+ * also when no line comes for a while.
+ */
+const ndjsonStream = (items: Stream.Stream<LogStreamItem, unknown>, host: HostInfoShape) =>
+  HttpServerResponse.stream(
+    items.pipe(
+      Stream.map((item) => encoder.encode(`${encodeItem(item)}\n`)),
+      Stream.catchAll(() => Stream.empty),
+      Stream.interruptWhenDeferred(host.shutdown),
+      Stream.prepend(Chunk.of(new Uint8Array(0))),
+    ),
+    { contentType: "application/x-ndjson", headers: { connection: "close", "cache-control": "no-store" } },
+  )
 
 export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
   Effect.gen(function* () {
@@ -181,17 +170,8 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
             lines: urlParams.lines ?? 10,
             since: since === undefined ? undefined : since.right,
             grep: urlParams.grep,
-          }).pipe(
-            Stream.map((item) => encoder.encode(`${encodeItem(item)}\n`)),
-            Stream.catchAll(() => Stream.empty),
-            Stream.interruptWhenDeferred(host.shutdown),
-            // An empty first chunk sends the headers at once, also for a daemon with no lines yet.
-            Stream.prepend(Chunk.of(new Uint8Array(0))),
-          )
-          return HttpServerResponse.stream(stream, {
-            contentType: "application/x-ndjson",
-            headers: { connection: "close", "cache-control": "no-store" },
           })
+          return ndjsonStream(stream, host)
         }),
       )
   }),
@@ -291,6 +271,26 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
             contentType: "application/x-ndjson",
             headers: { "cache-control": "no-store" },
           })
+        }),
+      )
+      .handleRaw("logsFollow", ({ request }) =>
+        Effect.gen(function* () {
+          const decoded = yield* request.json.pipe(
+            Effect.flatMap(Schema.decodeUnknown(LogsQuery)),
+            Effect.either,
+          )
+          if (Either.isLeft(decoded)) return problem(400, "BadRequest", "malformed logs query")
+          const q = decoded.right
+          if (q.until !== undefined)
+            return problem(400, "BadRequest", "until cannot be followed: new lines are always later")
+          if (q.regex !== undefined) {
+            try {
+              new RegExp(q.regex)
+            } catch (e) {
+              return problem(400, "BadRequest", `invalid regex: ${errorText(e)}`)
+            }
+          }
+          return ndjsonStream(followLogs(logs, q), host)
         }),
       )
       .handle("clearLogs", ({ payload }) =>

@@ -48,11 +48,15 @@ export const logs = (o: LogsOptions) =>
         return yield* new UsageError({
           message: `--since is after --until: nothing can be in between (${o.since.pipe(Option.getOrElse(() => ""))} > ${o.until.pipe(Option.getOrElse(() => ""))})`,
         })
+      if (o.tail && Option.isSome(o.until))
+        return yield* new UsageError({
+          message: "--until cannot be combined with --tail: the lines it follows are always newer",
+        })
       const regexText = Option.getOrUndefined(o.regex)
-      let regex: RegExp | undefined
+      // checked here for a usage error; the supervisor does the matching
       if (regexText !== undefined) {
         try {
-          regex = new RegExp(regexText, o.caseSensitive ? "" : "i")
+          new RegExp(regexText)
         } catch (e) {
           return yield* new UsageError({ message: `invalid --regex: ${(e as Error).message}` })
         }
@@ -75,12 +79,6 @@ export const logs = (o: LogsOptions) =>
           }
           const many = ids.length > 1
           const grep = Option.getOrUndefined(o.grep)
-          const matches = (e: LogEntry) =>
-            (grep === undefined ||
-              (o.caseSensitive
-                ? e.message.includes(grep)
-                : e.message.toLowerCase().includes(grep.toLowerCase()))) &&
-            (regex === undefined || regex.test(e.message))
           const line = (e: LogEntry) => {
             const message = o.raw ? stripAnsi(e.message) : e.message
             const prefix = [o.noTimestamp ? "" : dim(e.timestamp), many ? cyan(e.daemon_id) : ""]
@@ -88,21 +86,20 @@ export const logs = (o: LogsOptions) =>
               .join(" ")
             return prefix ? `${prefix} ${message}` : message
           }
+          const query = {
+            ids,
+            ...(since && Either.isRight(since) && { since: since.right }),
+            ...(until && Either.isRight(until) && { until: until.right }),
+            ...(grep !== undefined && { grep }),
+            ...(regexText !== undefined && { regex: regexText }),
+            case_sensitive: o.caseSensitive,
+            raw: o.raw,
+          }
           if (!o.tail) {
-            const query = {
-              ids,
-              lines: Option.getOrElse(o.lines, () => 100),
-              ...(since && Either.isRight(since) && { since: since.right }),
-              ...(until && Either.isRight(until) && { until: until.right }),
-              ...(grep !== undefined && { grep }),
-              ...(regexText !== undefined && { regex: regexText }),
-              case_sensitive: o.caseSensitive,
-              raw: o.raw,
-            }
             // Streamed: entries are printed as they arrive, a chunk at a time (`-n 1000000`
             // neither waits for the whole answer nor holds it in memory twice).
             const request = yield* HttpClientRequest.post("http://localhost/api/cli/logs/stream").pipe(
-              HttpClientRequest.bodyJson(query),
+              HttpClientRequest.bodyJson({ ...query, lines: Option.getOrElse(o.lines, () => 100) }),
             )
             let first = true
             if (o.json) yield* writeOut("[")
@@ -124,22 +121,17 @@ export const logs = (o: LogsOptions) =>
             if (o.json) yield* writeOut(first ? "]\n" : "\n]\n")
             return
           }
-          // Follow: one ndjson tail per daemon, merged as lines arrive.
-          const lines = Option.getOrElse(o.lines, () => 10)
-          const follow = (id: string) =>
-            HttpClientResponse.stream(
-              c.http.execute(
-                HttpClientRequest.get(
-                  `http://localhost/api/logs/${encodeURIComponent(id)}/tail?lines=${lines}`,
-                ),
-              ),
-            ).pipe(Stream.pipeThroughChannel(Ndjson.unpack()), Stream.map(decodeItem))
-          yield* Stream.mergeAll(ids.map(follow), { concurrency: "unbounded" }).pipe(
+          // Follow: the supervisor merges the daemons' history by time, then their new lines.
+          const follow = yield* HttpClientRequest.post("http://localhost/api/cli/logs/follow").pipe(
+            HttpClientRequest.bodyJson({ ...query, lines: Option.getOrElse(o.lines, () => 10) }),
+          )
+          yield* HttpClientResponse.stream(c.http.execute(follow)).pipe(
+            Stream.pipeThroughChannel(Ndjson.unpack()),
+            Stream.map(decodeItem),
             Stream.runForEach((item) => {
               if (isLogClear(item))
-                return o.json ? Console.log(JSON.stringify(item)) : Console.log(dim("-- logs cleared --"))
-              if (!matches(item)) return Effect.void
-              return Console.log(o.json ? JSON.stringify(item) : line(item))
+                return writeOut(o.json ? `${JSON.stringify(item)}\n` : `${dim("-- logs cleared --")}\n`)
+              return writeOut(`${o.json ? JSON.stringify(item) : line(item)}\n`)
             }),
             Effect.orDie,
           )
