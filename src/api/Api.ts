@@ -152,19 +152,29 @@ export const StartFromRequest = Schema.Struct({
   progress: Schema.Literal("none", "lines", "spinner"),
 })
 
+/** `POST /api/cli/start`: daemons to start with their definitions, as the CLI resolved them. */
+export const StartRequest = Schema.Struct({
+  definitions: Schema.Array(DaemonDefinition),
+  /** What the requested daemons depend on (transitively); started first, never forced. */
+  dependencies: Schema.optionalWith(Schema.Array(DaemonDefinition), { default: () => [] }),
+  force: Schema.Boolean,
+})
+
 /** Operations of the CLI beyond the spec's routes: same API, another group. */
 export class CliGroup extends HttpApiGroup.make("cli")
   .add(
-    HttpApiEndpoint.post("start", "/start")
-      .setPayload(
-        Schema.Struct({
-          definitions: Schema.Array(DaemonDefinition),
-          /** What the requested daemons depend on (transitively); started first, never forced. */
-          dependencies: Schema.optionalWith(Schema.Array(DaemonDefinition), { default: () => [] }),
-          force: Schema.Boolean,
-        }),
-      )
-      .addSuccess(Schema.Array(StartOutcome)),
+    HttpApiEndpoint.post("start", "/start").setPayload(StartRequest).addSuccess(Schema.Array(StartOutcome)),
+  )
+  .add(
+    /**
+     * The same start as ndjson events (src/api/startEvents.ts): `{ outcome }` per daemon as soon
+     * as it is settled, then `{ outcomes }`: the transcript the CLI prints when not on a terminal.
+     */
+    HttpApiEndpoint.post("startStream", "/start/stream")
+      .setPayload(StartRequest)
+      .addSuccess(
+        Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "application/x-ndjson" })),
+      ),
   )
   .add(
     HttpApiEndpoint.post("stop", "/stop")

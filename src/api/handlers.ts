@@ -15,13 +15,14 @@ import { Supervisor } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
 import { startWithDependencies } from "../supervisor/startOrder.js"
 import { daemonUsage } from "../supervisor/usage.js"
-import { Api, LogsQuery, type SupervisorInfo } from "./Api.js"
+import { Api, LogsQuery, StartRequest, type SupervisorInfo } from "./Api.js"
 import { makeConfigured } from "./configured.js"
 import { HostInfo, type HostInfoShape } from "./HostInfo.js"
 import { mergeListing } from "./listing.js"
 import { followLogs, queryLogs } from "./logQueries.js"
 import { listNamespaces, registerNamespace, removeNamespace } from "./namespaces.js"
 import { problem } from "./problem.js"
+import { ndjsonResponse, startEvents } from "./startEvents.js"
 import { startFrom } from "./startFrom.js"
 import { filteredTail, parseSince } from "./tailQuery.js"
 
@@ -202,6 +203,17 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
     return h
       .handle("start", ({ payload }) =>
         startWithDependencies(sup.start, payload.definitions, payload.dependencies, payload.force),
+      )
+      .handleRaw("startStream", ({ request }) =>
+        Effect.gen(function* () {
+          const decoded = yield* request.json.pipe(
+            Effect.flatMap(Schema.decodeUnknown(StartRequest)),
+            Effect.either,
+          )
+          if (Either.isLeft(decoded)) return problem(400, "BadRequest", "malformed start request")
+          const { definitions, dependencies, force } = decoded.right
+          return ndjsonResponse(startEvents(sup.start, definitions, dependencies, force))
+        }),
       )
       .handle("stop", ({ payload }) =>
         Effect.gen(function* () {

@@ -4,7 +4,6 @@
 // (src/cli/resolve.ts, waiting.ts; actions/daemons.ts does the same in the CLI). Whatever the
 // full CLI would print other than progress and outcomes (warnings, errors, a spinner) is left to
 // it: the answer is then `fallback`, given before any daemon is started.
-import { HttpServerResponse } from "@effect/platform"
 import { Effect, Either, Option, Schema, Stream } from "effect"
 import { selectIds } from "../cli/resolve.js"
 import { waitingList } from "../cli/waiting.js"
@@ -17,6 +16,7 @@ import type { Supervisor } from "../supervisor/Supervisor.js"
 import { startWithDependencies } from "../supervisor/startOrder.js"
 import { StartFromRequest } from "./Api.js"
 import { problem } from "./problem.js"
+import { ndjsonLine, ndjsonResponse, startEvents } from "./startEvents.js"
 
 export interface StartFromDeps {
   readonly sup: Supervisor["Type"]
@@ -28,14 +28,7 @@ export interface StartFromDeps {
 }
 
 const decode = Schema.decodeUnknown(StartFromRequest)
-const encoder = new TextEncoder()
-const line = (value: unknown) => encoder.encode(`${JSON.stringify(value)}\n`)
-const ndjson = (chunks: Stream.Stream<Uint8Array>) =>
-  HttpServerResponse.stream(chunks, {
-    contentType: "application/x-ndjson",
-    headers: { "cache-control": "no-store" },
-  })
-const fallback = ndjson(Stream.make(line({ fallback: true })))
+const fallback = ndjsonResponse(Stream.make(ndjsonLine({ fallback: true })))
 
 /** What to start, or undefined when the CLI has to do it (and say what is wrong). */
 const plan = (deps: StartFromDeps, request: typeof StartFromRequest.Type) =>
@@ -74,14 +67,17 @@ export const startFrom = (deps: StartFromDeps) => (body: Effect.Effect<unknown, 
     if (Either.isLeft(request)) return problem(400, "BadRequest", "malformed start-from request")
     const planned = yield* plan(deps, request.right)
     if (planned === undefined) return fallback
-    const started = startWithDependencies(
-      deps.sup.start,
-      planned.defs,
-      planned.dependencies,
-      request.right.force,
-    ).pipe(Effect.map((outcomes) => line({ outcomes })))
+    const { defs, dependencies, waiting } = planned
+    const force = request.right.force
+    // A transcript (`lines`) hears each outcome as it comes; otherwise only the last line counts.
+    const started =
+      request.right.progress === "lines"
+        ? startEvents(deps.sup.start, defs, dependencies, force)
+        : Stream.fromEffect(
+            startWithDependencies(deps.sup.start, defs, dependencies, force).pipe(
+              Effect.map((outcomes) => ndjsonLine({ outcomes })),
+            ),
+          )
     // The first line at once: the CLI prints what the start waits for while it waits.
-    return ndjson(
-      Stream.concat(Stream.succeed(line({ waiting: planned.waiting })), Stream.fromEffect(started)),
-    )
+    return ndjsonResponse(Stream.concat(Stream.succeed(ndjsonLine({ waiting })), started))
   })

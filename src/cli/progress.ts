@@ -1,27 +1,64 @@
-import { Console, Effect, Fiber, Schedule } from "effect"
+import { HttpClientRequest, HttpClientResponse } from "@effect/platform"
+import * as Ndjson from "@effect/platform/Ndjson"
+import { Console, Effect, Fiber, Schedule, Schema, Stream } from "effect"
+import { StartRequest } from "../api/Api.js"
 import { configDefinitions, dependencyClosure } from "../config/definitions.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+import { StartOutcome } from "../domain/StartOutcome.js"
 import { SupervisorClient } from "./client.js"
-import { type Waiting, waitingLine } from "./startText.js"
+import { outcomeReportLine, type Waiting, waitingLine } from "./startText.js"
 import { waitingList } from "./waiting.js"
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
 /**
- * Progress while a start request waits for readiness. On a terminal (stderr): a spinner line
- * per daemon naming what it waits for, ticked off as the supervisor reports it running (polled),
- * erased before the outcome lines. Otherwise one line per daemon on stdout when it starts
- * waiting, a transcript of state changes that the outcome lines continue.
+ * A start as a transcript on stdout (stderr is not a terminal): one line per daemon it waits
+ * for, then each daemon's outcome line as soon as it is settled (`POST /api/cli/start/stream`).
+ * The outcomes, once all are in.
  */
-const withProgress = <A, E, R>(waiting: ReadonlyArray<Waiting>, run: Effect.Effect<A, E, R>) =>
+const transcript = (waiting: ReadonlyArray<Waiting>, payload: typeof StartRequest.Type) =>
+  Effect.gen(function* () {
+    for (const w of waiting) yield* Console.log(waitingLine(w))
+    const c = yield* SupervisorClient
+    const request = yield* HttpClientRequest.post("http://localhost/api/cli/start/stream").pipe(
+      HttpClientRequest.schemaBodyJson(StartRequest)(payload),
+      Effect.orDie,
+    )
+    let outcomes: ReadonlyArray<StartOutcome> | undefined
+    yield* HttpClientResponse.stream(c.http.execute(request)).pipe(
+      Stream.pipeThroughChannel(Ndjson.unpack()),
+      Stream.map(decodeEvent),
+      Stream.runForEach((event) => {
+        if ("outcomes" in event) return Effect.sync(() => (outcomes = event.outcomes))
+        const line = outcomeReportLine(event.outcome)
+        return (line.stream === "stderr" ? Console.error : Console.log)(line.text)
+      }),
+      Effect.orDie,
+    )
+    if (outcomes === undefined)
+      return yield* Effect.dieMessage(
+        "the supervisor stopped answering before the start finished; see `supervisor list`",
+      )
+    return outcomes
+  })
+
+const decodeEvent = Schema.decodeUnknownSync(
+  Schema.Union(
+    Schema.Struct({ outcome: StartOutcome }),
+    Schema.Struct({ outcomes: Schema.Array(StartOutcome) }),
+  ),
+)
+
+/**
+ * Progress while a start request waits for readiness, on a terminal (stderr): a spinner line
+ * per daemon naming what it waits for, ticked off as the supervisor reports it running (polled),
+ * erased before the outcome lines.
+ */
+const withSpinner = <A, E, R>(waiting: ReadonlyArray<Waiting>, run: Effect.Effect<A, E, R>) =>
   Effect.gen(function* () {
     if (waiting.length === 0) return yield* run
-    if (process.stderr.isTTY !== true) {
-      for (const w of waiting) yield* Console.log(waitingLine(w))
-      return yield* run
-    }
     const c = yield* SupervisorClient
     const done = new Set<string>()
     let drawn = 0
@@ -63,22 +100,29 @@ const withProgress = <A, E, R>(waiting: ReadonlyArray<Waiting>, run: Effect.Effe
     )
   })
 
-/** Sends the start request, with progress unless the output must stay machine-readable or quiet. */
+/**
+ * Sends the start request, with progress unless the output must stay machine-readable or quiet.
+ * `printed`: the outcome lines are printed already (a transcript), only the rest of the report
+ * is left.
+ */
 export const startWithProgress = (
   defs: ReadonlyArray<DaemonDefinition>,
   options: { readonly force: boolean; readonly json: boolean; readonly quiet: boolean },
   config: ResolvedConfig,
   known: ReadonlyArray<ApiDaemonEntry>,
-) => {
-  const dependencies = dependencyClosure(defs, configDefinitions(config))
-  const request = Effect.flatMap(SupervisorClient, (c) =>
-    c.api.cli.start({ payload: { definitions: defs, dependencies, force: options.force } }),
-  ).pipe(Effect.orDie)
-  if (options.json || options.quiet) return request
-  return Effect.flatMap(SupervisorClient, (c) => c.api.cli.disabled()).pipe(
-    Effect.orDie,
-    Effect.flatMap((disabled) =>
-      withProgress(waitingList(defs, dependencies, options.force, config, known, disabled.ids), request),
-    ),
-  )
-}
+): Effect.Effect<
+  { readonly outcomes: ReadonlyArray<StartOutcome>; readonly printed: boolean },
+  never,
+  SupervisorClient
+> =>
+  Effect.gen(function* () {
+    const dependencies = dependencyClosure(defs, configDefinitions(config))
+    const payload = { definitions: defs, dependencies, force: options.force }
+    const c = yield* SupervisorClient
+    const request = c.api.cli.start({ payload }).pipe(Effect.orDie)
+    if (options.json || options.quiet) return { outcomes: yield* request, printed: false }
+    const disabled = yield* c.api.cli.disabled().pipe(Effect.orDie)
+    const waiting = waitingList(defs, dependencies, options.force, config, known, disabled.ids)
+    if (process.stderr.isTTY !== true) return { outcomes: yield* transcript(waiting, payload), printed: true }
+    return { outcomes: yield* withSpinner(waiting, request), printed: false }
+  })

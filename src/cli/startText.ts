@@ -57,10 +57,24 @@ export interface ReportLine {
   readonly text: string
 }
 
-/** The report of a start: its lines in order (failures on stderr) and the exit status. */
+/** How many started daemons the closing hint names; with more it names none. */
+const HINT_IDS = 3
+
+/** The closing hint: how to see the logs, the status, and how to stop what was started. */
+const hintLine = (started: ReadonlyArray<string>) => {
+  if (started.length > HINT_IDS)
+    return "logs: supervisor logs -f    status: supervisor list    stop all: supervisor stop --all"
+  const ids = started.join(" ")
+  return `logs: supervisor logs ${ids} -f    status: supervisor list    stop: supervisor stop ${ids}`
+}
+
+/**
+ * The report of a start: its lines in order (failures on stderr) and the exit status. With
+ * `printed`, the outcome lines were printed as they came (a transcript): only what follows them.
+ */
 export const startReportLines = (
   outcomes: ReadonlyArray<StartOutcome>,
-  options: { readonly json: boolean; readonly quiet: boolean },
+  options: { readonly json: boolean; readonly quiet: boolean; readonly printed?: boolean },
 ): { readonly lines: ReadonlyArray<ReportLine>; readonly code: number } => {
   const code = outcomeStatus(outcomes)
   if (options.json) return { lines: [{ stream: "stdout", text: JSON.stringify(outcomes, null, 2) }], code }
@@ -70,19 +84,15 @@ export const startReportLines = (
       stream: "stdout",
       text: dim("no daemons to start: none is configured here (see supervisor.toml)"),
     })
-  for (const o of outcomes) {
-    if (options.quiet && code === 0) continue
-    const failed = o._tag === "StartFailed" || o._tag === "Disabled" || o._tag === "Interrupted"
-    lines.push({ stream: failed ? "stderr" : "stdout", text: outcomeLine(o) })
-  }
-  const first = outcomes.find((o) => o._tag === "Ready")
-  if (!options.quiet && code === 0 && first !== undefined) {
-    lines.push({
-      stream: "stdout",
-      text: dim(
-        `logs: supervisor logs ${first.id} -f    status: supervisor list    stop: supervisor stop ${first.id}`,
-      ),
-    })
-  }
+  if (!options.printed && !(options.quiet && code === 0)) lines.push(...outcomes.map(outcomeReportLine))
+  const started = outcomes.filter((o) => o._tag === "Ready").map((o) => o.id)
+  if (!options.quiet && code === 0 && started.length > 0)
+    lines.push({ stream: "stdout", text: dim(hintLine(started)) })
   return { lines, code }
+}
+
+/** The line of one outcome: failures go to stderr. */
+export const outcomeReportLine = (o: StartOutcome): ReportLine => {
+  const failed = o._tag === "StartFailed" || o._tag === "Disabled" || o._tag === "Interrupted"
+  return { stream: failed ? "stderr" : "stdout", text: outcomeLine(o) }
 }

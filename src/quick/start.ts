@@ -6,7 +6,7 @@
 // supervisor running, another version, configuration warnings, an ID to complain about, a
 // spinner to draw) resolves false before anything was started or printed, and the full CLI runs.
 
-import { startReportLines, type Waiting, waitingLine } from "../cli/startText.js"
+import { outcomeReportLine, startReportLines, type Waiting, waitingLine } from "../cli/startText.js"
 import { red } from "../cli/style.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { VERSION } from "../version.js"
@@ -69,6 +69,7 @@ export const parseStartArgs = (args: ReadonlyArray<string>): StartArgs | undefin
 type Event =
   | { readonly fallback: true }
   | { readonly waiting: ReadonlyArray<Waiting> }
+  | { readonly outcome: StartOutcome }
   | { readonly outcomes: ReadonlyArray<StartOutcome> }
 
 const parseEvent = (text: string): Event | undefined => {
@@ -125,7 +126,14 @@ export const quickStart = async (args: ReadonlyArray<string>): Promise<boolean> 
         if (progress === "lines") for (const w of event.waiting) print("stdout", waitingLine(w))
         return false
       }
-      const { lines, code } = startReportLines(event.outcomes, parsed)
+      if ("outcome" in event) {
+        // a transcript (the only progress that asks for these): a line as each daemon settles
+        if (progress !== "lines") return false
+        const line = outcomeReportLine(event.outcome)
+        print(line.stream, line.text)
+        return false
+      }
+      const { lines, code } = startReportLines(event.outcomes, { ...parsed, printed: progress === "lines" })
       for (const line of lines) print(line.stream, line.text)
       if (code !== 0) process.exitCode = code
       finish(true)

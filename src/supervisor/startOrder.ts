@@ -41,13 +41,15 @@ const why = (o: StartOutcome) =>
  * Starts `requested` and the `dependencies` they need, dependencies first, level by level,
  * each level in parallel. Dependencies that run already are left alone; `force` restarts only
  * the requested daemons. A daemon whose dependency failed is not started, and its outcome
- * names the root cause.
+ * names the root cause. `onOutcome` hears each daemon's outcome as soon as it is known (the
+ * result lists them in start order at the end).
  */
 export const startWithDependencies = (
   start: (def: DaemonDefinition, options: StartOptions) => Effect.Effect<StartOutcome>,
   requested: ReadonlyArray<DaemonDefinition>,
   dependencies: ReadonlyArray<DaemonDefinition>,
   force: boolean,
+  onOutcome: (outcome: StartOutcome) => Effect.Effect<void> = () => Effect.void,
 ) =>
   Effect.gen(function* () {
     const all = new Map<string, DaemonDefinition>()
@@ -66,8 +68,12 @@ export const startWithDependencies = (
             const failed = def.config.depends
               .map((d) => outcomes.get(d))
               .find((o) => o !== undefined && !succeeded(o))
+            const settle = (o: StartOutcome) => {
+              outcomes.set(id, o)
+              return onOutcome(o)
+            }
             if (failed) {
-              outcomes.set(id, {
+              return yield* settle({
                 _tag: "StartFailed",
                 id,
                 message: `not started: its dependency ${failed.id} failed (${why(failed)})`,
@@ -76,9 +82,8 @@ export const startWithDependencies = (
                 output: [],
                 cli_status: 1,
               })
-              return
             }
-            outcomes.set(id, yield* start(def, { force: forced.has(id) }))
+            yield* settle(yield* start(def, { force: forced.has(id) }))
           }),
         { concurrency: "unbounded", discard: true },
       )

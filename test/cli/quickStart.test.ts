@@ -99,6 +99,7 @@ describe("quickStart", () => {
         output: ["boom"],
         cli_status: 1,
       }
+      res.write(`${JSON.stringify({ outcome: failed })}\n`) // as it settles, then all of them
       res.end(`${JSON.stringify({ outcomes: [failed] })}\n`)
     }
     expect(await quickStart(["web", "-f"])).toBe(true)

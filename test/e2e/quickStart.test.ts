@@ -150,7 +150,7 @@ describe("start, answered by the supervisor", () => {
           "app/api waiting for 0s",
           "✓ app/db is running (pid N)",
           "✓ app/api is running (pid N)",
-          "logs: supervisor logs app/db -f    status: supervisor list    stop: supervisor stop app/db",
+          "logs: supervisor logs app/db app/api -f    status: supervisor list    stop: supervisor stop app/db app/api",
           "",
         ].join("\n"),
       )
@@ -253,9 +253,12 @@ describe("start, answered by the supervisor", () => {
       })
       expect(await statusOf("app/web")).toBeUndefined() // never started
       const started = await startFrom(request_(version, ["web"], "lines"))
+      // a transcript: each outcome as it is settled, then all of them
+      const ready = { _tag: "Ready", id: "app/web", pid: expect.any(Number) }
       expect(started.events).toEqual([
         { waiting: [{ id: "app/web", what: "100ms" }] },
-        { outcomes: [{ _tag: "Ready", id: "app/web", pid: expect.any(Number) }] },
+        { outcome: ready },
+        { outcomes: [ready] },
       ])
       // Nothing left to wait for: a spinner would have nothing to draw.
       expect((await startFrom(request_(version, ["web"], "spinner"))).events).toEqual([

@@ -69,4 +69,28 @@ describe("startWithDependencies", () => {
       /dependency app\/api failed .*dependency app\/db failed \(app\/db exited with code 1\)/,
     )
   })
+
+  it("tells each outcome as it is settled, once, before the next level starts", async () => {
+    const r = recorder(["api"])
+    const heard: Array<string> = []
+    const outcomes = await Effect.runPromise(
+      startWithDependencies(
+        (d, o) => Effect.sync(() => heard.push(`start ${d.id.name}`)).pipe(Effect.zipRight(r.start(d, o))),
+        [def("web", ["api"]), def("cache")],
+        [def("api", ["db"]), def("db")],
+        false,
+        (o) => Effect.sync(() => heard.push(`${o._tag} ${o.id}`)),
+      ),
+    )
+    expect(heard).toEqual([
+      "start db",
+      "Ready app/db",
+      "start cache",
+      "Ready app/cache",
+      "start api",
+      "StartFailed app/api",
+      "StartFailed app/web", // not started: its dependency failed, told all the same
+    ])
+    expect(outcomes.map((o) => o.id)).toEqual(["app/db", "app/cache", "app/api", "app/web"])
+  })
 })

@@ -49,8 +49,8 @@ export const run = (o: RunOptions) =>
         config,
         Effect.gen(function* () {
           const known = yield* knownDaemons
-          const outcomes = yield* startWithProgress([def], { ...o, quiet: false }, config, known)
-          yield* reportStart(outcomes, { json: o.json, quiet: false })
+          const started = yield* startWithProgress([def], { ...o, quiet: false }, config, known)
+          yield* reportStart(started, { json: o.json, quiet: false })
         }),
       )
     }),
