@@ -41,3 +41,25 @@ export const missingValueProblem = (args: ReadonlyArray<string>): string | undef
   }
   return undefined
 }
+
+/**
+ * The commands made of subcommands, and theirs. @effect/cli answers `config bogus` with the
+ * root's commands and a bare `config` with the root's help (exit 0); test/cli/argvChecks.test.ts
+ * keeps this in step with the usage spec.
+ */
+export const SUBCOMMANDS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  supervisor: ["run", "start", "stop", "status", "token"],
+  config: ["show", "validate"],
+  spec: ["check", "resolve", "docs", "describe", "sdk", "fmt", "complete"],
+}
+
+/** A missing or unknown subcommand of a command made of them, in words; flags are left alone. */
+export const subcommandProblem = (args: ReadonlyArray<string>): string | undefined => {
+  const [command, sub] = args
+  const subs = command === undefined ? undefined : SUBCOMMANDS[command]
+  if (subs === undefined || sub?.startsWith("-")) return undefined
+  const choices = `${subs.join(", ")} (see \`supervisor ${command} --help\`)`
+  if (sub === undefined) return `\`supervisor ${command}\` needs a subcommand: ${choices}`
+  if (!subs.includes(sub)) return `unknown subcommand \`supervisor ${command} ${sub}\`; use one of ${choices}`
+  return undefined
+}

@@ -2,7 +2,7 @@ import { Command, ValidationError } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { VERSION } from "../version.js"
 import { cleanCommand, runCommand, runFlagsCommand, waitCommand } from "./adhoc.js"
-import { missingValueProblem } from "./argvChecks.js"
+import { missingValueProblem, subcommandProblem } from "./argvChecks.js"
 import { configCommand } from "./config.js"
 import { disableCommand, enableCommand, restartCommand, startCommand, stopCommand } from "./daemons.js"
 import { supervisorCommand } from "./host.js"
@@ -52,15 +52,15 @@ const withAliases = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
 }
 
 /**
- * What @effect/cli would misread, as usage errors: a value flag without its value
- * (src/cli/argvChecks.ts), and for `run` the ID and flags before `--`, checked on their own
+ * What @effect/cli would misread, as usage errors: a value flag without its value and a
+ * missing or unknown subcommand (src/cli/argvChecks.ts), and for `run` the ID and flags before `--`, checked on their own
  * (src/cli/runArgs.ts), so that an unknown flag or a missing ID is not part of the command.
  * False when it has reported a problem.
  */
 const checkArgs = (argv: ReadonlyArray<string>) => {
   const usageError = (problem: string) =>
     Console.error(`error: ${problem}`).pipe(Effect.zipRight(exitWith(ExitCode.usage)), Effect.as(false))
-  const missing = missingValueProblem(argv.slice(2))
+  const missing = missingValueProblem(argv.slice(2)) ?? subcommandProblem(argv.slice(2))
   if (missing !== undefined) return usageError(missing)
   const head = runHead(argv)
   if (head === undefined) return Effect.succeed(true)

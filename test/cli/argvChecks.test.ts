@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { missingValueProblem, VALUE_FLAGS } from "../../src/cli/argvChecks.js"
+import { missingValueProblem, SUBCOMMANDS, subcommandProblem, VALUE_FLAGS } from "../../src/cli/argvChecks.js"
 import { rootCommand } from "../../src/cli/main.js"
 import { cliSpecKdl } from "../../src/usage/cli/cliSpec.js"
 
@@ -28,5 +28,38 @@ describe("missingValueProblem", () => {
     expect(missingValueProblem(["logs", "-n", "5", "--grep", "-x"])).toBeUndefined()
     expect(missingValueProblem(["run", "x", "--", "grep", "--since"])).toBeUndefined()
     expect(missingValueProblem(["start", "--all", "--bump"])).toBeUndefined()
+  })
+})
+
+describe("SUBCOMMANDS", () => {
+  it("is every command made of subcommands, with theirs, as the usage spec declares them", () => {
+    const kdl = cliSpecKdl(rootCommand, { version: "0.0.0-test" })
+    const declared: Record<string, Array<string>> = {}
+    let parent: string | undefined
+    for (const line of kdl.split("\n")) {
+      const top = /^cmd "([^"]+)"/.exec(line)
+      if (top) parent = top[1]
+      const nested = /^ {2}cmd "([^"]+)"/.exec(line)
+      if (nested && parent !== undefined) (declared[parent] ??= []).push(nested[1] as string)
+    }
+    expect(SUBCOMMANDS).toEqual(declared)
+  })
+})
+
+describe("subcommandProblem", () => {
+  it("names a missing or unknown subcommand with the choices", () => {
+    expect(subcommandProblem(["config"])).toBe(
+      "`supervisor config` needs a subcommand: show, validate (see `supervisor config --help`)",
+    )
+    expect(subcommandProblem(["spec", "chek", "x.kdl"])).toBe(
+      "unknown subcommand `supervisor spec chek`; use one of check, resolve, docs, describe, sdk, fmt, complete (see `supervisor spec --help`)",
+    )
+  })
+
+  it("leaves known subcommands, flags and other commands alone", () => {
+    expect(subcommandProblem(["config", "show", "--json"])).toBeUndefined()
+    expect(subcommandProblem(["config", "--help"])).toBeUndefined()
+    expect(subcommandProblem(["start", "bogus"])).toBeUndefined()
+    expect(subcommandProblem([])).toBeUndefined()
   })
 })

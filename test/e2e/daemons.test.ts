@@ -464,7 +464,7 @@ describe("daemon commands (one supervisor)", () => {
     )
 
     it(
-      "a flag that needs a value and has none is a usage error that names it",
+      "a flag that needs a value and has none, or a missing or unknown subcommand, is a usage error that names it",
       async () => {
         const cases: Array<[Array<string>, string]> = [
           [["start", "--group"], "--group needs a value"],
@@ -472,6 +472,9 @@ describe("daemon commands (one supervisor)", () => {
           [["start", "--group", "--delay", "1"], "--group needs a value (it is followed by --delay)"],
           [["logs", "web", "--since"], "--since needs a value"],
           [["list", "--status"], "--status needs a value"],
+          [["config", "bogus"], "unknown subcommand `supervisor config bogus`; use one of show, validate"],
+          [["config"], "`supervisor config` needs a subcommand: show, validate"],
+          [["supervisor", "restart"], "use one of run, start, stop, status, token"],
         ]
         for (const [args, message] of cases) {
           const r = cli(...args)
