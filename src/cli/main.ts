@@ -5,13 +5,14 @@ import { cleanCommand, runCommand, runFlagsCommand, waitCommand } from "./adhoc.
 import { missingValueProblem, subcommandProblem } from "./argvChecks.js"
 import { configCommand } from "./config.js"
 import { disableCommand, enableCommand, restartCommand, startCommand, stopCommand } from "./daemons.js"
+import { printHelp, wantsHelp } from "./help.js"
 import { supervisorCommand } from "./host.js"
 import { listCommand, statusCommand } from "./listing.js"
 import { logsCommand } from "./logs.js"
 import { ExitCode, exitWith } from "./output.js"
 import { withOptionalBumpValue } from "./portFlags.js"
 import { runProgram } from "./program.js"
-import { runHead } from "./runArgs.js"
+import { holdRunCommand, runHead } from "./runArgs.js"
 import { schemaCommand } from "./schema.js"
 import { specCommand } from "./spec.js"
 import { usageCommand } from "./usageCommand.js"
@@ -75,8 +76,10 @@ const checkArgs = (argv: ReadonlyArray<string>) => {
 /** Runs the CLI: usage errors exit 2, failures 1, and no stack trace reaches the user. */
 export const runCli = (argv: ReadonlyArray<string>) =>
   runProgram(
-    checkArgs(argv).pipe(
-      Effect.flatMap((ok) => (ok ? cli(withOptionalBumpValue(withAliases(argv))) : Effect.void)),
+    (wantsHelp(argv.slice(2)) ? printHelp(argv.slice(2)).pipe(Effect.as(false)) : checkArgs(argv)).pipe(
+      Effect.flatMap((ok) =>
+        ok ? cli(withOptionalBumpValue(withAliases(holdRunCommand(argv)))) : Effect.void,
+      ),
       Effect.catchIf(ValidationError.isValidationError, () => exitWith(ExitCode.usage)),
     ),
   )

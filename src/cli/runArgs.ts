@@ -22,3 +22,22 @@ export const runHead = (
   if (dashes === rest.length - 1) return { problem: "nothing after --: supervisor run ID -- CMD..." }
   return head
 }
+
+/** The words after `--` of this process's `run`, while @effect/cli parses the rest. */
+let heldCommand: ReadonlyArray<string> | undefined
+
+/**
+ * For a `run`: the argv @effect/cli is given, with the command after `--` replaced by one
+ * placeholder word, and the command kept here for the action (`runCommandWords`). @effect/cli
+ * takes its own options (`--help`, `--version`, `--wizard`, ...) wherever they are, even after
+ * `--`: `run x -- grep --help` would print the help instead of running `grep --help`.
+ */
+export const holdRunCommand = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const dashes = argv.indexOf("--", 3)
+  if (argv[2] !== "run" || dashes < 0) return argv
+  heldCommand = argv.slice(dashes + 1)
+  return [...argv.slice(0, dashes + 1), "command"]
+}
+
+/** The command of a `run`: as main.ts held it, else as @effect/cli parsed it. */
+export const runCommandWords = (parsed: ReadonlyArray<string>): ReadonlyArray<string> => heldCommand ?? parsed

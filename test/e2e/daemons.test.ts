@@ -16,6 +16,7 @@ import {
   isAlive,
   makeDaemonSandbox,
   STACK_LINE,
+  storedLogs,
   supervisorPids,
   tableRow,
   waitFor,
@@ -570,6 +571,36 @@ describe("daemon commands (one supervisor)", () => {
         expect(again.status, again.stderr).toBe(0)
         expect(isAlive(startedPid(again, "app/adhoc"))).toBe(true)
         expect(cli("stop", "adhoc").status).toBe(0)
+      },
+      T,
+    )
+
+    it(
+      "run: the command after -- is the daemon's, even when it holds --help, --version or -f",
+      async () => {
+        const r = cli(
+          "run",
+          "--delay",
+          "0",
+          "helpful",
+          "--",
+          "sh",
+          "-c",
+          "echo $1 $2 $3; exec sleep 300",
+          "sh",
+          "--help",
+          "--version",
+          "-f",
+        )
+        expect(r.status, r.stderr).toBe(0)
+        startedPid(r, "app/helpful")
+        expect((await entry("helpful")).run).toBe(
+          "sh -c 'echo $1 $2 $3; exec sleep 300' sh --help --version -f",
+        )
+        await waitFor("the daemon's line", async () =>
+          (await storedLogs(sb.stateDir, "app/helpful")).some((e) => e.message === "--help --version -f"),
+        )
+        expect(cli("stop", "helpful").status).toBe(0)
       },
       T,
     )

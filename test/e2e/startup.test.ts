@@ -99,7 +99,7 @@ describe("the code cache", () => {
     expect(launch("--version").stdout.trim()).toMatch(/^\d+\.\d+\.\d+/)
     const r = launch("--help")
     expect(r.status).toBe(0)
-    expect(r.stdout).toContain("USAGE")
+    expect(r.stdout).toContain("Usage: supervisor [FLAGS] [COMMAND]")
     // not a terminal: no colour escapes, in @effect/cli's help and errors either
     expect(r.stdout).not.toMatch(/\u001b\[/)
     const sub = launch("start", "--help")

@@ -11,6 +11,7 @@ import { cyan, dim, exitWith, green, printJson } from "../output.js"
 import { startWithProgress } from "../progress.js"
 import { readyOverrides, withReadiness } from "../readyFlags.js"
 import { currentNamespace, resolveId, UnknownDaemon } from "../resolve.js"
+import { runCommandWords } from "../runArgs.js"
 import { knownDaemons } from "../selection.js"
 import { handleErrors, loadHere, withClient, withSupervisor } from "../session.js"
 import { reportStart } from "../startReport.js"
@@ -23,7 +24,8 @@ export const run = (o: RunOptions) =>
     Effect.gen(function* () {
       const overrides = yield* readyOverrides(o)
       const config = yield* loadHere(false)
-      if (o.command.length === 0)
+      const command = runCommandWords(o.command)
+      if (command.length === 0)
         return yield* new UnknownDaemon({
           message: "give the command after the ID: supervisor run ID -- CMD...",
         })
@@ -37,7 +39,7 @@ export const run = (o: RunOptions) =>
         {
           id: toIdObject(id),
           config: new DaemonConfig({
-            run: o.command.map(shellQuote).join(" "),
+            run: command.map(shellQuote).join(" "),
             dir: nodePath.resolve(process.cwd()),
           }),
           adhoc: true,

@@ -1,0 +1,85 @@
+import type { Command, Spec } from "../model.js"
+import { argUsage, commandLine, longHelp, shortHelp, usageLine, visibleSubcommands } from "./commands.js"
+import { flagLabel, visibleFlags } from "./flags.js"
+
+/**
+ * The terminal help of one command (`supervisor start --help`): what it does, its usage line,
+ * arguments, flags, subcommands and exit statuses, from the same resolved spec as the
+ * Markdown reference and the man page, so the three cannot disagree.
+ */
+export const helpText = (spec: Spec, command: Command): string => {
+  const isRoot = command === spec.root
+  const blocks: Array<string> = []
+  const title = isRoot
+    ? `${spec.bin}${spec.version === undefined ? "" : ` ${spec.version}`}`
+    : commandLine(spec, command)
+  const about = isRoot ? (spec.long_about ?? spec.about) : longHelp(command)
+  blocks.push(about === undefined ? title : `${title}: ${about.trim()}`)
+  if (command.aliases.length > 0) blocks.push(`Aliases: ${command.aliases.join(", ")}`)
+  blocks.push(`Usage: ${usageLine(spec, command)}`)
+  if (command.args.length > 0)
+    blocks.push(
+      section(
+        "Arguments",
+        command.args.map((arg) => [argUsage(arg), [arg.help, arg.variadic ? "repeatable" : undefined]]),
+      ),
+    )
+  const subcommands = visibleSubcommands(command)
+  if (subcommands.length > 0)
+    blocks.push(
+      section(
+        "Commands",
+        // a command made of subcommands is listed as those: `config show`, `config validate`
+        subcommands.flatMap((sub) => {
+          const children = visibleSubcommands(sub)
+          if (children.length === 0)
+            return [[[sub.name, ...sub.aliases].join(", "), [shortHelp(sub)]] as const]
+          return children.map((child) => [`${sub.name} ${child.name}`, [shortHelp(child)]] as const)
+        }),
+      ),
+    )
+  const flags = visibleFlags(command)
+  if (flags.length > 0)
+    blocks.push(
+      section(
+        "Flags",
+        flags.map((flag) => {
+          const choices = flag.arg?.choices?.map((c) => c.value)
+          return [
+            flagLabel(flag),
+            [
+              flag.help,
+              choices !== undefined && choices.length > 0 ? `one of: ${choices.join(", ")}` : undefined,
+              flag.default !== undefined ? `default: ${flag.default}` : undefined,
+            ],
+          ]
+        }),
+      ),
+    )
+  if (command.exit_codes.length > 0)
+    blocks.push(
+      section(
+        "Exit status",
+        command.exit_codes.map((e) => [String(e.code), [e.description]]),
+      ),
+    )
+  if (subcommands.length > 0)
+    blocks.push(`Run \`${commandLine(spec, command)} <COMMAND> --help\` for the help of a command.`)
+  return `${blocks.join("\n\n")}\n`
+}
+
+/** A heading, then one aligned line per entry: the label, then its notes joined. */
+const section = (
+  heading: string,
+  rows: ReadonlyArray<readonly [string, ReadonlyArray<string | undefined>]>,
+): string => {
+  const width = Math.min(28, Math.max(...rows.map(([label]) => label.length)))
+  const lines = rows.map(([label, notes]) => {
+    const text = notes.filter((n): n is string => n !== undefined && n !== "").join("; ")
+    if (text === "") return `  ${label}`
+    return label.length > width
+      ? `  ${label}\n  ${" ".repeat(width)}  ${text}`
+      : `  ${label.padEnd(width)}  ${text}`
+  })
+  return `${heading}:\n${lines.join("\n")}`
+}

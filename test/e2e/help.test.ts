@@ -1,0 +1,71 @@
+/**
+ * `--help`, `-h` and `supervisor` alone, through the built CLI: the help comes from the CLI's
+ * usage spec (the same as docs/cli/ and the man page), names the program in its usage lines, and
+ * shows none of @effect/cli's own options or generic value descriptions.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { makeSandbox, runCli, type Sandbox } from "./harness.js"
+
+let sb: Sandbox
+beforeAll(() => {
+  sb = makeSandbox()
+})
+afterAll(() => sb.cleanup())
+const cli = (...args: Array<string>) => runCli(args, { cwd: sb.root, env: sb.env })
+
+/** What @effect/cli's help printed and ours must not. */
+const LIBRARY = [
+  /--wizard/,
+  /--log-level/,
+  /A user-defined piece of text/,
+  /This setting is optional/,
+  /^\$ /m,
+]
+
+const help = (...args: Array<string>) => {
+  const r = cli(...args)
+  expect(r.status, `${args.join(" ")}: ${r.stderr}`).toBe(0)
+  expect(r.stderr).toBe("")
+  for (const pattern of LIBRARY) expect(r.stdout, args.join(" ")).not.toMatch(pattern)
+  return r.stdout
+}
+
+describe("help", () => {
+  it("supervisor alone and --help: every command, nested ones by their full name", () => {
+    const root = help()
+    expect(help("--help")).toBe(root)
+    expect(root).toMatch(/^supervisor \d+\.\d+\.\d+: a daemon supervisor for developers\n/)
+    expect(root).toContain("Usage: supervisor [FLAGS] [COMMAND]")
+    expect(root).toMatch(/^ {2}start +start daemons and wait until they are ready$/m)
+    expect(root).toMatch(/^ {2}stop, kill +stop daemons/m)
+    expect(root).toMatch(/^ {2}config show +print the merged configuration/m)
+    expect(root).toMatch(/^ {2}supervisor status +is the supervisor running/m)
+    expect(root).toContain("Run `supervisor <COMMAND> --help` for the help of a command.")
+  })
+
+  it("a command's help: usage line, arguments, flags with their values, exit statuses", () => {
+    const start = help("start", "--help")
+    expect(start).toMatch(/^supervisor start: start daemons and wait until they are ready\n/)
+    expect(start).toContain("Usage: supervisor start [FLAGS] [id]...")
+    expect(start).toMatch(/^ {2}-g, --group <GROUP> +the daemons of a group$/m)
+    expect(start).toMatch(/^ {2}-h, --help +show the help of a command$/m)
+    expect(start).toMatch(/^Exit status:\n {2}0 +success\n/m)
+    expect(start).toMatch(/^ {2}124 +a daemon did not become ready in time$/m)
+    expect(help("start", "-h")).toBe(start)
+    expect(help("start", "web", "--all", "--help")).toBe(start)
+  })
+
+  it("aliases and nested commands: the help of the command they name", () => {
+    const list = help("ls", "-h")
+    expect(list).toMatch(/^supervisor list: /)
+    expect(list).toContain("Aliases: ls")
+    expect(help("config", "show", "--help")).toMatch(
+      /^supervisor config show: print the merged configuration/,
+    )
+    const config = help("config", "--help")
+    expect(config).toContain("Usage: supervisor config [FLAGS] [COMMAND]")
+    expect(config).toMatch(/^ {2}validate +check every configuration file/m)
+    // a word that names no subcommand: the help of the command so far
+    expect(help("config", "bogus", "--help")).toBe(config)
+  })
+})
