@@ -212,7 +212,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
           )
           if (Either.isLeft(decoded)) return problem(400, "BadRequest", "malformed start request")
           const { definitions, dependencies, force } = decoded.right
-          return ndjsonResponse(startEvents(sup.start, definitions, dependencies, force))
+          return ndjsonResponse(startEvents(sup.start, sup.list, definitions, dependencies, force))
         }),
       )
       .handle("stop", ({ payload }) =>

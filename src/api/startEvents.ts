@@ -1,11 +1,13 @@
-// A start as a stream of ndjson events, for a CLI that prints a transcript (stdout not a
-// terminal): `{ "outcome": ... }` for each daemon as soon as it is ready, completed or failed,
-// then `{ "outcomes": [...] }` with all of them in start order. Used by `POST /api/cli/start/stream`
+// A start as a stream of ndjson events, for a CLI that prints a transcript (stderr not a
+// terminal): what each daemon waits for once it is spawned, its outcome as soon as it is
+// settled, then all the outcomes. Used by `POST /api/cli/start/stream`
 // (the full CLI) and `POST /api/cli/start-from` (the quick client).
 import { HttpServerResponse } from "@effect/platform"
-import { Effect, Fiber, Queue, Stream } from "effect"
+import { Effect, Queue, Stream } from "effect"
+import { describeWaiting } from "../cli/waiting.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
+import type { Runtime } from "../supervisor/Runtime.js"
 import type { StartOptions } from "../supervisor/Supervisor.js"
 import { startWithDependencies } from "../supervisor/startOrder.js"
 
@@ -21,29 +23,56 @@ export const ndjsonResponse = (chunks: Stream.Stream<Uint8Array>) =>
     headers: { "cache-control": "no-store" },
   })
 
+/** The port a daemon template (`{{port}}`) names: the run's, else the configured one. */
+const portLookup =
+  (runtimes: ReadonlyArray<Runtime>, defs: ReadonlyArray<DaemonDefinition>, self: Runtime) =>
+  (id: string): { readonly port: number | undefined } | undefined => {
+    const r = id === self.def.id.qualified ? self : runtimes.find((x) => x.def.id.qualified === id)
+    if (r) return { port: r.ports[0] ?? r.def.config.port?.expect[0] }
+    const d = defs.find((x) => x.id.qualified === id)
+    return d ? { port: d.config.port?.expect[0] } : undefined
+  }
+
+interface Event {
+  readonly line: Uint8Array
+  readonly last: boolean
+}
+
 /**
- * The events of a start (see above). The start runs in the stream's scope: a client that
- * leaves interrupts it, as it would interrupt a plain start request.
+ * The events of a start: `{ "waiting": [{ id, what }] }` for each daemon once its process
+ * exists (what it waits for, with the ports it got), `{ "outcome": ... }` as soon as it is
+ * ready, completed or failed, then `{ "outcomes": [...] }` with all of them in start order. The
+ * start runs in the stream's scope: a client that leaves interrupts it, as it would interrupt a
+ * plain start request.
  */
 export const startEvents = (
   start: (def: DaemonDefinition, options: StartOptions) => Effect.Effect<StartOutcome>,
+  runtimes: Effect.Effect<ReadonlyArray<Runtime>>,
   requested: ReadonlyArray<DaemonDefinition>,
   dependencies: ReadonlyArray<DaemonDefinition>,
   force: boolean,
 ): Stream.Stream<Uint8Array> =>
   Stream.unwrapScoped(
     Effect.gen(function* () {
-      const count = new Set([...dependencies, ...requested].map((d) => d.id.qualified)).size
-      const settled = yield* Queue.unbounded<StartOutcome>()
-      const run = yield* Effect.forkScoped(
-        startWithDependencies(start, requested, dependencies, force, (o) => Queue.offer(settled, o)),
+      const events = yield* Queue.unbounded<Event>()
+      const emit = (value: unknown, last = false) => Queue.offer(events, { line: ndjsonLine(value), last })
+      const defs = [...dependencies, ...requested]
+      const onSpawned = (def: DaemonDefinition) => (r: Runtime) =>
+        Effect.flatMap(runtimes, (all) =>
+          emit({ waiting: [{ id: def.id.qualified, what: describeWaiting(def, portLookup(all, defs, r)) }] }),
+        )
+      yield* Effect.forkScoped(
+        startWithDependencies(
+          (def, options) => start(def, { ...options, onSpawned: onSpawned(def) }),
+          requested,
+          dependencies,
+          force,
+          (outcome) => emit({ outcome }),
+        ).pipe(Effect.flatMap((outcomes) => emit({ outcomes }, true))),
       )
-      return Stream.fromQueue(settled).pipe(
-        Stream.take(count),
-        Stream.map((outcome) => ndjsonLine({ outcome })),
-        Stream.concat(
-          Stream.fromEffect(Fiber.join(run)).pipe(Stream.map((outcomes) => ndjsonLine({ outcomes }))),
-        ),
+      return Stream.fromQueue(events).pipe(
+        Stream.takeUntil((e) => e.last),
+        Stream.map((e) => e.line),
       )
     }),
   )

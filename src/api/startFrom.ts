@@ -69,15 +69,19 @@ export const startFrom = (deps: StartFromDeps) => (body: Effect.Effect<unknown, 
     if (planned === undefined) return fallback
     const { defs, dependencies, waiting } = planned
     const force = request.right.force
-    // A transcript (`lines`) hears each outcome as it comes; otherwise only the last line counts.
-    const started =
-      request.right.progress === "lines"
-        ? startEvents(deps.sup.start, defs, dependencies, force)
-        : Stream.fromEffect(
-            startWithDependencies(deps.sup.start, defs, dependencies, force).pipe(
-              Effect.map((outcomes) => ndjsonLine({ outcomes })),
-            ),
-          )
-    // The first line at once: the CLI prints what the start waits for while it waits.
-    return ndjsonResponse(Stream.concat(Stream.succeed(ndjsonLine({ waiting })), started))
+    // A transcript (`lines`) hears what each daemon waits for and its outcome as they come;
+    // otherwise only the last line counts.
+    const transcript = request.right.progress === "lines"
+    const started = transcript
+      ? startEvents(deps.sup.start, deps.sup.list, defs, dependencies, force)
+      : Stream.fromEffect(
+          startWithDependencies(deps.sup.start, defs, dependencies, force).pipe(
+            Effect.map((outcomes) => ndjsonLine({ outcomes })),
+          ),
+        )
+    // The first line at once: it tells the client the start is under way (and, for a
+    // spinner, what to wait for; a transcript hears it daemon by daemon).
+    return ndjsonResponse(
+      Stream.concat(Stream.succeed(ndjsonLine({ waiting: transcript ? [] : waiting })), started),
+    )
   })

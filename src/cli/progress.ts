@@ -14,13 +14,12 @@ import { waitingList } from "./waiting.js"
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
 /**
- * A start as a transcript on stdout (stderr is not a terminal): one line per daemon it waits
- * for, then each daemon's outcome line as soon as it is settled (`POST /api/cli/start/stream`).
- * The outcomes, once all are in.
+ * A start as a transcript on stdout (stderr is not a terminal), from the supervisor's events
+ * (`POST /api/cli/start/stream`): what each daemon waits for once it is spawned (with the ports
+ * it got), then its outcome line as soon as it is settled. The outcomes, once all are in.
  */
-const transcript = (waiting: ReadonlyArray<Waiting>, payload: typeof StartRequest.Type) =>
+const transcript = (payload: typeof StartRequest.Type) =>
   Effect.gen(function* () {
-    for (const w of waiting) yield* Console.log(waitingLine(w))
     const c = yield* SupervisorClient
     const request = yield* HttpClientRequest.post("http://localhost/api/cli/start/stream").pipe(
       HttpClientRequest.schemaBodyJson(StartRequest)(payload),
@@ -32,6 +31,7 @@ const transcript = (waiting: ReadonlyArray<Waiting>, payload: typeof StartReques
       Stream.map(decodeEvent),
       Stream.runForEach((event) => {
         if ("outcomes" in event) return Effect.sync(() => (outcomes = event.outcomes))
+        if ("waiting" in event) return Effect.forEach(event.waiting, (w) => Console.log(waitingLine(w)))
         const line = outcomeReportLine(event.outcome)
         return (line.stream === "stderr" ? Console.error : Console.log)(line.text)
       }),
@@ -46,6 +46,7 @@ const transcript = (waiting: ReadonlyArray<Waiting>, payload: typeof StartReques
 
 const decodeEvent = Schema.decodeUnknownSync(
   Schema.Union(
+    Schema.Struct({ waiting: Schema.Array(Schema.Struct({ id: Schema.String, what: Schema.String })) }),
     Schema.Struct({ outcome: StartOutcome }),
     Schema.Struct({ outcomes: Schema.Array(StartOutcome) }),
   ),
@@ -121,8 +122,8 @@ export const startWithProgress = (
     const c = yield* SupervisorClient
     const request = c.api.cli.start({ payload }).pipe(Effect.orDie)
     if (options.json || options.quiet) return { outcomes: yield* request, printed: false }
+    if (process.stderr.isTTY !== true) return { outcomes: yield* transcript(payload), printed: true }
     const disabled = yield* c.api.cli.disabled().pipe(Effect.orDie)
     const waiting = waitingList(defs, dependencies, options.force, config, known, disabled.ids)
-    if (process.stderr.isTTY !== true) return { outcomes: yield* transcript(waiting, payload), printed: true }
     return { outcomes: yield* withSpinner(waiting, request), printed: false }
   })

@@ -9,18 +9,29 @@ import { describeChecks, readinessChecks } from "../supervisor/readiness/plan.js
 import { renderChecks } from "../supervisor/readiness/template.js"
 import type { Waiting } from "./startText.js"
 
+/**
+ * What a daemon's start waits on, in words, its templates rendered with `portOf` (the first
+ * port of a daemon, undefined for an unknown one): `port 3001`, `http://127.0.0.1:3001/health`.
+ */
+export const describeWaiting = (
+  def: DaemonDefinition,
+  portOf: (id: string) => { readonly port: number | undefined } | undefined,
+): string => {
+  const checks = readinessChecks(def.config)
+  const rendered = renderChecks(checks, def.id.namespace, portOf)
+  return describeChecks(Either.getOrElse(rendered, () => checks))
+}
+
 /** What a start waits on, in words; templates rendered with the ports the CLI can see. */
 const waitingFor = (def: DaemonDefinition, config: ResolvedConfig, known: ReadonlyArray<ApiDaemonEntry>) => {
-  const checks = readinessChecks(def.config)
   const defs = configDefinitions(config)
-  const rendered = renderChecks(checks, def.id.namespace, (id) => {
+  return describeWaiting(def, (id) => {
     if (id === def.id.qualified) return { port: def.config.port?.expect[0] }
     const d = defs.get(id)
     if (d) return { port: d.config.port?.expect[0] }
     const k = known.find((e) => e.id.qualified === id)
     return k ? { port: k.resolved_port[0] } : undefined
   })
-  return describeChecks(Either.getOrElse(rendered, () => checks))
 }
 
 const isActiveEntry = (e: ApiDaemonEntry) => ["running", "waiting", "stopping"].includes(e.status.type)

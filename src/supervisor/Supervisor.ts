@@ -40,6 +40,12 @@ import type { DaemonUsage } from "./usage.js"
 export interface StartOptions {
   /** Restart the daemon if it is already running. */
   readonly force?: boolean
+  /**
+   * Told once the daemon's process exists and is recorded (it waits for readiness now), with
+   * its runtime: the pid and the ports it got (shifted by a bump). Not told when nothing is
+   * spawned (already running, disabled) or the spawn failed.
+   */
+  readonly onSpawned?: (r: Runtime) => Effect.Effect<void>
 }
 
 export interface SupervisorShape {
@@ -206,6 +212,8 @@ export const makeSupervisor = Effect.gen(function* () {
       const gen = launches.note(id, launched.outcome)
       // Holds the lock until the process is recorded, so that a concurrent start sees it running.
       yield* launched.spawned
+      const spawned = (yield* Ref.get(registry)).get(id)
+      if (options.onSpawned && spawned?.pid != null && isActive(spawned)) yield* options.onSpawned(spawned)
       return { wait: launched.outcome, gen }
     })
 

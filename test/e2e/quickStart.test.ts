@@ -146,9 +146,10 @@ describe("start, answered by the supervisor", () => {
       expect(group.status, group.stderr).toBe(0)
       expect(pids(group.stdout)).toBe(
         [
+          // a transcript: api waits once db is ready
           "app/db waiting for output matching /^up$/",
-          "app/api waiting for 0s",
           "✓ app/db is running (pid N)",
+          "app/api waiting for 0s",
           "✓ app/api is running (pid N)",
           "logs: supervisor logs app/db app/api -f    status: supervisor list    stop: supervisor stop app/db app/api",
           "",
@@ -256,6 +257,7 @@ describe("start, answered by the supervisor", () => {
       // a transcript: each outcome as it is settled, then all of them
       const ready = { _tag: "Ready", id: "app/web", pid: expect.any(Number) }
       expect(started.events).toEqual([
+        { waiting: [] }, // under way; then what the daemon waits for once it is spawned
         { waiting: [{ id: "app/web", what: "100ms" }] },
         { outcome: ready },
         { outcomes: [ready] },

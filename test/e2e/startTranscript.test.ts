@@ -5,6 +5,7 @@
  * quick client (the supervisor runs). The closing hint names the daemons started.
  */
 import { rmSync, writeFileSync } from "node:fs"
+import * as net from "node:net"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type DaemonSandbox, makeDaemonSandbox, spawnCli, supervisorPids, waitFor } from "./harness.js"
@@ -53,25 +54,78 @@ const startBoth = async () => {
   return pidless(start.stdout())
 }
 
-const transcript = [
-  "tr/fast waiting for 0s",
-  "tr/slow waiting for output matching /^up$/",
-  "✓ tr/fast is running (pid N)",
-  "✓ tr/slow is running (pid N)",
-  "logs: supervisor logs tr/fast tr/slow -f    status: supervisor list    stop: supervisor stop tr/fast tr/slow",
-  "",
-].join("\n")
+/**
+ * The transcript of fast and slow: each one's waiting line before its ✓ line, slow's only once
+ * fast's is out (slow waits for its gate), and the hint last. Fast and slow start together, so
+ * slow's waiting line may come before or after fast's lines.
+ */
+const checkTranscript = (out: string) => {
+  const lines = out.split("\n").filter(Boolean)
+  const at = (line: string) => {
+    const i = lines.indexOf(line)
+    expect(i, `"${line}" in:\n${out}`).toBeGreaterThanOrEqual(0)
+    return i
+  }
+  const fastWaits = at("tr/fast waiting for 0s")
+  const slowWaits = at("tr/slow waiting for output matching /^up$/")
+  const fastReady = at("✓ tr/fast is running (pid N)")
+  const slowReady = at("✓ tr/slow is running (pid N)")
+  expect(fastWaits).toBeLessThan(fastReady)
+  expect(slowWaits).toBeLessThan(slowReady)
+  expect(fastReady).toBeLessThan(slowReady)
+  expect(lines.slice(4)).toEqual([
+    "logs: supervisor logs tr/fast tr/slow -f    status: supervisor list    stop: supervisor stop tr/fast tr/slow",
+  ])
+}
 
 describe("start without a terminal", () => {
   it(
     "prints each daemon's line when it is ready, through the full CLI and the quick client alike",
     async () => {
       expect(supervisorPids(sb.stateDir)).toEqual([]) // the full CLI: it starts the supervisor
-      expect(await startBoth()).toBe(transcript)
+      checkTranscript(await startBoth())
       expect(sb.cli(["stop", "fast", "slow"], proj).status).toBe(0)
       rmSync(join(proj, "slow.go"))
       expect(supervisorPids(sb.stateDir)).toHaveLength(1) // the quick client answers now
-      expect(await startBoth()).toBe(transcript)
+      checkTranscript(await startBoth())
+    },
+    T,
+  )
+
+  it(
+    "says what a daemon waits for once it is spawned: with the port a bump gave it",
+    async () => {
+      const taken = net.createServer()
+      await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve))
+      const port = (taken.address() as net.AddressInfo).port
+      try {
+        const dir = sb.project(
+          "bumps",
+          [
+            "[daemons.bumpy]",
+            `run = "exec node -e \\"require('net').createServer().listen(Number(process.env.PORT), '127.0.0.1')\\""`,
+            `port = { expect = [${port}], bump = true }`,
+            'ready_port = "{{ daemons.bumpy.port }}"',
+            "",
+          ].join("\n"),
+        )
+        for (const cli of ["quick", "full"]) {
+          // the full CLI: a readiness flag the quick client leaves to it (the same check)
+          const args =
+            cli === "quick" ? ["start", "bumpy"] : ["start", "bumpy", "--port", "{{ daemons.bumpy.port }}"]
+          const r = sb.cli(args, dir)
+          expect(r.status, `${cli}: ${r.stderr}`).toBe(0)
+          const got = /✓ bumps\/bumpy is running \(pid \d+, port (\d+); port (\d+) was in use\)/.exec(
+            r.stdout,
+          )
+          expect(got, `${cli}: ${r.stdout}`).not.toBeNull()
+          expect(Number(got?.[2])).toBe(port)
+          expect(r.stdout.split("\n")[0], cli).toBe(`bumps/bumpy waiting for port ${got?.[1]}`)
+          expect(sb.cli(["stop", "bumpy"], dir).status).toBe(0)
+        }
+      } finally {
+        taken.close()
+      }
     },
     T,
   )

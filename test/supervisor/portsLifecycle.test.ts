@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Ref, TestClock } from "effect"
+import type { Runtime } from "../../src/supervisor/Runtime.js"
 import { daemonUsage } from "../../src/supervisor/usage.js"
 import { awaitHooks, definition, expectSleep, type Harness, makeHarness, startReady } from "./helpers.js"
 
@@ -71,6 +72,24 @@ describe("ports: the check before a daemon starts", () => {
       })
       expect(yield* lastSpawnEnv(h)).toMatchObject({ PORT: "3005", PORT0: "3005", PORT1: "3006" })
       expect(h.sup.entry(yield* h.sup.get(WEB), false).resolved_port).toEqual([3005, 3006])
+    }),
+  )
+
+  it.scoped("onSpawned: told once the process exists, with the bumped ports; not for a running daemon", () =>
+    Effect.gen(function* () {
+      const h = yield* makeHarness({ busyPorts: [3000] })
+      const def = definition("web", { port: { expect: [3000], bump: true } })
+      const told: Array<{ pid: number | null; ports: ReadonlyArray<number>; status: string }> = []
+      const onSpawned = (r: Runtime) =>
+        Effect.sync(() => told.push({ pid: r.pid, ports: r.ports, status: r.status.type }))
+      const starting = yield* expectSleep(3000, Effect.fork(h.sup.start(def, { onSpawned })))
+      // told before the readiness delay is over: the start is still waiting
+      const [proc] = yield* h.fake.processes
+      expect(told).toEqual([{ pid: proc!.pid, ports: [3001], status: "waiting" }])
+      yield* TestClock.adjust("3 seconds")
+      expect(yield* Fiber.join(starting)).toMatchObject({ _tag: "Ready", ports: [3001] })
+      expect(yield* h.sup.start(def, { onSpawned })).toMatchObject({ _tag: "AlreadyRunning" })
+      expect(told).toHaveLength(1)
     }),
   )
 
