@@ -40,7 +40,8 @@ describe("SUBCOMMANDS", () => {
       const top = /^cmd "([^"]+)"/.exec(line)
       if (top) parent = top[1]
       const nested = /^ {2}cmd "([^"]+)"/.exec(line)
-      if (nested && parent !== undefined) (declared[parent] ??= []).push(nested[1] as string)
+      if (nested && parent !== undefined)
+        declared[parent] = [...(declared[parent] ?? []), nested[1] as string]
     }
     expect(SUBCOMMANDS).toEqual(declared)
   })
