@@ -13,36 +13,8 @@ import { waitingList } from "./waiting.js"
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
-/**
- * A start as a transcript on stdout (stderr is not a terminal), from the supervisor's events
- * (`POST /api/cli/start/stream`): what each daemon waits for once it is spawned (with the ports
- * it got), then its outcome line as soon as it is settled. The outcomes, once all are in.
- */
-const transcript = (payload: typeof StartRequest.Type) =>
-  Effect.gen(function* () {
-    const c = yield* SupervisorClient
-    const request = yield* HttpClientRequest.post("http://localhost/api/cli/start/stream").pipe(
-      HttpClientRequest.schemaBodyJson(StartRequest)(payload),
-      Effect.orDie,
-    )
-    let outcomes: ReadonlyArray<StartOutcome> | undefined
-    yield* HttpClientResponse.stream(c.http.execute(request)).pipe(
-      Stream.pipeThroughChannel(Ndjson.unpack()),
-      Stream.map(decodeEvent),
-      Stream.runForEach((event) => {
-        if ("outcomes" in event) return Effect.sync(() => (outcomes = event.outcomes))
-        if ("waiting" in event) return Effect.forEach(event.waiting, (w) => Console.log(waitingLine(w)))
-        const line = outcomeReportLine(event.outcome)
-        return (line.stream === "stderr" ? Console.error : Console.log)(line.text)
-      }),
-      Effect.orDie,
-    )
-    if (outcomes === undefined)
-      return yield* Effect.dieMessage(
-        "the supervisor stopped answering before the start finished; see `supervisor list`",
-      )
-    return outcomes
-  })
+type StartEvent = ReturnType<typeof decodeEvent>
+type Progress = Exclude<StartEvent, { readonly outcomes: unknown }>
 
 const decodeEvent = Schema.decodeUnknownSync(
   Schema.Union(
@@ -53,52 +25,86 @@ const decodeEvent = Schema.decodeUnknownSync(
 )
 
 /**
- * Progress while a start request waits for readiness, on a terminal (stderr): a spinner line
- * per daemon naming what it waits for, ticked off as the supervisor reports it running (polled),
- * erased before the outcome lines.
+ * Sends the start as a stream of the supervisor's events (`POST /api/cli/start/stream`): what
+ * each daemon waits for once it is spawned (with the ports it got), then its outcome as soon as
+ * it is settled, each given to `onProgress`. The outcomes, once all are in.
  */
-const withSpinner = <A, E, R>(waiting: ReadonlyArray<Waiting>, run: Effect.Effect<A, E, R>) =>
+const streamStart = (
+  payload: typeof StartRequest.Type,
+  onProgress: (event: Progress) => Effect.Effect<void>,
+) =>
   Effect.gen(function* () {
-    if (waiting.length === 0) return yield* run
     const c = yield* SupervisorClient
-    const done = new Set<string>()
+    const request = yield* HttpClientRequest.post("http://localhost/api/cli/start/stream").pipe(
+      HttpClientRequest.schemaBodyJson(StartRequest)(payload),
+      Effect.orDie,
+    )
+    let outcomes: ReadonlyArray<StartOutcome> | undefined
+    yield* HttpClientResponse.stream(c.http.execute(request)).pipe(
+      Stream.pipeThroughChannel(Ndjson.unpack()),
+      Stream.map(decodeEvent),
+      Stream.runForEach((event) =>
+        "outcomes" in event ? Effect.sync(() => (outcomes = event.outcomes)) : onProgress(event),
+      ),
+      Effect.orDie,
+    )
+    if (outcomes === undefined)
+      return yield* Effect.dieMessage(
+        "the supervisor stopped answering before the start finished; see `supervisor list`",
+      )
+    return outcomes
+  })
+
+/** A start as a transcript on stdout (stderr is not a terminal): each event a line. */
+const transcript = (payload: typeof StartRequest.Type) =>
+  streamStart(payload, (event) => {
+    if ("waiting" in event) return Effect.forEach(event.waiting, (w) => Console.log(waitingLine(w)))
+    const line = outcomeReportLine(event.outcome)
+    return (line.stream === "stderr" ? Console.error : Console.log)(line.text)
+  })
+
+const SETTLED_WELL = new Set(["Ready", "AlreadyRunning", "Completed"])
+
+/**
+ * A start on a terminal (stderr): a spinner line per daemon naming what it waits for (from the
+ * CLI's view first, then as the supervisor tells it once the daemon is spawned), ticked off as
+ * each is settled, erased before the outcome lines.
+ */
+const withSpinner = (waiting: ReadonlyArray<Waiting>, payload: typeof StartRequest.Type) =>
+  Effect.gen(function* () {
+    const lines = new Map<string, { what: string; mark?: string }>(
+      waiting.map((w) => [w.id, { what: w.what }]),
+    )
     let drawn = 0
     let frame = 0
     const width = () => Math.max(20, (process.stderr.columns || 80) - 1)
     const clip = (s: string) => (s.length > width() ? `${s.slice(0, width() - 1)}…` : s)
     const draw = Effect.sync(() => {
       let out = drawn > 0 ? `\x1b[${drawn}A` : ""
-      for (const w of waiting) {
-        const line = done.has(w.id)
-          ? `✓ ${w.id} ready`
-          : `${SPINNER[frame % SPINNER.length]} ${w.id} waiting for ${w.what}`
+      for (const [id, l] of lines) {
+        const line = l.mark ?? `${SPINNER[frame % SPINNER.length]} ${id} waiting for ${l.what}`
         out += `\r\x1b[2K${clip(line)}\n`
       }
       frame++
-      drawn = waiting.length
+      drawn = lines.size
       process.stderr.write(out)
     })
     const erase = Effect.sync(() => {
       if (drawn > 0) process.stderr.write(`\x1b[${drawn}A\x1b[0J`)
       drawn = 0
     })
-    const poll = c.api.daemons.list().pipe(
-      Effect.tap((entries) =>
-        Effect.sync(() => {
-          for (const e of entries) if (e.status.type === "running") done.add(e.id.qualified)
-        }),
-      ),
-      Effect.ignore,
-    )
     const spinner = yield* Effect.fork(Effect.repeat(draw, Schedule.spaced("80 millis")))
-    const poller = yield* Effect.fork(
-      Effect.sleep("300 millis").pipe(Effect.zipRight(Effect.repeat(poll, Schedule.spaced("300 millis")))),
-    )
-    return yield* run.pipe(
-      Effect.ensuring(
-        Fiber.interrupt(spinner).pipe(Effect.zipRight(Fiber.interrupt(poller)), Effect.zipRight(erase)),
-      ),
-    )
+    return yield* streamStart(payload, (event) =>
+      Effect.sync(() => {
+        if ("waiting" in event) for (const w of event.waiting) lines.set(w.id, { what: w.what })
+        else {
+          const o = event.outcome
+          const known = lines.get(o.id)
+          if (known !== undefined)
+            known.mark = SETTLED_WELL.has(o._tag) ? `✓ ${o.id} ready` : `✗ ${o.id} did not start`
+        }
+      }),
+    ).pipe(Effect.ensuring(Fiber.interrupt(spinner).pipe(Effect.zipRight(erase))))
   })
 
 /**
@@ -125,5 +131,6 @@ export const startWithProgress = (
     if (process.stderr.isTTY !== true) return { outcomes: yield* transcript(payload), printed: true }
     const disabled = yield* c.api.cli.disabled().pipe(Effect.orDie)
     const waiting = waitingList(defs, dependencies, options.force, config, known, disabled.ids)
-    return { outcomes: yield* withSpinner(waiting, request), printed: false }
+    if (waiting.length === 0) return { outcomes: yield* request, printed: false }
+    return { outcomes: yield* withSpinner(waiting, payload), printed: false }
   })

@@ -1,0 +1,68 @@
+/**
+ * `supervisor start` on a terminal (run under `script`, which gives it a pseudo-terminal): a
+ * spinner line per daemon with what it waits for, ticked off as each daemon is settled (the
+ * supervisor's start events), erased before the outcome lines.
+ */
+import { spawn } from "node:child_process"
+import { writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { BIN, type DaemonSandbox, makeDaemonSandbox, waitFor } from "./harness.js"
+
+const T = 30_000
+
+let sb: DaemonSandbox
+let proj: string
+
+beforeAll(() => {
+  sb = makeDaemonSandbox()
+  proj = sb.project(
+    "spin",
+    [
+      '[daemons.quick]\nrun = "exec sleep 300"\nready_delay = 0\n',
+      '[daemons.gated]\nrun = "exec sh gated.sh"\nready_output = "^up$"\n',
+    ].join("\n"),
+  )
+  sb.write({ "spin/gated.sh": "while [ ! -f gated.go ]; do sleep 0.05; done\necho up\nexec sleep 300\n" })
+  // the supervisor first: the start under test is then the CLI's alone
+  expect(sb.cli(["supervisor", "start"], proj).status).toBe(0)
+})
+
+afterAll(() => sb.destroy())
+
+const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`
+
+describe("start on a terminal", () => {
+  it(
+    "draws a spinner per daemon, ticks each off when it is ready, then prints the outcomes",
+    async () => {
+      const command = [process.execPath, BIN, "start", "quick", "gated"].map(quote).join(" ")
+      const child = spawn("script", ["-qefc", command, "/dev/null"], {
+        cwd: proj,
+        env: { ...sb.env, TERM: "xterm" },
+        stdio: ["ignore", "pipe", "pipe"],
+      })
+      let out = ""
+      child.stdout.setEncoding("utf8").on("data", (d: string) => {
+        out += d
+      })
+      const exited = new Promise<number | null>((resolve) => child.on("close", resolve))
+      try {
+        await waitFor("the spinner of gated", () =>
+          /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] spin\/gated waiting for output matching \/\^up\$\//.test(out),
+        )
+        await waitFor("quick ticked off", () => out.includes("✓ spin/quick ready"))
+        expect(out).not.toContain("spin/gated is running")
+        writeFileSync(join(proj, "gated.go"), "")
+        expect(await exited).toBe(0)
+      } finally {
+        child.kill("SIGKILL")
+      }
+      expect(out).toMatch(/✓ spin\/quick is running \(pid \d+\)/)
+      expect(out).toMatch(/✓ spin\/gated is running \(pid \d+\)/)
+      // the spinner lines are erased (cursor up, clear to the end) before the outcome lines
+      expect(out.lastIndexOf("\x1b[0J")).toBeLessThan(out.indexOf("✓ spin/quick is running"))
+    },
+    T,
+  )
+})
