@@ -2,8 +2,8 @@
 // (src/quick/start.ts), which then needs neither the CLI bundle nor a configuration load of its
 // own. The selection, definitions, dependencies and progress are the CLI's own functions
 // (src/cli/resolve.ts, waiting.ts; actions/daemons.ts does the same in the CLI). Whatever the
-// full CLI would print other than progress and outcomes (warnings, errors, a spinner) is left to
-// it: the answer is then `fallback`, given before any daemon is started.
+// full CLI would print other than progress and outcomes (warnings, errors) is left to it: the
+// answer is then `fallback`, given before any daemon is started.
 import { Effect, Either, Option, Schema, Stream } from "effect"
 import { selectIds } from "../cli/resolve.js"
 import { waitingList } from "../cli/waiting.js"
@@ -52,11 +52,11 @@ const plan = (deps: StartFromDeps, request: typeof StartFromRequest.Type) =>
       defs.push(def)
     }
     const dependencies = dependencyClosure(defs, fromConfig)
+    // a spinner starts from this list; a transcript hears it daemon by daemon
     const waiting =
-      request.progress === "none"
-        ? []
-        : waitingList(defs, dependencies, request.force, config, known, yield* deps.sup.disabledIds)
-    if (request.progress === "spinner" && waiting.length > 0) return undefined
+      request.progress === "spinner"
+        ? waitingList(defs, dependencies, request.force, config, known, yield* deps.sup.disabledIds)
+        : []
     return { defs, dependencies, waiting }
   })
 
@@ -69,19 +69,16 @@ export const startFrom = (deps: StartFromDeps) => (body: Effect.Effect<unknown, 
     if (planned === undefined) return fallback
     const { defs, dependencies, waiting } = planned
     const force = request.right.force
-    // A transcript (`lines`) hears what each daemon waits for and its outcome as they come;
-    // otherwise only the last line counts.
-    const transcript = request.right.progress === "lines"
-    const started = transcript
-      ? startEvents(deps.sup.start, deps.sup.list, defs, dependencies, force)
-      : Stream.fromEffect(
-          startWithDependencies(deps.sup.start, defs, dependencies, force).pipe(
-            Effect.map((outcomes) => ndjsonLine({ outcomes })),
-          ),
-        )
-    // The first line at once: it tells the client the start is under way (and, for a
-    // spinner, what to wait for; a transcript hears it daemon by daemon).
-    return ndjsonResponse(
-      Stream.concat(Stream.succeed(ndjsonLine({ waiting: transcript ? [] : waiting })), started),
-    )
+    // Progress (a transcript or a spinner) hears what each daemon waits for and its outcome as
+    // they come; otherwise only the last line counts.
+    const started =
+      request.right.progress !== "none"
+        ? startEvents(deps.sup.start, deps.sup.list, defs, dependencies, force)
+        : Stream.fromEffect(
+            startWithDependencies(deps.sup.start, defs, dependencies, force).pipe(
+              Effect.map((outcomes) => ndjsonLine({ outcomes })),
+            ),
+          )
+    // The first line at once: the start is under way (and, for a spinner, what it waits for).
+    return ndjsonResponse(Stream.concat(Stream.succeed(ndjsonLine({ waiting })), started))
   })

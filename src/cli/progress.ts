@@ -1,6 +1,6 @@
 import { HttpClientRequest, HttpClientResponse } from "@effect/platform"
 import * as Ndjson from "@effect/platform/Ndjson"
-import { Console, Effect, Fiber, Schedule, Schema, Stream } from "effect"
+import { Console, Effect, Schema, Stream } from "effect"
 import { StartRequest } from "../api/Api.js"
 import { configDefinitions, dependencyClosure } from "../config/definitions.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
@@ -8,10 +8,9 @@ import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { StartOutcome } from "../domain/StartOutcome.js"
 import { SupervisorClient } from "./client.js"
+import { startSpinner } from "./spinner.js"
 import { outcomeReportLine, type Waiting, waitingLine } from "./startText.js"
 import { waitingList } from "./waiting.js"
-
-const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
 type StartEvent = ReturnType<typeof decodeEvent>
 type Progress = Exclude<StartEvent, { readonly outcomes: unknown }>
@@ -63,49 +62,16 @@ const transcript = (payload: typeof StartRequest.Type) =>
     return (line.stream === "stderr" ? Console.error : Console.log)(line.text)
   })
 
-const SETTLED_WELL = new Set(["Ready", "AlreadyRunning", "Completed"])
-
 /**
- * A start on a terminal (stderr): a spinner line per daemon naming what it waits for (from the
- * CLI's view first, then as the supervisor tells it once the daemon is spawned), ticked off as
- * each is settled, erased before the outcome lines.
+ * A start on a terminal (stderr): the spinner (spinner.ts), with the CLI's view of what each
+ * daemon waits for first, then the supervisor's events; erased before the outcome lines.
  */
 const withSpinner = (waiting: ReadonlyArray<Waiting>, payload: typeof StartRequest.Type) =>
-  Effect.gen(function* () {
-    const lines = new Map<string, { what: string; mark?: string }>(
-      waiting.map((w) => [w.id, { what: w.what }]),
-    )
-    let drawn = 0
-    let frame = 0
-    const width = () => Math.max(20, (process.stderr.columns || 80) - 1)
-    const clip = (s: string) => (s.length > width() ? `${s.slice(0, width() - 1)}…` : s)
-    const draw = Effect.sync(() => {
-      let out = drawn > 0 ? `\x1b[${drawn}A` : ""
-      for (const [id, l] of lines) {
-        const line = l.mark ?? `${SPINNER[frame % SPINNER.length]} ${id} waiting for ${l.what}`
-        out += `\r\x1b[2K${clip(line)}\n`
-      }
-      frame++
-      drawn = lines.size
-      process.stderr.write(out)
-    })
-    const erase = Effect.sync(() => {
-      if (drawn > 0) process.stderr.write(`\x1b[${drawn}A\x1b[0J`)
-      drawn = 0
-    })
-    const spinner = yield* Effect.fork(Effect.repeat(draw, Schedule.spaced("80 millis")))
-    return yield* streamStart(payload, (event) =>
-      Effect.sync(() => {
-        if ("waiting" in event) for (const w of event.waiting) lines.set(w.id, { what: w.what })
-        else {
-          const o = event.outcome
-          const known = lines.get(o.id)
-          if (known !== undefined)
-            known.mark = SETTLED_WELL.has(o._tag) ? `✓ ${o.id} ready` : `✗ ${o.id} did not start`
-        }
-      }),
-    ).pipe(Effect.ensuring(Fiber.interrupt(spinner).pipe(Effect.zipRight(erase))))
-  })
+  Effect.acquireUseRelease(
+    Effect.sync(() => startSpinner(waiting)),
+    (spinner) => streamStart(payload, (event) => Effect.sync(() => spinner.update(event))),
+    (spinner) => Effect.sync(() => spinner.stop()),
+  )
 
 /**
  * Sends the start request, with progress unless the output must stay machine-readable or quiet.

@@ -2,10 +2,12 @@
 // [--group G] [--force] [--quiet] [--json]`) the launcher sends the arguments, directory and
 // environment to the running supervisor (POST /api/cli/start-from), which selects and starts the
 // daemons as the CLI would (src/api/startFrom.ts). This process prints the same lines as the CLI
-// (src/cli/startText.ts) and exits with the same status. Anything else (other flags, no
-// supervisor running, another version, configuration warnings, an ID to complain about, a
-// spinner to draw) resolves false before anything was started or printed, and the full CLI runs.
+// (src/cli/startText.ts), draws the same spinner (src/cli/spinner.ts) and exits with the same
+// status. Anything else (other flags, no supervisor running, another version, configuration
+// warnings, an ID to complain about) resolves false before anything was started or printed, and
+// the full CLI runs.
 
+import { type Spinner, startSpinner } from "../cli/spinner.js"
 import { outcomeReportLine, startReportLines, type Waiting, waitingLine } from "../cli/startText.js"
 import { red } from "../cli/style.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
@@ -108,6 +110,7 @@ export const quickStart = async (args: ReadonlyArray<string>): Promise<boolean> 
   return new Promise((resolve) => {
     let started = false
     let done = false
+    let spinner: Spinner | undefined
     let buffered = ""
     const finish = (value: boolean) => {
       done = true
@@ -121,18 +124,26 @@ export const quickStart = async (args: ReadonlyArray<string>): Promise<boolean> 
         finish(false)
         return true
       }
+      const first = !started
       started = true
-      if ("waiting" in event) {
-        if (progress === "lines") for (const w of event.waiting) print("stdout", waitingLine(w))
+      if ("waiting" in event || "outcome" in event) {
+        if (progress === "spinner") {
+          // the first event lists what the start waits for: the spinner starts from it
+          if (first && "waiting" in event)
+            spinner = event.waiting.length > 0 ? startSpinner(event.waiting) : undefined
+          else spinner?.update(event)
+        } else if (progress === "lines") {
+          // a transcript: what each daemon waits for once spawned, its line as soon as it settles
+          if ("waiting" in event) for (const w of event.waiting) print("stdout", waitingLine(w))
+          else {
+            const line = outcomeReportLine(event.outcome)
+            print(line.stream, line.text)
+          }
+        }
         return false
       }
-      if ("outcome" in event) {
-        // a transcript (the only progress that asks for these): a line as each daemon settles
-        if (progress !== "lines") return false
-        const line = outcomeReportLine(event.outcome)
-        print(line.stream, line.text)
-        return false
-      }
+      spinner?.stop()
+      spinner = undefined
       const { lines, code } = startReportLines(event.outcomes, { ...parsed, printed: progress === "lines" })
       for (const line of lines) print(line.stream, line.text)
       if (code !== 0) process.exitCode = code
@@ -140,6 +151,8 @@ export const quickStart = async (args: ReadonlyArray<string>): Promise<boolean> 
       return true
     }
     const lost = () => {
+      spinner?.stop()
+      spinner = undefined
       if (done) return
       // Daemons may have been started: say so rather than start them again through the CLI.
       if (!started) return finish(false)

@@ -239,16 +239,12 @@ describe("start, answered by the supervisor", () => {
   )
 
   it(
-    "answers fallback to another version and to a spinner that has something to wait for",
+    "answers fallback to another version; streams a transcript's and a spinner's events",
     async () => {
       expect(launch("supervisor", "start").status).toBe(0)
       const version = (JSON.parse(launch("supervisor", "status", "--json").stdout) as { version: string })
         .version
       expect(await startFrom(request_("0.0.0-other", ["web"], "none"))).toEqual({
-        status: 200,
-        events: [{ fallback: true }],
-      })
-      expect(await startFrom(request_(version, ["web"], "spinner"))).toEqual({
         status: 200,
         events: [{ fallback: true }],
       })
@@ -262,10 +258,20 @@ describe("start, answered by the supervisor", () => {
         { outcome: ready },
         { outcomes: [ready] },
       ])
-      // Nothing left to wait for: a spinner would have nothing to draw.
+      // Nothing left to wait for: a spinner has nothing to draw.
+      const running = { _tag: "AlreadyRunning", id: "app/web", pid: expect.any(Number) }
       expect((await startFrom(request_(version, ["web"], "spinner"))).events).toEqual([
         { waiting: [] },
-        { outcomes: [{ _tag: "AlreadyRunning", id: "app/web", pid: expect.any(Number) }] },
+        { outcome: running },
+        { outcomes: [running] },
+      ])
+      // A spinner starts from the list of what the start waits for, then hears the events.
+      const forced = await startFrom({ ...request_(version, ["web"], "spinner"), force: true })
+      expect(forced.events).toEqual([
+        { waiting: [{ id: "app/web", what: "100ms" }] },
+        { waiting: [{ id: "app/web", what: "100ms" }] },
+        { outcome: ready },
+        { outcomes: [ready] },
       ])
       expect((await startFrom({ version })).status).toBe(400)
     },

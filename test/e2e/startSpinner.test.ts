@@ -1,11 +1,13 @@
 /**
  * `supervisor start` on a terminal (run under `script`, which gives it a pseudo-terminal): a
  * spinner line per daemon with what it waits for, ticked off as each daemon is settled (the
- * supervisor's start events), erased before the outcome lines.
+ * supervisor's start events), erased before the outcome lines. Drawn by the full CLI (the first
+ * start, which starts the supervisor) and by the quick client alike: the second start runs from
+ * a copy of dist/ without the CLI bundle, so only the quick client can answer it.
  */
 import { spawn } from "node:child_process"
-import { writeFileSync } from "node:fs"
-import { join } from "node:path"
+import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { dirname, join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BIN, type DaemonSandbox, makeDaemonSandbox, waitFor } from "./harness.js"
 
@@ -24,44 +26,60 @@ beforeAll(() => {
     ].join("\n"),
   )
   sb.write({ "spin/gated.sh": "while [ ! -f gated.go ]; do sleep 0.05; done\necho up\nexec sleep 300\n" })
-  // the supervisor first: the start under test is then the CLI's alone
-  expect(sb.cli(["supervisor", "start"], proj).status).toBe(0)
+  copy = sb.dir("install/dist")
+  for (const f of readdirSync(dirname(BIN), { withFileTypes: true }))
+    if (f.isFile() && !f.name.endsWith(".map")) copyFileSync(join(dirname(BIN), f.name), join(copy, f.name))
+  mkdirSync(join(copy, ".."), { recursive: true })
+  copyFileSync(join(dirname(BIN), "..", "package.json"), join(copy, "..", "package.json"))
 })
+
+let copy: string
 
 afterAll(() => sb.destroy())
 
 const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`
 
+/** `supervisor start quick gated` under a pseudo-terminal; opens gated's gate once quick is ticked off. */
+const spinnerStart = async () => {
+  const command = [process.execPath, join(copy, "supervisor.cjs"), "start", "quick", "gated"]
+    .map(quote)
+    .join(" ")
+  const child = spawn("script", ["-qefc", command, "/dev/null"], {
+    cwd: proj,
+    env: { ...sb.env, TERM: "xterm" },
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+  let out = ""
+  child.stdout.setEncoding("utf8").on("data", (d: string) => {
+    out += d
+  })
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve))
+  try {
+    await waitFor("the spinner of gated", () =>
+      /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] spin\/gated waiting for output matching \/\^up\$\//.test(out),
+    )
+    await waitFor("quick ticked off", () => out.includes("✓ spin/quick ready"))
+    expect(out).not.toContain("spin/gated is running")
+    writeFileSync(join(proj, "gated.go"), "")
+    expect(await exited, out).toBe(0)
+  } finally {
+    child.kill("SIGKILL")
+  }
+  expect(out).toMatch(/✓ spin\/quick is running \(pid \d+\)/)
+  expect(out).toMatch(/✓ spin\/gated is running \(pid \d+\)/)
+  // the spinner lines are erased (cursor up, clear to the end) before the outcome lines
+  expect(out.lastIndexOf("\x1b[0J")).toBeLessThan(out.indexOf("✓ spin/quick is running"))
+}
+
 describe("start on a terminal", () => {
   it(
-    "draws a spinner per daemon, ticks each off when it is ready, then prints the outcomes",
+    "draws a spinner per daemon, ticks each off when it is ready, then prints the outcomes: CLI and quick client",
     async () => {
-      const command = [process.execPath, BIN, "start", "quick", "gated"].map(quote).join(" ")
-      const child = spawn("script", ["-qefc", command, "/dev/null"], {
-        cwd: proj,
-        env: { ...sb.env, TERM: "xterm" },
-        stdio: ["ignore", "pipe", "pipe"],
-      })
-      let out = ""
-      child.stdout.setEncoding("utf8").on("data", (d: string) => {
-        out += d
-      })
-      const exited = new Promise<number | null>((resolve) => child.on("close", resolve))
-      try {
-        await waitFor("the spinner of gated", () =>
-          /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] spin\/gated waiting for output matching \/\^up\$\//.test(out),
-        )
-        await waitFor("quick ticked off", () => out.includes("✓ spin/quick ready"))
-        expect(out).not.toContain("spin/gated is running")
-        writeFileSync(join(proj, "gated.go"), "")
-        expect(await exited).toBe(0)
-      } finally {
-        child.kill("SIGKILL")
-      }
-      expect(out).toMatch(/✓ spin\/quick is running \(pid \d+\)/)
-      expect(out).toMatch(/✓ spin\/gated is running \(pid \d+\)/)
-      // the spinner lines are erased (cursor up, clear to the end) before the outcome lines
-      expect(out.lastIndexOf("\x1b[0J")).toBeLessThan(out.indexOf("✓ spin/quick is running"))
+      await spinnerStart() // no supervisor yet: the full CLI starts one
+      expect(sb.cli(["stop", "quick", "gated"], proj).status).toBe(0)
+      rmSync(join(proj, "gated.go"))
+      rmSync(join(copy, "cli.cjs")) // only the quick client can answer now
+      await spinnerStart()
     },
     T,
   )
