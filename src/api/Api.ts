@@ -167,8 +167,9 @@ export class CliGroup extends HttpApiGroup.make("cli")
   )
   .add(
     /**
-     * The same start as ndjson events (src/api/startEvents.ts): `{ outcome }` per daemon as soon
-     * as it is settled, then `{ outcomes }`: the transcript the CLI prints when not on a terminal.
+     * The same start as ndjson events (src/api/startEvents.ts): `{ waiting }` per daemon once it
+     * is spawned, `{ outcome }` as soon as it is settled, then `{ outcomes }`: what the CLI's
+     * spinner and transcript show.
      */
     HttpApiEndpoint.post("startStream", "/start/stream")
       .setPayload(StartRequest)

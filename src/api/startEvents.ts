@@ -1,7 +1,7 @@
-// A start as a stream of ndjson events, for a CLI that prints a transcript (stderr not a
-// terminal): what each daemon waits for once it is spawned, its outcome as soon as it is
-// settled, then all the outcomes. Used by `POST /api/cli/start/stream`
-// (the full CLI) and `POST /api/cli/start-from` (the quick client).
+// A start as a stream of ndjson events, for a CLI that shows its progress (a spinner on a
+// terminal, else a transcript): what each daemon waits for once it is spawned, its outcome as
+// soon as it is settled, then all the outcomes. Used by `POST /api/cli/start/stream` (the full
+// CLI) and `POST /api/cli/start-from` (the quick client).
 import { HttpServerResponse } from "@effect/platform"
 import { Effect, Queue, Stream } from "effect"
 import { describeWaiting } from "../cli/waiting.js"
