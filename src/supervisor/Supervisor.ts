@@ -212,8 +212,10 @@ export const makeSupervisor = Effect.gen(function* () {
       const gen = launches.note(id, launched.outcome)
       // Holds the lock until the process is recorded, so that a concurrent start sees it running.
       yield* launched.spawned
-      const spawned = (yield* Ref.get(registry)).get(id)
-      if (options.onSpawned && spawned?.pid != null && isActive(spawned)) yield* options.onSpawned(spawned)
+      if (options.onSpawned) {
+        const spawned = (yield* Ref.get(registry)).get(id)
+        if (spawned?.pid != null && isActive(spawned)) yield* options.onSpawned(spawned)
+      }
       return { wait: launched.outcome, gen }
     })
 
