@@ -134,6 +134,22 @@ describe("logs -f over several daemons", () => {
   )
 
   it(
+    "ends when the supervisor stops, and says so (exit 0); a follow the user ends says nothing",
+    async () => {
+      const killed = await follow(["alpha"], (out) => out.length >= 2)
+      killed.child.kill("SIGTERM")
+      await killed.exited
+      expect(killed.stderr()).toBe("")
+      const tail = await follow(["alpha", "beta"], (out) => out.length >= 2)
+      expect(sb.cli(["supervisor", "stop"], proj).status).toBe(0)
+      const end = await tail.exited
+      expect(end.code).toBe(0)
+      expect(tail.stderr()).toBe("-- the supervisor stopped; no more lines will come --\n")
+    },
+    T,
+  )
+
+  it(
     "--until with -f is a usage error",
     () => {
       const r = sb.cli(["logs", "alpha", "-f", "--until", "5min"], proj)

@@ -135,6 +135,8 @@ export const logs = (o: LogsOptions) =>
             }),
             Effect.orDie,
           )
+          // a follow only ends when the supervisor ends it: say so, or it looks like a hang-up
+          yield* Console.error(dim("-- the supervisor stopped; no more lines will come --"))
         }),
       )
     }),
