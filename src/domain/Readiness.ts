@@ -62,7 +62,16 @@ export const ReadyOutputOption = normalise(
   (raw) => (typeof raw === "string" ? { pattern: raw } : raw),
 )
 
-const url = TemplateString.annotations({ description: "The URL to poll; supports templates" })
+/** An http:// or https:// URL; one that starts with a template may render to either. */
+const HttpUrl = TemplateString.pipe(
+  Schema.filter(
+    (s) =>
+      /^\s*(https?:\/\/|\{\{)/i.test(s) ||
+      `expected an http:// or https:// URL such as "http://127.0.0.1:3000/health", got ${JSON.stringify(s)}`,
+    { jsonSchema: { pattern: "^\\s*(?:[hH][tT][tT][pP][sS]?://|\\{\\{)" } },
+  ),
+)
+const url = HttpUrl.annotations({ description: "The URL to poll; supports templates" })
 const statuses = Schema.Array(Schema.Int.pipe(Schema.between(100, 599))).annotations({
   description: "HTTP statuses that also mean ready, besides 2xx (e.g. [401])",
 })
@@ -73,7 +82,7 @@ export const ReadyHttp = Schema.Struct({
 })
 export const ReadyHttpOption = normalise(
   Schema.Union(
-    TemplateString,
+    url,
     Schema.Struct({ url, status: Schema.optional(statuses), timeout }),
   ).annotations({
     description:

@@ -110,6 +110,21 @@ describe("ReadyHttpOption", () => {
     expect(messages(fail("http://localhost:{{ port }}"))).toContain('unknown template variable "port"')
     expect(messages(fail(8080))).toContain("Expected string")
   })
+
+  it.each(["localhost:3000", "not a url", "ftp://x/", "127.0.0.1:3000/health"])(
+    "rejects %j: not an http:// or https:// URL (a typo must not make a start wait forever)",
+    (url) => {
+      const expected = `expected an http:// or https:// URL such as "http://127.0.0.1:3000/health", got ${JSON.stringify(url)}`
+      expect(messages(fail(url))).toContain(expected)
+      expect(messages(fail({ url }))).toContain(expected)
+    },
+  )
+
+  it("accepts https, any case of the scheme, and a URL that starts with a template", () => {
+    expect(ok("https://x/").url).toBe("https://x/")
+    expect(ok("HTTP://x/").url).toBe("HTTP://x/")
+    expect(ok("{{ daemons.api.port }}").url).toBe("{{ daemons.api.port }}")
+  })
 })
 
 describe("ReadyPortOption", () => {

@@ -188,6 +188,11 @@ describe("bad input: one clear message naming file and key, exit 1, no stack tra
       /depends\[0\]: .*"shop\/dbb".*\n\s+hint: did you mean "shop\/db"\?/,
     ],
     [
+      "a ready_http that is no http URL",
+      '[daemons.api]\nrun = "x"\nready_http = "localhost:3000/health"\n',
+      /supervisor\.toml:3: daemons\.api\.ready_http: expected an http:\/\/ or https:\/\/ URL such as "http:\/\/127\.0\.0\.1:3000\/health", got "localhost:3000\/health"/,
+    ],
+    [
       "a cycle",
       '[daemons.a]\nrun = "x"\ndepends = ["b"]\n[daemons.b]\nrun = "y"\ndepends = ["a"]\n',
       /circular dependency: shop\/a -> shop\/b -> shop\/a/,
