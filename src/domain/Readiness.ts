@@ -81,10 +81,7 @@ export const ReadyHttp = Schema.Struct({
   timeout,
 })
 export const ReadyHttpOption = normalise(
-  Schema.Union(
-    url,
-    Schema.Struct({ url, status: Schema.optional(statuses), timeout }),
-  ).annotations({
+  Schema.Union(url, Schema.Struct({ url, status: Schema.optional(statuses), timeout })).annotations({
     description:
       'Ready when this URL answers 2xx. A URL string, or { url = "...", status = [401], timeout = "30s" } where status lists more accepted codes. Supports templates.',
   }),

@@ -246,6 +246,12 @@ describe("--since and --until", () => {
       const negative = cli("logs", "timed", "-n", "-5")
       expect(negative.status).toBe(2)
       expect(negative.stderr).toContain("-n must be 0 or more (got -5)")
+      // a bare number is no time (Date.parse would take "5" for a year)
+      for (const flag of ["--since", "--until"]) {
+        const bare = cli("logs", "timed", flag, "5")
+        expect(bare.status, flag).toBe(2)
+        expect(bare.stderr, flag).toContain('invalid time "5": a number needs a unit, e.g. "5min" or "5s"')
+      }
     },
     T,
   )
@@ -323,6 +329,21 @@ describe("a reader that goes away", () => {
 })
 
 describe("--clear", () => {
+  it(
+    "with a filter is a usage error that deletes nothing: --clear deletes whole logs",
+    async () => {
+      for (const filter of [["--grep", "hello"], ["--since", "1h"], ["-n", "5"], ["--tail"]]) {
+        const r = cli("logs", "talker", "--clear", ...filter)
+        expect(r.status, filter.join(" ")).toBe(2)
+        expect(r.stderr, filter.join(" ")).toContain(
+          `--clear deletes the whole log of each daemon named: it cannot be combined with ${filter[0]}`,
+        )
+      }
+      expect(lines("talker", "--no-timestamp")).toContain("Hello World")
+    },
+    T,
+  )
+
   it(
     "clears one daemon's logs; a following tail is told; later lines continue with higher ids",
     async () => {

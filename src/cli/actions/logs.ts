@@ -12,6 +12,11 @@ import { handleErrors, loadHere, withClient } from "../session.js"
 
 /** `--since`/`--until`: an absolute time (`2026-01-31 12:00:00`, ISO) or a relative one (`5min`, `1h`). */
 export const parseTimeArg = (value: string, now = Date.now()): Either.Either<number, string> => {
+  // a bare number is no time: Date.parse would read "5" as the year 2001 or 2005
+  if (/^\s*\d+(\.\d+)?\s*$/.test(value))
+    return Either.left(
+      `invalid time ${JSON.stringify(value)}: a number needs a unit, e.g. "${value.trim()}min" or "${value.trim()}s"`,
+    )
   const relative = parseHumanDuration(value.replace(/\s+ago$/, ""))
   if (Either.isRight(relative)) return Either.right(now - relative.right)
   const absolute = Date.parse(value.includes("T") || !value.includes(" ") ? value : value.replace(" ", "T"))
@@ -47,6 +52,20 @@ export const logs = (o: LogsOptions) =>
       if (since && until && Either.isRight(since) && Either.isRight(until) && since.right > until.right)
         return yield* new UsageError({
           message: `--since is after --until: nothing can be in between (${o.since.pipe(Option.getOrElse(() => ""))} > ${o.until.pipe(Option.getOrElse(() => ""))})`,
+        })
+      // --clear deletes whole logs: a filter would look like it limits what is deleted
+      const filters = [
+        ["-n", Option.isSome(o.lines)],
+        ["--since", Option.isSome(o.since)],
+        ["--until", Option.isSome(o.until)],
+        ["--grep", Option.isSome(o.grep)],
+        ["--regex", Option.isSome(o.regex)],
+        ["--tail", o.tail],
+      ] as const
+      const withClear = filters.filter(([, set]) => set).map(([flag]) => flag)
+      if (o.clear && withClear.length > 0)
+        return yield* new UsageError({
+          message: `--clear deletes the whole log of each daemon named: it cannot be combined with ${withClear.join(", ")}`,
         })
       if (o.tail && Option.isSome(o.until))
         return yield* new UsageError({
