@@ -105,7 +105,9 @@ export const valueIssues = (schema: Schema.Schema.Any, error: ParseResult.ParseE
     }
     const specific = atPath.filter((j) => j._tag !== "Type")
     if (specific.length > 0) {
-      for (const s of specific) out.push({ kind: "invalid", path: s.path, message: s.message })
+      // Effect's own refinement messages start with a capital ("Expected a non-negative number")
+      for (const s of specific)
+        out.push({ kind: "invalid", path: s.path, message: s.message.replace(/^Expected /, "expected ") })
       continue
     }
     const actual = /, actual (.*)$/s.exec(issue.message)?.[1]
@@ -119,7 +121,7 @@ export const valueIssues = (schema: Schema.Schema.Any, error: ParseResult.ParseE
       message:
         description !== undefined
           ? `invalid value${actual ? ` ${actual}` : ""}; expected ${lowerFirst(description)}`
-          : `expected ${lowerFirst(issue.message.replace(/^Expected /, ""))}`,
+          : `expected ${lowerFirst(issue.message.replace(/^expected /i, ""))}`,
     })
   }
   return out

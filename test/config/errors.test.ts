@@ -393,6 +393,25 @@ describe("wrong value types (InvalidValue)", () => {
     expect(p.message).toContain('"soon"')
   })
 
+  it("a number where a duration string goes, and a negative retry count: one lower-case 'expected'", async () => {
+    const sb = sandbox()
+    sb.write({
+      "app/supervisor.toml": toml(
+        "[daemons.web]",
+        'run = "x"',
+        "retry = -1",
+        "[settings.supervisor]",
+        "stop_timeout = 5",
+      ),
+    })
+    const err = await loadErr(sb, { cwd: "app" })
+    const messages = err.problems.map((p) => `${p.key}: ${p.message}`)
+    expect(messages).toContain("daemons.web.retry: expected a non-negative number, actual -1")
+    expect(messages).toContain(
+      'settings.supervisor.stop_timeout: expected a duration string such as "5s", "500ms" or "1m 30s"',
+    )
+  })
+
   it("a daemon that is not a table", async () => {
     const sb = sandbox()
     sb.write({ "app/supervisor.toml": toml("[daemons]", 'web = "npm start"') })
