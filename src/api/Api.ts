@@ -99,7 +99,12 @@ export const SupervisorInfo = Schema.Struct({
 }).annotations({ identifier: "SupervisorInfo" })
 export type SupervisorInfo = typeof SupervisorInfo.Type
 
-export const StopResult = Schema.Struct({ id: Schema.String, was_running: Schema.Boolean })
+export const StopResult = Schema.Struct({
+  id: Schema.String,
+  was_running: Schema.Boolean,
+  /** It outlived its stop signal's timeout and was killed with SIGKILL. */
+  killed: Schema.Boolean,
+})
 export const LogsQuery = Schema.Struct({
   ids: Schema.Array(Schema.String),
   lines: Schema.optional(Schema.Int),

@@ -220,15 +220,25 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
           // Dependents before their dependencies: level by level, each level in parallel.
           const depends = new Map<string, ReadonlyArray<string>>()
           for (const id of payload.ids) depends.set(id, (yield* sup.get(id)).def.config.depends)
-          const results = new Map<string, boolean>()
+          const results = new Map<string, { readonly was_running: boolean; readonly killed: boolean }>()
+          const order: Array<string> = []
           for (const level of stopLevels(depends)) {
+            order.push(...level)
             yield* Effect.forEach(
               level,
-              (id) => sup.stop(id).pipe(Effect.map((was) => results.set(id, was))),
+              (id) =>
+                Effect.gen(function* () {
+                  const was_running = yield* sup.stop(id)
+                  const r = yield* sup.get(id)
+                  // SIGKILL ended it (never a stop signal of its own): it outlived the stop timeout
+                  const killed = was_running && r.status.signal === "SIGKILL"
+                  results.set(id, { was_running, killed })
+                }),
               { concurrency: "unbounded", discard: true },
             )
           }
-          return payload.ids.map((id) => ({ id, was_running: results.get(id) ?? false }))
+          // in the order they were stopped: dependents first
+          return order.map((id) => ({ id, ...(results.get(id) ?? { was_running: false, killed: false }) }))
         }),
       )
       .handle("wait", ({ payload }) =>

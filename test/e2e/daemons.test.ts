@@ -297,7 +297,7 @@ describe("daemon commands (one supervisor)", () => {
         expect(again.status, again.stderr).toBe(0)
         expect(again.stdout).toContain("app/stopme was not running")
         const json = cli("stop", "stopme", "--json")
-        expect(JSON.parse(json.stdout)).toEqual([{ id: "app/stopme", was_running: false }])
+        expect(JSON.parse(json.stdout)).toEqual([{ id: "app/stopme", was_running: false, killed: false }])
         startedPid(cli("start", "stopme"), "app/stopme")
         const quiet = cli("stop", "stopme", "--quiet")
         expect(quiet.status, quiet.stderr).toBe(0)

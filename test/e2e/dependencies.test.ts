@@ -75,5 +75,7 @@ describe("stopping", () => {
     const r = sb.cli(["stop", "db", "web", "api"], dir)
     expect(r.status, r.stderr).toBe(0)
     expect(order(dir).filter((l) => l.startsWith("stop-"))).toEqual(["stop-web", "stop-api", "stop-db"])
+    // and printed in that order, not in the order asked
+    expect(r.stdout).toBe("✓ app/web stopped\n✓ app/api stopped\n✓ app/db stopped\n")
   }, 30_000)
 })

@@ -128,7 +128,9 @@ describe("stop timeout and SIGKILL", () => {
       const pid = await start("stubborn")
       const r = await sb.cliAsync(["stop", "stubborn"], proj)
       expect(r.status, r.stderr).toBe(0)
-      expect(r.stdout).toContain("life/stubborn stopped")
+      expect(r.stdout).toContain(
+        "life/stubborn stopped (killed with SIGKILL: it did not exit on its stop signal within the stop timeout)",
+      )
       expect(r.ms).toBeGreaterThanOrEqual(1_000)
       // the configured 1 s, not the default 5 s
       expect(r.ms).toBeLessThan(4_500)

@@ -40,7 +40,11 @@ const stopIds = (selected: ReadonlyArray<string>, asJson: boolean, quietFlag: bo
     if (quietFlag) return
     for (const r of results) {
       yield* Console.log(
-        r.was_running ? `${green("✓")} ${cyan(r.id)} stopped` : `${dim("•")} ${cyan(r.id)} was not running`,
+        !r.was_running
+          ? `${dim("•")} ${cyan(r.id)} was not running`
+          : r.killed
+            ? `${green("✓")} ${cyan(r.id)} stopped ${dim("(killed with SIGKILL: it did not exit on its stop signal within the stop timeout)")}`
+            : `${green("✓")} ${cyan(r.id)} stopped`,
       )
     }
   })
