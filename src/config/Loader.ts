@@ -9,7 +9,7 @@ import { locateKey } from "./locate.js"
 import { mergeFiles, type NamespacedFile } from "./merge.js"
 import { deriveNamespace } from "./namespace.js"
 import { type ParsedFile, readConfigFile } from "./parseFile.js"
-import { applyEnvOverrides, decodeSettings, mergeSettings } from "./settings.js"
+import { applyEnvOverrides, decodeSettings, mergeSettings, projectSettingWarnings } from "./settings.js"
 
 export interface LoadOptions {
   readonly cwd: string
@@ -59,6 +59,9 @@ export const loadConfig = (options: LoadOptions) =>
 
     const merged = mergeFiles(files, home)
     problems.push(...merged.problems)
+    const ignored = files
+      .filter((f) => f.parsed.location.level === "project")
+      .flatMap((f) => projectSettingWarnings(f.parsed.location.path, f.parsed.settings))
     const env = applyEnvOverrides(mergeSettings(files.map((f) => f.parsed.settings)), options.env)
     problems.push(...env.problems)
     if (problems.length > 0) return yield* new ConfigInvalid({ problems, warnings: merged.result.warnings })
@@ -73,6 +76,7 @@ export const loadConfig = (options: LoadOptions) =>
         namespace: f.namespace,
       })),
       ...merged.result,
+      warnings: [...merged.result.warnings, ...ignored],
       settings: decodeSettings(env.settings),
     }
     return config

@@ -74,3 +74,27 @@ export const decodeSettings = (raw: RawSettings): Settings => {
   // A value already reported as a problem leaves the default in place.
   return Either.isRight(r) ? r.right : Schema.decodeSync(Settings)({})
 }
+
+/** The one setting the CLI itself reads, so that a project file can set it too. */
+const CLI_SETTINGS = new Set(["supervisor.auto_start"])
+
+/**
+ * Warnings for settings in a project file that only the supervisor reads: it is shared by every
+ * project and loads its settings from the system and user files (and its environment) when it
+ * starts, so they would have no effect there.
+ */
+export const projectSettingWarnings = (
+  path: string,
+  settings: Readonly<Record<string, Readonly<Record<string, unknown>>>>,
+): Array<string> =>
+  Object.entries(settings)
+    .flatMap(([group, values]) =>
+      Object.keys(values)
+        .filter((key) => !CLI_SETTINGS.has(`${group}.${key}`) && group in settingGroups)
+        .map((key) => `settings.${group}.${key}`),
+    )
+    .sort()
+    .map(
+      (key) =>
+        `${path}: ${key} has no effect in a project file: the supervisor reads its settings from ~/.config/supervisor/config.toml (and /etc/supervisor/config.toml) and its environment when it starts; move it there`,
+    )

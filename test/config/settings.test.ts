@@ -46,6 +46,28 @@ describe("settings", () => {
     expect(settings.supervisor.cpu_violation_threshold).toBe(3)
   })
 
+  it("warns about each setting of a project file that only the supervisor reads; not about auto_start", async () => {
+    const sb = sandbox()
+    sb.write({
+      "home/.config/supervisor/config.toml": toml("[settings.supervisor]", 'stop_timeout = "2s"'),
+      "app/supervisor.toml": toml(
+        "[general]",
+        'shell = "bash -c"',
+        "[settings.supervisor]",
+        "auto_start = false",
+        'stop_timeout = "1s"',
+      ),
+    })
+    const config = await loadOk(sb, { cwd: "app" })
+    const file = `${sb.root}/app/supervisor.toml`
+    const where =
+      "has no effect in a project file: the supervisor reads its settings from ~/.config/supervisor/config.toml (and /etc/supervisor/config.toml) and its environment when it starts; move it there"
+    expect(config.warnings).toEqual([
+      `${file}: settings.general.shell ${where}`,
+      `${file}: settings.supervisor.stop_timeout ${where}`,
+    ])
+  })
+
   it("a numeric user is read as a string UID", async () => {
     const sb = sandbox()
     sb.write({ "home/.config/supervisor/config.toml": toml("[settings.supervisor]", "user = 1000") })

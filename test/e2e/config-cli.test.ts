@@ -156,6 +156,17 @@ describe("supervisor config show", () => {
       /warning: .*supervisor\.toml:3: daemons\.api\.expected_port/,
     )
   })
+
+  it("a setting only the supervisor reads, in a project file, gets a warning that says where it goes", () => {
+    sb.write({
+      "work/shop/supervisor.toml": '[daemons.api]\nrun = "x"\n[settings.general]\nshell = "bash -c"\n',
+    })
+    const r = cli("config", "validate")
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stderr).toContain(
+      "supervisor.toml: settings.general.shell has no effect in a project file: the supervisor reads its settings from ~/.config/supervisor/config.toml",
+    )
+  })
 })
 
 describe("bad input: one clear message naming file and key, exit 1, no stack trace", () => {
