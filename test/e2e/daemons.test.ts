@@ -576,6 +576,30 @@ describe("daemon commands (one supervisor)", () => {
     )
 
     it(
+      "run: a configured ID is refused (exit 1); a running ad-hoc daemon given another command says it was not replaced",
+      async () => {
+        const configured = cli("run", "idle", "--", "sleep", "300")
+        expect(configured.status).toBe(1)
+        expect(configured.stderr).toContain("app/idle is configured in ")
+        expect(configured.stderr).toContain(
+          "start it with `supervisor start idle`, or give the ad-hoc daemon another ID",
+        )
+        expect(listJson().find((e) => e.id.name === "idle")?.status.type).toBe("available")
+        const first = cli("run", "--delay", "0", "job", "--", "sleep", "300")
+        expect(first.status, first.stderr).toBe(0)
+        const again = cli("run", "--delay", "0", "job", "--", "sleep", "200")
+        expect(again.status, again.stderr).toBe(0)
+        expect(again.stdout).toContain("app/job is already running")
+        expect(again.stderr).toContain(
+          "it runs `sleep 300`, not this command; `supervisor run job --force -- ...` replaces it",
+        )
+        expect((await entry("job")).run).toBe("sleep 300")
+        expect(cli("stop", "job").status).toBe(0)
+      },
+      T,
+    )
+
+    it(
       "run: the command after -- is the daemon's, even when it holds --help, --version or -f",
       async () => {
         const r = cli(

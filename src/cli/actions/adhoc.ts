@@ -35,6 +35,11 @@ export const run = (o: RunOptions) =>
       const problem = nameProblem(name) ?? nameProblem(ns)
       if (problem) return yield* new UnknownDaemon({ message: `invalid daemon ID ${o.id}: ${problem}` })
       const id = new DaemonId({ namespace: ns, name })
+      const configured = config.daemons[id.qualified]
+      if (configured !== undefined)
+        return yield* new UnknownDaemon({
+          message: `${id.qualified} is configured in ${configured.source}: start it with \`supervisor start ${o.id}\`, or give the ad-hoc daemon another ID`,
+        })
       const def = withReadiness(
         {
           id: toIdObject(id),
@@ -53,6 +58,19 @@ export const run = (o: RunOptions) =>
           const known = yield* knownDaemons
           const started = yield* startWithProgress([def], { ...o, quiet: false }, config, known)
           yield* reportStart(started, { json: o.json, quiet: false })
+          // running already, with another command: this one was not started
+          const before = known.find((k) => k.id.qualified === id.qualified)
+          if (
+            !o.json &&
+            started.outcomes[0]?._tag === "AlreadyRunning" &&
+            before?.run !== undefined &&
+            before.run !== def.config.run
+          )
+            yield* Console.error(
+              dim(
+                `  it runs \`${before.run}\`, not this command; \`supervisor run ${o.id} --force -- ...\` replaces it`,
+              ),
+            )
         }),
       )
     }),
