@@ -13,7 +13,7 @@ import { StateStore } from "../state/StateStore.js"
 import { stopLevels } from "../supervisor/order.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
-import { startWithDependencies } from "../supervisor/startOrder.js"
+import { isRunningIn, startWithDependencies } from "../supervisor/startOrder.js"
 import { daemonUsage } from "../supervisor/usage.js"
 import { Api, LogsQuery, StartRequest, type SupervisorInfo } from "./Api.js"
 import { makeConfigured } from "./configured.js"
@@ -104,7 +104,9 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
           const r = yield* sup.get(id)
           return yield* force ? sup.restart(id, r.def) : sup.start(r.def)
         }
-        const outcomes = yield* startWithDependencies(sup.start, [fresh.def], fresh.dependencies, force)
+        const outcomes = yield* startWithDependencies(sup.start, [fresh.def], fresh.dependencies, force, {
+          isRunning: isRunningIn(sup.get),
+        })
         return outcomes.find((o) => o.id === id) ?? outcomes[outcomes.length - 1]!
       }).pipe(Effect.map(outcomeResult))
     // A daemon the supervisor ran, or one of a registered namespace that never ran.
@@ -202,7 +204,9 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
     const startFromHandler = startFrom({ sup, version: host.version, loadConfig, known })
     return h
       .handle("start", ({ payload }) =>
-        startWithDependencies(sup.start, payload.definitions, payload.dependencies, payload.force),
+        startWithDependencies(sup.start, payload.definitions, payload.dependencies, payload.force, {
+          isRunning: isRunningIn(sup.get),
+        }),
       )
       .handleRaw("startStream", ({ request }) =>
         Effect.gen(function* () {
@@ -212,7 +216,9 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
           )
           if (Either.isLeft(decoded)) return problem(400, "BadRequest", "malformed start request")
           const { definitions, dependencies, force } = decoded.right
-          return ndjsonResponse(startEvents(sup.start, sup.list, definitions, dependencies, force))
+          return ndjsonResponse(
+            startEvents(sup.start, sup.list, isRunningIn(sup.get), definitions, dependencies, force),
+          )
         }),
       )
       .handle("stop", ({ payload }) =>

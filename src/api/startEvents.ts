@@ -48,6 +48,7 @@ interface Event {
 export const startEvents = (
   start: (def: DaemonDefinition, options: StartOptions) => Effect.Effect<StartOutcome>,
   runtimes: Effect.Effect<ReadonlyArray<Runtime>>,
+  isRunning: (id: string) => Effect.Effect<boolean>,
   requested: ReadonlyArray<DaemonDefinition>,
   dependencies: ReadonlyArray<DaemonDefinition>,
   force: boolean,
@@ -67,7 +68,7 @@ export const startEvents = (
           requested,
           dependencies,
           force,
-          (outcome) => emit({ outcome }),
+          { onOutcome: (outcome) => emit({ outcome }), isRunning },
         ).pipe(Effect.flatMap((outcomes) => emit({ outcomes }, true))),
       )
       return Stream.fromQueue(events).pipe(

@@ -13,7 +13,7 @@ import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import type { Supervisor } from "../supervisor/Supervisor.js"
-import { startWithDependencies } from "../supervisor/startOrder.js"
+import { isRunningIn, startWithDependencies } from "../supervisor/startOrder.js"
 import { StartFromRequest } from "./Api.js"
 import { problem } from "./problem.js"
 import { ndjsonLine, ndjsonResponse, startEvents } from "./startEvents.js"
@@ -73,11 +73,11 @@ export const startFrom = (deps: StartFromDeps) => (body: Effect.Effect<unknown, 
     // they come; otherwise only the last line counts.
     const started =
       request.right.progress !== "none"
-        ? startEvents(deps.sup.start, deps.sup.list, defs, dependencies, force)
+        ? startEvents(deps.sup.start, deps.sup.list, isRunningIn(deps.sup.get), defs, dependencies, force)
         : Stream.fromEffect(
-            startWithDependencies(deps.sup.start, defs, dependencies, force).pipe(
-              Effect.map((outcomes) => ndjsonLine({ outcomes })),
-            ),
+            startWithDependencies(deps.sup.start, defs, dependencies, force, {
+              isRunning: isRunningIn(deps.sup.get),
+            }).pipe(Effect.map((outcomes) => ndjsonLine({ outcomes }))),
           )
     // The first line at once: the start is under way (and, for a spinner, what it waits for).
     return ndjsonResponse(Stream.concat(Stream.succeed(ndjsonLine({ waiting })), started))

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
+import { isActive, type Runtime } from "./Runtime.js"
 import type { StartOptions } from "./Supervisor.js"
 
 /**
@@ -41,21 +42,46 @@ const why = (o: StartOutcome) =>
  * Starts `requested` and the `dependencies` they need, dependencies first, level by level,
  * each level in parallel. Dependencies that run already are left alone; `force` restarts only
  * the requested daemons. A daemon whose dependency failed is not started, and its outcome
- * names the root cause. `onOutcome` hears each daemon's outcome as soon as it is known (the
- * result lists them in start order at the end).
+ * names the root cause. A requested daemon that runs already (and is not forced) needs nothing
+ * started for it: dependencies that only it needs are left alone (a completed one-shot task is
+ * not run again). `onOutcome` hears each daemon's outcome as soon as it is known (the result
+ * lists them in start order at the end).
  */
 export const startWithDependencies = (
   start: (def: DaemonDefinition, options: StartOptions) => Effect.Effect<StartOutcome>,
   requested: ReadonlyArray<DaemonDefinition>,
   dependencies: ReadonlyArray<DaemonDefinition>,
   force: boolean,
-  onOutcome: (outcome: StartOutcome) => Effect.Effect<void> = () => Effect.void,
+  hooks: {
+    readonly onOutcome?: (outcome: StartOutcome) => Effect.Effect<void>
+    /** Whether a daemon runs now (a running one is not started again). */
+    readonly isRunning?: (id: string) => Effect.Effect<boolean>
+  } = {},
 ) =>
   Effect.gen(function* () {
-    const all = new Map<string, DaemonDefinition>()
-    for (const d of dependencies) all.set(d.id.qualified, d)
-    for (const d of requested) all.set(d.id.qualified, d)
+    const onOutcome = hooks.onOutcome ?? (() => Effect.void)
     const forced = new Set(force ? requested.map((d) => d.id.qualified) : [])
+    const byId = new Map<string, DaemonDefinition>()
+    for (const d of dependencies) byId.set(d.id.qualified, d)
+    for (const d of requested) byId.set(d.id.qualified, d)
+    // the dependencies the requested daemons that will start need, transitively
+    const all = new Map<string, DaemonDefinition>()
+    const need = (d: DaemonDefinition): void => {
+      if (all.has(d.id.qualified)) return
+      all.set(d.id.qualified, d)
+      for (const dep of d.config.depends) {
+        const def = byId.get(dep)
+        if (def) need(def)
+      }
+    }
+    for (const d of requested) {
+      const running =
+        !forced.has(d.id.qualified) &&
+        hooks.isRunning !== undefined &&
+        (yield* hooks.isRunning(d.id.qualified))
+      if (running) all.set(d.id.qualified, d)
+      else need(d)
+    }
     const outcomes = new Map<string, StartOutcome>()
     const order: Array<string> = []
     for (const level of startLevels(all)) {
@@ -90,3 +116,12 @@ export const startWithDependencies = (
     }
     return order.map((id) => outcomes.get(id)!)
   })
+
+/** Whether a daemon runs now, by the supervisor's registry (`startWithDependencies`'s `isRunning`). */
+export const isRunningIn =
+  (get: (id: string) => Effect.Effect<Runtime, unknown>) =>
+  (id: string): Effect.Effect<boolean> =>
+    get(id).pipe(
+      Effect.map(isActive),
+      Effect.orElseSucceed(() => false),
+    )

@@ -18,6 +18,36 @@ afterEach(() => sb.destroy())
 const order = (dir: string) => readFileSync(join(dir, "order.log"), "utf8").trim().split("\n")
 
 describe("dependencies", () => {
+  it("starting daemons that run already runs nothing again: not their completed one-shot dependency", () => {
+    const dir = sb.project(
+      "app",
+      [
+        '[daemons.migrate]\nrun = "echo migrate >> order.log"\nready_delay = 0.3\n',
+        daemon("api", ["migrate"]),
+        daemon("worker", ["migrate"]),
+      ].join("\n"),
+    )
+    const first = sb.cli(["start", "api", "worker"], dir)
+    expect(first.status, first.stderr).toBe(0)
+    expect(first.stdout).toContain("app/migrate ran to completion (exit 0)")
+    // through the quick client, and through the full CLI (a readiness flag is the CLI's to handle)
+    for (const args of [
+      ["start", "api", "worker"],
+      ["start", "api", "worker", "--delay", "0.3"],
+    ]) {
+      const again = sb.cli(args, dir)
+      expect(again.status, again.stderr).toBe(0)
+      expect(again.stdout, args.join(" ")).not.toContain("migrate")
+      expect(again.stdout, args.join(" ")).toContain("app/api is already running")
+    }
+    expect(order(dir).filter((l) => l === "migrate")).toHaveLength(1)
+    // a daemon that does not run needs it again: then it runs
+    expect(sb.cli(["stop", "worker"], dir).status).toBe(0)
+    const restarted = sb.cli(["start", "api", "worker"], dir)
+    expect(restarted.stdout).toContain("app/migrate ran to completion (exit 0)")
+    expect(order(dir).filter((l) => l === "migrate")).toHaveLength(2)
+  }, 30_000)
+
   it("starting a daemon starts its dependencies first, level by level", () => {
     const dir = sb.project(
       "app",

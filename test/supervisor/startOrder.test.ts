@@ -79,7 +79,7 @@ describe("startWithDependencies", () => {
         [def("web", ["api"]), def("cache")],
         [def("api", ["db"]), def("db")],
         false,
-        (o) => Effect.sync(() => heard.push(`${o._tag} ${o.id}`)),
+        { onOutcome: (o) => Effect.sync(() => heard.push(`${o._tag} ${o.id}`)) },
       ),
     )
     expect(heard).toEqual([
@@ -92,5 +92,35 @@ describe("startWithDependencies", () => {
       "StartFailed app/web", // not started: its dependency failed, told all the same
     ])
     expect(outcomes.map((o) => o.id)).toEqual(["app/db", "app/cache", "app/api", "app/web"])
+  })
+
+  it("a requested daemon that runs already needs nothing started: dependencies only it needs are left alone", async () => {
+    const r = recorder()
+    const running = new Set(["app/api"])
+    const isRunning = (id: string) => Effect.succeed(running.has(id))
+    // api runs: migrate (its one-shot dependency) is not run again
+    await Effect.runPromise(
+      startWithDependencies(r.start, [def("api", ["migrate"])], [def("migrate")], false, { isRunning }),
+    )
+    expect(r.calls.map((c) => c.id)).toEqual(["app/api"])
+    // worker does not run and needs migrate too: then it starts; forced api needs it as well
+    const r2 = recorder()
+    await Effect.runPromise(
+      startWithDependencies(
+        r2.start,
+        [def("api", ["migrate"]), def("worker", ["migrate"])],
+        [def("migrate")],
+        false,
+        {
+          isRunning,
+        },
+      ),
+    )
+    expect(r2.calls.map((c) => c.id).sort()).toEqual(["app/api", "app/migrate", "app/worker"])
+    const r3 = recorder()
+    await Effect.runPromise(
+      startWithDependencies(r3.start, [def("api", ["migrate"])], [def("migrate")], true, { isRunning }),
+    )
+    expect(r3.calls.map((c) => c.id)).toEqual(["app/migrate", "app/api"])
   })
 })
