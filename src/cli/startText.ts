@@ -8,10 +8,13 @@ const plural = (ports: ReadonlyArray<number>) => `port${ports.length === 1 ? "" 
 /** `, port 3001; 3000 was in use`: the ports a daemon got, and the configured ones when shifted. */
 const portsNote = (ports?: ReadonlyArray<number>, expected?: ReadonlyArray<number>) => {
   if (ports === undefined || ports.length === 0) return ""
+  // the outcome says which ports were expected, not which of them were taken
   const shifted =
-    expected && expected.length > 0
-      ? `; ${plural(expected)} ${expected.length === 1 ? "was" : "were"} in use`
-      : ""
+    expected === undefined || expected.length === 0
+      ? ""
+      : expected.length === 1
+        ? `; ${plural(expected)} was in use`
+        : `; shifted from ${expected.join(", ")}, not all free`
   return `, ${plural(ports)}${shifted}`
 }
 

@@ -147,7 +147,8 @@ describe("ports (e2e)", () => {
         )
         const r = cli(["start", "web"], dir)
         expect(r.status, r.stderr).toBe(0)
-        expect(r.stdout).toContain(`ports ${p + 2}, ${p + 3}; ports ${p}, ${p + 1} were in use)`)
+        // only p+1 is held: the message must not say both were in use
+        expect(r.stdout).toContain(`ports ${p + 2}, ${p + 3}; shifted from ${p}, ${p + 1}, not all free)`)
         expect(envOf(dir, "web")).toEqual([`PORT=${p + 2}`, `PORT0=${p + 2}`, `PORT1=${p + 3}`])
         const json = JSON.parse(cli(["list", "--json"], dir).stdout) as Array<{
           id: { qualified: string }
