@@ -1,5 +1,5 @@
 import * as os from "node:os"
-import { FileSystem, HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { FileSystem, HttpApiBuilder, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Chunk, Deferred, Effect, Either, Ref, Schema, Stream } from "effect"
 import { makeConfigCache } from "../config/cache.js"
 import type { LoadOptions } from "../config/Loader.js"
@@ -53,6 +53,10 @@ const knownEntries = (sup: Supervisor["Type"]) =>
         .pipe(Effect.map((d) => sup.entry(r, d, usage.get(r.def.id.qualified)))),
     )
   })
+
+/** A raw handler's JSON body, decoded with `schema`; Left when it is not that. */
+const decodeBody = <A, I>(request: HttpServerRequest.HttpServerRequest, schema: Schema.Schema<A, I>) =>
+  request.json.pipe(Effect.flatMap(Schema.decodeUnknown(schema)), Effect.either)
 
 const encodeItem = Schema.encodeSync(Schema.parseJson(LogStreamItem))
 const encoder = new TextEncoder()
@@ -210,10 +214,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
       )
       .handleRaw("startStream", ({ request }) =>
         Effect.gen(function* () {
-          const decoded = yield* request.json.pipe(
-            Effect.flatMap(Schema.decodeUnknown(StartRequest)),
-            Effect.either,
-          )
+          const decoded = yield* decodeBody(request, StartRequest)
           if (Either.isLeft(decoded)) return problem(400, "BadRequest", "malformed start request")
           const { definitions, dependencies, force } = decoded.right
           return ndjsonResponse(
@@ -262,10 +263,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
       .handleRaw("logsStream", ({ request }) =>
         Effect.gen(function* () {
           // A raw handler: the body is decoded here (the typed client posts the same LogsQuery).
-          const decoded = yield* request.json.pipe(
-            Effect.flatMap(Schema.decodeUnknown(LogsQuery)),
-            Effect.either,
-          )
+          const decoded = yield* decodeBody(request, LogsQuery)
           if (Either.isLeft(decoded)) return problem(400, "BadRequest", "malformed logs query")
           const q = decoded.right
           const ndjson = (entries: ReadonlyArray<LogEntry>) =>
@@ -303,10 +301,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
       )
       .handleRaw("logsFollow", ({ request }) =>
         Effect.gen(function* () {
-          const decoded = yield* request.json.pipe(
-            Effect.flatMap(Schema.decodeUnknown(LogsQuery)),
-            Effect.either,
-          )
+          const decoded = yield* decodeBody(request, LogsQuery)
           if (Either.isLeft(decoded)) return problem(400, "BadRequest", "malformed logs query")
           const q = decoded.right
           if (q.until !== undefined)
