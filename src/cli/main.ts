@@ -1,8 +1,9 @@
 import { Command, ValidationError } from "@effect/cli"
 import { Console, Effect } from "effect"
+import { stripAnsi } from "../logs/ansi.js"
 import { VERSION } from "../version.js"
 import { cleanCommand, runCommand, runFlagsCommand, waitCommand } from "./adhoc.js"
-import { missingValueProblem, subcommandProblem } from "./argvChecks.js"
+import { missingValueProblem, SUBCOMMANDS, subcommandProblem } from "./argvChecks.js"
 import { configCommand } from "./config.js"
 import { disableCommand, enableCommand, restartCommand, startCommand, stopCommand } from "./daemons.js"
 import { printHelp, wantsHelp } from "./help.js"
@@ -16,6 +17,7 @@ import { holdRunCommand, runHead } from "./runArgs.js"
 import { schemaCommand } from "./schema.js"
 import { specCommand } from "./spec.js"
 import { usageCommand } from "./usageCommand.js"
+import { usageMessage } from "./usageMessages.js"
 import { webCommand } from "./web.js"
 
 export const rootCommand = Command.make("supervisor").pipe(
@@ -67,10 +69,35 @@ const checkArgs = (argv: ReadonlyArray<string>) => {
   if (head === undefined) return Effect.succeed(true)
   if ("problem" in head) return usageError(head.problem)
   // as the root command of its own: its arguments come right after the program's two
-  return Command.run(runFlagsCommand, { name: "supervisor run", version: VERSION })([
-    ...argv.slice(0, 2),
-    ...head,
-  ]).pipe(Effect.as(true))
+  return withUsageMessages(
+    argv,
+    Command.run(runFlagsCommand, { name: "supervisor run", version: VERSION })([
+      ...argv.slice(0, 2),
+      ...head,
+    ]),
+  ).pipe(Effect.as(true))
+}
+
+/** @effect/cli's parse errors in the CLI's wording (src/cli/usageMessages.ts), with a help hint. */
+const withUsageMessages = <A, E, R>(argv: ReadonlyArray<string>, self: Effect.Effect<A, E, R>) => {
+  const [command, sub] = withAliases(argv).slice(2)
+  const words =
+    command === undefined || command.startsWith("-")
+      ? []
+      : sub !== undefined && SUBCOMMANDS[command]?.includes(sub)
+        ? [command, sub]
+        : [command]
+  return Effect.flatMap(Effect.console, (console) =>
+    Effect.withConsole(self, {
+      ...console,
+      error: (...args: ReadonlyArray<unknown>) => {
+        const [first] = args
+        const message =
+          args.length === 1 && typeof first === "string" ? usageMessage(stripAnsi(first), words) : undefined
+        return console.error(...(message === undefined ? args : [message]))
+      },
+    }),
+  )
 }
 
 /** Runs the CLI: usage errors exit 2, failures 1, and no stack trace reaches the user. */
@@ -78,7 +105,9 @@ export const runCli = (argv: ReadonlyArray<string>) =>
   runProgram(
     (wantsHelp(argv.slice(2)) ? printHelp(argv.slice(2)).pipe(Effect.as(false)) : checkArgs(argv)).pipe(
       Effect.flatMap((ok) =>
-        ok ? cli(withOptionalBumpValue(withAliases(holdRunCommand(argv)))) : Effect.void,
+        ok
+          ? withUsageMessages(argv, cli(withOptionalBumpValue(withAliases(holdRunCommand(argv)))))
+          : Effect.void,
       ),
       Effect.catchIf(ValidationError.isValidationError, () => exitWith(ExitCode.usage)),
     ),

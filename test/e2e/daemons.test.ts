@@ -476,6 +476,15 @@ describe("daemon commands (one supervisor)", () => {
           [["config", "bogus"], "unknown subcommand `supervisor config bogus`; use one of show, validate"],
           [["config"], "`supervisor config` needs a subcommand: show, validate"],
           [["supervisor", "restart"], "use one of run, start, stop, status, token"],
+          // @effect/cli's own parse errors, in the same wording
+          [["status"], "error: missing argument <id> (see `supervisor status --help`)"],
+          [["status", "a", "b"], 'error: unexpected argument "b" (see `supervisor status --help`)'],
+          [["logs", "-n", "abc"], 'error: "abc" is not an integer (see `supervisor logs --help`)'],
+          [["ls", "--bogus"], "error: unknown option --bogus (see `supervisor list --help`)"],
+          [
+            ["config", "show", "--bogus"],
+            "error: unknown option --bogus (see `supervisor config show --help`)",
+          ],
         ]
         for (const [args, message] of cases) {
           const r = cli(...args)
@@ -636,9 +645,15 @@ describe("daemon commands (one supervisor)", () => {
           [["run", "nocmd"], /command after --/],
           [["run", "nocmd", "sleep", "300"], /command after --/],
           [["run", "nocmd", "--"], /nothing after --/],
-          [["run", "--", "echo", "x"], /Missing argument <id>/],
-          [["run", "x", "--bogus", "--", "echo", "hi"], /unknown argument: '--bogus'/],
-          [["run", "x", "y", "--", "echo", "hi"], /unknown argument: 'y'/],
+          [["run", "--", "echo", "x"], /^error: missing argument <id> \(see `supervisor run --help`\)$/m],
+          [
+            ["run", "x", "--bogus", "--", "echo", "hi"],
+            /^error: unknown option --bogus \(see `supervisor run --help`\)$/m,
+          ],
+          [
+            ["run", "x", "y", "--", "echo", "hi"],
+            /^error: unexpected argument "y" \(see `supervisor run --help`\)$/m,
+          ],
         ]
         for (const [args, message] of cases) {
           const r = cli(...args)
