@@ -63,3 +63,23 @@ export const subcommandProblem = (args: ReadonlyArray<string>): string | undefin
   if (!subs.includes(sub)) return `unknown subcommand \`supervisor ${command} ${sub}\`; use one of ${choices}`
   return undefined
 }
+
+/** The short flags that take a value, which may come attached as in `tail -n5`. */
+const ATTACHABLE = new Set(["-n", "-g"])
+
+/**
+ * `-n5` and `-gweb` as `-n 5` and `-g web` (@effect/cli takes them for unknown options), up to a
+ * `--` (what follows belongs to a command).
+ */
+export const withAttachedValues = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string
+    if (arg === "--") return [...out, ...argv.slice(i)]
+    const flag = arg.slice(0, 2)
+    if (i >= 2 && arg.length > 2 && ATTACHABLE.has(flag) && !arg.startsWith("--"))
+      out.push(flag, arg.slice(2))
+    else out.push(arg)
+  }
+  return out
+}

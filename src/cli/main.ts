@@ -3,7 +3,7 @@ import { Console, Effect } from "effect"
 import { stripAnsi } from "../logs/ansi.js"
 import { VERSION } from "../version.js"
 import { cleanCommand, runCommand, runFlagsCommand, waitCommand } from "./adhoc.js"
-import { missingValueProblem, SUBCOMMANDS, subcommandProblem } from "./argvChecks.js"
+import { missingValueProblem, SUBCOMMANDS, subcommandProblem, withAttachedValues } from "./argvChecks.js"
 import { configCommand } from "./config.js"
 import { disableCommand, enableCommand, restartCommand, startCommand, stopCommand } from "./daemons.js"
 import { printHelp, wantsHelp } from "./help.js"
@@ -106,7 +106,10 @@ export const runCli = (argv: ReadonlyArray<string>) =>
     (wantsHelp(argv.slice(2)) ? printHelp(argv.slice(2)).pipe(Effect.as(false)) : checkArgs(argv)).pipe(
       Effect.flatMap((ok) =>
         ok
-          ? withUsageMessages(argv, cli(withOptionalBumpValue(withAliases(holdRunCommand(argv)))))
+          ? withUsageMessages(
+              argv,
+              cli(withOptionalBumpValue(withAttachedValues(withAliases(holdRunCommand(argv))))),
+            )
           : Effect.void,
       ),
       Effect.catchIf(ValidationError.isValidationError, () => exitWith(ExitCode.usage)),

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest"
-import { missingValueProblem, SUBCOMMANDS, subcommandProblem, VALUE_FLAGS } from "../../src/cli/argvChecks.js"
+import {
+  missingValueProblem,
+  SUBCOMMANDS,
+  subcommandProblem,
+  VALUE_FLAGS,
+  withAttachedValues,
+} from "../../src/cli/argvChecks.js"
 import { rootCommand } from "../../src/cli/main.js"
 import { cliSpecKdl } from "../../src/usage/cli/cliSpec.js"
 
@@ -62,5 +68,42 @@ describe("subcommandProblem", () => {
     expect(subcommandProblem(["config", "--help"])).toBeUndefined()
     expect(subcommandProblem(["start", "bogus"])).toBeUndefined()
     expect(subcommandProblem([])).toBeUndefined()
+  })
+})
+
+describe("withAttachedValues", () => {
+  it("splits -n5 and -gweb, and leaves the rest and anything after -- alone", () => {
+    expect(withAttachedValues(["node", "sv", "logs", "web", "-n5"])).toEqual([
+      "node",
+      "sv",
+      "logs",
+      "web",
+      "-n",
+      "5",
+    ])
+    expect(withAttachedValues(["node", "sv", "start", "-gweb", "-f"])).toEqual([
+      "node",
+      "sv",
+      "start",
+      "-g",
+      "web",
+      "-f",
+    ])
+    expect(withAttachedValues(["node", "sv", "run", "x", "--", "head", "-n5"])).toEqual([
+      "node",
+      "sv",
+      "run",
+      "x",
+      "--",
+      "head",
+      "-n5",
+    ])
+    expect(withAttachedValues(["node", "sv", "list", "--namespace", "-n"])).toEqual([
+      "node",
+      "sv",
+      "list",
+      "--namespace",
+      "-n",
+    ])
   })
 })

@@ -103,6 +103,8 @@ describe("reading", () => {
         "line 5",
       ])
       expect(lines("talker", "--no-timestamp", "--raw", "-n", "2")).toEqual(["red alert", "line 5"])
+      // the value attached, as tail takes it
+      expect(lines("talker", "--no-timestamp", "--raw", "-n2")).toEqual(["red alert", "line 5"])
       expect(lines("talker", "--no-timestamp", "--lines", "1")).toEqual(["line 5"])
     },
     T,
