@@ -18,6 +18,22 @@ export interface LoadOptions {
   readonly home?: string
 }
 
+/** Problems by file (in the order found), then by line; those without a line after the file's others. */
+const inFileOrder = <P extends { readonly file: string; readonly line?: number | undefined }>(
+  problems: ReadonlyArray<P>,
+): Array<P> => {
+  const files = [...new Set(problems.map((p) => p.file))]
+  return problems
+    .map((p, i) => ({ p, i }))
+    .sort(
+      (a, b) =>
+        files.indexOf(a.p.file) - files.indexOf(b.p.file) ||
+        (a.p.line ?? Number.MAX_SAFE_INTEGER) - (b.p.line ?? Number.MAX_SAFE_INTEGER) ||
+        a.i - b.i,
+    )
+    .map(({ p }) => p)
+}
+
 export const defaultLoadOptions = (): LoadOptions => ({ cwd: process.cwd(), env: process.env })
 
 /**
@@ -64,7 +80,8 @@ export const loadConfig = (options: LoadOptions) =>
       .flatMap((f) => projectSettingWarnings(f.parsed.location.path, f.parsed.settings))
     const env = applyEnvOverrides(mergeSettings(files.map((f) => f.parsed.settings)), options.env)
     problems.push(...env.problems)
-    if (problems.length > 0) return yield* new ConfigInvalid({ problems, warnings: merged.result.warnings })
+    if (problems.length > 0)
+      return yield* new ConfigInvalid({ problems: inFileOrder(problems), warnings: merged.result.warnings })
 
     const nearest = files.filter((f) => f.parsed.location.level === "project").at(-1)
     const config: ResolvedConfig = {

@@ -412,6 +412,25 @@ describe("wrong value types (InvalidValue)", () => {
     )
   })
 
+  it("problems are listed in line order, whichever check found them", async () => {
+    const sb = sandbox()
+    sb.write({
+      "app/supervisor.toml": toml(
+        "[daemons.a]",
+        'run = "x"',
+        'depends = ["nope"]',
+        "[daemons.b]",
+        'run = "y"',
+        'retry = "often"',
+      ),
+    })
+    const err = await loadErr(sb, { cwd: "app" })
+    expect(err.problems.map((p) => [p.key, p.line])).toEqual([
+      ["daemons.a.depends[0]", 3],
+      ["daemons.b.retry", 6],
+    ])
+  })
+
   it("a daemon that is not a table", async () => {
     const sb = sandbox()
     sb.write({ "app/supervisor.toml": toml("[daemons]", 'web = "npm start"') })
