@@ -258,7 +258,11 @@ describe("bad input: one clear message naming file and key, exit 1, no stack tra
     const r = cli("config", "validate")
     expect(r.status).toBe(0)
     expect(r.stdout).toMatch(/valid: 2 daemons in 1 file/)
-    expect(r.stderr).toMatch(/groups\.all: shop\/nope is not a configured daemon/)
+    // with the line of the group's daemons
+    const line = `${STACK}\n[groups.all]\n`.split("\n").length
+    expect(r.stderr).toContain(
+      `supervisor.toml:${line}: groups.all.daemons[1]: shop/nope is not a configured daemon`,
+    )
   })
 
   it("a bad environment override names the variable", () => {

@@ -1,5 +1,7 @@
+import { readFileSync } from "node:fs"
 import { Console, Effect, Schema } from "effect"
 import { defaultLoadOptions, loadConfig } from "../../config/Loader.js"
+import { locateKey } from "../../config/locate.js"
 import { ConfigInvalid, formatProblem } from "../../domain/ConfigProblem.js"
 import { DaemonConfig } from "../../domain/DaemonConfig.js"
 import { ResolvedConfig } from "../../domain/ResolvedConfig.js"
@@ -65,10 +67,22 @@ export const validate = (json: boolean) =>
     Effect.flatMap((config) =>
       Effect.gen(function* () {
         // Groups naming missing daemons are only reported when used; validate warns about them.
+        const lineOf = (file: string, path: ReadonlyArray<string | number>) => {
+          try {
+            const line = locateKey(readFileSync(file, "utf8"), path)
+            return line === undefined ? "" : `:${line}`
+          } catch {
+            return ""
+          }
+        }
         const missing = Object.entries(config.groups).flatMap(([name, g]) =>
-          g.daemons
-            .filter((d) => !(d in config.daemons))
-            .map((d) => `${g.source}: groups.${name}: ${d} is not a configured daemon`),
+          g.daemons.flatMap((d, i) =>
+            d in config.daemons
+              ? []
+              : [
+                  `${g.source}${lineOf(g.source, ["groups", name, "daemons"])}: groups.${name}.daemons[${i}]: ${d} is not a configured daemon`,
+                ],
+          ),
         )
         const warnings = [...config.warnings, ...missing]
         const daemons = Object.keys(config.daemons).length
