@@ -33,7 +33,8 @@ export const withOptionalBumpValue = (argv: ReadonlyArray<string>): ReadonlyArra
       out.push(...argv.slice(i + 1))
       break
     }
-    if (arg === "--bump" && !/^(\d+|true|false)$/.test(argv[i + 1] ?? "")) out.push("true")
+    // a negative number is a bad value (reported as such), not an unknown option `-1`
+    if (arg === "--bump" && !/^(-?\d+|true|false)$/.test(argv[i + 1] ?? "")) out.push("true")
   }
   return out
 }

@@ -217,6 +217,12 @@ describe("ports (e2e)", () => {
       const badBump = cli(["start", "web", "--expected-port", "4000", "--bump=many"], dir)
       expect(badBump.status).toBe(2)
       expect(badBump.stderr).toContain('--bump "many"')
+      // a negative count is a bad value, not an unknown option "-1"
+      const negative = cli(["start", "web", "--expected-port", "4000", "--bump", "-1"], dir)
+      expect(negative.status).toBe(2)
+      expect(negative.stderr).toContain(
+        'error: --bump "-1": expected a number of attempts, or nothing (no limit)',
+      )
     },
     T,
   )
