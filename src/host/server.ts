@@ -5,7 +5,8 @@ import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer } from "effect"
 import { Api } from "../api/Api.js"
-import { CliLive, DaemonsLive } from "../api/handlers.js"
+import { CliLive } from "../api/cliHandlers.js"
+import { DaemonsLive } from "../api/handlers.js"
 
 export const ApiLive = HttpApiBuilder.api(Api).pipe(Layer.provide([DaemonsLive, CliLive]))
 
