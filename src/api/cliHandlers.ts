@@ -1,6 +1,6 @@
 // The CLI's operations beyond the spec's routes (`/api/cli/...`): start, stop, wait, clean, logs,
 // and the quick client's list and start.
-import { FileSystem, HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { FileSystem, HttpApiBuilder } from "@effect/platform"
 import { Deferred, Effect, Either, Ref, Stream } from "effect"
 import { makeConfigCache } from "../config/cache.js"
 import type { LoadOptions } from "../config/Loader.js"
@@ -18,8 +18,8 @@ import { HostInfo } from "./HostInfo.js"
 import { mergeListing } from "./listing.js"
 import { followLogs, queryLogs } from "./logQueries.js"
 import { problem } from "./problem.js"
-import { decodeBody, encoder, errorText, knownEntries, ndjsonStream } from "./respond.js"
-import { ndjsonResponse, startEvents } from "./startEvents.js"
+import { decodeBody, encoder, errorText, knownEntries, ndjsonResponse, ndjsonStream } from "./respond.js"
+import { startEvents } from "./startEvents.js"
 import { startFrom } from "./startFrom.js"
 
 export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
@@ -126,10 +126,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
               : Stream.range(0, Math.ceil(entries.length / 2000) - 1).pipe(
                   Stream.map((i) => ndjson(entries.slice(i * 2000, (i + 1) * 2000))),
                 )
-          return HttpServerResponse.stream(chunks, {
-            contentType: "application/x-ndjson",
-            headers: { "cache-control": "no-store" },
-          })
+          return ndjsonResponse(chunks)
         }),
       )
       .handleRaw("logsFollow", ({ request }) =>

@@ -3,30 +3,31 @@
 import { Effect, Option, Stream } from "effect"
 import { isLogClear, type LogClear, type LogEntry } from "../domain/LogEntry.js"
 import type { LogStoreError, LogStoreShape } from "../logs/LogStore.js"
-import { makeMatcher } from "../logs/reader.js"
+import { type LogQuery, makeMatcher } from "../logs/reader.js"
 import type { LogsQuery } from "./Api.js"
 
 export type LogsPayload = typeof LogsQuery.Type
 
-const regexOf = (q: LogsPayload) =>
-  q.regex === undefined ? undefined : new RegExp(q.regex, q.case_sensitive ? "" : "i")
+/** The store's query of a request (its regex case-insensitive unless `case_sensitive`). */
+const logQueryOf = (q: LogsPayload): LogQuery => {
+  const regex = q.regex === undefined ? undefined : new RegExp(q.regex, q.case_sensitive ? "" : "i")
+  return {
+    ...(q.lines !== undefined && { lines: q.lines }),
+    ...(q.since !== undefined && { since: q.since }),
+    ...(q.until !== undefined && { until: q.until }),
+    ...(q.grep !== undefined && { grep: q.grep }),
+    ...(regex !== undefined && { regex }),
+    ...(q.case_sensitive !== undefined && { caseSensitive: q.case_sensitive }),
+    ...(q.raw !== undefined && { raw: q.raw }),
+  }
+}
 
 /** The stored entries a `logs` request selects; several daemons are interleaved by time. */
 export const queryLogs = (logs: LogStoreShape, payload: LogsPayload) =>
   Effect.gen(function* () {
-    const regex = regexOf(payload)
+    const query = logQueryOf(payload)
     const all = yield* Effect.forEach(payload.ids, (id) =>
-      logs
-        .query(id, {
-          ...(payload.lines !== undefined && { lines: payload.lines }),
-          ...(payload.since !== undefined && { since: payload.since }),
-          ...(payload.until !== undefined && { until: payload.until }),
-          ...(payload.grep !== undefined && { grep: payload.grep }),
-          ...(regex !== undefined && { regex }),
-          ...(payload.case_sensitive !== undefined && { caseSensitive: payload.case_sensitive }),
-          ...(payload.raw !== undefined && { raw: payload.raw }),
-        })
-        .pipe(Effect.orElseSucceed(() => [])),
+      logs.query(id, query).pipe(Effect.orElseSucceed(() => [])),
     )
     if (all.length === 1) return all[0] ?? []
     // Several daemons: interleave by time; the last N apply to the merged view.
@@ -59,13 +60,8 @@ export const followLogs = (
         ),
       )
       const stored = yield* queryLogs(logs, { ...q, lines: q.lines ?? 10 })
-      const regex = regexOf(q)
-      const keep = makeMatcher({
-        ...(q.grep !== undefined && { grep: q.grep }),
-        ...(regex !== undefined && { regex }),
-        ...(q.case_sensitive !== undefined && { caseSensitive: q.case_sensitive }),
-        ...(q.raw !== undefined && { raw: q.raw }),
-      })
+      // the new lines go through the store's own matcher (lines, since and until play no part in it)
+      const keep = makeMatcher(logQueryOf(q))
       const fresh = Stream.mergeAll(
         q.ids.map((id) =>
           logs.after(id, { afterId: lastIds.get(id) ?? 0 }).pipe(Stream.catchAll(() => Stream.empty)),

@@ -1,5 +1,5 @@
-// What the API's handlers share: reading a raw request body, answering an open-ended log stream,
-// the text of an error, and every daemon the supervisor knows as the API lists it.
+// What the API's handlers share: reading a raw request body, ndjson lines and responses (an
+// open-ended log stream among them), the text of an error, and every daemon the supervisor knows as the API lists it.
 import { type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Chunk, Effect, Schema, Stream } from "effect"
 import { LogStreamItem } from "../domain/LogEntry.js"
@@ -24,6 +24,16 @@ export const decodeBody = <A, I>(request: HttpServerRequest.HttpServerRequest, s
 
 const encodeItem = Schema.encodeSync(Schema.parseJson(LogStreamItem))
 export const encoder = new TextEncoder()
+
+/** One ndjson line. */
+export const ndjsonLine = (value: unknown) => encoder.encode(`${JSON.stringify(value)}\n`)
+
+/** An ndjson response of `chunks`. */
+export const ndjsonResponse = (chunks: Stream.Stream<Uint8Array>) =>
+  HttpServerResponse.stream(chunks, {
+    contentType: "application/x-ndjson",
+    headers: { "cache-control": "no-store" },
+  })
 
 /**
  * A log stream as an open-ended ndjson response: one entry or `{ _clear, _gen }` per line, until

@@ -2,7 +2,6 @@
 // terminal, else a transcript): what each daemon waits for once it is spawned, its outcome as
 // soon as it is settled, then all the outcomes. Used by `POST /api/cli/start/stream` (the full
 // CLI) and `POST /api/cli/start-from` (the quick client).
-import { HttpServerResponse } from "@effect/platform"
 import { Effect, Queue, Stream } from "effect"
 import { describeWaiting } from "../cli/waiting.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
@@ -10,18 +9,7 @@ import type { StartOutcome } from "../domain/StartOutcome.js"
 import type { Runtime } from "../supervisor/Runtime.js"
 import type { StartOptions } from "../supervisor/Supervisor.js"
 import { startWithDependencies } from "../supervisor/startOrder.js"
-
-const encoder = new TextEncoder()
-
-/** One ndjson line. */
-export const ndjsonLine = (value: unknown) => encoder.encode(`${JSON.stringify(value)}\n`)
-
-/** An ndjson response of `chunks`. */
-export const ndjsonResponse = (chunks: Stream.Stream<Uint8Array>) =>
-  HttpServerResponse.stream(chunks, {
-    contentType: "application/x-ndjson",
-    headers: { "cache-control": "no-store" },
-  })
+import { ndjsonLine } from "./respond.js"
 
 /** The port a daemon template (`{{port}}`) names: the run's, else the configured one. */
 const portLookup =

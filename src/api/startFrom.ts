@@ -16,7 +16,8 @@ import type { Supervisor } from "../supervisor/Supervisor.js"
 import { isRunningIn, startWithDependencies } from "../supervisor/startOrder.js"
 import { StartFromRequest } from "./Api.js"
 import { problem } from "./problem.js"
-import { ndjsonLine, ndjsonResponse, startEvents } from "./startEvents.js"
+import { ndjsonLine, ndjsonResponse } from "./respond.js"
+import { startEvents } from "./startEvents.js"
 
 export interface StartFromDeps {
   readonly sup: Supervisor["Type"]

@@ -55,10 +55,10 @@ const withAliases = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
 }
 
 /**
- * What @effect/cli would misread, as usage errors: a value flag without its value and a
- * missing or unknown subcommand (src/cli/argvChecks.ts), and for `run` the ID and flags before `--`, checked on their own
- * (src/cli/runArgs.ts), so that an unknown flag or a missing ID is not part of the command.
- * False when it has reported a problem.
+ * What @effect/cli would misread, as usage errors: a value flag without its value and a missing
+ * or unknown subcommand (src/cli/argvChecks.ts), and for `run` the ID and flags before `--`,
+ * checked on their own (src/cli/runArgs.ts), so that an unknown flag or a missing ID is not part
+ * of the command. False when it has reported a problem.
  */
 const checkArgs = (argv: ReadonlyArray<string>) => {
   const usageError = (problem: string) =>

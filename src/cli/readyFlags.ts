@@ -1,6 +1,7 @@
 import { Effect, Either, Option } from "effect"
 import { DaemonConfig } from "../domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import { isHttpUrl } from "../domain/Readiness.js"
 import { hasTemplate, templateProblem } from "../domain/Template.js"
 import type { ReadyFlags } from "./options.js"
 import { UsageError } from "./resolve.js"
@@ -39,7 +40,7 @@ const readyField = (flag: keyof ReadyFlags, value: string | number): Either.Eith
       }
       return Either.right({ pattern: text })
     case "http":
-      return /^https?:\/\//i.test(text.trim())
+      return isHttpUrl(text)
         ? Either.right({ url: text.trim(), status: [] })
         : fail("expected an http:// or https:// URL")
     case "port": {

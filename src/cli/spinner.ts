@@ -1,10 +1,10 @@
 // The spinner of `supervisor start` on a terminal, without Effect: the CLI (progress.ts) and the
 // quick client (src/quick/start.ts) draw the same lines from the same start events.
+import { succeeded } from "../domain/outcomeKind.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import type { Waiting } from "./startText.js"
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
-const SETTLED_WELL = new Set<StartOutcome["_tag"]>(["Ready", "AlreadyRunning", "Completed"])
 
 /** A start event that changes what the spinner shows. */
 export type SpinnerEvent = { readonly waiting: ReadonlyArray<Waiting> } | { readonly outcome: StartOutcome }
@@ -44,8 +44,7 @@ export const startSpinner = (waiting: ReadonlyArray<Waiting>): Spinner => {
       else {
         const o = event.outcome
         const known = lines.get(o.id)
-        if (known !== undefined)
-          known.mark = SETTLED_WELL.has(o._tag) ? `✓ ${o.id} ready` : `✗ ${o.id} did not start`
+        if (known !== undefined) known.mark = succeeded(o) ? `✓ ${o.id} ready` : `✗ ${o.id} did not start`
       }
     },
     stop: () => {

@@ -1,5 +1,6 @@
 // What `supervisor start` prints about its outcomes, without Effect: the CLI (startReport.ts)
 // and the quick client (src/quick/start.ts) print the same lines with the same exit status.
+import { succeeded } from "../domain/outcomeKind.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { cyan, dim, ExitCode, green, red, yellow } from "./style.js"
 
@@ -95,7 +96,7 @@ export const startReportLines = (
 }
 
 /** The line of one outcome: failures go to stderr. */
-export const outcomeReportLine = (o: StartOutcome): ReportLine => {
-  const failed = o._tag === "StartFailed" || o._tag === "Disabled" || o._tag === "Interrupted"
-  return { stream: failed ? "stderr" : "stdout", text: outcomeLine(o) }
-}
+export const outcomeReportLine = (o: StartOutcome): ReportLine => ({
+  stream: succeeded(o) ? "stdout" : "stderr",
+  text: outcomeLine(o),
+})

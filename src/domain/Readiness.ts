@@ -62,11 +62,15 @@ export const ReadyOutputOption = normalise(
   (raw) => (typeof raw === "string" ? { pattern: raw } : raw),
 )
 
+/** Whether a URL is an http:// or https:// one (leading blanks allowed). */
+export const isHttpUrl = (s: string): boolean => /^\s*https?:\/\//i.test(s)
+
 /** An http:// or https:// URL; one that starts with a template may render to either. */
 const HttpUrl = TemplateString.pipe(
   Schema.filter(
     (s) =>
-      /^\s*(https?:\/\/|\{\{)/i.test(s) ||
+      isHttpUrl(s) ||
+      /^\s*\{\{/.test(s) ||
       `expected an http:// or https:// URL such as "http://127.0.0.1:3000/health", got ${JSON.stringify(s)}`,
     { jsonSchema: { pattern: "^\\s*(?:[hH][tT][tT][pP][sS]?://|\\{\\{)" } },
   ),

@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import { succeeded } from "../domain/outcomeKind.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { isActive, type Runtime } from "./Runtime.js"
 import type { StartOptions } from "./Supervisor.js"
@@ -29,8 +30,6 @@ export const startLevels = (defs: ReadonlyMap<string, DaemonDefinition>): Array<
   return levels.filter((l) => l !== undefined)
 }
 
-const succeeded = (o: StartOutcome) =>
-  o._tag === "Ready" || o._tag === "AlreadyRunning" || o._tag === "Completed"
 const why = (o: StartOutcome) =>
   o._tag === "StartFailed"
     ? o.message

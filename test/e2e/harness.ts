@@ -1,11 +1,35 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs"
 import { request } from "node:http"
 import * as net from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 
 export const BIN = resolve(__dirname, "../../dist/supervisor.cjs")
+
+/**
+ * A copy of the built package under `root`: the launcher's files of dist/ (bundles, caches,
+ * quick.cjs; not source maps, not the client's types/) and package.json, so that a test can
+ * remove one of them (the CLI bundle: only the quick client can answer). Returns the copy's dist/.
+ */
+export const copyInstall = (root: string): string => {
+  const from = dirname(BIN)
+  const dist = join(root, "dist")
+  mkdirSync(dist, { recursive: true })
+  for (const f of readdirSync(from, { withFileTypes: true }))
+    if (f.isFile() && !f.name.endsWith(".map")) copyFileSync(join(from, f.name), join(dist, f.name))
+  copyFileSync(join(from, "..", "package.json"), join(root, "package.json"))
+  return dist
+}
 
 export interface Sandbox {
   readonly root: string

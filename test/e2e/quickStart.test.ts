@@ -4,11 +4,11 @@
  * anything is started. The CLI bundle is removed from a copy of dist/ to tell who answered.
  */
 import { spawnSync } from "node:child_process"
-import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { copyFileSync, rmSync, writeFileSync } from "node:fs"
 import { request } from "node:http"
 import { dirname, join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { apiGet, BIN, type DaemonSandbox, makeDaemonSandbox } from "./harness.js"
+import { apiGet, BIN, copyInstall, type DaemonSandbox, makeDaemonSandbox } from "./harness.js"
 
 const T = 30_000
 const DIST = dirname(BIN)
@@ -50,12 +50,7 @@ beforeEach(() => {
   sb = makeDaemonSandbox()
   sb.env.NO_COLOR = "1"
   proj = sb.project("app", CONFIG.replace(`run = "exec sleep 300"\nready_output`, `${DB_RUN}\nready_output`))
-  const root = sb.dir("install")
-  mkdirSync(join(root, "dist"))
-  for (const f of readdirSync(DIST, { withFileTypes: true }))
-    if (f.isFile() && !f.name.endsWith(".map")) copyFileSync(join(DIST, f.name), join(root, "dist", f.name))
-  copyFileSync(join(DIST, "..", "package.json"), join(root, "package.json"))
-  copy = join(root, "dist")
+  copy = copyInstall(sb.dir("install"))
 })
 afterEach(() => sb.destroy(), T)
 

@@ -6,10 +6,10 @@
  * a copy of dist/ without the CLI bundle, so only the quick client can answer it.
  */
 import { spawn } from "node:child_process"
-import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { rmSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { BIN, type DaemonSandbox, makeDaemonSandbox, waitFor } from "./harness.js"
+import { copyInstall, type DaemonSandbox, makeDaemonSandbox, waitFor } from "./harness.js"
 
 const T = 30_000
 
@@ -26,11 +26,7 @@ beforeAll(() => {
     ].join("\n"),
   )
   sb.write({ "spin/gated.sh": "while [ ! -f gated.go ]; do sleep 0.05; done\necho up\nexec sleep 300\n" })
-  copy = sb.dir("install/dist")
-  for (const f of readdirSync(dirname(BIN), { withFileTypes: true }))
-    if (f.isFile() && !f.name.endsWith(".map")) copyFileSync(join(dirname(BIN), f.name), join(copy, f.name))
-  mkdirSync(join(copy, ".."), { recursive: true })
-  copyFileSync(join(dirname(BIN), "..", "package.json"), join(copy, "..", "package.json"))
+  copy = copyInstall(sb.dir("install"))
 })
 
 let copy: string

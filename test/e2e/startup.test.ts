@@ -4,18 +4,10 @@
  * (dist/quick.cjs) prints what the CLI prints, or leaves the answer to the CLI.
  */
 import { spawnSync } from "node:child_process"
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs"
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { BIN, type DaemonSandbox, makeDaemonSandbox, runCli } from "./harness.js"
+import { BIN, copyInstall, type DaemonSandbox, makeDaemonSandbox, runCli } from "./harness.js"
 
 const T = 30_000
 const DIST = dirname(BIN)
@@ -35,13 +27,7 @@ beforeEach(() => {
   extraEnv = {}
   sb = makeDaemonSandbox()
   proj = sb.project("app", CONFIG)
-  const root = sb.dir("install")
-  mkdirSync(join(root, "dist"))
-  // The launcher's files: bundles, caches, quick.cjs (not source maps, not the client's types/).
-  for (const f of readdirSync(DIST, { withFileTypes: true }))
-    if (f.isFile() && !f.name.endsWith(".map")) copyFileSync(join(DIST, f.name), join(root, "dist", f.name))
-  copyFileSync(join(DIST, "..", "package.json"), join(root, "package.json"))
-  copy = join(root, "dist")
+  copy = copyInstall(sb.dir("install"))
 })
 afterEach(() => sb.destroy(), T)
 
