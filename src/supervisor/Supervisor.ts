@@ -253,12 +253,12 @@ export const makeSupervisor = Effect.gen(function* () {
         // The lifecycle fiber ends when the daemon is done for good: no retry pending.
         const fiber = yield* FiberMap.get(fibers, id).pipe(Effect.option)
         if (Option.isSome(fiber)) yield* Fiber.await(fiber.value)
-        return yield* version.changes.pipe(
-          Stream.mapEffect(() => find(id)),
-          Stream.filter((r) => !isActive(r)),
-          Stream.runHead,
-          Effect.flatMap(Option.match({ onNone: () => find(id), onSome: Effect.succeed })),
-        )
+        for (;;) {
+          const seen = yield* version.current
+          const r = yield* find(id)
+          if (!isActive(r)) return r
+          yield* version.after(seen)
+        }
       }),
     clean: (ids) =>
       Effect.gen(function* () {

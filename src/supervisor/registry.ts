@@ -1,8 +1,9 @@
-import { Effect, Ref, Schema, SubscriptionRef } from "effect"
+import { Effect, Ref, Schema } from "effect"
 import { DaemonConfig } from "../domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { DaemonRecord } from "../state/State.js"
 import type { StateStoreShape } from "../state/StateStore.js"
+import { makeChangeCounter } from "./changeCounter.js"
 import { daemonNotFound } from "./errors.js"
 import { initialRuntime, type Runtime } from "./Runtime.js"
 
@@ -48,14 +49,14 @@ const toRecord = (r: Runtime): DaemonRecord => ({
 export const makeRegistry = (state: StateStoreShape) =>
   Effect.gen(function* () {
     const registry = yield* Ref.make(new Map<string, Runtime>())
-    const version = yield* SubscriptionRef.make(0)
+    const version = makeChangeCounter()
 
     // Recorded, not awaited: the background writer puts it on disk with the changes made
     // meanwhile, and the operations that answer a client (start, stop, adoption, shutdown)
     // `state.sync` before they do.
     const persist = (r: Runtime) =>
       state.record((s) => ({ ...s, daemons: { ...s.daemons, [r.def.id.qualified]: toRecord(r) } }))
-    const bump = SubscriptionRef.update(version, (n) => n + 1)
+    const bump = version.bump
     const update = (id: string, f: (r: Runtime) => Runtime) =>
       Effect.gen(function* () {
         const next = yield* Ref.modify(registry, (m) => {
