@@ -1,4 +1,5 @@
-import type { Effect, PubSub } from "effect"
+import type { PubSub } from "effect"
+import type { LogMutex } from "./mutex.js"
 import type { ReadContext } from "./reader.js"
 
 /** The files of one daemon under the logs directory. */
@@ -14,6 +15,8 @@ export interface LogPaths {
 /** The follower's position; mutated only while holding the daemon's mutex. */
 export interface FollowerState {
   gen: number
+  /** The index header's first id (`next`). */
+  first: number
   nextId: number
   /** Next raw byte to read. */
   pos: number
@@ -45,7 +48,7 @@ export interface DaemonLog {
   readonly paths: LogPaths
   readonly ctx: ReadContext
   /** Serialises the follower's steps, clear, retention and forget. */
-  readonly mutex: Effect.Semaphore
+  readonly mutex: LogMutex
   /** "Something new was indexed": sliding, capacity 1; tails re-read the index on it. */
   readonly changed: PubSub.PubSub<void>
   /** Set by `forget` and when the store closes: tails of this daemon end at their next pull. */

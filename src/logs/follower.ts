@@ -3,7 +3,7 @@ import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { Clock, Effect, PubSub } from "effect"
 import type { DaemonLog, FollowerState } from "./daemonLog.js"
-import type { LogStoreError } from "./errors.js"
+import { fsError, isErrno, type LogStoreError } from "./errors.js"
 import * as fsio from "./fsio.js"
 import {
   encodeRecord,
@@ -12,8 +12,9 @@ import {
   lastRecord,
   lowerBound,
   recordAtOrAfter,
-  repairIndex,
+  repairOpenIndex,
   scopedView,
+  viewOf,
   withView,
   writeIndexAtomic,
 } from "./indexFile.js"
@@ -90,6 +91,7 @@ export const startGeneration = (d: DaemonLog, truncateRaw: boolean): Effect.Effe
         const f = d.follower
         if (f !== undefined) {
           f.gen = header.gen
+          f.first = header.next
           f.pos = 0
           f.lineStart = 0
           f.carry = undefined
@@ -155,6 +157,7 @@ const retain = (d: DaemonLog, f: FollowerState, rawFd: number, cfg: FollowerConf
             { view, from: cut.start, to: view.limit },
           )
           yield* reopenIndex(d, f)
+          f.first = cut.rec.first
           f.base = cut.rec.off
           return yield* punchHole(cfg.fallocate, rawPath, cut.rec.off)
         }),
@@ -168,44 +171,60 @@ const retain = (d: DaemonLog, f: FollowerState, rawFd: number, cfg: FollowerConf
     }),
   )
 
-const appendRecord = (
-  d: DaemonLog,
-  f: FollowerState,
-  count: number,
-  end: number,
-  now: number,
-): Effect.Effect<void, LogStoreError> =>
-  Effect.gen(function* () {
-    const late = end <= f.lateEnd
-    const ts = Math.max(late ? f.lateTs : now, f.lastTs)
-    const line = encodeRecord({ first: f.nextId, n: count, off: f.lineStart, end, ts, late })
-    // persist first, then tell the tails: a crash between the two loses no index record
-    yield* fsio.writeAllSync(f.idxFd, line, d.paths.indexPath)
-    f.nextId += count
-    f.lineStart = end
-    f.lastTs = ts
-    f.idxSize += Buffer.byteLength(line)
-    yield* PubSub.publish(d.changed, undefined)
-  })
+/**
+ * Appends one index record for `count` entries ending at raw offset `end` and advances the
+ * follower. Synchronous (lock held); the caller tells the tails (`PubSub.publish(d.changed)`)
+ * afterwards: persisted first, so a crash between the two loses no record.
+ */
+const appendRecord = (d: DaemonLog, f: FollowerState, count: number, end: number, now: number): void => {
+  const late = end <= f.lateEnd
+  const ts = Math.max(late ? f.lateTs : now, f.lastTs)
+  const line = encodeRecord({ first: f.nextId, n: count, off: f.lineStart, end, ts, late })
+  fsio.writeAllSyncRaw(f.idxFd, line, d.paths.indexPath)
+  f.nextId += count
+  f.lineStart = end
+  f.lastTs = ts
+  f.idxSize += Buffer.byteLength(line)
+}
 
 /**
  * A new daemon will start writing at raw offset `size` (called by `prepare` while
  * following): a partial last line of the previous daemon must become an entry of its own.
+ * Synchronous (lock held); true when it appended a record (the tails are to be told).
  */
-export const markBoundary = (d: DaemonLog, f: FollowerState, size: number, cfg: FollowerConfig) =>
-  Effect.gen(function* () {
-    if (f.pos < size) {
-      f.boundary ??= size // two restarts before the follower caught up: flush at the first
-      return
-    }
-    if (f.carry === undefined) return
-    const { count } = countPieces(f.carry, 0, f.carry.length, cfg.maxLineBytes, true)
-    const end = f.lineStart + f.carry.length
-    f.carry = undefined
-    yield* appendRecord(d, f, count, end, yield* Clock.currentTimeMillis)
-  })
+export const markBoundary = (
+  d: DaemonLog,
+  f: FollowerState,
+  size: number,
+  cfg: FollowerConfig,
+  now: number,
+): boolean => {
+  if (f.pos < size) {
+    f.boundary ??= size // two restarts before the follower caught up: flush at the first
+    return false
+  }
+  if (f.carry === undefined) return false
+  const { count } = countPieces(f.carry, 0, f.carry.length, cfg.maxLineBytes, true)
+  const end = f.lineStart + f.carry.length
+  f.carry = undefined
+  appendRecord(d, f, count, end, now)
+  return true
+}
 
-type StepResult = "more" | "idle"
+/**
+ * What one step of the follower found. `appended`: new records (tell the tails); `retain`: the
+ * stored log is over its limit; `shrank`: the raw file is shorter than what was read (cut by
+ * hand): a new generation. The last two need the lock across I/O, outside the step.
+ */
+interface StepResult {
+  readonly next: "more" | "idle" | "shrank"
+  readonly appended: boolean
+  readonly retain: boolean
+}
+
+/** Whether the stored log (raw bytes or index) is over the retention limit. */
+const overLimit = (f: FollowerState, cfg: FollowerConfig) =>
+  f.lineStart - f.base > cfg.maxBytes || f.idxSize > cfg.maxBytes
 
 /** How much rarer the fallback poll is while fs.watch reports changes (500 ms → 5 s). */
 const WATCHED_POLL_FACTOR = 10
@@ -246,147 +265,199 @@ const makeWaker = () => {
   }
 }
 
+/** What a follower holds open: released by `closeFollower`. */
+export interface FollowerHandles {
+  readonly rawFd: number
+  readonly watcher: fs.FSWatcher | undefined
+  readonly wake: ReturnType<typeof makeWaker>
+  /** False once the watcher failed or missed a change: poll at full pace. */
+  watching: boolean
+  /** The raw file is shorter than the index says (cut while nobody followed): a new generation is due. */
+  readonly shrank: boolean
+}
+
 /**
- * Resumes from the index (last complete record; torn tail cut first), then indexes the raw
- * file forever: fs.watch wake-ups with a poll fallback. Scoped: its fds and watcher.
+ * Starts following: resumes from the index (torn tail cut first; created when missing), opens
+ * the raw file for reading and watches it. One synchronous block (call it holding the lock):
+ * a start of 50 daemons starts 50 followers, and each Effect step costs there.
  */
-export const follow = (d: DaemonLog, cfg: FollowerConfig, rs: RetentionState) =>
-  Effect.gen(function* () {
-    const { rawPath, indexPath } = d.paths
-    yield* fsio.ensureFile(rawPath)
-    const rawFd = yield* fsio.scopedOpen(rawPath, "r")
-
-    yield* d.mutex.withPermits(1)(
-      Effect.gen(function* () {
-        yield* repairIndex(indexPath)
-        const resumed = yield* fsio.attempt(() =>
-          withView(indexPath, (view) => ({ header: view.header, ...endOf(view, lastRecord(view)) })),
-        )
-        const st = yield* fsio.fstat(rawFd, rawPath)
-        const idxFd = yield* fsio.open(indexPath, "a")
-        const idxSize = (yield* fsio.fstat(idxFd, indexPath)).size
-        const pending = d.pendingLateEnd
-        d.pendingLateEnd = undefined
-        d.follower = {
-          gen: resumed.header.gen,
-          nextId: resumed.nextId,
-          pos: resumed.end,
-          lineStart: resumed.end,
-          carry: undefined,
-          lastTs: resumed.ts,
-          base: resumed.header.off,
-          idxFd,
-          idxSize,
-          lateEnd: pending ?? st.size,
-          lateTs: Math.max(resumed.ts, Math.floor(st.mtimeMs)),
-          // with nothing unread before it, the boundary changes nothing
-          boundary: pending !== undefined && pending > resumed.end ? pending : undefined,
-          lastGrowth: yield* Clock.currentTimeMillis,
-        }
-        // the raw file shrank while nobody followed it (truncated by hand, or a clear cut short)
-        if (st.size < resumed.end) {
-          yield* startGeneration(d, false)
-          d.follower.lateEnd = pending ?? st.size // what it holds now was written while we were away
-        }
-      }),
-    )
-    yield* Effect.addFinalizer(() =>
-      d.mutex.withPermits(1)(
-        Effect.gen(function* () {
-          if (d.follower !== undefined) yield* fsio.close(d.follower.idxFd)
-          d.follower = undefined
-        }),
-      ),
-    )
-
+export const openFollower = (d: DaemonLog, now: number): FollowerHandles => {
+  const { rawPath, indexPath } = d.paths
+  let rawFd: number
+  try {
+    rawFd = fs.openSync(rawPath, fs.constants.O_RDONLY | fs.constants.O_CREAT, 0o640)
+  } catch (error) {
+    if (!isErrno(error, "ENOENT")) throw fsError("open", rawPath, error)
+    fs.mkdirSync(nodePath.dirname(rawPath), { recursive: true, mode: 0o750 })
+    rawFd = fsio.openSync(rawPath, fs.constants.O_RDONLY | fs.constants.O_CREAT)
+  }
+  let idxFd: number | undefined
+  try {
+    idxFd = fsio.openSync(indexPath, "a+")
+    const idxSize = repairOpenIndex(idxFd, indexPath)
+    const view = viewOf(indexPath, idxFd, idxSize)
+    const resumed = endOf(view, lastRecord(view))
+    const st = fsio.fstatSync(rawFd, rawPath)
+    const pending = d.pendingLateEnd
+    d.pendingLateEnd = undefined
+    d.follower = {
+      gen: view.header.gen,
+      first: view.header.next,
+      nextId: resumed.nextId,
+      pos: resumed.end,
+      lineStart: resumed.end,
+      carry: undefined,
+      lastTs: resumed.ts,
+      base: view.header.off,
+      idxFd,
+      idxSize,
+      lateEnd: pending ?? st.size,
+      lateTs: Math.max(resumed.ts, Math.floor(st.mtimeMs)),
+      // with nothing unread before it, the boundary changes nothing
+      boundary: pending !== undefined && pending > resumed.end ? pending : undefined,
+      lastGrowth: now,
+    }
     const wake = makeWaker()
-    let watching = false
-    yield* Effect.acquireRelease(
-      Effect.sync(() => {
-        try {
-          const w = fs.watch(rawPath, { persistent: false }, wake.notify)
-          w.on("error", () => {
-            watching = false // the poll fallback keeps working, at its own pace again
-          })
-          watching = true
-          return w
-        } catch {
-          return undefined // e.g. no inotify watches left: poll only
-        }
-      }),
-      (w) => Effect.sync(() => w?.close()),
-    )
+    const handles: FollowerHandles = {
+      rawFd,
+      wake,
+      watching: false,
+      watcher: undefined,
+      shrank: st.size < resumed.end,
+    }
+    try {
+      const watcher = fs.watch(rawPath, { persistent: false }, wake.notify)
+      watcher.on("error", () => {
+        handles.watching = false // the poll fallback keeps working, at its own pace again
+      })
+      return { ...handles, watcher, watching: true }
+    } catch {
+      return handles // e.g. no inotify watches left: poll only
+    }
+  } catch (error) {
+    if (idxFd !== undefined) fsio.closeSync(idxFd)
+    fsio.closeSync(rawFd)
+    d.follower = undefined
+    throw error
+  }
+}
 
-    const step: Effect.Effect<StepResult, LogStoreError> = Effect.gen(function* () {
-      const f = d.follower!
-      if (f.boundary !== undefined && f.boundary <= f.pos) f.boundary = undefined
-      let limit = cfg.chunkBytes
-      if (f.pos < f.lateEnd) limit = Math.min(limit, f.lateEnd - f.pos)
-      if (f.boundary !== undefined && f.pos < f.boundary) limit = Math.min(limit, f.boundary - f.pos)
-      const chunk = yield* fsio.readChunkSync(rawFd, limit, f.pos, rawPath)
-      const now = yield* Clock.currentTimeMillis
-      if (chunk === undefined) {
-        const size = yield* fsio.fstatSizeSync(rawFd, rawPath)
-        if (size < f.pos) {
+/** Stops following: the watcher, both fds, the state (lock held). */
+export const closeFollower = (d: DaemonLog, h: FollowerHandles): void => {
+  h.watcher?.close()
+  if (d.follower !== undefined) fsio.closeSync(d.follower.idxFd)
+  d.follower = undefined
+  fsio.closeSync(h.rawFd)
+}
+
+/** Reads what the daemon wrote since the last step and indexes its complete lines (lock held). */
+const step = (
+  d: DaemonLog,
+  f: FollowerState,
+  rawFd: number,
+  cfg: FollowerConfig,
+  now: number,
+): StepResult => {
+  const { rawPath } = d.paths
+  if (f.boundary !== undefined && f.boundary <= f.pos) f.boundary = undefined
+  let limit = cfg.chunkBytes
+  if (f.pos < f.lateEnd) limit = Math.min(limit, f.lateEnd - f.pos)
+  if (f.boundary !== undefined && f.pos < f.boundary) limit = Math.min(limit, f.boundary - f.pos)
+  const chunk = fsio.readChunk(rawFd, limit, f.pos, rawPath)
+  if (chunk === undefined) {
+    const size = fsio.sizeSync(rawFd, rawPath)
+    if (size < f.pos) return { next: "shrank", appended: false, retain: false }
+    if (f.carry !== undefined && now - f.lastGrowth >= cfg.flushAfterMillis) {
+      // a partial line that stopped growing: an entry of its own (`printf "no newline"`)
+      const { count } = countPieces(f.carry, 0, f.carry.length, cfg.maxLineBytes, true)
+      const end = f.lineStart + f.carry.length
+      f.carry = undefined
+      appendRecord(d, f, count, end, now)
+      return { next: "more", appended: true, retain: false }
+    }
+    return { next: "idle", appended: false, retain: false }
+  }
+  const n = chunk.length
+  const data = f.carry === undefined ? chunk : Buffer.concat([f.carry, chunk])
+  f.pos += n
+  f.lastGrowth = now
+  let { count, rest } = countPieces(data, 0, data.length, cfg.maxLineBytes, false)
+  if (f.pos === f.boundary) {
+    // the previous daemon's unterminated last line must not merge with the new daemon's first
+    f.boundary = undefined
+    if (rest < data.length) {
+      count += countPieces(data, rest, data.length, cfg.maxLineBytes, true).count
+      rest = data.length
+    }
+  }
+  const end = f.lineStart + rest
+  f.carry = rest < data.length ? Buffer.from(data.subarray(rest)) : undefined
+  if (count > 0) appendRecord(d, f, count, end, now)
+  return {
+    // a short read reached the end: wait for the next change event instead of reading 0 bytes
+    // (a write that raced this read has queued one already)
+    next: n < limit ? "idle" : "more",
+    appended: count > 0,
+    retain: count > 0 && overLimit(f, cfg),
+  }
+}
+
+/**
+ * Indexes the raw file forever (from `openFollower`'s handles): fs.watch wake-ups with a poll
+ * fallback. A clear or retention, which wait on I/O, hold the lock across it (`withLock`); a
+ * step is one synchronous block.
+ */
+export const followLoop = (
+  d: DaemonLog,
+  h: FollowerHandles,
+  cfg: FollowerConfig,
+  rs: RetentionState,
+): Effect.Effect<never, LogStoreError> =>
+  Effect.gen(function* () {
+    if (h.shrank) {
+      yield* d.mutex.withLock(
+        Effect.gen(function* () {
+          const f = d.follower
+          if (f === undefined) return
+          const lateEnd = f.lateEnd
           yield* startGeneration(d, false)
-          return "more"
-        }
-        if (f.carry !== undefined && now - f.lastGrowth >= cfg.flushAfterMillis) {
-          // a partial line that stopped growing: an entry of its own (`printf "no newline"`)
-          const { count } = countPieces(f.carry, 0, f.carry.length, cfg.maxLineBytes, true)
-          const end = f.lineStart + f.carry.length
-          f.carry = undefined
-          yield* appendRecord(d, f, count, end, now)
-          return "more"
-        }
-        return "idle"
-      }
-      const n = chunk.length
-      const data = f.carry === undefined ? chunk : Buffer.concat([f.carry, chunk])
-      f.pos += n
-      f.lastGrowth = now
-      let { count, rest } = countPieces(data, 0, data.length, cfg.maxLineBytes, false)
-      if (f.pos === f.boundary) {
-        // the previous daemon's unterminated last line must not merge with the new daemon's first
-        f.boundary = undefined
-        if (rest < data.length) {
-          count += countPieces(data, rest, data.length, cfg.maxLineBytes, true).count
-          rest = data.length
-        }
-      }
-      const end = f.lineStart + rest
-      f.carry = rest < data.length ? Buffer.from(data.subarray(rest)) : undefined
-      if (count > 0) {
-        yield* appendRecord(d, f, count, end, now)
-        if (!rs.punchDisabled && (f.lineStart - f.base > cfg.maxBytes || f.idxSize > cfg.maxBytes))
-          yield* retain(d, f, rawFd, cfg, rs)
-      }
-      // a short read reached the end: wait for the next change event instead of reading 0 bytes
-      // (a write that raced this read has queued one already)
-      return n < limit ? "idle" : "more"
-    })
-
-    const waitForGrowth = Effect.gen(function* () {
+          // what it holds now was written while we were away
+          if (d.follower !== undefined) d.follower.lateEnd = lateEnd
+        }),
+      )
+    }
+    let timedOut = false
+    const waitForGrowth = (now: number) => {
       const f = d.follower
       // with a working watcher, polling is only a safety net: idle daemons cost next to nothing
-      let wait = watching ? cfg.pollMillis * WATCHED_POLL_FACTOR : cfg.pollMillis
-      if (f?.carry !== undefined) {
-        const now = yield* Clock.currentTimeMillis
+      let wait = h.watching ? cfg.pollMillis * WATCHED_POLL_FACTOR : cfg.pollMillis
+      if (f?.carry !== undefined)
         wait = Math.max(10, Math.min(wait, f.lastGrowth + cfg.flushAfterMillis - now))
-      }
-      timedOut = !(yield* wake.wait(wait))
-    })
-
-    let timedOut = false
-    return yield* Effect.forever(
-      Effect.gen(function* () {
-        const before = d.follower?.pos
-        const r = yield* d.mutex.withPermits(1)(step)
-        // New bytes that a poll found and the watcher never announced: it misses events (say, its
-        // queue overflowed), so poll at full pace from now on.
-        if (timedOut && watching && d.follower !== undefined && d.follower.pos !== before) watching = false
-        timedOut = false
-        yield* r === "idle" ? waitForGrowth : Effect.yieldNow()
-      }),
-    )
+      return h.wake.wait(wait)
+    }
+    for (;;) {
+      const before = d.follower?.pos
+      const now = yield* Clock.currentTimeMillis
+      const r = yield* d.mutex.sync(() =>
+        d.follower === undefined ? undefined : step(d, d.follower, h.rawFd, cfg, now),
+      )
+      if (r === undefined) return yield* Effect.never // closed under us (cannot happen while this runs)
+      if (r.appended) yield* PubSub.publish(d.changed, undefined)
+      if (r.next === "shrank" || (r.retain && !rs.punchDisabled))
+        yield* d.mutex.withLock(
+          Effect.suspend(() => {
+            const f = d.follower
+            if (f === undefined) return Effect.void
+            if (r.next === "shrank") return Effect.asVoid(startGeneration(d, false))
+            // a clear may have come first
+            return overLimit(f, cfg) && !rs.punchDisabled ? retain(d, f, h.rawFd, cfg, rs) : Effect.void
+          }),
+        )
+      // New bytes that a poll found and the watcher never announced: it misses events (say, its
+      // queue overflowed), so poll at full pace from now on.
+      if (timedOut && h.watching && d.follower !== undefined && d.follower.pos !== before) h.watching = false
+      timedOut = false
+      if (r.next === "idle") timedOut = !(yield* waitForGrowth(now))
+      else yield* Effect.yieldNow()
+    }
   })

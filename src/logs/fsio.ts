@@ -44,6 +44,27 @@ export const ensureFile = (path: string): Effect.Effect<void, LogStoreError> =>
     catch: (cause) => fsError("open", path, cause),
   })
 
+/**
+ * The size of the file at `path`, which is created (0640, and its directory 0750) when missing,
+ * as a daemon's writer opens it: one `stat` when it exists. Throws a LogStoreError.
+ */
+export const ensureFileSize = (path: string): number => {
+  let st: fs.Stats | undefined
+  try {
+    st = fs.statSync(path, { throwIfNoEntry: false })
+  } catch (cause) {
+    throw fsError("stat", path, cause)
+  }
+  if (st !== undefined) return st.size
+  try {
+    fs.mkdirSync(nodePath.dirname(path), { recursive: true, mode: 0o750 })
+    fs.closeSync(fs.openSync(path, "a", 0o640))
+    return fs.statSync(path).size
+  } catch (cause) {
+    throw fsError("open", path, cause)
+  }
+}
+
 /** The size of the file at `path`; 0 when it does not exist. */
 export const sizeOfSync = (path: string): Effect.Effect<number, LogStoreError> =>
   Effect.try({
@@ -102,15 +123,7 @@ export const writeAllSync = (
   fd: number,
   data: Uint8Array | string,
   path: string,
-): Effect.Effect<void, LogStoreError> =>
-  Effect.try({
-    try: () => {
-      const bytes = typeof data === "string" ? Buffer.from(data) : data
-      let done = 0
-      while (done < bytes.length) done += fs.writeSync(fd, bytes, done, bytes.length - done)
-    },
-    catch: (cause) => fsError("write", path, cause),
-  })
+): Effect.Effect<void, LogStoreError> => attempt(() => writeAllSyncRaw(fd, data, path))
 
 export const fsync = (fd: number, path: string): Effect.Effect<void, LogStoreError> =>
   Effect.async((resume) => {
@@ -189,17 +202,20 @@ export const readChunkSync = (
   length: number,
   position: number,
   path: string,
-): Effect.Effect<Buffer | undefined, LogStoreError> =>
-  Effect.try({
-    try: () => {
-      if (scratch.length < length) scratch = Buffer.allocUnsafe(length)
-      const n = fs.readSync(fd, scratch, 0, length, position)
-      return n === 0 ? undefined : Buffer.from(scratch.subarray(0, n))
-    },
-    catch: (cause) => fsError("read", path, cause),
-  })
+): Effect.Effect<Buffer | undefined, LogStoreError> => attempt(() => readChunk(fd, length, position, path))
 
 let scratch = Buffer.allocUnsafe(0)
+
+/** `readChunkSync` for synchronous code: throws a LogStoreError. */
+export const readChunk = (fd: number, length: number, position: number, path: string): Buffer | undefined => {
+  try {
+    if (scratch.length < length) scratch = Buffer.allocUnsafe(length)
+    const n = fs.readSync(fd, scratch, 0, length, position)
+    return n === 0 ? undefined : Buffer.from(scratch.subarray(0, n))
+  } catch (cause) {
+    throw fsError("read", path, cause)
+  }
+}
 
 export const fstatSizeSync = (fd: number, path: string): Effect.Effect<number, LogStoreError> =>
   Effect.try({ try: () => fs.fstatSync(fd).size, catch: (cause) => fsError("stat", path, cause) })
@@ -209,11 +225,46 @@ export const fstatSizeSync = (fd: number, path: string): Effect.Effect<number, L
 
 /** Runs synchronous file code; a thrown LogStoreError (or anything else) becomes the failure. */
 export const attempt = <A>(f: () => A): Effect.Effect<A, LogStoreError> =>
-  Effect.try({
-    try: f,
-    catch: (cause) =>
-      cause instanceof LogStoreError ? cause : new LogStoreError({ message: String(cause), cause }),
-  })
+  Effect.try({ try: f, catch: asLogStoreError })
+
+/** What synchronous file code threw, as a LogStoreError. */
+export const asLogStoreError = (cause: unknown): LogStoreError =>
+  cause instanceof LogStoreError ? cause : new LogStoreError({ message: String(cause), cause })
+
+/** Writes all of `data` at the fd's position (O_APPEND: at the end). */
+export const writeAllSyncRaw = (fd: number, data: Uint8Array | string, path: string): void => {
+  try {
+    const bytes = typeof data === "string" ? Buffer.from(data) : data
+    let done = 0
+    while (done < bytes.length) done += fs.writeSync(fd, bytes, done, bytes.length - done)
+  } catch (cause) {
+    throw fsError("write", path, cause)
+  }
+}
+
+export const openSync = (path: string, flags: string | number, mode = 0o640): number => {
+  try {
+    return fs.openSync(path, flags, mode)
+  } catch (cause) {
+    throw fsError("open", path, cause)
+  }
+}
+
+export const ftruncateSync = (fd: number, length: number, path: string): void => {
+  try {
+    fs.ftruncateSync(fd, length)
+  } catch (cause) {
+    throw fsError("truncate", path, cause)
+  }
+}
+
+export const fstatSync = (fd: number, path: string): fs.Stats => {
+  try {
+    return fs.fstatSync(fd)
+  } catch (cause) {
+    throw fsError("stat", path, cause)
+  }
+}
 
 export const openSyncIfExists = (path: string): number | undefined => {
   try {

@@ -115,21 +115,25 @@ export const openView = (path: string): IndexView => {
   const fd = fsio.openSyncIfExists(path)
   if (fd === undefined) return { path, fd, header: emptyHeader, dataStart: 0, limit: 0 }
   try {
-    const size = fsio.sizeSync(fd, path)
-    const tailStart = Math.max(0, size - PROBE)
-    const tailBuf = fsio.readRangeSync(fd, tailStart, size - tailStart, path)
-    let limit = tailStart + tailBuf.lastIndexOf(NL) + 1
-    // the last line is longer than a probe: only a torn tail can be; search further back
-    if (limit === tailStart && tailStart > 0) limit = lastNewlineBefore(fd, path, tailStart)
-    const head = readLineAt(fd, path, 0, limit)
-    const parsed = head === undefined ? undefined : parseLine(head.text)
-    if (head !== undefined && parsed?._tag === "header")
-      return { path, fd, header: parsed.header, dataStart: head.next, limit }
-    return { path, fd, header: emptyHeader, dataStart: 0, limit }
+    return viewOf(path, fd, fsio.sizeSync(fd, path))
   } catch (e) {
     fsio.closeSync(fd)
     throw e
   }
+}
+
+/** A view of the index open as `fd`, whose size is `size` (the caller keeps the fd). */
+export const viewOf = (path: string, fd: number, size: number): IndexView => {
+  const tailStart = Math.max(0, size - PROBE)
+  const tailBuf = fsio.readRangeSync(fd, tailStart, size - tailStart, path)
+  let limit = tailStart + tailBuf.lastIndexOf(NL) + 1
+  // the last line is longer than a probe: only a torn tail can be; search further back
+  if (limit === tailStart && tailStart > 0) limit = lastNewlineBefore(fd, path, tailStart)
+  const head = readLineAt(fd, path, 0, limit)
+  const parsed = head === undefined ? undefined : parseLine(head.text)
+  if (head !== undefined && parsed?._tag === "header")
+    return { path, fd, header: parsed.header, dataStart: head.next, limit }
+  return { path, fd, header: emptyHeader, dataStart: 0, limit }
 }
 
 export const closeView = (view: IndexView): void => {
@@ -348,15 +352,28 @@ export const writeIndexAtomic = (
  * lines at the end, and writes a header into an empty file.
  */
 export const repairIndex = (path: string): Effect.Effect<void, LogStoreError> =>
-  Effect.scoped(
-    Effect.gen(function* () {
-      const fd = yield* fsio.scopedOpen(path, "a+")
-      const size = yield* fsio.attempt(() => fsio.sizeSync(fd, path))
-      const end = yield* fsio.attempt(() => validEnd(fd, path, size))
-      if (end !== size) yield* fsio.ftruncate(fd, end, path)
-      if (end === 0) yield* fsio.writeAllSync(fd, encodeHeader(emptyHeader), path)
-    }),
-  )
+  fsio.attempt(() => repairIndexSync(path))
+
+/** `repairIndex` for synchronous code: throws a LogStoreError. */
+export const repairIndexSync = (path: string): void => {
+  const fd = fsio.openSync(path, "a+")
+  try {
+    repairOpenIndex(fd, path)
+  } finally {
+    fsio.closeSync(fd)
+  }
+}
+
+/** `repairIndex` of the index open (`a+`) as `fd`; its size afterwards. Throws a LogStoreError. */
+export const repairOpenIndex = (fd: number, path: string): number => {
+  const size = fsio.sizeSync(fd, path)
+  const end = validEnd(fd, path, size)
+  if (end !== size) fsio.ftruncateSync(fd, end, path)
+  if (end > 0) return end
+  const header = encodeHeader(emptyHeader)
+  fsio.writeAllSyncRaw(fd, header, path)
+  return Buffer.byteLength(header)
+}
 
 /** The end of the last line that parses, dropping a torn or damaged tail line by line. */
 const validEnd = (fd: number, path: string, size: number): number => {

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { formatLogTimestamp, type LogEntry } from "../domain/LogEntry.js"
 import { stripAnsi } from "./ansi.js"
+import type { FollowerState } from "./daemonLog.js"
 import type { LogStoreError } from "./errors.js"
 import * as fsio from "./fsio.js"
 import {
@@ -315,15 +316,26 @@ export interface LogStats {
 }
 
 export const readStats = (ctx: ReadContext): Effect.Effect<LogStats, LogStoreError> =>
-  fsio.attempt(() =>
-    withView(ctx.indexPath, (view) => {
-      const end = endOf(view, lastRecord(view))
-      return {
-        gen: view.header.gen,
-        firstId: view.header.next,
-        lastId: end.nextId - 1,
-        startOffset: view.header.off,
-        endOffset: end.end,
-      }
-    }),
-  )
+  fsio.attempt(() => readStatsSync(ctx))
+
+/** `readStats` for synchronous code: throws a LogStoreError. */
+export const readStatsSync = (ctx: ReadContext): LogStats =>
+  withView(ctx.indexPath, (view) => {
+    const end = endOf(view, lastRecord(view))
+    return {
+      gen: view.header.gen,
+      firstId: view.header.next,
+      lastId: end.nextId - 1,
+      startOffset: view.header.off,
+      endOffset: end.end,
+    }
+  })
+
+/** The stats as a follower knows them (the same as the index says, while it holds the lock). */
+export const followerStats = (f: FollowerState): LogStats => ({
+  gen: f.gen,
+  firstId: f.first,
+  lastId: f.nextId - 1,
+  startOffset: f.base,
+  endOffset: f.lineStart,
+})

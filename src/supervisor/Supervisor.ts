@@ -115,12 +115,14 @@ export const makeSupervisor = Effect.gen(function* () {
     stopTimeout: config.settings.supervisor.stop_timeout,
     prepareLogs: (id: string) =>
       Effect.gen(function* () {
-        const { rawPath, size } = yield* logs.prepare(id)
+        // Following first: `prepare` then marks the new run's first byte in the follower and
+        // says how far the index is (no index file read of its own).
         yield* logs.follow(id)
+        const { rawPath, size, indexed } = yield* logs.prepare(id)
         // Where this run's output starts, so that a failure shows this run's lines only and
         // on_output hooks see them only: noted once the lines before it have their ids (output
         // written while the supervisor was down is indexed only now, by the follower).
-        let stats = yield* logs.stats(id)
+        let stats = indexed ?? (yield* logs.stats(id))
         if (stats.endOffset < size) {
           yield* indexedUpTo(logs, id, size)
           stats = yield* logs.stats(id)

@@ -567,4 +567,43 @@ describe("LogStore", () => {
         expect(all.map((e) => [e.id, e.message])).toEqual([[3, "c"]])
       }),
   )
+
+  it.scopedLive(
+    "follow opens the files once however often it is asked; unfollow and the store's end close them",
+    () =>
+      Effect.gen(function* () {
+        const { store, rawPath, indexPath } = yield* setup()
+        // which of our fds point at this daemon's log files
+        const openLogFds = () =>
+          fs.readdirSync("/proc/self/fd").filter((fd) => {
+            try {
+              const target = fs.readlinkSync(`/proc/self/fd/${fd}`)
+              return target === rawPath || target === indexPath
+            } catch {
+              return false // the directory's own fd, gone by now
+            }
+          }).length
+        expect(openLogFds()).toBe(0)
+        yield* Effect.all([store.follow(ID), store.follow(ID), store.follow(ID)], {
+          concurrency: "unbounded",
+        })
+        expect(openLogFds()).toBe(2) // the raw file (read) and the index (append)
+        yield* runWriter(rawPath, "echo one")
+        yield* waitForLastId(store, 1)
+        yield* store.unfollow(ID)
+        expect(yield* store.isFollowing(ID)).toBe(false)
+        expect(openLogFds()).toBe(0)
+        yield* store.follow(ID)
+        expect(openLogFds()).toBe(2)
+        const inner = yield* Effect.scoped(
+          Effect.gen(function* () {
+            const other = yield* makeLogStore({ dir: nodePath.dirname(rawPath) })
+            yield* other.follow("proj/other")
+            return other
+          }),
+        )
+        // a store whose scope closed has stopped its followers
+        expect(yield* inner.isFollowing("proj/other")).toBe(false)
+      }),
+  )
 })
