@@ -1,24 +1,15 @@
-import { execFile } from "node:child_process"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { Clock, Effect, PubSub } from "effect"
 import type { DaemonLog, FollowerState } from "./daemonLog.js"
 import { fsError, isErrno, type LogStoreError } from "./errors.js"
 import * as fsio from "./fsio.js"
-import {
-  encodeRecord,
-  endOf,
-  type IndexHeader,
-  lastRecord,
-  lowerBound,
-  recordAtOrAfter,
-  repairOpenIndex,
-  scopedView,
-  viewOf,
-  withView,
-  writeIndexAtomic,
-} from "./indexFile.js"
+import { startGeneration } from "./generation.js"
+import { encodeRecord, endOf, lastRecord, repairOpenIndex, viewOf } from "./indexFile.js"
+import { retain } from "./retention.js"
 import { countPieces } from "./split.js"
+
+export { rewriting, startGeneration } from "./generation.js"
 
 /** The resolved store options the follower needs. */
 export interface FollowerConfig {
@@ -34,142 +25,6 @@ export interface FollowerConfig {
 export interface RetentionState {
   punchDisabled: boolean
 }
-
-/**
- * Runs `body` with the daemon's files marked as being rewritten (seqlock: epoch odd).
- * Uninterruptible: an API client that disconnects must not leave half a clear behind.
- */
-export const rewriting = <A, E, R>(d: DaemonLog, body: Effect.Effect<A, E, R>) =>
-  Effect.uninterruptible(
-    Effect.acquireUseRelease(
-      Effect.sync(() => {
-        d.epoch++
-      }),
-      () => body,
-      () =>
-        Effect.sync(() => {
-          d.epoch++
-        }),
-    ),
-  )
-
-const reopenIndex = (d: DaemonLog, f: FollowerState) =>
-  Effect.gen(function* () {
-    yield* fsio.close(f.idxFd)
-    f.idxFd = yield* fsio.open(d.paths.indexPath, "a")
-    f.idxSize = (yield* fsio.fstat(f.idxFd, d.paths.indexPath)).size
-  })
-
-/** The end of the index as the follower or, when none runs, the file says. */
-const currentEnd = (d: DaemonLog) =>
-  d.follower !== undefined
-    ? Effect.succeed({ gen: d.follower.gen, nextId: d.follower.nextId, ts: d.follower.lastTs })
-    : fsio.attempt(() =>
-        withView(d.paths.indexPath, (view) => {
-          const end = endOf(view, lastRecord(view))
-          return { gen: view.header.gen, nextId: end.nextId, ts: end.ts }
-        }),
-      )
-
-/**
- * Starts a new generation: an empty index whose ids continue, raw offsets from 0. With
- * `truncateRaw` (a clear) the raw file is cut to 0 after the index is rewritten; a crash in
- * between re-indexes the old bytes as a new generation rather than losing track of them.
- * Call with the daemon's mutex held.
- */
-export const startGeneration = (d: DaemonLog, truncateRaw: boolean): Effect.Effect<number, LogStoreError> =>
-  Effect.gen(function* () {
-    const end = yield* currentEnd(d)
-    const header: IndexHeader = { gen: end.gen + 1, next: end.nextId, off: 0, ts: end.ts }
-    yield* rewriting(
-      d,
-      Effect.gen(function* () {
-        yield* fsio.mkdirp(nodePath.dirname(d.paths.indexPath))
-        yield* writeIndexAtomic(d.paths.indexPath, header)
-        // the writer keeps its O_APPEND fd: its next write lands at offset 0
-        if (truncateRaw) yield* fsio.truncateIfExists(d.paths.rawPath)
-        const f = d.follower
-        if (f !== undefined) {
-          f.gen = header.gen
-          f.first = header.next
-          f.pos = 0
-          f.lineStart = 0
-          f.carry = undefined
-          f.base = 0
-          f.lateEnd = 0
-          f.boundary = undefined
-          yield* reopenIndex(d, f)
-        }
-      }),
-    )
-    yield* PubSub.publish(d.changed, undefined)
-    return header.gen
-  })
-
-/** `fallocate --punch-hole --offset 0 --length <n> <file>`; the error output on failure. */
-const punchHole = (cmd: string, path: string, length: number): Effect.Effect<string | undefined> =>
-  Effect.async((resume) => {
-    execFile(
-      cmd,
-      ["--punch-hole", "--offset", "0", "--length", String(length), path],
-      { timeout: 30_000 },
-      (err, _stdout, stderr) =>
-        resume(
-          Effect.succeed(err ? `${err.message}${stderr ? `: ${String(stderr).trim()}` : ""}` : undefined),
-        ),
-    )
-  })
-
-/**
- * Releases the oldest half of the daemon's stored log: copies those raw bytes to the
- * archive, rewrites the index without their records, then punches them out of the raw
- * file (offsets stay valid: the writer appends with O_APPEND). Mutex held.
- */
-const retain = (d: DaemonLog, f: FollowerState, rawFd: number, cfg: FollowerConfig, rs: RetentionState) =>
-  Effect.scoped(
-    Effect.gen(function* () {
-      const view = yield* scopedView(d.paths.indexPath)
-      const cut = yield* fsio.attempt(() => {
-        const rawTarget = f.base + Math.floor((f.lineStart - f.base) / 2)
-        let cutPos = f.lineStart - f.base > cfg.maxBytes ? lowerBound(view, (r) => r.off >= rawTarget) : 0
-        if (f.idxSize > cfg.maxBytes) {
-          const mid = recordAtOrAfter(view, view.dataStart + Math.floor((view.limit - view.dataStart) / 2))
-          cutPos = Math.max(cutPos, mid?.start ?? view.limit)
-        }
-        return recordAtOrAfter(view, cutPos) ?? lastRecord(view) // keep at least the newest record
-      })
-      if (cut === undefined || cut.rec.off <= f.base) return
-      const { archivePath, indexPath, rawPath } = d.paths
-      yield* Effect.scoped(
-        Effect.gen(function* () {
-          const tmp = `${archivePath}.tmp`
-          const out = yield* fsio.scopedOpen(tmp, "w")
-          yield* fsio.copyRange(rawFd, rawPath, f.base, cut.rec.off, out, tmp)
-          yield* fsio.rename(tmp, archivePath)
-        }),
-      )
-      const failure = yield* rewriting(
-        d,
-        Effect.gen(function* () {
-          yield* writeIndexAtomic(
-            indexPath,
-            { gen: f.gen, next: cut.rec.first, off: cut.rec.off, ts: view.header.ts },
-            { view, from: cut.start, to: view.limit },
-          )
-          yield* reopenIndex(d, f)
-          f.first = cut.rec.first
-          f.base = cut.rec.off
-          return yield* punchHole(cfg.fallocate, rawPath, cut.rec.off)
-        }),
-      )
-      if (failure !== undefined && !rs.punchDisabled) {
-        rs.punchDisabled = true
-        yield* Effect.logWarning(
-          `log retention: cannot punch holes with ${cfg.fallocate} (${failure}); raw log files are kept whole and will grow without bound`,
-        )
-      }
-    }),
-  )
 
 /**
  * Appends one index record for `count` entries ending at raw offset `end` and advances the
