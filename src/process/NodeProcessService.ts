@@ -2,6 +2,7 @@ import { type ChildProcess, type SpawnOptions, spawn as spawnChild } from "node:
 import * as fs from "node:fs"
 import { Deferred, Duration, Effect, Exit, Layer, Option } from "effect"
 import type { ProcessTreeNode } from "../domain/ProcessTree.js"
+import { resolveExecutable } from "./executable.js"
 import {
   type ExitStatus,
   type ProcessHandle,
@@ -147,7 +148,8 @@ const launch = (
   }
   const options: SpawnOptions = {
     cwd: req.cwd,
-    env: { ...req.env },
+    env: req.env,
+    argv0: file, // argv[0] as given ("sh"), though the absolute path is executed
     detached: true, // setsid(): own session and process group, so the group can be signalled as one
     stdio: ["ignore", fd, fd],
     ...(req.uid === undefined ? {} : { uid: req.uid }),
@@ -155,7 +157,10 @@ const launch = (
   }
   let child: ChildProcess
   try {
-    child = spawnChild(file, args, options)
+    // as another user, PATH is searched as that user would (by execvp in the child)
+    const executable =
+      req.uid === undefined && req.gid === undefined ? resolveExecutable(file, req.env.PATH) : file
+    child = spawnChild(executable, args, options)
   } catch (error) {
     return { problem: spawnProblem(error, req, file) }
   } finally {
