@@ -43,6 +43,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
       .handle("start", ({ payload }) =>
         startWithDependencies(sup.start, payload.definitions, payload.dependencies, payload.force, {
           isRunning: isRunningIn(sup.get),
+          sync: sup.sync,
         }),
       )
       .handleRaw("startStream", ({ request }) =>
@@ -50,9 +51,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
           const decoded = yield* decodeBody(request, StartRequest)
           if (Either.isLeft(decoded)) return problem(400, "BadRequest", "malformed start request")
           const { definitions, dependencies, force } = decoded.right
-          return ndjsonResponse(
-            startEvents(sup.start, sup.list, isRunningIn(sup.get), definitions, dependencies, force),
-          )
+          return ndjsonResponse(startEvents(sup, definitions, dependencies, force))
         }),
       )
       .handle("stop", ({ payload }) =>

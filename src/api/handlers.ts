@@ -70,6 +70,7 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
         }
         const outcomes = yield* startWithDependencies(sup.start, [fresh.def], fresh.dependencies, force, {
           isRunning: isRunningIn(sup.get),
+          sync: sup.sync,
         })
         return outcomes.find((o) => o.id === id) ?? outcomes[outcomes.length - 1]!
       }).pipe(Effect.map(outcomeResult))

@@ -5,10 +5,9 @@
 import { Effect, Queue, Stream } from "effect"
 import { describeWaiting } from "../cli/waiting.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
-import type { StartOutcome } from "../domain/StartOutcome.js"
 import type { Runtime } from "../supervisor/Runtime.js"
-import type { StartOptions } from "../supervisor/Supervisor.js"
-import { startWithDependencies } from "../supervisor/startOrder.js"
+import type { SupervisorShape } from "../supervisor/Supervisor.js"
+import { isRunningIn, startWithDependencies } from "../supervisor/startOrder.js"
 import { ndjsonLine } from "./respond.js"
 
 /** The port a daemon template (`{{port}}`) names: the run's, else the configured one. */
@@ -34,9 +33,7 @@ interface Event {
  * plain start request.
  */
 export const startEvents = (
-  start: (def: DaemonDefinition, options: StartOptions) => Effect.Effect<StartOutcome>,
-  runtimes: Effect.Effect<ReadonlyArray<Runtime>>,
-  isRunning: (id: string) => Effect.Effect<boolean>,
+  sup: Pick<SupervisorShape, "start" | "list" | "get" | "sync">,
   requested: ReadonlyArray<DaemonDefinition>,
   dependencies: ReadonlyArray<DaemonDefinition>,
   force: boolean,
@@ -47,16 +44,17 @@ export const startEvents = (
       const emit = (value: unknown, last = false) => Queue.offer(events, { line: ndjsonLine(value), last })
       const defs = [...dependencies, ...requested]
       const onSpawned = (def: DaemonDefinition) => (r: Runtime) =>
-        Effect.flatMap(runtimes, (all) =>
+        Effect.flatMap(sup.list, (all) =>
           emit({ waiting: [{ id: def.id.qualified, what: describeWaiting(def, portLookup(all, defs, r)) }] }),
         )
       yield* Effect.forkScoped(
         startWithDependencies(
-          (def, options) => start(def, { ...options, onSpawned: onSpawned(def) }),
+          (def, options) => sup.start(def, { ...options, onSpawned: onSpawned(def) }),
           requested,
           dependencies,
           force,
-          { onOutcome: (outcome) => emit({ outcome }), isRunning },
+          // each outcome is told as it comes; the state file has them all before the last line
+          { onOutcome: (outcome) => emit({ outcome }), isRunning: isRunningIn(sup.get), sync: sup.sync },
         ).pipe(Effect.flatMap((outcomes) => emit({ outcomes }, true))),
       )
       return Stream.fromQueue(events).pipe(

@@ -74,10 +74,11 @@ export const startFrom = (deps: StartFromDeps) => (body: Effect.Effect<unknown, 
     // they come; otherwise only the last line counts.
     const started =
       request.right.progress !== "none"
-        ? startEvents(deps.sup.start, deps.sup.list, isRunningIn(deps.sup.get), defs, dependencies, force)
+        ? startEvents(deps.sup, defs, dependencies, force)
         : Stream.fromEffect(
             startWithDependencies(deps.sup.start, defs, dependencies, force, {
               isRunning: isRunningIn(deps.sup.get),
+              sync: deps.sup.sync,
             }).pipe(Effect.map((outcomes) => ndjsonLine({ outcomes }))),
           )
     // The first line at once: the start is under way (and, for a spinner, what it waits for).

@@ -46,6 +46,12 @@ export interface StartOptions {
    * spawned (already running, disabled) or the spawn failed.
    */
   readonly onSpawned?: (r: Runtime) => Effect.Effect<void>
+  /**
+   * Return only once what the start reports (the pid above all) is in the state file (default
+   * true). A start of many daemons passes false for each and `sync`s once at the end: waiting
+   * for each made the state file be written once per daemon.
+   */
+  readonly sync?: boolean
 }
 
 export interface SupervisorShape {
@@ -60,6 +66,8 @@ export interface SupervisorShape {
   readonly list: Effect.Effect<ReadonlyArray<Runtime>>
   readonly isDisabled: (id: string) => Effect.Effect<boolean>
   readonly disabledIds: Effect.Effect<ReadonlyArray<string>>
+  /** Returns once every change made so far is in the state file. */
+  readonly sync: Effect.Effect<void>
   /** Waits until the daemon is neither starting nor running; its last exit status. */
   readonly wait: (id: string) => Effect.Effect<Runtime, DaemonNotFound>
   /** Forgets daemons that are not running; returns their IDs. */
@@ -229,8 +237,9 @@ export const makeSupervisor = Effect.gen(function* () {
             "now" in r ? Effect.succeed(r.now) : launches.followSuperseded(def.id.qualified, r.gen, r.wait),
         ),
         // What a start reports (the pid above all) is on disk when it returns.
-        Effect.zipLeft(state.sync),
+        Effect.zipLeft(options.sync === false ? Effect.void : state.sync),
       ),
+    sync: state.sync,
     stop: (id) => withLock(id)(stopLocked(id)).pipe(Effect.zipLeft(state.sync)),
     restart: (id, def) =>
       Effect.gen(function* () {

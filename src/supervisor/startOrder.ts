@@ -55,6 +55,11 @@ export const startWithDependencies = (
     readonly onOutcome?: (outcome: StartOutcome) => Effect.Effect<void>
     /** Whether a daemon runs now (a running one is not started again). */
     readonly isRunning?: (id: string) => Effect.Effect<boolean>
+    /**
+     * Waits until the state file has every change (`Supervisor.sync`): given, the daemons are
+     * started without waiting for it each, and it runs once before the outcomes are returned.
+     */
+    readonly sync?: Effect.Effect<void>
   } = {},
 ) =>
   Effect.gen(function* () {
@@ -108,11 +113,17 @@ export const startWithDependencies = (
                 cli_status: 1,
               })
             }
-            yield* settle(yield* start(def, { force: forced.has(id) }))
+            yield* settle(
+              yield* start(def, {
+                force: forced.has(id),
+                ...(hooks.sync === undefined ? {} : { sync: false }),
+              }),
+            )
           }),
         { concurrency: "unbounded", discard: true },
       )
     }
+    if (hooks.sync !== undefined) yield* hooks.sync
     return order.map((id) => outcomes.get(id)!)
   })
 

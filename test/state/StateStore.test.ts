@@ -2,7 +2,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Fiber } from "effect"
+import { Deferred, Effect, Fiber, TestClock } from "effect"
 import { type DaemonRecord, emptyState, type PersistentState } from "../../src/state/State.js"
 import { asyncWriter, makeStateStore, readStateFile, writeFileAtomic } from "../../src/state/StateStore.js"
 
@@ -341,6 +341,56 @@ describe("StateStore", () => {
           Effect.timeoutFail({ duration: "5 seconds", onTimeout: () => new Error("sync never returned") }),
         )
         expect(readStateFile(file).state.disabled).toEqual(["x"])
+      }),
+  )
+
+  it.scoped(
+    "changes that keep coming while nobody waits share a write after a pause; a sync cuts the pause short",
+    () =>
+      Effect.gen(function* () {
+        const dir = yield* tempDir
+        const file = nodePath.join(dir, "state.json")
+        const gates: Array<Deferred.Deferred<void>> = []
+        const texts: Array<string> = []
+        const gated: typeof asyncWriter = (f, text) =>
+          Effect.gen(function* () {
+            const gate = yield* Deferred.make<void>()
+            gates.push(gate)
+            yield* Deferred.await(gate)
+            texts.push(text)
+            writeFileAtomic(f, text)
+          })
+        const store = yield* makeStateStore(file, gated, "20 millis")
+        // lets the writer run as far as it can without the clock moving
+        const settle = Effect.repeatN(Effect.yieldNow(), 200)
+        const disabled = (text: string | undefined) => JSON.parse(text ?? "{}").disabled
+
+        yield* store.record((s) => ({ ...s, disabled: ["a"] }))
+        yield* settle
+        expect(gates).toHaveLength(1) // the first change of a burst is written at once
+        yield* store.record((s) => ({ ...s, disabled: [...s.disabled, "b"] }))
+        yield* store.record((s) => ({ ...s, disabled: [...s.disabled, "c"] }))
+        yield* Deferred.succeed(gates[0]!, undefined)
+        yield* settle
+        expect(gates).toHaveLength(1) // b and c wait for the pause to end
+        yield* TestClock.adjust("19 millis")
+        yield* settle
+        expect(gates).toHaveLength(1)
+        yield* TestClock.adjust("1 millis")
+        yield* settle
+        expect(gates).toHaveLength(2) // one write for both
+        yield* store.record((s) => ({ ...s, disabled: [...s.disabled, "d"] }))
+        yield* Deferred.succeed(gates[1]!, undefined)
+        yield* settle
+        expect(disabled(texts[1])).toEqual(["a", "b", "c"])
+        expect(gates).toHaveLength(2) // d waits for the next pause to end ...
+        const synced = yield* Effect.fork(store.sync)
+        yield* settle
+        expect(gates).toHaveLength(3) // ... unless somebody waits for it
+        yield* Deferred.succeed(gates[2]!, undefined)
+        yield* Fiber.join(synced)
+        expect(disabled(texts[2])).toEqual(["a", "b", "c", "d"])
+        expect(readStateFile(file).state.disabled).toEqual(["a", "b", "c", "d"])
       }),
   )
 })

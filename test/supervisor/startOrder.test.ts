@@ -57,6 +57,23 @@ describe("startWithDependencies", () => {
     expect(outcomes.map((o) => o.id)).toEqual(["app/db", "app/api", "app/web"])
   })
 
+  it("with a sync, no start waits for the state file: it is synced once, after the last start", async () => {
+    const events: Array<string> = []
+    const start = (d: DaemonDefinition, o: { sync?: boolean }): Effect.Effect<StartOutcome> =>
+      Effect.sync(() => {
+        events.push(`start ${d.id.name} sync=${o.sync ?? true}`)
+        return { _tag: "Ready", id: d.id.qualified, pid: 1 }
+      })
+    const sync = Effect.sync(() => {
+      events.push("sync")
+    })
+    await Effect.runPromise(startWithDependencies(start, [def("web", ["db"])], [def("db")], false, { sync }))
+    expect(events).toEqual(["start db sync=false", "start web sync=false", "sync"])
+    events.length = 0
+    await Effect.runPromise(startWithDependencies(start, [def("web")], [], false))
+    expect(events).toEqual(["start web sync=true"])
+  })
+
   it("a failed dependency fails its dependents with the root cause, and they are not started", async () => {
     const r = recorder(["db"])
     const outcomes = await Effect.runPromise(
