@@ -27,7 +27,8 @@ export interface FollowerState {
   lastTs: number
   /** First raw byte the index still refers to. */
   base: number
-  idxFd: number
+  /** The index open for appending; undefined until the first record makes the file. */
+  idxFd: number | undefined
   idxSize: number
   /** Bytes below this offset were written while no supervisor followed the file. */
   lateEnd: number

@@ -5,7 +5,15 @@ import type { DaemonLog, FollowerState } from "./daemonLog.js"
 import { fsError, isErrno, type LogStoreError } from "./errors.js"
 import * as fsio from "./fsio.js"
 import { startGeneration } from "./generation.js"
-import { encodeRecord, endOf, lastRecord, repairOpenIndex, viewOf } from "./indexFile.js"
+import {
+  emptyView,
+  encodeHeader,
+  encodeRecord,
+  endOf,
+  lastRecord,
+  repairOpenIndex,
+  viewOf,
+} from "./indexFile.js"
 import { retain } from "./retention.js"
 import { countPieces } from "./split.js"
 
@@ -35,6 +43,12 @@ const appendRecord = (d: DaemonLog, f: FollowerState, count: number, end: number
   const late = end <= f.lateEnd
   const ts = Math.max(late ? f.lateTs : now, f.lastTs)
   const line = encodeRecord({ first: f.nextId, n: count, off: f.lineStart, end, ts, late })
+  if (f.idxFd === undefined) {
+    // the daemon's first line: the index file is made now, not by every start of a silent daemon
+    f.idxFd = fsio.openSync(d.paths.indexPath, "a+")
+    const header = encodeHeader({ gen: f.gen, next: f.first, off: f.base, ts: 0 })
+    f.idxSize = repairOpenIndex(f.idxFd, d.paths.indexPath, header)
+  }
   fsio.writeAllSyncRaw(f.idxFd, line, d.paths.indexPath)
   f.nextId += count
   f.lineStart = end
@@ -148,9 +162,11 @@ export const openFollower = (d: DaemonLog, now: number): FollowerHandles => {
   }
   let idxFd: number | undefined
   try {
-    idxFd = fsio.openSync(indexPath, "a+")
-    const idxSize = repairOpenIndex(idxFd, indexPath)
-    const view = viewOf(indexPath, idxFd, idxSize)
+    // A missing index is an empty one, made when the first line is (creating a file is a
+    // fifth of a start's cost on some disks, and a daemon that prints nothing needs none).
+    idxFd = fsio.openSyncIfExists(indexPath, fs.constants.O_RDWR | fs.constants.O_APPEND)
+    const idxSize = idxFd === undefined ? 0 : repairOpenIndex(idxFd, indexPath)
+    const view = idxFd === undefined ? emptyView(indexPath) : viewOf(indexPath, idxFd, idxSize)
     const resumed = endOf(view, lastRecord(view))
     const st = fsio.fstatSync(rawFd, rawPath)
     const pending = d.pendingLateEnd
@@ -200,7 +216,7 @@ export const openFollower = (d: DaemonLog, now: number): FollowerHandles => {
 /** Stops following: the watcher, both fds, the state (lock held). */
 export const closeFollower = (d: DaemonLog, h: FollowerHandles): void => {
   h.watcher?.close()
-  if (d.follower !== undefined) fsio.closeSync(d.follower.idxFd)
+  if (d.follower?.idxFd !== undefined) fsio.closeSync(d.follower.idxFd)
   d.follower = undefined
   fsio.closeSync(h.rawFd)
 }

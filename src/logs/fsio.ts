@@ -266,9 +266,9 @@ export const fstatSync = (fd: number, path: string): fs.Stats => {
   }
 }
 
-export const openSyncIfExists = (path: string): number | undefined => {
+export const openSyncIfExists = (path: string, flags: string | number = "r"): number | undefined => {
   try {
-    return fs.openSync(path, "r")
+    return fs.openSync(path, flags)
   } catch (cause) {
     if (isErrno(cause, "ENOENT")) return undefined
     throw fsError("open", path, cause)

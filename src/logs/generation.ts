@@ -28,7 +28,7 @@ export const rewriting = <A, E, R>(d: DaemonLog, body: Effect.Effect<A, E, R>) =
 /** Opens the index anew for appending, after a rewrite replaced it. */
 export const reopenIndex = (d: DaemonLog, f: FollowerState) =>
   Effect.gen(function* () {
-    yield* fsio.close(f.idxFd)
+    if (f.idxFd !== undefined) yield* fsio.close(f.idxFd)
     f.idxFd = yield* fsio.open(d.paths.indexPath, "a")
     f.idxSize = (yield* fsio.fstat(f.idxFd, d.paths.indexPath)).size
   })

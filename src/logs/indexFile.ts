@@ -113,7 +113,7 @@ export interface IndexView {
 /** Opens a view; a missing or empty index is an empty generation 0. Close it with `closeView`. */
 export const openView = (path: string): IndexView => {
   const fd = fsio.openSyncIfExists(path)
-  if (fd === undefined) return { path, fd, header: emptyHeader, dataStart: 0, limit: 0 }
+  if (fd === undefined) return emptyView(path)
   try {
     return viewOf(path, fd, fsio.sizeSync(fd, path))
   } catch (e) {
@@ -121,6 +121,15 @@ export const openView = (path: string): IndexView => {
     throw e
   }
 }
+
+/** The view of a missing index: an empty generation 0. */
+export const emptyView = (path: string): IndexView => ({
+  path,
+  fd: undefined,
+  header: emptyHeader,
+  dataStart: 0,
+  limit: 0,
+})
 
 /** A view of the index open as `fd`, whose size is `size` (the caller keeps the fd). */
 export const viewOf = (path: string, fd: number, size: number): IndexView => {
@@ -364,13 +373,15 @@ export const repairIndexSync = (path: string): void => {
   }
 }
 
-/** `repairIndex` of the index open (`a+`) as `fd`; its size afterwards. Throws a LogStoreError. */
-export const repairOpenIndex = (fd: number, path: string): number => {
+/**
+ * `repairIndex` of the index open (for appending) as `fd`, which gets `header` (by default an
+ * empty generation 0) if it has none; its size afterwards. Throws a LogStoreError.
+ */
+export const repairOpenIndex = (fd: number, path: string, header = encodeHeader(emptyHeader)): number => {
   const size = fsio.sizeSync(fd, path)
   const end = validEnd(fd, path, size)
   if (end !== size) fsio.ftruncateSync(fd, end, path)
   if (end > 0) return end
-  const header = encodeHeader(emptyHeader)
   fsio.writeAllSyncRaw(fd, header, path)
   return Buffer.byteLength(header)
 }

@@ -606,4 +606,25 @@ describe("LogStore", () => {
         expect(yield* inner.isFollowing("proj/other")).toBe(false)
       }),
   )
+
+  it.scopedLive("a followed daemon that prints nothing has no index file; its first line makes one", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const store = Context.get(yield* Layer.build(LogStore.layer({ dir })), LogStore)
+      const indexPath = nodePath.join(dir, "proj--web.idx")
+      yield* store.follow(ID)
+      const { rawPath } = yield* store.prepare(ID)
+      expect(fs.existsSync(rawPath)).toBe(true)
+      expect(fs.existsSync(indexPath)).toBe(false)
+      expect(yield* store.stats(ID)).toEqual({ gen: 0, firstId: 1, lastId: 0, startOffset: 0, endOffset: 0 })
+      expect(yield* store.query(ID)).toEqual([])
+      yield* runWriter(rawPath, "echo first; echo second")
+      yield* waitForLastId(store, 2)
+      expect(messages(yield* store.query(ID))).toEqual(["first", "second"])
+      // the file a new follower (or a restarted supervisor) reads back
+      yield* store.unfollow(ID)
+      expect(readIndex(indexPath).header).toEqual({ gen: 0, next: 1, off: 0, ts: 0 })
+      expect(yield* store.stats(ID)).toMatchObject({ firstId: 1, lastId: 2 })
+    }),
+  )
 })
