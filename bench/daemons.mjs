@@ -133,6 +133,26 @@ const procStatus = (pid, key) => {
   const m = readFileSync(`/proc/${pid}/status`, "utf8").match(new RegExp(`^${key}:\\s+(\\d+) kB`, "m"))
   return m ? Number(m[1]) * 1024 : Number.NaN
 }
+/**
+ * The processes that supervise on the tool's behalf besides its main one: the supervisor's spawn
+ * helper (a `perl` child of the supervisor, src/process/spawnHelper.ts). Their memory counts too.
+ */
+const helperPids = (pid) => {
+  const out = []
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8")
+      const close = stat.lastIndexOf(")")
+      const comm = stat.slice(stat.indexOf("(") + 1, close)
+      const ppid = Number(stat.slice(close + 2).split(" ")[1])
+      if (ppid === pid && comm === "perl") out.push(Number(entry))
+    } catch {}
+  }
+  return out
+}
+/** A status field (kB → bytes) summed over the tool's process and its helpers. */
+const toolMemory = (pid, key) => [pid, ...helperPids(pid)].reduce((sum, p) => sum + procStatus(p, key), 0)
 /** Waits (bounded) until none of `pids` is alive; returns whether they all went. */
 const waitGone = async (pids, deadlineMs) => {
   const end = now() + deadlineMs
@@ -690,7 +710,7 @@ const main = async () => {
     }
     for (const t of order) {
       if (t.failed) continue
-      res(t).rss.push(procStatus(t.pid(), "VmRSS"))
+      res(t).rss.push(toolMemory(t.pid(), "VmRSS"))
     }
     for (const t of order) {
       if (t.failed) continue
@@ -778,7 +798,7 @@ const main = async () => {
     log(`flood via CLI polling: supervisor ${fmt(res(sv).floodViaCli.ms)} ms`)
   }
   for (const t of active) {
-    if (t.pid() && alive(t.pid())) res(t).peakRss = procStatus(t.pid(), "VmHWM")
+    if (t.pid() && alive(t.pid())) res(t).peakRss = toolMemory(t.pid(), "VmHWM")
     if (t.failed) res(t).failed = t.failed
   }
   results.load.end = load()

@@ -1,6 +1,6 @@
 import { type ChildProcess, type SpawnOptions, spawn as spawnChild } from "node:child_process"
 import * as fs from "node:fs"
-import { Deferred, Duration, Effect, Exit, Layer, Option } from "effect"
+import { Deferred, Duration, Effect, Exit, FiberId, Layer, Option } from "effect"
 import type { ProcessTreeNode } from "../domain/ProcessTree.js"
 import { resolveExecutable } from "./executable.js"
 import {
@@ -22,6 +22,7 @@ import {
   readSystemUptime,
   stateName,
 } from "./procfs.js"
+import { makeSpawnHelperPool, type SpawnHelper } from "./spawnHelper.js"
 
 /** An adopted process is not our child: no exit event, so poll. */
 const ADOPTED_POLL = Duration.millis(250)
@@ -171,34 +172,64 @@ const launch = (
   return { child }
 }
 
-const spawn = (req: SpawnRequest): Effect.Effect<ProcessHandle, SpawnError> =>
-  Effect.gen(function* () {
-    const fail = (problem: string) =>
-      new SpawnError({
-        id: req.id,
-        command: req.command,
-        message: `cannot start daemon ${req.id}: ${problem}`,
-      })
-    const [file, ...shellArgs] = req.shell
-    if (file === undefined || file === "") return yield* fail("no shell configured")
-    const cwdProblem = directoryProblem(req.cwd)
-    if (cwdProblem !== undefined) return yield* fail(cwdProblem)
+const makeSpawn =
+  (helpers: () => SpawnHelper | undefined) =>
+  (req: SpawnRequest): Effect.Effect<ProcessHandle, SpawnError> =>
+    Effect.gen(function* () {
+      const fail = (problem: string) =>
+        new SpawnError({
+          id: req.id,
+          command: req.command,
+          message: `cannot start daemon ${req.id}: ${problem}`,
+        })
+      const [file, ...shellArgs] = req.shell
+      if (file === undefined || file === "") return yield* fail("no shell configured")
+      const cwdProblem = directoryProblem(req.cwd)
+      if (cwdProblem !== undefined) return yield* fail(cwdProblem)
 
-    const exited = yield* Deferred.make<ExitStatus>()
-    const failed = yield* Deferred.make<unknown>()
-    const launched = launch(req, file, [...shellArgs, req.command], {
-      onError: (error) => Deferred.unsafeDone(failed, Exit.succeed(error)),
-      onExit: (status) => Deferred.unsafeDone(exited, Exit.succeed(status)),
-    })
-    if ("problem" in launched) return yield* fail(launched.problem)
-    const { child } = launched
-    const pid = child.pid
-    if (pid === undefined) return yield* fail(spawnProblem(yield* Deferred.await(failed), req, file))
-    child.unref()
-    // The child exists until Node reaps it, which cannot happen before this synchronous read.
-    const startTime = readStat(pid)?.startTime ?? ""
-    return { pid, startTime, exit: Deferred.await(exited) } satisfies ProcessHandle
-  }).pipe(Effect.uninterruptible) // once the child exists, its handle must reach the caller
+      const helper = req.uid === undefined && req.gid === undefined ? helpers() : undefined
+      if (helper !== undefined) {
+        const exited = Deferred.unsafeMake<ExitStatus>(FiberId.none)
+        const started = yield* Effect.promise(() =>
+          helper.spawn(
+            {
+              file: resolveExecutable(file, req.env.PATH),
+              argv: [file, ...shellArgs, req.command],
+              cwd: req.cwd,
+              env: req.env,
+              outputFile: req.outputFile,
+            },
+            (status) => Deferred.unsafeDone(exited, Exit.succeed(status)),
+          ),
+        )
+        if ("pid" in started) {
+          const startTime = readStat(started.pid)?.startTime ?? ""
+          return { pid: started.pid, startTime, exit: Deferred.await(exited) } satisfies ProcessHandle
+        }
+        const { error } = started
+        if (error.code !== "EHELPER")
+          return yield* fail(
+            error.syscall === "open"
+              ? `cannot open output file ${req.outputFile}: ${error.message}`
+              : spawnProblem(error, req, file),
+          )
+        // the helper died before it could say: Node spawns this one
+      }
+      const exited = yield* Deferred.make<ExitStatus>()
+      const failed = yield* Deferred.make<unknown>()
+      const launched = launch(req, file, [...shellArgs, req.command], {
+        onError: (error) => Deferred.unsafeDone(failed, Exit.succeed(error)),
+        onExit: (status) => Deferred.unsafeDone(exited, Exit.succeed(status)),
+      })
+      if ("problem" in launched) return yield* fail(launched.problem)
+      const { child } = launched
+      const pid = child.pid
+      if (pid === undefined) return yield* fail(spawnProblem(yield* Deferred.await(failed), req, file))
+      child.unref()
+      // The child exists until Node reaps it, which cannot happen before this synchronous read.
+      const startTime = readStat(pid)?.startTime ?? ""
+      return { pid, startTime, exit: Deferred.await(exited) } satisfies ProcessHandle
+    }).pipe(Effect.uninterruptible) // once the child exists, its handle must reach the caller
 
 const adopt = (pid: number, startTime: string): Effect.Effect<Option.Option<ProcessHandle>> =>
   Effect.sync(() =>
@@ -284,8 +315,12 @@ const tree = (pid: number): Effect.Effect<Option.Option<ProcessTreeNode>> =>
   })
 
 /** The live implementation: `node:child_process` and Linux `/proc`. */
-export const makeNodeProcessService = (): ProcessServiceShape => ({
-  spawn,
+/**
+ * `env` decides whether daemons are forked by the spawn helper (spawnHelper.ts): with Perl on
+ * its PATH, unless `SUPERVISOR_SPAWN_HELPER=0`.
+ */
+export const makeNodeProcessService = (env: NodeJS.ProcessEnv = process.env): ProcessServiceShape => ({
+  spawn: makeSpawn(makeSpawnHelperPool(env)),
   adopt,
   isAlive: (pid, startTime) => Effect.sync(() => isAliveNow(pid, startTime)),
   signalGroup,

@@ -3,10 +3,10 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "@effect/vitest"
-import { type Duration, Effect, Option, Schema } from "effect"
+import { type Duration, Effect, Layer, Option, Schema } from "effect"
 import { build } from "esbuild"
 import { ProcessTreeNode } from "../../src/domain/ProcessTree.js"
-import { ProcessServiceLive } from "../../src/process/NodeProcessService.js"
+import { makeNodeProcessService, ProcessServiceLive } from "../../src/process/NodeProcessService.js"
 import { type ProcessHandle, ProcessService, type SpawnRequest } from "../../src/process/ProcessService.js"
 import { liveGroupMembers, PATH, readText, statOf, tempDir, waitFor } from "./helpers.js"
 
@@ -36,9 +36,19 @@ const printed = (out: string, line: string) =>
 const exitWithin = (handle: ProcessHandle, within: Duration.DurationInput = "5 seconds") =>
   handle.exit.pipe(Effect.timeoutFail({ duration: within, onTimeout: () => new Error("no exit") }))
 
-const live = <A, E, R>(effect: Effect.Effect<A, E, R>) => effect.pipe(Effect.provide(ProcessServiceLive))
+const MODES = ["the spawn helper", "Node"] as const
 
-describe("NodeProcessService", () => {
+// Every behaviour holds whichever forks the daemons: the spawn helper (Perl), or Node itself.
+describe.each(MODES)("NodeProcessService, daemons forked by %s", (mode) => {
+  const layer =
+    mode === "Node"
+      ? Layer.succeed(
+          ProcessService,
+          makeNodeProcessService({ ...process.env, SUPERVISOR_SPAWN_HELPER: "0" }),
+        )
+      : ProcessServiceLive
+  const live = <A, E, R>(effect: Effect.Effect<A, E, R>) => effect.pipe(Effect.provide(layer))
+
   describe("spawn", () => {
     it.scopedLive(
       "appends stdout and stderr to the output file in write order",
@@ -115,7 +125,12 @@ describe("NodeProcessService", () => {
             const stat = statOf(handle.pid)
             expect(stat?.pgrp).toBe(handle.pid)
             expect(stat?.session).toBe(handle.pid)
-            expect(stat?.ppid).toBe(process.pid)
+            // the daemon's parent: this process, or the helper it started
+            if (mode === "Node") expect(stat?.ppid).toBe(process.pid)
+            else {
+              expect(readText(`/proc/${stat?.ppid}/comm`).trim()).toBe("perl")
+              expect(statOf(stat?.ppid ?? 0)?.ppid).toBe(process.pid)
+            }
             expect(handle.startTime).toMatch(/^\d+$/)
           }),
         ),
@@ -385,7 +400,10 @@ describe("NodeProcessService", () => {
             const out = path.join(dir, "out.log")
             const spawner = yield* Effect.acquireRelease(
               Effect.sync(() =>
-                spawnChild(process.execPath, [bundle, out, dir], { stdio: ["ignore", "pipe", "inherit"] }),
+                spawnChild(process.execPath, [bundle, out, dir], {
+                  stdio: ["ignore", "pipe", "inherit"],
+                  env: { ...process.env, SUPERVISOR_SPAWN_HELPER: mode === "Node" ? "0" : "1" },
+                }),
               ),
               (child) => Effect.sync(() => child.kill("SIGKILL")),
             )
@@ -399,7 +417,9 @@ describe("NodeProcessService", () => {
               () => reported.includes("\n") && (JSON.parse(reported) as { pid: number; startTime: string }),
             )
             yield* Effect.addFinalizer(() => svc.signalGroup(pid, "SIGKILL"))
-            expect(statOf(pid)?.ppid).toBe(spawner.pid)
+            // forked by the spawner, or by the helper it started (which ends with it)
+            const parent = statOf(pid)?.ppid ?? 0
+            expect(mode === "Node" ? parent : statOf(parent)?.ppid).toBe(spawner.pid)
 
             spawner.kill("SIGKILL")
             yield* Effect.promise(() => spawnerExited)
@@ -407,7 +427,7 @@ describe("NodeProcessService", () => {
             yield* waitFor("five more lines from the orphaned daemon", () => {
               return readText(out).split("\n").length >= ticksAtKill + 5
             })
-            expect(statOf(pid)?.ppid).not.toBe(spawner.pid)
+            expect(statOf(pid)?.ppid).not.toBe(parent)
             expect(yield* svc.isAlive(pid, startTime)).toBe(true)
 
             const adopted = Option.getOrThrow(yield* svc.adopt(pid, startTime))

@@ -1,0 +1,234 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as util from "node:util"
+import type { ExitStatus } from "./ProcessService.js"
+import { isExitedState, readStat } from "./procfs.js"
+import { SPAWN_HELPER_SCRIPT } from "./spawnHelperScript.js"
+
+/**
+ * Daemons are forked by a small helper process instead of by the supervisor itself.
+ *
+ * Node spawns with libuv's `fork()`, which copies the page tables of the whole supervisor
+ * (~70 MiB) and then waits on the supervisor's only thread until the child has torn that copy
+ * down again in `execve`: ~1.5 ms per daemon, half of what a start of 50 daemons cost. The
+ * helper (spawnHelperScript.ts) is a few hundred KiB: it forks in a fraction of that, on the
+ * other core, while the supervisor goes on with the next daemon; the supervisor only writes a
+ * line and reads one back. The helper is the daemons' parent: it reaps them and reports each exit
+ * status. If it dies, the daemons it started are watched like adopted ones (their exit status is
+ * then unknown) and the next spawn starts a new helper. Without Perl, with
+ * `SUPERVISOR_SPAWN_HELPER=0`, or for a daemon run as another user, Node spawns as before.
+ */
+export interface SpawnHelper {
+  /**
+   * Starts `file` with `argv` (argv[0] first) as the leader of a new session, its stdout and
+   * stderr appended to `outputFile`; `onExit` hears how it ended. Resolves with the pid, or with
+   * the failure as Node would have thrown it (`code` an errno name, `syscall` the step).
+   */
+  readonly spawn: (
+    req: HelperSpawn,
+    onExit: (status: ExitStatus) => void,
+  ) => Promise<{ readonly pid: number } | { readonly error: SpawnFailure }>
+  /** The helper's pid while it runs. */
+  readonly pid: () => number | undefined
+}
+
+export interface HelperSpawn {
+  readonly file: string
+  readonly argv: ReadonlyArray<string>
+  readonly cwd: string
+  readonly env: Readonly<Record<string, string>>
+  readonly outputFile: string
+}
+
+export interface SpawnFailure {
+  readonly code: string
+  readonly syscall: string
+  readonly message: string
+}
+
+/** `setsid` by architecture (Linux system call numbers); elsewhere `setpgrp`. */
+const SETSID: Readonly<Record<string, number>> = {
+  x64: 112,
+  arm64: 157,
+  riscv64: 157,
+  loong64: 157,
+  ia32: 66,
+  arm: 66,
+  s390x: 66,
+  ppc64: 156,
+}
+
+const signalNames = new Map<number, string>(
+  Object.entries(os.constants.signals).map(([name, n]) => [n, name] as const),
+)
+
+/** A raw wait status as Node reports an exit: a code, or the signal that ended it. */
+export const decodeWaitStatus = (status: number): ExitStatus => {
+  const signal = status & 0x7f
+  return signal === 0
+    ? { code: (status >> 8) & 0xff, signal: null, known: true }
+    : { code: null, signal: signalNames.get(signal) ?? `SIG${signal}`, known: true }
+}
+
+const failure = (step: string, errno: number, req: HelperSpawn): SpawnFailure => {
+  const code = errno > 0 ? util.getSystemErrorName(-errno) : "UNKNOWN"
+  const text = util.getSystemErrorMap().get(-errno)?.[1] ?? "unknown error"
+  // as Node words them: an open of the output file, else a spawn (a failed chdir included)
+  const message =
+    step === "open" ? `${code}: ${text}, open '${req.outputFile}'` : `spawn ${req.argv[0]} ${code}`
+  return { code, syscall: step, message }
+}
+
+interface Pending {
+  readonly req: HelperSpawn
+  readonly onExit: (status: ExitStatus) => void
+  readonly resolve: (r: { readonly pid: number } | { readonly error: SpawnFailure }) => void
+}
+
+/** How often a daemon whose helper died is looked for in /proc. */
+const ORPHAN_POLL_MILLIS = 250
+
+/**
+ * The helper of this supervisor, started on first use; undefined when there is none to be had
+ * (no Perl on PATH, switched off, or it died too often), and Node spawns.
+ */
+export const makeSpawnHelperPool = (env: NodeJS.ProcessEnv = process.env) => {
+  let deaths = 0
+  let current: ReturnType<typeof startHelper> | undefined
+  const disabled = env.SUPERVISOR_SPAWN_HELPER === "0" || SETSID[process.arch] === undefined
+  const perl = disabled ? undefined : findPerl(env.PATH)
+  return (): SpawnHelper | undefined => {
+    if (perl === undefined || deaths >= 3) return undefined
+    if (current === undefined || current.dead()) {
+      current = startHelper(perl, () => {
+        deaths++
+      })
+    }
+    return current
+  }
+}
+
+const findPerl = (pathEnv: string | undefined): string | undefined => {
+  for (const dir of (pathEnv ?? "/usr/bin:/bin").split(":")) {
+    if (dir === "") continue
+    try {
+      fs.accessSync(`${dir}/perl`, fs.constants.X_OK)
+      return `${dir}/perl`
+    } catch {}
+  }
+  return undefined
+}
+
+const startHelper = (perl: string, onDeath: () => void) => {
+  const { O_WRONLY, O_APPEND, O_CREAT } = fs.constants
+  const child: ChildProcess = spawn(
+    perl,
+    ["-e", SPAWN_HELPER_SCRIPT, String(SETSID[process.arch] ?? 0), String(O_WRONLY | O_APPEND | O_CREAT)],
+    { stdio: ["pipe", "pipe", "inherit"], env: { PATH: "/usr/bin:/bin" } },
+  )
+  let dead = false
+  let nextId = 1
+  const pending = new Map<number, Pending>()
+  const running = new Map<number, (status: ExitStatus) => void>()
+  let buffered = ""
+
+  const onLine = (line: string) => {
+    const f = line.split("\t")
+    if (f[0] === "X") {
+      const pid = Number(f[1])
+      const onExit = running.get(pid)
+      running.delete(pid)
+      onExit?.(decodeWaitStatus(Number(f[2])))
+      return
+    }
+    const id = Number(f[1])
+    const p = pending.get(id)
+    if (p === undefined) return
+    pending.delete(id)
+    if (f[0] === "P") {
+      const pid = Number(f[2])
+      running.set(pid, p.onExit)
+      p.resolve({ pid })
+    } else p.resolve({ error: failure(f[2] ?? "exec", Number(f[3]), p.req) })
+  }
+
+  const die = () => {
+    if (dead) return
+    dead = true
+    onDeath()
+    // not started: say so (the caller spawns another way)
+    for (const p of pending.values())
+      p.resolve({ error: { code: "EHELPER", syscall: "spawn", message: "the spawn helper exited" } })
+    pending.clear()
+    // started: nobody reaps them for us now; they are watched like adopted daemons
+    for (const [pid, onExit] of running) watchOrphan(pid, onExit)
+    running.clear()
+  }
+
+  child.stdout?.setEncoding("utf8")
+  child.stdout?.on("data", (chunk: string) => {
+    buffered += chunk
+    let nl = buffered.indexOf("\n")
+    while (nl !== -1) {
+      onLine(buffered.slice(0, nl))
+      buffered = buffered.slice(nl + 1)
+      nl = buffered.indexOf("\n")
+    }
+  })
+  child.on("error", die)
+  child.on("exit", die)
+  child.stdin?.on("error", die)
+  // The helper never keeps the supervisor alive; when the supervisor exits, its end of stdin
+  // closes and the helper exits too, leaving the daemons running (to be adopted).
+  child.unref()
+  ;(child.stdin as unknown as { unref?: () => void } | null)?.unref?.()
+  ;(child.stdout as unknown as { unref?: () => void } | null)?.unref?.()
+
+  const helper: SpawnHelper & { readonly dead: () => boolean } = {
+    dead: () => dead,
+    pid: () => (dead ? undefined : child.pid),
+    spawn: (req, onExit) =>
+      new Promise((resolve) => {
+        if (dead) {
+          resolve({ error: { code: "EHELPER", syscall: "spawn", message: "the spawn helper exited" } })
+          return
+        }
+        const id = nextId++
+        // an answer is awaited: the supervisor must not exit meanwhile (nothing else may hold it)
+        if (pending.size === 0) (child.stdout as unknown as { ref?: () => void } | null)?.ref?.()
+        pending.set(id, {
+          req,
+          onExit,
+          resolve: (r) => {
+            if (pending.size === 0) (child.stdout as unknown as { unref?: () => void } | null)?.unref?.()
+            resolve(r)
+          },
+        })
+        const fields: Array<string | number> = ["S", id, req.cwd, req.outputFile, req.file, req.argv.length]
+        for (const arg of req.argv) fields.push(arg)
+        const keys = Object.keys(req.env)
+        fields.push(keys.length)
+        for (const k of keys) fields.push(`${k}=${req.env[k]}`)
+        child.stdin?.write(`${fields.join("\0")}\0`)
+      }),
+  }
+  return helper
+}
+
+/** A daemon whose helper died: polled until its pid is gone (or names another process). */
+const watchOrphan = (pid: number, onExit: (status: ExitStatus) => void) => {
+  const startTime = liveStartTime(pid)
+  const poll = () => {
+    const now = liveStartTime(pid)
+    if (now === undefined || now !== startTime) onExit({ code: null, signal: null, known: false })
+    else setTimeout(poll, ORPHAN_POLL_MILLIS).unref()
+  }
+  poll()
+}
+
+/** The process's start time, or undefined when it is gone or has exited (a zombie). */
+const liveStartTime = (pid: number): string | undefined => {
+  const stat = readStat(pid)
+  return stat === undefined || isExitedState(stat.state) ? undefined : stat.startTime
+}

@@ -1,0 +1,109 @@
+/**
+ * The spawn helper: a small Perl process that forks and execs daemons for the supervisor (see
+ * spawnHelper.ts for why). Perl because it is there (Debian and Ubuntu count it among their
+ * essential packages) and small: ~0.5 MiB of private memory, where forking from the supervisor's
+ * own ~70 MiB process costs ~1.5 ms per daemon on the supervisor's thread.
+ *
+ * Arguments: the `setsid` system call number (0: no `setsid`, use `setpgrp`), then the open flags
+ * `O_WRONLY | O_APPEND | O_CREAT` of this platform (both from Node, which knows them).
+ *
+ * Requests on stdin, every field ended by a NUL byte (which no path, argument or environment
+ * string can hold, so nothing needs escaping):
+ *   S <id> <cwd> <output file> <file to exec> <argc> <argv...> <envc> <KEY=VALUE...>
+ * Replies on stdout, one per line:
+ *   P <id> <pid>               started: the exec succeeded
+ *   E <id> <step> <errno>      not started: fork, open (the output file), chdir or exec failed
+ *   X <pid> <wait status>      a child exited (the raw status: code << 8, or the signal number)
+ * At the end of stdin (the supervisor is gone) it exits and leaves its children running.
+ *
+ * The child: new session (or process group), stdin /dev/null, stdout and stderr appended to the
+ * output file, the working directory, exactly the given environment, default signal handlers;
+ * whether the exec worked comes back through a close-on-exec pipe, as libuv does it. The helper
+ * does not wait for that: it forks the next daemon while the last one execs, and answers each
+ * when its pipe says (a child that has exited is answered before its exit is reported).
+ */
+export const SPAWN_HELPER_SCRIPT = String.raw`
+use strict;
+no warnings;
+my ($sys_setsid, $out_flags) = @ARGV;
+my $EINTR = 4;
+# perl marks descriptors above $^F (2) close-on-exec: none of these reaches a daemon
+pipe(my $wake_r, my $wake_w) or die "pipe: $!";
+my %inflight; # pid => [request id, read end of its exec-result pipe]
+sub out { my $s = shift; my $off = 0; while ($off < length $s) { my $n = syswrite(STDOUT, $s, length($s) - $off, $off); if (!defined $n) { next if $! + 0 == $EINTR; exit 0 } $off += $n } }
+# Answers a child whose exec result is known (its pipe is readable, or it has exited); true if it started.
+sub settle {
+  my ($pid) = @_;
+  my $e = delete $inflight{$pid} or return 1;
+  my ($id, $fh) = @$e;
+  my ($got, $err);
+  while (1) { $got = sysread($fh, $err, 64); if (!defined $got && $! + 0 == $EINTR) { next } last }
+  close $fh;
+  if ($got) { my ($step, $errno) = split / /, $err; waitpid($pid, 0); out("E\t$id\t$step\t$errno\n"); return 0 }
+  out("P\t$id\t$pid\n");
+  return 1;
+}
+sub reap { while ((my $pid = waitpid(-1, 1)) > 0) { my $status = $?; out("X\t$pid\t$status\n") if settle($pid) } }
+$SIG{CHLD} = sub { syswrite($wake_w, "x") };
+$SIG{PIPE} = 'IGNORE';
+sub start {
+  my ($id, $cwd, $outfile, $file, $argv, $env) = @_;
+  my @argv = @$argv;
+  my @env = @$env;
+  pipe(my $err_r, my $err_w) or return out("E\t$id\tfork\t" . ($! + 0) . "\n");
+  my $pid = fork();
+  if (!defined $pid) { my $e = $! + 0; close $err_r; close $err_w; return out("E\t$id\tfork\t$e\n") }
+  if ($pid == 0) {
+    my $fail = sub { syswrite($err_w, "$_[0] " . ($! + 0)); CORE::exit(127) };
+    $SIG{CHLD} = 'DEFAULT';
+    $SIG{PIPE} = 'DEFAULT';
+    if ($sys_setsid) { syscall($sys_setsid + 0) >= 0 or $fail->('setsid') } else { setpgrp(0, 0) or $fail->('setsid') }
+    sysopen(my $o, $outfile, $out_flags + 0, 0640) or $fail->('open');
+    open(STDIN, '<', '/dev/null') or $fail->('open');
+    open(STDOUT, '>&', $o) or $fail->('open');
+    open(STDERR, '>&', $o) or $fail->('open');
+    close $o;
+    chdir($cwd) or $fail->('chdir');
+    %ENV = ();
+    for my $kv (@env) { my $i = index($kv, '='); $ENV{substr($kv, 0, $i)} = substr($kv, $i + 1) }
+    exec { $file } @argv;
+    $fail->('exec');
+  }
+  close $err_w;
+  $inflight{$pid} = [$id, $err_r];
+}
+my $buf = '';
+my @q; # complete fields not yet taken
+# Takes one whole request off @q (undef while it is not all there).
+sub request {
+  return undef if @q < 6;
+  my $argc = $q[5];
+  return undef if @q < 7 + $argc;
+  my $envc = $q[6 + $argc];
+  return undef if @q < 7 + $argc + $envc;
+  my @f = splice(@q, 0, 7 + $argc + $envc);
+  return [$f[1], $f[2], $f[3], $f[4], [@f[6 .. 5 + $argc]], [@f[7 + $argc .. 6 + $argc + $envc]]];
+}
+while (1) {
+  my $rin = '';
+  vec($rin, fileno(STDIN), 1) = 1;
+  vec($rin, fileno($wake_r), 1) = 1;
+  vec($rin, fileno($_->[1]), 1) = 1 for values %inflight;
+  my $n = select(my $rout = $rin, undef, undef, undef);
+  if ($n < 0) { next if $! + 0 == $EINTR; exit 1 }
+  for my $pid (keys %inflight) { settle($pid) if vec($rout, fileno($inflight{$pid}[1]), 1) }
+  if (vec($rout, fileno($wake_r), 1)) { sysread($wake_r, my $junk, 4096); reap() }
+  if (vec($rout, fileno(STDIN), 1)) {
+    my $r = sysread(STDIN, $buf, 65536, length $buf);
+    if (!defined $r) { next if $! + 0 == $EINTR; exit 0 }
+    exit 0 if $r == 0;
+    my $end = rindex($buf, "\0");
+    if ($end >= 0) {
+      push @q, split(/\0/, substr($buf, 0, $end), -1);
+      substr($buf, 0, $end + 1) = '';
+      while (@q && $q[0] ne 'S') { shift @q } # nothing else is asked
+      while (my $r = request()) { start(@$r) }
+    }
+  }
+}
+`

@@ -1,0 +1,116 @@
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import type { ExitStatus } from "../../src/process/ProcessService.js"
+import { decodeWaitStatus, makeSpawnHelperPool } from "../../src/process/spawnHelper.js"
+import { PATH, readText, statOf } from "./helpers.js"
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sv-helper-"))
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+/** Resolves when `check` holds, polling; rejects after 5 s. */
+const until = async (what: string, check: () => boolean) => {
+  const deadline = Date.now() + 5000
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+const shell = (command: string, out = path.join(dir, "out.log")) => ({
+  file: "/bin/sh",
+  argv: ["sh", "-c", command],
+  cwd: dir,
+  env: { PATH },
+  outputFile: out,
+})
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe("decodeWaitStatus", () => {
+  it("reads an exit code from the high byte and a signal from the low bits", () => {
+    expect(decodeWaitStatus(0)).toEqual({ code: 0, signal: null, known: true })
+    expect(decodeWaitStatus(3 << 8)).toEqual({ code: 3, signal: null, known: true })
+    expect(decodeWaitStatus(15)).toEqual({ code: null, signal: "SIGTERM", known: true })
+    expect(decodeWaitStatus(9 | 0x80)).toEqual({ code: null, signal: "SIGKILL", known: true }) // core dumped
+  })
+})
+
+describe("the spawn helper", () => {
+  it("is not used when switched off, or without Perl on PATH", () => {
+    expect(makeSpawnHelperPool({ ...process.env, SUPERVISOR_SPAWN_HELPER: "0" })()).toBeUndefined()
+    expect(makeSpawnHelperPool({ PATH: dir })()).toBeUndefined()
+  })
+
+  it("passes any bytes but NUL through: tabs, newlines, non-ASCII, empty arguments, spaces in paths", async () => {
+    const helper = makeSpawnHelperPool()()!
+    const spaced = path.join(dir, "a dir\twith tab")
+    fs.mkdirSync(spaced)
+    const out = path.join(spaced, "out put.log")
+    const exits: Array<ExitStatus> = []
+    const started = await helper.spawn(
+      {
+        file: "/bin/sh",
+        argv: ["sh", "-c", 'printf "[%s]\\n" "$VALUE" "$0" "$1" "$(pwd)"', "", "é ü"],
+        cwd: spaced,
+        env: { PATH, VALUE: "tab\tnew\nline=x" },
+        outputFile: out,
+      },
+      (s) => exits.push(s),
+    )
+    expect("pid" in started).toBe(true)
+    await until("the exit", () => exits.length === 1)
+    expect(exits[0]).toEqual({ code: 0, signal: null, known: true })
+    expect(readText(out)).toBe(`[tab\tnew\nline=x]\n[]\n[é ü]\n[${spaced}]\n`)
+  })
+
+  it("reports a failed step with its errno, as Node words it", async () => {
+    const helper = makeSpawnHelperPool()()
+    expect(helper).toBeDefined()
+    const noDir = await helper!.spawn(shell("true", path.join(dir, "missing", "out.log")), () => {})
+    expect(noDir).toEqual({
+      error: {
+        code: "ENOENT",
+        syscall: "open",
+        message: `ENOENT: no such file or directory, open '${path.join(dir, "missing", "out.log")}'`,
+      },
+    })
+    const noShell = await helper!.spawn({ ...shell("true"), file: path.join(dir, "no-shell") }, () => {})
+    expect(noShell).toEqual({ error: { code: "ENOENT", syscall: "exec", message: "spawn sh ENOENT" } })
+    const noCwd = await helper!.spawn({ ...shell("true"), cwd: path.join(dir, "gone") }, () => {})
+    expect(noCwd).toMatchObject({ error: { code: "ENOENT", syscall: "chdir" } })
+  })
+
+  it("when it dies, its daemons are watched until they end (status unknown), and a new one takes over", async () => {
+    const helpers = makeSpawnHelperPool()
+    const first = helpers()!
+    const exits: Array<ExitStatus> = []
+    const started = await first.spawn(shell("echo started; exec sleep 30"), (s) => exits.push(s))
+    if (!("pid" in started)) throw new Error(started.error.message)
+    const helperPid = first.pid()!
+    expect(statOf(started.pid)?.ppid).toBe(helperPid)
+    process.kill(helperPid, "SIGKILL")
+    await until("the helper to be gone", () => first.pid() === undefined)
+    expect(alive(started.pid)).toBe(true) // the daemon does not depend on its helper
+    process.kill(-started.pid, "SIGTERM")
+    await until("the orphan's exit to be noticed", () => exits.length === 1)
+    expect(exits).toEqual([{ code: null, signal: null, known: false }])
+
+    const second = helpers()!
+    expect(second.pid()).not.toBe(helperPid)
+    const again: Array<ExitStatus> = []
+    const next = await second.spawn(shell("exit 7"), (s) => again.push(s))
+    expect("pid" in next).toBe(true)
+    await until("the exit", () => again.length === 1)
+    expect(again).toEqual([{ code: 7, signal: null, known: true }])
+    expect(readText(path.join(dir, "out.log"))).toContain("started")
+  })
+})
