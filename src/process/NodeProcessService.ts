@@ -2,6 +2,7 @@ import { type ChildProcess, type SpawnOptions, spawn as spawnChild } from "node:
 import * as fs from "node:fs"
 import { Deferred, Duration, Effect, Exit, FiberId, Layer, Option } from "effect"
 import type { ProcessTreeNode } from "../domain/ProcessTree.js"
+import { dashPwd, directExec } from "./directExec.js"
 import { resolveExecutable } from "./executable.js"
 import {
   type ExitStatus,
@@ -137,8 +138,7 @@ const pollExit = (pid: number, startTime: string): Effect.Effect<ExitStatus> =>
  */
 const launch = (
   req: SpawnRequest,
-  file: string,
-  args: ReadonlyArray<string>,
+  exec: Exec,
   on: { readonly onError: (error: unknown) => void; readonly onExit: (status: ExitStatus) => void },
 ): { readonly child: ChildProcess } | { readonly problem: string } => {
   let fd: number
@@ -150,7 +150,7 @@ const launch = (
   const options: SpawnOptions = {
     cwd: req.cwd,
     env: req.env,
-    argv0: file, // argv[0] as given ("sh"), though the absolute path is executed
+    argv0: exec.argv[0]!, // as given ("sh"), though the absolute path is executed
     detached: true, // setsid(): own session and process group, so the group can be signalled as one
     stdio: ["ignore", fd, fd],
     ...(req.uid === undefined ? {} : { uid: req.uid }),
@@ -158,12 +158,9 @@ const launch = (
   }
   let child: ChildProcess
   try {
-    // as another user, PATH is searched as that user would (by execvp in the child)
-    const executable =
-      req.uid === undefined && req.gid === undefined ? resolveExecutable(file, req.env.PATH) : file
-    child = spawnChild(executable, args, options)
+    child = spawnChild(exec.file, exec.argv.slice(1), options)
   } catch (error) {
-    return { problem: spawnProblem(error, req, file) }
+    return { problem: spawnProblem(error, req, exec.argv[0]!) }
   } finally {
     fs.closeSync(fd) // the child has its own copy; ours would only keep the file open
   }
@@ -172,9 +169,77 @@ const launch = (
   return { child }
 }
 
-const makeSpawn =
-  (helpers: () => SpawnHelper | undefined) =>
-  (req: SpawnRequest): Effect.Effect<ProcessHandle, SpawnError> =>
+/** What to exec: the file (an absolute path when found) and its argv, argv[0] first. */
+interface Exec {
+  readonly file: string
+  readonly argv: ReadonlyArray<string>
+}
+
+type Attempt =
+  | { readonly handle: ProcessHandle }
+  /** `exec`: the program could not be run (the direct exec falls back to the shell on it). */
+  | { readonly failed: string; readonly step: "exec" | "other" }
+
+const makeSpawn = (helpers: () => SpawnHelper | undefined) => {
+  /** One try through the spawn helper; undefined when the helper died before it answered. */
+  const viaHelper = (helper: SpawnHelper, req: SpawnRequest, exec: Exec) =>
+    Effect.gen(function* () {
+      const exited = Deferred.unsafeMake<ExitStatus>(FiberId.none)
+      const started = yield* Effect.promise(() =>
+        helper.spawn(
+          { file: exec.file, argv: exec.argv, cwd: req.cwd, env: req.env, outputFile: req.outputFile },
+          (status) => Deferred.unsafeDone(exited, Exit.succeed(status)),
+        ),
+      )
+      if ("pid" in started) {
+        const startTime = readStat(started.pid)?.startTime ?? ""
+        return { handle: { pid: started.pid, startTime, exit: Deferred.await(exited) } } satisfies Attempt
+      }
+      const { error } = started
+      if (error.code === "EHELPER") return undefined
+      if (error.syscall === "open")
+        return {
+          failed: `cannot open output file ${req.outputFile}: ${error.message}`,
+          step: "other",
+        } as const
+      return { failed: spawnProblem(error, req, exec.argv[0]!), step: "exec" } as const
+    })
+
+  /** One try through Node's `child_process.spawn`. */
+  const viaNode = (req: SpawnRequest, exec: Exec) =>
+    Effect.gen(function* () {
+      const exited = yield* Deferred.make<ExitStatus>()
+      const failed = yield* Deferred.make<unknown>()
+      const launched = launch(req, exec, {
+        onError: (error) => Deferred.unsafeDone(failed, Exit.succeed(error)),
+        onExit: (status) => Deferred.unsafeDone(exited, Exit.succeed(status)),
+      })
+      if ("problem" in launched) return { failed: launched.problem, step: "other" } as const
+      const { child } = launched
+      const pid = child.pid
+      if (pid === undefined)
+        return {
+          failed: spawnProblem(yield* Deferred.await(failed), req, exec.argv[0]!),
+          step: "exec",
+        } as const
+      child.unref()
+      // The child exists until Node reaps it, which cannot happen before this synchronous read.
+      const startTime = readStat(pid)?.startTime ?? ""
+      return { handle: { pid, startTime, exit: Deferred.await(exited) } } satisfies Attempt
+    })
+
+  const attempt = (req: SpawnRequest, exec: Exec): Effect.Effect<Attempt> =>
+    Effect.gen(function* () {
+      const helper = req.uid === undefined && req.gid === undefined ? helpers() : undefined
+      if (helper !== undefined) {
+        const r = yield* viaHelper(helper, req, exec)
+        if (r !== undefined) return r
+        // the helper died before it could say: Node spawns this one
+      }
+      return yield* viaNode(req, exec)
+    })
+
+  return (req: SpawnRequest): Effect.Effect<ProcessHandle, SpawnError> =>
     Effect.gen(function* () {
       const fail = (problem: string) =>
         new SpawnError({
@@ -186,50 +251,24 @@ const makeSpawn =
       if (file === undefined || file === "") return yield* fail("no shell configured")
       const cwdProblem = directoryProblem(req.cwd)
       if (cwdProblem !== undefined) return yield* fail(cwdProblem)
-
-      const helper = req.uid === undefined && req.gid === undefined ? helpers() : undefined
-      if (helper !== undefined) {
-        const exited = Deferred.unsafeMake<ExitStatus>(FiberId.none)
-        const started = yield* Effect.promise(() =>
-          helper.spawn(
-            {
-              file: resolveExecutable(file, req.env.PATH),
-              argv: [file, ...shellArgs, req.command],
-              cwd: req.cwd,
-              env: req.env,
-              outputFile: req.outputFile,
-            },
-            (status) => Deferred.unsafeDone(exited, Exit.succeed(status)),
-          ),
-        )
-        if ("pid" in started) {
-          const startTime = readStat(started.pid)?.startTime ?? ""
-          return { pid: started.pid, startTime, exit: Deferred.await(exited) } satisfies ProcessHandle
-        }
-        const { error } = started
-        if (error.code !== "EHELPER")
-          return yield* fail(
-            error.syscall === "open"
-              ? `cannot open output file ${req.outputFile}: ${error.message}`
-              : spawnProblem(error, req, file),
-          )
-        // the helper died before it could say: Node spawns this one
+      // as another user, PATH is searched as that user would (by execvp in the child)
+      const asUser = req.uid !== undefined || req.gid !== undefined
+      const resolve = (name: string) => (asUser ? name : resolveExecutable(name, req.env.PATH))
+      const shellPath = resolve(file)
+      const direct = asUser ? undefined : directExec(req.shell, shellPath, req.command)
+      const program = direct === undefined ? undefined : resolve(direct[0]!)
+      if (direct !== undefined && program !== undefined && program.includes("/")) {
+        const env = { ...req.env, PWD: dashPwd(req.cwd, req.env.PWD) }
+        const r = yield* attempt({ ...req, env }, { file: program, argv: direct })
+        if ("handle" in r) return r.handle
+        if (r.step !== "exec") return yield* fail(r.failed)
+        // not runnable as it is (say, a script without #!): the shell runs it, or says why not
       }
-      const exited = yield* Deferred.make<ExitStatus>()
-      const failed = yield* Deferred.make<unknown>()
-      const launched = launch(req, file, [...shellArgs, req.command], {
-        onError: (error) => Deferred.unsafeDone(failed, Exit.succeed(error)),
-        onExit: (status) => Deferred.unsafeDone(exited, Exit.succeed(status)),
-      })
-      if ("problem" in launched) return yield* fail(launched.problem)
-      const { child } = launched
-      const pid = child.pid
-      if (pid === undefined) return yield* fail(spawnProblem(yield* Deferred.await(failed), req, file))
-      child.unref()
-      // The child exists until Node reaps it, which cannot happen before this synchronous read.
-      const startTime = readStat(pid)?.startTime ?? ""
-      return { pid, startTime, exit: Deferred.await(exited) } satisfies ProcessHandle
+      const r = yield* attempt(req, { file: shellPath, argv: [file, ...shellArgs, req.command] })
+      if ("handle" in r) return r.handle
+      return yield* fail(r.failed)
     }).pipe(Effect.uninterruptible) // once the child exists, its handle must reach the caller
+}
 
 const adopt = (pid: number, startTime: string): Effect.Effect<Option.Option<ProcessHandle>> =>
   Effect.sync(() =>

@@ -180,6 +180,42 @@ describe.each(MODES)("NodeProcessService, daemons forked by %s", (mode) => {
     )
 
     it.scopedLive(
+      "execs `exec <plain words>` without the shell, and lets the shell run what cannot be exec'd",
+      () =>
+        live(
+          Effect.gen(function* () {
+            const dir = yield* tempDir
+            // without a shell in between, the process's parent is whoever forked it, not `sh`
+            const direct = yield* daemon(dir, "exec sleep 100")
+            expect(readText(`/proc/${direct.handle.pid}/cmdline`).split("\0")).toEqual(["sleep", "100", ""])
+            expect(readText(`/proc/${statOf(direct.handle.pid)?.ppid}/comm`).trim()).not.toBe("sh")
+            // a script without #! is no executable: `sh` runs it as a script, as it always did
+            const script = path.join(dir, "no-shebang")
+            fs.writeFileSync(script, "echo ran by the shell\n")
+            fs.chmodSync(script, 0o755)
+            const bySh = yield* daemon(dir, `exec ./no-shebang`, { outputFile: path.join(dir, "script.log") })
+            expect(yield* exitWithin(bySh.handle)).toEqual({ code: 0, signal: null, known: true })
+            expect(readText(bySh.out)).toBe("ran by the shell\n")
+            // the environment is the one the shell would have given it: PWD included
+            const viaExec = yield* daemon(dir, "exec env", { outputFile: path.join(dir, "env1.log") })
+            const viaShell = yield* daemon(dir, "env", { outputFile: path.join(dir, "env2.log") })
+            yield* exitWithin(viaExec.handle)
+            yield* exitWithin(viaShell.handle)
+            const sorted = (text: string) => text.split("\n").sort()
+            expect(sorted(readText(viaExec.out))).toEqual(sorted(readText(viaShell.out)))
+            expect(readText(viaExec.out)).toContain(`PWD=${fs.realpathSync(dir)}\n`)
+            // unknown to PATH: the shell says so, with its own exit status
+            const missing = yield* daemon(dir, "exec no-such-program-anywhere", {
+              outputFile: path.join(dir, "missing.log"),
+            })
+            expect(yield* exitWithin(missing.handle)).toEqual({ code: 127, signal: null, known: true })
+            expect(readText(missing.out)).toMatch(/no-such-program-anywhere: not found/)
+          }),
+        ),
+      10_000,
+    )
+
+    it.scopedLive(
       "runs the daemon as another user when root, and fails clearly otherwise",
       () =>
         live(
