@@ -257,7 +257,7 @@ const makeSpawn = (helpers: () => SpawnHelper | undefined) => {
       const shellPath = resolve(file)
       const direct = asUser ? undefined : directExec(req.shell, shellPath, req.command)
       const program = direct === undefined ? undefined : resolve(direct[0]!)
-      if (direct !== undefined && program !== undefined && program.includes("/")) {
+      if (direct !== undefined && program?.includes("/")) {
         const env = { ...req.env, PWD: dashPwd(req.cwd, req.env.PWD) }
         const r = yield* attempt({ ...req, env }, { file: program, argv: direct })
         if ("handle" in r) return r.handle

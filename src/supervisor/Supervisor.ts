@@ -285,9 +285,8 @@ export const makeSupervisor = Effect.gen(function* () {
               if (!r || isActive(r)) return false
               yield* FiberMap.remove(fibers, id)
               yield* Ref.update(registry, (m) => {
-                const next = new Map(m)
-                next.delete(id)
-                return next
+                m.delete(id)
+                return m
               })
               yield* state.update((s) => {
                 const daemons = { ...s.daemons }

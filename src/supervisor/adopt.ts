@@ -44,12 +44,12 @@ export const adoptPrevious = ({ state, processes, logs, registry: reg, launch, s
         retryCount: record.retry_count,
         ports: record.ports,
       }
-      yield* Ref.update(registry, (m) => new Map(m).set(record.id, runtime))
+      yield* Ref.update(registry, (m) => m.set(record.id, runtime))
       if (!isActive(record) || record.pid === null || record.start_time === null) continue
       const handle = yield* processes.adopt(record.pid, record.start_time)
       if (Option.isSome(handle)) {
         yield* Ref.update(registry, (m) =>
-          new Map(m).set(record.id, {
+          m.set(record.id, {
             ...runtime,
             status: { type: "running" },
             pid: record.pid,

@@ -48,14 +48,20 @@ const toRecord = (r: Runtime): DaemonRecord => ({
  */
 export const makeRegistry = (state: StateStoreShape) =>
   Effect.gen(function* () {
+    // Changed in place (a copy per change made a start of n daemons cost O(n²)): its readers use
+    // it at once, never across a step that could let another fiber run.
     const registry = yield* Ref.make(new Map<string, Runtime>())
     const version = makeChangeCounter()
 
     // Recorded, not awaited: the background writer puts it on disk with the changes made
     // meanwhile, and the operations that answer a client (start, stop, adoption, shutdown)
-    // `state.sync` before they do.
+    // `state.sync` before they do. In place too: the writer turns the state into text as soon as
+    // it takes it.
     const persist = (r: Runtime) =>
-      state.record((s) => ({ ...s, daemons: { ...s.daemons, [r.def.id.qualified]: toRecord(r) } }))
+      state.record((s) => {
+        ;(s.daemons as Record<string, DaemonRecord>)[r.def.id.qualified] = toRecord(r)
+        return s
+      })
     const bump = version.bump
     const update = (id: string, f: (r: Runtime) => Runtime) =>
       Effect.gen(function* () {
@@ -65,7 +71,8 @@ export const makeRegistry = (state: StateStoreShape) =>
           const r = f(current)
           // `f` returning the same record means "no change": nothing to persist or announce.
           if (r === current) return [undefined, m] as const
-          return [r, new Map(m).set(id, r)] as const
+          m.set(id, r)
+          return [r, m] as const
         })
         if (next) {
           yield* persist(next)
@@ -82,7 +89,7 @@ export const makeRegistry = (state: StateStoreShape) =>
     const register = (def: DaemonDefinition) =>
       Ref.update(registry, (m) => {
         const current = m.get(def.id.qualified)
-        return new Map(m).set(def.id.qualified, current ? { ...current, def } : initialRuntime(def))
+        return m.set(def.id.qualified, current ? { ...current, def } : initialRuntime(def))
       })
 
     return { registry, version, bump, update, find, register }

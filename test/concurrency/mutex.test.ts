@@ -4,7 +4,7 @@ import { describe, expect } from "vitest"
 import { LogStoreError } from "../../src/logs/errors.js"
 import { makeLogMutex } from "../../src/logs/mutex.js"
 
-describe("makeLogMutex", () => {
+describe("makeMutex, as the log store uses it (makeLogMutex)", () => {
   it.effect("sync runs its block at once when the lock is free, and its throw is the failure", () =>
     Effect.gen(function* () {
       const m = makeLogMutex()
