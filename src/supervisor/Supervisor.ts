@@ -1,16 +1,5 @@
-import {
-  Context,
-  Deferred,
-  Effect,
-  Exit,
-  Fiber,
-  FiberMap,
-  FiberSet,
-  Layer,
-  Option,
-  Ref,
-  Stream,
-} from "effect"
+import { Context, Deferred, Effect, Exit, Fiber, FiberSet, Layer, Option, Ref, Stream } from "effect"
+import { makeFiberRegistry } from "../concurrency/fiberRegistry.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { ProcessTreeNode } from "../domain/ProcessTree.js"
@@ -106,7 +95,7 @@ export const makeSupervisor = Effect.gen(function* () {
   const detaching = yield* Ref.make(false)
   const reg = yield* makeRegistry(state)
   const { registry, version, bump, update, find, register } = reg
-  const fibers = yield* FiberMap.make<string>()
+  const fibers = yield* makeFiberRegistry<string>()
   const withLock = makeLocks()
   const launches = makeLaunches(withLock)
 
@@ -184,7 +173,7 @@ export const makeSupervisor = Effect.gen(function* () {
       // deferred it completed keeps its value. An observer, not a race: no fibers per start.
       // Uninterruptible: the fiber never runs without its observer.
       yield* Effect.uninterruptible(
-        FiberMap.run(fibers, id, lifecycle(ctx, def, ready, spawned, adopted)).pipe(
+        fibers.run(id, lifecycle(ctx, def, ready, spawned, adopted)).pipe(
           Effect.tap((fiber) =>
             fiber.addObserver(() => {
               Deferred.unsafeDone(spawned, Exit.void)
@@ -199,8 +188,8 @@ export const makeSupervisor = Effect.gen(function* () {
   const stopLocked = (id: string) =>
     Effect.gen(function* () {
       const r = yield* find(id)
-      const running = yield* FiberMap.has(fibers, id)
-      yield* FiberMap.remove(fibers, id)
+      const running = yield* fibers.has(id)
+      yield* fibers.remove(id)
       return running && isActive(r)
     })
 
@@ -211,12 +200,12 @@ export const makeSupervisor = Effect.gen(function* () {
       const id = def.id.qualified
       const current = (yield* Ref.get(registry)).get(id)
       // A running daemon is reported as running even when disabled (disabling leaves it running).
-      if (current && isActive(current) && !options.force && (yield* FiberMap.has(fibers, id)))
+      if (current && isActive(current) && !options.force && (yield* fibers.has(id)))
         return { now: { _tag: "AlreadyRunning", id, pid: current.pid } as const }
       if (yield* isDisabled(id)) return { now: { _tag: "Disabled", id } as const }
       // Waits for the previous fiber (running, backing off or ending) to be gone with its
-      // process: FiberMap.run alone would interrupt it without waiting.
-      yield* FiberMap.remove(fibers, id)
+      // process: `run` alone would interrupt it without waiting.
+      yield* fibers.remove(id)
       yield* register(def)
       const launched = yield* launch(def, Option.none())
       const gen = launches.note(id, launched.outcome)
@@ -262,8 +251,8 @@ export const makeSupervisor = Effect.gen(function* () {
       Effect.gen(function* () {
         yield* find(id)
         // The lifecycle fiber ends when the daemon is done for good: no retry pending.
-        const fiber = yield* FiberMap.get(fibers, id).pipe(Effect.option)
-        if (Option.isSome(fiber)) yield* Fiber.await(fiber.value)
+        const fiber = yield* fibers.get(id)
+        if (fiber !== undefined) yield* Fiber.await(fiber)
         for (;;) {
           const seen = yield* version.current
           const r = yield* find(id)
@@ -283,7 +272,7 @@ export const makeSupervisor = Effect.gen(function* () {
             Effect.gen(function* () {
               const r = (yield* Ref.get(registry)).get(id)
               if (!r || isActive(r)) return false
-              yield* FiberMap.remove(fibers, id)
+              yield* fibers.remove(id)
               yield* Ref.update(registry, (m) => {
                 m.delete(id)
                 return m
@@ -306,7 +295,7 @@ export const makeSupervisor = Effect.gen(function* () {
       yield* Ref.set(shuttingDown, true)
       yield* Ref.set(detaching, true)
       // every lifecycle ends; the processes stay, recorded as running for the next supervisor
-      yield* FiberMap.clear(fibers)
+      yield* fibers.clear
       yield* FiberSet.awaitEmpty(hookFibers)
       yield* state.sync
       return [...(yield* Ref.get(registry)).values()].filter((r) => r.handle !== null).length
@@ -316,7 +305,7 @@ export const makeSupervisor = Effect.gen(function* () {
       const all = [...(yield* Ref.get(registry)).values()]
       const levels = stopLevels(new Map(all.map((r) => [r.def.id.qualified, r.def.config.depends] as const)))
       for (const level of levels) {
-        yield* Effect.forEach(level, (id) => withLock(id)(FiberMap.remove(fibers, id)), {
+        yield* Effect.forEach(level, (id) => withLock(id)(fibers.remove(id)), {
           concurrency: "unbounded",
           discard: true,
         })
@@ -351,7 +340,7 @@ export const SupervisorLive = Layer.scoped(
   Effect.gen(function* () {
     const { supervisor, adoptPrevious } = yield* makeSupervisor
     yield* adoptPrevious
-    // Registered after the FiberMap's own finalizer, so it runs first: an orderly stop.
+    // Registered after the fiber registry's own finalizer, so it runs first: an orderly stop.
     yield* Effect.addFinalizer(() => supervisor.stopAll)
     return supervisor
   }),
