@@ -19,8 +19,9 @@
  * The child: new session (or process group), stdin /dev/null, stdout and stderr appended to the
  * output file, the working directory, exactly the given environment, default signal handlers;
  * whether the exec worked comes back through a close-on-exec pipe, as libuv does it. The helper
- * does not wait for that: it forks the next daemon while the last one execs, and answers each
- * when its pipe says (a child that has exited is answered before its exit is reported).
+ * does not wait for that: it forks the next daemon while the last one execs. The answers go out
+ * in the order the daemons were asked for (each one's exit after its answer), as a supervisor
+ * that forks them one after the other would see them.
  */
 export const SPAWN_HELPER_SCRIPT = String.raw`
 use strict;
@@ -29,21 +30,43 @@ my ($sys_setsid, $out_flags) = @ARGV;
 my $EINTR = 4;
 # perl marks descriptors above $^F (2) close-on-exec: none of these reaches a daemon
 pipe(my $wake_r, my $wake_w) or die "pipe: $!";
-my %inflight; # pid => [request id, read end of its exec-result pipe]
+my %pipe;   # pid => [request id, read end of its exec-result pipe]: result not read yet
+my %result; # pid => its answer, once read
+my %exit;   # pid => wait status of a child that ended before its answer went out
+my @order;  # pids in the order they were forked, until their answers go out
 sub out { my $s = shift; my $off = 0; while ($off < length $s) { my $n = syswrite(STDOUT, $s, length($s) - $off, $off); if (!defined $n) { next if $! + 0 == $EINTR; exit 0 } $off += $n } }
-# Answers a child whose exec result is known (its pipe is readable, or it has exited); true if it started.
-sub settle {
+# Reads the exec result of a child whose pipe is readable (or closed: it has exited).
+sub read_result {
   my ($pid) = @_;
-  my $e = delete $inflight{$pid} or return 1;
+  my $e = delete $pipe{$pid} or return;
   my ($id, $fh) = @$e;
   my ($got, $err);
   while (1) { $got = sysread($fh, $err, 64); if (!defined $got && $! + 0 == $EINTR) { next } last }
   close $fh;
-  if ($got) { my ($step, $errno) = split / /, $err; waitpid($pid, 0); out("E\t$id\t$step\t$errno\n"); return 0 }
-  out("P\t$id\t$pid\n");
-  return 1;
+  if ($got) { my ($step, $errno) = split / /, $err; $result{$pid} = "E	$id	$step	$errno
+" }
+  else { $result{$pid} = "P	$id	$pid
+" }
 }
-sub reap { while ((my $pid = waitpid(-1, 1)) > 0) { my $status = $?; out("X\t$pid\t$status\n") if settle($pid) } }
+# Answers in the order the daemons were asked for (each exit after its daemon's answer).
+sub flush {
+  while (@order && exists $result{$order[0]}) {
+    my $pid = shift @order;
+    my $line = delete $result{$pid};
+    out($line);
+    if (substr($line, 0, 1) eq 'E') { waitpid($pid, 0) unless exists $exit{$pid}; delete $exit{$pid} }
+    elsif (exists $exit{$pid}) { out("X	$pid	" . delete($exit{$pid}) . "
+") }
+  }
+}
+sub reap {
+  while ((my $pid = waitpid(-1, 1)) > 0) {
+    my $status = $?;
+    if (exists $pipe{$pid} || exists $result{$pid}) { read_result($pid); $exit{$pid} = $status }
+    else { out("X	$pid	$status
+") }
+  }
+}
 $SIG{CHLD} = sub { syswrite($wake_w, "x") };
 $SIG{PIPE} = 'IGNORE';
 sub start {
@@ -70,7 +93,8 @@ sub start {
     $fail->('exec');
   }
   close $err_w;
-  $inflight{$pid} = [$id, $err_r];
+  $pipe{$pid} = [$id, $err_r];
+  push @order, $pid;
 }
 my $buf = '';
 my @q; # complete fields not yet taken
@@ -88,11 +112,12 @@ while (1) {
   my $rin = '';
   vec($rin, fileno(STDIN), 1) = 1;
   vec($rin, fileno($wake_r), 1) = 1;
-  vec($rin, fileno($_->[1]), 1) = 1 for values %inflight;
+  vec($rin, fileno($_->[1]), 1) = 1 for values %pipe;
   my $n = select(my $rout = $rin, undef, undef, undef);
   if ($n < 0) { next if $! + 0 == $EINTR; exit 1 }
-  for my $pid (keys %inflight) { settle($pid) if vec($rout, fileno($inflight{$pid}[1]), 1) }
+  for my $pid (keys %pipe) { read_result($pid) if vec($rout, fileno($pipe{$pid}[1]), 1) }
   if (vec($rout, fileno($wake_r), 1)) { sysread($wake_r, my $junk, 4096); reap() }
+  flush();
   if (vec($rout, fileno(STDIN), 1)) {
     my $r = sysread(STDIN, $buf, 65536, length $buf);
     if (!defined $r) { next if $! + 0 == $EINTR; exit 0 }

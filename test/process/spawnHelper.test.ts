@@ -72,6 +72,31 @@ describe("the spawn helper", () => {
     expect(readText(out)).toBe(`[tab\tnew\nline=x]\n[]\n[é ü]\n[${spaced}]\n`)
   })
 
+  it("answers in the order it was asked, and every exit after its daemon's answer", async () => {
+    const helper = makeSpawnHelperPool()()!
+    const answered: Array<number> = []
+    const exits: Array<ExitStatus> = []
+    // daemons that end at once (their exits race their answers), and a failure among them
+    const runs = Array.from({ length: 20 }, (_, i) =>
+      helper
+        .spawn(
+          i === 7 ? { ...shell("true"), file: path.join(dir, "no-such-shell") } : shell(`exit ${i}`),
+          (s) => exits.push(s),
+        )
+        .then((r) => {
+          answered.push(i)
+          return r
+        }),
+    )
+    const results = await Promise.all(runs)
+    expect(answered).toEqual(Array.from({ length: 20 }, (_, i) => i))
+    expect(results.filter((r) => "error" in r)).toHaveLength(1)
+    await until("every exit", () => exits.length === 19)
+    expect(exits.map((e) => e.code).sort((a, b) => (a ?? 0) - (b ?? 0))).toEqual([
+      0, 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19,
+    ])
+  })
+
   it("reports a failed step with its errno, as Node words it", async () => {
     const helper = makeSpawnHelperPool()()
     expect(helper).toBeDefined()
