@@ -6,7 +6,7 @@
 //
 // 1. start N daemons (`sleep 100000`) and wait until all run; 2. the listing command
 // (`list --json` / `pm2 jlist` / `supervisorctl status`) with N running, median and p90;
-// 3. RSS of the supervising process with N daemons; 4. stop all N; 5. a flood: one
+// 3. RSS of the supervising process (with its helpers) with N daemons; 4. stop all N; 5. a flood: one
 // daemon prints `seq 1 1000000` and exits; time until every line is stored, and the count.
 // Steps 1-4 repeat `--rounds` times (tools interleaved, order rotated each round); the
 // flood runs once per round and tool. `--background N` starts N idle processes first (`sleep`),
