@@ -40,7 +40,8 @@ const isExecutable = (path: string): boolean => {
   }
 }
 
-const isExecutableFile = (path: string): boolean => {
+/** Whether `path` is a file this process may execute. */
+export const isExecutableFile = (path: string): boolean => {
   try {
     fs.accessSync(path, fs.constants.X_OK)
     return fs.statSync(path).isFile()

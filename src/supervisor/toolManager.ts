@@ -1,20 +1,11 @@
-import * as fs from "node:fs"
 import * as nodePath from "node:path"
+import { isExecutableFile } from "../process/executable.js"
 
 /**
  * `tool_manager`: the daemon's command runs through a tool-version manager's exec wrapper
  * (`mise exec -- sh -c <run>`), so that the tools and variables it manages for the directory are
  * active even where no interactive shell hook ran (a supervisor started at boot).
  */
-
-const isExecutable = (path: string): boolean => {
-  try {
-    fs.accessSync(path, fs.constants.X_OK)
-    return fs.statSync(path).isFile()
-  } catch {
-    return false
-  }
-}
 
 /**
  * Where `bin` is: a path (it contains a `/`; relative to `cwd`) is taken as is, a name is looked
@@ -23,12 +14,12 @@ const isExecutable = (path: string): boolean => {
 export const findExecutable = (bin: string, path: string | undefined, cwd: string): string | undefined => {
   if (bin.includes("/")) {
     const full = nodePath.resolve(cwd, bin)
-    return isExecutable(full) ? full : undefined
+    return isExecutableFile(full) ? full : undefined
   }
   for (const dir of (path ?? "").split(":")) {
     if (dir === "") continue
     const candidate = nodePath.join(nodePath.resolve(cwd, dir), bin)
-    if (isExecutable(candidate)) return candidate
+    if (isExecutableFile(candidate)) return candidate
   }
   return undefined
 }

@@ -68,3 +68,13 @@ export const liveGroupMembers = (pgid: number): Array<number> =>
     })
 
 export const PATH = process.env.PATH ?? "/usr/local/bin:/usr/bin:/bin"
+
+/** Whether a process with this pid exists (zombies included). */
+export const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}

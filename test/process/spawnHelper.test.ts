@@ -4,7 +4,7 @@ import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import type { ExitStatus } from "../../src/process/ProcessService.js"
 import { decodeWaitStatus, makeSpawnHelperPool } from "../../src/process/spawnHelper.js"
-import { PATH, readText, statOf } from "./helpers.js"
+import { alive, PATH, readText, statOf } from "./helpers.js"
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sv-helper-"))
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
@@ -25,15 +25,6 @@ const shell = (command: string, out = path.join(dir, "out.log")) => ({
   env: { PATH },
   outputFile: out,
 })
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 describe("decodeWaitStatus", () => {
   it("reads an exit code from the high byte and a signal from the low bits", () => {

@@ -42,6 +42,21 @@ const tempFileOf = (file: string) =>
 
 const asideFiles = (dir: string) => fs.readdirSync(dir).filter((f) => /^state\.json\.corrupt-\d+$/.test(f))
 
+/** A writer held at a gate: the test decides when each write reaches the disk. */
+const gatedWriter = () => {
+  const gates: Array<Deferred.Deferred<void>> = []
+  const texts: Array<string> = []
+  const gated: typeof asyncWriter = (f, text) =>
+    Effect.gen(function* () {
+      const gate = yield* Deferred.make<void>()
+      gates.push(gate)
+      yield* Deferred.await(gate)
+      texts.push(text)
+      writeFileAtomic(f, text)
+    })
+  return { gates, texts, gated }
+}
+
 describe("StateStore", () => {
   it.scoped("round trip: what update writes, a new store reads back (file 0600, dir 0700)", () =>
     Effect.gen(function* () {
@@ -249,17 +264,7 @@ describe("StateStore", () => {
       Effect.gen(function* () {
         const dir = yield* tempDir
         const file = nodePath.join(dir, "state.json")
-        // A writer held at a gate: the test decides when a write reaches the disk.
-        const gates: Array<Deferred.Deferred<void>> = []
-        const texts: Array<string> = []
-        const gated: typeof asyncWriter = (f, text) =>
-          Effect.gen(function* () {
-            const gate = yield* Deferred.make<void>()
-            gates.push(gate)
-            yield* Deferred.await(gate)
-            texts.push(text)
-            writeFileAtomic(f, text)
-          })
+        const { gates, texts, gated } = gatedWriter()
         const store = yield* makeStateStore(file, gated)
         const waitForGate = (n: number) =>
           Effect.gen(function* () {
@@ -350,16 +355,7 @@ describe("StateStore", () => {
       Effect.gen(function* () {
         const dir = yield* tempDir
         const file = nodePath.join(dir, "state.json")
-        const gates: Array<Deferred.Deferred<void>> = []
-        const texts: Array<string> = []
-        const gated: typeof asyncWriter = (f, text) =>
-          Effect.gen(function* () {
-            const gate = yield* Deferred.make<void>()
-            gates.push(gate)
-            yield* Deferred.await(gate)
-            texts.push(text)
-            writeFileAtomic(f, text)
-          })
+        const { gates, texts, gated } = gatedWriter()
         const store = yield* makeStateStore(file, gated, "20 millis")
         // lets the writer run as far as it can without the clock moving
         const settle = Effect.repeatN(Effect.yieldNow(), 200)

@@ -4,6 +4,7 @@ import * as nodePath from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import { type HookCommand, liveHookRunner } from "../../src/supervisor/hooks/HookRunner.js"
+import { alive } from "../process/helpers.js"
 
 const command = (run: string, extra: Partial<HookCommand> = {}): HookCommand => ({
   daemon: "app/web",
@@ -15,15 +16,6 @@ const command = (run: string, extra: Partial<HookCommand> = {}): HookCommand => 
   timeout: Duration.seconds(10),
   ...extra,
 })
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 describe("liveHookRunner (real processes)", () => {
   it.live("runs in the given dir and env; each output line goes to the log with a prefix", () =>
