@@ -31,7 +31,7 @@ import {
   startGeneration,
 } from "./follower.js"
 import * as fsio from "./fsio.js"
-import { repairIndexSync } from "./indexFile.js"
+import { repairIndexSync } from "./indexWrite.js"
 import { LogStoreDefaults, type LogStoreOptions, type LogStoreShape } from "./LogStoreShape.js"
 import { makeLogMutex } from "./mutex.js"
 import { type Batch, followerStats, readAfter, readStats, readStatsSync, runQuery } from "./reader.js"

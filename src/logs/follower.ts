@@ -5,15 +5,8 @@ import type { DaemonLog, FollowerState } from "./daemonLog.js"
 import { fsError, isErrno, type LogStoreError } from "./errors.js"
 import * as fsio from "./fsio.js"
 import { startGeneration } from "./generation.js"
-import {
-  emptyView,
-  encodeHeader,
-  encodeRecord,
-  endOf,
-  lastRecord,
-  repairOpenIndex,
-  viewOf,
-} from "./indexFile.js"
+import { emptyView, encodeHeader, encodeRecord, endOf, lastRecord, viewOf } from "./indexFile.js"
+import { repairOpenIndex } from "./indexWrite.js"
 import { retain } from "./retention.js"
 import { countPieces } from "./split.js"
 

@@ -5,7 +5,8 @@ import { Effect, PubSub } from "effect"
 import type { DaemonLog, FollowerState } from "./daemonLog.js"
 import type { LogStoreError } from "./errors.js"
 import * as fsio from "./fsio.js"
-import { endOf, type IndexHeader, lastRecord, withView, writeIndexAtomic } from "./indexFile.js"
+import { endOf, type IndexHeader, lastRecord, withView } from "./indexFile.js"
+import { writeIndexAtomic } from "./indexWrite.js"
 
 /**
  * Runs `body` with the daemon's files marked as being rewritten (seqlock: epoch odd).

@@ -5,7 +5,8 @@ import type { DaemonLog, FollowerState } from "./daemonLog.js"
 import type { FollowerConfig, RetentionState } from "./follower.js"
 import * as fsio from "./fsio.js"
 import { reopenIndex, rewriting } from "./generation.js"
-import { lastRecord, lowerBound, recordAtOrAfter, scopedView, writeIndexAtomic } from "./indexFile.js"
+import { lastRecord, lowerBound, recordAtOrAfter, scopedView } from "./indexFile.js"
+import { writeIndexAtomic } from "./indexWrite.js"
 
 /** `fallocate --punch-hole --offset 0 --length <n> <file>`; the error output on failure. */
 const punchHole = (cmd: string, path: string, length: number): Effect.Effect<string | undefined> =>

@@ -1,16 +1,11 @@
-import { type ChildProcess, type SpawnOptions, spawn as spawnChild } from "node:child_process"
-import * as fs from "node:fs"
-import { Deferred, Duration, Effect, Exit, FiberId, Layer, Option } from "effect"
+import { Duration, Effect, Layer, Option } from "effect"
 import type { ProcessTreeNode } from "../domain/ProcessTree.js"
-import { dashPwd, directExec } from "./directExec.js"
-import { resolveExecutable } from "./executable.js"
+import { errnoCode, errorMessage } from "./errno.js"
 import {
   type ExitStatus,
   type ProcessHandle,
   ProcessService,
   type ProcessServiceShape,
-  SpawnError,
-  type SpawnRequest,
 } from "./ProcessService.js"
 import {
   cpuUsage,
@@ -23,7 +18,8 @@ import {
   readSystemUptime,
   stateName,
 } from "./procfs.js"
-import { makeSpawnHelperPool, type SpawnHelper } from "./spawnHelper.js"
+import { makeSpawn } from "./spawn.js"
+import { makeSpawnHelperPool } from "./spawnHelper.js"
 
 /** An adopted process is not our child: no exit event, so poll. */
 const ADOPTED_POLL = Duration.millis(250)
@@ -33,48 +29,6 @@ const STOP_POLL = Duration.millis(50)
 const KILL_WAIT = Duration.seconds(5)
 
 const UNKNOWN_EXIT: ExitStatus = { code: null, signal: null, known: false }
-
-const errnoCode = (error: unknown): string | undefined =>
-  typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
-    ? error.code
-    : undefined
-
-const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error))
-
-/** Why `cwd` cannot be a working directory, or undefined when it can. */
-const directoryProblem = (cwd: string): string | undefined => {
-  try {
-    return fs.statSync(cwd).isDirectory() ? undefined : `working directory ${cwd} is not a directory`
-  } catch (error) {
-    const code = errnoCode(error)
-    if (code === "ENOENT") return `working directory ${cwd} does not exist`
-    if (code === "ENOTDIR") return `working directory ${cwd} is not a directory`
-    if (code === "EACCES") return `working directory ${cwd} is not accessible: permission denied`
-    return `working directory ${cwd} cannot be used: ${errorMessage(error)}`
-  }
-}
-
-/** Turns a failure of `child_process.spawn` (thrown or emitted) into words about this daemon. */
-const spawnProblem = (error: unknown, req: SpawnRequest, file: string): string => {
-  const asUser = [
-    req.uid === undefined ? undefined : `uid ${req.uid}`,
-    req.gid === undefined ? undefined : `gid ${req.gid}`,
-  ]
-    .filter((part) => part !== undefined)
-    .join(" and ")
-  switch (errnoCode(error)) {
-    case "ENOENT":
-      return `shell ${JSON.stringify(file)} not found (PATH=${req.env.PATH ?? "<unset>"}), or working directory ${req.cwd} vanished`
-    case "EACCES":
-      return `permission denied executing shell ${JSON.stringify(file)} or entering ${req.cwd}${asUser ? ` as ${asUser}` : ""}`
-    case "EPERM":
-      return asUser
-        ? `not permitted to run as ${asUser}: switching users needs a supervisor running as root`
-        : `operation not permitted: ${errorMessage(error)}`
-    default:
-      return errorMessage(error)
-  }
-}
 
 const isAliveNow = (pid: number, startTime: string): boolean => {
   const stat = readStat(pid)
@@ -131,144 +85,6 @@ const pollExit = (pid: number, startTime: string): Effect.Effect<ExitStatus> =>
     while (isAliveNow(pid, startTime)) yield* Effect.sleep(ADOPTED_POLL)
     return UNKNOWN_EXIT
   })
-
-/**
- * Opens the output file, starts the child and attaches its listeners, all synchronously: Node emits
- * 'error' and 'exit' on a later tick, and an 'error' event without a listener would crash the supervisor.
- */
-const launch = (
-  req: SpawnRequest,
-  exec: Exec,
-  on: { readonly onError: (error: unknown) => void; readonly onExit: (status: ExitStatus) => void },
-): { readonly child: ChildProcess } | { readonly problem: string } => {
-  let fd: number
-  try {
-    fd = fs.openSync(req.outputFile, "a", 0o640) // O_WRONLY | O_APPEND | O_CREAT
-  } catch (error) {
-    return { problem: `cannot open output file ${req.outputFile}: ${errorMessage(error)}` }
-  }
-  const options: SpawnOptions = {
-    cwd: req.cwd,
-    env: req.env,
-    argv0: exec.argv[0]!, // as given ("sh"), though the absolute path is executed
-    detached: true, // setsid(): own session and process group, so the group can be signalled as one
-    stdio: ["ignore", fd, fd],
-    ...(req.uid === undefined ? {} : { uid: req.uid }),
-    ...(req.gid === undefined ? {} : { gid: req.gid }),
-  }
-  let child: ChildProcess
-  try {
-    child = spawnChild(exec.file, exec.argv.slice(1), options)
-  } catch (error) {
-    return { problem: spawnProblem(error, req, exec.argv[0]!) }
-  } finally {
-    fs.closeSync(fd) // the child has its own copy; ours would only keep the file open
-  }
-  child.on("error", on.onError)
-  child.once("exit", (code, signal) => on.onExit({ code, signal, known: true }))
-  return { child }
-}
-
-/** What to exec: the file (an absolute path when found) and its argv, argv[0] first. */
-interface Exec {
-  readonly file: string
-  readonly argv: ReadonlyArray<string>
-}
-
-type Attempt =
-  | { readonly handle: ProcessHandle }
-  /** `exec`: the program could not be run (the direct exec falls back to the shell on it). */
-  | { readonly failed: string; readonly step: "exec" | "other" }
-
-const makeSpawn = (helpers: () => SpawnHelper | undefined) => {
-  /** One try through the spawn helper; undefined when the helper died before it answered. */
-  const viaHelper = (helper: SpawnHelper, req: SpawnRequest, exec: Exec) =>
-    Effect.gen(function* () {
-      const exited = Deferred.unsafeMake<ExitStatus>(FiberId.none)
-      const started = yield* Effect.promise(() =>
-        helper.spawn(
-          { file: exec.file, argv: exec.argv, cwd: req.cwd, env: req.env, outputFile: req.outputFile },
-          (status) => Deferred.unsafeDone(exited, Exit.succeed(status)),
-        ),
-      )
-      if ("pid" in started) {
-        const startTime = readStat(started.pid)?.startTime ?? ""
-        return { handle: { pid: started.pid, startTime, exit: Deferred.await(exited) } } satisfies Attempt
-      }
-      const { error } = started
-      if (error.code === "EHELPER") return undefined
-      if (error.syscall === "open")
-        return {
-          failed: `cannot open output file ${req.outputFile}: ${error.message}`,
-          step: "other",
-        } as const
-      return { failed: spawnProblem(error, req, exec.argv[0]!), step: "exec" } as const
-    })
-
-  /** One try through Node's `child_process.spawn`. */
-  const viaNode = (req: SpawnRequest, exec: Exec) =>
-    Effect.gen(function* () {
-      const exited = yield* Deferred.make<ExitStatus>()
-      const failed = yield* Deferred.make<unknown>()
-      const launched = launch(req, exec, {
-        onError: (error) => Deferred.unsafeDone(failed, Exit.succeed(error)),
-        onExit: (status) => Deferred.unsafeDone(exited, Exit.succeed(status)),
-      })
-      if ("problem" in launched) return { failed: launched.problem, step: "other" } as const
-      const { child } = launched
-      const pid = child.pid
-      if (pid === undefined)
-        return {
-          failed: spawnProblem(yield* Deferred.await(failed), req, exec.argv[0]!),
-          step: "exec",
-        } as const
-      child.unref()
-      // The child exists until Node reaps it, which cannot happen before this synchronous read.
-      const startTime = readStat(pid)?.startTime ?? ""
-      return { handle: { pid, startTime, exit: Deferred.await(exited) } } satisfies Attempt
-    })
-
-  const attempt = (req: SpawnRequest, exec: Exec): Effect.Effect<Attempt> =>
-    Effect.gen(function* () {
-      const helper = req.uid === undefined && req.gid === undefined ? helpers() : undefined
-      if (helper !== undefined) {
-        const r = yield* viaHelper(helper, req, exec)
-        if (r !== undefined) return r
-        // the helper died before it could say: Node spawns this one
-      }
-      return yield* viaNode(req, exec)
-    })
-
-  return (req: SpawnRequest): Effect.Effect<ProcessHandle, SpawnError> =>
-    Effect.gen(function* () {
-      const fail = (problem: string) =>
-        new SpawnError({
-          id: req.id,
-          command: req.command,
-          message: `cannot start daemon ${req.id}: ${problem}`,
-        })
-      const [file, ...shellArgs] = req.shell
-      if (file === undefined || file === "") return yield* fail("no shell configured")
-      const cwdProblem = directoryProblem(req.cwd)
-      if (cwdProblem !== undefined) return yield* fail(cwdProblem)
-      // as another user, PATH is searched as that user would (by execvp in the child)
-      const asUser = req.uid !== undefined || req.gid !== undefined
-      const resolve = (name: string) => (asUser ? name : resolveExecutable(name, req.env.PATH))
-      const shellPath = resolve(file)
-      const direct = asUser ? undefined : directExec(req.shell, shellPath, req.command)
-      const program = direct === undefined ? undefined : resolve(direct[0]!)
-      if (direct !== undefined && program?.includes("/")) {
-        const env = { ...req.env, PWD: dashPwd(req.cwd, req.env.PWD) }
-        const r = yield* attempt({ ...req, env }, { file: program, argv: direct })
-        if ("handle" in r) return r.handle
-        if (r.step !== "exec") return yield* fail(r.failed)
-        // not runnable as it is (say, a script without #!): the shell runs it, or says why not
-      }
-      const r = yield* attempt(req, { file: shellPath, argv: [file, ...shellArgs, req.command] })
-      if ("handle" in r) return r.handle
-      return yield* fail(r.failed)
-    }).pipe(Effect.uninterruptible) // once the child exists, its handle must reach the caller
-}
 
 const adopt = (pid: number, startTime: string): Effect.Effect<Option.Option<ProcessHandle>> =>
   Effect.sync(() =>
