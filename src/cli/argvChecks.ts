@@ -28,8 +28,16 @@ export const VALUE_FLAGS: ReadonlySet<string> = new Set([
   "--web-port",
 ])
 
+/** The shells @effect/cli's own `--completions` writes a script for. */
+export const COMPLETION_SHELLS: ReadonlyArray<string> = ["bash", "zsh", "fish", "sh"]
+
 /** `X needs a value` for the first value flag with nothing (or another long flag) after it. */
 export const missingValueProblem = (args: ReadonlyArray<string>): string | undefined => {
+  // @effect/cli's built-in option: without a shell it says "Invalid subcommand for supervisor"
+  if (args[0] === "--completions" && !COMPLETION_SHELLS.includes(args[1] ?? ""))
+    return args[1] === undefined
+      ? `--completions needs a shell: ${COMPLETION_SHELLS.join(", ")}`
+      : `--completions: unknown shell ${JSON.stringify(args[1])}; one of ${COMPLETION_SHELLS.join(", ")}`
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string
     if (arg === "--") return undefined // what follows is a command's, verbatim

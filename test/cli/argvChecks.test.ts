@@ -35,6 +35,15 @@ describe("missingValueProblem", () => {
     expect(missingValueProblem(["run", "x", "--", "grep", "--since"])).toBeUndefined()
     expect(missingValueProblem(["start", "--all", "--bump"])).toBeUndefined()
   })
+
+  it("names a missing or unknown shell of --completions, and leaves the known ones alone", () => {
+    expect(missingValueProblem(["--completions"])).toBe("--completions needs a shell: bash, zsh, fish, sh")
+    expect(missingValueProblem(["--completions", "tcsh"])).toBe(
+      '--completions: unknown shell "tcsh"; one of bash, zsh, fish, sh',
+    )
+    for (const shell of ["bash", "zsh", "fish", "sh"])
+      expect(missingValueProblem(["--completions", shell])).toBeUndefined()
+  })
 })
 
 describe("SUBCOMMANDS", () => {

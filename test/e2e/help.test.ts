@@ -68,4 +68,16 @@ describe("help", () => {
     // a word that names no subcommand: the help of the command so far
     expect(help("config", "bogus", "--help")).toBe(config)
   })
+
+  it("--completions: the script for a shell; without one, or with another, a usage error naming them", () => {
+    const bash = cli("--completions", "bash")
+    expect(bash.status).toBe(0)
+    expect(bash.stdout).toContain("_supervisor_bash_completions")
+    const none = cli("--completions")
+    expect(none.status).toBe(2)
+    expect(none.stderr).toBe("error: --completions needs a shell: bash, zsh, fish, sh\n")
+    const other = cli("--completions", "tcsh")
+    expect(other.status).toBe(2)
+    expect(other.stderr).toContain('unknown shell "tcsh"')
+  })
 })
