@@ -235,20 +235,7 @@ export const mergeFiles = (
       for (const ref of templateRefs(value).refs) {
         const target = parseDaemonRef(ref.daemon, draft.id.namespace)
         const qualified = Either.isRight(target) ? target.right.qualified : ref.daemon
-        if (drafts.has(qualified)) {
-          // the template is that daemon's first port: without `port`, every start would fail
-          const named = daemons[qualified]
-          if (named !== undefined && named.config.port === undefined)
-            problems.push(
-              new InvalidTemplate({
-                ...where(draft.keySource.get(key), ["daemons", draft.id.name, key]),
-                key: `daemons.${draft.id.name}.${key}`,
-                message: `template ${ref.text} names ${qualified}, which has no \`port\``,
-                hint: `set port on ${qualified} (the template renders its first port), or write the port number here`,
-              }),
-            )
-          continue
-        }
+        if (drafts.has(qualified)) continue
         problems.push(
           new InvalidTemplate({
             ...where(draft.keySource.get(key), ["daemons", draft.id.name, key]),

@@ -534,26 +534,6 @@ describe("other daemon-level errors", () => {
     expect(p.message).toContain("ghost")
   })
 
-  it("a template naming a daemon without `port` (InvalidTemplate: it could never render)", async () => {
-    const sb = sandbox()
-    sb.write({
-      "app/supervisor.toml": toml(
-        "[daemons.db]",
-        'run = "db"',
-        "[daemons.web]",
-        'run = "web"',
-        'ready_http = "http://127.0.0.1:{{ daemons.db.port }}/health"',
-      ),
-    })
-    const err = await loadErr(sb, { cwd: "app" })
-    expect(tags(err)).toEqual(["InvalidTemplate"])
-    const p = only(err, "InvalidTemplate")
-    expect(p.line).toBe(5)
-    expect(p.key).toBe("daemons.web.ready_http")
-    expect(p.message).toBe("template {{ daemons.db.port }} names app/db, which has no `port`")
-    expect(p.hint).toContain("set port on app/db")
-  })
-
   it("templates naming existing daemons, short or qualified, are fine", async () => {
     const sb = sandbox()
     sb.write({
@@ -561,7 +541,6 @@ describe("other daemon-level errors", () => {
       "app/supervisor.toml": toml(
         "[daemons.db]",
         'run = "db"',
-        "port = 5432",
         "[daemons.web]",
         'run = "web"',
         'ready_port = "{{ daemons.db.port }}"',
