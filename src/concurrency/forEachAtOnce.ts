@@ -11,31 +11,36 @@ export const forEachAtOnce = <A>(
   items: Iterable<A>,
   f: (item: A) => Effect.Effect<void>,
 ): Effect.Effect<void> =>
-  Effect.withFiberRuntime((parent) => {
-    const fork = Runtime.runFork(
-      Runtime.make({
-        context: parent.currentContext,
-        fiberRefs: parent.getFiberRefs(),
-        runtimeFlags: Runtime.defaultRuntime.runtimeFlags,
-      }),
-    )
-    const fibers: Array<Fiber.RuntimeFiber<void>> = []
-    const done = Deferred.unsafeMake<void>(parent.id())
-    let left = 1 // this loop's own count, released after it: a fiber may end before the next starts
-    let defect: Cause.Cause<never> | undefined
-    const ended = (exit: Exit.Exit<void>) => {
-      if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) defect ??= exit.cause
-      if (--left === 0) Deferred.unsafeDone(done, Exit.void)
-    }
-    for (const item of items) {
-      left++
-      const fiber = fork(f(item))
-      fibers.push(fiber)
-      fiber.addObserver(ended)
-    }
-    ended(Exit.void)
-    return Deferred.await(done).pipe(
-      Effect.onInterrupt(() => Fiber.interruptAll(fibers)),
-      Effect.zipRight(Effect.suspend(() => (defect === undefined ? Effect.void : Effect.failCause(defect)))),
-    )
-  })
+  // uninterruptible until the wait that interrupts them is in place: no fiber is left running
+  Effect.uninterruptibleMask((restore) =>
+    Effect.withFiberRuntime<void>((parent) => {
+      const fork = Runtime.runFork(
+        Runtime.make({
+          context: parent.currentContext,
+          fiberRefs: parent.getFiberRefs(),
+          runtimeFlags: Runtime.defaultRuntime.runtimeFlags,
+        }),
+      )
+      const fibers: Array<Fiber.RuntimeFiber<void>> = []
+      const done = Deferred.unsafeMake<void>(parent.id())
+      let left = 1 // this loop's own count, released after it: a fiber may end before the next starts
+      let defect: Cause.Cause<never> | undefined
+      const ended = (exit: Exit.Exit<void>) => {
+        if (Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)) defect ??= exit.cause
+        if (--left === 0) Deferred.unsafeDone(done, Exit.void)
+      }
+      for (const item of items) {
+        left++
+        const fiber = fork(f(item))
+        fibers.push(fiber)
+        fiber.addObserver(ended)
+      }
+      ended(Exit.void)
+      return restore(Deferred.await(done)).pipe(
+        Effect.onInterrupt(() => Fiber.interruptAll(fibers)),
+        Effect.zipRight(
+          Effect.suspend(() => (defect === undefined ? Effect.void : Effect.failCause(defect))),
+        ),
+      )
+    }),
+  )

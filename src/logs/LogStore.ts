@@ -152,20 +152,26 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
      * and starts again from the index 1 s later.
      */
     const supervised = (d: DaemonLog, first: FollowerHandles): Effect.Effect<never> => {
-      const run = (h: FollowerHandles): Effect.Effect<never, LogStoreError> =>
-        Effect.interruptible(followLoop(d, h, cfg, retention)).pipe(
-          Effect.ensuring(d.mutex.sync(() => closeFollower(d, h)).pipe(Effect.ignore)),
-        )
-      const again = (cause: Cause.Cause<LogStoreError>): Effect.Effect<never> =>
-        Cause.isInterruptedOnly(cause)
-          ? Effect.interrupt
-          : Effect.logWarning(`log follower of ${d.id} failed; restarting it in 1s`, cause).pipe(
-              Effect.zipRight(Effect.interruptible(Effect.sleep("1 second"))),
-              Effect.zipRight(
-                Effect.suspend(() => openNow(d).pipe(Effect.flatMap(run), Effect.catchAllCause(again))),
+      let opened: FollowerHandles | undefined = first
+      const round = Effect.suspend(() => {
+        const h = opened
+        opened = undefined
+        return h === undefined ? openNow(d) : Effect.succeed(h)
+      }).pipe(
+        Effect.flatMap((h) =>
+          Effect.interruptible(followLoop(d, h, cfg, retention)).pipe(
+            Effect.ensuring(d.mutex.sync(() => closeFollower(d, h)).pipe(Effect.ignore)),
+          ),
+        ),
+        Effect.catchAllCause((cause) =>
+          Cause.isInterruptedOnly(cause)
+            ? Effect.interrupt
+            : Effect.logWarning(`log follower of ${d.id} failed; restarting it in 1s`, cause).pipe(
+                Effect.zipRight(Effect.interruptible(Effect.sleep("1 second"))),
               ),
-            )
-      return run(first).pipe(Effect.catchAllCause(again))
+        ),
+      )
+      return Effect.forever(round)
     }
 
     /** Interrupts the daemon's follower, if any, and waits until its files are closed. */
@@ -262,12 +268,19 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
 
       follow: (id) =>
         Effect.flatMap(daemon(id), (d) =>
-          followers.has(d.key)
+          followers.has(d.key) || !open
             ? Effect.void
             : Effect.uninterruptible(
                 Effect.gen(function* () {
-                  const h = yield* openNow(d)
-                  if (followers.has(d.key)) return yield* d.mutex.sync(() => closeFollower(d, h)) // raced
+                  const now = yield* Clock.currentTimeMillis
+                  // checked where nothing else runs: a second follow that came meanwhile sees the
+                  // first one's follower, and leaves it alone
+                  const h = yield* d.mutex.sync(() =>
+                    followers.has(d.key) || d.follower !== undefined || !open
+                      ? undefined
+                      : openFollower(d, now),
+                  )
+                  if (h === undefined) return
                   const fiber = yield* Effect.forkDaemon(supervised(d, h))
                   followers.set(d.key, fiber)
                   fiber.addObserver(() => {

@@ -182,22 +182,23 @@ export const openFollower = (d: DaemonLog, now: number): FollowerHandles => {
       lastGrowth: now,
     }
     const wake = makeWaker()
+    let watcher: fs.FSWatcher | undefined
+    try {
+      watcher = fs.watch(rawPath, { persistent: false }, wake.notify)
+    } catch {
+      // e.g. no inotify watches left: poll only
+    }
     const handles: FollowerHandles = {
       rawFd,
       wake,
-      watching: false,
-      watcher: undefined,
+      watcher,
+      watching: watcher !== undefined,
       shrank: st.size < resumed.end,
     }
-    try {
-      const watcher = fs.watch(rawPath, { persistent: false }, wake.notify)
-      watcher.on("error", () => {
-        handles.watching = false // the poll fallback keeps working, at its own pace again
-      })
-      return { ...handles, watcher, watching: true }
-    } catch {
-      return handles // e.g. no inotify watches left: poll only
-    }
+    watcher?.on("error", () => {
+      handles.watching = false // the poll fallback keeps working, at its own pace again
+    })
+    return handles
   } catch (error) {
     if (idxFd !== undefined) fsio.closeSync(idxFd)
     fsio.closeSync(rawFd)

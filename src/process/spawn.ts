@@ -109,13 +109,16 @@ export const makeSpawn = (helpers: () => SpawnHelper | undefined) => {
         return { handle: { pid: started.pid, startTime, exit: Deferred.await(exited) } } satisfies Attempt
       }
       const { error } = started
-      if (error.code === "EHELPER") return undefined
+      // the helper died before it could say, or cannot carry the request: Node spawns this one
+      if (error.code === "EHELPER" || error.code === "ENUL") return undefined
       if (error.syscall === "open")
         return {
           failed: `cannot open output file ${req.outputFile}: ${error.message}`,
           step: "other",
         } as const
-      return { failed: spawnProblem(error, req, exec.argv[0]!), step: "exec" } as const
+      // worded as Node's errors are: an Error with its code
+      const asError = Object.assign(new Error(error.message), { code: error.code, syscall: error.syscall })
+      return { failed: spawnProblem(asError, req, exec.argv[0]!), step: "exec" } as const
     })
 
   /** One try through Node's `child_process.spawn`. */
@@ -147,7 +150,6 @@ export const makeSpawn = (helpers: () => SpawnHelper | undefined) => {
       if (helper !== undefined) {
         const r = yield* viaHelper(helper, req, exec)
         if (r !== undefined) return r
-        // the helper died before it could say: Node spawns this one
       }
       return yield* viaNode(req, exec)
     })

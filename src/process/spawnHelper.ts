@@ -81,6 +81,8 @@ const failure = (step: string, errno: number, req: HelperSpawn): SpawnFailure =>
 }
 
 interface Pending {
+  /** The child's pid once the helper has forked it (`F`), before it has answered. */
+  forked?: number
   readonly req: HelperSpawn
   readonly onExit: (status: ExitStatus) => void
   readonly resolve: (r: { readonly pid: number } | { readonly error: SpawnFailure }) => void
@@ -125,7 +127,9 @@ const startHelper = (perl: string, onDeath: () => void) => {
   const child: ChildProcess = spawn(
     perl,
     ["-e", SPAWN_HELPER_SCRIPT, String(SETSID[process.arch] ?? 0), String(O_WRONLY | O_APPEND | O_CREAT)],
-    { stdio: ["pipe", "pipe", "inherit"], env: { PATH: "/usr/bin:/bin" } },
+    // detached: not in the supervisor's process group, so that Ctrl-C at a terminal that runs
+    // `supervisor supervisor run` reaches the supervisor (which stops the daemons), not the helper
+    { stdio: ["pipe", "pipe", "inherit"], env: { PATH: "/usr/bin:/bin" }, detached: true },
   )
   let dead = false
   let nextId = 1
@@ -145,6 +149,10 @@ const startHelper = (perl: string, onDeath: () => void) => {
     const id = Number(f[1])
     const p = pending.get(id)
     if (p === undefined) return
+    if (f[0] === "F") {
+      p.forked = Number(f[2])
+      return
+    }
     pending.delete(id)
     if (f[0] === "P") {
       const pid = Number(f[2])
@@ -157,9 +165,12 @@ const startHelper = (perl: string, onDeath: () => void) => {
     if (dead) return
     dead = true
     onDeath()
-    // not started: say so (the caller spawns another way)
-    for (const p of pending.values())
+    // not answered: say so (the caller spawns another way), and end what was forked for them
+    // already, so that no daemon runs twice, once untracked
+    for (const p of pending.values()) {
+      if (p.forked !== undefined) killForked(p.forked)
       p.resolve({ error: { code: "EHELPER", syscall: "spawn", message: "the spawn helper exited" } })
+    }
     pending.clear()
     // started: nobody reaps them for us now; they are watched like adopted daemons
     for (const [pid, onExit] of running) watchOrphan(pid, onExit)
@@ -177,7 +188,8 @@ const startHelper = (perl: string, onDeath: () => void) => {
     }
   })
   child.on("error", die)
-  child.on("exit", die)
+  // 'close', not 'exit': it comes once stdout is drained, so no answer it wrote is lost
+  child.on("close", die)
   child.stdin?.on("error", die)
   // The helper never keeps the supervisor alive; when the supervisor exits, its end of stdin
   // closes and the helper exits too, leaving the daemons running (to be adopted).
@@ -194,6 +206,22 @@ const startHelper = (perl: string, onDeath: () => void) => {
           resolve({ error: { code: "EHELPER", syscall: "spawn", message: "the spawn helper exited" } })
           return
         }
+        const fields: Array<string | number> = ["S", 0, req.cwd, req.outputFile, req.file, req.argv.length]
+        for (const arg of req.argv) fields.push(arg)
+        const keys = Object.keys(req.env)
+        fields.push(keys.length)
+        for (const k of keys) fields.push(`${k}=${req.env[k]}`)
+        // a NUL would end a field early; Node refuses such strings, and says so
+        if (fields.some((field) => typeof field === "string" && field.includes("\0"))) {
+          resolve({
+            error: {
+              code: "ENUL",
+              syscall: "spawn",
+              message: "a NUL byte in an argument or the environment",
+            },
+          })
+          return
+        }
         const id = nextId++
         // an answer is awaited: the supervisor must not exit meanwhile (nothing else may hold it)
         if (pending.size === 0) (child.stdout as unknown as { ref?: () => void } | null)?.ref?.()
@@ -205,15 +233,19 @@ const startHelper = (perl: string, onDeath: () => void) => {
             resolve(r)
           },
         })
-        const fields: Array<string | number> = ["S", id, req.cwd, req.outputFile, req.file, req.argv.length]
-        for (const arg of req.argv) fields.push(arg)
-        const keys = Object.keys(req.env)
-        fields.push(keys.length)
-        for (const k of keys) fields.push(`${k}=${req.env[k]}`)
+        fields[1] = id
         child.stdin?.write(`${fields.join("\0")}\0`)
       }),
   }
   return helper
+}
+
+/** A child forked for a request the dead helper never answered: its group, or itself, is ended. */
+const killForked = (pid: number) => {
+  for (const target of [-pid, pid])
+    try {
+      process.kill(target, "SIGKILL")
+    } catch {}
 }
 
 /** A daemon whose helper died: polled until its pid is gone (or names another process). */

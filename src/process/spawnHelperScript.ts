@@ -31,9 +31,9 @@ my $EINTR = 4;
 # perl marks descriptors above $^F (2) close-on-exec: none of these reaches a daemon
 pipe(my $wake_r, my $wake_w) or die "pipe: $!";
 my %pipe;   # pid => [request id, read end of its exec-result pipe]: result not read yet
-my %result; # pid => its answer, once read
+my %result; # key => its answer, once known (the key is the pid, or "f<id>" for a failed fork)
 my %exit;   # pid => wait status of a child that ended before its answer went out
-my @order;  # pids in the order they were forked, until their answers go out
+my @order;  # keys in the order they were asked for, until their answers go out
 sub out { my $s = shift; my $off = 0; while ($off < length $s) { my $n = syswrite(STDOUT, $s, length($s) - $off, $off); if (!defined $n) { next if $! + 0 == $EINTR; exit 0 } $off += $n } }
 # Reads the exec result of a child whose pipe is readable (or closed: it has exited).
 sub read_result {
@@ -43,46 +43,49 @@ sub read_result {
   my ($got, $err);
   while (1) { $got = sysread($fh, $err, 64); if (!defined $got && $! + 0 == $EINTR) { next } last }
   close $fh;
-  if ($got) { my ($step, $errno) = split / /, $err; $result{$pid} = "E	$id	$step	$errno
-" }
-  else { $result{$pid} = "P	$id	$pid
-" }
+  if ($got) { my ($step, $errno) = split / /, $err; $result{$pid} = "E\t$id\t$step\t$errno\n" }
+  else { $result{$pid} = "P\t$id\t$pid\n" }
 }
 # Answers in the order the daemons were asked for (each exit after its daemon's answer).
 sub flush {
   while (@order && exists $result{$order[0]}) {
-    my $pid = shift @order;
-    my $line = delete $result{$pid};
+    my $key = shift @order;
+    my $line = delete $result{$key};
     out($line);
-    if (substr($line, 0, 1) eq 'E') { waitpid($pid, 0) unless exists $exit{$pid}; delete $exit{$pid} }
-    elsif (exists $exit{$pid}) { out("X	$pid	" . delete($exit{$pid}) . "
-") }
+    next if $key =~ /^f/; # no child was forked
+    if (substr($line, 0, 1) eq 'E') { waitpid($key, 0) unless exists $exit{$key}; delete $exit{$key} }
+    elsif (exists $exit{$key}) { out("X\t$key\t" . delete($exit{$key}) . "\n") }
   }
 }
 sub reap {
   while ((my $pid = waitpid(-1, 1)) > 0) {
     my $status = $?;
     if (exists $pipe{$pid} || exists $result{$pid}) { read_result($pid); $exit{$pid} = $status }
-    else { out("X	$pid	$status
-") }
+    else { out("X\t$pid\t$status\n") }
   }
 }
 $SIG{CHLD} = sub { syswrite($wake_w, "x") };
 $SIG{PIPE} = 'IGNORE';
+# Ignored here, and reset in each daemon: Ctrl-C or a hang-up at the supervisor's terminal is for
+# the supervisor, which stops the daemons in order, not for the helper.
+$SIG{$_} = 'IGNORE' for qw(INT QUIT HUP TSTP TTIN TTOU);
 sub start {
   my ($id, $cwd, $outfile, $file, $argv, $env) = @_;
   my @argv = @$argv;
   my @env = @$env;
-  pipe(my $err_r, my $err_w) or return out("E\t$id\tfork\t" . ($! + 0) . "\n");
+  my $failed = sub { my $key = "f$id"; $result{$key} = "E\t$id\tfork\t$_[0]\n"; push @order, $key };
+  pipe(my $err_r, my $err_w) or return $failed->($! + 0);
   my $pid = fork();
-  if (!defined $pid) { my $e = $! + 0; close $err_r; close $err_w; return out("E\t$id\tfork\t$e\n") }
+  if (!defined $pid) { my $e = $! + 0; close $err_r; close $err_w; return $failed->($e) }
   if ($pid == 0) {
     my $fail = sub { syswrite($err_w, "$_[0] " . ($! + 0)); CORE::exit(127) };
-    $SIG{CHLD} = 'DEFAULT';
-    $SIG{PIPE} = 'DEFAULT';
+    # first let go of the helper's pipes: a child that blocks below (opening a FIFO) must not
+    # keep the supervisor from seeing the helper's end
+    open(STDIN, '<', '/dev/null') or $fail->('open');
+    open(STDOUT, '>', '/dev/null') or $fail->('open');
+    $SIG{$_} = 'DEFAULT' for qw(CHLD PIPE INT QUIT HUP TSTP TTIN TTOU);
     if ($sys_setsid) { syscall($sys_setsid + 0) >= 0 or $fail->('setsid') } else { setpgrp(0, 0) or $fail->('setsid') }
     sysopen(my $o, $outfile, $out_flags + 0, 0640) or $fail->('open');
-    open(STDIN, '<', '/dev/null') or $fail->('open');
     open(STDOUT, '>&', $o) or $fail->('open');
     open(STDERR, '>&', $o) or $fail->('open');
     close $o;
@@ -93,17 +96,21 @@ sub start {
     $fail->('exec');
   }
   close $err_w;
+  # forked: if this helper dies before it answers, the supervisor ends this child
+  out("F\t$id\t$pid\n");
   $pipe{$pid} = [$id, $err_r];
   push @order, $pid;
 }
 my $buf = '';
 my @q; # complete fields not yet taken
-# Takes one whole request off @q (undef while it is not all there).
+# Takes one whole request off @q (undef while it is not all there); skips what is no request.
 sub request {
+  while (@q && ($q[0] ne 'S' || (@q > 5 && $q[5] !~ /^\d+$/))) { shift @q }
   return undef if @q < 6;
   my $argc = $q[5];
   return undef if @q < 7 + $argc;
   my $envc = $q[6 + $argc];
+  if ($envc !~ /^\d+$/) { shift @q; return request() }
   return undef if @q < 7 + $argc + $envc;
   my @f = splice(@q, 0, 7 + $argc + $envc);
   return [$f[1], $f[2], $f[3], $f[4], [@f[6 .. 5 + $argc]], [@f[7 + $argc .. 6 + $argc + $envc]]];
@@ -117,18 +124,20 @@ while (1) {
   if ($n < 0) { next if $! + 0 == $EINTR; exit 1 }
   for my $pid (keys %pipe) { read_result($pid) if vec($rout, fileno($pipe{$pid}[1]), 1) }
   if (vec($rout, fileno($wake_r), 1)) { sysread($wake_r, my $junk, 4096); reap() }
-  flush();
   if (vec($rout, fileno(STDIN), 1)) {
     my $r = sysread(STDIN, $buf, 65536, length $buf);
     if (!defined $r) { next if $! + 0 == $EINTR; exit 0 }
     exit 0 if $r == 0;
     my $end = rindex($buf, "\0");
     if ($end >= 0) {
-      push @q, split(/\0/, substr($buf, 0, $end), -1);
+      # up to and with the last NUL: every field there is whole (an empty one too)
+      my @fields = split(/\0/, substr($buf, 0, $end + 1), -1);
+      pop @fields;
+      push @q, @fields;
       substr($buf, 0, $end + 1) = '';
-      while (@q && $q[0] ne 'S') { shift @q } # nothing else is asked
-      while (my $r = request()) { start(@$r) }
+      while (my $req = request()) { start(@$req) }
     }
   }
+  flush();
 }
 `

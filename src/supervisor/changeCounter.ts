@@ -1,4 +1,4 @@
-import { Deferred, Effect, Exit, FiberId, Stream } from "effect"
+import { Effect, Stream } from "effect"
 
 /**
  * "Some daemon changed": a counter that fibers can wait on. A `SubscriptionRef` did this before,
@@ -22,22 +22,28 @@ export interface ChangeCounter {
 
 export const makeChangeCounter = (): ChangeCounter => {
   let count = 0
-  let waiters: Array<Deferred.Deferred<number>> = []
+  let waiters: Array<(count: number) => void> = []
   const after = (seen: number): Effect.Effect<number> =>
-    Effect.suspend(() => {
-      if (count > seen) return Effect.succeed(count)
-      const waiter = Deferred.unsafeMake<number>(FiberId.none)
-      waiters.push(waiter)
-      // an interrupted waiter stays in the list until the next bump, which completes it unheard
-      return Deferred.await(waiter)
-    })
+    Effect.suspend(() =>
+      count > seen
+        ? Effect.succeed(count)
+        : Effect.async<number>((resume) => {
+            const wake = (n: number) => resume(Effect.succeed(n))
+            waiters.push(wake)
+            // an interrupted waiter (a `wait` whose client left) leaves the list at once
+            return Effect.sync(() => {
+              const i = waiters.indexOf(wake)
+              if (i !== -1) waiters.splice(i, 1)
+            })
+          }),
+    )
   return {
     bump: Effect.sync(() => {
       count++
       if (waiters.length === 0) return
       const woken = waiters
       waiters = []
-      for (const waiter of woken) Deferred.unsafeDone(waiter, Exit.succeed(count))
+      for (const wake of woken) wake(count)
     }),
     current: Effect.sync(() => count),
     after,

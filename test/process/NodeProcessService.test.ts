@@ -216,6 +216,26 @@ describe.each(MODES)("NodeProcessService, daemons forked by %s", (mode) => {
     )
 
     it.scopedLive(
+      "refuses what cannot be spawned in Node's words: a NUL byte, an environment too large to exec",
+      () =>
+        live(
+          Effect.gen(function* () {
+            const dir = yield* tempDir
+            const nul = yield* Effect.flip(daemon(dir, "true", { env: { PATH, X: "a\u0000b" } }))
+            expect(nul.message).toMatch(/^cannot start daemon test\/daemon: .*without null bytes/)
+            const big = yield* Effect.flip(daemon(dir, "true", { env: { PATH, BIG: "x".repeat(4 << 20) } }))
+            expect(big.message).toMatch(/E2BIG/)
+            expect(big.message).not.toContain("[object Object]")
+            // and the next daemon starts as usual
+            const { handle, out } = yield* daemon(dir, "echo fine")
+            expect(yield* exitWithin(handle)).toEqual({ code: 0, signal: null, known: true })
+            expect(readText(out)).toBe("fine\n")
+          }),
+        ),
+      10_000,
+    )
+
+    it.scopedLive(
       "runs the daemon as another user when root, and fails clearly otherwise",
       () =>
         live(

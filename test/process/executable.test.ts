@@ -30,13 +30,29 @@ describe("resolveExecutable", () => {
     expect(resolveExecutable("tool", [a, b, c].join(":"))).toBe(good)
   })
 
-  it("leaves paths, unknown names and PATHs with an empty entry to execvp", () => {
+  it("leaves paths, unknown names and relative PATH entries (the child's directory decides) to execvp", () => {
     const d = dir("d")
     file(d, "here", 0o755)
     expect(resolveExecutable("./here", d)).toBe("./here")
     expect(resolveExecutable("/bin/sh", d)).toBe("/bin/sh")
     expect(resolveExecutable("no-such-tool-anywhere", d)).toBe("no-such-tool-anywhere")
     expect(resolveExecutable("here", `:${d}`)).toBe("here")
+    expect(resolveExecutable("here", `node_modules/.bin:${d}`)).toBe("here")
+    expect(resolveExecutable("here", `.:${d}`)).toBe("here")
+    // found before the relative entry: that one is what execvp runs too
+    expect(resolveExecutable("here", `${d}:node_modules/.bin`)).toBe(nodePath.join(d, "here"))
+  })
+
+  it("finds a program installed earlier on PATH once its result is older than a burst", async () => {
+    const late = dir("late")
+    const early = dir("early")
+    const pathEnv = `${early}:${late}`
+    const old = file(late, "tool", 0o755)
+    expect(resolveExecutable("tool", pathEnv)).toBe(old)
+    const installed = file(early, "tool", 0o755)
+    expect(resolveExecutable("tool", pathEnv)).toBe(old) // within a start: kept
+    await new Promise((r) => setTimeout(r, 2100))
+    expect(resolveExecutable("tool", pathEnv)).toBe(installed)
   })
 
   it("forgets a result whose file is gone, and finds the next one", () => {

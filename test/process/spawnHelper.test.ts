@@ -1,9 +1,11 @@
+import { execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import type { ExitStatus } from "../../src/process/ProcessService.js"
 import { decodeWaitStatus, makeSpawnHelperPool } from "../../src/process/spawnHelper.js"
+import { SPAWN_HELPER_SCRIPT } from "../../src/process/spawnHelperScript.js"
 import { alive, PATH, readText, statOf } from "./helpers.js"
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sv-helper-"))
@@ -17,6 +19,14 @@ const until = async (what: string, check: () => boolean) => {
     await new Promise((r) => setTimeout(r, 20))
   }
 }
+
+/** The pids whose parent is `pid`. */
+const childrenOf = (pid: number): Array<number> =>
+  fs
+    .readdirSync("/proc")
+    .filter((e) => /^\d+$/.test(e))
+    .map(Number)
+    .filter((p) => statOf(p)?.ppid === pid)
 
 const shell = (command: string, out = path.join(dir, "out.log")) => ({
   file: "/bin/sh",
@@ -128,5 +138,46 @@ describe("the spawn helper", () => {
     await until("the exit", () => again.length === 1)
     expect(again).toEqual([{ code: 7, signal: null, known: true }])
     expect(readText(path.join(dir, "out.log"))).toContain("started")
+  })
+
+  it("a child it forked but never answered for when it dies is ended, not left running untracked", async () => {
+    const helper = makeSpawnHelperPool()()!
+    const helperPid = helper.pid()!
+    // the child blocks opening its output file (a FIFO nobody reads): forked, no answer yet
+    const fifo = path.join(dir, "fifo")
+    execFileSync("mkfifo", [fifo])
+    const answer = helper.spawn({ ...shell("true"), outputFile: fifo }, () => {})
+    const child = await until("the forked child", () => childrenOf(helperPid).length === 1).then(
+      () => childrenOf(helperPid)[0]!,
+    )
+    process.kill(helperPid, "SIGKILL")
+    expect(await answer).toEqual({
+      error: { code: "EHELPER", syscall: "spawn", message: "the spawn helper exited" },
+    })
+    await until("the child to be gone", () => !alive(child) || statOf(child)?.state === "Z")
+  })
+
+  it("takes a request whose fields come in pieces, empty ones included", async () => {
+    const perl = spawn("perl", ["-e", SPAWN_HELPER_SCRIPT, "0", "1089"], {
+      stdio: ["pipe", "pipe", "inherit"],
+    })
+    let out = ""
+    perl.stdout.on("data", (d: Buffer) => {
+      out += d.toString()
+    })
+    const file = path.join(dir, "pieces.log")
+    const pieces = [
+      "S\x001\x00",
+      `${dir}\x00${file}\x00/usr/bin/printf\x004\x00printf\x00[%s]\x00`,
+      "\x00",
+      "x\x001\x00PATH=/usr/bin:/bin\x00",
+    ]
+    for (const piece of pieces) {
+      perl.stdin.write(piece)
+      await new Promise((r) => setTimeout(r, 30)) // separate reads on the helper's side
+    }
+    await until("the answer and the exit", () => /^P\t1\t\d+\n/m.test(out) && /^X\t/m.test(out))
+    expect(readText(file)).toBe("[][x]")
+    perl.stdin.end()
   })
 })
