@@ -11,7 +11,7 @@ import { StateStore } from "../state/StateStore.js"
 import { stopLevels } from "../supervisor/order.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
-import { isRunningIn, startWithDependencies } from "../supervisor/startOrder.js"
+import { startWithDependencies } from "../supervisor/startOrder.js"
 import { Api, LogsQuery, StartRequest, type SupervisorInfo } from "./Api.js"
 import { makeConfigured } from "./configured.js"
 import { HostInfo } from "./HostInfo.js"
@@ -42,7 +42,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
     return h
       .handle("start", ({ payload }) =>
         startWithDependencies(sup.start, payload.definitions, payload.dependencies, payload.force, {
-          isRunning: isRunningIn(sup.get),
+          isRunning: sup.isRunning,
           sync: sup.sync,
         }),
       )

@@ -10,7 +10,7 @@ import { listPids } from "../process/procfs.js"
 import { StateStore } from "../state/StateStore.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
-import { isRunningIn, startWithDependencies } from "../supervisor/startOrder.js"
+import { startWithDependencies } from "../supervisor/startOrder.js"
 import { daemonUsage } from "../supervisor/usage.js"
 import { Api } from "./Api.js"
 import { makeConfigured } from "./configured.js"
@@ -69,7 +69,7 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
           return yield* force ? sup.restart(id, r.def) : sup.start(r.def)
         }
         const outcomes = yield* startWithDependencies(sup.start, [fresh.def], fresh.dependencies, force, {
-          isRunning: isRunningIn(sup.get),
+          isRunning: sup.isRunning,
           sync: sup.sync,
         })
         return outcomes.find((o) => o.id === id) ?? outcomes[outcomes.length - 1]!

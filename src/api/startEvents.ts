@@ -7,7 +7,7 @@ import { describeWaiting } from "../cli/waiting.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { Runtime } from "../supervisor/Runtime.js"
 import type { SupervisorShape } from "../supervisor/Supervisor.js"
-import { isRunningIn, startWithDependencies } from "../supervisor/startOrder.js"
+import { startWithDependencies } from "../supervisor/startOrder.js"
 import { ndjsonLine } from "./respond.js"
 
 /** The port a daemon template (`{{port}}`) names: the run's, else the configured one. */
@@ -33,7 +33,7 @@ interface Event {
  * plain start request.
  */
 export const startEvents = (
-  sup: Pick<SupervisorShape, "start" | "list" | "get" | "sync">,
+  sup: Pick<SupervisorShape, "start" | "list" | "isRunning" | "sync">,
   requested: ReadonlyArray<DaemonDefinition>,
   dependencies: ReadonlyArray<DaemonDefinition>,
   force: boolean,
@@ -54,7 +54,7 @@ export const startEvents = (
           dependencies,
           force,
           // each outcome is told as it comes; the state file has them all before the last line
-          { onOutcome: (outcome) => emit({ outcome }), isRunning: isRunningIn(sup.get), sync: sup.sync },
+          { onOutcome: (outcome) => emit({ outcome }), isRunning: sup.isRunning, sync: sup.sync },
         ).pipe(Effect.flatMap((outcomes) => emit({ outcomes }, true))),
       )
       return Stream.fromQueue(events).pipe(

@@ -13,7 +13,7 @@ import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import type { Supervisor } from "../supervisor/Supervisor.js"
-import { isRunningIn, startWithDependencies } from "../supervisor/startOrder.js"
+import { startWithDependencies } from "../supervisor/startOrder.js"
 import { StartFromRequest } from "./Api.js"
 import { problem } from "./problem.js"
 import { ndjsonLine, ndjsonResponse } from "./respond.js"
@@ -77,7 +77,7 @@ export const startFrom = (deps: StartFromDeps) => (body: Effect.Effect<unknown, 
         ? startEvents(deps.sup, defs, dependencies, force)
         : Stream.fromEffect(
             startWithDependencies(deps.sup.start, defs, dependencies, force, {
-              isRunning: isRunningIn(deps.sup.get),
+              isRunning: deps.sup.isRunning,
               sync: deps.sup.sync,
             }).pipe(Effect.map((outcomes) => ndjsonLine({ outcomes }))),
           )

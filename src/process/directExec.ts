@@ -51,6 +51,21 @@ const isDash = (path: string): boolean => {
  * that very directory (a path through symbolic links is kept), else the physical path.
  */
 export const dashPwd = (cwd: string, inherited: string | undefined): string => {
+  // a start of many daemons asks the same of the same directory: two stats and a realpath each
+  const key = `${cwd}\0${inherited ?? ""}`
+  const now = Date.now()
+  const known = pwds.get(key)
+  if (known !== undefined && now - known.at < PWD_KEEP_MILLIS) return known.pwd
+  const pwd = computePwd(cwd, inherited)
+  if (pwds.size > 256) pwds.clear()
+  pwds.set(key, { pwd, at: now })
+  return pwd
+}
+
+const PWD_KEEP_MILLIS = 2000
+const pwds = new Map<string, { readonly pwd: string; readonly at: number }>()
+
+const computePwd = (cwd: string, inherited: string | undefined): string => {
   try {
     if (inherited !== undefined && nodePath.isAbsolute(inherited)) {
       const a = fs.statSync(inherited)

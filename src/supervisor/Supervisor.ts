@@ -52,6 +52,8 @@ export interface SupervisorShape {
   readonly enable: (id: string) => Effect.Effect<boolean>
   readonly disable: (id: string) => Effect.Effect<boolean>
   readonly get: (id: string) => Effect.Effect<Runtime, DaemonNotFound>
+  /** Whether the daemon runs now (starting, ready, stopping); false for one it does not know. */
+  readonly isRunning: (id: string) => Effect.Effect<boolean>
   readonly list: Effect.Effect<ReadonlyArray<Runtime>>
   readonly isDisabled: (id: string) => Effect.Effect<boolean>
   readonly disabledIds: Effect.Effect<ReadonlyArray<string>>
@@ -244,6 +246,14 @@ export const makeSupervisor = Effect.gen(function* () {
         .update((s) => (s.disabled.includes(id) ? s : { ...s, disabled: [...s.disabled, id] }))
         .pipe(Effect.zipLeft(bump), Effect.as(true)),
     get: find,
+    // no DaemonNotFound made (an Error, with its stack) for each daemon of a fresh start
+    isRunning: (id) =>
+      Ref.get(registry).pipe(
+        Effect.map((m) => {
+          const r = m.get(id)
+          return r !== undefined && isActive(r)
+        }),
+      ),
     list: Ref.get(registry).pipe(Effect.map((m) => [...m.values()])),
     isDisabled,
     disabledIds: state.get.pipe(Effect.map((s) => s.disabled)),

@@ -1,13 +1,28 @@
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 
+const defined = new WeakMap<object, Readonly<Record<string, string>>>()
+
+/** `base` without its undefined values, made once per base (the supervisor's environment). */
+const definedOnly = (
+  base: Readonly<Record<string, string | undefined>>,
+): Readonly<Record<string, string>> => {
+  let known = defined.get(base)
+  if (known === undefined) {
+    const env: Record<string, string> = {}
+    for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v
+    known = env
+    defined.set(base, known)
+  }
+  return known
+}
+
 /** The environment of a daemon: the supervisor's, then the daemon's `env`, then ours. */
 export const daemonEnvironment = (
   base: Readonly<Record<string, string | undefined>>,
   def: DaemonDefinition,
   retryCount: number,
 ): Record<string, string> => {
-  const env: Record<string, string> = {}
-  for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v
+  const env: Record<string, string> = { ...definedOnly(base) }
   Object.assign(env, def.config.env)
   env.SUPERVISOR_DAEMON_ID = def.id.qualified
   env.SUPERVISOR_DAEMON_NAMESPACE = def.id.namespace

@@ -3,7 +3,6 @@ import { forEachAtOnce } from "../concurrency/forEachAtOnce.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { succeeded } from "../domain/outcomeKind.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
-import { isActive, type Runtime } from "./Runtime.js"
 import type { StartOptions } from "./Supervisor.js"
 
 /**
@@ -124,12 +123,3 @@ export const startWithDependencies = (
     if (hooks.sync !== undefined) yield* hooks.sync
     return order.map((id) => outcomes.get(id)!)
   })
-
-/** Whether a daemon runs now, by the supervisor's registry (`startWithDependencies`'s `isRunning`). */
-export const isRunningIn =
-  (get: (id: string) => Effect.Effect<Runtime, unknown>) =>
-  (id: string): Effect.Effect<boolean> =>
-    get(id).pipe(
-      Effect.map(isActive),
-      Effect.orElseSucceed(() => false),
-    )
