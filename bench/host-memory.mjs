@@ -1,6 +1,6 @@
 // Memory of the supervisor process under given Node flags, with 50 daemons.
 // Usage: node bench/host-memory.mjs [--daemons 50] [--cycles 3] -- <node flags...>
-//   e.g. node bench/host-memory.mjs -- --max-semi-space-size=1 --heap-growing-percent=20 --no-opt
+//   e.g. node bench/host-memory.mjs -- --max-semi-space-size=1 --heap-growing-percent=60 --no-opt
 // (build first: npm run build). Runs `node <flags> dist/supervisor.cjs supervisor run` in the
 // foreground on a temporary state directory, once to make a code cache under those flags (a
 // cache made under other flags is rejected) and once measured: VmRSS when idle, then after each
