@@ -1,5 +1,5 @@
 // Writes the files generated from the CLI's own usage spec (`supervisor usage`, itself generated
-// from the @effect/cli command tree and src/usage/cli/outputs.ts), through the built CLI:
+// from the @effect/cli command tree and src/cli/usageSpec/outputs.ts), through the built CLI:
 // - docs/cli/*.md: `spec docs --format markdown`;
 // - man/supervisor.1: `spec docs --format man`;
 // - schemas/outputs/*.json: the JSON Schema of every output that declares one, named after the

@@ -40,7 +40,7 @@ export class DaemonsGroup extends HttpApiGroup.make("daemons")
     HttpApiEndpoint.get("get", "/daemons/:id")
       .setPath(idPath)
       .addSuccess(ApiDaemonEntry)
-      .addError(DaemonNotFound),
+      .addError(DaemonNotFound, { status: 404 }),
   )
   .add(control("start"))
   .add(control("stop"))
@@ -64,7 +64,7 @@ export class DaemonsGroup extends HttpApiGroup.make("daemons")
       .addSuccess(
         Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "application/x-ndjson" })),
       )
-      .addError(DaemonNotFound),
+      .addError(DaemonNotFound, { status: 404 }),
   )
   .add(HttpApiEndpoint.get("namespaces", "/namespaces").addSuccess(Schema.Array(NamespaceEntry)))
   .add(
@@ -82,7 +82,7 @@ export class DaemonsGroup extends HttpApiGroup.make("daemons")
     HttpApiEndpoint.get("tree", "/processes/:id/tree")
       .setPath(idPath)
       .addSuccess(Schema.Array(ProcessTreeNode))
-      .addError(DaemonNotFound),
+      .addError(DaemonNotFound, { status: 404 }),
   )
   .prefix("/api") {}
 
@@ -186,13 +186,13 @@ export class CliGroup extends HttpApiGroup.make("cli")
     HttpApiEndpoint.post("stop", "/stop")
       .setPayload(Schema.Struct({ ids: Schema.Array(Schema.String) }))
       .addSuccess(Schema.Array(StopResult))
-      .addError(DaemonNotFound),
+      .addError(DaemonNotFound, { status: 404 }),
   )
   .add(
     HttpApiEndpoint.post("wait", "/wait")
       .setPayload(Schema.Struct({ id: Schema.String }))
       .addSuccess(WaitResult)
-      .addError(DaemonNotFound),
+      .addError(DaemonNotFound, { status: 404 }),
   )
   .add(
     HttpApiEndpoint.post("clean", "/clean")
@@ -228,7 +228,7 @@ export class CliGroup extends HttpApiGroup.make("cli")
     HttpApiEndpoint.post("definition", "/definition")
       .setPayload(Schema.Struct({ id: Schema.String }))
       .addSuccess(DaemonDefinition)
-      .addError(DaemonNotFound),
+      .addError(DaemonNotFound, { status: 404 }),
   )
   .add(
     HttpApiEndpoint.post("toggle", "/toggle")

@@ -3,12 +3,12 @@ import { Effect } from "effect"
 import { loadConfig } from "../config/Loader.js"
 import { formatProblem } from "../domain/ConfigProblem.js"
 import type { StateStoreShape } from "../state/StateStore.js"
-import type { Runtime } from "../supervisor/Runtime.js"
+import type { DaemonState } from "../supervisor/DaemonState.js"
 
 // The namespace routes (`/api/namespaces`): a project directory is registered under its namespace
 // (the one its supervisor.toml gives, as the CLI sees it from that directory).
 
-export const listNamespaces = (state: StateStoreShape, daemons: ReadonlyArray<Runtime>) =>
+export const listNamespaces = (state: StateStoreShape, daemons: ReadonlyArray<DaemonState>) =>
   Effect.gen(function* () {
     const registered = (yield* state.get).namespaces
     const byNamespace = new Map<string, Array<string>>()

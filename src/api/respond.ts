@@ -3,8 +3,8 @@
 import { type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Chunk, Effect, Schema, Stream } from "effect"
 import { LogStreamItem } from "../domain/LogEntry.js"
+import { daemonUsage } from "../supervisor/resourceUsage.js"
 import type { Supervisor } from "../supervisor/Supervisor.js"
-import { daemonUsage } from "../supervisor/usage.js"
 import type { HostInfoShape } from "./HostInfo.js"
 
 /** Every daemon the supervisor knows, as the API lists it (usage read from /proc in one pass). */

@@ -5,14 +5,14 @@
 import { Effect, Queue, Stream } from "effect"
 import { describeWaiting } from "../cli/waiting.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
-import type { Runtime } from "../supervisor/Runtime.js"
+import type { DaemonState } from "../supervisor/DaemonState.js"
 import type { SupervisorShape } from "../supervisor/Supervisor.js"
 import { startWithDependencies } from "../supervisor/startOrder.js"
 import { ndjsonLine } from "./respond.js"
 
 /** The port a daemon template (`{{port}}`) names: the run's, else the configured one. */
 const portLookup =
-  (runtimes: ReadonlyArray<Runtime>, defs: ReadonlyArray<DaemonDefinition>, self: Runtime) =>
+  (runtimes: ReadonlyArray<DaemonState>, defs: ReadonlyArray<DaemonDefinition>, self: DaemonState) =>
   (id: string): { readonly port: number | undefined } | undefined => {
     const r = id === self.def.id.qualified ? self : runtimes.find((x) => x.def.id.qualified === id)
     if (r) return { port: r.ports[0] ?? r.def.config.port?.expect[0] }
@@ -43,7 +43,7 @@ export const startEvents = (
       const events = yield* Queue.unbounded<Event>()
       const emit = (value: unknown, last = false) => Queue.offer(events, { line: ndjsonLine(value), last })
       const defs = [...dependencies, ...requested]
-      const onSpawned = (def: DaemonDefinition) => (r: Runtime) =>
+      const onSpawned = (def: DaemonDefinition) => (r: DaemonState) =>
         Effect.flatMap(sup.list, (all) =>
           emit({ waiting: [{ id: def.id.qualified, what: describeWaiting(def, portLookup(all, defs, r)) }] }),
         )

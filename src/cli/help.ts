@@ -29,8 +29,8 @@ export const wantsHelp = (args: ReadonlyArray<string>): boolean =>
 export const printHelp = (args: ReadonlyArray<string>): Effect.Effect<void> =>
   Effect.promise(() =>
     Promise.all([
-      import("./main.js"),
-      import("../usage/cli/cliSpec.js"),
+      import("./commands.js"),
+      import("./usageSpec/cliSpec.js"),
       import("../usage/consume/commands.js"),
       import("../usage/consume/helpText.js"),
     ]),

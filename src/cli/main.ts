@@ -2,46 +2,15 @@ import { Command, ValidationError } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { stripAnsi } from "../logs/ansi.js"
 import { VERSION } from "../version.js"
-import { cleanCommand, runCommand, runFlagsCommand, waitCommand } from "./adhoc.js"
+import { runFlagsCommand } from "./adhoc.js"
 import { missingValueProblem, SUBCOMMANDS, subcommandProblem, withAttachedValues } from "./argvChecks.js"
-import { configCommand } from "./config.js"
-import { disableCommand, enableCommand, restartCommand, startCommand, stopCommand } from "./daemons.js"
+import { rootCommand } from "./commands.js"
 import { printHelp, wantsHelp } from "./help.js"
-import { supervisorCommand } from "./host.js"
-import { listCommand, statusCommand } from "./listing.js"
-import { logsCommand } from "./logs.js"
 import { ExitCode, exitWith } from "./output.js"
 import { withOptionalBumpValue } from "./portFlags.js"
 import { runProgram } from "./program.js"
 import { holdRunCommand, runHead } from "./runArgs.js"
-import { schemaCommand } from "./schema.js"
-import { specCommand } from "./spec.js"
-import { usageCommand } from "./usageCommand.js"
 import { usageMessage } from "./usageMessages.js"
-import { webCommand } from "./web.js"
-
-export const rootCommand = Command.make("supervisor").pipe(
-  Command.withDescription("a daemon supervisor for developers"),
-  Command.withSubcommands([
-    startCommand,
-    stopCommand,
-    restartCommand,
-    enableCommand,
-    disableCommand,
-    statusCommand,
-    listCommand,
-    logsCommand,
-    runCommand,
-    waitCommand,
-    cleanCommand,
-    supervisorCommand,
-    configCommand,
-    schemaCommand,
-    webCommand,
-    specCommand,
-    usageCommand,
-  ]),
-)
 
 const cli = Command.run(rootCommand, { name: "supervisor", version: VERSION })
 

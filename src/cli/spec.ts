@@ -7,12 +7,12 @@ import { json } from "./options.js"
  * scripts. Each subcommand reads FILE (`-` is stdin), and on a spec with problems prints every
  * one of them to stderr and exits 1; usage errors exit 2 (see docs/usage-spec.md).
  *
- * Only the flags are declared here. What the commands do (src/usage/cli/actions.ts) is imported
+ * Only the flags are declared here. What the commands do (src/cli/usageSpec/actions.ts) is imported
  * when one runs: the KDL parser and the generators are a third of the bundle, and loading them
  * for every command would slow down all of them.
  */
 
-const load = () => import("../usage/cli/actions.js")
+const load = () => import("./usageSpec/actions.js")
 
 const file = Args.text({ name: "file" }).pipe(Args.withDescription("the spec (KDL); - reads it from stdin"))
 

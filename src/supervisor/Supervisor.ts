@@ -8,6 +8,7 @@ import { LogStore } from "../logs/LogStore.js"
 import { type ProcessHandle, ProcessService } from "../process/ProcessService.js"
 import { StateStore } from "../state/StateStore.js"
 import { adoptPrevious } from "./adopt.js"
+import { type DaemonState, isActive } from "./DaemonState.js"
 import { apiEntry } from "./entry.js"
 import { shellArgv } from "./environment.js"
 import type { DaemonNotFound } from "./errors.js"
@@ -19,12 +20,11 @@ import { makeLocks } from "./locks.js"
 import { stopLevels } from "./order.js"
 import { livePortAvailability, PortAvailability } from "./ports/availability.js"
 import { resolvePorts } from "./ports/resolve.js"
-import { isActive, type Runtime } from "./Runtime.js"
 import { liveProbes, ReadinessProbes } from "./readiness/index.js"
 import { indexedAll, indexedUpTo, prepareReadiness } from "./readinessContext.js"
 import { makeRegistry } from "./registry.js"
+import type { DaemonUsage } from "./resourceUsage.js"
 import { SupervisorConfig } from "./SupervisorConfig.js"
-import type { DaemonUsage } from "./usage.js"
 
 export interface StartOptions {
   /** Restart the daemon if it is already running. */
@@ -34,7 +34,7 @@ export interface StartOptions {
    * its runtime: the pid and the ports it got (shifted by a bump). Not told when nothing is
    * spawned (already running, disabled) or the spawn failed.
    */
-  readonly onSpawned?: (r: Runtime) => Effect.Effect<void>
+  readonly onSpawned?: (r: DaemonState) => Effect.Effect<void>
   /**
    * Return only once what the start reports (the pid above all) is in the state file (default
    * true). A start of many daemons passes false for each and `sync`s once at the end: waiting
@@ -51,16 +51,16 @@ export interface SupervisorShape {
   readonly restart: (id: string, def?: DaemonDefinition) => Effect.Effect<StartOutcome, DaemonNotFound>
   readonly enable: (id: string) => Effect.Effect<boolean>
   readonly disable: (id: string) => Effect.Effect<boolean>
-  readonly get: (id: string) => Effect.Effect<Runtime, DaemonNotFound>
+  readonly get: (id: string) => Effect.Effect<DaemonState, DaemonNotFound>
   /** Whether the daemon runs now (starting, ready, stopping); false for one it does not know. */
   readonly isRunning: (id: string) => Effect.Effect<boolean>
-  readonly list: Effect.Effect<ReadonlyArray<Runtime>>
+  readonly list: Effect.Effect<ReadonlyArray<DaemonState>>
   readonly isDisabled: (id: string) => Effect.Effect<boolean>
   readonly disabledIds: Effect.Effect<ReadonlyArray<string>>
   /** Returns once every change made so far is in the state file. */
   readonly sync: Effect.Effect<void>
   /** Waits until the daemon is neither starting nor running; its last exit status. */
-  readonly wait: (id: string) => Effect.Effect<Runtime, DaemonNotFound>
+  readonly wait: (id: string) => Effect.Effect<DaemonState, DaemonNotFound>
   /** Forgets daemons that are not running; returns their IDs. */
   readonly clean: (ids?: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
   /**
@@ -75,7 +75,7 @@ export interface SupervisorShape {
   readonly detach: Effect.Effect<number>
   /** Emits whenever any daemon changes (a counter). */
   readonly changes: Stream.Stream<number>
-  readonly entry: (r: Runtime, disabled: boolean, usage?: DaemonUsage) => ApiDaemonEntry
+  readonly entry: (r: DaemonState, disabled: boolean, usage?: DaemonUsage) => ApiDaemonEntry
   /** The daemon's process tree (root first, children nested); empty when it is not running. */
   readonly tree: (id: string) => Effect.Effect<ReadonlyArray<ProcessTreeNode>, DaemonNotFound>
 }

@@ -3,8 +3,8 @@ import { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { LogStoreShape } from "../logs/LogStore.js"
 import type { ProcessHandle, ProcessServiceShape } from "../process/ProcessService.js"
 import type { StateStoreShape } from "../state/StateStore.js"
+import { type DaemonState, initialState, isActive } from "./DaemonState.js"
 import type { DaemonNotFound } from "./errors.js"
-import { initialRuntime, isActive, type Runtime } from "./Runtime.js"
 import type { Registry } from "./registry.js"
 
 const decodeDefinition = Schema.decodeUnknownEither(DaemonDefinition)
@@ -37,8 +37,8 @@ export const adoptPrevious = ({ state, processes, logs, registry: reg, launch, s
         continue
       }
       const def = decoded.right
-      const runtime: Runtime = {
-        ...initialRuntime(def),
+      const runtime: DaemonState = {
+        ...initialState(def),
         status: record.status,
         startedAt: record.started_at,
         retryCount: record.retry_count,

@@ -1,9 +1,9 @@
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
-import { isActive, type Runtime } from "./Runtime.js"
-import type { DaemonUsage } from "./usage.js"
+import { type DaemonState, isActive } from "./DaemonState.js"
+import type { DaemonUsage } from "./resourceUsage.js"
 
 /** A daemon as the API lists it; `usage` comes from `daemonUsage` (it reads /proc). */
-export const apiEntry = (r: Runtime, disabled: boolean, usage?: DaemonUsage): ApiDaemonEntry => {
+export const apiEntry = (r: DaemonState, disabled: boolean, usage?: DaemonUsage): ApiDaemonEntry => {
   const live = isActive(r) ? usage : undefined
   const uptime = r.startedAt && isActive(r) ? Math.max(0, Math.floor((Date.now() - r.startedAt) / 1000)) : 0
   const status = disabled && !isActive(r) ? { ...r.status, type: "disabled" as const } : r.status

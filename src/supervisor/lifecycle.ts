@@ -10,12 +10,12 @@ import {
   SpawnError,
 } from "../process/ProcessService.js"
 import { retryDelay } from "./backoff.js"
+import type { DaemonState } from "./DaemonState.js"
 import { daemonEnvironment, type RunAs, shellArgv } from "./environment.js"
 import type { HookRun, HookVars } from "./hooks/fire.js"
 import type { HookName } from "./hooks/HookRunner.js"
 import { watchOutput } from "./hooks/onOutput.js"
 import { portEnvironment, type ResolvedPorts } from "./ports/resolve.js"
-import type { Runtime } from "./Runtime.js"
 import type { ReadyResult } from "./readiness/index.js"
 import { toolManagerShell, usesToolManager } from "./toolManager.js"
 import { resolveDaemonUser } from "./user.js"
@@ -35,7 +35,7 @@ export interface LifecycleContext {
   /** The daemon's last output lines (after its output was indexed). */
   readonly lastLines: (id: string, n: number) => Effect.Effect<ReadonlyArray<string>>
   /** Replaces the runtime record of the daemon (and persists it). */
-  readonly update: (id: string, f: (r: Runtime) => Runtime) => Effect.Effect<void>
+  readonly update: (id: string, f: (r: DaemonState) => DaemonState) => Effect.Effect<void>
   /**
    * Prepares the readiness checks of one run, right before its process is spawned (so that its
    * first output lines count): templates rendered, the log position noted. Fails with a message

@@ -3,9 +3,9 @@ import { Effect, Either, Ref, Schedule, Stream } from "effect"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { LogStoreShape } from "../logs/LogStore.js"
 import type { ProcessHandle } from "../process/ProcessService.js"
+import type { DaemonState } from "./DaemonState.js"
 import { shellArgv } from "./environment.js"
 import type { ReadinessRun } from "./lifecycle.js"
-import type { Runtime } from "./Runtime.js"
 import {
   type ReadinessCheck,
   type ReadinessProbesShape,
@@ -20,7 +20,7 @@ export interface ReadinessDeps {
   readonly logs: LogStoreShape
   readonly config: SupervisorConfigShape
   readonly probes: ReadinessProbesShape
-  readonly registry: Ref.Ref<Map<string, Runtime>>
+  readonly registry: Ref.Ref<Map<string, DaemonState>>
 }
 
 /**

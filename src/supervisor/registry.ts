@@ -4,8 +4,8 @@ import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { DaemonRecord } from "../state/State.js"
 import type { StateStoreShape } from "../state/StateStore.js"
 import { makeChangeCounter } from "./changeCounter.js"
+import { type DaemonState, initialState } from "./DaemonState.js"
 import { daemonNotFound } from "./errors.js"
-import { initialRuntime, type Runtime } from "./Runtime.js"
 
 const encodeConfig = Schema.encodeSync(DaemonConfig)
 // A daemon's configuration is immutable, and the definitions the supervisor starts are made anew
@@ -30,7 +30,7 @@ export const encodeDefinition = (def: DaemonDefinition): typeof DaemonDefinition
   }
 }
 
-const toRecord = (r: Runtime): DaemonRecord => ({
+const toRecord = (r: DaemonState): DaemonRecord => ({
   id: r.def.id.qualified,
   definition: encodeDefinition(r.def),
   adhoc: r.def.adhoc,
@@ -50,20 +50,20 @@ export const makeRegistry = (state: StateStoreShape) =>
   Effect.gen(function* () {
     // Changed in place (a copy per change made a start of n daemons cost O(n²)): its readers use
     // it at once, never across a step that could let another fiber run.
-    const registry = yield* Ref.make(new Map<string, Runtime>())
+    const registry = yield* Ref.make(new Map<string, DaemonState>())
     const version = makeChangeCounter()
 
     // Recorded, not awaited: the background writer puts it on disk with the changes made
     // meanwhile, and the operations that answer a client (start, stop, adoption, shutdown)
     // `state.sync` before they do. In place too: the writer turns the state into text as soon as
     // it takes it.
-    const persist = (r: Runtime) =>
+    const persist = (r: DaemonState) =>
       state.record((s) => {
         ;(s.daemons as Record<string, DaemonRecord>)[r.def.id.qualified] = toRecord(r)
         return s
       })
     const bump = version.bump
-    const update = (id: string, f: (r: Runtime) => Runtime) =>
+    const update = (id: string, f: (r: DaemonState) => DaemonState) =>
       Effect.gen(function* () {
         const next = yield* Ref.modify(registry, (m) => {
           const current = m.get(id)
@@ -89,7 +89,7 @@ export const makeRegistry = (state: StateStoreShape) =>
     const register = (def: DaemonDefinition) =>
       Ref.update(registry, (m) => {
         const current = m.get(def.id.qualified)
-        return m.set(def.id.qualified, current ? { ...current, def } : initialRuntime(def))
+        return m.set(def.id.qualified, current ? { ...current, def } : initialState(def))
       })
 
     return { registry, version, bump, update, find, register }

@@ -6,8 +6,8 @@ import {
   VALUE_FLAGS,
   withAttachedValues,
 } from "../../src/cli/argvChecks.js"
-import { rootCommand } from "../../src/cli/main.js"
-import { cliSpecKdl } from "../../src/usage/cli/cliSpec.js"
+import { rootCommand } from "../../src/cli/commands.js"
+import { cliSpecKdl } from "../../src/cli/usageSpec/cliSpec.js"
 
 describe("VALUE_FLAGS", () => {
   it("is every flag of the CLI with a required value, as its usage spec declares them", () => {

@@ -24,9 +24,9 @@ import { type FakeProcessService, makeFakeProcessService } from "../../src/proce
 import { ProcessService } from "../../src/process/ProcessService.js"
 import type { PersistentState } from "../../src/state/State.js"
 import { makeStateStore, StateStore, writeFileAtomic } from "../../src/state/StateStore.js"
+import type { DaemonState } from "../../src/supervisor/DaemonState.js"
 import { type HookCommand, HookRunner } from "../../src/supervisor/hooks/HookRunner.js"
 import { PortAvailability } from "../../src/supervisor/ports/availability.js"
-import type { Runtime } from "../../src/supervisor/Runtime.js"
 import { ReadinessProbes, type ReadinessProbesShape } from "../../src/supervisor/readiness/index.js"
 import { Supervisor, SupervisorLive, type SupervisorShape } from "../../src/supervisor/Supervisor.js"
 import { SupervisorConfig } from "../../src/supervisor/SupervisorConfig.js"
@@ -277,7 +277,7 @@ export const makeHarness = (options: HarnessOptions = {}) =>
  * Waits (on `changes`, no polling, no sleep) until the daemon's runtime satisfies `pred`.
  * Only use it for states that last until the test acts again.
  */
-export const awaitRuntime = (sup: SupervisorShape, id: string, pred: (r: Runtime) => boolean) =>
+export const awaitRuntime = (sup: SupervisorShape, id: string, pred: (r: DaemonState) => boolean) =>
   sup.changes.pipe(
     Stream.mapEffect(() => Effect.option(sup.get(id))),
     Stream.filterMap((r) => (Option.isSome(r) && pred(r.value) ? r : Option.none())),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Ref, TestClock } from "effect"
-import type { Runtime } from "../../src/supervisor/Runtime.js"
-import { daemonUsage } from "../../src/supervisor/usage.js"
+import type { DaemonState } from "../../src/supervisor/DaemonState.js"
+import { daemonUsage } from "../../src/supervisor/resourceUsage.js"
 import { awaitHooks, definition, expectSleep, type Harness, makeHarness, startReady } from "./helpers.js"
 
 const WEB = "app/web"
@@ -80,7 +80,7 @@ describe("ports: the check before a daemon starts", () => {
       const h = yield* makeHarness({ busyPorts: [3000] })
       const def = definition("web", { port: { expect: [3000], bump: true } })
       const told: Array<{ pid: number | null; ports: ReadonlyArray<number>; status: string }> = []
-      const onSpawned = (r: Runtime) =>
+      const onSpawned = (r: DaemonState) =>
         Effect.sync(() => told.push({ pid: r.pid, ports: r.ports, status: r.status.type }))
       const starting = yield* expectSleep(3000, Effect.fork(h.sup.start(def, { onSpawned })))
       // told before the readiness delay is over: the start is still waiting

@@ -1,5 +1,5 @@
-import { allCommands, commandLine } from "../consume/commands.js"
-import type { Spec } from "../model.js"
+import { allCommands, commandLine } from "../../usage/consume/commands.js"
+import type { Spec } from "../../usage/model.js"
 import { resolveOutput } from "./resolveOutput.js"
 
 /** Text renderings for `supervisor spec` that are not a consumer of their own. */

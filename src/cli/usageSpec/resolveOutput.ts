@@ -1,7 +1,7 @@
 import { Schema } from "effect"
-import { allCommands, commandLine } from "../consume/commands.js"
-import { ExitCode, Framing, Selector, type Spec } from "../model.js"
-import { canonicalFlagName } from "../usageString.js"
+import { allCommands, commandLine } from "../../usage/consume/commands.js"
+import { ExitCode, Framing, Selector, type Spec } from "../../usage/model.js"
+import { canonicalFlagName } from "../../usage/usageString.js"
 
 /**
  * The `supervisor spec resolve --json` document: what inheritance made of each command's output

@@ -1,6 +1,5 @@
 import * as nodePath from "node:path"
 import { Console, Effect, Option, Schema } from "effect"
-import { ExitCode, exitWith, printJson } from "../../cli/output.js"
 import {
   allCommands,
   completionScript,
@@ -8,10 +7,11 @@ import {
   listCommands,
   manPage,
   markdownDocs,
-} from "../consume/index.js"
-import type { Spec } from "../model.js"
-import { generateSdk } from "../sdk/index.js"
-import { writeSpec } from "../writer.js"
+} from "../../usage/consume/index.js"
+import type { Spec } from "../../usage/model.js"
+import { generateSdk } from "../../usage/sdk/index.js"
+import { writeSpec } from "../../usage/writer.js"
+import { ExitCode, exitWith, printJson } from "../output.js"
 import { fail, isStdin, loadSpec, reportWritten, type SpecCliFailure, writeFile, writeFiles } from "./io.js"
 import { markdownBundle, resolveSummary } from "./render.js"
 import { ResolveOutput, resolveOutput } from "./resolveOutput.js"

@@ -1,8 +1,8 @@
 import type { Command as CliCommand, HelpDoc } from "@effect/cli"
 import type * as Span from "@effect/cli/HelpDoc/Span"
 import type { Option } from "effect"
-import type { Arg, Choice, Flag } from "../model.js"
-import { formatValueUsage } from "../usageString.js"
+import type { Arg, Choice, Flag } from "../../usage/model.js"
+import { formatValueUsage } from "../../usage/usageString.js"
 
 /**
  * Reads an `@effect/cli` command tree (names, descriptions, options, args, subcommands) so that
@@ -90,7 +90,7 @@ const asNode = <N>(value: unknown): N => value as N
 
 const unknownTag = (what: string, node: { readonly _tag: string }): never => {
   throw new Error(
-    `@effect/cli changed: unknown ${what} instruction "${node._tag}"; update src/usage/cli/effectCli.ts`,
+    `@effect/cli changed: unknown ${what} instruction "${node._tag}"; update src/cli/usageSpec/effectCli.ts`,
   )
 }
 

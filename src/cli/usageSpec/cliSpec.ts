@@ -1,6 +1,6 @@
 import { JSONSchema } from "effect"
-import type { Command, ExitCode, Flag, Output, Spec } from "../model.js"
-import { writeSpec } from "../writer.js"
+import type { Command, ExitCode, Flag, Output, Spec } from "../../usage/model.js"
+import { writeSpec } from "../../usage/writer.js"
 import { type AnyCliCommand, type CliTree, readCliTree } from "./effectCli.js"
 import { COMMAND_EXTRAS, type CommandExtras, type OutputEntry, ROOT_EXTRAS } from "./outputs.js"
 
@@ -9,7 +9,7 @@ import { COMMAND_EXTRAS, type CommandExtras, type OutputEntry, ROOT_EXTRAS } fro
  * path, the outputs and exit codes of `outputs.ts`. The result is the resolved model, built the
  * way the resolver folds inheritance (outputs replaced by name or hidden, exit codes folded by
  * number, global flags copied down), so `writeSpec` turns it into the smallest KDL that parses
- * back to the same model; `test/usage/cli/cliSpec.test.ts` holds it to that.
+ * back to the same model; `test/cli/usageSpec/cliSpec.test.ts` holds it to that.
  */
 
 export interface Extras {

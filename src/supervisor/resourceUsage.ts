@@ -7,7 +7,7 @@ import {
   readSystemUptime,
 } from "../process/procfs.js"
 import { listeningPortsOf, listeningSockets, onDemand } from "../process/sockets.js"
-import { isActive, type Runtime } from "./Runtime.js"
+import { type DaemonState, isActive } from "./DaemonState.js"
 
 /** What a running daemon's process group uses right now. */
 export interface DaemonUsage {
@@ -31,7 +31,7 @@ const previous = new Map<string, { readonly ticks: number; readonly at: number; 
  * listening port, so it also works for daemons without `port`.
  */
 export const daemonUsage = (
-  runtimes: ReadonlyArray<Runtime>,
+  runtimes: ReadonlyArray<DaemonState>,
   now: number = Date.now(),
 ): ReadonlyMap<string, DaemonUsage> => {
   const out = new Map<string, DaemonUsage>()

@@ -5,7 +5,7 @@ import { ConfigProblem } from "../../domain/ConfigProblem.js"
 import { LogEntry, LogStreamItem } from "../../domain/LogEntry.js"
 import { ResolvedConfig } from "../../domain/ResolvedConfig.js"
 import { StartOutcome } from "../../domain/StartOutcome.js"
-import type { ExitCode, Framing } from "../model.js"
+import type { ExitCode, Framing } from "../../usage/model.js"
 import { ResolveOutput } from "./resolveOutput.js"
 
 /**
@@ -13,7 +13,7 @@ import { ResolveOutput } from "./resolveOutput.js"
  * statuses mean. Hand-written, keyed by command path without the program name (`""` is the
  * program itself, `"supervisor status"` is `supervisor supervisor status`). The schemas are the
  * same effect/Schema values the code encodes its JSON with, so the spec cannot drift from the
- * output; `test/usage/cli/cliSpec.test.ts` checks that every `--json` flag has an output here and
+ * output; `test/cli/usageSpec/cliSpec.test.ts` checks that every `--json` flag has an output here and
  * that every path here is a command.
  */
 

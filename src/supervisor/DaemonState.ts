@@ -3,7 +3,7 @@ import type { DaemonStatus } from "../domain/DaemonStatus.js"
 import type { ProcessHandle } from "../process/ProcessService.js"
 
 /** The live state of one daemon the supervisor knows. */
-export interface Runtime {
+export interface DaemonState {
   readonly def: DaemonDefinition
   readonly status: DaemonStatus
   readonly pid: number | null
@@ -16,10 +16,10 @@ export interface Runtime {
   readonly ports: ReadonlyArray<number>
 }
 
-export const isActive = (r: Pick<Runtime, "status">): boolean =>
+export const isActive = (r: Pick<DaemonState, "status">): boolean =>
   r.status.type === "running" || r.status.type === "waiting" || r.status.type === "stopping"
 
-export const initialRuntime = (def: DaemonDefinition): Runtime => ({
+export const initialState = (def: DaemonDefinition): DaemonState => ({
   def,
   status: { type: "available" },
   pid: null,

@@ -1,8 +1,8 @@
 import { Args, Command, Options } from "@effect/cli"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { cliSpec, cliSpecKdl, type Extras, unknownExtraPaths } from "../../../src/usage/cli/cliSpec.js"
-import { readCliTree } from "../../../src/usage/cli/effectCli.js"
+import { cliSpec, cliSpecKdl, type Extras, unknownExtraPaths } from "../../../src/cli/usageSpec/cliSpec.js"
+import { readCliTree } from "../../../src/cli/usageSpec/effectCli.js"
 import { validateArgv } from "../../../src/usage/consume/index.js"
 import { parseSpecString } from "../../../src/usage/index.js"
 

@@ -1,8 +1,13 @@
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { Console, Data, Effect } from "effect"
-import { formatUsageProblems, parseSpecFile, parseSpecString, type UsageSpecError } from "../index.js"
-import type { Spec } from "../model.js"
+import {
+  formatUsageProblems,
+  parseSpecFile,
+  parseSpecString,
+  type UsageSpecError,
+} from "../../usage/index.js"
+import type { Spec } from "../../usage/model.js"
 
 /**
  * The file side of `supervisor spec`: reading a spec (a path, or `-` for stdin) and writing
