@@ -1,5 +1,8 @@
 import { Schema } from "effect"
 
+/** The CLI's exit status for a start whose every readiness check timed out (as timeout(1)). */
+export const READY_TIMEOUT_STATUS = 124
+
 /** How a start request ended, per daemon. */
 export const Ready = Schema.TaggedStruct("Ready", {
   id: Schema.String,

@@ -7,6 +7,9 @@ import { ProcessServiceLive } from "../process/NodeProcessService.js"
 import { statePaths } from "../state/paths.js"
 import { StateStore, StateStoreLive } from "../state/StateStore.js"
 import { loadOrCreateToken } from "../state/token.js"
+import { HookRunnerLive } from "../supervisor/hooks/HookRunner.js"
+import { PortAvailabilityLive } from "../supervisor/ports/availability.js"
+import { ReadinessProbesLive } from "../supervisor/readiness/index.js"
 import { Supervisor, SupervisorLive } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
 import { VERSION } from "../version.js"
@@ -49,7 +52,9 @@ export const runHost = (options: HostOptions) =>
       const services = SupervisorLive.pipe(
         Layer.provideMerge(StateStoreLive(paths.stateFile)),
         Layer.provideMerge(LogStore.layer({ dir: paths.logsDir })),
-        Layer.provide(ProcessServiceLive),
+        Layer.provide(
+          Layer.mergeAll(ProcessServiceLive, ReadinessProbesLive, HookRunnerLive, PortAvailabilityLive),
+        ),
         Layer.provideMerge(
           Layer.succeed(SupervisorConfig, {
             settings: config.settings,

@@ -11,6 +11,8 @@ export interface DaemonState {
   /** Epoch ms of the last spawn (or adoption). */
   readonly startedAt: number | null
   readonly retryCount: number
+  /** It failed and waits for its next retry (its status stays `errored` meanwhile). */
+  readonly retryPending: boolean
   readonly handle: ProcessHandle | null
   /** The ports of the latest run (`port.expect`, shifted by a bump); empty without `port`. */
   readonly ports: ReadonlyArray<number>
@@ -26,6 +28,7 @@ export const initialState = (def: DaemonDefinition): DaemonState => ({
   startTime: null,
   startedAt: null,
   retryCount: 0,
+  retryPending: false,
   handle: null,
   ports: [],
 })

@@ -1,44 +1,37 @@
-import { Context, Deferred, Effect, Exit, Fiber, FiberSet, Layer, Option, Ref, Stream } from "effect"
-import { makeFiberRegistry } from "../concurrency/fiberRegistry.js"
+import { Context, Deferred, Effect, FiberSet, Layer, Option, Queue, Ref, Stream } from "effect"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { ProcessTreeNode } from "../domain/ProcessTree.js"
+import type { Reason } from "../domain/Reason.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { LogStore } from "../logs/LogStore.js"
 import { type ProcessHandle, ProcessService } from "../process/ProcessService.js"
 import { StateStore } from "../state/StateStore.js"
 import { adoptPrevious } from "./adopt.js"
 import { type DaemonState, isActive } from "./DaemonState.js"
+import { DaemonCommand } from "./daemon/commands.js"
+import { answerUnhandled, daemonLifecycle } from "./daemon/lifecycle.js"
 import { apiEntry } from "./entry.js"
-import { shellArgv } from "./environment.js"
 import type { DaemonNotFound } from "./errors.js"
-import { makeHookFirer } from "./hooks/fire.js"
-import { HookRunner, liveHookRunner } from "./hooks/HookRunner.js"
-import { makeLaunches } from "./launches.js"
-import { type LifecycleContext, lifecycle } from "./lifecycle.js"
-import { makeLocks } from "./locks.js"
+import { makeDaemonContext } from "./makeContext.js"
 import { stopLevels } from "./order.js"
-import { livePortAvailability, PortAvailability } from "./ports/availability.js"
-import { resolvePorts } from "./ports/resolve.js"
-import { liveProbes, ReadinessProbes } from "./readiness/index.js"
-import { indexedAll, indexedUpTo, prepareReadiness } from "./readinessContext.js"
 import { makeRegistry } from "./registry.js"
 import type { DaemonUsage } from "./resourceUsage.js"
-import { SupervisorConfig } from "./SupervisorConfig.js"
 
 export interface StartOptions {
   /** Restart the daemon if it is already running. */
   readonly force?: boolean
+  /** Who asks (default `api`): logged, and kept for what automation needs to know. */
+  readonly reason?: Reason
   /**
    * Told once the daemon's process exists and is recorded (it waits for readiness now), with
-   * its runtime: the pid and the ports it got (shifted by a bump). Not told when nothing is
+   * its state: the pid and the ports it got (shifted by a bump). Not told when nothing is
    * spawned (already running, disabled) or the spawn failed.
    */
   readonly onSpawned?: (r: DaemonState) => Effect.Effect<void>
   /**
    * Return only once what the start reports (the pid above all) is in the state file (default
-   * true). A start of many daemons passes false for each and `sync`s once at the end: waiting
-   * for each made the state file be written once per daemon.
+   * true). A start of many daemons passes false for each and `sync`s once at the end.
    */
   readonly sync?: boolean
 }
@@ -47,8 +40,27 @@ export interface SupervisorShape {
   /** Starts a daemon and waits until it is ready, has completed, or failed. */
   readonly start: (def: DaemonDefinition, options?: StartOptions) => Effect.Effect<StartOutcome>
   /** Stops a daemon (its whole process group); false when it was not running. */
-  readonly stop: (id: string) => Effect.Effect<boolean, DaemonNotFound>
-  readonly restart: (id: string, def?: DaemonDefinition) => Effect.Effect<StartOutcome, DaemonNotFound>
+  readonly stop: (id: string, reason?: Reason) => Effect.Effect<boolean, DaemonNotFound>
+  /** Stops and starts a daemon (starts it when it does not run), with `def` or its last definition. */
+  readonly restart: (
+    id: string,
+    def?: DaemonDefinition,
+    reason?: Reason,
+  ) => Effect.Effect<StartOutcome, DaemonNotFound>
+  /**
+   * Restarts a daemon only if it runs (a watched file changed), without waiting for the new run's
+   * outcome; false when it did not run (or is disabled).
+   */
+  readonly restartIfRunning: (
+    id: string,
+    reason: Reason,
+    def?: DaemonDefinition,
+  ) => Effect.Effect<boolean, DaemonNotFound>
+  /**
+   * Stops a running daemon as a failure (a limit was exceeded): it ends `errored` with `message`
+   * and is retried if it has retries left, using one. False when it did not run.
+   */
+  readonly kill: (id: string, reason: Reason, message: string) => Effect.Effect<boolean, DaemonNotFound>
   readonly enable: (id: string) => Effect.Effect<boolean>
   readonly disable: (id: string) => Effect.Effect<boolean>
   readonly get: (id: string) => Effect.Effect<DaemonState, DaemonNotFound>
@@ -59,7 +71,7 @@ export interface SupervisorShape {
   readonly disabledIds: Effect.Effect<ReadonlyArray<string>>
   /** Returns once every change made so far is in the state file. */
   readonly sync: Effect.Effect<void>
-  /** Waits until the daemon is neither starting nor running; its last exit status. */
+  /** Waits until the daemon is neither running nor waiting for a retry; its state then. */
   readonly wait: (id: string) => Effect.Effect<DaemonState, DaemonNotFound>
   /** Forgets daemons that are not running; returns their IDs. */
   readonly clean: (ids?: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
@@ -73,8 +85,8 @@ export interface SupervisorShape {
    * to adopt (`supervisor supervisor start --force`); returns how many run. No hook fires.
    */
   readonly detach: Effect.Effect<number>
-  /** Emits whenever any daemon changes (a counter). */
-  readonly changes: Stream.Stream<number>
+  /** The daemons now, then after each change. */
+  readonly changes: Stream.Stream<ReadonlyMap<string, DaemonState>>
   readonly entry: (r: DaemonState, disabled: boolean, usage?: DaemonUsage) => ApiDaemonEntry
   /** The daemon's process tree (root first, children nested); empty when it is not running. */
   readonly tree: (id: string) => Effect.Effect<ReadonlyArray<ProcessTreeNode>, DaemonNotFound>
@@ -82,275 +94,213 @@ export interface SupervisorShape {
 
 export class Supervisor extends Context.Tag("supervisor/Supervisor")<Supervisor, SupervisorShape>() {}
 
-export const makeSupervisor = Effect.gen(function* () {
+const makeSupervisor = Effect.gen(function* () {
   const processes = yield* ProcessService
   const logs = yield* LogStore
   const state = yield* StateStore
-  const config = yield* SupervisorConfig
-  const probes = Option.getOrElse(yield* Effect.serviceOption(ReadinessProbes), () => liveProbes)
-  const hookRunner = Option.getOrElse(yield* Effect.serviceOption(HookRunner), () =>
-    liveHookRunner((line) => process.stderr.write(`${line}\n`)),
-  )
-  const ports = Option.getOrElse(yield* Effect.serviceOption(PortAvailability), () => livePortAvailability)
+  const registry = yield* makeRegistry(state)
   const hookFibers = yield* FiberSet.make<unknown, never>()
   const shuttingDown = yield* Ref.make(false)
   const detaching = yield* Ref.make(false)
-  const reg = yield* makeRegistry(state)
-  const { registry, version, bump, update, find, register } = reg
-  const fibers = yield* makeFiberRegistry<string>()
-  const withLock = makeLocks()
-  const launches = makeLaunches(withLock)
+  const ctx = yield* makeDaemonContext({ registry, hookFibers, shuttingDown, detaching })
 
-  const runStart = new Map<string, number>()
-  const ctx: LifecycleContext = {
-    processes,
-    shell: config.settings.general.shell,
-    toolManager: {
-      enabled: config.settings.general.tool_manager,
-      bin: config.settings.general.tool_manager_bin,
-    },
-    settingsUser: config.settings.supervisor.user,
-    baseEnv: config.env,
-    stopTimeout: config.settings.supervisor.stop_timeout,
-    prepareLogs: (id: string) =>
-      Effect.gen(function* () {
-        // Following first: `prepare` then marks the new run's first byte in the follower and
-        // says how far the index is (no index file read of its own).
-        yield* logs.follow(id)
-        const { rawPath, size, indexed } = yield* logs.prepare(id)
-        // Where this run's output starts, so that a failure shows this run's lines only and
-        // on_output hooks see them only: noted once the lines before it have their ids (output
-        // written while the supervisor was down is indexed only now, by the follower).
-        let stats = indexed ?? (yield* logs.stats(id))
-        if (stats.endOffset < size) {
-          yield* indexedUpTo(logs, id, size)
-          stats = yield* logs.stats(id)
-        }
-        runStart.set(id, stats.lastId)
-        return rawPath
-      }).pipe(Effect.orDie),
-    lastLines: (id: string, n: number) =>
-      indexedAll(logs, id).pipe(
-        Effect.zipRight(logs.query(id, { lines: n })),
-        Effect.map((es) => es.filter((e) => e.id > (runStart.get(id) ?? 0)).map((e) => e.message)),
-        Effect.orElseSucceed(() => []),
-      ),
-    update,
-    prepareReadiness: prepareReadiness({ logs, config, probes, registry }),
-    resolvePorts: (def) => {
-      const spec = def.config.port
-      if (spec === undefined || spec.expect.length === 0) return Effect.succeed({ ports: [], offset: 0 })
-      return resolvePorts(spec.expect, spec.bump, ports.check, ports.holder).pipe(
-        Effect.mapError((conflict) => conflict.message),
-      )
-    },
-    fireHook: makeHookFirer({
-      runner: hookRunner,
-      fibers: hookFibers,
-      shell: shellArgv(config.settings.general.shell),
-      timeout: config.settings.supervisor.hook_timeout,
-    }),
-    outputLines: (id: string) => {
-      const afterId = runStart.get(id)
-      return logs.onLines(id, afterId === undefined ? {} : { afterId }).pipe(
-        Stream.map((e) => e.message),
-        Stream.catchAll(() => Stream.empty),
-      )
-    },
-    shuttingDown: Ref.get(shuttingDown),
-    detaching: Ref.get(detaching),
-  }
-
-  /**
-   * Forks the daemon's lifecycle fiber. `spawned` completes once its process exists and is
-   * recorded (or could not be spawned); `outcome` with what a start request reports, also when
-   * the fiber is interrupted before it could say (Interrupted).
-   */
+  // One lifecycle fiber per daemon, each reading its own queue. The lock makes "find or create
+  // the queue, then offer" one step, so that a forgotten daemon's fiber can end without losing
+  // a command sent to it meanwhile.
+  const queues = new Map<string, Queue.Queue<DaemonCommand>>()
+  const lifecycles = yield* FiberSet.make<void, never>()
+  const lock = yield* Effect.makeSemaphore(1)
   const launch = (def: DaemonDefinition, adopted: Option.Option<ProcessHandle>) =>
     Effect.gen(function* () {
       const id = def.id.qualified
-      const ready = yield* Deferred.make<StartOutcome>()
-      const spawned = yield* Deferred.make<void>()
-      // However the fiber ends (even interrupted before it ran), neither wait outlives it; a
-      // deferred it completed keeps its value. An observer, not a race: no fibers per start.
-      // Uninterruptible: the fiber never runs without its observer.
-      yield* Effect.uninterruptible(
-        fibers.run(id, lifecycle(ctx, def, ready, spawned, adopted)).pipe(
-          Effect.tap((fiber) =>
-            fiber.addObserver(() => {
-              Deferred.unsafeDone(spawned, Exit.void)
-              Deferred.unsafeDone(ready, Exit.succeed<StartOutcome>({ _tag: "Interrupted", id }))
-            }),
-          ),
+      const queue = yield* Queue.unbounded<DaemonCommand>()
+      const retire = lock.withPermits(1)(
+        Effect.gen(function* () {
+          if ((yield* Queue.size(queue)) > 0) return false
+          queues.delete(id)
+          return true
+        }),
+      )
+      queues.set(id, queue)
+      // However it ends, its queue goes with it, and what was still queued is answered.
+      const ended = lock.withPermits(1)(
+        Effect.gen(function* () {
+          if (queues.get(id) === queue) queues.delete(id)
+          for (const c of yield* Queue.takeAll(queue)) yield* answerUnhandled(c, id)
+        }),
+      )
+      yield* FiberSet.run(
+        lifecycles,
+        daemonLifecycle(ctx, def, queue, adopted, retire).pipe(
+          Effect.tapErrorCause((cause) => Effect.logError(`the lifecycle of ${id} failed`, cause)),
+          Effect.ensuring(ended),
         ),
       )
-      return { spawned: Deferred.await(spawned), outcome: Deferred.await(ready) }
+      return queue
+    })
+  /** Sends a command to the daemon's lifecycle (started with `def` when it has none). */
+  const send = (def: DaemonDefinition, command: DaemonCommand) =>
+    lock.withPermits(1)(
+      Effect.gen(function* () {
+        const queue = queues.get(def.id.qualified) ?? (yield* launch(def, Option.none()))
+        yield* Queue.offer(queue, command)
+      }),
+    )
+  const ask = <A>(id: string, command: (reply: Deferred.Deferred<A>) => DaemonCommand) =>
+    Effect.gen(function* () {
+      const r = yield* registry.find(id)
+      const reply = yield* Deferred.make<A>()
+      yield* send(r.def, command(reply))
+      return yield* Deferred.await(reply)
     })
 
-  const stopLocked = (id: string) =>
+  const start = (def: DaemonDefinition, options: StartOptions = {}) =>
     Effect.gen(function* () {
-      const r = yield* find(id)
-      const running = yield* fibers.has(id)
-      yield* fibers.remove(id)
-      return running && isActive(r)
+      const reply = {
+        spawned: yield* Deferred.make<boolean>(),
+        outcome: yield* Deferred.make<StartOutcome>(),
+      }
+      const mode = options.force ? "restart" : "start"
+      yield* send(def, DaemonCommand.Start({ def, mode, reason: options.reason ?? "api", reply }))
+      const spawned = yield* Deferred.await(reply.spawned)
+      if (spawned && options.onSpawned) {
+        const r = yield* registry.current(def.id.qualified)
+        if (r?.pid != null && isActive(r)) yield* options.onSpawned(r)
+      }
+      const outcome = yield* Deferred.await(reply.outcome)
+      // What a start reports (the pid above all) is on disk when it returns.
+      if (options.sync !== false) yield* state.sync
+      return outcome
     })
 
   const isDisabled = (id: string) => state.get.pipe(Effect.map((s) => s.disabled.includes(id)))
+  const setDisabled = (id: string, disabled: boolean) =>
+    state
+      .update((s) =>
+        disabled === s.disabled.includes(id)
+          ? s
+          : { ...s, disabled: disabled ? [...s.disabled, id] : s.disabled.filter((d) => d !== id) },
+      )
+      .pipe(Effect.zipRight(registry.touch), Effect.as(true))
 
-  const startLocked = (def: DaemonDefinition, options: StartOptions) =>
-    Effect.gen(function* () {
-      const id = def.id.qualified
-      const current = (yield* Ref.get(registry)).get(id)
-      // A running daemon is reported as running even when disabled (disabling leaves it running).
-      if (current && isActive(current) && !options.force && (yield* fibers.has(id)))
-        return { now: { _tag: "AlreadyRunning", id, pid: current.pid } as const }
-      if (yield* isDisabled(id)) return { now: { _tag: "Disabled", id } as const }
-      // Waits for the previous fiber (running, backing off or ending) to be gone with its
-      // process: `run` alone would interrupt it without waiting.
-      yield* fibers.remove(id)
-      yield* register(def)
-      const launched = yield* launch(def, Option.none())
-      const gen = launches.note(id, launched.outcome)
-      // Holds the lock until the process is recorded, so that a concurrent start sees it running.
-      yield* launched.spawned
-      if (options.onSpawned) {
-        const spawned = (yield* Ref.get(registry)).get(id)
-        if (spawned?.pid != null && isActive(spawned)) yield* options.onSpawned(spawned)
-      }
-      return { wait: launched.outcome, gen }
-    })
+  /** Stops the daemons by dependency level, dependents first, each level at once. */
+  const stopInOrder = Effect.gen(function* () {
+    const all = yield* registry.all
+    const levels = stopLevels(
+      new Map([...all.values()].map((r) => [r.def.id.qualified, r.def.config.depends])),
+    )
+    for (const level of levels) {
+      const withLifecycle = level.filter((id) => queues.has(id))
+      const stop = (id: string) =>
+        ask(id, (reply: Deferred.Deferred<boolean>) => DaemonCommand.Stop({ reason: "shutdown", reply }))
+      yield* Effect.forEach(withLifecycle, stop, {
+        concurrency: "unbounded",
+        discard: true,
+      }).pipe(Effect.ignore)
+    }
+  })
 
   const supervisor: SupervisorShape = {
-    start: (def, options = {}) =>
-      withLock(def.id.qualified)(startLocked(def, options)).pipe(
-        Effect.flatMap(
-          (r): Effect.Effect<StartOutcome> =>
-            "now" in r ? Effect.succeed(r.now) : launches.followSuperseded(def.id.qualified, r.gen, r.wait),
-        ),
-        // What a start reports (the pid above all) is on disk when it returns.
-        Effect.zipLeft(options.sync === false ? Effect.void : state.sync),
+    start,
+    stop: (id, reason = "api") =>
+      ask(id, (reply: Deferred.Deferred<boolean>) => DaemonCommand.Stop({ reason, reply })).pipe(
+        Effect.zipLeft(state.sync),
       ),
-    sync: state.sync,
-    stop: (id) => withLock(id)(stopLocked(id)).pipe(Effect.zipLeft(state.sync)),
-    restart: (id, def) =>
-      Effect.gen(function* () {
-        const d = def ?? (yield* find(id)).def
-        return yield* supervisor.start(d, { force: true })
-      }),
-    enable: (id) =>
-      state
-        .update((s) => ({ ...s, disabled: s.disabled.filter((d) => d !== id) }))
-        .pipe(Effect.zipLeft(bump), Effect.as(true)),
-    disable: (id) =>
-      state
-        .update((s) => (s.disabled.includes(id) ? s : { ...s, disabled: [...s.disabled, id] }))
-        .pipe(Effect.zipLeft(bump), Effect.as(true)),
-    get: find,
-    // no DaemonNotFound made (an Error, with its stack) for each daemon of a fresh start
-    isRunning: (id) =>
-      Ref.get(registry).pipe(
-        Effect.map((m) => {
-          const r = m.get(id)
-          return r !== undefined && isActive(r)
-        }),
+    restart: (id, def, reason = "api") =>
+      Effect.flatMap(def === undefined ? registry.find(id) : Effect.succeed({ def }), (r) =>
+        start(r.def, { force: true, reason }),
       ),
-    list: Ref.get(registry).pipe(Effect.map((m) => [...m.values()])),
+    restartIfRunning: (id, reason, def) =>
+      ask(id, (reply: Deferred.Deferred<boolean>) => DaemonCommand.Restart({ def, reason, reply })),
+    kill: (id, reason, message) =>
+      ask(id, (reply: Deferred.Deferred<boolean>) => DaemonCommand.Kill({ reason, message, reply })).pipe(
+        Effect.zipLeft(state.sync),
+      ),
+    enable: (id) => setDisabled(id, false),
+    disable: (id) => setDisabled(id, true),
+    get: registry.find,
+    isRunning: (id) => Effect.map(registry.current(id), (r) => r !== undefined && isActive(r)),
+    list: Effect.map(registry.all, (m) => [...m.values()]),
     isDisabled,
     disabledIds: state.get.pipe(Effect.map((s) => s.disabled)),
+    sync: state.sync,
     wait: (id) =>
       Effect.gen(function* () {
-        yield* find(id)
-        // The lifecycle fiber ends when the daemon is done for good: no retry pending.
-        const fiber = yield* fibers.get(id)
-        if (fiber !== undefined) yield* Fiber.await(fiber)
-        for (;;) {
-          const seen = yield* version.current
-          const r = yield* find(id)
-          if (!isActive(r)) return r
-          yield* version.after(seen)
-        }
+        yield* registry.find(id)
+        const settled = yield* registry.changes.pipe(
+          Stream.map((m) => m.get(id)),
+          Stream.filter((r) => r === undefined || (!isActive(r) && !r.retryPending)),
+          Stream.runHead,
+        )
+        // forgotten meanwhile: not found
+        return yield* Option.match(Option.flatMap(settled, Option.fromNullable), {
+          onNone: () => registry.find(id),
+          onSome: Effect.succeed,
+        })
       }),
     clean: (ids) =>
       Effect.gen(function* () {
-        const candidates = [...(yield* Ref.get(registry)).keys()].filter(
+        const candidates = [...(yield* registry.all).keys()].filter(
           (id) => ids === undefined || ids.includes(id),
         )
         const names: Array<string> = []
         for (const id of candidates) {
-          // Under the daemon's lock: a daemon being started right now is not forgotten.
-          const forgotten = yield* withLock(id)(
-            Effect.gen(function* () {
-              const r = (yield* Ref.get(registry)).get(id)
-              if (!r || isActive(r)) return false
-              yield* fibers.remove(id)
-              yield* Ref.update(registry, (m) => {
-                m.delete(id)
-                return m
-              })
-              yield* state.update((s) => {
-                const daemons = { ...s.daemons }
-                delete daemons[id]
-                return { ...s, daemons }
-              })
-              return true
-            }),
-          )
+          const forgotten = yield* ask(id, (reply: Deferred.Deferred<boolean>) =>
+            DaemonCommand.Forget({ reply }),
+          ).pipe(Effect.orElseSucceed(() => false))
           if (forgotten) names.push(id)
         }
-        for (const id of names) yield* logs.forget(id).pipe(Effect.ignore)
-        yield* bump
         return names
       }),
     detach: Effect.gen(function* () {
       yield* Ref.set(shuttingDown, true)
       yield* Ref.set(detaching, true)
       // every lifecycle ends; the processes stay, recorded as running for the next supervisor
-      yield* fibers.clear
+      yield* FiberSet.clear(lifecycles)
       yield* FiberSet.awaitEmpty(hookFibers)
       yield* state.sync
-      return [...(yield* Ref.get(registry)).values()].filter((r) => r.handle !== null).length
+      return [...(yield* registry.all).values()].filter((r) => r.handle !== null).length
     }),
     stopAll: Effect.gen(function* () {
       yield* Ref.set(shuttingDown, true)
-      const all = [...(yield* Ref.get(registry)).values()]
-      const levels = stopLevels(new Map(all.map((r) => [r.def.id.qualified, r.def.config.depends] as const)))
-      for (const level of levels) {
-        yield* Effect.forEach(level, (id) => withLock(id)(fibers.remove(id)), {
-          concurrency: "unbounded",
-          discard: true,
-        })
-      }
+      yield* stopInOrder
       yield* FiberSet.awaitEmpty(hookFibers)
       yield* state.sync
     }),
-    changes: version.changes,
+    changes: registry.changes,
     entry: apiEntry,
     tree: (id) =>
-      find(id).pipe(
-        Effect.flatMap((r) =>
-          isActive(r) && r.pid !== null
-            ? processes.tree(r.pid).pipe(Effect.map(Option.match({ onNone: () => [], onSome: (n) => [n] })))
-            : Effect.succeed([]),
+      registry
+        .find(id)
+        .pipe(
+          Effect.flatMap((r) =>
+            isActive(r) && r.pid !== null
+              ? processes.tree(r.pid).pipe(Effect.map(Option.match({ onNone: () => [], onSome: (n) => [n] })))
+              : Effect.succeed([]),
+          ),
         ),
-      ),
   }
 
-  return {
-    supervisor,
-    adoptPrevious: adoptPrevious({ state, processes, logs, registry: reg, launch, stop: supervisor.stop }),
-  }
+  yield* adoptPrevious({
+    state,
+    processes,
+    logs,
+    registry,
+    adopt: (def, handle) => Effect.asVoid(lock.withPermits(1)(launch(def, Option.some(handle)))),
+    stop: supervisor.stop,
+  })
+  return supervisor
 })
 
 /**
- * The supervisor service. Building it adopts the daemons a previous supervisor
- * left running; closing it stops every daemon, dependents first.
+ * The supervisor service. Building it adopts the daemons a previous supervisor left running;
+ * closing it stops every daemon, dependents first.
  */
 export const SupervisorLive = Layer.scoped(
   Supervisor,
   Effect.gen(function* () {
-    const { supervisor, adoptPrevious } = yield* makeSupervisor
-    yield* adoptPrevious
-    // Registered after the fiber registry's own finalizer, so it runs first: an orderly stop.
+    const supervisor = yield* makeSupervisor
+    // Registered after the lifecycles' own scope, so it runs first: an orderly stop.
     yield* Effect.addFinalizer(() => supervisor.stopAll)
     return supervisor
   }),

@@ -1,10 +1,9 @@
-import { Effect, Either, Option, Ref, Schema } from "effect"
+import { Effect, Either, Option, Schema } from "effect"
 import { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { LogStoreShape } from "../logs/LogStore.js"
 import type { ProcessHandle, ProcessServiceShape } from "../process/ProcessService.js"
 import type { StateStoreShape } from "../state/StateStore.js"
-import { type DaemonState, initialState, isActive } from "./DaemonState.js"
-import type { DaemonNotFound } from "./errors.js"
+import { initialState, isActive } from "./DaemonState.js"
 import type { Registry } from "./registry.js"
 
 const decodeDefinition = Schema.decodeUnknownEither(DaemonDefinition)
@@ -15,15 +14,15 @@ export interface AdoptDeps {
   readonly processes: ProcessServiceShape
   readonly logs: LogStoreShape
   readonly registry: Registry
-  /** Forks the lifecycle fiber of a daemon, here around its adopted process. */
-  readonly launch: (def: DaemonDefinition, adopted: Option.Option<ProcessHandle>) => Effect.Effect<unknown>
-  readonly stop: (id: string) => Effect.Effect<boolean, DaemonNotFound>
+  /** Starts the lifecycle of a daemon around its adopted process. */
+  readonly adopt: (def: DaemonDefinition, handle: ProcessHandle) => Effect.Effect<void>
+  /** Stops a daemon (a stop the previous supervisor did not finish). */
+  readonly stop: (id: string) => Effect.Effect<unknown, unknown>
 }
 
 /** Takes back what a previous supervisor left running: same PID and start time, or it is gone. */
-export const adoptPrevious = ({ state, processes, logs, registry: reg, launch, stop }: AdoptDeps) =>
+export const adoptPrevious = ({ state, processes, logs, registry, adopt, stop }: AdoptDeps) =>
   Effect.gen(function* () {
-    const { registry, update, bump } = reg
     const s = yield* state.get
     for (const record of Object.values(s.daemons)) {
       const decoded = decodeDefinition(record.definition)
@@ -37,45 +36,41 @@ export const adoptPrevious = ({ state, processes, logs, registry: reg, launch, s
         continue
       }
       const def = decoded.right
-      const runtime: DaemonState = {
+      const recorded = {
         ...initialState(def),
         status: record.status,
         startedAt: record.started_at,
         retryCount: record.retry_count,
         ports: record.ports,
       }
-      yield* Ref.update(registry, (m) => m.set(record.id, runtime))
-      if (!isActive(record) || record.pid === null || record.start_time === null) continue
-      const handle = yield* processes.adopt(record.pid, record.start_time)
+      const handle =
+        isActive(record) && record.pid !== null && record.start_time !== null
+          ? yield* processes.adopt(record.pid, record.start_time)
+          : Option.none()
       if (Option.isSome(handle)) {
-        yield* Ref.update(registry, (m) =>
-          m.set(record.id, {
-            ...runtime,
-            status: { type: "running" },
-            pid: record.pid,
-            startTime: record.start_time,
-            handle: handle.value,
-          }),
-        )
+        yield* registry.put({
+          ...recorded,
+          status: { type: "running" },
+          pid: record.pid,
+          startTime: record.start_time,
+          handle: handle.value,
+        })
         yield* logs.follow(record.id).pipe(Effect.ignore)
-        yield* launch(def, handle)
+        yield* adopt(def, handle.value)
         yield* Effect.logInfo(`adopted ${record.id} (pid ${record.pid})`)
         // It was being stopped when the previous supervisor died: finish the stop.
         if (record.status.type === "stopping") yield* Effect.forkDaemon(stop(record.id).pipe(Effect.ignore))
-      } else {
-        yield* update(record.id, (r) => ({
-          ...r,
+      } else if (isActive(record)) {
+        yield* registry.put({
+          ...recorded,
           status: {
             type: "stopped",
             exit_code: null,
             signal: null,
             message: "exited while the supervisor was not running",
           },
-          pid: null,
-          startTime: null,
-        }))
-      }
+        })
+      } else yield* registry.put(recorded, false)
     }
-    yield* bump
     yield* state.sync
   })

@@ -1,11 +1,10 @@
 import * as fs from "node:fs"
-import { Effect, Either, Ref, Schedule, Stream } from "effect"
+import { Effect, Either, Schedule, Stream } from "effect"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { LogStoreShape } from "../logs/LogStore.js"
 import type { ProcessHandle } from "../process/ProcessService.js"
 import type { DaemonState } from "./DaemonState.js"
-import { shellArgv } from "./environment.js"
-import type { ReadinessRun } from "./lifecycle.js"
+import { type RunAs, shellArgv } from "./environment.js"
 import {
   type ReadinessCheck,
   type ReadinessProbesShape,
@@ -20,7 +19,8 @@ export interface ReadinessDeps {
   readonly logs: LogStoreShape
   readonly config: SupervisorConfigShape
   readonly probes: ReadinessProbesShape
-  readonly registry: Ref.Ref<Map<string, DaemonState>>
+  /** The daemons the supervisor knows: templates name their ports. */
+  readonly known: Effect.Effect<ReadonlyMap<string, DaemonState>>
 }
 
 /**
@@ -48,11 +48,11 @@ export const indexedAll = (logs: LogStoreShape, id: string) => indexedUpTo(logs,
 
 /** Renders the checks' templates with the ports of the daemons the supervisor knows. */
 export const prepareReadiness =
-  ({ logs, config, probes, registry }: ReadinessDeps) =>
-  (def: DaemonDefinition, run: ReadinessRun) =>
+  ({ logs, config, probes, known: knownNow }: ReadinessDeps) =>
+  (def: DaemonDefinition, run: RunAs) =>
     Effect.gen(function* () {
       const id = def.id.qualified
-      const known = yield* Ref.get(registry)
+      const known = yield* knownNow
       const rendered = renderChecks(readinessChecks(def.config), def.id.namespace, (other) => {
         const r = known.get(other)
         return r === undefined ? undefined : { port: r.ports[0] ?? r.def.config.port?.expect[0] }

@@ -1,9 +1,8 @@
-import { Effect, Ref, Schema } from "effect"
+import { Effect, Schema, SubscriptionRef } from "effect"
 import { DaemonConfig } from "../domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { DaemonRecord } from "../state/State.js"
 import type { StateStoreShape } from "../state/StateStore.js"
-import { makeChangeCounter } from "./changeCounter.js"
 import { type DaemonState, initialState } from "./DaemonState.js"
 import { daemonNotFound } from "./errors.js"
 
@@ -43,56 +42,59 @@ const toRecord = (r: DaemonState): DaemonRecord => ({
 })
 
 /**
- * The daemons the supervisor knows, by qualified ID, with a change counter: every update is
- * persisted to the state file and bumps the counter.
+ * The daemons the supervisor knows, by qualified ID. Every change is published to `changes` and
+ * persisted to the state file (recorded, not awaited: the background writer puts it on disk with
+ * the changes made meanwhile, and what answers a client `state.sync`s first).
  */
 export const makeRegistry = (state: StateStoreShape) =>
   Effect.gen(function* () {
-    // Changed in place (a copy per change made a start of n daemons cost O(n²)): its readers use
-    // it at once, never across a step that could let another fiber run.
-    const registry = yield* Ref.make(new Map<string, DaemonState>())
-    const version = makeChangeCounter()
+    const ref = yield* SubscriptionRef.make<ReadonlyMap<string, DaemonState>>(new Map())
 
-    // Recorded, not awaited: the background writer puts it on disk with the changes made
-    // meanwhile, and the operations that answer a client (start, stop, adoption, shutdown)
-    // `state.sync` before they do. In place too: the writer turns the state into text as soon as
-    // it takes it.
     const persist = (r: DaemonState) =>
       state.record((s) => {
+        // in place: the writer turns the state into text as soon as it takes it
         ;(s.daemons as Record<string, DaemonRecord>)[r.def.id.qualified] = toRecord(r)
         return s
       })
-    const bump = version.bump
+    const all = SubscriptionRef.get(ref)
+    const current = (id: string) => Effect.map(all, (m) => m.get(id))
+    /** Applies `f` to the daemon's record; `f` returning its argument means "no change". */
     const update = (id: string, f: (r: DaemonState) => DaemonState) =>
-      Effect.gen(function* () {
-        const next = yield* Ref.modify(registry, (m) => {
-          const current = m.get(id)
-          if (!current) return [undefined, m] as const
-          const r = f(current)
-          // `f` returning the same record means "no change": nothing to persist or announce.
-          if (r === current) return [undefined, m] as const
-          m.set(id, r)
-          return [r, m] as const
-        })
-        if (next) {
-          yield* persist(next)
-          yield* bump
-        }
-      })
-    const find = (id: string) =>
-      Ref.get(registry).pipe(
-        Effect.flatMap((m) => {
+      SubscriptionRef.modify(
+        ref,
+        (m): readonly [DaemonState | undefined, ReadonlyMap<string, DaemonState>] => {
           const r = m.get(id)
-          return r ? Effect.succeed(r) : Effect.fail(daemonNotFound(id))
-        }),
+          const next = r === undefined ? undefined : f(r)
+          return next === undefined || next === r ? [undefined, m] : [next, new Map(m).set(id, next)]
+        },
+      ).pipe(Effect.flatMap((next) => (next === undefined ? Effect.void : Effect.asVoid(persist(next)))))
+    /** Puts a record as it is (adoption); persisted unless it comes from the state file unchanged. */
+    const put = (r: DaemonState, persisted = true) =>
+      SubscriptionRef.update(ref, (m) => new Map(m).set(r.def.id.qualified, r)).pipe(
+        Effect.zipRight(persisted ? persist(r) : Effect.void),
+        Effect.asVoid,
       )
-    const register = (def: DaemonDefinition) =>
-      Ref.update(registry, (m) => {
-        const current = m.get(def.id.qualified)
-        return m.set(def.id.qualified, current ? { ...current, def } : initialState(def))
+    const find = (id: string) =>
+      Effect.flatMap(all, (m) => {
+        const r = m.get(id)
+        return r ? Effect.succeed(r) : Effect.fail(daemonNotFound(id))
       })
+    /** Records the definition a daemon starts with (a fresh record for a daemon it does not know). */
+    const register = (def: DaemonDefinition) =>
+      SubscriptionRef.update(ref, (m) => {
+        const r = m.get(def.id.qualified)
+        return new Map(m).set(def.id.qualified, r ? { ...r, def } : initialState(def))
+      })
+    const remove = (id: string) =>
+      SubscriptionRef.update(ref, (m) => {
+        const next = new Map(m)
+        next.delete(id)
+        return next
+      })
+    /** Announces a change that is not in the records (the disabled list). */
+    const touch = SubscriptionRef.update(ref, (m) => new Map(m))
 
-    return { registry, version, bump, update, find, register }
+    return { all, current, update, put, find, register, remove, touch, changes: ref.changes }
   })
 
 export type Registry = Effect.Effect.Success<ReturnType<typeof makeRegistry>>

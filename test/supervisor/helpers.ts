@@ -75,7 +75,7 @@ export interface HarnessOptions {
   readonly busyPorts?: ReadonlyArray<number>
   /** Who holds a busy port, as the fake reports it. */
   readonly portHolders?: Readonly<Record<number, { readonly pid: number; readonly name: string }>>
-  /** Fake readiness probes (http, port, cmd); without them the supervisor would use the real ones. */
+  /** Fake readiness probes (http, port, cmd); without them a probe used by a test is a defect. */
   readonly probes?: ReadinessProbesShape
 }
 
@@ -96,6 +96,13 @@ export interface Harness {
   readonly emit: (id: string, line: string) => Effect.Effect<void>
   /** Every hook the supervisor ran (the fake runner records it and "exits 0" at once). */
   readonly hooks: Effect.Effect<ReadonlyArray<HookCommand>>
+}
+
+/** Probes for tests that give none: any use is a test that forgot its fakes. */
+const unfakedProbes: ReadinessProbesShape = {
+  http: () => Effect.dieMessage("this test uses ready_http without fake probes"),
+  port: () => Effect.dieMessage("this test uses ready_port without fake probes"),
+  cmd: () => Effect.dieMessage("this test uses ready_cmd without fake probes"),
 }
 
 const notUsed = (what: string) => Effect.dieMessage(`LogStore.${what} is not used by the supervisor tests`)
@@ -254,9 +261,7 @@ export const makeHarness = (options: HarnessOptions = {}) =>
       Layer.succeed(LogStore, logs),
       Layer.succeed(SupervisorConfig, { settings, env: BASE_ENV }),
     )
-    const withProbes = options.probes
-      ? Layer.merge(deps, Layer.succeed(ReadinessProbes, options.probes))
-      : deps
+    const withProbes = Layer.merge(deps, Layer.succeed(ReadinessProbes, options.probes ?? unfakedProbes))
     const context = yield* Layer.build(SupervisorLive.pipe(Layer.provide(withProbes)))
     const harness: Harness = {
       sup: Context.get(context, Supervisor),

@@ -9,7 +9,6 @@ import type { SupervisorShape } from "../../src/supervisor/Supervisor.js"
 import {
   awaitRuntime,
   awaitSleepUntil,
-  awaitSpawns,
   awaitStatus,
   BASE_ENV,
   definition,
@@ -665,32 +664,37 @@ describe("lifecycle: concurrency (no duplicate processes, ever)", () => {
     }),
   )
 
-  it.scoped("start during the retry backoff while the retry is spawning → never two processes", () =>
-    Effect.gen(function* () {
-      const gate = yield* makeGate
-      const entered = yield* Deferred.make<void>()
-      const h = yield* makeHarness({
-        beforePrepare: (call) =>
-          call === 2 ? Deferred.succeed(entered, undefined).pipe(Effect.zipRight(gate.wait)) : Effect.void,
-      })
-      const def = definition("web", { retry: 1 })
-      const pid = yield* startReady(h.sup, def)
-      yield* expectSleep(1000, h.fake.exit(pid, { code: 1 }))
-      // The retry wakes up and is held inside its spawn step.
-      yield* TestClock.adjust("1 second")
-      yield* Deferred.await(entered)
-      expect((yield* statusOf(h, WEB)).type).toBe("errored")
-      const starting = yield* Effect.fork(h.sup.start(def))
-      for (let i = 0; i < 200; i++) yield* Effect.yieldNow()
-      yield* gate.open
-      yield* awaitSpawns(h.fake, 3)
-      yield* awaitSleepUntil((yield* TestClock.currentTimeMillis) + 3000)
-      yield* TestClock.adjust("3 seconds")
-      const outcome = yield* Fiber.join(starting)
-      expect(outcome._tag).toBe("Ready")
-      expect(yield* h.maxLive(WEB)).toBe(1)
-      expect(yield* h.fake.running).toEqual([(outcome as { pid: number }).pid])
-    }),
+  it.scoped(
+    "start during the retry backoff while the retry is spawning → it answers with the retry's process, never two",
+    () =>
+      Effect.gen(function* () {
+        const gate = yield* makeGate
+        const entered = yield* Deferred.make<void>()
+        const h = yield* makeHarness({
+          beforePrepare: (call) =>
+            call === 2 ? Deferred.succeed(entered, undefined).pipe(Effect.zipRight(gate.wait)) : Effect.void,
+        })
+        const def = definition("web", { retry: 1 })
+        const pid = yield* startReady(h.sup, def)
+        yield* expectSleep(1000, h.fake.exit(pid, { code: 1 }))
+        // The retry wakes up and is held inside its spawn step.
+        yield* TestClock.adjust("1 second")
+        yield* Deferred.await(entered)
+        expect((yield* statusOf(h, WEB)).type).toBe("errored")
+        const starting = yield* Effect.fork(h.sup.start(def))
+        for (let i = 0; i < 200; i++) yield* Effect.yieldNow()
+        // The start is handled after the retry's spawn, which it finds waiting for readiness.
+        yield* gate.open
+        const outcome = yield* Fiber.join(starting)
+        const [, retried] = yield* h.fake.processes
+        expect(outcome).toEqual({ _tag: "AlreadyRunning", id: WEB, pid: retried!.pid })
+        yield* awaitSleepUntil((yield* TestClock.currentTimeMillis) + 3000)
+        yield* TestClock.adjust("3 seconds")
+        expect(yield* statusOf(h, WEB)).toEqual({ type: "running" })
+        expect(yield* spawnCount(h)).toBe(2)
+        expect(yield* h.maxLive(WEB)).toBe(1)
+        expect(yield* h.fake.running).toEqual([retried!.pid])
+      }),
   )
 
   const interleave = (ops: ReadonlyArray<"start" | "stop" | "restart" | "force">) =>

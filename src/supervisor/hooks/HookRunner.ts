@@ -1,4 +1,4 @@
-import { Context, Duration, Effect } from "effect"
+import { Context, Duration, Effect, Layer } from "effect"
 import { killGroup } from "../../process/procfs.js"
 import { type ShellCommand, spawnShell } from "../../process/shell.js"
 
@@ -101,3 +101,9 @@ export const describeFailure = (r: HookResult, timeout: Duration.Duration): stri
       return `could not be started: ${r.message}`
   }
 }
+
+/** The real runner, its lines in the supervisor's own log (stderr). */
+export const HookRunnerLive = Layer.succeed(
+  HookRunner,
+  liveHookRunner((line) => process.stderr.write(`${line}\n`)),
+)

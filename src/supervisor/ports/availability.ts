@@ -1,5 +1,5 @@
 import * as net from "node:net"
-import { Context, Effect, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { type PortHolder, portHolder } from "../../process/sockets.js"
 
 /**
@@ -75,3 +75,5 @@ export const livePortAvailability: PortAvailabilityShape = {
   check: isPortFree,
   holder: (port) => Effect.sync(() => Option.fromNullable(portHolder(port))),
 }
+
+export const PortAvailabilityLive = Layer.succeed(PortAvailability, livePortAvailability)

@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Schedule, type Stream } from "effect"
+import { Context, Duration, Effect, Layer, Schedule, type Stream } from "effect"
 import type { ExitStatus } from "../../process/ProcessService.js"
 import { probeCmd, type ReadyCommand } from "./cmd.js"
 import { waitDelay } from "./delay.js"
@@ -29,16 +29,14 @@ export interface ReadinessProbesShape {
   readonly cmd: (cmd: ReadyCommand, attemptTimeout: Duration.Duration) => Effect.Effect<boolean>
 }
 
-/**
- * The probes the supervisor uses. Optional in its environment: without it, the real ones
- * (`liveProbes`); tests provide fakes so that the TestClock drives everything.
- */
+/** The probes the supervisor uses: the real ones (`ReadinessProbesLive`), or fakes in tests. */
 export class ReadinessProbes extends Context.Tag("supervisor/ReadinessProbes")<
   ReadinessProbes,
   ReadinessProbesShape
 >() {}
 
 export const liveProbes: ReadinessProbesShape = { http: probeHttp, port: probePort, cmd: probeCmd }
+export const ReadinessProbesLive = Layer.succeed(ReadinessProbes, liveProbes)
 
 /** How a daemon's wait for readiness ended. */
 export type ReadyResult =

@@ -1,0 +1,19 @@
+import { Schema } from "effect"
+
+/**
+ * Who or what asked for a change in a daemon's life: a person (`cli`, `api`), the supervisor's
+ * own automation (`watch`, `cron`, `limit`, `boot`, `shell`, `proxy`), or its shutdown. Each
+ * start, stop, restart and kill carries one; docs/states.md says what each changes.
+ */
+export const Reason = Schema.Literal(
+  "cli",
+  "api",
+  "watch",
+  "cron",
+  "limit",
+  "boot",
+  "shell",
+  "proxy",
+  "shutdown",
+)
+export type Reason = typeof Reason.Type

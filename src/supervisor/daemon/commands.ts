@@ -1,0 +1,64 @@
+import { Data, type Deferred } from "effect"
+import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
+import type { Reason } from "../../domain/Reason.js"
+import type { StartOutcome } from "../../domain/StartOutcome.js"
+import type { ExitStatus } from "../../process/ProcessService.js"
+
+/**
+ * Where a start request hears back: whether a process was spawned for it (once it exists, or
+ * false once nothing will be spawned), then its outcome.
+ */
+export interface StartReply {
+  readonly spawned: Deferred.Deferred<boolean>
+  readonly outcome: Deferred.Deferred<StartOutcome>
+}
+
+/**
+ * `start`: a running daemon is left alone (AlreadyRunning). `restart`: a running daemon is
+ * stopped and started again, a stopped one started.
+ */
+export type StartMode = "start" | "restart"
+
+/**
+ * What a daemon's lifecycle fiber reads from its queue, one at a time: requests from outside
+ * (start, stop, kill, forget) and what its own run observed (ready, exited, a retry due).
+ * `serial` ties an observation to the run or backoff it came from: a stale one is ignored.
+ */
+export type DaemonCommand = Data.TaggedEnum<{
+  Start: {
+    readonly def: DaemonDefinition
+    readonly mode: StartMode
+    readonly reason: Reason
+    readonly reply: StartReply
+  }
+  /**
+   * Restarts the daemon only if it runs (a watched file changed), with `def` or its current
+   * definition; nobody waits for the new run's outcome. `true` when it was restarted.
+   */
+  Restart: {
+    readonly def: DaemonDefinition | undefined
+    readonly reason: Reason
+    readonly reply: Deferred.Deferred<boolean>
+  }
+  /** Stops the process group (the stop signal, then SIGKILL): `true` when it was running. */
+  Stop: { readonly reason: Reason; readonly reply: Deferred.Deferred<boolean> }
+  /**
+   * Stops the process group as a failure (a limit was exceeded): it ends `errored` with
+   * `message`, and is retried when retries are left, using one. `true` when it was running.
+   */
+  Kill: { readonly reason: Reason; readonly message: string; readonly reply: Deferred.Deferred<boolean> }
+  /** Forgets a daemon that does not run (`clean`): `true` when it was forgotten. */
+  Forget: { readonly reply: Deferred.Deferred<boolean> }
+  /** The run's readiness check passed. */
+  Ready: { readonly serial: number }
+  /** Every readiness check of the run timed out. */
+  NotReady: { readonly serial: number; readonly message: string }
+  /** The run's process exited. */
+  Exited: { readonly serial: number; readonly status: ExitStatus }
+  /** The backoff before the next retry is over. */
+  RetryDue: { readonly serial: number }
+  /** No retry is left. */
+  GiveUp: { readonly serial: number }
+}>
+
+export const DaemonCommand = Data.taggedEnum<DaemonCommand>()

@@ -1,0 +1,61 @@
+import type { Duration, Effect, Stream } from "effect"
+import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
+import type { ProcessHandle, ProcessServiceShape } from "../../process/ProcessService.js"
+import type { DaemonState } from "../DaemonState.js"
+import type { RunAs } from "../environment.js"
+import type { HookRun, HookVars } from "../hooks/fire.js"
+import type { HookName } from "../hooks/HookRunner.js"
+import type { ResolvedPorts } from "../ports/resolve.js"
+import type { ReadyResult } from "../readiness/index.js"
+
+/** What one daemon's lifecycle needs from the supervisor around it. */
+export interface DaemonContext {
+  readonly processes: ProcessServiceShape
+  readonly shell: string
+  /** `general.tool_manager` (the default of a daemon's `tool_manager`) and `general.tool_manager_bin`. */
+  readonly toolManager: { readonly enabled: boolean; readonly bin: string }
+  /** `settings.supervisor.user`: the default user daemons run as. */
+  readonly settingsUser: string | undefined
+  readonly baseEnv: Readonly<Record<string, string | undefined>>
+  readonly stopTimeout: Duration.Duration
+  /** The daemon's record in the registry (undefined once forgotten). */
+  readonly current: (id: string) => Effect.Effect<DaemonState | undefined>
+  /** Replaces the daemon's record (and persists it); `f` returning its argument changes nothing. */
+  readonly update: (id: string, f: (r: DaemonState) => DaemonState) => Effect.Effect<void>
+  /** Records the definition of a daemon that is about to start (a new record if it had none). */
+  readonly register: (def: DaemonDefinition) => Effect.Effect<void>
+  /** Removes the daemon from the registry, the state file and the logs (`clean`). */
+  readonly forget: (id: string) => Effect.Effect<void>
+  readonly isDisabled: (id: string) => Effect.Effect<boolean>
+  /** Prepares the log files and starts following them; returns the raw output file. */
+  readonly prepareLogs: (id: string) => Effect.Effect<string>
+  /** The daemon's last output lines of its current run (after its output was indexed). */
+  readonly lastLines: (id: string, n: number) => Effect.Effect<ReadonlyArray<string>>
+  /**
+   * Prepares the readiness checks of one run, right before its process is spawned (so that its
+   * first output lines count). Fails with a message when a check cannot be prepared. The
+   * returned effect waits for the first check to pass, the exit, or every check's timeout.
+   */
+  readonly prepareReadiness: (
+    def: DaemonDefinition,
+    run: RunAs,
+  ) => Effect.Effect<(handle: ProcessHandle) => Effect.Effect<ReadyResult>, string>
+  /** Picks the ports of a run; fails with a message naming the taken port, its holder and the fix. */
+  readonly resolvePorts: (def: DaemonDefinition) => Effect.Effect<ResolvedPorts, string>
+  /** Fires one of the daemon's hooks in the background (nothing when it has none). */
+  readonly fireHook: (
+    def: DaemonDefinition,
+    hook: HookName,
+    run: HookRun,
+    vars: HookVars,
+  ) => Effect.Effect<void>
+  /** The output lines of the daemon's current run, as they are indexed. */
+  readonly outputLines: (id: string) => Stream.Stream<string>
+  /** True once the supervisor shuts down: starts are refused. */
+  readonly shuttingDown: Effect.Effect<boolean>
+  /**
+   * True once the supervisor exits leaving its daemons running for the next one to adopt: an
+   * interrupted lifecycle does not stop its process.
+   */
+  readonly detaching: Effect.Effect<boolean>
+}

@@ -1,0 +1,54 @@
+import type { DaemonStatus } from "../../domain/DaemonStatus.js"
+import type { StartOutcome } from "../../domain/StartOutcome.js"
+import type { ExitStatus } from "../../process/ProcessService.js"
+import type { Run } from "./run.js"
+
+/** The status a run's exit leaves: `stopped` for status 0 (or unknown), else `errored`. */
+export const exitedStatus = (s: ExitStatus): DaemonStatus => {
+  if (!s.known)
+    return {
+      type: "stopped",
+      exit_code: null,
+      signal: null,
+      message: "exited; its exit status is unknown (it was adopted after a supervisor restart)",
+    }
+  if (s.code === 0) return { type: "stopped", exit_code: 0, signal: null }
+  return {
+    type: "errored",
+    exit_code: s.code,
+    signal: s.signal,
+    message: s.signal ? `killed by ${s.signal}` : `exited with code ${s.code}`,
+  }
+}
+
+/** "exited with code 3", "was killed by SIGSEGV". */
+export const describeExit = (s: ExitStatus) =>
+  s.signal ? `was killed by ${s.signal}` : s.known ? `exited with code ${s.code}` : "exited"
+
+export const readyOutcome = (id: string, run: Run, expected: ReadonlyArray<number>): StartOutcome => ({
+  _tag: "Ready",
+  id,
+  pid: run.handle.pid,
+  ...(run.ports.ports.length > 0 ? { ports: run.ports.ports } : {}),
+  ...(run.ports.offset > 0 ? { expected_ports: expected } : {}),
+})
+
+export const startFailed = (
+  id: string,
+  message: string,
+  exit: ExitStatus | undefined,
+  output: ReadonlyArray<string>,
+  cliStatus: number,
+): StartOutcome => ({
+  _tag: "StartFailed",
+  id,
+  message,
+  exit_code: exit?.code ?? null,
+  signal: exit?.signal ?? null,
+  output: [...output],
+  cli_status: cliStatus,
+})
+
+/** " (after 2 retries)" when there were retries. */
+export const afterRetries = (attempt: number) =>
+  attempt === 0 ? "" : ` (after ${attempt} ${attempt === 1 ? "retry" : "retries"})`

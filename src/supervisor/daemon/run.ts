@@ -1,0 +1,177 @@
+import { Effect, Either, ExecutionStrategy, Exit, Queue, Scope } from "effect"
+import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
+import type { ProcessHandle } from "../../process/ProcessService.js"
+import { daemonEnvironment, type RunAs, shellArgv } from "../environment.js"
+import type { HookRun } from "../hooks/fire.js"
+import { watchOutput } from "../hooks/onOutput.js"
+import { portEnvironment, type ResolvedPorts } from "../ports/resolve.js"
+import { toolManagerShell, usesToolManager } from "../toolManager.js"
+import { resolveDaemonUser } from "../user.js"
+import { DaemonCommand } from "./commands.js"
+import type { DaemonContext } from "./context.js"
+
+/**
+ * One run of a daemon: its process and everything that lives as long as it (the exit watcher,
+ * the readiness check, the output hook), all in the run's own scope. Closing the scope with
+ * `Exit.void` releases them; closing it by an interruption (the supervisor going away without
+ * an orderly stop) also stops the process group, unless the supervisor is detaching.
+ */
+export interface Run {
+  readonly serial: number
+  readonly scope: Scope.CloseableScope
+  readonly handle: ProcessHandle
+  readonly ports: ResolvedPorts
+  /** The readiness check passed (or the process was adopted: it was ready before). */
+  readonly ready: boolean
+  readonly adopted: boolean
+  /** The environment and user hooks of this run inherit. */
+  readonly hookRun: HookRun
+}
+
+/** What a run's side tasks need. */
+export interface RunEnvironment {
+  readonly ctx: DaemonContext
+  readonly def: DaemonDefinition
+  /** The lifecycle's scope: a run's scope is a child of it. */
+  readonly scope: Scope.Scope
+  readonly queue: Queue.Enqueue<DaemonCommand>
+}
+
+/** Stops the group of a run whose lifecycle was interrupted (not detaching): recorded as stopped. */
+const stopOnInterrupt = (env: RunEnvironment, handle: ProcessHandle) =>
+  Effect.gen(function* () {
+    if (yield* env.ctx.detaching) return
+    const id = env.def.id.qualified
+    yield* env.ctx.update(id, (r) => ({ ...r, status: { type: "stopping" } }))
+    const s = yield* env.ctx.processes.stop(
+      handle,
+      env.def.config.stop_signal.signal,
+      env.def.config.stop_signal.timeout ?? env.ctx.stopTimeout,
+    )
+    yield* env.ctx.update(id, (r) => ({
+      ...r,
+      status: { type: "stopped", exit_code: s.code, signal: s.signal },
+      pid: null,
+      startTime: null,
+      handle: null,
+    }))
+  })
+
+/** A new child scope of the lifecycle, holding `handle`: closed by an interruption, it stops the group. */
+const runScope = (env: RunEnvironment, serial: number, acquire: Effect.Effect<ProcessHandle, string>) =>
+  Effect.gen(function* () {
+    const scope = yield* Scope.fork(env.scope, ExecutionStrategy.sequential)
+    const handle = yield* Effect.acquireRelease(acquire, (handle, exit) =>
+      Exit.isInterrupted(exit) ? stopOnInterrupt(env, handle) : Effect.void,
+    ).pipe(
+      Scope.extend(scope),
+      Effect.tapError(() => Scope.close(scope, Exit.void)),
+    )
+    // Its exit, as the lifecycle hears it; interrupted with the run.
+    yield* handle.exit.pipe(
+      Effect.flatMap((status) => Queue.offer(env.queue, DaemonCommand.Exited({ serial, status }))),
+      Effect.forkIn(scope),
+    )
+    return { scope, handle }
+  })
+
+/**
+ * Spawns run `serial` (retry `attempt`) of the daemon: ports, user, environment, log files and
+ * readiness checks are prepared, the process is spawned and recorded `waiting`, and its side
+ * tasks are started in its scope. Left: why it could not be spawned (nothing is left running).
+ */
+export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =>
+  Effect.gen(function* () {
+    const { ctx, def } = env
+    const id = def.id.qualified
+    const fail = (message: string) => `cannot start daemon ${id}: ${message}`
+    const user = resolveDaemonUser({
+      daemonUser: def.config.user,
+      settingsUser: ctx.settingsUser,
+      env: ctx.baseEnv,
+      currentUid: process.getuid?.() ?? 0,
+    })
+    if (user !== undefined && "error" in user) return Either.left(fail(user.error))
+    const resolved = yield* Effect.either(ctx.resolvePorts(def))
+    if (Either.isLeft(resolved)) return Either.left(fail(resolved.left))
+    const ports = resolved.right
+    yield* ctx.update(id, (r) =>
+      r.ports.length === ports.ports.length && r.ports.every((p, i) => p === ports.ports[i])
+        ? r
+        : { ...r, ports: ports.ports },
+    )
+    const outputFile = yield* ctx.prepareLogs(id)
+    const environment = { ...daemonEnvironment(ctx.baseEnv, def, attempt), ...portEnvironment(ports.ports) }
+    const identity = user !== undefined ? { uid: user.uid, gid: user.gid } : {}
+    let shell: ReadonlyArray<string> = shellArgv(ctx.shell)
+    if (usesToolManager(def.config.tool_manager, ctx.toolManager.enabled)) {
+      const wrapped = toolManagerShell(ctx.toolManager.bin, shell, environment, def.config.dir)
+      if ("error" in wrapped) return Either.left(fail(wrapped.error))
+      shell = wrapped.shell
+    }
+    const runAs: RunAs = { env: environment, ...identity }
+    const waitReady = yield* Effect.either(ctx.prepareReadiness(def, runAs))
+    if (Either.isLeft(waitReady)) return Either.left(fail(waitReady.left))
+    const spawned = yield* Effect.either(
+      runScope(
+        env,
+        serial,
+        ctx.processes
+          .spawn({
+            id,
+            command: def.config.run,
+            shell,
+            cwd: def.config.dir,
+            env: environment,
+            outputFile,
+            ...identity,
+          })
+          .pipe(Effect.mapError((e) => e.message)),
+      ),
+    )
+    if (Either.isLeft(spawned)) return Either.left(spawned.left)
+    const { scope, handle } = spawned.right
+    yield* ctx.update(id, (r) => ({
+      ...r,
+      status: { type: "waiting" },
+      pid: handle.pid,
+      startTime: handle.startTime,
+      startedAt: Date.now(),
+      retryCount: attempt,
+      handle,
+    }))
+    yield* waitReady.right(handle).pipe(
+      Effect.flatMap(
+        (result) =>
+          result._tag === "Ready"
+            ? Queue.offer(env.queue, DaemonCommand.Ready({ serial }))
+            : result._tag === "TimedOut"
+              ? Queue.offer(env.queue, DaemonCommand.NotReady({ serial, message: result.message }))
+              : Effect.void, // the exit watcher tells it
+      ),
+      Effect.forkIn(scope),
+    )
+    const onOutput = def.config.hooks.on_output
+    if (onOutput !== undefined)
+      yield* watchOutput(onOutput, ctx.outputLines(id), (line) =>
+        ctx.fireHook(def, "on_output", runAs, { retryCount: attempt, matchedLine: line }),
+      ).pipe(Effect.forkIn(scope))
+    return Either.right<Run>({ serial, scope, handle, ports, ready: false, adopted: false, hookRun: runAs })
+  })
+
+/** The run of a process a previous supervisor started (it was ready then): no readiness, no spawn. */
+export const adoptRun = (env: RunEnvironment, serial: number, handle: ProcessHandle) =>
+  runScope(env, serial, Effect.succeed(handle)).pipe(
+    Effect.map(
+      ({ scope }): Run => ({
+        serial,
+        scope,
+        handle,
+        ports: { ports: [], offset: 0 },
+        ready: true,
+        adopted: true,
+        hookRun: { env: daemonEnvironment(env.ctx.baseEnv, env.def, 0) },
+      }),
+    ),
+    Effect.orDie,
+  )

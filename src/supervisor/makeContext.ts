@@ -1,0 +1,109 @@
+import { Effect, type FiberSet, type Ref, Stream } from "effect"
+import { LogStore } from "../logs/LogStore.js"
+import { ProcessService } from "../process/ProcessService.js"
+import { StateStore } from "../state/StateStore.js"
+import type { DaemonContext } from "./daemon/context.js"
+import { shellArgv } from "./environment.js"
+import { makeHookFirer } from "./hooks/fire.js"
+import { HookRunner } from "./hooks/HookRunner.js"
+import { PortAvailability } from "./ports/availability.js"
+import { resolvePorts } from "./ports/resolve.js"
+import { ReadinessProbes } from "./readiness/index.js"
+import { indexedAll, indexedUpTo, prepareReadiness } from "./readinessContext.js"
+import type { Registry } from "./registry.js"
+import { SupervisorConfig } from "./SupervisorConfig.js"
+
+export interface ContextDeps {
+  readonly registry: Registry
+  /** Where hook fibers run: they outlive a daemon's run. */
+  readonly hookFibers: FiberSet.FiberSet<unknown, never>
+  readonly shuttingDown: Ref.Ref<boolean>
+  readonly detaching: Ref.Ref<boolean>
+}
+
+/** What every daemon's lifecycle gets from the supervisor's services (see `DaemonContext`). */
+export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detaching }: ContextDeps) =>
+  Effect.gen(function* () {
+    const processes = yield* ProcessService
+    const logs = yield* LogStore
+    const state = yield* StateStore
+    const config = yield* SupervisorConfig
+    const probes = yield* ReadinessProbes
+    const hookRunner = yield* HookRunner
+    const ports = yield* PortAvailability
+    // The last log entry before each daemon's current run: its failure shows this run's lines only.
+    const runStart = new Map<string, number>()
+
+    const ctx: DaemonContext = {
+      processes,
+      shell: config.settings.general.shell,
+      toolManager: {
+        enabled: config.settings.general.tool_manager,
+        bin: config.settings.general.tool_manager_bin,
+      },
+      settingsUser: config.settings.supervisor.user,
+      baseEnv: config.env,
+      stopTimeout: config.settings.supervisor.stop_timeout,
+      current: registry.current,
+      update: registry.update,
+      register: registry.register,
+      forget: (id) =>
+        Effect.gen(function* () {
+          yield* registry.remove(id)
+          yield* state.update((s) => {
+            const daemons = { ...s.daemons }
+            delete daemons[id]
+            return { ...s, daemons }
+          })
+          runStart.delete(id)
+          yield* logs.forget(id).pipe(Effect.ignore)
+        }),
+      isDisabled: (id) => state.get.pipe(Effect.map((s) => s.disabled.includes(id))),
+      prepareLogs: (id) =>
+        Effect.gen(function* () {
+          // Following first: `prepare` then marks the new run's first byte in the follower and
+          // says how far the index is (no index file read of its own).
+          yield* logs.follow(id)
+          const { rawPath, size, indexed } = yield* logs.prepare(id)
+          // Output written while the supervisor was down is indexed only now, by the follower:
+          // this run's lines start after it.
+          let stats = indexed ?? (yield* logs.stats(id))
+          if (stats.endOffset < size) {
+            yield* indexedUpTo(logs, id, size)
+            stats = yield* logs.stats(id)
+          }
+          runStart.set(id, stats.lastId)
+          return rawPath
+        }).pipe(Effect.orDie),
+      lastLines: (id, n) =>
+        indexedAll(logs, id).pipe(
+          Effect.zipRight(logs.query(id, { lines: n })),
+          Effect.map((es) => es.filter((e) => e.id > (runStart.get(id) ?? 0)).map((e) => e.message)),
+          Effect.orElseSucceed(() => []),
+        ),
+      prepareReadiness: prepareReadiness({ logs, config, probes, known: registry.all }),
+      resolvePorts: (def) => {
+        const spec = def.config.port
+        if (spec === undefined || spec.expect.length === 0) return Effect.succeed({ ports: [], offset: 0 })
+        return resolvePorts(spec.expect, spec.bump, ports.check, ports.holder).pipe(
+          Effect.mapError((conflict) => conflict.message),
+        )
+      },
+      fireHook: makeHookFirer({
+        runner: hookRunner,
+        fibers: hookFibers,
+        shell: shellArgv(config.settings.general.shell),
+        timeout: config.settings.supervisor.hook_timeout,
+      }),
+      outputLines: (id) => {
+        const afterId = runStart.get(id)
+        return logs.onLines(id, afterId === undefined ? {} : { afterId }).pipe(
+          Stream.map((e) => e.message),
+          Stream.catchAll(() => Stream.empty),
+        )
+      },
+      shuttingDown: shuttingDown.get,
+      detaching: detaching.get,
+    }
+    return ctx
+  })
