@@ -1,18 +1,14 @@
 /**
  * Node/V8 flags of the background supervisor (`supervisor supervisor start` and the CLI's
  * auto-start put them on its command line). The supervisor is a long-lived, mostly idle
- * process, so its heap is sized for memory rather than throughput (measured in
- * docs/benchmarks.md, "What changed in session 3"):
+ * process, so its heap is sized for memory rather than throughput (figures in
+ * docs/benchmarks.md):
  *
  * - `--max-semi-space-size=1`: a young generation of about 3 MiB instead of up to 32 MiB, which
  *   V8 otherwise keeps after the first burst of allocation (a start of 50 daemons);
- * - `--heap-growing-percent=60`: the old generation grows by 60% over the live data before
- *   the next full collection, instead of V8's factor of up to 4x. With 20% (sessions 3-6) every
- *   start of 50 daemons ran a full collection in its middle (its short-lived fibers are
- *   promoted by the small young generation): 60% lets the start finish first, ~8% faster,
- *   with the same resident memory (session 7, docs/benchmarks.md);
- * - `--no-opt`: no optimising compiler (its code and the binary's pages it touches); the
- *   interpreter and the baseline compiler are fast enough for the supervisor's work.
+ * - `--heap-growing-percent=60`: the old generation grows by 60% over the live data before the
+ *   next full collection, instead of V8's factor of up to 4x; with less, a start of 50 daemons
+ *   runs a full collection in its middle.
  *
  * A supervisor started in the foreground (`supervisor supervisor run`) runs with whatever
  * flags its `node` was given.
@@ -21,5 +17,4 @@
 export const supervisorNodeFlags: ReadonlyArray<string> = [
   "--max-semi-space-size=1",
   "--heap-growing-percent=60",
-  "--no-opt",
 ]

@@ -1,5 +1,4 @@
-import type { Effect } from "effect"
-import { makeMutex } from "../concurrency/mutex.js"
+import { Effect } from "effect"
 import type { LogStoreError } from "./errors.js"
 import { asLogStoreError } from "./fsio.js"
 
@@ -17,10 +16,12 @@ export interface LogMutex {
 }
 
 export const makeLogMutex = (): LogMutex => {
-  const mutex = makeMutex()
+  // made where the log of a daemon is first met, outside any effect
+  const lock = Effect.unsafeMakeSemaphore(1)
+  const withLock = lock.withPermits(1)
   return {
-    sync: (f) => mutex.sync(f, asLogStoreError),
-    withLock: mutex.withLock,
-    awaitFree: mutex.awaitFree,
+    sync: (f) => withLock(Effect.try({ try: f, catch: asLogStoreError })),
+    withLock,
+    awaitFree: withLock(Effect.void),
   }
 }

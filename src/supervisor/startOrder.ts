@@ -1,5 +1,4 @@
 import { Effect } from "effect"
-import { forEachAtOnce } from "../concurrency/forEachAtOnce.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { succeeded } from "../domain/outcomeKind.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
@@ -90,34 +89,37 @@ export const startWithDependencies = (
     const order: Array<string> = []
     for (const level of startLevels(all)) {
       order.push(...level)
-      yield* forEachAtOnce(level, (id) =>
-        Effect.gen(function* () {
-          const def = all.get(id)!
-          const failed = def.config.depends
-            .map((d) => outcomes.get(d))
-            .find((o) => o !== undefined && !succeeded(o))
-          const settle = (o: StartOutcome) => {
-            outcomes.set(id, o)
-            return onOutcome(o)
-          }
-          if (failed) {
-            return yield* settle({
-              _tag: "StartFailed",
-              id,
-              message: `not started: its dependency ${failed.id} failed (${why(failed)})`,
-              exit_code: null,
-              signal: null,
-              output: [],
-              cli_status: 1,
-            })
-          }
-          yield* settle(
-            yield* start(def, {
-              force: forced.has(id),
-              ...(hooks.sync === undefined ? {} : { sync: false }),
-            }),
-          )
-        }),
+      yield* Effect.forEach(
+        level,
+        (id) =>
+          Effect.gen(function* () {
+            const def = all.get(id)!
+            const failed = def.config.depends
+              .map((d) => outcomes.get(d))
+              .find((o) => o !== undefined && !succeeded(o))
+            const settle = (o: StartOutcome) => {
+              outcomes.set(id, o)
+              return onOutcome(o)
+            }
+            if (failed) {
+              return yield* settle({
+                _tag: "StartFailed",
+                id,
+                message: `not started: its dependency ${failed.id} failed (${why(failed)})`,
+                exit_code: null,
+                signal: null,
+                output: [],
+                cli_status: 1,
+              })
+            }
+            yield* settle(
+              yield* start(def, {
+                force: forced.has(id),
+                ...(hooks.sync === undefined ? {} : { sync: false }),
+              }),
+            )
+          }),
+        { concurrency: "unbounded", discard: true },
       )
     }
     if (hooks.sync !== undefined) yield* hooks.sync
