@@ -2,7 +2,7 @@ import { Deferred, type Duration, Effect, Exit, Fiber, Option, type Stream } fro
 import { retryLimit } from "../domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { DaemonStatus } from "../domain/DaemonStatus.js"
-import type { StartOutcome } from "../domain/StartOutcome.js"
+import { READY_TIMEOUT_STATUS, type StartOutcome } from "../domain/StartOutcome.js"
 import {
   type ExitStatus,
   type ProcessHandle,
@@ -71,9 +71,6 @@ export interface LifecycleContext {
 
 /** How the run being started is spawned (what `ready_cmd` inherits). */
 export type ReadinessRun = RunAs
-
-/** The CLI's exit status for a start whose every readiness check timed out (as timeout(1)). */
-export const READY_TIMEOUT_STATUS = 124
 
 const exitStatus = (s: ExitStatus, message?: string): DaemonStatus => {
   if (!s.known)
