@@ -6,9 +6,9 @@ import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { isActive } from "../domain/DaemonStatus.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+import type { Waiting } from "../domain/StartEvent.js"
 import { describeChecks, readinessChecks } from "../supervisor/readiness/plan.js"
 import { renderChecks } from "../supervisor/readiness/template.js"
-import type { Waiting } from "./startText.js"
 
 /**
  * What a daemon's start waits on, in words, its templates rendered with `portOf` (the first
