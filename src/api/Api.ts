@@ -1,4 +1,4 @@
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { ApiDaemonEntry, ControlResult, SystemStats } from "../domain/ApiDaemonEntry.js"
 import {
@@ -8,10 +8,12 @@ import {
   ProxyEntry,
 } from "../domain/ApiNamespaces.js"
 import { DaemonDefinition } from "../domain/DaemonDefinition.js"
-import { LogEntry } from "../domain/LogEntry.js"
+import { LogEntry, LogStreamItem } from "../domain/LogEntry.js"
 import { ProcessTreeNode } from "../domain/ProcessTree.js"
+import { StartEvent, StartFromEvent } from "../domain/StartEvent.js"
 import { StartOutcome } from "../domain/StartOutcome.js"
 import { DaemonNotFound } from "../supervisor/errors.js"
+import { ndjsonBody } from "./ndjson.js"
 
 /**
  * A daemon ID in a path: ONE url-encoded segment (`ns%2Fname`). The typed client
@@ -62,7 +64,10 @@ export class DaemonsGroup extends HttpApiGroup.make("daemons")
         }),
       )
       .addSuccess(
-        Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "application/x-ndjson" })),
+        ndjsonBody(
+          LogStreamItem,
+          "ndjson, a LogStreamItem per line: the last stored entries, then each new one until the client leaves",
+        ),
       )
       .addError(DaemonNotFound, { status: 404 }),
   )
@@ -179,7 +184,7 @@ export class CliGroup extends HttpApiGroup.make("cli")
     HttpApiEndpoint.post("startStream", "/start/stream")
       .setPayload(StartRequest)
       .addSuccess(
-        Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "application/x-ndjson" })),
+        ndjsonBody(StartEvent, "ndjson, a StartEvent per line: the start's progress, all outcomes last"),
       ),
   )
   .add(
@@ -204,9 +209,7 @@ export class CliGroup extends HttpApiGroup.make("cli")
     /** The same selection as `logs`, streamed as ndjson (one entry per line): `logs -n 1000000`. */
     HttpApiEndpoint.post("logsStream", "/logs/stream")
       .setPayload(LogsQuery)
-      .addSuccess(
-        Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "application/x-ndjson" })),
-      ),
+      .addSuccess(ndjsonBody(LogEntry, "ndjson, a LogEntry per line: the selected entries, oldest first")),
   )
   .add(
     /**
@@ -216,7 +219,10 @@ export class CliGroup extends HttpApiGroup.make("cli")
     HttpApiEndpoint.post("logsFollow", "/logs/follow")
       .setPayload(LogsQuery)
       .addSuccess(
-        Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "application/x-ndjson" })),
+        ndjsonBody(
+          LogStreamItem,
+          "ndjson, a LogStreamItem per line: the selected entries, then each new one",
+        ),
       ),
   )
   .add(
@@ -251,7 +257,10 @@ export class CliGroup extends HttpApiGroup.make("cli")
     HttpApiEndpoint.post("startFrom", "/start-from")
       .setPayload(StartFromRequest)
       .addSuccess(
-        Schema.String.pipe(HttpApiSchema.withEncoding({ kind: "Text", contentType: "application/x-ndjson" })),
+        ndjsonBody(
+          StartFromEvent,
+          "ndjson, a StartFromEvent per line: fallback alone, or the start's events",
+        ),
       ),
   )
   .add(

@@ -4,7 +4,7 @@ import { FileSystem, HttpApiBuilder } from "@effect/platform"
 import { Deferred, Effect, Either, Ref, Stream } from "effect"
 import { makeConfigCache } from "../config/cache.js"
 import type { LoadOptions } from "../config/Loader.js"
-import type { LogEntry } from "../domain/LogEntry.js"
+import { LogEntry } from "../domain/LogEntry.js"
 import { stripAnsi } from "../logs/ansi.js"
 import { LogStore } from "../logs/LogStore.js"
 import { StateStore } from "../state/StateStore.js"
@@ -17,10 +17,14 @@ import { makeConfigured } from "./configured.js"
 import { HostInfo } from "./HostInfo.js"
 import { mergeListing } from "./listing.js"
 import { followLogs, queryLogs } from "./logQueries.js"
+import { ndjsonChunk, ndjsonResponse } from "./ndjson.js"
 import { problem } from "./problem.js"
-import { decodeBody, encoder, errorText, knownEntries, ndjsonResponse, ndjsonStream } from "./respond.js"
+import { decodeBody, errorText, knownEntries, ndjsonStream } from "./respond.js"
 import { startEvents } from "./startEvents.js"
 import { startFrom } from "./startFrom.js"
+
+/** Log entries as ndjson lines, a chunk at a time, through the LogEntry schema. */
+const logChunk = ndjsonChunk(LogEntry)
 
 export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
   Effect.gen(function* () {
@@ -98,8 +102,6 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
           const decoded = yield* decodeBody(request, LogsQuery)
           if (Either.isLeft(decoded)) return problem(400, "BadRequest", "malformed logs query")
           const q = decoded.right
-          const ndjson = (entries: ReadonlyArray<LogEntry>) =>
-            encoder.encode(entries.map((e) => `${JSON.stringify(e)}\n`).join(""))
           const [only] = q.ids
           // One daemon, no filter (`logs ID -n N`): read page by page, never all N at once. An
           // unknown daemon gives no lines, as in the other form.
@@ -116,14 +118,14 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
           const chunks = paged
             ? logs.pages(only, q.lines === undefined ? {} : { lines: q.lines }).pipe(
                 Stream.map((page) =>
-                  ndjson(q.raw ? page.map((e) => ({ ...e, message: stripAnsi(e.message) })) : page),
+                  logChunk(q.raw ? page.map((e) => ({ ...e, message: stripAnsi(e.message) })) : page),
                 ),
                 Stream.catchAll(() => Stream.empty),
               )
             : entries.length === 0
               ? Stream.empty
               : Stream.range(0, Math.ceil(entries.length / 2000) - 1).pipe(
-                  Stream.map((i) => ndjson(entries.slice(i * 2000, (i + 1) * 2000))),
+                  Stream.map((i) => logChunk(entries.slice(i * 2000, (i + 1) * 2000))),
                 )
           return ndjsonResponse(chunks)
         }),

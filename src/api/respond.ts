@@ -1,11 +1,12 @@
-// What the API's handlers share: reading a raw request body, ndjson lines and responses (an
-// open-ended log stream among them), the text of an error, and every daemon the supervisor knows as the API lists it.
-import { type HttpServerRequest, HttpServerResponse } from "@effect/platform"
+// What the API's handlers share: reading a raw request body, an open-ended log stream, the text
+// of an error, and every daemon the supervisor knows as the API lists it.
+import type { HttpServerRequest } from "@effect/platform"
 import { Chunk, Effect, Schema, Stream } from "effect"
 import { LogStreamItem } from "../domain/LogEntry.js"
 import { daemonUsage } from "../supervisor/resourceUsage.js"
 import type { Supervisor } from "../supervisor/Supervisor.js"
 import type { HostInfoShape } from "./HostInfo.js"
+import { ndjsonLines, ndjsonResponse } from "./ndjson.js"
 
 /** Every daemon the supervisor knows, as the API lists it (usage read from /proc in one pass). */
 export const knownEntries = (sup: Supervisor["Type"]) =>
@@ -22,18 +23,7 @@ export const knownEntries = (sup: Supervisor["Type"]) =>
 export const decodeBody = <A, I>(request: HttpServerRequest.HttpServerRequest, schema: Schema.Schema<A, I>) =>
   request.json.pipe(Effect.flatMap(Schema.decodeUnknown(schema)), Effect.either)
 
-const encodeItem = Schema.encodeSync(Schema.parseJson(LogStreamItem))
-export const encoder = new TextEncoder()
-
-/** One ndjson line. */
-export const ndjsonLine = (value: unknown) => encoder.encode(`${JSON.stringify(value)}\n`)
-
-/** An ndjson response of `chunks`. */
-export const ndjsonResponse = (chunks: Stream.Stream<Uint8Array>) =>
-  HttpServerResponse.stream(chunks, {
-    contentType: "application/x-ndjson",
-    headers: { "cache-control": "no-store" },
-  })
+const logLine = ndjsonLines(LogStreamItem)
 
 /**
  * A log stream as an open-ended ndjson response: one entry or `{ _clear, _gen }` per line, until
@@ -41,14 +31,14 @@ export const ndjsonResponse = (chunks: Stream.Stream<Uint8Array>) =>
  * also when no line comes for a while.
  */
 export const ndjsonStream = (items: Stream.Stream<LogStreamItem, unknown>, host: HostInfoShape) =>
-  HttpServerResponse.stream(
+  ndjsonResponse(
     items.pipe(
-      Stream.map((item) => encoder.encode(`${encodeItem(item)}\n`)),
+      Stream.map(logLine),
       Stream.catchAll(() => Stream.empty),
       Stream.interruptWhenDeferred(host.shutdown),
       Stream.prepend(Chunk.of(new Uint8Array(0))),
     ),
-    { contentType: "application/x-ndjson", headers: { connection: "close", "cache-control": "no-store" } },
+    { connection: "close" },
   )
 
 export const errorText = (e: unknown): string =>

@@ -5,10 +5,11 @@
 import { Effect, Queue, Stream } from "effect"
 import { describeWaiting } from "../cli/waiting.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import { StartEvent } from "../domain/StartEvent.js"
 import type { DaemonState } from "../supervisor/DaemonState.js"
 import type { SupervisorShape } from "../supervisor/Supervisor.js"
 import { startWithDependencies } from "../supervisor/startOrder.js"
-import { ndjsonLine } from "./respond.js"
+import { ndjsonLines } from "./ndjson.js"
 
 /** The port a daemon template (`{{port}}`) names: the run's, else the configured one. */
 const portLookup =
@@ -25,10 +26,13 @@ interface Event {
   readonly last: boolean
 }
 
+/** One event as its ndjson line, encoded through the StartEvent schema (src/domain/StartEvent.ts). */
+export const startEventLine = ndjsonLines(StartEvent)
+
 /**
- * The events of a start: `{ "waiting": [{ id, what }] }` for each daemon once its process
- * exists (what it waits for, with the ports it got), `{ "outcome": ... }` as soon as it is
- * ready, completed or failed, then `{ "outcomes": [...] }` with all of them in start order. The
+ * The events of a start (StartEvent): `{ "waiting": [{ id, what }] }` for each daemon once its
+ * process exists (what it waits for, with the ports it got), `{ "outcome": ... }` as soon as it
+ * is ready, completed or failed, then `{ "outcomes": [...] }` with all of them in start order. The
  * start runs in the stream's scope: a client that leaves interrupts it, as it would interrupt a
  * plain start request.
  */
@@ -41,7 +45,8 @@ export const startEvents = (
   Stream.unwrapScoped(
     Effect.gen(function* () {
       const events = yield* Queue.unbounded<Event>()
-      const emit = (value: unknown, last = false) => Queue.offer(events, { line: ndjsonLine(value), last })
+      const emit = (value: StartEvent, last = false) =>
+        Queue.offer(events, { line: startEventLine(value), last })
       const defs = [...dependencies, ...requested]
       const onSpawned = (def: DaemonDefinition) => (r: DaemonState) =>
         Effect.flatMap(sup.list, (all) =>

@@ -12,11 +12,12 @@ import type { LoadOptions } from "../config/Loader.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+import { StartFromEvent } from "../domain/StartEvent.js"
 import type { Supervisor } from "../supervisor/Supervisor.js"
 import { startWithDependencies } from "../supervisor/startOrder.js"
 import { StartFromRequest } from "./Api.js"
+import { ndjsonLines, ndjsonResponse } from "./ndjson.js"
 import { problem } from "./problem.js"
-import { ndjsonLine, ndjsonResponse } from "./respond.js"
 import { startEvents } from "./startEvents.js"
 
 export interface StartFromDeps {
@@ -29,7 +30,9 @@ export interface StartFromDeps {
 }
 
 const decode = Schema.decodeUnknown(StartFromRequest)
-const fallback = ndjsonResponse(Stream.make(ndjsonLine({ fallback: true })))
+/** One line of the answer, encoded through the StartFromEvent schema (src/domain/StartEvent.ts). */
+const line = ndjsonLines(StartFromEvent)
+const fallback = ndjsonResponse(Stream.make(line({ fallback: true })))
 
 /** What to start, or undefined when the CLI has to do it (and say what is wrong). */
 const plan = (deps: StartFromDeps, request: typeof StartFromRequest.Type) =>
@@ -79,8 +82,8 @@ export const startFrom = (deps: StartFromDeps) => (body: Effect.Effect<unknown, 
             startWithDependencies(deps.sup.start, defs, dependencies, force, {
               isRunning: deps.sup.isRunning,
               sync: deps.sup.sync,
-            }).pipe(Effect.map((outcomes) => ndjsonLine({ outcomes }))),
+            }).pipe(Effect.map((outcomes) => line({ outcomes }))),
           )
     // The first line at once: the start is under way (and, for a spinner, what it waits for).
-    return ndjsonResponse(Stream.concat(Stream.succeed(ndjsonLine({ waiting })), started))
+    return ndjsonResponse(Stream.concat(Stream.succeed(line({ waiting })), started))
   })

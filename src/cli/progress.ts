@@ -6,22 +6,15 @@ import { configDefinitions, dependencyClosure } from "../config/definitions.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
-import { StartOutcome } from "../domain/StartOutcome.js"
+import type { Waiting } from "../domain/StartEvent.js"
+import { StartEvent, type StartProgress } from "../domain/StartEvent.js"
+import type { StartOutcome } from "../domain/StartOutcome.js"
 import { SupervisorClient } from "./client.js"
 import { startSpinner } from "./spinner.js"
-import { outcomeReportLine, type Waiting, waitingLine } from "./startText.js"
+import { outcomeReportLine, waitingLine } from "./startText.js"
 import { waitingList } from "./waiting.js"
 
-type StartEvent = ReturnType<typeof decodeEvent>
-type Progress = Exclude<StartEvent, { readonly outcomes: unknown }>
-
-const decodeEvent = Schema.decodeUnknownSync(
-  Schema.Union(
-    Schema.Struct({ waiting: Schema.Array(Schema.Struct({ id: Schema.String, what: Schema.String })) }),
-    Schema.Struct({ outcome: StartOutcome }),
-    Schema.Struct({ outcomes: Schema.Array(StartOutcome) }),
-  ),
-)
+const decodeEvent = Schema.decodeUnknownSync(StartEvent)
 
 /**
  * Sends the start as a stream of the supervisor's events (`POST /api/cli/start/stream`): what
@@ -30,7 +23,7 @@ const decodeEvent = Schema.decodeUnknownSync(
  */
 const streamStart = (
   payload: typeof StartRequest.Type,
-  onProgress: (event: Progress) => Effect.Effect<void>,
+  onProgress: (event: StartProgress) => Effect.Effect<void>,
 ) =>
   Effect.gen(function* () {
     const c = yield* SupervisorClient

@@ -1,22 +1,17 @@
 import { Effect, Either, Option } from "effect"
 import { DaemonConfig } from "../domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import { READY_KEYS, type ReadyKey } from "../domain/DaemonOptions.js"
 import { isHttpUrl } from "../domain/Readiness.js"
 import { hasTemplate, templateProblem } from "../domain/Template.js"
-import type { ReadyFlags } from "./options.js"
+import { type ReadyFlags, readyOptions } from "./options.js"
 import { UsageError } from "./resolve.js"
 
 // Readiness overrides (`--delay --output --http --port --cmd`, defined in options.ts): flags
 // that replace the configured ready checks of the daemons a command starts.
 
-const READY_KEYS = ["ready_delay", "ready_output", "ready_http", "ready_port", "ready_cmd"] as const
-const FLAG_KEYS = {
-  delay: "ready_delay",
-  output: "ready_output",
-  http: "ready_http",
-  port: "ready_port",
-  cmd: "ready_cmd",
-} as const
+/** The key a flag replaces: `--delay` sets `ready_delay` (a flag without its key does not compile). */
+const readyKey = (flag: keyof ReadyFlags): ReadyKey => `ready_${flag}`
 
 /** The readiness field a flag sets (in the decoded form), or a usage error saying why not. */
 const readyField = (flag: keyof ReadyFlags, value: string | number): Either.Either<unknown, UsageError> => {
@@ -63,9 +58,9 @@ const readyField = (flag: keyof ReadyFlags, value: string | number): Either.Eith
 export const readyOverrides = (flags: ReadyFlags) =>
   Effect.gen(function* () {
     const out: Record<string, unknown> = {}
-    for (const flag of Object.keys(FLAG_KEYS) as Array<keyof ReadyFlags>) {
+    for (const flag of Object.keys(readyOptions) as Array<keyof ReadyFlags>) {
       const value = flags[flag]
-      if (Option.isSome(value)) out[FLAG_KEYS[flag]] = yield* readyField(flag, value.value)
+      if (Option.isSome(value)) out[readyKey(flag)] = yield* readyField(flag, value.value)
     }
     return Object.keys(out).length === 0 ? Option.none() : Option.some(out)
   })

@@ -1,17 +1,13 @@
 // The spinner of `supervisor start` on a terminal, without Effect: the CLI (progress.ts) and the
 // quick client (src/quick/start.ts) draw the same lines from the same start events.
 import { succeeded } from "../domain/outcomeKind.js"
-import type { StartOutcome } from "../domain/StartOutcome.js"
-import type { Waiting } from "./startText.js"
+import type { StartProgress, Waiting } from "../domain/StartEvent.js"
 
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
 
-/** A start event that changes what the spinner shows. */
-export type SpinnerEvent = { readonly waiting: ReadonlyArray<Waiting> } | { readonly outcome: StartOutcome }
-
 export interface Spinner {
   /** What a daemon waits for now (added when new), or that it is settled. */
-  readonly update: (event: SpinnerEvent) => void
+  readonly update: (event: StartProgress) => void
   /** Stops drawing and erases the lines, for the outcome lines to follow. */
   readonly stop: () => void
 }

@@ -1,6 +1,7 @@
 // What `supervisor start` prints about its outcomes, without Effect: the CLI (startReport.ts)
 // and the quick client (src/quick/start.ts) print the same lines with the same exit status.
 import { succeeded } from "../domain/outcomeKind.js"
+import type { Waiting } from "../domain/StartEvent.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { cyan, dim, ExitCode, green, red, yellow } from "./style.js"
 
@@ -45,12 +46,6 @@ export const outcomeStatus = (outcomes: ReadonlyArray<StartOutcome>): number =>
     if (o._tag === "Disabled" || o._tag === "Interrupted") return Math.max(code, ExitCode.failure)
     return code
   }, 0)
-
-/** One daemon a start waits for, and what for (`waiting.ts`). */
-export interface Waiting {
-  readonly id: string
-  readonly what: string
-}
 
 /** The line printed (when stderr is not a terminal) for a daemon a start waits for. */
 export const waitingLine = (w: Waiting) => `${w.id} waiting for ${w.what}`

@@ -4,10 +4,11 @@ import { Either } from "effect"
 import { configDefinitions } from "../config/definitions.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import { isActive } from "../domain/DaemonStatus.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+import type { Waiting } from "../domain/StartEvent.js"
 import { describeChecks, readinessChecks } from "../supervisor/readiness/plan.js"
 import { renderChecks } from "../supervisor/readiness/template.js"
-import type { Waiting } from "./startText.js"
 
 /**
  * What a daemon's start waits on, in words, its templates rendered with `portOf` (the first
@@ -34,8 +35,6 @@ const waitingFor = (def: DaemonDefinition, config: ResolvedConfig, known: Readon
   })
 }
 
-const isActiveEntry = (e: ApiDaemonEntry) => ["running", "waiting", "stopping"].includes(e.status.type)
-
 /**
  * The daemons a start will wait for: the dependencies that do not run yet, then the requested
  * daemons that do not run yet (all of them with `force`), but for disabled ones (refused).
@@ -48,8 +47,7 @@ export const waitingList = (
   known: ReadonlyArray<ApiDaemonEntry>,
   disabledIds: ReadonlyArray<string>,
 ): ReadonlyArray<Waiting> => {
-  const running = (d: DaemonDefinition) =>
-    known.some((k) => k.id.qualified === d.id.qualified && isActiveEntry(k))
+  const running = (d: DaemonDefinition) => known.some((k) => k.id.qualified === d.id.qualified && isActive(k))
   // a disabled daemon is refused, not waited for
   const disabled = (d: DaemonDefinition) => disabledIds.includes(d.id.qualified)
   return [...dependencies.filter((d) => !running(d)), ...defs.filter((d) => force || !running(d))]

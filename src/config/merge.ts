@@ -12,9 +12,9 @@ import {
 } from "../domain/ConfigProblem.js"
 import { DaemonConfig } from "../domain/DaemonConfig.js"
 import { DaemonId, parseDaemonRef, toIdObject } from "../domain/DaemonId.js"
-import { type DaemonOptions, DEPRECATED_PORT_KEYS } from "../domain/DaemonOptions.js"
+import { type DaemonOptions, DEPRECATED_PORT_KEYS, daemonOptionFields } from "../domain/DaemonOptions.js"
 import { nameProblem } from "../domain/Name.js"
-import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
+import type { ResolvedConfig, ResolvedDaemon, ResolvedGroup, ResolvedSlug } from "../domain/ResolvedConfig.js"
 import { templateRefs } from "../domain/Template.js"
 import { findCycle } from "./dependencies.js"
 import { locateKey } from "./locate.js"
@@ -99,6 +99,17 @@ const foldDeprecatedPorts = (
   }
 }
 
+/** The keys a daemon's resolved configuration takes as written (not the deprecated port keys). */
+type ConfigKey = keyof typeof DaemonConfig.fields & keyof Options
+const CONFIG_KEYS = Object.keys(DaemonConfig.fields).filter((k): k is ConfigKey => k in daemonOptionFields)
+
+/** The keys of `DaemonConfig` that the merged options set; defaults fill the rest. */
+const configKeysOf = (o: Options) =>
+  // fromEntries loses the key-value pairing that CONFIG_KEYS and Options keep
+  Object.fromEntries(CONFIG_KEYS.flatMap((k) => (o[k] === undefined ? [] : [[k, o[k]]]))) as {
+    [K in ConfigKey]?: Exclude<Options[K], undefined>
+  }
+
 /** Merges parsed files (load order) into one model and checks what spans files. */
 export const mergeFiles = (
   files: ReadonlyArray<NamespacedFile>,
@@ -171,28 +182,10 @@ export const mergeFiles = (
     if (folded.warning) warnings.push(folded.warning)
     const port = folded.port
     const config = new DaemonConfig({
+      ...configKeysOf(o),
       run: o.run,
       dir: o.dir ?? draft.firstBase,
-      ...(o.env !== undefined && { env: o.env }),
-      ...(o.user !== undefined && { user: o.user }),
-      ...(o.retry !== undefined && { retry: o.retry }),
-      ...(o.auto !== undefined && { auto: o.auto }),
-      ...(o.ready_delay !== undefined && { ready_delay: o.ready_delay }),
-      ...(o.ready_output !== undefined && { ready_output: o.ready_output }),
-      ...(o.ready_http !== undefined && { ready_http: o.ready_http }),
-      ...(o.ready_port !== undefined && { ready_port: o.ready_port }),
-      ...(o.ready_cmd !== undefined && { ready_cmd: o.ready_cmd }),
-      ...(o.depends !== undefined && { depends: o.depends }),
-      ...(o.watch !== undefined && { watch: o.watch }),
-      ...(o.watch_mode !== undefined && { watch_mode: o.watch_mode }),
       ...(port !== undefined && { port }),
-      ...(o.boot_start !== undefined && { boot_start: o.boot_start }),
-      ...(o.hooks !== undefined && { hooks: o.hooks }),
-      ...(o.cron !== undefined && { cron: o.cron }),
-      ...(o.tool_manager !== undefined && { tool_manager: o.tool_manager }),
-      ...(o.memory_limit !== undefined && { memory_limit: o.memory_limit }),
-      ...(o.cpu_limit !== undefined && { cpu_limit: o.cpu_limit }),
-      ...(o.stop_signal !== undefined && { stop_signal: o.stop_signal }),
     })
     daemons[draft.id.qualified] = {
       id: toIdObject(draft.id),
@@ -264,7 +257,7 @@ export const mergeFiles = (
   }
 
   // Groups: later definitions replace earlier ones; members are qualified in the file's namespace.
-  const groups: Record<string, { daemons: Array<string>; source: string }> = {}
+  const groups: Record<string, ResolvedGroup> = {}
   for (const { parsed, namespace } of files) {
     for (const [name, group] of parsed.groups) {
       const members: Array<string> = []
@@ -286,7 +279,7 @@ export const mergeFiles = (
   }
 
   // Slugs: user-level global config only.
-  const slugs: Record<string, { dir: string; daemon: string }> = {}
+  const slugs: Record<string, ResolvedSlug> = {}
   for (const { parsed } of files) {
     if (!parsed.slugs) continue
     if (parsed.location.level !== "user") {

@@ -93,6 +93,9 @@ export const Hooks = Schema.Struct({
   on_exit: hook("on any termination: stop, clean exit or crash, also at supervisor shutdown"),
   on_output: Schema.optional(OnOutputOption),
 }).annotations({ identifier: "Hooks", description: "Lifecycle hooks: shell commands run in the background" })
+export type HookName = keyof typeof Hooks.fields
+/** Every hook a daemon may configure: the keys of its `hooks` table. */
+export const HOOK_NAMES = Object.keys(Hooks.fields) as ReadonlyArray<HookName>
 
 export const RETRIGGERS = ["finish", "always", "success", "fail"] as const
 const Schedule = CronExpression.annotations({
@@ -239,6 +242,10 @@ export const daemonOptionFields = {
   ),
   stop_signal: opt(StopSignalOption, "Signal sent on stop", "SIGTERM"),
 }
+
+/** The readiness keys of a daemon (`ready_delay`, `ready_output`, ...). */
+export type ReadyKey = Extract<keyof typeof daemonOptionFields, `ready_${string}`>
+export const READY_KEYS = Object.keys(daemonOptionFields).filter((k): k is ReadyKey => k.startsWith("ready_"))
 
 export const DaemonOptions = Schema.Struct(daemonOptionFields).annotations({
   identifier: "DaemonOptions",

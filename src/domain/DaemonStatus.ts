@@ -18,6 +18,20 @@ export const STATUS_TYPES = [
 export const StatusType = Schema.Literal(...STATUS_TYPES)
 export type StatusType = typeof StatusType.Type
 
+/** The statuses of a daemon whose process may be alive: it is starting, running or stopping. */
+export const ACTIVE_STATUS_TYPES = [
+  "waiting",
+  "running",
+  "stopping",
+] as const satisfies ReadonlyArray<StatusType>
+
+export const isActiveStatus = (type: StatusType): boolean =>
+  (ACTIVE_STATUS_TYPES as ReadonlyArray<StatusType>).includes(type)
+
+/** Whether a daemon (by its status) is active: its process may be alive. */
+export const isActive = (r: { readonly status: { readonly type: StatusType } }): boolean =>
+  isActiveStatus(r.status.type)
+
 export const DaemonStatus = Schema.Struct({
   type: StatusType,
   /** Exit code of the last run, when it exited on its own. */

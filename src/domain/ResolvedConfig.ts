@@ -24,8 +24,11 @@ export const ResolvedGroup = Schema.Struct({
   daemons: Schema.Array(Schema.String),
   source: Schema.String,
 })
+export type ResolvedGroup = typeof ResolvedGroup.Type
 
+/** A reverse-proxy slug of the global config: the project directory and the daemon's name there. */
 export const ResolvedSlug = Schema.Struct({ dir: Schema.String, daemon: Schema.String })
+export type ResolvedSlug = typeof ResolvedSlug.Type
 
 /** The merged, validated configuration seen from one directory. */
 export const ResolvedConfig = Schema.Struct({

@@ -25,7 +25,7 @@ export const StartFailed = Schema.TaggedStruct("StartFailed", {
   signal: Schema.NullOr(Schema.String),
   /** The daemon's last output lines, to show why. */
   output: Schema.Array(Schema.String),
-  /** The CLI's exit status for this failure (1, or 124 for a readiness timeout). */
+  /** The CLI's exit status for this failure (1, or READY_TIMEOUT_STATUS for a readiness timeout). */
   cli_status: Schema.Int,
 })
 export const Disabled = Schema.TaggedStruct("Disabled", { id: Schema.String })

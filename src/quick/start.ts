@@ -8,9 +8,10 @@
 // the full CLI runs.
 
 import { type Spinner, startSpinner } from "../cli/spinner.js"
-import { outcomeReportLine, startReportLines, type Waiting, waitingLine } from "../cli/startText.js"
+import { outcomeReportLine, startReportLines, waitingLine } from "../cli/startText.js"
 import { red } from "../cli/style.js"
-import type { StartOutcome } from "../domain/StartOutcome.js"
+// the type only (erased by the build): this bundle loads no Effect
+import type { StartFromEvent } from "../domain/StartEvent.js"
 import { VERSION } from "../version.js"
 import { post } from "./request.js"
 
@@ -68,16 +69,11 @@ export const parseStartArgs = (args: ReadonlyArray<string>): StartArgs | undefin
   }
 }
 
-type Event =
-  | { readonly fallback: true }
-  | { readonly waiting: ReadonlyArray<Waiting> }
-  | { readonly outcome: StartOutcome }
-  | { readonly outcomes: ReadonlyArray<StartOutcome> }
-
-const parseEvent = (text: string): Event | undefined => {
+/** One line of the supervisor's answer: a StartFromEvent as it encoded it (src/api/startFrom.ts). */
+const parseEvent = (text: string): StartFromEvent | undefined => {
   try {
     const value: unknown = JSON.parse(text)
-    return typeof value === "object" && value !== null ? (value as Event) : undefined
+    return typeof value === "object" && value !== null ? (value as StartFromEvent) : undefined
   } catch {
     return undefined
   }
@@ -116,7 +112,7 @@ export const quickStart = async (args: ReadonlyArray<string>): Promise<boolean> 
       done = true
       resolve(value)
     }
-    const onEvent = (event: Event | undefined): boolean => {
+    const onEvent = (event: StartFromEvent | undefined): boolean => {
       if (event === undefined) return false
       if ("fallback" in event) {
         if (started) return false

@@ -18,8 +18,7 @@ export interface DaemonState {
   readonly ports: ReadonlyArray<number>
 }
 
-export const isActive = (r: Pick<DaemonState, "status">): boolean =>
-  r.status.type === "running" || r.status.type === "waiting" || r.status.type === "stopping"
+export { isActive } from "../domain/DaemonStatus.js"
 
 export const initialState = (def: DaemonDefinition): DaemonState => ({
   def,

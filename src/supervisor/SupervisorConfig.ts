@@ -1,4 +1,5 @@
 import { Context } from "effect"
+import type { ResolvedSlug } from "../domain/ResolvedConfig.js"
 import type { Settings } from "../domain/Settings.js"
 
 /** What the supervisor process was started with. */
@@ -7,7 +8,7 @@ export interface SupervisorConfigShape {
   /** The base environment of every daemon (the supervisor's own). */
   readonly env: Readonly<Record<string, string | undefined>>
   /** The `[slugs]` table of the global config (`GET /api/proxies`). */
-  readonly slugs?: Readonly<Record<string, { readonly dir: string; readonly daemon: string }>>
+  readonly slugs?: Readonly<Record<string, ResolvedSlug>>
 }
 export class SupervisorConfig extends Context.Tag("supervisor/SupervisorConfig")<
   SupervisorConfig,

@@ -13,6 +13,9 @@ import { Schema } from "effect"
 /** `text`: unstructured; `json`: one document read to end of stream; `jsonl`: one document per line. */
 export const Framing = Schema.Literal("text", "json", "jsonl")
 export type Framing = typeof Framing.Type
+/** The framings a consumer parses (JSON documents): every one but `text`. */
+export type ParsedFraming = Exclude<Framing, "text">
+export const PARSED_FRAMINGS = Framing.literals.filter((f): f is ParsedFraming => f !== "text")
 
 /** One choice of a value flag, with its own help when the spec (or an output) gives one. */
 export const Choice = Schema.Struct({

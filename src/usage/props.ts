@@ -1,5 +1,5 @@
 import { Either, ParseResult, Schema } from "effect"
-import type { Framing } from "./model.js"
+import { Framing } from "./model.js"
 
 /**
  * The properties (`key=value`) each interpreted node accepts, as Schema structs. Decoding with
@@ -29,12 +29,10 @@ const bool = (key: string) =>
 
 const optBool = (key: string) => Schema.optionalWith(bool(key), { default: () => false })
 
-const isFraming = (s: string): s is Framing => s === "text" || s === "json" || s === "jsonl"
-
-/** A filter (not `Schema.Literal`) so that the message names the three values once. */
+/** A filter (not `Schema.Literal`) so that the message names the values once. */
 const FramingProp = Schema.String.pipe(
-  Schema.filter(isFraming, {
-    message: (i) => `framing ${showKdlValue(i.actual)} is not one of text, json, jsonl`,
+  Schema.filter(Schema.is(Framing), {
+    message: (i) => `framing ${showKdlValue(i.actual)} is not one of ${Framing.literals.join(", ")}`,
   }),
 )
 

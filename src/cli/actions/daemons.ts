@@ -1,4 +1,5 @@
 import { Console, Effect, Option } from "effect"
+import { isActive } from "../../domain/DaemonStatus.js"
 import { SupervisorClient } from "../client.js"
 import type { StartOptions, StopOptions, ToggleOptions } from "../daemons.js"
 import { cyan, dim, green, printJson } from "../output.js"
@@ -54,10 +55,7 @@ export const stop = (o: StopOptions) =>
   withSupervisor(false, (config) =>
     Effect.gen(function* () {
       const known = yield* knownDaemons
-      const running = () =>
-        known
-          .filter((k) => ["running", "waiting", "stopping"].includes(k.status.type))
-          .map((k) => k.id.qualified)
+      const running = () => known.filter(isActive).map((k) => k.id.qualified)
       const selected = yield* selectIds(config, known, o, running)
       const unknown = selected.filter((id) => !known.some((k) => k.id.qualified === id))
       const present = selected.filter((id) => !unknown.includes(id))

@@ -1,6 +1,6 @@
 import { Console, Effect, Option } from "effect"
 import { mergeListing } from "../../api/listing.js"
-import { STATUS_TYPES } from "../../domain/DaemonStatus.js"
+import { isActiveStatus, STATUS_TYPES, type StatusType } from "../../domain/DaemonStatus.js"
 import type { ResolvedConfig } from "../../domain/ResolvedConfig.js"
 import { SupervisorClient } from "../client.js"
 import type { ListOptions, StatusOptions } from "../listing.js"
@@ -19,12 +19,12 @@ const listing = (config: ResolvedConfig) =>
     return mergeListing(known, disabled.ids, config)
   }).pipe(Effect.orDie)
 
-const statusColour = (t: string) =>
+const statusColour = (t: StatusType) =>
   t === "running"
     ? green(t)
     : t === "errored" || t === "failed"
       ? red(t)
-      : t === "waiting" || t === "stopping"
+      : isActiveStatus(t)
         ? yellow(t)
         : dim(t)
 

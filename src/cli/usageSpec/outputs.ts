@@ -4,7 +4,7 @@ import { ApiDaemonEntry } from "../../domain/ApiDaemonEntry.js"
 import { ConfigProblem } from "../../domain/ConfigProblem.js"
 import { LogEntry, LogStreamItem } from "../../domain/LogEntry.js"
 import { ResolvedConfig } from "../../domain/ResolvedConfig.js"
-import { StartOutcome } from "../../domain/StartOutcome.js"
+import { READY_TIMEOUT_STATUS, StartOutcome } from "../../domain/StartOutcome.js"
 import type { ExitCode, Framing } from "../../usage/model.js"
 import { ResolveOutput } from "./resolveOutput.js"
 
@@ -54,8 +54,8 @@ const json = (help: string, schema: Schema.Schema.Any): OutputEntry => ({
   schema,
 })
 
-/** `supervisor start|restart|run`: READY_TIMEOUT_STATUS of src/supervisor/lifecycle.ts (not imported: it would pull the supervisor's code into the CLI bundle). */
-const READY_TIMEOUT = { code: 124, description: "a daemon did not become ready in time" }
+/** `supervisor start|restart|run`. */
+const READY_TIMEOUT = { code: READY_TIMEOUT_STATUS, description: "a daemon did not become ready in time" }
 
 const startOutcomes = json("one outcome per daemon started", Schema.Array(StartOutcome))
 

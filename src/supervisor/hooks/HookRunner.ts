@@ -1,9 +1,9 @@
 import { Context, Duration, Effect, Layer } from "effect"
+import type { HookName } from "../../domain/DaemonOptions.js"
 import { killGroup } from "../../process/procfs.js"
 import { type ShellCommand, spawnShell } from "../../process/shell.js"
 
-export const HOOK_NAMES = ["on_ready", "on_fail", "on_retry", "on_stop", "on_exit", "on_output"] as const
-export type HookName = (typeof HOOK_NAMES)[number]
+export { HOOK_NAMES, type HookName } from "../../domain/DaemonOptions.js"
 
 /** One hook run: the command and everything it runs with. */
 export interface HookCommand extends ShellCommand {

@@ -1,5 +1,6 @@
 import { Duration } from "effect"
 import type { DaemonConfig } from "../../domain/DaemonConfig.js"
+import type { ReadyKey } from "../../domain/DaemonOptions.js"
 import { formatHumanDuration } from "../../domain/HumanDuration.js"
 
 /** `ready_delay` when a daemon has no other readiness check. */
@@ -18,10 +19,7 @@ export type ReadinessCheck =
   | { readonly _tag: "port"; readonly port: number | string; readonly timeout: Duration.Duration | undefined }
   | { readonly _tag: "cmd"; readonly run: string; readonly timeout: Duration.Duration | undefined }
 
-export type ReadyFields = Pick<
-  DaemonConfig,
-  "ready_delay" | "ready_output" | "ready_http" | "ready_port" | "ready_cmd"
->
+export type ReadyFields = Pick<DaemonConfig, ReadyKey>
 
 /**
  * The checks a start waits on: every configured `ready_output`, `ready_http`, `ready_port` and

@@ -1,4 +1,4 @@
-import type { Command, Selector, Spec } from "../model.js"
+import type { Command, Framing, Selector, Spec } from "../model.js"
 import { allCommands, commandLine, findSubcommand, usageLine, visibleCommands } from "./commands.js"
 import { flagChoices, flagNames, valueName, visibleFlags } from "./flags.js"
 import { type Json, parseSchema } from "./schema-text.js"
@@ -40,7 +40,7 @@ export interface ArgDescription {
 
 export interface OutputDescription {
   readonly name: string
-  readonly framing: "text" | "json" | "jsonl"
+  readonly framing: Framing
   readonly media_type: string | null
   readonly help: string | null
   readonly default: boolean

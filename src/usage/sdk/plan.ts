@@ -1,5 +1,14 @@
 import { flagHasName } from "../consume/flags.js"
-import type { Arg, Command, ExitCode, Flag, Output, Spec } from "../model.js"
+import {
+  type Arg,
+  type Command,
+  type ExitCode,
+  type Flag,
+  type Output,
+  PARSED_FRAMINGS,
+  type ParsedFraming,
+  type Spec,
+} from "../model.js"
 import {
   camelCase,
   isTypeScriptPropertyName,
@@ -52,7 +61,7 @@ export interface ArgPlan {
 /** A parsed-output method: `execJson…` (json framing) or `execJsonl…` (jsonl framing). */
 export interface OutputMethodPlan {
   readonly output: Output
-  readonly framing: "json" | "jsonl"
+  readonly framing: ParsedFraming
   /** What the method itself puts on the command line to select the output (`--format json`). */
   readonly selectorArgv: ReadonlyArray<string>
   readonly tsName: string
@@ -160,8 +169,8 @@ const selectorFlag = (flags: ReadonlyArray<FlagPlan>, name: string): FlagPlan | 
  * An output gets a parsed method when its framing is json or jsonl and the SDK can ask for it:
  * it has a selector, or it is the default output (asked for by passing no selector at all).
  */
-const isParsed = (output: Output): output is Output & { readonly framing: "json" | "jsonl" } =>
-  (output.framing === "json" || output.framing === "jsonl") && (output.selector !== null || output.default)
+const isParsed = (output: Output): output is Output & { readonly framing: ParsedFraming } =>
+  output.framing !== "text" && (output.selector !== null || output.default)
 
 /**
  * Method names: `execJson<Name>` for json framing and `execJsonl<Name>` for jsonl framing, Name
@@ -195,7 +204,7 @@ const planMethods = (outputs: ReadonlyArray<Output>): ReadonlyArray<OutputMethod
       alias: false,
     }
   })
-  for (const framing of ["json", "jsonl"] as const) {
+  for (const framing of PARSED_FRAMINGS) {
     const only = methods.filter((method) => method.framing === framing)
     const single = only[0]
     const tsAlias = framing === "json" ? "execJson" : "execJsonl"
