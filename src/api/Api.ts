@@ -246,7 +246,12 @@ export class CliGroup extends HttpApiGroup.make("cli")
       Schema.Struct({ ids: Schema.Array(Schema.String) }),
     ),
   )
-  .add(HttpApiEndpoint.get("info", "/supervisor").addSuccess(SupervisorInfo))
+  .add(
+    HttpApiEndpoint.get("info", "/supervisor")
+      /** The CLI's directory: its project's daemons become known (they can be started by ID over the API). */
+      .setUrlParams(Schema.Struct({ cwd: Schema.optional(Schema.String) }))
+      .addSuccess(SupervisorInfo),
+  )
   .add(HttpApiEndpoint.post("listFrom", "/list").setPayload(ListRequest).addSuccess(ListAnswer))
   .add(
     /**

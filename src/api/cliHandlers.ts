@@ -1,89 +1,53 @@
 // The CLI's operations beyond the spec's routes (`/api/cli/...`): start, stop, wait, clean, logs,
 // and the quick client's list and start.
-import { FileSystem, HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder } from "@effect/platform"
 import { Deferred, Effect, Either, Ref, Stream } from "effect"
-import { makeConfigCache } from "../config/cache.js"
-import type { LoadOptions } from "../config/Loader.js"
+import { Control } from "../control/Control.js"
 import { LogEntry } from "../domain/LogEntry.js"
+import { StartEvent } from "../domain/StartEvent.js"
 import { stripAnsi } from "../logs/ansi.js"
 import { LogStore } from "../logs/LogStore.js"
-import { StateStore } from "../state/StateStore.js"
-import { stopLevels } from "../supervisor/order.js"
+import { ProjectRegistry } from "../registry/ProjectRegistry.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
-import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
-import { startWithDependencies } from "../supervisor/startOrder.js"
 import { Api, LogsQuery, StartRequest, type SupervisorInfo } from "./Api.js"
-import { makeConfigured } from "./configured.js"
 import { HostInfo } from "./HostInfo.js"
-import { mergeListing } from "./listing.js"
 import { followLogs, queryLogs } from "./logQueries.js"
-import { ndjsonChunk, ndjsonResponse } from "./ndjson.js"
+import { ndjsonChunk, ndjsonLines, ndjsonResponse } from "./ndjson.js"
 import { problem } from "./problem.js"
-import { decodeBody, errorText, knownEntries, ndjsonStream } from "./respond.js"
-import { startEvents } from "./startEvents.js"
+import { decodeBody, errorText, ndjsonStream } from "./respond.js"
+
 import { startFrom } from "./startFrom.js"
 
 /** Log entries as ndjson lines, a chunk at a time, through the LogEntry schema. */
 const logChunk = ndjsonChunk(LogEntry)
+/** A start event as its ndjson line, through the StartEvent schema. */
+const startEventLine = ndjsonLines(StartEvent)
 
 export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
   Effect.gen(function* () {
     const sup = yield* Supervisor
+    const control = yield* Control
+    const projects = yield* ProjectRegistry
     const logs = yield* LogStore
     const host = yield* HostInfo
-    const fs = yield* FileSystem.FileSystem
-    const cachedConfig = makeConfigCache()
-    const loadConfig = (options: LoadOptions) =>
-      cachedConfig(options).pipe(Effect.provideService(FileSystem.FileSystem, fs))
-    const configured = makeConfigured(yield* StateStore, (yield* SupervisorConfig).env, fs)
-    // Every daemon as `GET /api/daemons` lists it, without reading /proc for memory and CPU.
-    const known = Effect.gen(function* () {
-      const disabled = yield* sup.disabledIds
-      const entries = (yield* sup.list).map((r) => sup.entry(r, disabled.includes(r.def.id.qualified)))
-      return yield* configured.listing(entries, disabled)
+    const startFromHandler = startFrom(control, host.version)
+    const plan = (request: typeof StartRequest.Type) => ({
+      requested: request.definitions,
+      dependencies: request.dependencies,
+      force: request.force,
     })
-    const startFromHandler = startFrom({ sup, version: host.version, loadConfig, known })
     return h
-      .handle("start", ({ payload }) =>
-        startWithDependencies(sup.start, payload.definitions, payload.dependencies, payload.force, {
-          isRunning: sup.isRunning,
-          sync: sup.sync,
-        }),
-      )
+      .handle("start", ({ payload }) => control.start(plan(payload), "cli"))
       .handleRaw("startStream", ({ request }) =>
         Effect.gen(function* () {
           const decoded = yield* decodeBody(request, StartRequest)
           if (Either.isLeft(decoded)) return problem(400, "BadRequest", "malformed start request")
-          const { definitions, dependencies, force } = decoded.right
-          return ndjsonResponse(startEvents(sup, definitions, dependencies, force))
+          return ndjsonResponse(
+            control.startEvents(plan(decoded.right), "cli").pipe(Stream.map(startEventLine)),
+          )
         }),
       )
-      .handle("stop", ({ payload }) =>
-        Effect.gen(function* () {
-          // Dependents before their dependencies: level by level, each level in parallel.
-          const depends = new Map<string, ReadonlyArray<string>>()
-          for (const id of payload.ids) depends.set(id, (yield* sup.get(id)).def.config.depends)
-          const results = new Map<string, { readonly was_running: boolean; readonly killed: boolean }>()
-          const order: Array<string> = []
-          for (const level of stopLevels(depends)) {
-            order.push(...level)
-            yield* Effect.forEach(
-              level,
-              (id) =>
-                Effect.gen(function* () {
-                  const was_running = yield* sup.stop(id)
-                  const r = yield* sup.get(id)
-                  // SIGKILL ended it (never a stop signal of its own): it outlived the stop timeout
-                  const killed = was_running && r.status.signal === "SIGKILL"
-                  results.set(id, { was_running, killed })
-                }),
-              { concurrency: "unbounded", discard: true },
-            )
-          }
-          // in the order they were stopped: dependents first
-          return order.map((id) => ({ id, ...(results.get(id) ?? { was_running: false, killed: false }) }))
-        }),
-      )
+      .handle("stop", ({ payload }) => control.stop(payload.ids, "cli"))
       .handle("wait", ({ payload }) =>
         sup.wait(payload.id).pipe(
           Effect.map((r) => ({
@@ -159,8 +123,9 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
         ).pipe(Effect.as({ ok: true })),
       )
       .handle("disabled", () => sup.disabledIds.pipe(Effect.map((ids) => ({ ids: [...ids] }))))
-      .handle("info", () =>
+      .handle("info", ({ urlParams }) =>
         Effect.gen(function* () {
+          if (urlParams.cwd !== undefined) yield* projects.note(urlParams.cwd)
           const all = yield* sup.list
           const urls = yield* Ref.get(host.listeners)
           const info: SupervisorInfo = {
@@ -178,14 +143,9 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
         }),
       )
       .handle("listFrom", ({ payload }) =>
-        Effect.gen(function* () {
-          // Warnings and problems are the CLI's to print: it lists by itself then.
-          const config = yield* Effect.either(loadConfig(payload))
-          if (Either.isLeft(config) || config.right.warnings.length > 0)
-            return { version: host.version, entries: null }
-          const entries = mergeListing(yield* knownEntries(sup), yield* sup.disabledIds, config.right)
-          return { version: host.version, entries }
-        }),
+        control
+          .listFrom(payload)
+          .pipe(Effect.map((entries) => ({ version: host.version, entries: entries ?? null }))),
       )
       .handleRaw("startFrom", ({ request }) => startFromHandler(request.json))
       .handle("shutdown", ({ urlParams }) =>

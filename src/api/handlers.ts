@@ -1,23 +1,22 @@
 // The spec's routes (`/api/...`): daemons and their control, the log tail, namespaces, proxies,
 // process trees and system statistics. The CLI's own operations are in cliHandlers.ts.
 import * as os from "node:os"
-import { FileSystem, HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Either } from "effect"
+import { ConfigLoader } from "../config/ConfigLoader.js"
+import { Control } from "../control/Control.js"
 import type { ControlResult } from "../domain/ApiDaemonEntry.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { LogStore } from "../logs/LogStore.js"
 import { listPids } from "../process/procfs.js"
 import { StateStore } from "../state/StateStore.js"
-import { daemonUsage } from "../supervisor/resourceUsage.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
-import { startWithDependencies } from "../supervisor/startOrder.js"
 import { Api } from "./Api.js"
-import { makeConfigured } from "./configured.js"
 import { HostInfo } from "./HostInfo.js"
 import { listNamespaces, registerNamespace, removeNamespace } from "./namespaces.js"
 import { problem } from "./problem.js"
-import { errorText, knownEntries, ndjsonStream } from "./respond.js"
+import { ndjsonStream } from "./respond.js"
 import { filteredTail, parseSince } from "./tailQuery.js"
 
 const outcomeResult = (o: StartOutcome): ControlResult => {
@@ -40,73 +39,28 @@ const countProcesses = () => Effect.sync(() => listPids().length)
 export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
   Effect.gen(function* () {
     const sup = yield* Supervisor
+    const control = yield* Control
     const logs = yield* LogStore
     const host = yield* HostInfo
     const state = yield* StateStore
     const config = yield* SupervisorConfig
-    const entry = (id: string) =>
-      Effect.gen(function* () {
-        const r = yield* sup.get(id)
-        return sup.entry(r, yield* sup.isDisabled(id), daemonUsage([r]).get(id))
-      })
-    const control = (f: (id: string) => Effect.Effect<ControlResult, unknown>) => (id: string) =>
-      f(id).pipe(Effect.catchAll((e) => Effect.succeed({ ok: false, error: errorText(e) })))
-    const configured = makeConfigured(state, config.env, yield* FileSystem.FileSystem)
-    // A daemon of a registered namespace starts from its current definition, dependencies
-    // first; any other from the definition it last ran with.
-    const start = (id: string, force: boolean) =>
-      Effect.gen(function* () {
-        const known = yield* Effect.option(sup.get(id))
-        // A configuration that cannot be read does not block a daemon that ran before: it
-        // starts from its last definition; an unknown one fails saying why.
-        const fresh = yield* configured
-          .forStart(id)
-          .pipe(
-            Effect.catchAll((why) => (known._tag === "Some" ? Effect.succeed(undefined) : Effect.fail(why))),
-          )
-        if (fresh === undefined) {
-          const r = yield* sup.get(id)
-          return yield* force ? sup.restart(id, r.def) : sup.start(r.def)
-        }
-        const outcomes = yield* startWithDependencies(sup.start, [fresh.def], fresh.dependencies, force, {
-          isRunning: sup.isRunning,
-          sync: sup.sync,
-        })
-        return outcomes.find((o) => o.id === id) ?? outcomes[outcomes.length - 1]!
-      }).pipe(Effect.map(outcomeResult))
-    // A daemon the supervisor ran, or one of a registered namespace that never ran.
-    const knownOrConfigured = (id: string) =>
-      configured.has(id).pipe(Effect.flatMap((has) => (has ? Effect.void : Effect.asVoid(sup.get(id)))))
+    const loader = yield* ConfigLoader
+    /** A control route: a business failure is `ok: false` with why (HTTP 200, as the spec says). */
+    const result = (effect: Effect.Effect<ControlResult, { readonly message: string }>) =>
+      effect.pipe(Effect.catchAll((e) => Effect.succeed({ ok: false, error: e.message })))
     return h
-      .handle("list", () =>
-        Effect.gen(function* () {
-          return yield* configured.listing(yield* knownEntries(sup), yield* sup.disabledIds)
-        }),
+      .handle("list", () => control.listing({ usage: true }))
+      .handle("get", ({ path }) => control.entry(path.id))
+      .handle("start", ({ path }) =>
+        result(control.startById(path.id, { force: false, reason: "api" }).pipe(Effect.map(outcomeResult))),
       )
-      .handle("get", ({ path }) =>
-        entry(path.id).pipe(
-          // never ran, but configured in a registered namespace: its listing entry
-          Effect.catchTag("DaemonNotFound", (notFound) =>
-            Effect.gen(function* () {
-              const listed = yield* configured.listing([], yield* sup.disabledIds)
-              const found = listed.find((e) => e.id.qualified === path.id)
-              return found ?? (yield* Effect.fail(notFound))
-            }),
-          ),
-        ),
+      .handle("stop", ({ path }) => result(sup.stop(path.id, "api").pipe(Effect.as({ ok: true }))))
+      .handle("restart", ({ path }) =>
+        result(control.startById(path.id, { force: true, reason: "api" }).pipe(Effect.map(outcomeResult))),
       )
-      .handle("start", ({ path }) => control((id) => start(id, false))(path.id))
-      .handle("stop", ({ path }) => control((id) => sup.stop(id).pipe(Effect.as({ ok: true })))(path.id))
-      .handle("restart", ({ path }) => control((id) => start(id, true))(path.id))
-      .handle("enable", ({ path }) =>
-        control((id) => knownOrConfigured(id).pipe(Effect.zipRight(sup.enable(id)), Effect.as({ ok: true })))(
-          path.id,
-        ),
-      )
+      .handle("enable", ({ path }) => result(control.setEnabled(path.id, true).pipe(Effect.as({ ok: true }))))
       .handle("disable", ({ path }) =>
-        control((id) =>
-          knownOrConfigured(id).pipe(Effect.zipRight(sup.disable(id)), Effect.as({ ok: true })),
-        )(path.id),
+        result(control.setEnabled(path.id, false).pipe(Effect.as({ ok: true }))),
       )
       .handle("stats", () =>
         Effect.map(countProcesses(), (process_count) => ({
@@ -116,7 +70,7 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
         })),
       )
       .handle("namespaces", () => sup.list.pipe(Effect.flatMap((all) => listNamespaces(state, all))))
-      .handle("registerNamespace", ({ payload }) => registerNamespace(state, payload.dir, config.env))
+      .handle("registerNamespace", ({ payload }) => registerNamespace(state, loader, payload.dir, config.env))
       .handle("removeNamespace", ({ path }) => removeNamespace(state, path.namespace))
       .handle("proxies", () =>
         Effect.succeed(

@@ -1,6 +1,6 @@
 import * as nodePath from "node:path"
 import { Effect } from "effect"
-import { loadConfig } from "../config/Loader.js"
+import type { ConfigLoaderShape } from "../config/ConfigLoader.js"
 import { formatProblem } from "../domain/ConfigProblem.js"
 import type { StateStoreShape } from "../state/StateStore.js"
 import type { DaemonState } from "../supervisor/DaemonState.js"
@@ -28,13 +28,14 @@ export const listNamespaces = (state: StateStoreShape, daemons: ReadonlyArray<Da
 
 export const registerNamespace = (
   state: StateStoreShape,
+  loader: ConfigLoaderShape,
   dir: string,
   env: Readonly<Record<string, string | undefined>>,
 ) =>
   Effect.gen(function* () {
     if (!nodePath.isAbsolute(dir))
       return { ok: false, error: `dir must be an absolute path, got ${JSON.stringify(dir)}` }
-    const loaded = yield* loadConfig({ cwd: dir, env }).pipe(Effect.either)
+    const loaded = yield* loader.load({ cwd: dir, env }).pipe(Effect.either)
     if (loaded._tag === "Left") {
       const e = loaded.left
       const detail =

@@ -109,7 +109,8 @@ export const supervisorClientLayer = (options: ConnectOptions) =>
       )
       const http = Context.get(transport, HttpClient.HttpClient)
       const api = yield* makeApiClient().pipe(Effect.provideService(HttpClient.HttpClient, http))
-      const info = yield* api.cli.info().pipe(Effect.orDie)
+      // the version check; the supervisor notes the project this CLI runs in
+      const info = yield* api.cli.info({ urlParams: { cwd: process.cwd() } }).pipe(Effect.orDie)
       if (info.version !== VERSION) {
         return yield* new VersionMismatch({
           message: `the running supervisor is version ${info.version} but this CLI is ${VERSION}; restart it with \`supervisor supervisor start --force\``,

@@ -1,7 +1,7 @@
 import { Effect, Either, Option } from "effect"
+import { UsageError } from "../control/selection.js"
 import { DaemonConfig } from "../domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
-import { UsageError } from "./resolve.js"
 
 // What `start --expected-port P --bump [N]` does to the definitions it starts (flags: portFlags.ts).
 

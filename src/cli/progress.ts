@@ -3,6 +3,7 @@ import * as Ndjson from "@effect/platform/Ndjson"
 import { Console, Effect, Schema, Stream } from "effect"
 import { StartRequest } from "../api/Api.js"
 import { configDefinitions, dependencyClosure } from "../config/definitions.js"
+import { waitingList } from "../control/waiting.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
@@ -12,7 +13,6 @@ import type { StartOutcome } from "../domain/StartOutcome.js"
 import { SupervisorClient } from "./client.js"
 import { startSpinner } from "./spinner.js"
 import { outcomeReportLine, waitingLine } from "./startText.js"
-import { waitingList } from "./waiting.js"
 
 const decodeEvent = Schema.decodeUnknownSync(StartEvent)
 

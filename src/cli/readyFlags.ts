@@ -1,11 +1,11 @@
 import { Effect, Either, Option } from "effect"
+import { UsageError } from "../control/selection.js"
 import { DaemonConfig } from "../domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { READY_KEYS, type ReadyKey } from "../domain/DaemonOptions.js"
 import { isHttpUrl } from "../domain/Readiness.js"
 import { hasTemplate, templateProblem } from "../domain/Template.js"
 import { type ReadyFlags, readyOptions } from "./options.js"
-import { UsageError } from "./resolve.js"
 
 // Readiness overrides (`--delay --output --http --port --cmd`, defined in options.ts): flags
 // that replace the configured ready checks of the daemons a command starts.

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { configDefinitions } from "../config/definitions.js"
+import { UnknownDaemon } from "../control/selection.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { SupervisorClient } from "./client.js"
-import { UnknownDaemon } from "./resolve.js"
 
 export const knownDaemons = Effect.flatMap(SupervisorClient, (c) => c.api.daemons.list()).pipe(Effect.orDie)
 

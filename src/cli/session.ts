@@ -1,12 +1,12 @@
 import * as nodePath from "node:path"
 import { Console, Data, Effect, Schema } from "effect"
 import { defaultLoadOptions, loadConfig } from "../config/Loader.js"
+import type { UnknownDaemon, UsageError } from "../control/selection.js"
 import { type ConfigInvalid, formatProblem } from "../domain/ConfigProblem.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { Settings } from "../domain/Settings.js"
 import { type NotRunning, supervisorClientLayer, type VersionMismatch } from "./client.js"
 import { ExitCode, exitWith, red, yellow } from "./output.js"
-import type { UnknownDaemon, UsageError } from "./resolve.js"
 
 /** A failure already explained to the user; carries the exit code. */
 export class Reported extends Data.TaggedError("Reported")<{ readonly code: number }> {}

@@ -1,9 +1,12 @@
 import * as fs from "node:fs"
 import { Console, Deferred, Effect, Layer, Ref } from "effect"
 import { HostInfo, type ListenerUrls, type ShutdownMode } from "../api/HostInfo.js"
+import { ConfigLoaderLive } from "../config/ConfigLoader.js"
 import { loadConfig } from "../config/Loader.js"
+import { ControlLive } from "../control/Control.js"
 import { LogStore } from "../logs/LogStore.js"
 import { ProcessServiceLive } from "../process/NodeProcessService.js"
+import { ProjectRegistry, ProjectRegistryLive } from "../registry/ProjectRegistry.js"
 import { statePaths } from "../state/paths.js"
 import { StateStore, StateStoreLive } from "../state/StateStore.js"
 import { loadOrCreateToken } from "../state/token.js"
@@ -49,7 +52,9 @@ export const runHost = (options: HostOptions) =>
         sessions: makeSessions(),
         shutdown,
       })
-      const services = SupervisorLive.pipe(
+      const services = ControlLive.pipe(
+        Layer.provideMerge(Layer.merge(SupervisorLive, ProjectRegistryLive)),
+        Layer.provideMerge(ConfigLoaderLive),
         Layer.provideMerge(StateStoreLive(paths.stateFile)),
         Layer.provideMerge(LogStore.layer({ dir: paths.logsDir })),
         Layer.provide(
@@ -74,6 +79,10 @@ export const runHost = (options: HostOptions) =>
       yield* Effect.addFinalizer(() => Deferred.succeed(shutdown, "stop"))
       const state = yield* Effect.provide(StateStore, context)
       const supervisor = yield* Effect.provide(Supervisor, context)
+      // Started by hand in a project (`supervisor supervisor run`): its daemons are known at once.
+      const cwd = process.cwd()
+      if (cwd !== "/")
+        yield* Effect.provide(ProjectRegistry, context).pipe(Effect.flatMap((p) => p.note(cwd)))
       for (const warning of state.warnings) yield* Effect.logWarning(warning)
       yield* Console.error(`supervisor ${VERSION} (pid ${process.pid}) listening on ${paths.socket}`)
       const mode = yield* Deferred.await(shutdown)

@@ -25,7 +25,20 @@ export const PersistentState = Schema.Struct({
   disabled: Schema.Array(Schema.String),
   /** Registered project namespaces: name -> directory. */
   namespaces: Schema.Record({ key: Schema.String, value: Schema.String }),
+  /**
+   * Directories where a CLI ran a command, oldest first (at most `MAX_PROJECTS`): the daemons their
+   * configuration declares can be started over the API before they ever ran.
+   */
+  projects: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] }),
 })
 export type PersistentState = typeof PersistentState.Type
 
-export const emptyState = (): PersistentState => ({ version: 1, daemons: {}, disabled: [], namespaces: {} })
+export const MAX_PROJECTS = 50
+
+export const emptyState = (): PersistentState => ({
+  version: 1,
+  daemons: {},
+  disabled: [],
+  namespaces: {},
+  projects: [],
+})

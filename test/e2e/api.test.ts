@@ -417,6 +417,46 @@ describe("HTTP API on TCP (e2e)", () => {
   )
 
   it(
+    "a daemon configured where a CLI ran a command starts, restarts, enables and disables over the API before it ever ran",
+    async () => {
+      const stack = `[daemons.db]\nrun = "exec sleep 311"\nready_delay = 0\n\n[daemons.api]\nrun = "exec sleep 312"\ndepends = ["db"]\nready_delay = 0\n`
+      sb.project("unseen", stack)
+      const viaList = sb.project("vialist", stack)
+      const viaStatus = sb.project("viastatus", stack)
+      const get = async (id: string) => {
+        const r = await http("GET", `/api/daemons/${encodeURIComponent(id)}`)
+        return { status: r.status, body: json(r) as Record<string, unknown> }
+      }
+      // no CLI ran in `unseen`: its daemons are not known
+      expect(json(await http("POST", "/api/daemons/unseen%2Fapi/start"))).toMatchObject({ ok: false })
+      expect((await get("unseen/api")).status).toBe(404)
+      // `list` (the quick client) and `status` (the full CLI) make their project known
+      expect(sb.cli(["list"], viaList).status).toBe(0)
+      sb.cli(["status", "api"], viaStatus)
+      for (const ns of ["vialist", "viastatus"]) {
+        const never = await get(`${ns}/api`)
+        expect(never.status).toBe(200)
+        expect(never.body).toMatchObject({ status: { type: "available" }, run: "exec sleep 312" })
+        expect(json(await http("POST", `/api/daemons/${ns}%2Fapi/disable`))).toEqual({ ok: true })
+        expect(json(await http("POST", `/api/daemons/${ns}%2Fapi/start`))).toMatchObject({ ok: false })
+        expect(json(await http("POST", `/api/daemons/${ns}%2Fapi/enable`))).toEqual({ ok: true })
+        expect(json(await http("POST", `/api/daemons/${ns}%2Fapi/start`))).toEqual({ ok: true })
+        // with its dependency, started first
+        expect((await get(`${ns}/db`)).body).toMatchObject({ status: { type: "running" } })
+        const started = (await get(`${ns}/api`)).body
+        expect(started).toMatchObject({ status: { type: "running" }, pid: expect.any(Number) })
+        expect(json(await http("POST", `/api/daemons/${ns}%2Fapi/restart`))).toEqual({ ok: true })
+        const restarted = (await get(`${ns}/api`)).body
+        expect(restarted).toMatchObject({ status: { type: "running" } })
+        expect(restarted.pid).not.toBe(started.pid)
+        for (const id of [`${ns}%2Fapi`, `${ns}%2Fdb`])
+          expect(json(await http("POST", `/api/daemons/${id}/stop`))).toEqual({ ok: true })
+      }
+    },
+    T,
+  )
+
+  it(
     "GET /api/openapi.json describes the routes; /api/cli is not served over TCP",
     async () => {
       const doc = json(await http("GET", "/api/openapi.json")) as {

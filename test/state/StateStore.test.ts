@@ -34,6 +34,7 @@ const sample = (): PersistentState => ({
   },
   disabled: ["app/old"],
   namespaces: { app: "/srv/app" },
+  projects: ["/srv/app"],
 })
 
 /** The temp file name writeFileAtomic uses in this process. */

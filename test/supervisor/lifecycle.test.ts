@@ -864,6 +864,7 @@ describe("lifecycle: adoption after a supervisor restart", () => {
     daemons: Object.fromEntries(records.map((r) => [r.id, r])),
     disabled: [],
     namespaces: {},
+    projects: [],
   })
 
   it.scoped("a recorded running process that is still alive is adopted, not spawned; stop works", () =>

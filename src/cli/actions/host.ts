@@ -30,7 +30,7 @@ const processGone = (pid: number) =>
 const stopSupervisor = (keepDaemons: boolean) =>
   Effect.gen(function* () {
     const c = yield* SupervisorClient
-    const { pid } = yield* c.api.cli.info().pipe(Effect.orDie)
+    const { pid } = yield* c.api.cli.info({ urlParams: {} }).pipe(Effect.orDie)
     yield* c.api.cli.shutdown({ urlParams: keepDaemons ? { keep_daemons: "true" } : {} }).pipe(Effect.orDie)
     yield* processGone(pid).pipe(
       Effect.repeat({ schedule: Schedule.spaced("50 millis"), until: (gone) => gone }),
@@ -93,7 +93,7 @@ export const status = (json: boolean) =>
   connected(
     Effect.gen(function* () {
       const c = yield* SupervisorClient
-      const info = yield* c.api.cli.info().pipe(Effect.orDie)
+      const info = yield* c.api.cli.info({ urlParams: {} }).pipe(Effect.orDie)
       if (json) return yield* printJson({ running: true, ...info })
       yield* Console.log(`supervisor ${info.version} is running`)
       yield* Console.log(`  pid      ${info.pid}`)

@@ -1,13 +1,13 @@
 import { HttpClientRequest, HttpClientResponse } from "@effect/platform"
 import * as Ndjson from "@effect/platform/Ndjson"
 import { Console, Effect, Either, Option, Schema, Stream } from "effect"
+import { resolveId, UsageError } from "../../control/selection.js"
 import { parseHumanDuration } from "../../domain/HumanDuration.js"
 import { isLogClear, type LogEntry, LogStreamItem } from "../../domain/LogEntry.js"
 import { stripAnsi } from "../../logs/ansi.js"
 import { SupervisorClient } from "../client.js"
 import type { LogsOptions } from "../logs.js"
 import { cyan, dim, printJson } from "../output.js"
-import { resolveId, UsageError } from "../resolve.js"
 import { handleErrors, loadHere, withClient } from "../session.js"
 
 /** `--since`/`--until`: an absolute time (`2026-01-31 12:00:00`, ISO) or a relative one (`5min`, `1h`). */

@@ -1,9 +1,10 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
+import { startWithDependencies } from "../../src/control/startOrder.js"
 import { DaemonConfig } from "../../src/domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../../src/domain/DaemonDefinition.js"
+import { startLevels } from "../../src/domain/dependencyLevels.js"
 import type { StartOutcome } from "../../src/domain/StartOutcome.js"
-import { startLevels, startWithDependencies } from "../../src/supervisor/startOrder.js"
 
 const def = (name: string, depends: Array<string> = []): DaemonDefinition => ({
   id: { namespace: "app", name, qualified: `app/${name}`, safe_path: `app--${name}` },

@@ -1,33 +1,9 @@
 import { Effect } from "effect"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import { startLevels } from "../domain/dependencyLevels.js"
 import { succeeded } from "../domain/outcomeKind.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
-import type { StartOptions } from "./Supervisor.js"
-
-/**
- * Start levels: a daemon's level is one more than its deepest dependency among the
- * given definitions (dependencies outside them are assumed to be running). Level 0 first.
- */
-export const startLevels = (defs: ReadonlyMap<string, DaemonDefinition>): Array<Array<string>> => {
-  const level = new Map<string, number>()
-  const visit = (id: string, path: ReadonlySet<string>): number => {
-    const known = level.get(id)
-    if (known !== undefined) return known
-    const deps = (defs.get(id)?.config.depends ?? []).filter((d) => defs.has(d) && !path.has(d))
-    const next = new Set(path).add(id)
-    const l = deps.length === 0 ? 0 : 1 + Math.max(...deps.map((d) => visit(d, next)))
-    level.set(id, l)
-    return l
-  }
-  for (const id of defs.keys()) visit(id, new Set())
-  const levels: Array<Array<string>> = []
-  for (const [id, l] of level) {
-    const at = levels[l] ?? []
-    at.push(id)
-    levels[l] = at
-  }
-  return levels.filter((l) => l !== undefined)
-}
+import type { StartOptions } from "../supervisor/Supervisor.js"
 
 const why = (o: StartOutcome) =>
   o._tag === "StartFailed"

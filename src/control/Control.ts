@@ -1,0 +1,211 @@
+import { Context, Data, Effect, Either, Layer, Option, type Stream } from "effect"
+import { ConfigLoader } from "../config/ConfigLoader.js"
+import { configDefinitions, dependencyClosure } from "../config/definitions.js"
+import type { LoadOptions } from "../config/Loader.js"
+import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
+import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import { stopLevels } from "../domain/dependencyLevels.js"
+import type { Reason } from "../domain/Reason.js"
+import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+import type { StartEvent } from "../domain/StartEvent.js"
+import type { StartOutcome } from "../domain/StartOutcome.js"
+import { ProjectRegistry } from "../registry/ProjectRegistry.js"
+import { type DaemonNotFound, daemonNotFound } from "../supervisor/errors.js"
+import { daemonUsage } from "../supervisor/resourceUsage.js"
+import { Supervisor } from "../supervisor/Supervisor.js"
+import { mergeDefinitions, mergeListing } from "./listing.js"
+import type { PlannedStart, StartFrom, StartPlan, StopResult } from "./plan.js"
+import { selectIds } from "./selection.js"
+import { startEvents } from "./startEvents.js"
+import { startWithDependencies } from "./startOrder.js"
+import { waitingList } from "./waiting.js"
+
+/** A daemon's project configuration cannot be read, and the supervisor never ran it. */
+export class ConfigUnreadable extends Data.TaggedError("ConfigUnreadable")<{ readonly message: string }> {}
+
+export interface ControlShape {
+  /** Starts the plan's daemons, dependencies first, each level at once; the outcomes in start order. */
+  readonly start: (plan: StartPlan, reason: Reason) => Effect.Effect<ReadonlyArray<StartOutcome>>
+  /** The same start as events (StartEvent), for progress. */
+  readonly startEvents: (plan: StartPlan, reason: Reason) => Stream.Stream<StartEvent>
+  /**
+   * Starts one daemon by ID, with its dependencies, from its current definition in the project
+   * that configures it (a known project: see ProjectRegistry), else from the definition it last
+   * ran with. `force` restarts it (never its dependencies).
+   */
+  readonly startById: (
+    id: string,
+    options: { readonly force: boolean; readonly reason: Reason },
+  ) => Effect.Effect<StartOutcome, DaemonNotFound | ConfigUnreadable>
+  /** Stops daemons, dependents before their dependencies, each level at once; results in stop order. */
+  readonly stop: (
+    ids: ReadonlyArray<string>,
+    reason: Reason,
+  ) => Effect.Effect<ReadonlyArray<StopResult>, DaemonNotFound>
+  /** Enables or disables a daemon the supervisor knows or a known project configures. */
+  readonly setEnabled: (id: string, enabled: boolean) => Effect.Effect<void, DaemonNotFound>
+  /**
+   * Every daemon the supervisor runs or ran, plus those of the registered namespaces that never
+   * ran (`available`, or `disabled`); with `usage`, memory, CPU and the active port from /proc.
+   */
+  readonly listing: (options: { readonly usage: boolean }) => Effect.Effect<ReadonlyArray<ApiDaemonEntry>>
+  /** One daemon as `listing` shows it; a never-run daemon of any known project too. */
+  readonly entry: (id: string) => Effect.Effect<ApiDaemonEntry, DaemonNotFound>
+  /** The listing seen from a CLI's directory (`list --json`); undefined when the CLI must say more (warnings). */
+  readonly listFrom: (options: LoadOptions) => Effect.Effect<ReadonlyArray<ApiDaemonEntry> | undefined>
+  /**
+   * What `supervisor start` started from a CLI's directory would start: the selection, the
+   * definitions, the dependencies and the waiting list, as the CLI makes them. Undefined when the
+   * CLI has to do it and say what is wrong (configuration warnings or errors, an ID it cannot resolve).
+   */
+  readonly planFrom: (request: StartFrom) => Effect.Effect<PlannedStart | undefined>
+}
+
+/** The one place that selects daemons and starts and stops them in dependency order. */
+export class Control extends Context.Tag("supervisor/Control")<Control, ControlShape>() {}
+
+export const ControlLive = Layer.effect(
+  Control,
+  Effect.gen(function* () {
+    const sup = yield* Supervisor
+    const projects = yield* ProjectRegistry
+    const loader = yield* ConfigLoader
+
+    const start = (plan: StartPlan, reason: Reason) =>
+      startWithDependencies(
+        (def, options) => sup.start(def, { ...options, reason }),
+        plan.requested,
+        plan.dependencies,
+        plan.force,
+        { isRunning: sup.isRunning, sync: sup.sync },
+      )
+
+    /** Every daemon the supervisor knows, as the API lists it. */
+    const known = (usage: boolean) =>
+      Effect.gen(function* () {
+        const all = yield* sup.list
+        const disabled = yield* sup.disabledIds
+        const measured = usage ? daemonUsage(all) : undefined
+        return all.map((r) =>
+          sup.entry(r, disabled.includes(r.def.id.qualified), measured?.get(r.def.id.qualified)),
+        )
+      })
+    const listing = (options: { readonly usage: boolean }) =>
+      Effect.gen(function* () {
+        const entries = yield* known(options.usage)
+        return mergeDefinitions(entries, yield* sup.disabledIds, yield* projects.registered)
+      })
+
+    const loadFrom = (options: LoadOptions): Effect.Effect<ResolvedConfig | undefined> =>
+      Effect.gen(function* () {
+        yield* projects.note(options.cwd)
+        // Warnings and problems are the CLI's to print.
+        const config = yield* Effect.either(loader.load(options))
+        return Either.isLeft(config) || config.right.warnings.length > 0 ? undefined : config.right
+      })
+
+    const control: ControlShape = {
+      start,
+      startEvents: (plan, reason) => startEvents(sup, plan, reason),
+      startById: (id, { force, reason }) =>
+        Effect.gen(function* () {
+          const ran = yield* Effect.option(sup.get(id))
+          // A configuration that cannot be read does not block a daemon that ran before: it
+          // starts from its last definition; one that never ran fails saying why.
+          const configured = yield* projects
+            .find(id)
+            .pipe(
+              Effect.catchAll((message) =>
+                Option.isSome(ran)
+                  ? Effect.succeed(undefined)
+                  : Effect.fail(new ConfigUnreadable({ message })),
+              ),
+            )
+          if (configured === undefined) {
+            const r = yield* sup.get(id)
+            return yield* force ? sup.restart(id, r.def, reason) : sup.start(r.def, { reason })
+          }
+          const outcomes = yield* start(
+            { requested: [configured.def], dependencies: configured.dependencies, force },
+            reason,
+          )
+          return outcomes.find((o) => o.id === id) ?? outcomes[outcomes.length - 1]!
+        }),
+      stop: (ids, reason) =>
+        Effect.gen(function* () {
+          const depends = new Map<string, ReadonlyArray<string>>()
+          for (const id of ids) depends.set(id, (yield* sup.get(id)).def.config.depends)
+          const results = new Map<string, StopResult>()
+          const order: Array<string> = []
+          for (const level of stopLevels(depends)) {
+            order.push(...level)
+            yield* Effect.forEach(
+              level,
+              (id) =>
+                Effect.gen(function* () {
+                  const wasRunning = yield* sup.stop(id, reason)
+                  const r = yield* sup.get(id)
+                  // SIGKILL ended it (never a stop signal of its own): it outlived the stop timeout
+                  results.set(id, {
+                    id,
+                    was_running: wasRunning,
+                    killed: wasRunning && r.status.signal === "SIGKILL",
+                  })
+                }),
+              { concurrency: "unbounded", discard: true },
+            )
+          }
+          return order.map((id) => results.get(id) ?? { id, was_running: false, killed: false })
+        }),
+      setEnabled: (id, enabled) =>
+        Effect.gen(function* () {
+          const configured = yield* projects.find(id).pipe(Effect.orElseSucceed(() => undefined))
+          if (configured === undefined) yield* sup.get(id)
+          yield* enabled ? sup.enable(id) : sup.disable(id)
+        }),
+      listing,
+      entry: (id) =>
+        Effect.gen(function* () {
+          const r = yield* Effect.option(sup.get(id))
+          if (Option.isSome(r))
+            return sup.entry(r.value, yield* sup.isDisabled(id), daemonUsage([r.value]).get(id))
+          // never ran, but a known project configures it: its listing entry
+          const configured = yield* projects.find(id).pipe(Effect.orElseSucceed(() => undefined))
+          if (configured === undefined) return yield* Effect.fail(daemonNotFound(id))
+          const [entry] = mergeDefinitions([], yield* sup.disabledIds, [configured.def])
+          return entry!
+        }),
+      listFrom: (options) =>
+        Effect.gen(function* () {
+          const config = yield* loadFrom(options)
+          if (config === undefined) return undefined
+          return mergeListing(yield* known(true), yield* sup.disabledIds, config)
+        }),
+      planFrom: (request) =>
+        Effect.gen(function* () {
+          const config = yield* loadFrom(request)
+          if (config === undefined) return undefined
+          const entries = yield* listing({ usage: false })
+          const selected = yield* Effect.either(
+            selectIds(config, entries, { ...request, group: Option.fromNullable(request.group) }, () =>
+              Object.keys(config.daemons),
+            ),
+          )
+          if (Either.isLeft(selected)) return undefined
+          const fromConfig = configDefinitions(config)
+          const requested: Array<DaemonDefinition> = []
+          for (const id of selected.right) {
+            const def = fromConfig.get(id) ?? Option.getOrUndefined(yield* Effect.option(sup.get(id)))?.def
+            if (def === undefined) return undefined
+            requested.push(def)
+          }
+          const dependencies = dependencyClosure(requested, fromConfig)
+          const waiting = request.spinner
+            ? waitingList(requested, dependencies, request.force, config, entries, yield* sup.disabledIds)
+            : []
+          return { requested, dependencies, force: request.force, waiting }
+        }),
+    }
+    return control
+  }),
+)
