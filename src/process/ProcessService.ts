@@ -69,7 +69,7 @@ export interface ProcessServiceShape {
 
 /**
  * The OS edge for running daemons. Live layer: `ProcessServiceLive` (NodeProcessService.ts, Linux
- * only: it reads /proc). Test double: `makeFakeProcessService` (FakeProcessService.ts).
+ * only: it reads /proc). Test double: `makeFakeProcessService` (src/testing/FakeProcessService.ts).
  */
 export class ProcessService extends Context.Tag("supervisor/ProcessService")<
   ProcessService,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Option, Ref, TestClock } from "effect"
-import { makeFakeProcessService } from "../../src/process/FakeProcessService.js"
 import { ProcessService, type SpawnRequest } from "../../src/process/ProcessService.js"
+import { makeFakeProcessService } from "../../src/testing/FakeProcessService.js"
 
 const request = (id: string): SpawnRequest => ({
   id,

@@ -9,7 +9,6 @@ import {
   Fiber,
   Layer,
   Option,
-  PubSub,
   Ref,
   Schema,
   Stream,
@@ -17,19 +16,19 @@ import {
 } from "effect"
 import { DaemonDefinition } from "../../src/domain/DaemonDefinition.js"
 import type { StatusType } from "../../src/domain/DaemonStatus.js"
-import type { LogEntry } from "../../src/domain/LogEntry.js"
 import { Settings } from "../../src/domain/Settings.js"
-import { LogStore, type LogStoreShape } from "../../src/logs/LogStore.js"
-import { type FakeProcessService, makeFakeProcessService } from "../../src/process/FakeProcessService.js"
+import { LogStore } from "../../src/logs/LogStore.js"
 import { ProcessService } from "../../src/process/ProcessService.js"
 import type { PersistentState } from "../../src/state/State.js"
 import { makeStateStore, StateStore, writeFileAtomic } from "../../src/state/StateStore.js"
 import type { DaemonState } from "../../src/supervisor/DaemonState.js"
-import { type HookCommand, HookRunner } from "../../src/supervisor/hooks/HookRunner.js"
-import { PortAvailability } from "../../src/supervisor/ports/availability.js"
-import { ReadinessProbes, type ReadinessProbesShape } from "../../src/supervisor/readiness/index.js"
+import type { HookCommand } from "../../src/supervisor/hooks/HookRunner.js"
+import type { ReadinessProbesShape } from "../../src/supervisor/readiness/index.js"
 import { Supervisor, SupervisorLive, type SupervisorShape } from "../../src/supervisor/Supervisor.js"
 import { SupervisorConfig } from "../../src/supervisor/SupervisorConfig.js"
+import { type FakeProcessService, makeFakeProcessService } from "../../src/testing/FakeProcessService.js"
+import { makeRecordingHookRunner, portsLayer, probesLayer } from "../../src/testing/fakes.js"
+import { makeMemoryLogStore } from "../../src/testing/MemoryLogStore.js"
 
 /** A fresh directory, removed when the scope closes. */
 export const tempDir = Effect.acquireRelease(
@@ -67,7 +66,7 @@ export interface HarnessOptions {
    * lifecycle fiber inside its (uninterruptible) spawn step.
    */
   readonly beforePrepare?: (call: number, id: string) => Effect.Effect<void>
-  /** What `LogStore.query` returns per daemon (the "last output lines" of a failed start). */
+  /** Lines a daemon prints once its first process is spawned (the "last output lines" of a failed start). */
   readonly output?: Readonly<Record<string, ReadonlyArray<string>>>
   /** Runs right after each process is spawned (before the supervisor has recorded it). */
   readonly afterSpawn?: (id: string, emit: (line: string) => Effect.Effect<void>) => Effect.Effect<void>
@@ -98,19 +97,10 @@ export interface Harness {
   readonly hooks: Effect.Effect<ReadonlyArray<HookCommand>>
 }
 
-/** Probes for tests that give none: any use is a test that forgot its fakes. */
-const unfakedProbes: ReadinessProbesShape = {
-  http: () => Effect.dieMessage("this test uses ready_http without fake probes"),
-  port: () => Effect.dieMessage("this test uses ready_port without fake probes"),
-  cmd: () => Effect.dieMessage("this test uses ready_cmd without fake probes"),
-}
-
-const notUsed = (what: string) => Effect.dieMessage(`LogStore.${what} is not used by the supervisor tests`)
-
 /**
  * The real Supervisor layer (`SupervisorLive`, built in the test's scope) over the fake process
- * service, the real state store on a temp file (recording every status it is given) and a
- * stub log store. Everything time-dependent runs on the TestClock.
+ * service, the real state store on a temp file (recording every status it is given) and an
+ * in-memory log store. Everything time-dependent runs on the TestClock.
  */
 export const makeHarness = (options: HarnessOptions = {}) =>
   Effect.gen(function* () {
@@ -136,83 +126,18 @@ export const makeHarness = (options: HarnessOptions = {}) =>
       record: (f: (s: PersistentState) => PersistentState) => real.record(f).pipe(Effect.tap(noteStatuses)),
     }
 
-    // Output lines per daemon, and a signal for live `onLines` streams.
-    const lines = yield* Ref.make<Record<string, ReadonlyArray<LogEntry>>>({})
-    const emitted = yield* PubSub.unbounded<LogEntry>()
-    const emit = (id: string, message: string) =>
-      Ref.modify(lines, (all) => {
-        const own = all[id] ?? []
-        const entry: LogEntry = {
-          id: own.length + 1,
-          timestamp: "2026-01-01 00:00:00",
-          daemon_id: id,
-          message,
-        }
-        return [entry, { ...all, [id]: [...own, entry] }] as const
-      }).pipe(
-        Effect.flatMap((e) => PubSub.publish(emitted, e)),
-        Effect.asVoid,
-      )
-
-    const prepareCalls = yield* Ref.make(0)
-    const forgotten = yield* Ref.make<ReadonlyArray<string>>([])
-    const logs: LogStoreShape = {
+    const memory = yield* makeMemoryLogStore({
       dir: nodePath.join(dir, "logs"),
-      // No file is ever written: the supervisor finds no raw output to wait for.
-      paths: (id) => {
-        const base = nodePath.join(dir, "logs", id.replace("/", "--"))
-        return Effect.succeed({
-          rawPath: `${base}.out`,
-          indexPath: `${base}.idx`,
-          archivePath: `${base}.out.1`,
-        })
-      },
-      prepare: (id) =>
-        Effect.gen(function* () {
-          const call = yield* Ref.updateAndGet(prepareCalls, (n) => n + 1)
-          if (options.beforePrepare) yield* options.beforePrepare(call, id)
-          return { rawPath: nodePath.join(dir, "logs", `${id.replace("/", "--")}.out`), size: 0 }
-        }),
-      follow: () => Effect.void,
-      unfollow: () => Effect.void,
-      isFollowing: () => Effect.succeed(false),
-      forget: (id) => Ref.update(forgotten, (ids) => [...ids, id]),
-      query: (id) =>
-        Effect.succeed(
-          (options.output?.[id] ?? []).map((message, i) => ({
-            id: i + 1,
-            timestamp: "2026-01-01 00:00:00",
-            daemon_id: id,
-            message,
-          })),
-        ),
-      tail: () => Stream.die("LogStore.tail is not used by the supervisor tests"),
-      pages: () => Stream.die("LogStore.pages is not used by the supervisor tests"),
-      // Entries after `afterId` already stored, then the live ones (subscribed first: none is missed).
-      onLines: (id, { afterId } = {}) =>
-        Stream.unwrapScoped(
-          Effect.gen(function* () {
-            const sub = yield* PubSub.subscribe(emitted)
-            const stored = (yield* Ref.get(lines))[id] ?? []
-            const from = afterId ?? stored.length
-            const seen = stored.length
-            return Stream.fromIterable(stored.filter((e) => e.id > from)).pipe(
-              Stream.concat(
-                Stream.fromQueue(sub).pipe(Stream.filter((e) => e.daemon_id === id && e.id > seen)),
-              ),
-            )
-          }),
-        ),
-      after: () => Stream.die("LogStore.after is not used by the supervisor tests"),
-      clear: () => notUsed("clear"),
-      stats: (id) =>
-        Ref.get(lines).pipe(
-          Effect.map((all) => {
-            const n = (all[id] ?? []).length
-            return { gen: 1, firstId: 1, lastId: n, startOffset: 0, endOffset: 0 }
-          }),
-        ),
-    }
+      ...(options.beforePrepare ? { beforePrepare: options.beforePrepare } : {}),
+    })
+    const printed = new Set<string>()
+    const printOutput = (id: string) =>
+      Effect.suspend(() => {
+        if (printed.has(id)) return Effect.void
+        printed.add(id)
+        return Effect.forEach(options.output?.[id] ?? [], (line) => memory.emit(id, line), { discard: true })
+      })
+    const emit = memory.emit
 
     // Tracks, at every spawn, how many processes of that daemon are alive (the fake changes
     // liveness only at spawn and exit, so the maximum over spawns is the maximum ever).
@@ -237,32 +162,22 @@ export const makeHarness = (options: HarnessOptions = {}) =>
           Effect.tap(() =>
             options.afterSpawn ? options.afterSpawn(req.id, (line) => emit(req.id, line)) : Effect.void,
           ),
+          Effect.tap(() => printOutput(req.id)),
         ),
     }
 
-    const hooksRun = yield* Ref.make<ReadonlyArray<HookCommand>>([])
-    const hookRunner = Layer.succeed(HookRunner, {
-      run: (command) =>
-        Ref.update(hooksRun, (all) => [...all, command]).pipe(
-          Effect.as({ _tag: "Exited", code: 0, signal: null } as const),
-        ),
-    })
+    const hookRunner = yield* makeRecordingHookRunner
     const settings = Schema.decodeUnknownSync(Settings)(options.settings ?? {})
-    const busy = new Set(options.busyPorts ?? [])
-    const portAvailability = Layer.succeed(PortAvailability, {
-      check: (port) => Effect.succeed(busy.has(port) ? { free: false, reason: "in-use" } : { free: true }),
-      holder: (port) => Effect.succeed(Option.fromNullable(options.portHolders?.[port])),
-    })
     const deps = Layer.mergeAll(
-      hookRunner,
-      portAvailability,
+      hookRunner.layer,
+      portsLayer(options.busyPorts, options.portHolders),
+      probesLayer(options.probes),
       Layer.succeed(ProcessService, processes),
       Layer.succeed(StateStore, store),
-      Layer.succeed(LogStore, logs),
+      Layer.succeed(LogStore, memory.store),
       Layer.succeed(SupervisorConfig, { settings, env: BASE_ENV }),
     )
-    const withProbes = Layer.merge(deps, Layer.succeed(ReadinessProbes, options.probes ?? unfakedProbes))
-    const context = yield* Layer.build(SupervisorLive.pipe(Layer.provide(withProbes)))
+    const context = yield* Layer.build(SupervisorLive.pipe(Layer.provide(deps)))
     const harness: Harness = {
       sup: Context.get(context, Supervisor),
       fake,
@@ -270,10 +185,10 @@ export const makeHarness = (options: HarnessOptions = {}) =>
       stateFile,
       persisted: (id) => Ref.get(history).pipe(Effect.map((h) => h[id] ?? [])),
       maxLive: (id) => Ref.get(live).pipe(Effect.map((m) => m[id] ?? 0)),
-      forgotten: Ref.get(forgotten),
+      forgotten: memory.forgotten,
       stateOnDisk: () => JSON.parse(fs.readFileSync(stateFile, "utf8")) as PersistentState,
       emit,
-      hooks: Ref.get(hooksRun),
+      hooks: hookRunner.hooks,
     }
     return harness
   })

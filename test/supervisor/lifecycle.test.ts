@@ -3,9 +3,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, Option, Ref, Scope, TestClock } from "effect"
 import type { DaemonDefinition } from "../../src/domain/DaemonDefinition.js"
 import type { StartOutcome } from "../../src/domain/StartOutcome.js"
-import { makeFakeProcessService } from "../../src/process/FakeProcessService.js"
 import type { DaemonRecord, PersistentState } from "../../src/state/State.js"
 import type { SupervisorShape } from "../../src/supervisor/Supervisor.js"
+import { makeFakeProcessService } from "../../src/testing/FakeProcessService.js"
 import {
   awaitRuntime,
   awaitSleepUntil,

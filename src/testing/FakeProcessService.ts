@@ -7,7 +7,7 @@ import {
   type ProcessServiceShape,
   SpawnError,
   type SpawnRequest,
-} from "./ProcessService.js"
+} from "../process/ProcessService.js"
 
 /** A process of the fake: it never touches the OS and exits only when told to (or signalled). */
 export interface FakeProcess {

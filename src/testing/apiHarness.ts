@@ -1,0 +1,128 @@
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as nodePath from "node:path"
+import { HttpApiBuilder, HttpServer } from "@effect/platform"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import { Deferred, Effect, Layer, Ref, Schema } from "effect"
+import { HostInfo, type ListenerUrls, type ShutdownMode } from "../api/HostInfo.js"
+import { ConfigLoaderLive } from "../config/ConfigLoader.js"
+import { ControlLive } from "../control/Control.js"
+import { Settings } from "../domain/Settings.js"
+import { ApiLive } from "../host/server.js"
+import { makeSessions } from "../host/sessions.js"
+import { LogStore } from "../logs/LogStore.js"
+import { ProcessService } from "../process/ProcessService.js"
+import { ProjectRegistryLive } from "../registry/ProjectRegistry.js"
+import { makeStateStore, StateStore } from "../state/StateStore.js"
+import type { ReadinessProbesShape } from "../supervisor/readiness/index.js"
+import { SupervisorLive } from "../supervisor/Supervisor.js"
+import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
+import { VERSION } from "../version.js"
+import { makeFakeProcessService } from "./FakeProcessService.js"
+import { makeRecordingHookRunner, portsLayer, probesLayer } from "./fakes.js"
+import { makeMemoryLogStore } from "./MemoryLogStore.js"
+
+export interface ApiReply {
+  readonly status: number
+  readonly contentType: string | null
+  readonly text: string
+  /** The body as JSON (fails the test's effect when it is not JSON). */
+  readonly json: unknown
+}
+
+export interface ApiHarnessOptions {
+  readonly probes?: ReadinessProbesShape
+  /** Settings in the file form, e.g. `{ supervisor: { stop_timeout: "1s" } }`. */
+  readonly settings?: Record<string, unknown>
+}
+
+/**
+ * The supervisor's HTTP API in the test's own process (`HttpApiBuilder.toWebHandler`): the real
+ * handlers, Control, Supervisor, project registry and state store (on a temp file), over the fake
+ * process service, an in-memory log store and fake probes, hooks and port checks. No socket, no
+ * token: requests go straight to the handler. Disposed with the scope.
+ */
+export const makeApiHarness = (options: ApiHarnessOptions = {}) =>
+  Effect.gen(function* () {
+    const dir = yield* Effect.acquireRelease(
+      Effect.sync(() => fs.mkdtempSync(nodePath.join(os.tmpdir(), "supervisor-api-"))),
+      (d) => Effect.sync(() => fs.rmSync(d, { recursive: true, force: true })),
+    )
+    const fake = yield* makeFakeProcessService()
+    const logs = yield* makeMemoryLogStore({ dir: nodePath.join(dir, "logs") })
+    const hooks = yield* makeRecordingHookRunner
+    const state = yield* makeStateStore(nodePath.join(dir, "state.json"))
+    // nothing of the machine's own configuration is read
+    const env = {
+      PATH: "/usr/bin:/bin",
+      HOME: nodePath.join(dir, "home"),
+      SUPERVISOR_CONFIG_DIR: nodePath.join(dir, "home", ".config", "supervisor"),
+      SUPERVISOR_SYSTEM_CONFIG_DIR: nodePath.join(dir, "etc", "supervisor"),
+    }
+    const host = Layer.succeed(HostInfo, {
+      version: VERSION,
+      startedAt: Date.now(),
+      stateDir: dir,
+      socket: nodePath.join(dir, "sock", "api.sock"),
+      listeners: yield* Ref.make<ListenerUrls>({ web: null, api: null }),
+      sessions: makeSessions(),
+      shutdown: yield* Deferred.make<ShutdownMode>(),
+    })
+    const services = ControlLive.pipe(
+      Layer.provideMerge(Layer.merge(SupervisorLive, ProjectRegistryLive)),
+      Layer.provideMerge(ConfigLoaderLive),
+      Layer.provideMerge(
+        Layer.mergeAll(
+          Layer.succeed(StateStore, state),
+          Layer.succeed(LogStore, logs.store),
+          Layer.succeed(ProcessService, fake.service),
+          Layer.succeed(SupervisorConfig, {
+            settings: Schema.decodeUnknownSync(Settings)(options.settings ?? {}),
+            env,
+          }),
+          probesLayer(options.probes),
+          hooks.layer,
+          portsLayer(),
+          host,
+          NodeFileSystem.layer,
+        ),
+      ),
+    )
+    const web = yield* Effect.acquireRelease(
+      Effect.sync(() =>
+        HttpApiBuilder.toWebHandler(
+          Layer.mergeAll(ApiLive, HttpServer.layerContext).pipe(Layer.provide(services)),
+        ),
+      ),
+      (w) => Effect.promise(() => w.dispose()),
+    )
+    /** One request; `body` is sent as JSON, or as it is when it is a string. */
+    const request = (method: string, path: string, body?: unknown) =>
+      Effect.promise(async (): Promise<ApiReply> => {
+        const init: RequestInit =
+          body === undefined
+            ? { method }
+            : {
+                method,
+                headers: { "content-type": "application/json" },
+                body: typeof body === "string" ? body : JSON.stringify(body),
+              }
+        const response = await web.handler(new Request(`http://localhost${path}`, init))
+        const text = await response.text()
+        let json: unknown
+        try {
+          json = JSON.parse(text)
+        } catch {
+          json = undefined
+        }
+        return { status: response.status, contentType: response.headers.get("content-type"), text, json }
+      })
+    /** Writes a project's supervisor.toml under the harness's directory; its path. */
+    const project = (name: string, toml: string) => {
+      const projectDir = nodePath.join(dir, name)
+      fs.mkdirSync(projectDir, { recursive: true })
+      fs.writeFileSync(nodePath.join(projectDir, "supervisor.toml"), toml)
+      return projectDir
+    }
+    return { request, project, fake, logs, hooks: hooks.hooks, dir }
+  })
