@@ -46,8 +46,7 @@ export const makeConfigCache = ({ capacity = 16, settleMillis = 2000 } = {}) => 
 
 /**
  * The candidates' stats as one string, and the newest of their change times. Synchronous: ~20
- * `stat`s of local paths take well under a millisecond, where as many thread-pool round trips
- * cost the supervisor ~2 ms of its own work (without the optimising compiler) on every request.
+ * `stat`s of local paths take well under a millisecond, less than as many thread-pool round trips.
  */
 const fingerprintOf = (paths: ReadonlyArray<string>): { fingerprint: string; newest: number } => {
   const stats = paths.map((path) => {

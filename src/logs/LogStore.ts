@@ -7,7 +7,7 @@ import {
   Duration,
   Effect,
   Either,
-  Fiber,
+  FiberMap,
   Layer,
   Option,
   PubSub,
@@ -67,9 +67,8 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
     const tailBatchBytes = positive(options.tailBatchBytes, LogStoreDefaults.tailBatchBytes)
     const retention: RetentionState = { punchDisabled: false }
 
-    // The follower fiber of each followed daemon, by key. Not a FiberMap: `FiberMap.run` cost
-    // ~80 µs per daemon start without the optimising compiler; a fork costs a quarter of that.
-    const followers = new Map<string, Fiber.RuntimeFiber<never>>()
+    // The follower fiber of each followed daemon, by key; interrupted when the store closes.
+    const followers = yield* FiberMap.make<string, never, never>()
     const daemons = new Map<string, DaemonLog>()
     let open = true
     // open tails end before the followers stop
@@ -77,7 +76,7 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
       Effect.suspend(() => {
         open = false
         return Effect.forEach(daemons.values(), (d) => close(d), { discard: true })
-      }).pipe(Effect.zipRight(Effect.suspend(() => Fiber.interruptAll([...followers.values()])))),
+      }).pipe(Effect.zipRight(FiberMap.clear(followers))),
     )
 
     const registry = yield* Effect.makeSemaphore(1)
@@ -175,11 +174,7 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
     }
 
     /** Interrupts the daemon's follower, if any, and waits until its files are closed. */
-    const stopFollowing = (d: DaemonLog) =>
-      Effect.suspend(() => {
-        const fiber = followers.get(d.key)
-        return fiber === undefined ? Effect.void : Fiber.interrupt(fiber)
-      })
+    const stopFollowing = (d: DaemonLog) => FiberMap.remove(followers, d.key)
 
     /** Ends the daemon's tails: they see the flag when the signal wakes them. */
     const close = (d: DaemonLog) =>
@@ -268,7 +263,7 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
 
       follow: (id) =>
         Effect.flatMap(daemon(id), (d) =>
-          followers.has(d.key) || !open
+          FiberMap.unsafeHas(followers, d.key) || !open
             ? Effect.void
             : Effect.uninterruptible(
                 Effect.gen(function* () {
@@ -276,23 +271,19 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
                   // checked where nothing else runs: a second follow that came meanwhile sees the
                   // first one's follower, and leaves it alone
                   const h = yield* d.mutex.sync(() =>
-                    followers.has(d.key) || d.follower !== undefined || !open
+                    FiberMap.unsafeHas(followers, d.key) || d.follower !== undefined || !open
                       ? undefined
                       : openFollower(d, now),
                   )
                   if (h === undefined) return
-                  const fiber = yield* Effect.forkDaemon(supervised(d, h))
-                  followers.set(d.key, fiber)
-                  fiber.addObserver(() => {
-                    if (followers.get(d.key) === fiber) followers.delete(d.key)
-                  })
+                  yield* FiberMap.run(followers, d.key, supervised(d, h))
                 }),
               ),
         ),
 
       unfollow: (id) => Effect.flatMap(daemon(id), stopFollowing),
 
-      isFollowing: (id) => Effect.map(daemon(id), (d) => followers.has(d.key)),
+      isFollowing: (id) => Effect.flatMap(daemon(id), (d) => FiberMap.has(followers, d.key)),
 
       forget: (id) =>
         Effect.gen(function* () {

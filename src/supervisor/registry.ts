@@ -9,8 +9,7 @@ import { daemonNotFound } from "./errors.js"
 const encodeConfig = Schema.encodeSync(DaemonConfig)
 // A daemon's configuration is immutable, and the definitions the supervisor starts are made anew
 // for each request (`configDefinitions`) around the configuration objects of the loaded (and
-// cached) configuration: encode each of those once. Encoding through the schema cost ~1 ms per
-// daemon without the optimising compiler, most of the state's cost in a start of 50.
+// cached) configuration: encode each of those once, not on every state write.
 const encodedConfigs = new WeakMap<DaemonConfig, unknown>()
 
 /** `Schema.encodeSync(DaemonDefinition)`, field by field, with each configuration encoded once. */
