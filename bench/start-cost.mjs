@@ -32,9 +32,11 @@ const N = Number(options.daemons)
 const ROUNDS = Number(options.rounds)
 const flags =
   options["node-flags"] === undefined
-    ? [...readFileSync(resolve("src/host/nodeFlags.ts"), "utf8").matchAll(/^\s+"(--[^"]+)",$/gm)].map(
-        (m) => m[1],
-      )
+    ? [
+        ...(/supervisorNodeFlags[^=]*=([^\]]*\])/.exec(readFileSync(resolve("src/host/nodeFlags.ts"), "utf8"))?.[1] ?? "").matchAll(
+          /"(--[^"]+)"/g,
+        ),
+      ].map((m) => m[1])
     : options["node-flags"].split(/\s+/).filter(Boolean)
 
 const root = mkdtempSync(join(tmpdir(), "sv-start-cost-"))
