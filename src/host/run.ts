@@ -6,6 +6,7 @@ import { loadConfig } from "../config/Loader.js"
 import { ControlLive } from "../control/Control.js"
 import { LogStore } from "../logs/LogStore.js"
 import { ProcessServiceLive } from "../process/NodeProcessService.js"
+import { SpawnHelpersLive } from "../process/spawnHelper.js"
 import { ProjectRegistry, ProjectRegistryLive } from "../registry/ProjectRegistry.js"
 import { statePaths } from "../state/paths.js"
 import { StateStore, StateStoreLive } from "../state/StateStore.js"
@@ -58,7 +59,12 @@ export const runHost = (options: HostOptions) =>
         Layer.provideMerge(StateStoreLive(paths.stateFile)),
         Layer.provideMerge(LogStore.layer({ dir: paths.logsDir })),
         Layer.provide(
-          Layer.mergeAll(ProcessServiceLive, ReadinessProbesLive, HookRunnerLive, PortAvailabilityLive),
+          Layer.mergeAll(
+            ProcessServiceLive.pipe(Layer.provide(SpawnHelpersLive(options.env))),
+            ReadinessProbesLive,
+            HookRunnerLive,
+            PortAvailabilityLive,
+          ),
         ),
         Layer.provideMerge(
           Layer.succeed(SupervisorConfig, {

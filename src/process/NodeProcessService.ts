@@ -19,7 +19,7 @@ import {
   stateName,
 } from "./procfs.js"
 import { makeSpawn } from "./spawn.js"
-import { makeSpawnHelperPool } from "./spawnHelper.js"
+import { noSpawnHelper, type SpawnHelperPool, SpawnHelpers } from "./spawnHelper.js"
 
 /** An adopted process is not our child: no exit event, so poll. */
 const ADOPTED_POLL = Duration.millis(250)
@@ -170,12 +170,9 @@ const tree = (pid: number): Effect.Effect<Option.Option<ProcessTreeNode>> =>
   })
 
 /** The live implementation: `node:child_process` and Linux `/proc`. */
-/**
- * `env` decides whether daemons are forked by the spawn helper (spawnHelper.ts): with Perl on
- * its PATH, unless `SUPERVISOR_SPAWN_HELPER=0`.
- */
-export const makeNodeProcessService = (env: NodeJS.ProcessEnv = process.env): ProcessServiceShape => ({
-  spawn: makeSpawn(makeSpawnHelperPool(env)),
+/** Daemons are forked by the spawn helper of `helpers` when there is one (spawnHelper.ts), else by Node. */
+export const makeNodeProcessService = (helpers: SpawnHelperPool = noSpawnHelper): ProcessServiceShape => ({
+  spawn: makeSpawn(helpers),
   adopt,
   isAlive: (pid, startTime) => Effect.sync(() => isAliveNow(pid, startTime)),
   signalGroup,
@@ -184,7 +181,8 @@ export const makeNodeProcessService = (env: NodeJS.ProcessEnv = process.env): Pr
   tree,
 })
 
-export const ProcessServiceLive: Layer.Layer<ProcessService> = Layer.succeed(
+/** The live process service, forking through the spawn helper (`SpawnHelpersLive`) when it can. */
+export const ProcessServiceLive: Layer.Layer<ProcessService, never, SpawnHelpers> = Layer.effect(
   ProcessService,
-  makeNodeProcessService(),
+  Effect.map(SpawnHelpers, makeNodeProcessService),
 )

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as util from "node:util"
+import { Context, Effect, Layer } from "effect"
 import type { ExitStatus } from "./ProcessService.js"
 import { isExitedState, readStat } from "./procfs.js"
 import { SPAWN_HELPER_SCRIPT } from "./spawnHelperScript.js"
@@ -93,15 +94,22 @@ const ORPHAN_POLL_MILLIS = 250
 
 /**
  * The helper of this supervisor, started on first use; undefined when there is none to be had
- * (no Perl on PATH, switched off, or it died too often), and Node spawns.
+ * (no Perl on PATH, switched off, or it died too often), and Node spawns. `close` ends it (the
+ * daemons it forked keep running).
  */
-export const makeSpawnHelperPool = (env: NodeJS.ProcessEnv = process.env) => {
+export type SpawnHelperPool = (() => SpawnHelper | undefined) & { readonly close: () => void }
+
+/** No helper: Node forks every daemon. */
+export const noSpawnHelper: SpawnHelperPool = Object.assign(() => undefined, { close: () => {} })
+
+export const makeSpawnHelperPool = (env: NodeJS.ProcessEnv = process.env): SpawnHelperPool => {
   let deaths = 0
   let current: ReturnType<typeof startHelper> | undefined
+  let closed = false
   const disabled = env.SUPERVISOR_SPAWN_HELPER === "0" || SETSID[process.arch] === undefined
   const perl = disabled ? undefined : findPerl(env.PATH)
-  return (): SpawnHelper | undefined => {
-    if (perl === undefined || deaths >= 3) return undefined
+  const get = (): SpawnHelper | undefined => {
+    if (perl === undefined || deaths >= 3 || closed) return undefined
     if (current === undefined || current.dead()) {
       current = startHelper(perl, () => {
         deaths++
@@ -109,7 +117,28 @@ export const makeSpawnHelperPool = (env: NodeJS.ProcessEnv = process.env) => {
     }
     return current
   }
+  return Object.assign(get, {
+    close: () => {
+      closed = true
+      current?.close()
+    },
+  })
 }
+
+/**
+ * The spawn helper as a resource of the supervisor: started on first use, ended when the
+ * supervisor's scope closes. `SUPERVISOR_SPAWN_HELPER=0` in `env` switches it off.
+ */
+export class SpawnHelpers extends Context.Tag("supervisor/SpawnHelpers")<SpawnHelpers, SpawnHelperPool>() {}
+
+export const SpawnHelpersLive = (env: NodeJS.ProcessEnv = process.env) =>
+  Layer.scoped(
+    SpawnHelpers,
+    Effect.acquireRelease(
+      Effect.sync(() => makeSpawnHelperPool(env)),
+      (pool) => Effect.sync(() => pool.close()),
+    ),
+  )
 
 const findPerl = (pathEnv: string | undefined): string | undefined => {
   for (const dir of (pathEnv ?? "/usr/bin:/bin").split(":")) {
@@ -197,8 +226,10 @@ const startHelper = (perl: string, onDeath: () => void) => {
   ;(child.stdin as unknown as { unref?: () => void } | null)?.unref?.()
   ;(child.stdout as unknown as { unref?: () => void } | null)?.unref?.()
 
-  const helper: SpawnHelper & { readonly dead: () => boolean } = {
+  const helper: SpawnHelper & { readonly dead: () => boolean; readonly close: () => void } = {
     dead: () => dead,
+    // the end of its stdin: it exits, leaving its children running
+    close: () => child.stdin?.end(),
     pid: () => (dead ? undefined : child.pid),
     spawn: (req, onExit) =>
       new Promise((resolve) => {

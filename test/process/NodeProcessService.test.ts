@@ -8,6 +8,7 @@ import { build } from "esbuild"
 import { ProcessTreeNode } from "../../src/domain/ProcessTree.js"
 import { makeNodeProcessService, ProcessServiceLive } from "../../src/process/NodeProcessService.js"
 import { type ProcessHandle, ProcessService, type SpawnRequest } from "../../src/process/ProcessService.js"
+import { SpawnHelpersLive } from "../../src/process/spawnHelper.js"
 import { liveGroupMembers, PATH, readText, statOf, tempDir, waitFor } from "./helpers.js"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -42,11 +43,8 @@ const MODES = ["the spawn helper", "Node"] as const
 describe.each(MODES)("NodeProcessService, daemons forked by %s", (mode) => {
   const layer =
     mode === "Node"
-      ? Layer.succeed(
-          ProcessService,
-          makeNodeProcessService({ ...process.env, SUPERVISOR_SPAWN_HELPER: "0" }),
-        )
-      : ProcessServiceLive
+      ? Layer.succeed(ProcessService, makeNodeProcessService())
+      : ProcessServiceLive.pipe(Layer.provide(SpawnHelpersLive()))
   const live = <A, E, R>(effect: Effect.Effect<A, E, R>) => effect.pipe(Effect.provide(layer))
 
   describe("spawn", () => {

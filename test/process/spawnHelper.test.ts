@@ -140,6 +140,19 @@ describe("the spawn helper", () => {
     expect(readText(path.join(dir, "out.log"))).toContain("started")
   })
 
+  it("closing the pool (the supervisor's scope ends) ends the helper; its daemons keep running; no new helper starts", async () => {
+    const helpers = makeSpawnHelperPool()
+    const helper = helpers()!
+    const started = await helper.spawn(shell("exec sleep 30"), () => {})
+    if (!("pid" in started)) throw new Error(started.error.message)
+    const helperPid = helper.pid()!
+    helpers.close()
+    await until("the helper to exit", () => !alive(helperPid))
+    expect(alive(started.pid)).toBe(true)
+    expect(helpers()).toBeUndefined() // Node forks from now on
+    process.kill(-started.pid, "SIGKILL")
+  })
+
   it("a child it forked but never answered for when it dies is ended, not left running untracked", async () => {
     const helper = makeSpawnHelperPool()()!
     const helperPid = helper.pid()!
