@@ -181,6 +181,7 @@ export const makeHarness = (options: HarnessOptions = {}) =>
         ),
       tail: () => Stream.die("LogStore.tail is not used by the supervisor tests"),
       pages: () => Stream.die("LogStore.pages is not used by the supervisor tests"),
+      text: () => Stream.die("LogStore.text is not used by the supervisor tests"),
       // Entries after `afterId` already stored, then the live ones (subscribed first: none is missed).
       onLines: (id, { afterId } = {}) =>
         Stream.unwrapScoped(
