@@ -123,7 +123,9 @@ export const logs = (o: LogsOptions) =>
             let first = true
             if (o.json) yield* writeOut("[")
             yield* HttpClientResponse.stream(c.http.execute(request)).pipe(
-              Stream.pipeThroughChannel(Ndjson.unpack()),
+              // decoded as one text: a character split between two reads must not become two U+FFFD
+              Stream.decodeText(),
+              Stream.pipeThroughChannel(Ndjson.unpackString()),
               Stream.runForEachChunk((chunk) => {
                 let text = ""
                 for (const item of chunk) {
@@ -145,7 +147,8 @@ export const logs = (o: LogsOptions) =>
             HttpClientRequest.bodyJson({ ...query, lines: Option.getOrElse(o.lines, () => 10) }),
           )
           yield* HttpClientResponse.stream(c.http.execute(follow)).pipe(
-            Stream.pipeThroughChannel(Ndjson.unpack()),
+            Stream.decodeText(),
+            Stream.pipeThroughChannel(Ndjson.unpackString()),
             Stream.map(decodeItem),
             Stream.runForEach((item) => {
               if (isLogClear(item))
