@@ -17,6 +17,7 @@ import { makeConfigured } from "./configured.js"
 import { HostInfo } from "./HostInfo.js"
 import { mergeListing } from "./listing.js"
 import { followLogs, queryLogs } from "./logQueries.js"
+import { logsText, logsTextFrom } from "./logsText.js"
 import { problem } from "./problem.js"
 import { decodeBody, encoder, errorText, knownEntries, ndjsonResponse, ndjsonStream } from "./respond.js"
 import { startEvents } from "./startEvents.js"
@@ -39,6 +40,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
       return yield* configured.listing(entries, disabled)
     })
     const startFromHandler = startFrom({ sup, version: host.version, loadConfig, known })
+    const textDeps = { logs, version: host.version, loadConfig, known }
     return h
       .handle("start", ({ payload }) =>
         startWithDependencies(sup.start, payload.definitions, payload.dependencies, payload.force, {
@@ -128,6 +130,8 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
           return ndjsonResponse(chunks)
         }),
       )
+      .handleRaw("logsText", ({ request }) => logsText(textDeps)(request))
+      .handleRaw("logsTextFrom", ({ request }) => logsTextFrom(textDeps)(request))
       .handleRaw("logsFollow", ({ request }) =>
         Effect.gen(function* () {
           const decoded = yield* decodeBody(request, LogsQuery)
