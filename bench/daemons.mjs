@@ -573,10 +573,12 @@ const readBack = async (f, text) => {
   let printedMs
   let previous
   let lastReadMs
+  let lastLines
   while (started.code === 0 && !interrupted && now() < t0 + 60_000) {
     const r = f.read()
     reads++
     lastReadMs = r.ms
+    lastLines = r.stdout.split("\n").length - 1
     if (r.code === 0 && r.stdout === text) {
       printedMs = now() - t0
       break
@@ -588,7 +590,7 @@ const readBack = async (f, text) => {
   try {
     f.after?.()
   } catch {}
-  return { printedMs, reads, lastReadMs, startMs: started.ms }
+  return { printedMs, reads, lastReadMs, lastLines, startMs: started.ms }
 }
 
 /** Starts a tool command in the background; resolves with its exit code and wall time. */
@@ -830,7 +832,7 @@ const main = async () => {
       res(t).flood.push(entry)
       log(
         `flood ${r + 1}: ${t.name} ${doneMs === undefined ? "did not finish" : `${doneMs.toFixed(0)} ms`}, ${count} lines; ` +
-          `printed by its reader ${entry.printedMs === undefined ? "never" : `in ${entry.printedMs.toFixed(0)} ms`} (${entry.reads} reads); ` +
+          `printed by its reader ${entry.printedMs === undefined ? `never (${entry.lastLines} lines)` : `in ${entry.printedMs.toFixed(0)} ms`} (${entry.reads} reads); ` +
           `reader on the stored lines ${fmt(entry.storedRead.ms)} ms${entry.storedRead.exact ? "" : " NOT EXACT"}`,
       )
     }
@@ -884,7 +886,7 @@ const report = () => {
     const printed = fl.map((f) => f.printedMs)
     const stored = fl.map((f) => (f.storedRead?.exact ? f.storedRead.ms : undefined))
     console.log(
-      `| ${n} | ${medianOf(printed, "not all printed")} (${rounds(printed)}) | ${fl.map((f) => f.reads).join(", ")} | ${medianOf(
+      `| ${n} | ${medianOf(printed, "not all printed")} (${fl.map((f) => (f.printedMs === undefined ? `${f.lastLines} lines` : fmt(f.printedMs))).join(", ")}) | ${fl.map((f) => f.reads).join(", ")} | ${medianOf(
         fl.map((f) => f.ms),
         "not all stored",
       )} (${rounds(fl.map((f) => f.ms))}) | ${medianOf(stored, "not exact")} (${rounds(fl.map((f) => f.storedRead?.ms))}) | ${rounds(fl.map((f) => f.commandMs))} | ${fl.map((f) => f.count).join(", ")} | ${fl.every((f) => f.exact) ? "yes" : "NO"} | ${fl.every((f) => f.fileIdentical) ? "yes" : "NO"} |`,
