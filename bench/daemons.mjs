@@ -1,15 +1,19 @@
 // supervisor vs PM2 vs supervisord, measured side by side in one run.
 // Usage: node bench/daemons.mjs [--daemons 50] [--rounds 3] [--runs 21] [--lines 1000000]
-//          [--only supervisor,pm2,supervisord] [--wait-quiet 1.0] [--wait-max 600]
+//          [--only supervisor,pm2,supervisord] [--only-flood] [--wait-quiet 1.0] [--wait-max 600]
 //          [--no-install] [--json FILE] [--keep] [--background N]
 // (build first: npm run build)
 //
 // 1. start N daemons (`sleep 100000`) and wait until all run; 2. the listing command
 // (`list --json` / `pm2 jlist` / `supervisorctl status`) with N running, median and p90;
 // 3. RSS of the supervising process (with its helpers) with N daemons; 4. stop all N; 5. a flood: one
-// daemon prints `seq 1 1000000` and exits; time until every line is stored, and the count.
-// Steps 1-4 repeat `--rounds` times (tools interleaved, order rotated each round); the
-// flood runs once per round and tool. `--background N` starts N idle processes first (`sleep`),
+// daemon prints `seq 1 1000000` and exits. Two figures: the time until every line is stored (and
+// the count), then the time from a second flood's start until the tool's own log reader has
+// printed every line (`logs ID -n N --raw --no-timestamp`, `pm2 logs ID --raw --lines N
+// --nostream`, `supervisorctl tail -BYTES ID`, run again until its output is exact); and the
+// reader's time on the stored million lines alone. Steps 1-4 repeat `--rounds` times (tools
+// interleaved, order rotated each round); the flood runs once per round and tool. `--only-flood`
+// skips steps 1-4. `--background N` starts N idle processes first (`sleep`),
 // for a machine as busy as a developer's: tools that scan every process pay for each one.
 // dist/ is copied first (a rebuild during the run does not matter). Everything runs in a temp
 // dir with its own HOME,
@@ -55,6 +59,7 @@ const ROUNDS = Number(opt("rounds", 3))
 const RUNS = Number(opt("runs", 21))
 const LINES = Number(opt("lines", 1_000_000))
 const ONLY = String(opt("only", "supervisor,pm2,supervisord")).split(",")
+const ONLY_FLOOD = flag("only-flood")
 const WAIT_QUIET = opt("wait-quiet", undefined)
 const WAIT_MAX = Number(opt("wait-max", 600))
 const BACKGROUND = Number(opt("background", 0))
@@ -188,10 +193,15 @@ const lineCounter = (file) => {
   }
 }
 
-const expectedFlood = () => {
-  const parts = []
-  for (let i = 1; i <= LINES; i++) parts.push(String(i))
-  return Buffer.from(`${parts.join("\n")}\n`)
+/** The flood daemons of every tool: `fN` for "stored whole", `rN` for "printed by the reader". */
+const floodNames = () => Array.from({ length: ROUNDS }, (_, r) => [`f${r + 1}`, `r${r + 1}`]).flat()
+
+const expectedText = () => `${Array.from({ length: LINES }, (_, i) => i + 1).join("\n")}\n`
+const expectedFlood = () => Buffer.from(expectedText())
+let expectedSize
+const expectedBytes = () => {
+  expectedSize ??= expectedFlood().length
+  return expectedSize
 }
 
 // ---------------------------------------------------------------------------- setup
@@ -263,7 +273,7 @@ const tools = []
   )
   writeFileSync(
     join(flood, "supervisor.toml"),
-    [...Array.from({ length: ROUNDS }, (_, r) => `f${r + 1}`), "fcli"]
+    floodNames()
       .map((n) => `[daemons.${n}]\nrun = "exec ${FLOOD.join(" ")}"\nready_delay = 0\n`)
       .join("\n"),
   )
@@ -293,29 +303,8 @@ const tools = []
     listCommand: "supervisor list --json",
     stop: () => ok(sv(["stop", "--all"]), "supervisor stop --all"),
     reset: () => ok(sv(["clean"]), "supervisor clean"),
-    /** The flood again, its end seen through the CLI: `logs fcli -n 1 --json`, back to back. */
-    floodViaCli: async () => {
-      const t0 = now()
-      const cmd = spawnTool(process.execPath, [SUPERVISOR_BIN, "start", "fcli"], { cwd: flood, env })
-      let polls = 0
-      let last
-      let ms
-      while (now() < t0 + 60_000) {
-        const r = sv(["logs", "fcli", "-n", "1", "--json"], flood)
-        polls++
-        if (r.code === 0) {
-          last = JSON.parse(r.stdout).at(-1)
-          if (last?.message === String(LINES)) {
-            ms = now() - t0
-            break
-          }
-        }
-      }
-      await cmd
-      return { ms, polls, lastId: last?.id }
-    },
-    flood: (r) => {
-      const id = `f${r + 1}`
+    readCommand: `supervisor logs ID -n ${LINES} --raw --no-timestamp`,
+    flood: (id) => {
       const idx = join(state, "logs", `flood--${id}.idx`)
       const out = join(state, "logs", `flood--${id}.out`)
       const count = () => {
@@ -340,6 +329,7 @@ const tools = []
         command: () => spawnTool(process.execPath, [SUPERVISOR_BIN, "start", id], { cwd: flood, env }),
         count,
         file: out,
+        read: () => sv(["logs", id, "-n", String(LINES), "--raw", "--no-timestamp"], flood),
         verify: () => {
           // the index must cover every byte of the output, records back to back
           const recs = readFileSync(idx, "utf8")
@@ -432,8 +422,8 @@ const tools = []
     listCommand: "pm2 jlist",
     stop: () => ok(pm2(["stop", "all"]), "pm2 stop all"),
     reset: () => ok(pm2(["delete", "all"]), "pm2 delete all"),
-    flood: (r) => {
-      const name = `f${r + 1}`
+    readCommand: `pm2 logs ID --raw --lines ${LINES} --nostream`,
+    flood: (name) => {
       const out = join(dir, `${name}.out.log`)
       writeFileSync(
         join(dir, `${name}.json`),
@@ -457,6 +447,13 @@ const tools = []
           spawnTool(process.execPath, [PM2_BIN, "start", join(dir, `${name}.json`)], { cwd: dir, env }),
         count: lineCounter(out),
         file: out,
+        // the lines under the header of the output log (the error log's section comes first, empty)
+        read: () => {
+          const r = pm2(["logs", name, "--raw", "--lines", String(LINES), "--nostream"])
+          const header = r.stdout.indexOf(`${out} last ${LINES} lines:`)
+          const text = header === -1 ? "" : r.stdout.slice(r.stdout.indexOf("\n", header) + 1)
+          return { ...r, stdout: text.endsWith("\n\n") ? text.slice(0, -1) : text }
+        },
         verify: () => ({}),
         after: () => pm2(["delete", name]),
       }
@@ -489,9 +486,9 @@ const tools = []
       `[supervisorctl]\nserverurl=unix://${sock}\n\n` +
       `[group:fifty]\nprograms=${names.join(",")}\n\n` +
       names.map((n) => program(n, SLEEP.join(" "))).join("") +
-      Array.from({ length: ROUNDS }, (_, r) =>
-        program(`f${r + 1}`, FLOOD.join(" "), "autorestart=false\nstdout_logfile_maxbytes=0\n"),
-      ).join(""),
+      floodNames()
+        .map((name) => program(name, FLOOD.join(" "), "autorestart=false\nstdout_logfile_maxbytes=0\n"))
+        .join(""),
   )
   const env = { ...baseEnv }
   const ctl = (args, timeout = 120_000, force = false) =>
@@ -536,13 +533,18 @@ const tools = []
     listCommand: "supervisorctl status",
     stop: () => ok(ctl(["stop", "fifty:*"]), "supervisorctl stop"),
     reset: () => {},
-    flood: (r) => {
-      const name = `f${r + 1}`
+    readCommand: "supervisorctl tail -BYTES ID (BYTES: twice the output's size)",
+    flood: (name) => {
       const out = join(dir, "logs", `${name}.out.log`)
       return {
         command: () => spawnTool("supervisorctl", ["-c", conf, "start", name], { cwd: dir, env }),
         count: lineCounter(out),
         file: out,
+        // supervisorctl ends what it prints with a newline of its own
+        read: () => {
+          const r = ctl(["tail", `-${2 * expectedBytes()}`, name])
+          return { ...r, stdout: r.stdout.endsWith("\n\n") ? r.stdout.slice(0, -1) : r.stdout }
+        },
         verify: () => ({}),
       }
     },
@@ -557,6 +559,38 @@ const tools = []
       while (child.exitCode === null && child.signalCode === null && now() < end) await pause(50)
     },
   })
+}
+
+/**
+ * A flood as a user reads it: from just before the start command until the tool's own reader
+ * (`f.read`, run again as soon as it returns) has printed exactly `text`. Gives up after 60 s, or
+ * when two reads in a row print the same incomplete text 2 s after the start returned (lost lines).
+ */
+const readBack = async (f, text) => {
+  const t0 = now()
+  const started = await f.command()
+  let reads = 0
+  let printedMs
+  let previous
+  let lastReadMs
+  let lastLines
+  while (started.code === 0 && !interrupted && now() < t0 + 60_000) {
+    const r = f.read()
+    reads++
+    lastReadMs = r.ms
+    lastLines = r.stdout.split("\n").length - 1
+    if (r.code === 0 && r.stdout === text) {
+      printedMs = now() - t0
+      break
+    }
+    if (r.stdout === previous && now() - t0 - started.ms > 2000) break
+    previous = r.stdout
+    await sleepMs(0)
+  }
+  try {
+    f.after?.()
+  } catch {}
+  return { printedMs, reads, lastReadMs, lastLines, startMs: started.ms }
 }
 
 /** Starts a tool command in the background; resolves with its exit code and wall time. */
@@ -665,7 +699,7 @@ const main = async () => {
 
   // steps 1-4, `ROUNDS` times
   const floor = []
-  for (let r = 0; r < ROUNDS; r++) {
+  for (let r = 0; r < (ONLY_FLOOD ? 0 : ROUNDS); r++) {
     const order = active.map((_, i) => active[(i + r) % active.length])
     results.load[`round${r + 1}`] = load()
     for (const t of order) {
@@ -733,10 +767,11 @@ const main = async () => {
 
   // step 5: the flood, once per round and tool
   const expected = expectedFlood()
+  const text = expectedText()
   results.load.flood = load()
   for (let r = 0; r < ROUNDS; r++) {
     for (const t of active.map((_, i) => active[(i + r) % active.length])) {
-      const f = t.flood(r)
+      const f = t.flood(`f${r + 1}`)
       const t0 = now()
       let cmdDone = false
       let failedEarly = false
@@ -783,19 +818,24 @@ const main = async () => {
       } catch (e) {
         entry.verifyError = e.message
       }
+      // the tool's reader on the stored lines alone
+      try {
+        const stored = f.read()
+        entry.storedRead = { ms: stored.ms, exact: stored.code === 0 && stored.stdout === text }
+      } catch (e) {
+        entry.storedRead = { error: e.message }
+      }
       try {
         f.after?.()
       } catch {}
+      Object.assign(entry, await readBack(t.flood(`r${r + 1}`), text))
       res(t).flood.push(entry)
       log(
-        `flood ${r + 1}: ${t.name} ${doneMs === undefined ? "did not finish" : `${doneMs.toFixed(0)} ms`}, ${count} lines`,
+        `flood ${r + 1}: ${t.name} ${doneMs === undefined ? "did not finish" : `${doneMs.toFixed(0)} ms`}, ${count} lines; ` +
+          `printed by its reader ${entry.printedMs === undefined ? `never (${entry.lastLines} lines)` : `in ${entry.printedMs.toFixed(0)} ms`} (${entry.reads} reads); ` +
+          `reader on the stored lines ${fmt(entry.storedRead.ms)} ms${entry.storedRead.exact ? "" : " NOT EXACT"}`,
       )
     }
-  }
-  const sv = active.find((t) => t.name === "supervisor")
-  if (sv) {
-    res(sv).floodViaCli = await sv.floodViaCli()
-    log(`flood via CLI polling: supervisor ${fmt(res(sv).floodViaCli.ms)} ms`)
   }
   for (const t of active) {
     if (t.pid() && alive(t.pid())) res(t).peakRss = toolMemory(t.pid(), "VmHWM")
@@ -820,40 +860,46 @@ const report = () => {
       .map(([k, v]) => `${k} ${v}`)
       .join("; ")}\n`,
   )
-  console.log(
-    `| tool | version | start ${N} ms (median; rounds) | stop ${N} ms (median; rounds) | list median ms | list p90 ms | RSS MiB (median; rounds) | peak RSS MiB |`,
-  )
-  console.log("|---|---|---|---|---|---|---|---|")
-  for (const n of names) {
-    const x = T[n]
+  if (!ONLY_FLOOD) {
     console.log(
-      `| ${n} | ${x.version} | ${fmt(median(x.start))} (${x.start.map((v) => fmt(v)).join(", ")}) | ${fmt(median(x.stop))} (${x.stop.map((v) => fmt(v)).join(", ")}) | ${fmt(median(x.list), 1)} | ${fmt(quantile(x.list, 0.9), 1)} | ${mb(median(x.rss))} (${x.rss.map(mb).join(", ")}) | ${x.peakRss ? mb(x.peakRss) : "n/a"} |`,
+      `| tool | version | start ${N} ms (median; rounds) | stop ${N} ms (median; rounds) | list median ms | list p90 ms | RSS MiB (median; rounds) | peak RSS MiB |`,
+    )
+    console.log("|---|---|---|---|---|---|---|---|")
+    for (const n of names) {
+      const x = T[n]
+      console.log(
+        `| ${n} | ${x.version} | ${fmt(median(x.start))} (${x.start.map((v) => fmt(v)).join(", ")}) | ${fmt(median(x.stop))} (${x.stop.map((v) => fmt(v)).join(", ")}) | ${fmt(median(x.list), 1)} | ${fmt(quantile(x.list, 0.9), 1)} | ${mb(median(x.rss))} (${x.rss.map(mb).join(", ")}) | ${x.peakRss ? mb(x.peakRss) : "n/a"} |`,
+      )
+    }
+    console.log(
+      `\nlisting command per tool: ${names.map((n) => `${n}: \`${tools.find((t) => t.name === n).listCommand}\``).join(", ")}; ${results.floor.length} runs each; \`node -e 0\` median ${fmt(median(results.floor), 1)} ms, p90 ${fmt(quantile(results.floor, 0.9), 1)} ms\n`,
     )
   }
+  const medianOf = (values, missing) => (values.every((v) => v !== undefined) ? fmt(median(values)) : missing)
+  const rounds = (values) => values.map((v) => fmt(v)).join(", ")
   console.log(
-    `\nlisting command per tool: ${names.map((n) => `${n}: \`${tools.find((t) => t.name === n).listCommand}\``).join(", ")}; ${results.floor.length} runs each; \`node -e 0\` median ${fmt(median(results.floor), 1)} ms, p90 ${fmt(quantile(results.floor, 0.9), 1)} ms\n`,
+    `| flood of ${LINES} lines | printed by the tool's reader, ms from the start (median; rounds) | reads | stored whole ms (median; rounds) | reader on the stored lines ms (median; rounds) | start command returned ms | lines stored | exact | file identical to seq output |`,
   )
-  console.log(
-    `| flood of ${LINES} lines | time to all stored ms (median; rounds) | command returned ms | lines stored | exact | file identical to seq output |`,
-  )
-  console.log("|---|---|---|---|---|---|")
+  console.log("|---|---|---|---|---|---|---|---|---|")
   for (const n of names) {
     const fl = T[n].flood
+    const printed = fl.map((f) => f.printedMs)
+    const stored = fl.map((f) => (f.storedRead?.exact ? f.storedRead.ms : undefined))
     console.log(
-      `| ${n} | ${fl.every((f) => f.ms !== undefined) ? fmt(median(fl.map((f) => f.ms))) : "not all stored"} (${fl.map((f) => fmt(f.ms)).join(", ")}) | ${fl.map((f) => fmt(f.commandMs)).join(", ")} | ${fl.map((f) => f.count).join(", ")} | ${fl.every((f) => f.exact) ? "yes" : "NO"} | ${fl.every((f) => f.fileIdentical) ? "yes" : "NO"} |`,
+      `| ${n} | ${medianOf(printed, "not all printed")} (${fl.map((f) => (f.printedMs === undefined ? `${f.lastLines} lines` : fmt(f.printedMs))).join(", ")}) | ${fl.map((f) => f.reads).join(", ")} | ${medianOf(
+        fl.map((f) => f.ms),
+        "not all stored",
+      )} (${rounds(fl.map((f) => f.ms))}) | ${medianOf(stored, "not exact")} (${rounds(fl.map((f) => f.storedRead?.ms))}) | ${rounds(fl.map((f) => f.commandMs))} | ${fl.map((f) => f.count).join(", ")} | ${fl.every((f) => f.exact) ? "yes" : "NO"} | ${fl.every((f) => f.fileIdentical) ? "yes" : "NO"} |`,
     )
   }
+  console.log(
+    `\nreader per tool: ${names.map((n) => `${n}: \`${tools.find((t) => t.name === n).readCommand}\``).join(", ")}`,
+  )
   const sv = T.supervisor
   if (sv?.flood.length) {
     const v = sv.flood
     console.log(
       `\nsupervisor flood checks: index contiguous ${v.every((f) => f.indexContiguous) ? "yes" : "NO"}; \`logs ID -n 1 --json\` last entry id ${v.map((f) => f.cliLast?.id).join(", ")} message ${v.map((f) => JSON.stringify(f.cliLast?.message)).join(", ")}; \`logs ID -n 1000 --raw --no-timestamp\` correct ${v.every((f) => f.cliTail1000Ok) ? "yes" : "NO"} (${v.map((f) => fmt(f.cliTail1000Ms)).join(", ")} ms)`,
-    )
-  }
-  if (sv?.floodViaCli) {
-    const c = sv.floodViaCli
-    console.log(
-      `\nsupervisor flood with its end seen through the CLI (\`logs fcli -n 1 --json\` run back to back, ${c.polls} polls): ${fmt(c.ms)} ms, last entry id ${c.lastId}`,
     )
   }
   for (const n of names) if (T[n].failed) console.log(`\n${n} FAILED: ${T[n].failed}`)
@@ -863,7 +909,7 @@ const report = () => {
   const check = (label, pass, detail) => {
     console.log(`- ${pass === undefined ? "n/a " : pass ? "PASS" : "FAIL"} ${label}: ${detail}`)
   }
-  if (sv && pm) {
+  if (sv && pm && !ONLY_FLOOD) {
     const a = median(sv.start)
     const b = median(pm.start)
     check(`start of ${N} <= 0.5x PM2`, a <= 0.5 * b, `${fmt(a)} ms vs ${fmt(b)} ms = ${(a / b).toFixed(2)}x`)
@@ -881,7 +927,7 @@ const report = () => {
       ra < rb,
       `${mb(ra)} MiB vs ${mb(rb)} MiB = ${(ra / rb).toFixed(2)}x`,
     )
-  } else check("comparisons with PM2", undefined, "PM2 (or supervisor) did not run")
+  } else if (!ONLY_FLOOD) check("comparisons with PM2", undefined, "PM2 (or supervisor) did not run")
   if (sv) {
     const worst = Math.max(...sv.flood.map((f) => f.ms ?? Number.POSITIVE_INFINITY))
     const m = median(sv.flood.map((f) => f.ms ?? Number.POSITIVE_INFINITY))
@@ -890,6 +936,12 @@ const report = () => {
       `all ${LINES} lines stored in < 1.5 s`,
       exact && m < 1500,
       `median ${fmt(m)} ms, worst ${fmt(worst)} ms, ${exact ? "every run exact" : "LINES MISSING OR DUPLICATED"}`,
+    )
+    const reads = sv.flood.map((f) => (f.storedRead?.exact ? f.storedRead.ms : Number.POSITIVE_INFINITY))
+    check(
+      `\`logs ID -n ${LINES} --raw --no-timestamp\` of the stored lines in < 1 s`,
+      median(reads) < 1000,
+      `median ${fmt(median(reads))} ms, worst ${fmt(Math.max(...reads))} ms${reads.every(Number.isFinite) ? ", every read exact" : ", NOT EVERY READ EXACT"}`,
     )
   }
 }

@@ -33,9 +33,11 @@ const ROUNDS = Number(options.rounds)
 const flags =
   options["node-flags"] === undefined
     ? [
-        ...(/supervisorNodeFlags[^=]*=([^\]]*\])/.exec(readFileSync(resolve("src/host/nodeFlags.ts"), "utf8"))?.[1] ?? "").matchAll(
-          /"(--[^"]+)"/g,
-        ),
+        ...(
+          /supervisorNodeFlags[^=]*=([^\]]*\])/.exec(
+            readFileSync(resolve("src/host/nodeFlags.ts"), "utf8"),
+          )?.[1] ?? ""
+        ).matchAll(/"(--[^"]+)"/g),
       ].map((m) => m[1])
     : options["node-flags"].split(/\s+/).filter(Boolean)
 

@@ -27,6 +27,8 @@ if (args.length === 1 && args[0] === "--version") {
   quick((q) => q.quickList()).then((done) => done || runBundle(args))
 } else if (args[0] === "start") {
   quick((q) => q.quickStart(args.slice(1))).then((done) => done || runBundle(args))
+} else if (args[0] === "logs") {
+  quick((q) => q.quickLogs(args.slice(1))).then((done) => done || runBundle(args))
 } else {
   runBundle(args)
 }

@@ -1,4 +1,4 @@
-import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { ApiDaemonEntry, ControlResult, SystemStats } from "../domain/ApiDaemonEntry.js"
 import {
@@ -120,6 +120,44 @@ export const LogsQuery = Schema.Struct({
   case_sensitive: Schema.optional(Schema.Boolean),
   raw: Schema.optional(Schema.Boolean),
 })
+/** `POST /api/cli/logs/text`: the stored lines of one daemon as plain text. */
+export const LogsTextQuery = Schema.Struct({
+  /** The qualified daemon ID. */
+  id: Schema.String,
+  /** Only the last N lines (default: all). */
+  lines: Schema.optional(Schema.NonNegativeInt),
+  /** Strip ANSI escape sequences. */
+  raw: Schema.optional(Schema.Boolean),
+  /** Put the timestamp (`YYYY-MM-DD HH:MM:SS `, the supervisor's local time) before each line. */
+  timestamps: Schema.optional(Schema.Boolean),
+})
+
+/**
+ * `POST /api/cli/logs/text-from`: the same for the quick client (src/quick/logs.ts), with the ID
+ * as the user typed it, resolved by the supervisor as the CLI would from `cwd` with `env`.
+ */
+export const LogsTextFromRequest = Schema.Struct({
+  /** The CLI's version: another one gets the fallback answer. */
+  version: Schema.String,
+  cwd: Schema.String,
+  env: Schema.Record({ key: Schema.String, value: Schema.String }),
+  ...LogsTextQuery.fields,
+})
+
+/**
+ * The quick client's cue to leave the command to the full CLI (another version, configuration
+ * warnings, an ID to complain about): nothing was done.
+ */
+export const Fallback = Schema.Struct({
+  _tag: Schema.Literal("Fallback"),
+  message: Schema.String,
+}).annotations({ identifier: "Fallback" })
+
+/** Lines of text, one per stored entry (docs/logs.md, "Reading logs as text"). */
+const LogText = Schema.String.pipe(
+  HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/plain; charset=utf-8" }),
+)
+
 export const WaitResult = Schema.Struct({
   id: Schema.String,
   status: Schema.String,
@@ -210,6 +248,20 @@ export class CliGroup extends HttpApiGroup.make("cli")
     HttpApiEndpoint.post("logsStream", "/logs/stream")
       .setPayload(LogsQuery)
       .addSuccess(ndjsonBody(LogEntry, "ndjson, a LogEntry per line: the selected entries, oldest first")),
+  )
+  .add(
+    /**
+     * `logs ID -n N` as plain text (`logs --no-timestamp`, or with timestamps and no colours): each
+     * stored line once, in order, as `logs` prints it, streamed as the store reads it.
+     */
+    HttpApiEndpoint.post("logsText", "/logs/text").setPayload(LogsTextQuery).addSuccess(LogText),
+  )
+  .add(
+    /** The same with the ID as typed, resolved from the CLI's directory; 409 `Fallback` otherwise. */
+    HttpApiEndpoint.post("logsTextFrom", "/logs/text-from")
+      .setPayload(LogsTextFromRequest)
+      .addSuccess(LogText)
+      .addError(Fallback, { status: 409 }),
   )
   .add(
     /**

@@ -12,6 +12,7 @@ import { Supervisor } from "../supervisor/Supervisor.js"
 import { Api, LogsQuery, StartRequest, type SupervisorInfo } from "./Api.js"
 import { HostInfo } from "./HostInfo.js"
 import { followLogs, queryLogs } from "./logQueries.js"
+import { logsText, logsTextFrom } from "./logsText.js"
 import { ndjsonChunk, ndjsonLines, ndjsonResponse } from "./ndjson.js"
 import { problem } from "./problem.js"
 import { decodeBody, errorText, ndjsonStream } from "./respond.js"
@@ -36,6 +37,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
       dependencies: request.dependencies,
       force: request.force,
     })
+    const textDeps = { logs, version: host.version, control }
     return h
       .handle("start", ({ payload }) => control.start(plan(payload), "cli"))
       .handleRaw("startStream", ({ request }) =>
@@ -94,6 +96,8 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
           return ndjsonResponse(chunks)
         }),
       )
+      .handleRaw("logsText", ({ request }) => logsText(textDeps)(request))
+      .handleRaw("logsTextFrom", ({ request }) => logsTextFrom(textDeps)(request))
       .handleRaw("logsFollow", ({ request }) =>
         Effect.gen(function* () {
           const decoded = yield* decodeBody(request, LogsQuery)

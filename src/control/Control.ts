@@ -15,7 +15,7 @@ import { daemonUsage } from "../supervisor/resourceUsage.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { mergeDefinitions, mergeListing } from "./listing.js"
 import type { PlannedStart, StartFrom, StartPlan, StopResult } from "./plan.js"
-import { selectIds } from "./selection.js"
+import { resolveId, selectIds } from "./selection.js"
 import { startEvents } from "./startEvents.js"
 import { startWithDependencies } from "./startOrder.js"
 import { waitingList } from "./waiting.js"
@@ -53,6 +53,11 @@ export interface ControlShape {
   readonly entry: (id: string) => Effect.Effect<ApiDaemonEntry, DaemonNotFound>
   /** The listing seen from a CLI's directory (`list --json`); undefined when the CLI must say more (warnings). */
   readonly listFrom: (options: LoadOptions) => Effect.Effect<ReadonlyArray<ApiDaemonEntry> | undefined>
+  /**
+   * An ID as typed in a CLI's directory, resolved as the CLI resolves it; fails with why the CLI
+   * must do it itself (configuration warnings or errors, an unknown or ambiguous ID).
+   */
+  readonly resolveFrom: (options: LoadOptions, typed: string) => Effect.Effect<string, string>
   /**
    * What `supervisor start` started from a CLI's directory would start: the selection, the
    * definitions, the dependencies and the waiting list, as the CLI makes them. Undefined when the
@@ -180,6 +185,14 @@ export const ControlLive = Layer.effect(
           const config = yield* loadFrom(options)
           if (config === undefined) return undefined
           return mergeListing(yield* known(true), yield* sup.disabledIds, config)
+        }),
+      resolveFrom: (options, typed) =>
+        Effect.gen(function* () {
+          const config = yield* loadFrom(options)
+          if (config === undefined) return yield* Effect.fail("the configuration has warnings or problems")
+          return yield* resolveId(typed, config, yield* listing({ usage: false })).pipe(
+            Effect.mapError((e) => e.message),
+          )
         }),
       planFrom: (request) =>
         Effect.gen(function* () {

@@ -34,7 +34,9 @@ import * as fsio from "./fsio.js"
 import { repairIndexSync } from "./indexWrite.js"
 import { LogStoreDefaults, type LogStoreOptions, type LogStoreShape } from "./LogStoreShape.js"
 import { makeLogMutex } from "./mutex.js"
+import { pagesAfter } from "./pages.js"
 import { type Batch, followerStats, readAfter, readStats, readStatsSync, runQuery } from "./reader.js"
+import { readTextAfter } from "./textReader.js"
 
 export type { LogPaths } from "./daemonLog.js"
 export { LogStoreError } from "./errors.js"
@@ -45,12 +47,14 @@ export {
   type PreparedRun,
 } from "./LogStoreShape.js"
 export type { LogQuery, LogStats } from "./reader.js"
+export type { TextOptions } from "./textRender.js"
 
 const positive = (value: number | undefined, fallback: number, min = 1) =>
   value === undefined || !Number.isFinite(value) ? fallback : Math.max(min, Math.floor(value))
 
-/** Raw bytes per batch of `pages`. */
+/** Raw bytes per batch of `pages`, and per page of `text` (which makes no object per entry). */
 const PAGE_BYTES = 256 * 1024
+const TEXT_PAGE_BYTES = 1024 * 1024
 
 /** Builds the store; its followers and tails end when the scope closes. */
 export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreShape, never, Scope.Scope> =>
@@ -347,25 +351,26 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
 
       pages: (id, options = {}) =>
         Stream.unwrap(
-          Effect.gen(function* () {
-            const d = yield* daemon(id)
-            const { gen, firstId, lastId } = yield* consistent(d, readStats(d.ctx))
-            const want = options.lines === undefined ? lastId : Math.max(0, Math.floor(options.lines))
-            // ids are consecutive within a generation: the last `want` are the ones after this
-            let cursor = Math.max(firstId - 1, lastId - want)
-            const pull = Effect.gen(function* () {
-              if (cursor >= lastId) return yield* Effect.fail(Option.none())
-              const b = yield* consistent(d, readAfter(d.ctx, cursor, PAGE_BYTES)).pipe(
-                Effect.mapError(Option.some),
-              )
-              const entries = b.gen === gen ? b.entries.filter((e) => e.id <= lastId) : []
-              const end = entries[entries.length - 1]
-              if (end === undefined) return yield* Effect.fail(Option.none()) // cleared meanwhile
-              cursor = end.id
-              return entries
-            })
-            return Stream.repeatEffectOption(pull)
-          }),
+          Effect.map(daemon(id), (d) =>
+            pagesAfter(consistent(d, readStats(d.ctx)), options.lines, (cursor, upTo) =>
+              Effect.map(consistent(d, readAfter(d.ctx, cursor, PAGE_BYTES)), (b) => {
+                const entries = b.entries.filter((e) => e.id <= upTo)
+                return { gen: b.gen, items: [entries], last: entries.at(-1)?.id ?? cursor }
+              }),
+            ),
+          ),
+        ),
+
+      text: (id, options = {}) =>
+        Stream.unwrap(
+          Effect.map(daemon(id), (d) =>
+            pagesAfter(consistent(d, readStats(d.ctx)), options.lines, (cursor, upTo) =>
+              Effect.map(
+                consistent(d, readTextAfter(d.ctx, cursor, TEXT_PAGE_BYTES, upTo, options)),
+                (b) => ({ gen: b.gen, items: b.parts, last: b.last }),
+              ),
+            ),
+          ),
         ),
     }
     return service

@@ -3,6 +3,7 @@ import type { LogClear, LogEntry } from "../domain/LogEntry.js"
 import type { LogPaths } from "./daemonLog.js"
 import type { LogStoreError } from "./errors.js"
 import type { LogQuery, LogStats } from "./reader.js"
+import type { TextOptions } from "./textRender.js"
 
 /** Options of `LogStore.layer`. Sizes in bytes. */
 export interface LogStoreOptions {
@@ -77,6 +78,16 @@ export interface LogStoreShape {
     id: string,
     options?: { readonly lines?: number },
   ) => Stream.Stream<ReadonlyArray<LogEntry>, LogStoreError>
+  /**
+   * The same entries as `pages` as text, one per line (src/logs/textRender.ts): each message as
+   * `query` gives it (ANSI stripped with `raw`), after its timestamp with `timestamps`, then
+   * "\n". Read about 1 MiB of output at a time, mostly passed through as the bytes read: what
+   * `logs ID -n N` prints without colours or JSON.
+   */
+  readonly text: (
+    id: string,
+    options?: { readonly lines?: number } & TextOptions,
+  ) => Stream.Stream<Uint8Array, LogStoreError>
   /**
    * The last `lines` (default 10) entries, then every new entry as it is indexed, forever;
    * `{ _clear: true, _gen }` when the log is cleared. Pull-based: a slow consumer gets every

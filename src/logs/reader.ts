@@ -79,7 +79,7 @@ export const makeMatcher = (q: LogQuery): ((message: string) => string | undefin
 }
 
 /** Raw bytes read per group of contiguous records: large forwards, small backwards (`lines`). */
-const FORWARD_GROUP_BYTES = 1024 * 1024
+export const FORWARD_GROUP_BYTES = 1024 * 1024
 const BACKWARD_GROUP_BYTES = 64 * 1024
 
 /** Largest j < i such that records[j..i) are contiguous in the raw file and span at most `max` bytes. */
@@ -95,7 +95,7 @@ const groupStartBackward = (records: ReadonlyArray<Located>, i: number, max: num
 }
 
 /** Smallest j > i such that records[i..j) are contiguous and span at most `max` bytes. */
-const groupEndForward = (records: ReadonlyArray<IndexRecord>, i: number, max: number): number => {
+export const groupEndForward = (records: ReadonlyArray<IndexRecord>, i: number, max: number): number => {
   let j = i + 1
   const off = records[i]!.off
   while (j < records.length) {
@@ -244,7 +244,7 @@ export const runQuery = (ctx: ReadContext, q: LogQuery): Effect.Effect<Batch, Lo
   )
 
 /** Locates the first record holding an id above `cursor`, preferring the end of the index. */
-const seekAfter = (view: IndexView, last: Located, cursor: number): number => {
+export const seekAfter = (view: IndexView, last: Located, cursor: number): number => {
   if (last.rec.first <= cursor + 1) return last.start // a tail that keeps up: only the last record is new
   // a tail that nearly keeps up wants one of the last few records: try a small block first
   const { records } = readBackward(view, view.dataStart, view.limit, 4096)
@@ -257,6 +257,55 @@ const seekAfter = (view: IndexView, last: Located, cursor: number): number => {
 }
 
 /**
+ * Calls `use` with the whole records holding ids above `cursor` (in id order, spanning about
+ * `budget` raw bytes but at least one record, none starting above `upTo`), the raw file's fd
+ * (undefined when it is missing: no records then), the index's generation and its last id.
+ * Synchronous: throws a LogStoreError.
+ */
+export const withRecordsAfter = <A>(
+  ctx: ReadContext,
+  cursor: number,
+  budget: number,
+  upTo: number,
+  use: (
+    records: ReadonlyArray<IndexRecord>,
+    rawFd: number | undefined,
+    gen: number,
+    lastIndexed: number,
+  ) => A,
+): A => {
+  const view = openView(ctx.indexPath)
+  let rawFd: number | undefined
+  try {
+    const last = lastRecord(view)
+    const lastIndexed = endOf(view, last).nextId - 1
+    if (last === undefined || lastId(last.rec) <= cursor)
+      return use([], undefined, view.header.gen, lastIndexed)
+    rawFd = fsio.openSyncIfExists(ctx.rawPath)
+    if (rawFd === undefined) return use([], undefined, view.header.gen, lastIndexed)
+    let pos = seekAfter(view, last, cursor)
+    const picked: Array<IndexRecord> = []
+    let bytes = 0
+    let full = false
+    while (pos < view.limit && !full && bytes < budget) {
+      const { records, next } = readForward(view, pos, view.limit)
+      for (const l of records) {
+        full = bytes >= budget || l.rec.first > upTo
+        if (full) break
+        picked.push(l.rec)
+        bytes += l.rec.end - l.rec.off
+        pos = l.next
+      }
+      if (records.length === 0) pos = next
+    }
+    return use(picked, rawFd, view.header.gen, lastIndexed)
+  } finally {
+    closeView(view)
+    if (rawFd !== undefined) fsio.closeSync(rawFd)
+  }
+}
+
+/**
  * Entries with an id above `cursor`, in id order, from whole records spanning about
  * `budget` raw bytes (at least one record): what a tail reads per pull. One synchronous
  * step: a tail of a chatty daemon pulls once per line, so this path must be cheap.
@@ -266,43 +315,17 @@ export const readAfter = (
   cursor: number,
   budget: number,
 ): Effect.Effect<Batch, LogStoreError> =>
-  fsio.attempt(() => {
-    const view = openView(ctx.indexPath)
-    let rawFd: number | undefined
-    try {
-      const last = lastRecord(view)
-      const batch = (entries: ReadonlyArray<LogEntry>): Batch => ({
-        gen: view.header.gen,
-        entries,
-        lastId: endOf(view, last).nextId - 1,
-      })
-      if (last === undefined || lastId(last.rec) <= cursor) return batch([])
-      rawFd = fsio.openSyncIfExists(ctx.rawPath)
-      if (rawFd === undefined) return batch([])
-      let pos = seekAfter(view, last, cursor)
-      const picked: Array<IndexRecord> = []
-      let bytes = 0
-      while (pos < view.limit && bytes < budget) {
-        const { records, next } = readForward(view, pos, view.limit)
-        for (const l of records) {
-          if (bytes >= budget) break
-          picked.push(l.rec)
-          bytes += l.rec.end - l.rec.off
-          pos = l.next
-        }
-        if (records.length === 0) pos = next
-      }
+  fsio.attempt(() =>
+    withRecordsAfter(ctx, cursor, budget, Number.POSITIVE_INFINITY, (picked, rawFd, gen, lastIndexed) => {
       const out: Array<LogEntry> = []
-      visitForward(ctx, rawFd, picked, (id, timestamp, message) => {
-        if (id > cursor) out.push({ id, timestamp, daemon_id: ctx.daemonId, message })
-        return true
-      })
-      return batch(out)
-    } finally {
-      closeView(view)
-      if (rawFd !== undefined) fsio.closeSync(rawFd)
-    }
-  })
+      if (rawFd !== undefined)
+        visitForward(ctx, rawFd, picked, (id, timestamp, message) => {
+          if (id > cursor) out.push({ id, timestamp, daemon_id: ctx.daemonId, message })
+          return true
+        })
+      return { gen, entries: out, lastId: lastIndexed }
+    }),
+  )
 
 /** What the index holds right now. */
 export interface LogStats {

@@ -24,6 +24,7 @@ export interface MemoryLogStoreOptions {
 }
 
 const timestamp = "2026-01-01 00:00:00"
+const utf8 = new TextEncoder()
 
 export const makeMemoryLogStore = (options: MemoryLogStoreOptions) =>
   Effect.gen(function* () {
@@ -86,6 +87,15 @@ export const makeMemoryLogStore = (options: MemoryLogStoreOptions) =>
       pages: (id, o = {}) =>
         Stream.fromEffect(own(id)).pipe(
           Stream.map((entries) => (o.lines === undefined ? entries : entries.slice(-o.lines))),
+        ),
+      text: (id, o = {}) =>
+        store.query(id, { ...(o.lines === undefined ? {} : { lines: o.lines }), raw: o.raw === true }).pipe(
+          Effect.map((entries) =>
+            utf8.encode(
+              entries.map((e) => `${o.timestamps ? `${e.timestamp} ` : ""}${e.message}\n`).join(""),
+            ),
+          ),
+          Stream.fromEffect,
         ),
       tail: (id, o = {}) =>
         store.pages(id, o).pipe(Stream.flattenIterables, Stream.concat(store.onLines(id))),

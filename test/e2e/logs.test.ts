@@ -54,7 +54,7 @@ beforeAll(async () => {
   sb = makeDaemonSandbox()
   proj = sb.project(
     "logs",
-    ["talker", "other", "timed", "follower", "clearme", "flood", "ticker"].map(daemon).join("\n"),
+    ["talker", "other", "timed", "follower", "clearme", "flood", "ticker", "wide"].map(daemon).join("\n"),
   )
   sb.write({
     "logs/talker.sh": [
@@ -71,6 +71,10 @@ beforeAll(async () => {
     "logs/follower.sh": gated(["before 1", "before 2", "before 3"], "follower.go", ["after go"]),
     "logs/clearme.sh": gated(["first run line"], "clearme.go", ["after clear"]),
     "logs/ticker.sh": "while :; do echo tick; sleep 0.05; done\n",
+    // ten lines of 30,000 "é" (60 KB each): the answer comes in many reads, some of which end
+    // inside a character
+    "logs/wide.sh":
+      "for i in 1 2 3 4 5 6 7 8 9 10; do head -c 30000 /dev/zero | tr '\\0' x | sed 's/x/é/g'; echo \" $i\"; done\nexec sleep 300\n",
     "logs/flood.sh": 'i=0\nwhile [ $i -lt 5000 ]; do i=$((i+1)); echo "flood $i"; done\nexec sleep 300\n',
   })
   const r = sb.cli(["start", "talker", "other"], proj)
@@ -183,6 +187,19 @@ describe("reading", () => {
       expect(all).toContain("logs/other other says hi")
       expect(all).toContain("logs/talker line 5")
       expect(lines("talker", "other", "--no-timestamp", "-n", "1")).toHaveLength(1)
+    },
+    T,
+  )
+
+  it(
+    "multi-byte characters come out whole in --json and in filtered output, however the answer is cut",
+    async () => {
+      expect(cli("start", "wide").status).toBe(0)
+      await logged("logs/wide", "é 10")
+      const want = Array.from({ length: 10 }, (_, i) => `${"é".repeat(30_000)} ${i + 1}`)
+      expect(entries("wide", "-n", "10").map((e) => e.message)).toEqual(want)
+      expect(lines("wide", "--no-timestamp", "--grep", "é")).toEqual(want)
+      expect(cli("stop", "wide").status).toBe(0)
     },
     T,
   )

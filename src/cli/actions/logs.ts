@@ -7,8 +7,8 @@ import { isLogClear, type LogEntry, LogStreamItem } from "../../domain/LogEntry.
 import { stripAnsi } from "../../logs/ansi.js"
 import { SupervisorClient } from "../client.js"
 import type { LogsOptions } from "../logs.js"
-import { cyan, dim, printJson } from "../output.js"
-import { handleErrors, loadHere, withClient } from "../session.js"
+import { cyan, dim, ExitCode, isTTY, printJson, red } from "../output.js"
+import { handleErrors, loadHere, Reported, withClient } from "../session.js"
 
 /** `--since`/`--until`: an absolute time (`2026-01-31 12:00:00`, ISO) or a relative one (`5min`, `1h`). */
 export const parseTimeArg = (value: string, now = Date.now()): Either.Either<number, string> => {
@@ -29,7 +29,7 @@ export const parseTimeArg = (value: string, now = Date.now()): Either.Either<num
 const decodeItem = Schema.decodeUnknownSync(LogStreamItem)
 
 /** Writes to stdout and waits until it drained (a pipe to `head` or `less` sets the pace). */
-const writeOut = (text: string) =>
+const writeOut = (text: string | Uint8Array) =>
   Effect.async<void>((resume) => {
     if (process.stdout.write(text)) resume(Effect.void)
     else process.stdout.once("drain", () => resume(Effect.void))
@@ -114,6 +114,31 @@ export const logs = (o: LogsOptions) =>
             case_sensitive: o.caseSensitive,
             raw: o.raw,
           }
+          const [only] = ids
+          const filtered = since || until || grep !== undefined || regexText !== undefined
+          if (!o.tail && !o.json && only !== undefined && !many && !filtered && (o.noTimestamp || !isTTY())) {
+            // One daemon's lines as the supervisor reads them, as text (no colours to add): copied
+            // to stdout as they come, without an entry per line on either side (docs/logs.md).
+            const request = yield* HttpClientRequest.post("http://localhost/api/cli/logs/text").pipe(
+              HttpClientRequest.bodyJson({
+                id: only,
+                lines: Option.getOrElse(o.lines, () => 100),
+                raw: o.raw,
+                timestamps: !o.noTimestamp,
+              }),
+            )
+            const response = yield* c.http.execute(request).pipe(Effect.orDie)
+            if (response.status !== 200)
+              return yield* Effect.dieMessage(yield* response.text.pipe(Effect.orDie))
+            return yield* response.stream.pipe(
+              Stream.runForEach(writeOut),
+              Effect.catchAll(() =>
+                Console.error(`${red("error:")} the supervisor stopped answering before the last line`).pipe(
+                  Effect.zipRight(Effect.fail(new Reported({ code: ExitCode.failure }))),
+                ),
+              ),
+            )
+          }
           if (!o.tail) {
             // Streamed: entries are printed as they arrive, a chunk at a time (`-n 1000000`
             // neither waits for the whole answer nor holds it in memory twice).
@@ -123,7 +148,9 @@ export const logs = (o: LogsOptions) =>
             let first = true
             if (o.json) yield* writeOut("[")
             yield* HttpClientResponse.stream(c.http.execute(request)).pipe(
-              Stream.pipeThroughChannel(Ndjson.unpack()),
+              // decoded as one text: a character split between two reads must not become two U+FFFD
+              Stream.decodeText(),
+              Stream.pipeThroughChannel(Ndjson.unpackString()),
               Stream.runForEachChunk((chunk) => {
                 let text = ""
                 for (const item of chunk) {
@@ -145,7 +172,8 @@ export const logs = (o: LogsOptions) =>
             HttpClientRequest.bodyJson({ ...query, lines: Option.getOrElse(o.lines, () => 10) }),
           )
           yield* HttpClientResponse.stream(c.http.execute(follow)).pipe(
-            Stream.pipeThroughChannel(Ndjson.unpack()),
+            Stream.decodeText(),
+            Stream.pipeThroughChannel(Ndjson.unpackString()),
             Stream.map(decodeItem),
             Stream.runForEach((item) => {
               if (isLogClear(item))
