@@ -7,6 +7,7 @@ import {
   NamespaceResult,
   ProxyEntry,
 } from "../domain/ApiNamespaces.js"
+import { CleanResult, LogsCleared, StopResults, SupervisorInfo, WaitResult } from "../domain/CliOutput.js"
 import { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { LogEntry, LogStreamItem } from "../domain/LogEntry.js"
 import { ProcessTreeNode } from "../domain/ProcessTree.js"
@@ -91,25 +92,6 @@ export class DaemonsGroup extends HttpApiGroup.make("daemons")
   )
   .prefix("/api") {}
 
-export const SupervisorInfo = Schema.Struct({
-  pid: Schema.Int,
-  version: Schema.String,
-  started_at: Schema.Number,
-  uptime_secs: Schema.Int,
-  state_dir: Schema.String,
-  socket: Schema.String,
-  web_url: Schema.NullOr(Schema.String),
-  api_url: Schema.NullOr(Schema.String),
-  daemons: Schema.Int,
-}).annotations({ identifier: "SupervisorInfo" })
-export type SupervisorInfo = typeof SupervisorInfo.Type
-
-export const StopResult = Schema.Struct({
-  id: Schema.String,
-  was_running: Schema.Boolean,
-  /** It outlived its stop signal's timeout and was killed with SIGKILL. */
-  killed: Schema.Boolean,
-})
 export const LogsQuery = Schema.Struct({
   ids: Schema.Array(Schema.String),
   lines: Schema.optional(Schema.Int),
@@ -120,13 +102,6 @@ export const LogsQuery = Schema.Struct({
   case_sensitive: Schema.optional(Schema.Boolean),
   raw: Schema.optional(Schema.Boolean),
 })
-export const WaitResult = Schema.Struct({
-  id: Schema.String,
-  status: Schema.String,
-  exit_code: Schema.NullOr(Schema.Int),
-  signal: Schema.NullOr(Schema.String),
-})
-
 /**
  * `supervisor list --json` asked of the supervisor itself (src/quick/list.ts): it loads the
  * configuration seen from the CLI's directory with the CLI's environment.
@@ -190,7 +165,7 @@ export class CliGroup extends HttpApiGroup.make("cli")
   .add(
     HttpApiEndpoint.post("stop", "/stop")
       .setPayload(Schema.Struct({ ids: Schema.Array(Schema.String) }))
-      .addSuccess(Schema.Array(StopResult))
+      .addSuccess(StopResults)
       .addError(DaemonNotFound, { status: 404 }),
   )
   .add(
@@ -202,7 +177,7 @@ export class CliGroup extends HttpApiGroup.make("cli")
   .add(
     HttpApiEndpoint.post("clean", "/clean")
       .setPayload(Schema.Struct({ ids: Schema.optional(Schema.Array(Schema.String)) }))
-      .addSuccess(Schema.Struct({ removed: Schema.Array(Schema.String) })),
+      .addSuccess(CleanResult),
   )
   .add(HttpApiEndpoint.post("logs", "/logs").setPayload(LogsQuery).addSuccess(Schema.Array(LogEntry)))
   .add(
@@ -228,7 +203,7 @@ export class CliGroup extends HttpApiGroup.make("cli")
   .add(
     HttpApiEndpoint.post("clearLogs", "/logs/clear")
       .setPayload(Schema.Struct({ ids: Schema.Array(Schema.String) }))
-      .addSuccess(Schema.Struct({ cleared: Schema.Array(Schema.String) })),
+      .addSuccess(LogsCleared),
   )
   .add(
     HttpApiEndpoint.post("definition", "/definition")

@@ -8,7 +8,7 @@
 // the full CLI runs.
 
 import { type Spinner, startSpinner } from "../cli/spinner.js"
-import { outcomeReportLine, startReportLines, waitingLine } from "../cli/startText.js"
+import { outcomeReportLine, outcomeStatus, startReportLines, waitingLine } from "../cli/startText.js"
 import { red } from "../cli/style.js"
 // the type only (erased by the build): this bundle loads no Effect
 import type { StartFromEvent } from "../domain/StartEvent.js"
@@ -140,7 +140,13 @@ export const quickStart = async (args: ReadonlyArray<string>): Promise<boolean> 
       }
       spinner?.stop()
       spinner = undefined
-      const { lines, code } = startReportLines(event.outcomes, { ...parsed, printed: progress === "lines" })
+      // --json: the outcomes as the supervisor encoded them (StartOutcomes, as the CLI prints them)
+      const { lines, code } = parsed.json
+        ? {
+            lines: [{ stream: "stdout" as const, text: JSON.stringify(event.outcomes, null, 2) }],
+            code: outcomeStatus(event.outcomes),
+          }
+        : startReportLines(event.outcomes, { ...parsed, printed: progress === "lines" })
       for (const line of lines) print(line.stream, line.text)
       if (code !== 0) process.exitCode = code
       finish(true)
