@@ -9,6 +9,7 @@ import {
 } from "../domain/ApiNamespaces.js"
 import { CleanResult, LogsCleared, StopResults, SupervisorInfo, WaitResult } from "../domain/CliOutput.js"
 import { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import { BadDaemonId } from "../domain/DaemonId.js"
 import { LogEntry, LogStreamItem } from "../domain/LogEntry.js"
 import { ProcessTreeNode } from "../domain/ProcessTree.js"
 import { StartEvent, StartFromEvent } from "../domain/StartEvent.js"
@@ -33,8 +34,13 @@ export const IdSegment = Schema.transform(Schema.String, Schema.String, {
 })
 const idPath = Schema.Struct({ id: IdSegment })
 
+// Every route of one daemon takes its ID in the path: one that is not `<namespace>/<name>` is a
+// 400 BadDaemonId (the handlers check it), an unknown one a 404 DaemonNotFound or `ok: false`.
 const control = <const Name extends string>(name: Name) =>
-  HttpApiEndpoint.post(name, `/daemons/:id/${name}`).setPath(idPath).addSuccess(ControlResult)
+  HttpApiEndpoint.post(name, `/daemons/:id/${name}`)
+    .setPath(idPath)
+    .addSuccess(ControlResult)
+    .addError(BadDaemonId, { status: 400 })
 
 /** The spec's public routes. */
 export class DaemonsGroup extends HttpApiGroup.make("daemons")
@@ -43,6 +49,7 @@ export class DaemonsGroup extends HttpApiGroup.make("daemons")
     HttpApiEndpoint.get("get", "/daemons/:id")
       .setPath(idPath)
       .addSuccess(ApiDaemonEntry)
+      .addError(BadDaemonId, { status: 400 })
       .addError(DaemonNotFound, { status: 404 }),
   )
   .add(control("start"))
@@ -70,6 +77,7 @@ export class DaemonsGroup extends HttpApiGroup.make("daemons")
           "ndjson, a LogStreamItem per line: the last stored entries, then each new one until the client leaves",
         ),
       )
+      .addError(BadDaemonId, { status: 400 })
       .addError(DaemonNotFound, { status: 404 }),
   )
   .add(HttpApiEndpoint.get("namespaces", "/namespaces").addSuccess(Schema.Array(NamespaceEntry)))
@@ -88,6 +96,7 @@ export class DaemonsGroup extends HttpApiGroup.make("daemons")
     HttpApiEndpoint.get("tree", "/processes/:id/tree")
       .setPath(idPath)
       .addSuccess(Schema.Array(ProcessTreeNode))
+      .addError(BadDaemonId, { status: 400 })
       .addError(DaemonNotFound, { status: 404 }),
   )
   .prefix("/api") {}

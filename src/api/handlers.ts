@@ -4,6 +4,7 @@ import * as os from "node:os"
 import { FileSystem, HttpApiBuilder } from "@effect/platform"
 import { Effect, Either } from "effect"
 import type { ControlResult } from "../domain/ApiDaemonEntry.js"
+import { type BadDaemonId, qualifiedId } from "../domain/DaemonId.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { LogStore } from "../logs/LogStore.js"
 import { listPids } from "../process/procfs.js"
@@ -36,6 +37,9 @@ const outcomeResult = (o: StartOutcome): ControlResult => {
 }
 
 const countProcesses = () => Effect.sync(() => listPids().length)
+
+/** The qualified ID of a daemon route's path, or a BadDaemonId (400). */
+const pathId = (path: { readonly id: string }): Effect.Effect<string, BadDaemonId> => qualifiedId(path.id)
 
 export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
   Effect.gen(function* () {
@@ -84,29 +88,50 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
         }),
       )
       .handle("get", ({ path }) =>
-        entry(path.id).pipe(
+        Effect.flatMap(pathId(path), entry).pipe(
           // never ran, but configured in a registered namespace: its listing entry
           Effect.catchTag("DaemonNotFound", (notFound) =>
             Effect.gen(function* () {
               const listed = yield* configured.listing([], yield* sup.disabledIds)
-              const found = listed.find((e) => e.id.qualified === path.id)
+              const found = listed.find((e) => e.id.qualified === notFound.id)
               return found ?? (yield* Effect.fail(notFound))
             }),
           ),
         ),
       )
-      .handle("start", ({ path }) => control((id) => start(id, false))(path.id))
-      .handle("stop", ({ path }) => control((id) => sup.stop(id).pipe(Effect.as({ ok: true })))(path.id))
-      .handle("restart", ({ path }) => control((id) => start(id, true))(path.id))
+      .handle("start", ({ path }) =>
+        Effect.flatMap(
+          pathId(path),
+          control((id) => start(id, false)),
+        ),
+      )
+      .handle("stop", ({ path }) =>
+        Effect.flatMap(
+          pathId(path),
+          control((id) => sup.stop(id).pipe(Effect.as({ ok: true }))),
+        ),
+      )
+      .handle("restart", ({ path }) =>
+        Effect.flatMap(
+          pathId(path),
+          control((id) => start(id, true)),
+        ),
+      )
       .handle("enable", ({ path }) =>
-        control((id) => knownOrConfigured(id).pipe(Effect.zipRight(sup.enable(id)), Effect.as({ ok: true })))(
-          path.id,
+        Effect.flatMap(
+          pathId(path),
+          control((id) =>
+            knownOrConfigured(id).pipe(Effect.zipRight(sup.enable(id)), Effect.as({ ok: true })),
+          ),
         ),
       )
       .handle("disable", ({ path }) =>
-        control((id) =>
-          knownOrConfigured(id).pipe(Effect.zipRight(sup.disable(id)), Effect.as({ ok: true })),
-        )(path.id),
+        Effect.flatMap(
+          pathId(path),
+          control((id) =>
+            knownOrConfigured(id).pipe(Effect.zipRight(sup.disable(id)), Effect.as({ ok: true })),
+          ),
+        ),
       )
       .handle("stats", () =>
         Effect.map(countProcesses(), (process_count) => ({
@@ -128,13 +153,14 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
           })),
         ),
       )
-      .handle("tree", ({ path }) => sup.tree(path.id))
+      .handle("tree", ({ path }) => Effect.flatMap(pathId(path), sup.tree))
       .handleRaw("tail", ({ path, urlParams }) =>
         Effect.gen(function* () {
-          yield* sup.get(path.id)
+          const id = yield* pathId(path)
+          yield* sup.get(id)
           const since = urlParams.since === undefined ? undefined : parseSince(urlParams.since)
           if (since !== undefined && Either.isLeft(since)) return problem(400, "BadRequest", since.left)
-          const stream = filteredTail(logs, path.id, {
+          const stream = filteredTail(logs, id, {
             lines: urlParams.lines ?? 10,
             since: since === undefined ? undefined : since.right,
             grep: urlParams.grep,
