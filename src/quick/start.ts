@@ -24,7 +24,11 @@ export interface StartArgs {
   readonly json: boolean
 }
 
-const FLAGS: Record<string, "all" | "force" | "quiet" | "json"> = {
+/**
+ * The boolean flags of `start` taken on here, by their names in the command tree (no Effect here
+ * to read it: test/cli/quickStart.test.ts holds them to it). `--group`/`-g` is parsed apart.
+ */
+export const QUICK_FLAGS: Readonly<Record<string, "all" | "force" | "quiet" | "json">> = {
   "--all": "all",
   "-a": "all",
   "--force": "force",
@@ -41,7 +45,7 @@ export const parseStartArgs = (args: ReadonlyArray<string>): StartArgs | undefin
   let group: string | null = null
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!
-    const flag = FLAGS[arg]
+    const flag = Object.hasOwn(QUICK_FLAGS, arg) ? QUICK_FLAGS[arg] : undefined
     let groupValue: string | undefined
     if (arg === "--group" || arg === "-g") groupValue = args[++i]
     else if (arg.startsWith("--group=")) groupValue = arg.slice("--group=".length)
