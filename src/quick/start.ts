@@ -7,13 +7,14 @@
 // warnings, an ID to complain about) resolves false before anything was started or printed, and
 // the full CLI runs.
 
+// the types only (erased by the build): this bundle loads no Effect
+import type { StartFromRequest } from "../api/Api.js"
 import { type Spinner, startSpinner } from "../cli/spinner.js"
 import { outcomeReportLine, outcomeStatus, startReportLines, waitingLine } from "../cli/startText.js"
 import { red } from "../cli/style.js"
-// the type only (erased by the build): this bundle loads no Effect
 import type { StartFromEvent } from "../domain/StartEvent.js"
 import { VERSION } from "../version.js"
-import { post } from "./request.js"
+import { definedEnv, post } from "./request.js"
 
 export interface StartArgs {
   readonly ids: ReadonlyArray<string>
@@ -93,16 +94,17 @@ export const quickStart = async (args: ReadonlyArray<string>): Promise<boolean> 
   const parsed = parseStartArgs(args)
   if (parsed === undefined) return false
   const progress = parsed.json || parsed.quiet ? "none" : process.stderr.isTTY ? "spinner" : "lines"
-  const response = await post("/api/cli/start-from", {
+  const request: typeof StartFromRequest.Encoded = {
     version: VERSION,
     cwd: process.cwd(),
-    env: process.env,
+    env: definedEnv(),
     ids: parsed.ids,
     all: parsed.all,
     group: parsed.group,
     force: parsed.force,
     progress,
-  })
+  }
+  const response = await post("/api/cli/start-from", request)
   if (response === undefined || response.statusCode !== 200) {
     response?.resume()
     return false

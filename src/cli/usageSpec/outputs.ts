@@ -1,4 +1,5 @@
 import type { Schema } from "effect"
+import { NDJSON } from "../../api/ndjson.js"
 import { ApiDaemonEntry } from "../../domain/ApiDaemonEntry.js"
 import {
   CleanResult,
@@ -97,7 +98,7 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
       {
         name: "jsonl",
         framing: "jsonl",
-        media_type: "application/x-ndjson",
+        media_type: NDJSON,
         help: "with --tail --json: one log line (or a clear marker) per line, as they come",
         schema: LogStreamItem,
       },
