@@ -53,8 +53,13 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
         const r = yield* sup.get(id)
         return sup.entry(r, yield* sup.isDisabled(id), daemonUsage([r]).get(id))
       })
-    const control = (f: (id: string) => Effect.Effect<ControlResult, unknown>) => (id: string) =>
-      f(id).pipe(Effect.catchAll((e) => Effect.succeed({ ok: false, error: errorText(e) })))
+    // A control route: a malformed ID is a 400; any failure of the action itself is `ok: false`.
+    const control =
+      (f: (id: string) => Effect.Effect<ControlResult, unknown>) =>
+      ({ path }: { readonly path: { readonly id: string } }) =>
+        Effect.flatMap(pathId(path), (id) =>
+          f(id).pipe(Effect.catchAll((e) => Effect.succeed({ ok: false, error: errorText(e) }))),
+        )
     const configured = makeConfigured(state, config.env, yield* FileSystem.FileSystem)
     // A daemon of a registered namespace starts from its current definition, dependencies
     // first; any other from the definition it last ran with.
@@ -99,38 +104,26 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
           ),
         ),
       )
-      .handle("start", ({ path }) =>
-        Effect.flatMap(
-          pathId(path),
-          control((id) => start(id, false)),
-        ),
+      .handle(
+        "start",
+        control((id) => start(id, false)),
       )
-      .handle("stop", ({ path }) =>
-        Effect.flatMap(
-          pathId(path),
-          control((id) => sup.stop(id).pipe(Effect.as({ ok: true }))),
-        ),
+      .handle(
+        "stop",
+        control((id) => sup.stop(id).pipe(Effect.as({ ok: true }))),
       )
-      .handle("restart", ({ path }) =>
-        Effect.flatMap(
-          pathId(path),
-          control((id) => start(id, true)),
-        ),
+      .handle(
+        "restart",
+        control((id) => start(id, true)),
       )
-      .handle("enable", ({ path }) =>
-        Effect.flatMap(
-          pathId(path),
-          control((id) =>
-            knownOrConfigured(id).pipe(Effect.zipRight(sup.enable(id)), Effect.as({ ok: true })),
-          ),
-        ),
+      .handle(
+        "enable",
+        control((id) => knownOrConfigured(id).pipe(Effect.zipRight(sup.enable(id)), Effect.as({ ok: true }))),
       )
-      .handle("disable", ({ path }) =>
-        Effect.flatMap(
-          pathId(path),
-          control((id) =>
-            knownOrConfigured(id).pipe(Effect.zipRight(sup.disable(id)), Effect.as({ ok: true })),
-          ),
+      .handle(
+        "disable",
+        control((id) =>
+          knownOrConfigured(id).pipe(Effect.zipRight(sup.disable(id)), Effect.as({ ok: true })),
         ),
       )
       .handle("stats", () =>
