@@ -2,9 +2,10 @@ import { readFileSync } from "node:fs"
 import { Console, Effect, Schema } from "effect"
 import { defaultLoadOptions, loadConfig } from "../../config/Loader.js"
 import { locateKey } from "../../config/locate.js"
-import { ConfigProblems, ConfigShown, ConfigVerdict } from "../../domain/CliOutput.js"
+import { ConfigProblems, ConfigVerdict } from "../../domain/CliOutput.js"
 import { type ConfigInvalid, formatProblem } from "../../domain/ConfigProblem.js"
 import { DaemonConfig } from "../../domain/DaemonConfig.js"
+import { ResolvedConfig } from "../../domain/ResolvedConfig.js"
 import { bold, cyan, dim, ExitCode, exitWith, green, printJson, red, yellow } from "../output.js"
 
 /** Prints every problem (and warning) to stderr, and as JSON to stdout with --json; exit code 1. */
@@ -26,7 +27,8 @@ export const show = (json: boolean) =>
   loadConfig(defaultLoadOptions()).pipe(
     Effect.flatMap((config) =>
       Effect.gen(function* () {
-        if (json) return yield* printJson(ConfigShown, config)
+        // the member of the declared ConfigShown that applies: no union check of the whole configuration
+        if (json) return yield* printJson(ResolvedConfig, config)
         for (const w of config.warnings) yield* Console.error(`${yellow("warning:")} ${w}`)
         yield* Console.log(bold("Files") + dim(" (load order, later overrides earlier)"))
         if (config.files.length === 0) yield* Console.log(dim("  none found: create supervisor.toml here"))
