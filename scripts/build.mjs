@@ -14,6 +14,7 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs"
+import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
@@ -62,10 +63,29 @@ await build({
   outfile: "dist/host.cjs",
   plugins: [stubs, deepImports, lazyGlobals],
 })
+// What the CLI's argument checks need of its command tree (src/cli/argvTables.ts), read from the
+// tree now and baked into the bundle: the CLI does not walk the tree at every start.
+const argvTables = async () => {
+  const dir = mkdtempSync(join(tmpdir(), "supervisor-argv-"))
+  try {
+    const out = join(dir, "argvTables.cjs")
+    await build({
+      ...common,
+      entryPoints: ["src/cli/argvTables.ts"],
+      outfile: out,
+      sourcemap: false,
+      plugins: [stubs, hostExternal],
+    })
+    return createRequire(import.meta.url)(out).treeArgvTables()
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
 const result = await build({
   ...common,
   entryPoints: ["src/main.ts"],
   outfile: "dist/cli.cjs",
+  define: { SUPERVISOR_ARGV_TABLES: JSON.stringify(await argvTables()) },
   plugins: [stubs, hostExternal, deepImports, lazyGlobals],
 })
 // The fast `list --json` and `start` of the launcher: plain Node, and it must stay so.

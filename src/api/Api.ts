@@ -7,7 +7,9 @@ import {
   NamespaceResult,
   ProxyEntry,
 } from "../domain/ApiNamespaces.js"
+import { CleanResult, LogsCleared, StopResults, SupervisorInfo, WaitResult } from "../domain/CliOutput.js"
 import { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import { BadDaemonId } from "../domain/DaemonId.js"
 import { LogEntry, LogStreamItem } from "../domain/LogEntry.js"
 import { ProcessTreeNode } from "../domain/ProcessTree.js"
 import { StartEvent, StartFromEvent } from "../domain/StartEvent.js"
@@ -32,8 +34,13 @@ export const IdSegment = Schema.transform(Schema.String, Schema.String, {
 })
 const idPath = Schema.Struct({ id: IdSegment })
 
+// Every route of one daemon takes its ID in the path: one that is not `<namespace>/<name>` is a
+// 400 BadDaemonId (the handlers check it), an unknown one a 404 DaemonNotFound or `ok: false`.
 const control = <const Name extends string>(name: Name) =>
-  HttpApiEndpoint.post(name, `/daemons/:id/${name}`).setPath(idPath).addSuccess(ControlResult)
+  HttpApiEndpoint.post(name, `/daemons/:id/${name}`)
+    .setPath(idPath)
+    .addSuccess(ControlResult)
+    .addError(BadDaemonId, { status: 400 })
 
 /** The spec's public routes. */
 export class DaemonsGroup extends HttpApiGroup.make("daemons")
@@ -42,6 +49,7 @@ export class DaemonsGroup extends HttpApiGroup.make("daemons")
     HttpApiEndpoint.get("get", "/daemons/:id")
       .setPath(idPath)
       .addSuccess(ApiDaemonEntry)
+      .addError(BadDaemonId, { status: 400 })
       .addError(DaemonNotFound, { status: 404 }),
   )
   .add(control("start"))
@@ -69,6 +77,7 @@ export class DaemonsGroup extends HttpApiGroup.make("daemons")
           "ndjson, a LogStreamItem per line: the last stored entries, then each new one until the client leaves",
         ),
       )
+      .addError(BadDaemonId, { status: 400 })
       .addError(DaemonNotFound, { status: 404 }),
   )
   .add(HttpApiEndpoint.get("namespaces", "/namespaces").addSuccess(Schema.Array(NamespaceEntry)))
@@ -87,29 +96,11 @@ export class DaemonsGroup extends HttpApiGroup.make("daemons")
     HttpApiEndpoint.get("tree", "/processes/:id/tree")
       .setPath(idPath)
       .addSuccess(Schema.Array(ProcessTreeNode))
+      .addError(BadDaemonId, { status: 400 })
       .addError(DaemonNotFound, { status: 404 }),
   )
   .prefix("/api") {}
 
-export const SupervisorInfo = Schema.Struct({
-  pid: Schema.Int,
-  version: Schema.String,
-  started_at: Schema.Number,
-  uptime_secs: Schema.Int,
-  state_dir: Schema.String,
-  socket: Schema.String,
-  web_url: Schema.NullOr(Schema.String),
-  api_url: Schema.NullOr(Schema.String),
-  daemons: Schema.Int,
-}).annotations({ identifier: "SupervisorInfo" })
-export type SupervisorInfo = typeof SupervisorInfo.Type
-
-export const StopResult = Schema.Struct({
-  id: Schema.String,
-  was_running: Schema.Boolean,
-  /** It outlived its stop signal's timeout and was killed with SIGKILL. */
-  killed: Schema.Boolean,
-})
 export const LogsQuery = Schema.Struct({
   ids: Schema.Array(Schema.String),
   lines: Schema.optional(Schema.Int),
@@ -157,13 +148,6 @@ export const Fallback = Schema.Struct({
 const LogText = Schema.String.pipe(
   HttpApiSchema.withEncoding({ kind: "Text", contentType: "text/plain; charset=utf-8" }),
 )
-
-export const WaitResult = Schema.Struct({
-  id: Schema.String,
-  status: Schema.String,
-  exit_code: Schema.NullOr(Schema.Int),
-  signal: Schema.NullOr(Schema.String),
-})
 
 /**
  * `supervisor list --json` asked of the supervisor itself (src/quick/list.ts): it loads the
@@ -228,7 +212,7 @@ export class CliGroup extends HttpApiGroup.make("cli")
   .add(
     HttpApiEndpoint.post("stop", "/stop")
       .setPayload(Schema.Struct({ ids: Schema.Array(Schema.String) }))
-      .addSuccess(Schema.Array(StopResult))
+      .addSuccess(StopResults)
       .addError(DaemonNotFound, { status: 404 }),
   )
   .add(
@@ -240,7 +224,7 @@ export class CliGroup extends HttpApiGroup.make("cli")
   .add(
     HttpApiEndpoint.post("clean", "/clean")
       .setPayload(Schema.Struct({ ids: Schema.optional(Schema.Array(Schema.String)) }))
-      .addSuccess(Schema.Struct({ removed: Schema.Array(Schema.String) })),
+      .addSuccess(CleanResult),
   )
   .add(HttpApiEndpoint.post("logs", "/logs").setPayload(LogsQuery).addSuccess(Schema.Array(LogEntry)))
   .add(
@@ -280,7 +264,7 @@ export class CliGroup extends HttpApiGroup.make("cli")
   .add(
     HttpApiEndpoint.post("clearLogs", "/logs/clear")
       .setPayload(Schema.Struct({ ids: Schema.Array(Schema.String) }))
-      .addSuccess(Schema.Struct({ cleared: Schema.Array(Schema.String) })),
+      .addSuccess(LogsCleared),
   )
   .add(
     HttpApiEndpoint.post("definition", "/definition")

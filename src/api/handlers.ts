@@ -6,6 +6,7 @@ import { Effect, Either } from "effect"
 import { ConfigLoader } from "../config/ConfigLoader.js"
 import { Control } from "../control/Control.js"
 import type { ControlResult } from "../domain/ApiDaemonEntry.js"
+import { type BadDaemonId, qualifiedId } from "../domain/DaemonId.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { LogStore } from "../logs/LogStore.js"
 import { listPids } from "../process/procfs.js"
@@ -36,6 +37,9 @@ const outcomeResult = (o: StartOutcome): ControlResult => {
 
 const countProcesses = () => Effect.sync(() => listPids().length)
 
+/** The qualified ID of a daemon route's path, or a BadDaemonId (400). */
+const pathId = (path: { readonly id: string }): Effect.Effect<string, BadDaemonId> => qualifiedId(path.id)
+
 export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
   Effect.gen(function* () {
     const sup = yield* Supervisor
@@ -45,22 +49,38 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
     const state = yield* StateStore
     const config = yield* SupervisorConfig
     const loader = yield* ConfigLoader
-    /** A control route: a business failure is `ok: false` with why (HTTP 200, as the spec says). */
-    const result = (effect: Effect.Effect<ControlResult, { readonly message: string }>) =>
-      effect.pipe(Effect.catchAll((e) => Effect.succeed({ ok: false, error: e.message })))
+    // A control route: a malformed ID is a 400; a business failure is `ok: false` with why (HTTP
+    // 200, as the spec says).
+    const result =
+      (f: (id: string) => Effect.Effect<ControlResult, { readonly message: string }>) =>
+      ({ path }: { readonly path: { readonly id: string } }) =>
+        Effect.flatMap(pathId(path), (id) =>
+          f(id).pipe(Effect.catchAll((e) => Effect.succeed({ ok: false, error: e.message }))),
+        )
     return h
       .handle("list", () => control.listing({ usage: true }))
-      .handle("get", ({ path }) => control.entry(path.id))
-      .handle("start", ({ path }) =>
-        result(control.startById(path.id, { force: false, reason: "api" }).pipe(Effect.map(outcomeResult))),
+      .handle("get", ({ path }) => Effect.flatMap(pathId(path), control.entry))
+      .handle(
+        "start",
+        result((id) =>
+          control.startById(id, { force: false, reason: "api" }).pipe(Effect.map(outcomeResult)),
+        ),
       )
-      .handle("stop", ({ path }) => result(sup.stop(path.id, "api").pipe(Effect.as({ ok: true }))))
-      .handle("restart", ({ path }) =>
-        result(control.startById(path.id, { force: true, reason: "api" }).pipe(Effect.map(outcomeResult))),
+      .handle(
+        "stop",
+        result((id) => sup.stop(id, "api").pipe(Effect.as({ ok: true }))),
       )
-      .handle("enable", ({ path }) => result(control.setEnabled(path.id, true).pipe(Effect.as({ ok: true }))))
-      .handle("disable", ({ path }) =>
-        result(control.setEnabled(path.id, false).pipe(Effect.as({ ok: true }))),
+      .handle(
+        "restart",
+        result((id) => control.startById(id, { force: true, reason: "api" }).pipe(Effect.map(outcomeResult))),
+      )
+      .handle(
+        "enable",
+        result((id) => control.setEnabled(id, true).pipe(Effect.as({ ok: true }))),
+      )
+      .handle(
+        "disable",
+        result((id) => control.setEnabled(id, false).pipe(Effect.as({ ok: true }))),
       )
       .handle("stats", () =>
         Effect.map(countProcesses(), (process_count) => ({
@@ -82,13 +102,14 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
           })),
         ),
       )
-      .handle("tree", ({ path }) => sup.tree(path.id))
+      .handle("tree", ({ path }) => Effect.flatMap(pathId(path), sup.tree))
       .handleRaw("tail", ({ path, urlParams }) =>
         Effect.gen(function* () {
-          yield* sup.get(path.id)
+          const id = yield* pathId(path)
+          yield* sup.get(id)
           const since = urlParams.since === undefined ? undefined : parseSince(urlParams.since)
           if (since !== undefined && Either.isLeft(since)) return problem(400, "BadRequest", since.left)
-          const stream = filteredTail(logs, path.id, {
+          const stream = filteredTail(logs, id, {
             lines: urlParams.lines ?? 10,
             since: since === undefined ? undefined : since.right,
             grep: urlParams.grep,

@@ -1,32 +1,19 @@
 // Checks of the raw arguments that @effect/cli gets wrong: a flag that needs a value but has
 // none (`start --group` at the end reads "unknown option --group"; `start --group --delay 1`
-// takes `--delay` for the group's name). test/cli/argvChecks.test.ts keeps the list in step
-// with the flags the CLI declares (its usage spec).
+// takes `--delay` for the group's name), a missing or unknown subcommand. What they check against
+// comes from the command tree (argvTables.ts).
+import { argvTables } from "./argvTables.js"
+
+let valueFlagSet: ReadonlySet<string> | undefined
 
 /** Every flag of the CLI that takes a value (`--bump` takes an optional one: not here). */
-export const VALUE_FLAGS: ReadonlySet<string> = new Set([
-  "--cmd",
-  "--delay",
-  "--expected-port",
-  "--format",
-  "--grep",
-  "--group",
-  "-g",
-  "--http",
-  "--lang",
-  "--lines",
-  "-n",
-  "--namespace",
-  "--out",
-  "--output",
-  "--port",
-  "--regex",
-  "--shell",
-  "--since",
-  "--status",
-  "--until",
-  "--web-port",
-])
+export const valueFlags = (): ReadonlySet<string> => {
+  valueFlagSet ??= new Set(argvTables().valueFlags)
+  return valueFlagSet
+}
+
+/** The commands made of subcommands, and theirs (`config`: `show`, `validate`). */
+export const subcommands = (): Readonly<Record<string, ReadonlyArray<string>>> => argvTables().subcommands
 
 /** The shells @effect/cli's own `--completions` writes a script for. */
 export const COMPLETION_SHELLS: ReadonlyArray<string> = ["bash", "zsh", "fish", "sh"]
@@ -41,7 +28,7 @@ export const missingValueProblem = (args: ReadonlyArray<string>): string | undef
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string
     if (arg === "--") return undefined // what follows is a command's, verbatim
-    if (!VALUE_FLAGS.has(arg)) continue
+    if (!valueFlags().has(arg)) continue
     const next = args[i + 1]
     if (next === undefined || next.startsWith("--"))
       return `${arg} needs a value${next === undefined ? "" : ` (it is followed by ${next})`}`
@@ -51,29 +38,20 @@ export const missingValueProblem = (args: ReadonlyArray<string>): string | undef
 }
 
 /**
- * The commands made of subcommands, and theirs. @effect/cli answers `config bogus` with the
- * root's commands and a bare `config` with the root's help (exit 0); test/cli/argvChecks.test.ts
- * keeps this in step with the usage spec.
+ * A missing or unknown subcommand of a command made of them, in words; flags are left alone.
+ * (@effect/cli answers `config bogus` with the root's commands and a bare `config` with the
+ * root's help, exit 0.)
  */
-export const SUBCOMMANDS: Readonly<Record<string, ReadonlyArray<string>>> = {
-  supervisor: ["run", "start", "stop", "status", "token"],
-  config: ["show", "validate"],
-  spec: ["check", "resolve", "docs", "describe", "sdk", "fmt", "complete"],
-}
-
-/** A missing or unknown subcommand of a command made of them, in words; flags are left alone. */
 export const subcommandProblem = (args: ReadonlyArray<string>): string | undefined => {
   const [command, sub] = args
-  const subs = command === undefined ? undefined : SUBCOMMANDS[command]
+  const table = subcommands()
+  const subs = command === undefined || !Object.hasOwn(table, command) ? undefined : table[command]
   if (subs === undefined || sub?.startsWith("-")) return undefined
   const choices = `${subs.join(", ")} (see \`supervisor ${command} --help\`)`
   if (sub === undefined) return `\`supervisor ${command}\` needs a subcommand: ${choices}`
   if (!subs.includes(sub)) return `unknown subcommand \`supervisor ${command} ${sub}\`; use one of ${choices}`
   return undefined
 }
-
-/** The short flags that take a value, which may come attached as in `tail -n5`. */
-const ATTACHABLE = new Set(["-n", "-g"])
 
 /**
  * `-n5` and `-gweb` as `-n 5` and `-g web` (@effect/cli takes them for unknown options), up to a
@@ -84,8 +62,9 @@ export const withAttachedValues = (argv: ReadonlyArray<string>): ReadonlyArray<s
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string
     if (arg === "--") return [...out, ...argv.slice(i)]
+    // a short flag that takes a value (`-n`, `-g`) may come with it attached, as in `tail -n5`
     const flag = arg.slice(0, 2)
-    if (i >= 2 && arg.length > 2 && ATTACHABLE.has(flag) && !arg.startsWith("--"))
+    if (i >= 2 && arg.length > 2 && !arg.startsWith("--") && valueFlags().has(flag))
       out.push(flag, arg.slice(2))
     else out.push(arg)
   }

@@ -4,7 +4,7 @@
 // `--completions`) and describes values generically ("A user-defined piece of text").
 import { Console, Effect } from "effect"
 import { VERSION } from "../version.js"
-import { VALUE_FLAGS } from "./argvChecks.js"
+import { valueFlags } from "./argvChecks.js"
 
 /** The arguments before `--`, without the values of value flags (`--grep -h` is no help). */
 const words = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
@@ -13,7 +13,7 @@ const words = (args: ReadonlyArray<string>): ReadonlyArray<string> => {
     const arg = args[i] as string
     if (arg === "--") break
     out.push(arg)
-    if (VALUE_FLAGS.has(arg)) i++
+    if (valueFlags().has(arg)) i++
   }
   return out
 }

@@ -3,7 +3,8 @@ import { Console, Effect } from "effect"
 import { stripAnsi } from "../logs/ansi.js"
 import { VERSION } from "../version.js"
 import { runFlagsCommand } from "./adhoc.js"
-import { missingValueProblem, SUBCOMMANDS, subcommandProblem, withAttachedValues } from "./argvChecks.js"
+import { withAliases } from "./aliases.js"
+import { missingValueProblem, subcommandProblem, subcommands, withAttachedValues } from "./argvChecks.js"
 import { rootCommand } from "./commands.js"
 import { printHelp, wantsHelp } from "./help.js"
 import { ExitCode, exitWith } from "./output.js"
@@ -13,15 +14,6 @@ import { holdRunCommand, runHead } from "./runArgs.js"
 import { usageMessage } from "./usageMessages.js"
 
 const cli = Command.run(rootCommand, { name: "supervisor", version: VERSION })
-
-/** pitchfork-compatible aliases: `ls` is `list`, `kill` is `stop`. */
-const ALIASES: Record<string, string> = { ls: "list", kill: "stop" }
-const withAliases = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
-  const command = argv[2]
-  return command !== undefined && command in ALIASES
-    ? [...argv.slice(0, 2), ALIASES[command]!, ...argv.slice(3)]
-    : argv
-}
 
 /**
  * What @effect/cli would misread, as usage errors: a value flag without its value and a missing
@@ -53,7 +45,7 @@ const withUsageMessages = <A, E, R>(argv: ReadonlyArray<string>, self: Effect.Ef
   const words =
     command === undefined || command.startsWith("-")
       ? []
-      : sub !== undefined && SUBCOMMANDS[command]?.includes(sub)
+      : sub !== undefined && Object.hasOwn(subcommands(), command) && subcommands()[command]?.includes(sub)
         ? [command, sub]
         : [command]
   return Effect.flatMap(Effect.console, (console) =>

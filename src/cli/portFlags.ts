@@ -19,12 +19,15 @@ export const portOptions = {
   ),
 }
 
+/** The one flag whose value may be left out (@effect/cli has no such flags): `start --bump`. */
+export const OPTIONAL_VALUE = { command: "start", flag: "bump" } as const
+
 /**
  * `--bump` takes an optional value: a bare `--bump` (at the end, or before another flag or a
  * daemon name) becomes `--bump true` before the arguments are parsed.
  */
 export const withOptionalBumpValue = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
-  if (argv[2] !== "start") return argv
+  if (argv[2] !== OPTIONAL_VALUE.command) return argv
   const out: Array<string> = []
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string
@@ -34,7 +37,8 @@ export const withOptionalBumpValue = (argv: ReadonlyArray<string>): ReadonlyArra
       break
     }
     // a negative number is a bad value (reported as such), not an unknown option `-1`
-    if (arg === "--bump" && !/^(-?\d+|true|false)$/.test(argv[i + 1] ?? "")) out.push("true")
+    if (arg === `--${OPTIONAL_VALUE.flag}` && !/^(-?\d+|true|false)$/.test(argv[i + 1] ?? ""))
+      out.push("true")
   }
   return out
 }

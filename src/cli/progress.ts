@@ -7,8 +7,7 @@ import { waitingList } from "../control/waiting.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
-import type { Waiting } from "../domain/StartEvent.js"
-import { StartEvent, type StartProgress } from "../domain/StartEvent.js"
+import { StartEvent, type StartProgress, type Waiting } from "../domain/StartEvent.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { SupervisorClient } from "./client.js"
 import { startSpinner } from "./spinner.js"
@@ -33,7 +32,9 @@ const streamStart = (
     )
     let outcomes: ReadonlyArray<StartOutcome> | undefined
     yield* HttpClientResponse.stream(c.http.execute(request)).pipe(
-      Stream.pipeThroughChannel(Ndjson.unpack()),
+      // decoded as one text: a character cut between two reads is not two U+FFFD
+      Stream.decodeText(),
+      Stream.pipeThroughChannel(Ndjson.unpackString()),
       Stream.map(decodeEvent),
       Stream.runForEach((event) =>
         "outcomes" in event ? Effect.sync(() => (outcomes = event.outcomes)) : onProgress(event),

@@ -70,13 +70,14 @@ const hintLine = (started: ReadonlyArray<string>) => {
 /**
  * The report of a start: its lines in order (failures on stderr) and the exit status. With
  * `printed`, the outcome lines were printed as they came (a transcript): only what follows them.
+ * `--json` prints the outcomes instead (startReport.ts; the quick client prints them as the
+ * supervisor encoded them).
  */
 export const startReportLines = (
   outcomes: ReadonlyArray<StartOutcome>,
-  options: { readonly json: boolean; readonly quiet: boolean; readonly printed?: boolean },
+  options: { readonly quiet: boolean; readonly printed?: boolean },
 ): { readonly lines: ReadonlyArray<ReportLine>; readonly code: number } => {
   const code = outcomeStatus(outcomes)
-  if (options.json) return { lines: [{ stream: "stdout", text: JSON.stringify(outcomes, null, 2) }], code }
   const lines: Array<ReportLine> = []
   if (outcomes.length === 0 && !options.quiet)
     lines.push({

@@ -84,3 +84,22 @@ export const DaemonRef = Schema.String.pipe(
     description: "A daemon ID: a short name in the same namespace, or a qualified <namespace>/<name>",
   }),
 )
+
+/** A daemon ID that is not `<namespace>/<name>` where one is required (the API answers it with a 400). */
+export class BadDaemonId extends Schema.TaggedError<BadDaemonId>()("BadDaemonId", {
+  id: Schema.String,
+  message: Schema.String,
+}) {}
+
+/** The qualified ID `input` is, or why it is none (a short name is none: it needs a namespace). */
+export const qualifiedId = (input: string): Either.Either<string, BadDaemonId> =>
+  Either.match(parseDaemonRef(input), {
+    onLeft: (why) =>
+      Either.left(
+        new BadDaemonId({
+          id: input,
+          message: `malformed daemon ID: ${why} (in a path, ONE url-encoded segment: app%2Fweb)`,
+        }),
+      ),
+    onRight: (id) => Either.right(id.qualified),
+  })

@@ -34,7 +34,7 @@ export const encodesAsItself = (ast: AST.AST): boolean => {
  * The JSON text of values through `schema`: `Schema.encodeSync` then `JSON.stringify` (`indent`
  * spaces, none by default). A schema whose encoding is the identity (`encodesAsItself`) skips the
  * encode call and its re-validation of what the type checker already checked: per log line it
- * doubled the cost of writing a million of them (bench/json-encoding.mjs). Such a value is then
+ * made writing a million of them 2-3 times as slow (bench/json-encoding.mjs). Such a value is then
  * printed as it is: its producers build it with exactly the schema's fields.
  */
 export const jsonEncoder = <A, I>(schema: Schema.Schema<A, I>, indent?: number): ((value: A) => string) => {

@@ -2,6 +2,7 @@ import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/pla
 import { Effect } from "effect"
 import type { Sessions } from "../api/HostInfo.js"
 import { problem } from "../api/problem.js"
+import { daemonRoutes } from "../api/routes.js"
 import { sameToken } from "../state/token.js"
 
 /**
@@ -23,7 +24,7 @@ export interface GuardOptions {
 
 export const SESSION_COOKIE = "supervisor_session"
 
-const ACTIONS = new Set(["start", "stop", "restart", "enable", "disable"])
+const DAEMON_ROUTES = daemonRoutes().map((r) => r.segments)
 
 /**
  * A path under a daemon route whose ID is not ONE segment (`/api/daemons/ns/name`): the message
@@ -31,20 +32,16 @@ const ACTIONS = new Set(["start", "stop", "restart", "enable", "disable"])
  */
 export const daemonPathProblem = (pathname: string): string | undefined => {
   const segments = pathname.split("/").slice(1)
-  const [api, route] = segments
-  if (api !== "api") return undefined
-  const hint = 'the daemon ID is ONE url-encoded path segment: "app/web" is written app%2Fweb'
-  if (route === "daemons" && segments.length >= 3) {
-    if (segments.length === 3) return undefined
-    if (segments.length === 4 && ACTIONS.has(segments[3] ?? "")) return undefined
-    return `no such route ${pathname}: ${hint}`
-  }
-  if ((route === "logs" || route === "processes") && segments.length >= 3) {
-    const last = route === "logs" ? "tail" : "tree"
-    if (segments.length === 4 && segments[3] === last) return undefined
-    return `no such route ${pathname}: ${hint} (/api/${route}/{id}/${last})`
-  }
-  return undefined
+  // the routes the path is under: the same segments before the ID, and something in its place
+  const under = DAEMON_ROUTES.filter((route) => {
+    const at = route.indexOf(":id")
+    return segments.length > at && route.slice(0, at).every((s, i) => s === segments[i])
+  })
+  if (under.length === 0) return undefined
+  if (under.some((r) => r.length === segments.length && r.every((s, i) => s === ":id" || s === segments[i])))
+    return undefined
+  const forms = [...new Set(under.map((r) => `/${r.join("/").replace(":id", "{id}")}`))]
+  return `no such route ${pathname}: the daemon ID is ONE url-encoded path segment: "app/web" is written app%2Fweb (${forms.join(", ")})`
 }
 
 const sessionCookie = (res: HttpServerResponse.HttpServerResponse, value: string, maxAge?: number) =>

@@ -6,9 +6,13 @@ import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer } from "effect"
 import { Api } from "../api/Api.js"
 import { CliLive } from "../api/cliHandlers.js"
+import { ErrorBodiesLive } from "../api/errorBodies.js"
 import { DaemonsLive } from "../api/handlers.js"
 
-export const ApiLive = HttpApiBuilder.api(Api).pipe(Layer.provide([DaemonsLive, CliLive]))
+export const ApiLive = Layer.merge(
+  HttpApiBuilder.api(Api).pipe(Layer.provide([DaemonsLive, CliLive])),
+  ErrorBodiesLive,
+)
 
 /**
  * The API on the Unix socket of the state directory. The socket is in a 0700

@@ -3,14 +3,12 @@
 // (POST /api/cli/list). Anything unusual (no supervisor, another version, configuration
 // warnings, an error) resolves false and the full CLI answers, exactly as before. Bundled
 // with start.ts into dist/quick.cjs: no Effect here, that is the point (docs/benchmarks.md).
-import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
+// the types only (erased by the build): the request and answer as the API declares them
+import type { ListAnswer, ListRequest } from "../api/Api.js"
 import { VERSION } from "../version.js"
-import { post, readAll } from "./request.js"
+import { definedEnv, post, readAll } from "./request.js"
 
-interface Answer {
-  readonly version: string
-  readonly entries: Array<ApiDaemonEntry> | null
-}
+type Answer = typeof ListAnswer.Encoded
 
 const isAnswer = (value: unknown): value is Answer =>
   typeof value === "object" &&
@@ -29,10 +27,8 @@ const parse = (text: string | undefined): unknown => {
 
 /** Prints the listing and resolves true, or resolves false (nothing printed) for the CLI to answer. */
 export const quickList = async (): Promise<boolean> => {
-  const response = await post("/api/cli/list", {
-    cwd: process.cwd(),
-    env: process.env,
-  })
+  const request: typeof ListRequest.Encoded = { cwd: process.cwd(), env: definedEnv() }
+  const response = await post("/api/cli/list", request)
   if (response === undefined) return false
   const answer = parse(await readAll(response))
   if (response.statusCode !== 200 || !isAnswer(answer)) return false

@@ -3,6 +3,13 @@ import * as http from "node:http"
 import * as net from "node:net"
 import { stateDir, statePaths } from "../state/paths.js"
 
+/** This process's environment without its unset variables (as JSON would send it). */
+export const definedEnv = (): Record<string, string> => {
+  const env: Record<string, string> = {}
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v
+  return env
+}
+
 /** The response to a POST of `value` as JSON, or undefined when no supervisor answers. */
 export const post = (path: string, value: unknown): Promise<http.IncomingMessage | undefined> =>
   new Promise((resolve) => {

@@ -7,13 +7,14 @@
 // warnings, an ID to complain about) resolves false before anything was started or printed, and
 // the full CLI runs.
 
+// the types only (erased by the build): this bundle loads no Effect
+import type { StartFromRequest } from "../api/Api.js"
 import { type Spinner, startSpinner } from "../cli/spinner.js"
-import { outcomeReportLine, startReportLines, waitingLine } from "../cli/startText.js"
+import { outcomeReportLine, outcomeStatus, startReportLines, waitingLine } from "../cli/startText.js"
 import { red } from "../cli/style.js"
-// the type only (erased by the build): this bundle loads no Effect
 import type { StartFromEvent } from "../domain/StartEvent.js"
 import { VERSION } from "../version.js"
-import { post } from "./request.js"
+import { definedEnv, post } from "./request.js"
 
 export interface StartArgs {
   readonly ids: ReadonlyArray<string>
@@ -24,7 +25,11 @@ export interface StartArgs {
   readonly json: boolean
 }
 
-const FLAGS: Record<string, "all" | "force" | "quiet" | "json"> = {
+/**
+ * The boolean flags of `start` taken on here, by their names in the command tree (no Effect here
+ * to read it: test/cli/quickStart.test.ts holds them to it). `--group`/`-g` is parsed apart.
+ */
+export const QUICK_FLAGS: Readonly<Record<string, "all" | "force" | "quiet" | "json">> = {
   "--all": "all",
   "-a": "all",
   "--force": "force",
@@ -41,7 +46,7 @@ export const parseStartArgs = (args: ReadonlyArray<string>): StartArgs | undefin
   let group: string | null = null
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!
-    const flag = FLAGS[arg]
+    const flag = Object.hasOwn(QUICK_FLAGS, arg) ? QUICK_FLAGS[arg] : undefined
     let groupValue: string | undefined
     if (arg === "--group" || arg === "-g") groupValue = args[++i]
     else if (arg.startsWith("--group=")) groupValue = arg.slice("--group=".length)
@@ -89,16 +94,17 @@ export const quickStart = async (args: ReadonlyArray<string>): Promise<boolean> 
   const parsed = parseStartArgs(args)
   if (parsed === undefined) return false
   const progress = parsed.json || parsed.quiet ? "none" : process.stderr.isTTY ? "spinner" : "lines"
-  const response = await post("/api/cli/start-from", {
+  const request: typeof StartFromRequest.Encoded = {
     version: VERSION,
     cwd: process.cwd(),
-    env: process.env,
+    env: definedEnv(),
     ids: parsed.ids,
     all: parsed.all,
     group: parsed.group,
     force: parsed.force,
     progress,
-  })
+  }
+  const response = await post("/api/cli/start-from", request)
   if (response === undefined || response.statusCode !== 200) {
     response?.resume()
     return false
@@ -140,7 +146,13 @@ export const quickStart = async (args: ReadonlyArray<string>): Promise<boolean> 
       }
       spinner?.stop()
       spinner = undefined
-      const { lines, code } = startReportLines(event.outcomes, { ...parsed, printed: progress === "lines" })
+      // --json: the outcomes as the supervisor encoded them (StartOutcomes, as the CLI prints them)
+      const { lines, code } = parsed.json
+        ? {
+            lines: [{ stream: "stdout" as const, text: JSON.stringify(event.outcomes, null, 2) }],
+            code: outcomeStatus(event.outcomes),
+          }
+        : startReportLines(event.outcomes, { ...parsed, printed: progress === "lines" })
       for (const line of lines) print(line.stream, line.text)
       if (code !== 0) process.exitCode = code
       finish(true)

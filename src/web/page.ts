@@ -9,6 +9,8 @@
  * The script inserts every value from the API with `textContent` (never as HTML).
  */
 
+import { controlActions } from "../api/routes.js"
+
 const STYLE = `
 :root {
   color-scheme: light dark;
@@ -128,7 +130,7 @@ const SCRIPT = `
 "use strict";
 const REFRESH_MS = 2000;
 const MAX_LOG_LINES = 2000;
-const ACTIONS = ["start", "stop", "restart", "enable", "disable"];
+const ACTIONS = ${JSON.stringify(controlActions())};
 const $ = (id) => document.getElementById(id);
 
 /** An element with properties (textContent, className, ...) and children (nodes or text). */

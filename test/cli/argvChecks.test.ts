@@ -1,21 +1,23 @@
 import { describe, expect, it } from "vitest"
 import {
   missingValueProblem,
-  SUBCOMMANDS,
   subcommandProblem,
-  VALUE_FLAGS,
+  subcommands,
+  valueFlags,
   withAttachedValues,
 } from "../../src/cli/argvChecks.js"
 import { rootCommand } from "../../src/cli/commands.js"
 import { cliSpecKdl } from "../../src/cli/usageSpec/cliSpec.js"
 
-describe("VALUE_FLAGS", () => {
+describe("valueFlags", () => {
   it("is every flag of the CLI with a required value, as its usage spec declares them", () => {
     const kdl = cliSpecKdl(rootCommand, { version: "0.0.0-test" })
     const declared = new Set<string>()
     for (const m of kdl.matchAll(/flag "([^"]+) <[A-Z_]+>"/g))
       for (const name of (m[1] as string).split(" ")) declared.add(name)
-    expect([...VALUE_FLAGS].sort()).toEqual([...declared].sort())
+    expect([...valueFlags()].sort()).toEqual([...declared].sort())
+    expect(valueFlags()).toContain("-n")
+    expect(valueFlags()).not.toContain("--bump")
   })
 })
 
@@ -46,7 +48,7 @@ describe("missingValueProblem", () => {
   })
 })
 
-describe("SUBCOMMANDS", () => {
+describe("subcommands", () => {
   it("is every command made of subcommands, with theirs, as the usage spec declares them", () => {
     const kdl = cliSpecKdl(rootCommand, { version: "0.0.0-test" })
     const declared: Record<string, Array<string>> = {}
@@ -58,7 +60,8 @@ describe("SUBCOMMANDS", () => {
       if (nested && parent !== undefined)
         declared[parent] = [...(declared[parent] ?? []), nested[1] as string]
     }
-    expect(SUBCOMMANDS).toEqual(declared)
+    expect(subcommands()).toEqual(declared)
+    expect(subcommands().config).toEqual(["show", "validate"])
   })
 })
 

@@ -8,9 +8,25 @@ import { createServer, type Server, type ServerResponse } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
-import { parseStartArgs, quickStart } from "../../src/quick/start.js"
+import { rootCommand } from "../../src/cli/commands.js"
+import { readCliTree } from "../../src/cli/usageSpec/effectCli.js"
+import { parseStartArgs, QUICK_FLAGS, quickStart } from "../../src/quick/start.js"
 
 describe("parseStartArgs", () => {
+  it("knows start's flags by the names the command tree gives them", () => {
+    const start = readCliTree(rootCommand).subcommands.find((c) => c.name === "start")!
+    const names = (long: string) => {
+      const flag = start.flags.find((f) => f.long.includes(long))!
+      return [...flag.long.map((l) => `--${l}`), ...flag.short.map((s) => `-${s}`)].sort()
+    }
+    const byKey = (key: string) =>
+      Object.keys(QUICK_FLAGS)
+        .filter((name) => QUICK_FLAGS[name] === key)
+        .sort()
+    for (const key of ["all", "force", "quiet", "json"]) expect(byKey(key), key).toEqual(names(key))
+    expect(names("group")).toEqual(["--group", "-g"])
+  })
+
   const none = { ids: [], all: false, group: null, force: false, quiet: false, json: false }
   it.each([
     [["web"], { ...none, ids: ["web"] }],

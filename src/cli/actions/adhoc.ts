@@ -2,6 +2,7 @@ import * as nodePath from "node:path"
 import { Console, Effect } from "effect"
 import { configDefinitions } from "../../config/definitions.js"
 import { currentNamespace, resolveId, UnknownDaemon } from "../../control/selection.js"
+import { CleanResult, WaitResult } from "../../domain/CliOutput.js"
 import { DaemonConfig } from "../../domain/DaemonConfig.js"
 import { DaemonId, toIdObject } from "../../domain/DaemonId.js"
 import { nameProblem } from "../../domain/Name.js"
@@ -84,13 +85,13 @@ export const wait = (o: WaitOptions) =>
       const id = yield* resolveId(o.id, config, yield* knownDaemons)
       // configured here but never started: not active, so there is nothing to wait for
       const available = configDefinitions(config).has(id)
-        ? Effect.succeed({ id, status: "available", exit_code: null, signal: null })
+        ? Effect.succeed({ id, status: "available" as const, exit_code: null, signal: null })
         : undefined
       const r = yield* c.api.cli.wait({ payload: { id } }).pipe(
         Effect.catchTag("DaemonNotFound", (e) => available ?? new UnknownDaemon({ message: e.message })),
         Effect.catchAll((e) => ("_tag" in e && e._tag === "UnknownDaemon" ? Effect.fail(e) : Effect.die(e))),
       )
-      if (o.json) yield* printJson(r)
+      if (o.json) yield* printJson(WaitResult, r)
       else
         yield* Console.log(
           `${cyan(id)} ${r.status}${r.exit_code !== null ? ` (exit ${r.exit_code})` : r.signal ? ` (${r.signal})` : ""}`,
@@ -106,7 +107,7 @@ export const clean = (json: boolean) =>
     Effect.gen(function* () {
       const c = yield* SupervisorClient
       const r = yield* c.api.cli.clean({ payload: {} }).pipe(Effect.orDie)
-      if (json) return yield* printJson(r)
+      if (json) return yield* printJson(CleanResult, r)
       if (r.removed.length === 0) return yield* Console.log(dim("nothing to clean: no stopped daemons"))
       for (const id of r.removed) yield* Console.log(`${green("✓")} forgot ${cyan(id)}`)
     }),

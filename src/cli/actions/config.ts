@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs"
 import { Console, Effect, Schema } from "effect"
 import { defaultLoadOptions, loadConfig } from "../../config/Loader.js"
 import { locateKey } from "../../config/locate.js"
-import { ConfigInvalid, formatProblem } from "../../domain/ConfigProblem.js"
+import { ConfigProblems, ConfigVerdict } from "../../domain/CliOutput.js"
+import { type ConfigInvalid, formatProblem } from "../../domain/ConfigProblem.js"
 import { DaemonConfig } from "../../domain/DaemonConfig.js"
 import { ResolvedConfig } from "../../domain/ResolvedConfig.js"
 import { bold, cyan, dim, ExitCode, exitWith, green, printJson, red, yellow } from "../output.js"
@@ -14,24 +15,20 @@ export const reportInvalid = (e: ConfigInvalid, asJson: boolean) =>
     for (const p of e.problems) yield* Console.error(`${red("error:")} ${formatProblem(p)}`)
     yield* Console.error(`${e.problems.length} problem${e.problems.length === 1 ? "" : "s"} found`)
     if (asJson) {
-      yield* printJson({
-        valid: false,
-        problems: Schema.encodeSync(ConfigInvalid)(e).problems,
-        warnings: e.warnings,
-      })
+      yield* printJson(ConfigProblems, { valid: false, problems: e.problems, warnings: e.warnings })
     }
     yield* exitWith(ExitCode.failure)
   })
 
 const encodeDaemon = Schema.encodeSync(DaemonConfig)
-const encodeConfig = Schema.encodeSync(ResolvedConfig)
 
 /** `supervisor config show`: the merged configuration. */
 export const show = (json: boolean) =>
   loadConfig(defaultLoadOptions()).pipe(
     Effect.flatMap((config) =>
       Effect.gen(function* () {
-        if (json) return yield* printJson(encodeConfig(config))
+        // the member of the declared ConfigShown that applies: no union check of the whole configuration
+        if (json) return yield* printJson(ResolvedConfig, config)
         for (const w of config.warnings) yield* Console.error(`${yellow("warning:")} ${w}`)
         yield* Console.log(bold("Files") + dim(" (load order, later overrides earlier)"))
         if (config.files.length === 0) yield* Console.log(dim("  none found: create supervisor.toml here"))
@@ -87,7 +84,12 @@ export const validate = (json: boolean) =>
         const warnings = [...config.warnings, ...missing]
         const daemons = Object.keys(config.daemons).length
         if (json)
-          return yield* printJson({ valid: true, files: config.files.map((f) => f.path), daemons, warnings })
+          return yield* printJson(ConfigVerdict, {
+            valid: true,
+            files: config.files.map((f) => f.path),
+            daemons,
+            warnings,
+          })
         for (const w of warnings) yield* Console.error(`${yellow("warning:")} ${w}`)
         yield* Console.log(
           `${green("✓")} configuration is valid: ${daemons} daemon${daemons === 1 ? "" : "s"} in ${config.files.length} file${config.files.length === 1 ? "" : "s"}`,

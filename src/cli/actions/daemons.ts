@@ -1,5 +1,6 @@
 import { Console, Effect, Option } from "effect"
 import { selectIds } from "../../control/selection.js"
+import { type StopResult, StopResults, ToggleResults } from "../../domain/CliOutput.js"
 import { isActive } from "../../domain/DaemonStatus.js"
 import { SupervisorClient } from "../client.js"
 import type { StartOptions, StopOptions, ToggleOptions } from "../daemons.js"
@@ -33,38 +34,35 @@ export const start = (o: StartOptions) =>
     }),
   )
 
-const stopIds = (selected: ReadonlyArray<string>, asJson: boolean, quietFlag: boolean) =>
-  Effect.gen(function* () {
-    const c = yield* SupervisorClient
-    const results = yield* c.api.cli.stop({ payload: { ids: selected } }).pipe(Effect.orDie)
-    if (asJson) return yield* printJson(results)
-    if (quietFlag) return
-    for (const r of results) {
-      yield* Console.log(
-        !r.was_running
-          ? `${dim("•")} ${cyan(r.id)} was not running`
-          : r.killed
-            ? `${green("✓")} ${cyan(r.id)} stopped ${dim("(killed with SIGKILL: it did not exit on its stop signal within the stop timeout)")}`
-            : `${green("✓")} ${cyan(r.id)} stopped`,
-      )
-    }
-  })
+/** The line of one stop result. */
+const stopLine = (r: StopResult) =>
+  !r.was_running
+    ? `${dim("•")} ${cyan(r.id)} was not running`
+    : r.killed
+      ? `${green("✓")} ${cyan(r.id)} stopped ${dim("(killed with SIGKILL: it did not exit on its stop signal within the stop timeout)")}`
+      : `${green("✓")} ${cyan(r.id)} stopped`
 
 /** `supervisor stop`: stops daemons (their whole process group). */
 export const stop = (o: StopOptions) =>
   withSupervisor(false, (config) =>
     Effect.gen(function* () {
+      const c = yield* SupervisorClient
       const known = yield* knownDaemons
       const running = () => known.filter(isActive).map((k) => k.id.qualified)
       const selected = yield* selectIds(config, known, o, running)
+      // configured here but never run: the supervisor does not know them, so none runs
       const unknown = selected.filter((id) => !known.some((k) => k.id.qualified === id))
       const present = selected.filter((id) => !unknown.includes(id))
-      for (const id of unknown)
-        if (!o.quiet && !o.json) yield* Console.log(`${dim("•")} ${cyan(id)} was not running`)
-      if (present.length > 0) yield* stopIds(present, o.json, o.quiet)
-      else if (o.json) yield* printJson(unknown.map((id) => ({ id, was_running: false })))
-      else if (selected.length === 0 && !o.quiet)
-        yield* Console.log(dim("no daemon is running: nothing to stop"))
+      const stopped =
+        present.length === 0 ? [] : yield* c.api.cli.stop({ payload: { ids: present } }).pipe(Effect.orDie)
+      const results: ReadonlyArray<StopResult> = [
+        ...unknown.map((id) => ({ id, was_running: false, killed: false })),
+        ...stopped,
+      ]
+      if (o.json) return yield* printJson(StopResults, results)
+      if (o.quiet) return
+      if (results.length === 0) return yield* Console.log(dim("no daemon is running: nothing to stop"))
+      for (const r of results) yield* Console.log(stopLine(r))
     }),
   )
 
@@ -96,7 +94,11 @@ export const toggle = (name: "enable" | "disable", o: ToggleOptions) =>
       yield* c.api.cli
         .toggle({ payload: { definitions: defs, enabled: name === "enable" } })
         .pipe(Effect.orDie)
-      if (o.json) return yield* printJson(selected.map((id) => ({ id, enabled: name === "enable" })))
+      if (o.json)
+        return yield* printJson(
+          ToggleResults,
+          selected.map((id) => ({ id, enabled: name === "enable" })),
+        )
       for (const id of selected) yield* Console.log(`${green("✓")} ${cyan(id)} ${name}d`)
     }),
   )

@@ -1,4 +1,5 @@
 import { Console, Effect, Option, Schedule } from "effect"
+import { SupervisorStatus } from "../../domain/CliOutput.js"
 import { isExitedState, readStat } from "../../process/procfs.js"
 import { stateDir, statePaths } from "../../state/paths.js"
 import {
@@ -94,7 +95,7 @@ export const status = (json: boolean) =>
     Effect.gen(function* () {
       const c = yield* SupervisorClient
       const info = yield* c.api.cli.info({ urlParams: {} }).pipe(Effect.orDie)
-      if (json) return yield* printJson({ running: true, ...info })
+      if (json) return yield* printJson(SupervisorStatus, { running: true, ...info })
       yield* Console.log(`supervisor ${info.version} is running`)
       yield* Console.log(`  pid      ${info.pid}`)
       yield* Console.log(`  uptime   ${formatUptime(info.uptime_secs)}`)
@@ -107,7 +108,7 @@ export const status = (json: boolean) =>
   ).pipe(
     Effect.catchTag("NotRunning", (e: NotRunning) =>
       json
-        ? printJson({ running: false, socket: paths().socket }).pipe(
+        ? printJson(SupervisorStatus, { running: false, socket: paths().socket }).pipe(
             Effect.zipRight(exitWith(ExitCode.failure)),
           )
         : Console.log(e.message).pipe(Effect.zipRight(exitWith(ExitCode.failure))),

@@ -1,6 +1,8 @@
 import { Console, Effect, Option } from "effect"
 import { mergeListing } from "../../control/listing.js"
 import { resolveId, UsageError } from "../../control/selection.js"
+import { ApiDaemonEntry } from "../../domain/ApiDaemonEntry.js"
+import { DaemonList } from "../../domain/CliOutput.js"
 import { isActiveStatus, STATUS_TYPES, type StatusType } from "../../domain/DaemonStatus.js"
 import type { ResolvedConfig } from "../../domain/ResolvedConfig.js"
 import { SupervisorClient } from "../client.js"
@@ -41,7 +43,7 @@ export const list = (o: ListOptions) =>
           Option.match(o.status, { onNone: () => true, onSome: (s) => e.status.type === s }) &&
           Option.match(o.namespace, { onNone: () => true, onSome: (n) => e.id.namespace === n }),
       )
-      if (o.json) return yield* printJson(entries)
+      if (o.json) return yield* printJson(DaemonList, entries)
       if (entries.length === 0) {
         const filters = [
           ...Option.toArray(Option.map(o.status, (s) => `--status ${s}`)),
@@ -78,7 +80,7 @@ export const status = (o: StatusOptions) =>
       const entries = yield* listing(config)
       const id = yield* resolveId(o.id, config, entries)
       const e = entries.find((x) => x.id.qualified === id)!
-      if (o.json) return yield* printJson(e)
+      if (o.json) return yield* printJson(ApiDaemonEntry, e)
       const rows: Array<[string, string]> = [
         ["status", statusColour(e.status.type) + (e.status.message ? dim(` (${e.status.message})`) : "")],
         ["pid", e.pid === null ? "-" : String(e.pid)],

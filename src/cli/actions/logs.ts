@@ -2,8 +2,10 @@ import { HttpClientRequest, HttpClientResponse } from "@effect/platform"
 import * as Ndjson from "@effect/platform/Ndjson"
 import { Console, Effect, Either, Option, Schema, Stream } from "effect"
 import { resolveId, UsageError } from "../../control/selection.js"
+import { LogsCleared } from "../../domain/CliOutput.js"
 import { parseHumanDuration } from "../../domain/HumanDuration.js"
-import { isLogClear, type LogEntry, LogStreamItem } from "../../domain/LogEntry.js"
+import { jsonEncoder } from "../../domain/jsonEncoding.js"
+import { isLogClear, LogEntry, LogStreamItem } from "../../domain/LogEntry.js"
 import { stripAnsi } from "../../logs/ansi.js"
 import { SupervisorClient } from "../client.js"
 import type { LogsOptions } from "../logs.js"
@@ -27,6 +29,9 @@ export const parseTimeArg = (value: string, now = Date.now()): Either.Either<num
 }
 
 const decodeItem = Schema.decodeUnknownSync(LogStreamItem)
+/** `--json`: an entry of the array (LogLines), indented; `--tail --json`: a line of jsonl. */
+const entryJson = jsonEncoder(LogEntry, 2)
+const itemJson = jsonEncoder(LogStreamItem)
 
 /** Writes to stdout and waits until it drained (a pipe to `head` or `less` sets the pace). */
 const writeOut = (text: string | Uint8Array) =>
@@ -91,7 +96,7 @@ export const logs = (o: LogsOptions) =>
               : known.map((k) => k.id.qualified)
           if (o.clear) {
             yield* c.api.cli.clearLogs({ payload: { ids } }).pipe(Effect.orDie)
-            if (o.json) return yield* printJson({ cleared: ids })
+            if (o.json) return yield* printJson(LogsCleared, { cleared: ids })
             return yield* Console.log(
               `cleared the logs of ${ids.length} daemon${ids.length === 1 ? "" : "s"}`,
             )
@@ -156,7 +161,7 @@ export const logs = (o: LogsOptions) =>
                 for (const item of chunk) {
                   const e = item as LogEntry
                   if (o.json) {
-                    text += `${first ? "\n" : ",\n"}${indent(JSON.stringify(e, null, 2))}`
+                    text += `${first ? "\n" : ",\n"}${indent(entryJson(e))}`
                     first = false
                   } else text += `${line(e)}\n`
                 }
@@ -177,8 +182,8 @@ export const logs = (o: LogsOptions) =>
             Stream.map(decodeItem),
             Stream.runForEach((item) => {
               if (isLogClear(item))
-                return writeOut(o.json ? `${JSON.stringify(item)}\n` : `${dim("-- logs cleared --")}\n`)
-              return writeOut(`${o.json ? JSON.stringify(item) : line(item)}\n`)
+                return writeOut(o.json ? `${itemJson(item)}\n` : `${dim("-- logs cleared --")}\n`)
+              return writeOut(`${o.json ? itemJson(item) : line(item)}\n`)
             }),
             Effect.orDie,
           )

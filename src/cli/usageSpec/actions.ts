@@ -1,5 +1,5 @@
 import * as nodePath from "node:path"
-import { Console, Effect, Option, Schema } from "effect"
+import { Console, Effect, Option } from "effect"
 import {
   allCommands,
   completionScript,
@@ -8,6 +8,7 @@ import {
   manPage,
   markdownDocs,
 } from "../../usage/consume/index.js"
+import { CommandDescription, CommandList } from "../../usage/consume/mcpResults.js"
 import type { Spec } from "../../usage/model.js"
 import { generateSdk } from "../../usage/sdk/index.js"
 import { writeSpec } from "../../usage/writer.js"
@@ -45,9 +46,7 @@ export const check = withSpec((spec, { file }: { readonly file: string }) =>
 )
 
 export const resolve = withSpec((spec, o: { readonly json: boolean }) =>
-  o.json
-    ? printJson(Schema.encodeSync(ResolveOutput)(resolveOutput(spec)))
-    : Console.log(resolveSummary(spec)),
+  o.json ? printJson(ResolveOutput, resolveOutput(spec)) : Console.log(resolveSummary(spec)),
 )
 
 export const docs = withSpec(
@@ -60,9 +59,9 @@ export const docs = withSpec(
 
 export const describe = withSpec(
   (spec, o: { readonly command: ReadonlyArray<string>; readonly list: boolean }) => {
-    if (o.list) return printJson(listCommands(spec))
+    if (o.list) return printJson(CommandList, listCommands(spec))
     const result = describeCommand(spec, o.command)
-    if (result.ok) return printJson(result.command)
+    if (result.ok) return printJson(CommandDescription, result.command)
     return fail(1, result.error, ["known commands:", ...result.known.map((k) => `  ${k}`)])
   },
 )

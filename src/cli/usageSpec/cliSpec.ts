@@ -2,7 +2,7 @@ import { JSONSchema } from "effect"
 import type { Command, ExitCode, Flag, Output, Spec } from "../../usage/model.js"
 import { writeSpec } from "../../usage/writer.js"
 import { type AnyCliCommand, type CliTree, readCliTree } from "./effectCli.js"
-import { COMMAND_EXTRAS, type CommandExtras, type OutputEntry, ROOT_EXTRAS } from "./outputs.js"
+import { CLI_EXTRAS, type CommandExtras, type OutputEntry } from "./outputs.js"
 
 /**
  * The usage spec of an `@effect/cli` program: its command tree (`effectCli.ts`) plus, per command
@@ -16,6 +16,10 @@ export interface Extras {
   readonly root: CommandExtras
   /** By command path without the program name: `"config show"`. */
   readonly commands: Readonly<Record<string, CommandExtras>>
+  /** The aliases of commands, by path (argv is rewritten before @effect/cli sees them). */
+  readonly aliases?: Readonly<Record<string, ReadonlyArray<string>>>
+  /** Long flag names whose value may be left out, by command path (`--bump` alone). */
+  readonly optionalValues?: Readonly<Record<string, ReadonlyArray<string>>>
 }
 
 export interface CliSpecOptions {
@@ -46,7 +50,7 @@ const VERSION: Flag = {
   global: false,
 }
 
-const DEFAULT_EXTRAS: Extras = { root: ROOT_EXTRAS, commands: COMMAND_EXTRAS }
+const DEFAULT_EXTRAS: Extras = CLI_EXTRAS
 
 export const cliSpec = (command: AnyCliCommand, options: CliSpecOptions = {}): Spec => {
   const tree = readCliTree(command)
@@ -85,7 +89,7 @@ const buildCommand = (
   parent: Command | undefined,
   extras: Extras,
 ): Command => {
-  const optional = new Set(own?.optional_value ?? [])
+  const optional = new Set(extras.optionalValues?.[path.join(" ")] ?? [])
   const flags = tree.flags.map((f) =>
     f.arg !== undefined && f.long.some((l) => optional.has(l))
       ? {
@@ -99,7 +103,7 @@ const buildCommand = (
   const command: Command = {
     name: tree.name,
     path,
-    aliases: own?.aliases ?? [],
+    aliases: extras.aliases?.[path.join(" ")] ?? [],
     help: tree.help,
     long_help: own?.long_help,
     hide: false,

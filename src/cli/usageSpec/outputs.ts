@@ -1,20 +1,38 @@
-import { Schema } from "effect"
-import { StopResult, SupervisorInfo, WaitResult } from "../../api/Api.js"
+import type { Schema } from "effect"
+import { NDJSON } from "../../api/ndjson.js"
 import { ApiDaemonEntry } from "../../domain/ApiDaemonEntry.js"
-import { ConfigProblem } from "../../domain/ConfigProblem.js"
-import { LogEntry, LogStreamItem } from "../../domain/LogEntry.js"
-import { ResolvedConfig } from "../../domain/ResolvedConfig.js"
-import { READY_TIMEOUT_STATUS, StartOutcome } from "../../domain/StartOutcome.js"
+import {
+  CleanResult,
+  ConfigShown,
+  ConfigVerdict,
+  DaemonList,
+  JsonSchemaDocument,
+  LogLines,
+  LogsCleared,
+  StartOutcomes,
+  StopResults,
+  SupervisorStatus,
+  ToggleResults,
+  WaitResult,
+} from "../../domain/CliOutput.js"
+import { LogStreamItem } from "../../domain/LogEntry.js"
+import { READY_TIMEOUT_STATUS } from "../../domain/StartOutcome.js"
+import { CommandDescription, CommandList } from "../../usage/consume/mcpResults.js"
 import type { ExitCode, Framing } from "../../usage/model.js"
+import { ALIASES } from "../aliases.js"
+import { OPTIONAL_VALUE } from "../portFlags.js"
+import { ExitCode as Status } from "../style.js"
+import type { Extras } from "./cliSpec.js"
 import { ResolveOutput } from "./resolveOutput.js"
 
 /**
  * What the `@effect/cli` tree cannot say about a command: what it prints and what its exit
  * statuses mean. Hand-written, keyed by command path without the program name (`""` is the
  * program itself, `"supervisor status"` is `supervisor supervisor status`). The schemas are the
- * same effect/Schema values the code encodes its JSON with, so the spec cannot drift from the
- * output; `test/cli/usageSpec/cliSpec.test.ts` checks that every `--json` flag has an output here and
- * that every path here is a command.
+ * ones the commands print their JSON through (src/domain/CliOutput.ts, `printJson`), so the spec
+ * cannot drift from the output; `test/cli/usageSpec/cliSpec.test.ts` checks that every `--json`
+ * flag has an output here and that every path here is a command, and test/e2e/jsonOutputs.test.ts
+ * decodes what every `--json` prints with the schema declared here.
  */
 
 export interface OutputEntry {
@@ -36,10 +54,6 @@ export interface CommandExtras {
   /** Added to, or replacing by number, the program's exit codes. */
   readonly exit_codes?: ReadonlyArray<ExitCode>
   readonly long_help?: string
-  /** Mirrors `ALIASES` in src/cli/main.ts (argv is rewritten before @effect/cli sees it). */
-  readonly aliases?: ReadonlyArray<string>
-  /** Long flag names whose value may be left out (`--bump` alone: see `withOptionalBumpValue`). */
-  readonly optional_value?: ReadonlyArray<string>
 }
 
 const JSON_TYPE = "application/json"
@@ -57,63 +71,43 @@ const json = (help: string, schema: Schema.Schema.Any): OutputEntry => ({
 /** `supervisor start|restart|run`. */
 const READY_TIMEOUT = { code: READY_TIMEOUT_STATUS, description: "a daemon did not become ready in time" }
 
-const startOutcomes = json("one outcome per daemon started", Schema.Array(StartOutcome))
-
-/** `enable`/`disable --json`: built in src/cli/daemons.ts, which has no schema of its own. */
-const ToggleResult = Schema.Array(Schema.Struct({ id: Schema.String, enabled: Schema.Boolean }))
-
-/** `clean --json`: the `clean` endpoint's success value (src/api/Api.ts), printed as is. */
-const CleanResult = Schema.Struct({ removed: Schema.Array(Schema.String) })
-
-/** `supervisor status --json`: `{ running: true, ...SupervisorInfo }`, or where it would listen. */
-const SupervisorStatus = Schema.Union(
-  Schema.Struct({ running: Schema.Literal(true), ...SupervisorInfo.fields }),
-  Schema.Struct({ running: Schema.Literal(false), socket: Schema.String }),
-)
-
-/** `config validate --json` (src/cli/config.ts): the verdict, with the problems when invalid. */
-const ValidateResult = Schema.Union(
-  Schema.Struct({
-    valid: Schema.Literal(true),
-    files: Schema.Array(Schema.String),
-    daemons: Schema.Int,
-    warnings: Schema.Array(Schema.String),
-  }),
-  Schema.Struct({
-    valid: Schema.Literal(false),
-    problems: Schema.Array(ConfigProblem),
-    warnings: Schema.Array(Schema.String),
-  }),
-)
+const startOutcomes = json("one outcome per daemon started", StartOutcomes)
 
 export const ROOT_EXTRAS: CommandExtras = {
   outputs: [
     { name: "text", framing: "text", media_type: "text/plain", help: "human-readable text", default: true },
   ],
   exit_codes: [
-    { code: 0, description: "success" },
-    { code: 1, description: "failure (the message is on stderr)" },
-    { code: 2, description: "usage error: unknown command, bad flag or argument" },
+    { code: Status.ok, description: "success" },
+    { code: Status.failure, description: "failure (the message is on stderr)" },
+    { code: Status.usage, description: "usage error: unknown command, bad flag or argument" },
   ],
 }
 
 export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
-  start: { outputs: [startOutcomes], exit_codes: [READY_TIMEOUT], optional_value: ["bump"] },
-  stop: { outputs: [json("one result per daemon", Schema.Array(StopResult))], aliases: ["kill"] },
+  start: { outputs: [startOutcomes], exit_codes: [READY_TIMEOUT] },
+  stop: { outputs: [json("one result per daemon, in the order they were stopped", StopResults)] },
   restart: { outputs: [startOutcomes], exit_codes: [READY_TIMEOUT] },
-  enable: { outputs: [json("the daemons enabled", ToggleResult)] },
-  disable: { outputs: [json("the daemons disabled", ToggleResult)] },
+  enable: { outputs: [json("the daemons enabled", ToggleResults)] },
+  disable: { outputs: [json("the daemons disabled", ToggleResults)] },
   status: { outputs: [json("the daemon", ApiDaemonEntry)] },
-  list: { outputs: [json("every daemon, sorted by ID", Schema.Array(ApiDaemonEntry))], aliases: ["ls"] },
+  list: { outputs: [json("every daemon, sorted by ID", DaemonList)] },
   logs: {
     outputs: [
-      json("the log lines, oldest first (without --tail)", Schema.Array(LogEntry)),
+      json("the log lines, oldest first (without --tail or --clear)", LogLines),
       {
         name: "jsonl",
         framing: "jsonl",
-        media_type: "application/x-ndjson",
+        media_type: NDJSON,
         help: "with --tail --json: one log line (or a clear marker) per line, as they come",
         schema: LogStreamItem,
+      },
+      {
+        name: "cleared",
+        framing: "json",
+        media_type: JSON_TYPE,
+        help: "with --clear --json: the daemons whose logs were deleted",
+        schema: LogsCleared,
       },
     ],
   },
@@ -126,12 +120,15 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
   clean: { outputs: [json("the daemons forgotten", CleanResult)] },
   "supervisor status": {
     outputs: [json("whether the supervisor runs, and its details", SupervisorStatus)],
-    exit_codes: [{ code: 1, description: "the supervisor is not running (or another failure)" }],
+    exit_codes: [{ code: Status.failure, description: "the supervisor is not running (or another failure)" }],
   },
-  "config show": { outputs: [json("the merged configuration", ResolvedConfig)] },
+  "config show": {
+    outputs: [json("the merged configuration, or (exit 1) its problems", ConfigShown)],
+    exit_codes: [{ code: Status.failure, description: "the configuration has problems (listed on stderr)" }],
+  },
   "config validate": {
-    outputs: [json("the verdict, with every problem when invalid", ValidateResult)],
-    exit_codes: [{ code: 1, description: "the configuration has problems (listed on stderr)" }],
+    outputs: [json("the verdict, with every problem when invalid", ConfigVerdict)],
+    exit_codes: [{ code: Status.failure, description: "the configuration has problems (listed on stderr)" }],
   },
   schema: {
     hide: ["text"],
@@ -142,6 +139,7 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
         media_type: "application/schema+json",
         help: "the JSON Schema of supervisor.toml",
         default: true,
+        schema: JsonSchemaDocument,
       },
     ],
   },
@@ -150,15 +148,32 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
     outputs: [{ name: "kdl", framing: "text", help: "the usage spec (KDL) of this CLI", default: true }],
   },
   "spec check": {
-    exit_codes: [{ code: 1, description: "the spec has problems (one per line on stderr)" }],
+    exit_codes: [{ code: Status.failure, description: "the spec has problems (one per line on stderr)" }],
   },
   "spec resolve": { outputs: [json("the resolved outputs and exit codes of every command", ResolveOutput)] },
   "spec describe": {
     hide: ["text"],
     outputs: [
-      { name: "json", framing: "json", media_type: JSON_TYPE, help: "the MCP description", default: true },
+      {
+        name: "json",
+        framing: "json",
+        media_type: JSON_TYPE,
+        help: "the MCP description (describe_command)",
+        default: true,
+        schema: CommandDescription,
+      },
+      {
+        name: "list",
+        framing: "json",
+        media_type: JSON_TYPE,
+        help: "every command (list_commands)",
+        select: "--list",
+        schema: CommandList,
+      },
     ],
-    exit_codes: [{ code: 1, description: "unknown command (the known ones are listed on stderr)" }],
+    exit_codes: [
+      { code: Status.failure, description: "unknown command (the known ones are listed on stderr)" },
+    ],
   },
   "spec fmt": {
     hide: ["text"],
@@ -166,4 +181,17 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
       { name: "kdl", framing: "text", help: "the spec, as the KDL writer formats it", default: true },
     ],
   },
+}
+
+/** The CLI's extras: the tables above, with the aliases and the optional value of their sources. */
+export const CLI_EXTRAS: Extras = {
+  root: ROOT_EXTRAS,
+  commands: COMMAND_EXTRAS,
+  aliases: Object.fromEntries(
+    [...new Set(Object.values(ALIASES))].map((path) => [
+      path,
+      Object.keys(ALIASES).filter((alias) => ALIASES[alias] === path),
+    ]),
+  ),
+  optionalValues: { [OPTIONAL_VALUE.command]: [OPTIONAL_VALUE.flag] },
 }

@@ -1,70 +1,22 @@
-import type { Command, Framing, Selector, Spec } from "../model.js"
+import type { Command, Spec } from "../model.js"
 import { allCommands, commandLine, findSubcommand, usageLine, visibleCommands } from "./commands.js"
 import { flagChoices, flagNames, valueName, visibleFlags } from "./flags.js"
-import { type Json, parseSchema } from "./schema-text.js"
+import type { CommandDescription, CommandSummary } from "./mcpResults.js"
+import { parseSchema } from "./schema-text.js"
+
+export type {
+  ArgDescription,
+  ChoiceDescription,
+  CommandDescription,
+  CommandSummary,
+  FlagDescription,
+  OutputDescription,
+} from "./mcpResults.js"
 
 /**
  * The MCP operations over a spec: an agent lists the commands, then describes one to learn how
- * to call it and what it will print. Results are plain JSON (absent values are `null`, not
- * missing keys) so a tool result serialises the same way in every client.
+ * to call it and what it will print. The results' schemas are in mcpResults.ts.
  */
-
-export interface ChoiceDescription {
-  readonly value: string
-  readonly help: string | null
-}
-
-export interface FlagDescription {
-  /** With dashes, short names first: `["-f", "--format"]`. */
-  readonly names: ReadonlyArray<string>
-  readonly help: string | null
-  readonly takes_value: boolean
-  /** The value placeholder (`FMT`), null for a boolean flag. */
-  readonly value_name: string | null
-  /** Whether the value may be left out (`--color` or `--color=always`). */
-  readonly value_optional: boolean
-  readonly choices: ReadonlyArray<ChoiceDescription> | null
-  readonly default: string | null
-  readonly global: boolean
-  readonly repeatable: boolean
-}
-
-export interface ArgDescription {
-  readonly name: string
-  readonly usage: string
-  readonly help: string | null
-  readonly required: boolean
-  readonly variadic: boolean
-  readonly choices: ReadonlyArray<ChoiceDescription> | null
-}
-
-export interface OutputDescription {
-  readonly name: string
-  readonly framing: Framing
-  readonly media_type: string | null
-  readonly help: string | null
-  readonly default: boolean
-  readonly selector: Selector | null
-  /** The parsed schema when its text is JSON (an object or boolean); else the text as given; null without one. */
-  readonly schema: Json | null
-}
-
-export interface CommandDescription {
-  readonly name: string
-  /** From the root, canonical names: `["daemons", "stop"]`. */
-  readonly path: ReadonlyArray<string>
-  readonly aliases: ReadonlyArray<string>
-  readonly usage: string
-  readonly help: string | null
-  readonly long_help: string | null
-  /** Visible flags, inherited globals included. */
-  readonly flags: ReadonlyArray<FlagDescription>
-  readonly args: ReadonlyArray<ArgDescription>
-  /** Visible subcommands' names, to descend further. */
-  readonly subcommands: ReadonlyArray<string>
-  readonly outputs: ReadonlyArray<OutputDescription>
-  readonly exit_codes: ReadonlyArray<{ readonly code: number; readonly description: string }>
-}
 
 export type DescribeResult =
   | { readonly ok: true; readonly command: CommandDescription }
@@ -142,14 +94,6 @@ const describe = (spec: Spec, command: Command): CommandDescription => ({
   })),
   exit_codes: command.exit_codes.map((e) => ({ code: e.code, description: e.description })),
 })
-
-export interface CommandSummary {
-  /** From the root: `["daemons", "stop"]`; `[]` for the program itself. */
-  readonly path: ReadonlyArray<string>
-  readonly help: string | null
-  /** Present (true) only on hidden commands, which are listed only on request. */
-  readonly hidden?: true
-}
 
 /**
  * Every command, the program itself first, depth first. Hidden commands (and those under

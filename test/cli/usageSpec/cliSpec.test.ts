@@ -67,11 +67,12 @@ describe("the supervisor CLI's usage spec", () => {
     expect(checked).toEqual(expect.arrayContaining(["list", "status", "start", "logs", "config show"]))
   })
 
-  it("logs: json without --tail, jsonl (ndjson) with it", () => {
+  it("logs: json without --tail, jsonl (ndjson) with it, cleared with --clear", () => {
     expect(command("logs").outputs.map((o) => [o.name, o.framing, o.media_type])).toEqual([
       ["text", "text", "text/plain"],
       ["json", "json", "application/json"],
       ["jsonl", "jsonl", "application/x-ndjson"],
+      ["cleared", "json", "application/json"],
     ])
   })
 

@@ -44,13 +44,13 @@ const extras: Extras = {
   },
   commands: {
     "remote list": {
-      aliases: ["ls"],
       outputs: [
         { name: "json", framing: "json", media_type: "application/json", help: "remotes", select: "--json" },
       ],
       exit_codes: [{ code: 3, description: "no remotes" }],
     },
   },
+  aliases: { "remote list": ["ls"] },
 }
 
 describe("readCliTree", () => {

@@ -1,0 +1,47 @@
+// What the raw-argument checks (argvChecks.ts, help.ts) need to know of the command tree: the
+// flags that take a value and the commands made of subcommands. Read from `rootCommand` itself;
+// the build (scripts/build.mjs) reads them once and bakes them into dist/cli.cjs, so that a
+// command does not walk the tree at every start (~0.75 ms), while tests read the tree.
+import { rootCommand } from "./commands.js"
+import { OPTIONAL_VALUE } from "./portFlags.js"
+import { type CliTree, readCliTree } from "./usageSpec/effectCli.js"
+
+export interface ArgvTables {
+  /** Every flag that takes a value, long and short (`--bump`, whose value is optional: not). */
+  readonly valueFlags: ReadonlyArray<string>
+  /** The commands made of subcommands, and theirs (`config`: `show`, `validate`). */
+  readonly subcommands: Readonly<Record<string, ReadonlyArray<string>>>
+}
+
+/** The tables of a command tree. */
+export const tablesOf = (root: CliTree): ArgvTables => {
+  const valueFlags = new Set<string>()
+  const visit = (tree: CliTree): void => {
+    for (const flag of tree.flags)
+      if (flag.arg !== undefined && !flag.long.includes(OPTIONAL_VALUE.flag))
+        for (const name of [...flag.long.map((l) => `--${l}`), ...flag.short.map((s) => `-${s}`)])
+          valueFlags.add(name)
+    for (const sub of tree.subcommands) visit(sub)
+  }
+  visit(root)
+  const subcommands = Object.fromEntries(
+    root.subcommands
+      .filter((c) => c.subcommands.length > 0)
+      .map((c) => [c.name, c.subcommands.map((s) => s.name)]),
+  )
+  return { valueFlags: [...valueFlags].sort(), subcommands }
+}
+
+/** The tables of the CLI's own command tree, walked now. */
+export const treeArgvTables = (): ArgvTables => tablesOf(readCliTree(rootCommand))
+
+/** Set by the build (esbuild `define`) to `treeArgvTables()` as it was when the bundle was made. */
+declare const SUPERVISOR_ARGV_TABLES: ArgvTables | undefined
+
+let tables: ArgvTables | undefined
+
+/** The CLI's tables: baked into the bundle, else (tests, scripts) read from the tree once. */
+export const argvTables = (): ArgvTables => {
+  tables ??= typeof SUPERVISOR_ARGV_TABLES === "undefined" ? treeArgvTables() : SUPERVISOR_ARGV_TABLES
+  return tables
+}

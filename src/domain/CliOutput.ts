@@ -1,0 +1,102 @@
+import { Schema } from "effect"
+import { ApiDaemonEntry } from "./ApiDaemonEntry.js"
+import { ConfigProblem } from "./ConfigProblem.js"
+import { StatusType } from "./DaemonStatus.js"
+import { LogEntry } from "./LogEntry.js"
+import { ResolvedConfig } from "./ResolvedConfig.js"
+import { StartOutcome } from "./StartOutcome.js"
+
+/**
+ * The JSON documents the CLI prints (`--json`), each a Schema: the commands print through it
+ * (src/cli/output.ts `printJson`) and the CLI's usage spec declares it (src/cli/usageSpec/
+ * outputs.ts), so the two cannot disagree. Those that are also answers of the supervisor's API
+ * (stop, wait, clean, its info) are the same schemas there.
+ */
+
+/** `start`, `restart`, `run`: one outcome per daemon, in start order. */
+export const StartOutcomes = Schema.Array(StartOutcome)
+
+/** How `stop` ended for one daemon. */
+export const StopResult = Schema.Struct({
+  id: Schema.String,
+  was_running: Schema.Boolean,
+  /** It outlived its stop signal's timeout and was killed with SIGKILL. */
+  killed: Schema.Boolean,
+}).annotations({ identifier: "StopResult" })
+export type StopResult = typeof StopResult.Type
+/** `stop`: one result per daemon, in the order they were stopped. */
+export const StopResults = Schema.Array(StopResult)
+
+/** `enable` and `disable`: the daemons and what they are now. */
+export const ToggleResults = Schema.Array(Schema.Struct({ id: Schema.String, enabled: Schema.Boolean }))
+
+/** `list`: every daemon, sorted by ID. `status` prints one ApiDaemonEntry. */
+export const DaemonList = Schema.Array(ApiDaemonEntry)
+
+/** `logs` without `--tail`: the log lines, oldest first. */
+export const LogLines = Schema.Array(LogEntry)
+
+/** `logs --clear`: the daemons whose logs were deleted. */
+export const LogsCleared = Schema.Struct({ cleared: Schema.Array(Schema.String) }).annotations({
+  identifier: "LogsCleared",
+})
+
+/** `wait`: how the daemon ended. */
+export const WaitResult = Schema.Struct({
+  id: Schema.String,
+  status: StatusType,
+  exit_code: Schema.NullOr(Schema.Int),
+  signal: Schema.NullOr(Schema.String),
+}).annotations({ identifier: "WaitResult" })
+
+/** `clean`: the daemons forgotten. */
+export const CleanResult = Schema.Struct({ removed: Schema.Array(Schema.String) }).annotations({
+  identifier: "CleanResult",
+})
+
+/** The running supervisor (`GET /api/cli/supervisor`). */
+export const SupervisorInfo = Schema.Struct({
+  pid: Schema.Int,
+  version: Schema.String,
+  started_at: Schema.Number,
+  uptime_secs: Schema.Int,
+  state_dir: Schema.String,
+  socket: Schema.String,
+  web_url: Schema.NullOr(Schema.String),
+  api_url: Schema.NullOr(Schema.String),
+  daemons: Schema.Int,
+}).annotations({ identifier: "SupervisorInfo" })
+export type SupervisorInfo = typeof SupervisorInfo.Type
+
+/** `supervisor status`: `{ running: true, ...SupervisorInfo }`, or where it would listen. */
+export const SupervisorStatus = Schema.Union(
+  Schema.Struct({ running: Schema.Literal(true), ...SupervisorInfo.fields }),
+  Schema.Struct({ running: Schema.Literal(false), socket: Schema.String }),
+)
+
+/** A configuration that cannot be loaded: every problem (exit status 1). */
+export const ConfigProblems = Schema.Struct({
+  valid: Schema.Literal(false),
+  problems: Schema.Array(ConfigProblem),
+  warnings: Schema.Array(Schema.String),
+}).annotations({ identifier: "ConfigProblems" })
+
+/** `config validate`: the verdict, with the problems when invalid. */
+export const ConfigVerdict = Schema.Union(
+  Schema.Struct({
+    valid: Schema.Literal(true),
+    files: Schema.Array(Schema.String),
+    daemons: Schema.Int,
+    warnings: Schema.Array(Schema.String),
+  }),
+  ConfigProblems,
+)
+
+/** `config show`: the merged configuration, or its problems when it cannot be loaded. */
+export const ConfigShown = Schema.Union(ResolvedConfig, ConfigProblems)
+
+/** `schema`: a JSON Schema document (draft-07). */
+export const JsonSchemaDocument = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+  identifier: "JsonSchemaDocument",
+  jsonSchema: { $ref: "http://json-schema.org/draft-07/schema#" },
+})

@@ -1,0 +1,39 @@
+/**
+ * The argument checks of the built CLI use the tables the build read from the command tree
+ * (src/cli/argvTables.ts, baked into dist/cli.cjs): every value flag and every command made of
+ * subcommands of the tree, as the tree says now, is known to the bundle.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { treeArgvTables } from "../../src/cli/argvTables.js"
+import { makeSandbox, runCli, type Sandbox } from "./harness.js"
+
+let sb: Sandbox
+beforeAll(() => {
+  sb = makeSandbox()
+})
+afterAll(() => sb.cleanup())
+const cli = (...args: Array<string>) => runCli(args, { cwd: sb.root, env: sb.env })
+
+describe("the argument checks of the built CLI", () => {
+  const tables = treeArgvTables()
+
+  it("know every value flag of the command tree", () => {
+    expect(tables.valueFlags).toEqual(
+      expect.arrayContaining(["--group", "-g", "--lines", "-n", "--web-port"]),
+    )
+    for (const flag of tables.valueFlags) {
+      const r = cli("list", flag)
+      expect(r.status, `${flag}: ${r.stderr}`).toBe(2)
+      expect(r.stderr).toBe(`error: ${flag} needs a value\n`)
+    }
+  })
+
+  it("know every command made of subcommands, with theirs", () => {
+    expect(Object.keys(tables.subcommands)).toEqual(expect.arrayContaining(["supervisor", "config", "spec"]))
+    for (const [command, subs] of Object.entries(tables.subcommands)) {
+      const r = cli(command)
+      expect(r.status, `${command}: ${r.stderr}`).toBe(2)
+      expect(r.stderr).toContain(`\`supervisor ${command}\` needs a subcommand: ${subs.join(", ")} `)
+    }
+  })
+})
