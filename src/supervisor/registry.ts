@@ -1,4 +1,4 @@
-import { Effect, Schema, SubscriptionRef } from "effect"
+import { Effect, PubSub, Schema, Stream } from "effect"
 import { DaemonConfig } from "../domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { DaemonRecord } from "../state/State.js"
@@ -41,13 +41,19 @@ const toRecord = (r: DaemonState): DaemonRecord => ({
 })
 
 /**
- * The daemons the supervisor knows, by qualified ID. Every change is published to `changes` and
+ * The daemons the supervisor knows, by qualified ID. Every change is announced on `changes` and
  * persisted to the state file (recorded, not awaited: the background writer puts it on disk with
  * the changes made meanwhile, and what answers a client `state.sync`s first).
  */
 export const makeRegistry = (state: StateStoreShape) =>
   Effect.gen(function* () {
-    const ref = yield* SubscriptionRef.make<ReadonlyMap<string, DaemonState>>(new Map())
+    // Changed in place, never copied: a daemon's record is written only by its own lifecycle,
+    // one step at a time (and by adoption, before any lifecycle runs). Readers use it at once.
+    const records = new Map<string, DaemonState>()
+    // "Something changed": whoever listens looks again (a sliding PubSub of one: changes made
+    // while a listener was busy are seen as one).
+    const changed = yield* PubSub.sliding<void>(1)
+    const announce = PubSub.publish(changed, undefined)
 
     const persist = (r: DaemonState) =>
       state.record((s) => {
@@ -55,45 +61,47 @@ export const makeRegistry = (state: StateStoreShape) =>
         ;(s.daemons as Record<string, DaemonRecord>)[r.def.id.qualified] = toRecord(r)
         return s
       })
-    const all = SubscriptionRef.get(ref)
-    const current = (id: string) => Effect.map(all, (m) => m.get(id))
+    const set = (r: DaemonState) => Effect.sync(() => records.set(r.def.id.qualified, r))
+    const all: Effect.Effect<ReadonlyMap<string, DaemonState>> = Effect.sync(() => records)
+    const current = (id: string) => Effect.sync(() => records.get(id))
     /** Applies `f` to the daemon's record; `f` returning its argument means "no change". */
     const update = (id: string, f: (r: DaemonState) => DaemonState) =>
-      SubscriptionRef.modify(
-        ref,
-        (m): readonly [DaemonState | undefined, ReadonlyMap<string, DaemonState>] => {
-          const r = m.get(id)
-          const next = r === undefined ? undefined : f(r)
-          return next === undefined || next === r ? [undefined, m] : [next, new Map(m).set(id, next)]
-        },
-      ).pipe(Effect.flatMap((next) => (next === undefined ? Effect.void : Effect.asVoid(persist(next)))))
+      Effect.suspend(() => {
+        const r = records.get(id)
+        const next = r === undefined ? r : f(r)
+        if (next === undefined || next === r) return Effect.void
+        records.set(id, next)
+        return Effect.zipRight(persist(next), announce)
+      })
     /** Puts a record as it is (adoption); persisted unless it comes from the state file unchanged. */
     const put = (r: DaemonState, persisted = true) =>
-      SubscriptionRef.update(ref, (m) => new Map(m).set(r.def.id.qualified, r)).pipe(
+      set(r).pipe(
         Effect.zipRight(persisted ? persist(r) : Effect.void),
+        Effect.zipRight(announce),
         Effect.asVoid,
       )
     const find = (id: string) =>
-      Effect.flatMap(all, (m) => {
-        const r = m.get(id)
+      Effect.suspend(() => {
+        const r = records.get(id)
         return r ? Effect.succeed(r) : Effect.fail(daemonNotFound(id))
       })
     /** Records the definition a daemon starts with (a fresh record for a daemon it does not know). */
     const register = (def: DaemonDefinition) =>
-      SubscriptionRef.update(ref, (m) => {
-        const r = m.get(def.id.qualified)
-        return new Map(m).set(def.id.qualified, r ? { ...r, def } : initialState(def))
-      })
-    const remove = (id: string) =>
-      SubscriptionRef.update(ref, (m) => {
-        const next = new Map(m)
-        next.delete(id)
-        return next
-      })
+      Effect.suspend(() => {
+        const r = records.get(def.id.qualified)
+        return set(r ? { ...r, def } : initialState(def))
+      }).pipe(Effect.zipRight(announce))
+    const remove = (id: string) => Effect.sync(() => records.delete(id)).pipe(Effect.zipRight(announce))
     /** Announces a change that is not in the records (the disabled list). */
-    const touch = SubscriptionRef.update(ref, (m) => new Map(m))
+    const touch = Effect.asVoid(announce)
+    /** The records now, then again after each change (subscribed first: no change is missed). */
+    const changes: Stream.Stream<ReadonlyMap<string, DaemonState>> = Stream.unwrapScoped(
+      Effect.map(PubSub.subscribe(changed), (sub) =>
+        Stream.concat(Stream.succeed(records), Stream.fromQueue(sub).pipe(Stream.as(records))),
+      ),
+    )
 
-    return { all, current, update, put, find, register, remove, touch, changes: ref.changes }
+    return { all, current, update, put, find, register, remove, touch, changes }
   })
 
 export type Registry = Effect.Effect.Success<ReturnType<typeof makeRegistry>>

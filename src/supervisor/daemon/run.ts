@@ -57,8 +57,12 @@ const stopOnInterrupt = (env: RunEnvironment, handle: ProcessHandle) =>
     }))
   })
 
+/** Tells the lifecycle when the run's process exits. */
+const exitOf = (env: RunEnvironment, serial: number, handle: ProcessHandle) =>
+  Effect.flatMap(handle.exit, (status) => Queue.offer(env.queue, DaemonCommand.Exited({ serial, status })))
+
 /** A new child scope of the lifecycle, holding `handle`: closed by an interruption, it stops the group. */
-const runScope = (env: RunEnvironment, serial: number, acquire: Effect.Effect<ProcessHandle, string>) =>
+const runScope = (env: RunEnvironment, acquire: Effect.Effect<ProcessHandle, string>) =>
   Effect.gen(function* () {
     const scope = yield* Scope.fork(env.scope, ExecutionStrategy.sequential)
     const handle = yield* Effect.acquireRelease(acquire, (handle, exit) =>
@@ -66,11 +70,6 @@ const runScope = (env: RunEnvironment, serial: number, acquire: Effect.Effect<Pr
     ).pipe(
       Scope.extend(scope),
       Effect.tapError(() => Scope.close(scope, Exit.void)),
-    )
-    // Its exit, as the lifecycle hears it; interrupted with the run.
-    yield* handle.exit.pipe(
-      Effect.flatMap((status) => Queue.offer(env.queue, DaemonCommand.Exited({ serial, status }))),
-      Effect.forkIn(scope),
     )
     return { scope, handle }
   })
@@ -115,7 +114,6 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
     const spawned = yield* Effect.either(
       runScope(
         env,
-        serial,
         ctx.processes
           .spawn({
             id,
@@ -140,6 +138,8 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
       retryCount: attempt,
       handle,
     }))
+    // What the lifecycle hears of this run, in one fiber that ends with it: ready (or not in
+    // time), then the exit.
     yield* waitReady.right(handle).pipe(
       Effect.flatMap(
         (result) =>
@@ -147,8 +147,9 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
             ? Queue.offer(env.queue, DaemonCommand.Ready({ serial }))
             : result._tag === "TimedOut"
               ? Queue.offer(env.queue, DaemonCommand.NotReady({ serial, message: result.message }))
-              : Effect.void, // the exit watcher tells it
+              : Effect.void, // exited first: said next
       ),
+      Effect.zipRight(exitOf(env, serial, handle)),
       Effect.forkIn(scope),
     )
     const onOutput = def.config.hooks.on_output
@@ -161,7 +162,8 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
 
 /** The run of a process a previous supervisor started (it was ready then): no readiness, no spawn. */
 export const adoptRun = (env: RunEnvironment, serial: number, handle: ProcessHandle) =>
-  runScope(env, serial, Effect.succeed(handle)).pipe(
+  runScope(env, Effect.succeed(handle)).pipe(
+    Effect.tap(({ scope }) => exitOf(env, serial, handle).pipe(Effect.forkIn(scope))),
     Effect.map(
       ({ scope }): Run => ({
         serial,
