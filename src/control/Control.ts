@@ -77,13 +77,11 @@ export const ControlLive = Layer.effect(
     const loader = yield* ConfigLoader
 
     const start = (plan: StartPlan, reason: Reason) =>
-      startWithDependencies(
-        (def, options) => sup.start(def, { ...options, reason }),
-        plan.requested,
-        plan.dependencies,
-        plan.force,
-        { isRunning: sup.isRunning, sync: sup.sync },
-      )
+      startWithDependencies(sup.begin, plan.requested, plan.dependencies, plan.force, {
+        start: { reason },
+        isRunning: sup.isRunning,
+        sync: sup.sync,
+      })
 
     /** Every daemon the supervisor knows, as the API lists it. */
     const known = (usage: boolean) =>

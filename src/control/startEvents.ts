@@ -42,7 +42,7 @@ export const startEvents = (
         )
       yield* Effect.forkScoped(
         startWithDependencies(
-          (def, options) => sup.start(def, { ...options, reason, onSpawned: onSpawned(def) }),
+          (def, options) => sup.begin(def, { ...options, reason, onSpawned: onSpawned(def) }),
           plan.requested,
           plan.dependencies,
           plan.force,

@@ -5,6 +5,18 @@ import { succeeded } from "../domain/outcomeKind.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import type { StartOptions } from "../supervisor/Supervisor.js"
 
+/** Sends one start and returns the wait for its outcome (`Supervisor.begin`). */
+export type Begin = (
+  def: DaemonDefinition,
+  options: StartOptions,
+) => Effect.Effect<Effect.Effect<StartOutcome>>
+
+/** `Begin` from a plain start that runs when awaited (tests; starts that need not overlap). */
+export const beginFrom =
+  (start: (def: DaemonDefinition, options: StartOptions) => Effect.Effect<StartOutcome>): Begin =>
+  (def, options) =>
+    Effect.succeed(start(def, options).pipe(Effect.tap((o) => options.onOutcome?.(o) ?? Effect.void)))
+
 const why = (o: StartOutcome) =>
   o._tag === "StartFailed"
     ? o.message
@@ -19,15 +31,17 @@ const why = (o: StartOutcome) =>
  * names the root cause. A requested daemon that runs already (and is not forced) needs nothing
  * started for it: dependencies that only it needs are left alone (a completed one-shot task is
  * not run again). `onOutcome` hears each daemon's outcome as soon as it is known (the result
- * lists them in start order at the end).
+ * lists them in start order at the end). A level's starts are all sent, then awaited.
  */
 export const startWithDependencies = (
-  start: (def: DaemonDefinition, options: StartOptions) => Effect.Effect<StartOutcome>,
+  begin: Begin,
   requested: ReadonlyArray<DaemonDefinition>,
   dependencies: ReadonlyArray<DaemonDefinition>,
   force: boolean,
   hooks: {
     readonly onOutcome?: (outcome: StartOutcome) => Effect.Effect<void>
+    /** More options of every start (the reason, `onSpawned`). */
+    readonly start?: Omit<StartOptions, "force" | "onOutcome" | "sync">
     /** Whether a daemon runs now (a running one is not started again). */
     readonly isRunning?: (id: string) => Effect.Effect<boolean>
     /**
@@ -65,38 +79,37 @@ export const startWithDependencies = (
     const order: Array<string> = []
     for (const level of startLevels(all)) {
       order.push(...level)
-      yield* Effect.forEach(
-        level,
-        (id) =>
-          Effect.gen(function* () {
-            const def = all.get(id)!
-            const failed = def.config.depends
-              .map((d) => outcomes.get(d))
-              .find((o) => o !== undefined && !succeeded(o))
-            const settle = (o: StartOutcome) => {
-              outcomes.set(id, o)
-              return onOutcome(o)
-            }
-            if (failed) {
-              return yield* settle({
-                _tag: "StartFailed",
-                id,
-                message: `not started: its dependency ${failed.id} failed (${why(failed)})`,
-                exit_code: null,
-                signal: null,
-                output: [],
-                cli_status: 1,
-              })
-            }
-            yield* settle(
-              yield* start(def, {
-                force: forced.has(id),
-                ...(hooks.sync === undefined ? {} : { sync: false }),
-              }),
-            )
-          }),
-        { concurrency: "unbounded", discard: true },
-      )
+      const waits: Array<Effect.Effect<StartOutcome>> = []
+      for (const id of level) {
+        const def = all.get(id)!
+        const failed = def.config.depends
+          .map((d) => outcomes.get(d))
+          .find((o) => o !== undefined && !succeeded(o))
+        const settle = (o: StartOutcome) => {
+          outcomes.set(id, o)
+          return onOutcome(o)
+        }
+        if (failed) {
+          yield* settle({
+            _tag: "StartFailed",
+            id,
+            message: `not started: its dependency ${failed.id} failed (${why(failed)})`,
+            exit_code: null,
+            signal: null,
+            output: [],
+            cli_status: 1,
+          })
+          continue
+        }
+        const options: StartOptions = {
+          force: forced.has(id),
+          onOutcome: settle,
+          ...(hooks.start ?? {}),
+          ...(hooks.sync === undefined ? {} : { sync: false }),
+        }
+        waits.push(yield* begin(def, options))
+      }
+      for (const wait of waits) yield* wait
     }
     if (hooks.sync !== undefined) yield* hooks.sync
     return order.map((id) => outcomes.get(id)!)

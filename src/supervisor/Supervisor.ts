@@ -1,4 +1,4 @@
-import { Context, Deferred, Effect, FiberSet, Layer, Option, Queue, Ref, Stream } from "effect"
+import { Chunk, Context, Deferred, Effect, FiberSet, Layer, Option, Queue, Ref, Stream } from "effect"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { stopLevels } from "../domain/dependencyLevels.js"
@@ -29,6 +29,8 @@ export interface StartOptions {
    * spawned (already running, disabled) or the spawn failed.
    */
   readonly onSpawned?: (r: DaemonState) => Effect.Effect<void>
+  /** Told the outcome as soon as it is known. */
+  readonly onOutcome?: (o: StartOutcome) => Effect.Effect<void>
   /**
    * Return only once what the start reports (the pid above all) is in the state file (default
    * true). A start of many daemons passes false for each and `sync`s once at the end.
@@ -39,6 +41,14 @@ export interface StartOptions {
 export interface SupervisorShape {
   /** Starts a daemon and waits until it is ready, has completed, or failed. */
   readonly start: (def: DaemonDefinition, options?: StartOptions) => Effect.Effect<StartOutcome>
+  /**
+   * Sends a start and returns the wait for its outcome (with `sync`, the state file's too): a
+   * start of many daemons sends them all, then waits, without a fiber for each.
+   */
+  readonly begin: (
+    def: DaemonDefinition,
+    options?: StartOptions,
+  ) => Effect.Effect<Effect.Effect<StartOutcome>>
   /** Stops a daemon (its whole process group); false when it was not running. */
   readonly stop: (id: string, reason?: Reason) => Effect.Effect<boolean, DaemonNotFound>
   /** Stops and starts a daemon (starts it when it does not run), with `def` or its last definition. */
@@ -104,31 +114,30 @@ const makeSupervisor = Effect.gen(function* () {
   const detaching = yield* Ref.make(false)
   const ctx = yield* makeDaemonContext({ registry, hookFibers, shuttingDown, detaching })
 
-  // One lifecycle fiber per daemon, each reading its own queue. The lock makes "find or create
-  // the queue, then offer" one step, so that a forgotten daemon's fiber can end without losing
-  // a command sent to it meanwhile.
+  // One lifecycle fiber per daemon, each reading its own queue. A command for a daemon that has
+  // one is put in its queue in one synchronous step; creating a lifecycle, and ending a forgotten
+  // daemon's, hold the lock: a lifecycle ends only with its queue empty, so nothing sent is lost.
   const queues = new Map<string, Queue.Queue<DaemonCommand>>()
   const lifecycles = yield* FiberSet.make<void, never>()
   const lock = yield* Effect.makeSemaphore(1)
+  /** Starts a lifecycle (call holding the lock). */
   const launch = (def: DaemonDefinition, adopted: Option.Option<ProcessHandle>) =>
     Effect.gen(function* () {
       const id = def.id.qualified
       const queue = yield* Queue.unbounded<DaemonCommand>()
       const retire = lock.withPermits(1)(
-        Effect.gen(function* () {
-          if ((yield* Queue.size(queue)) > 0) return false
+        Effect.sync(() => {
+          if (Option.getOrElse(queue.unsafeSize(), () => 0) > 0) return false
           queues.delete(id)
           return true
         }),
       )
+      // However it ends (interrupted at shutdown, or a defect), what was still queued is answered.
+      const ended = Effect.suspend(() => {
+        if (queues.get(id) === queue) queues.delete(id)
+        return Effect.map(Queue.takeAll(queue), (left) => Chunk.forEach(left, (c) => answerUnhandled(c, id)))
+      })
       queues.set(id, queue)
-      // However it ends, its queue goes with it, and what was still queued is answered.
-      const ended = lock.withPermits(1)(
-        Effect.gen(function* () {
-          if (queues.get(id) === queue) queues.delete(id)
-          for (const c of yield* Queue.takeAll(queue)) yield* answerUnhandled(c, id)
-        }),
-      )
       yield* FiberSet.run(
         lifecycles,
         daemonLifecycle(ctx, def, queue, adopted, retire).pipe(
@@ -140,12 +149,18 @@ const makeSupervisor = Effect.gen(function* () {
     })
   /** Sends a command to the daemon's lifecycle (started with `def` when it has none). */
   const send = (def: DaemonDefinition, command: DaemonCommand) =>
-    lock.withPermits(1)(
-      Effect.gen(function* () {
-        const queue = queues.get(def.id.qualified) ?? (yield* launch(def, Option.none()))
-        yield* Queue.offer(queue, command)
-      }),
-    )
+    Effect.suspend(() => {
+      const queue = queues.get(def.id.qualified)
+      if (queue?.unsafeOffer(command)) return Effect.void
+      return lock.withPermits(1)(
+        Effect.suspend(() => {
+          const again = queues.get(def.id.qualified)
+          return again !== undefined
+            ? Queue.offer(again, command)
+            : Effect.flatMap(launch(def, Option.none()), (q) => Queue.offer(q, command))
+        }),
+      )
+    }).pipe(Effect.asVoid)
   const ask = <A>(id: string, command: (reply: Deferred.Deferred<A>) => DaemonCommand) =>
     Effect.gen(function* () {
       const r = yield* registry.find(id)
@@ -154,24 +169,22 @@ const makeSupervisor = Effect.gen(function* () {
       return yield* Deferred.await(reply)
     })
 
-  const start = (def: DaemonDefinition, options: StartOptions = {}) =>
+  const begin = (def: DaemonDefinition, options: StartOptions = {}) =>
     Effect.gen(function* () {
       const reply = {
         spawned: yield* Deferred.make<boolean>(),
         outcome: yield* Deferred.make<StartOutcome>(),
+        onSpawned: options.onSpawned,
+        onOutcome: options.onOutcome,
       }
       const mode = options.force ? "restart" : "start"
       yield* send(def, DaemonCommand.Start({ def, mode, reason: options.reason ?? "api", reply }))
-      const spawned = yield* Deferred.await(reply.spawned)
-      if (spawned && options.onSpawned) {
-        const r = yield* registry.current(def.id.qualified)
-        if (r?.pid != null && isActive(r)) yield* options.onSpawned(r)
-      }
-      const outcome = yield* Deferred.await(reply.outcome)
       // What a start reports (the pid above all) is on disk when it returns.
-      if (options.sync !== false) yield* state.sync
-      return outcome
+      return options.sync === false
+        ? Deferred.await(reply.outcome)
+        : Effect.zipLeft(Deferred.await(reply.outcome), state.sync)
     })
+  const start = (def: DaemonDefinition, options: StartOptions = {}) => Effect.flatten(begin(def, options))
 
   const isDisabled = (id: string) => state.get.pipe(Effect.map((s) => s.disabled.includes(id)))
   const setDisabled = (id: string, disabled: boolean) =>
@@ -202,6 +215,7 @@ const makeSupervisor = Effect.gen(function* () {
 
   const supervisor: SupervisorShape = {
     start,
+    begin,
     stop: (id, reason = "api") =>
       ask(id, (reply: Deferred.Deferred<boolean>) => DaemonCommand.Stop({ reason, reply })).pipe(
         Effect.zipLeft(state.sync),

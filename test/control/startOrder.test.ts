@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { startWithDependencies } from "../../src/control/startOrder.js"
+import { beginFrom, startWithDependencies } from "../../src/control/startOrder.js"
 import { DaemonConfig } from "../../src/domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../../src/domain/DaemonDefinition.js"
 import { startLevels } from "../../src/domain/dependencyLevels.js"
@@ -48,7 +48,7 @@ describe("startWithDependencies", () => {
   it("starts dependencies level by level before the requested daemon; force applies only to it", async () => {
     const r = recorder()
     const outcomes = await Effect.runPromise(
-      startWithDependencies(r.start, [def("web", ["api"])], [def("api", ["db"]), def("db")], true),
+      startWithDependencies(beginFrom(r.start), [def("web", ["api"])], [def("api", ["db"]), def("db")], true),
     )
     expect(r.calls).toEqual([
       { id: "app/db", force: false },
@@ -68,17 +68,24 @@ describe("startWithDependencies", () => {
     const sync = Effect.sync(() => {
       events.push("sync")
     })
-    await Effect.runPromise(startWithDependencies(start, [def("web", ["db"])], [def("db")], false, { sync }))
+    await Effect.runPromise(
+      startWithDependencies(beginFrom(start), [def("web", ["db"])], [def("db")], false, { sync }),
+    )
     expect(events).toEqual(["start db sync=false", "start web sync=false", "sync"])
     events.length = 0
-    await Effect.runPromise(startWithDependencies(start, [def("web")], [], false))
+    await Effect.runPromise(startWithDependencies(beginFrom(start), [def("web")], [], false))
     expect(events).toEqual(["start web sync=true"])
   })
 
   it("a failed dependency fails its dependents with the root cause, and they are not started", async () => {
     const r = recorder(["db"])
     const outcomes = await Effect.runPromise(
-      startWithDependencies(r.start, [def("web", ["api"])], [def("api", ["db"]), def("db")], false),
+      startWithDependencies(
+        beginFrom(r.start),
+        [def("web", ["api"])],
+        [def("api", ["db"]), def("db")],
+        false,
+      ),
     )
     expect(r.calls.map((c) => c.id)).toEqual(["app/db"])
     const web = outcomes.find((o) => o.id === "app/web")
@@ -93,7 +100,9 @@ describe("startWithDependencies", () => {
     const heard: Array<string> = []
     const outcomes = await Effect.runPromise(
       startWithDependencies(
-        (d, o) => Effect.sync(() => heard.push(`start ${d.id.name}`)).pipe(Effect.zipRight(r.start(d, o))),
+        beginFrom((d, o) =>
+          Effect.sync(() => heard.push(`start ${d.id.name}`)).pipe(Effect.zipRight(r.start(d, o))),
+        ),
         [def("web", ["api"]), def("cache")],
         [def("api", ["db"]), def("db")],
         false,
@@ -118,14 +127,16 @@ describe("startWithDependencies", () => {
     const isRunning = (id: string) => Effect.succeed(running.has(id))
     // api runs: migrate (its one-shot dependency) is not run again
     await Effect.runPromise(
-      startWithDependencies(r.start, [def("api", ["migrate"])], [def("migrate")], false, { isRunning }),
+      startWithDependencies(beginFrom(r.start), [def("api", ["migrate"])], [def("migrate")], false, {
+        isRunning,
+      }),
     )
     expect(r.calls.map((c) => c.id)).toEqual(["app/api"])
     // worker does not run and needs migrate too: then it starts; forced api needs it as well
     const r2 = recorder()
     await Effect.runPromise(
       startWithDependencies(
-        r2.start,
+        beginFrom(r2.start),
         [def("api", ["migrate"]), def("worker", ["migrate"])],
         [def("migrate")],
         false,
@@ -137,7 +148,9 @@ describe("startWithDependencies", () => {
     expect(r2.calls.map((c) => c.id).sort()).toEqual(["app/api", "app/migrate", "app/worker"])
     const r3 = recorder()
     await Effect.runPromise(
-      startWithDependencies(r3.start, [def("api", ["migrate"])], [def("migrate")], true, { isRunning }),
+      startWithDependencies(beginFrom(r3.start), [def("api", ["migrate"])], [def("migrate")], true, {
+        isRunning,
+      }),
     )
     expect(r3.calls.map((c) => c.id)).toEqual(["app/migrate", "app/api"])
   })

@@ -1,8 +1,9 @@
-import { Data, type Deferred } from "effect"
+import { Data, type Deferred, type Effect } from "effect"
 import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
 import type { Reason } from "../../domain/Reason.js"
 import type { StartOutcome } from "../../domain/StartOutcome.js"
 import type { ExitStatus } from "../../process/ProcessService.js"
+import type { DaemonState } from "../DaemonState.js"
 
 /**
  * Where a start request hears back: whether a process was spawned for it (once it exists, or
@@ -11,6 +12,10 @@ import type { ExitStatus } from "../../process/ProcessService.js"
 export interface StartReply {
   readonly spawned: Deferred.Deferred<boolean>
   readonly outcome: Deferred.Deferred<StartOutcome>
+  /** Told (by the lifecycle, at once) when a process was spawned for this start: its state then. */
+  readonly onSpawned?: ((r: DaemonState) => Effect.Effect<void>) | undefined
+  /** Told (by the lifecycle, at once) the outcome. */
+  readonly onOutcome?: ((o: StartOutcome) => Effect.Effect<void>) | undefined
 }
 
 /**

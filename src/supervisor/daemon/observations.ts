@@ -1,0 +1,74 @@
+import { Effect, Exit, Scope } from "effect"
+import { READY_TIMEOUT_STATUS } from "../../domain/StartOutcome.js"
+import type { DaemonCommand } from "./commands.js"
+import { idle, type Life, type LifeSteps, tell } from "./life.js"
+import { afterRetries, describeExit, exitedStatus, readyOutcome, startFailed } from "./outcomes.js"
+
+// What a daemon's lifecycle does with what its run and its backoff observed: the readiness
+// check passed or timed out, the process exited, a retry is due, or no retry is left. An
+// observation of a run or backoff that is over (another `serial`) is ignored.
+
+type Command<T extends DaemonCommand["_tag"]> = Extract<DaemonCommand, { readonly _tag: T }>
+
+export const ready = (s: LifeSteps, life: Life, c: Command<"Ready">): Effect.Effect<Life> =>
+  Effect.gen(function* () {
+    const run = s.activeRun(life, c.serial)
+    if (run === undefined || run.ready) return life
+    yield* s.ctx.update(s.id, (r) => ({ ...r, status: { type: "running" } }))
+    yield* s.fire(life, "on_ready")
+    yield* tell(life.waiters, readyOutcome(s.id, run, life.def.config.port?.expect ?? []))
+    const next: Life = { ...life, phase: { _tag: "Active", run: { ...run, ready: true } }, waiters: [] }
+    return next
+  })
+
+export const notReady = (s: LifeSteps, life: Life, c: Command<"NotReady">): Effect.Effect<Life> =>
+  Effect.gen(function* () {
+    const run = s.activeRun(life, c.serial)
+    if (run === undefined) return life
+    // Not retried: the checks had their whole timeout, and a retry would wait as long again.
+    const status = yield* s.stopRun(life, run, (x) => ({
+      type: "errored",
+      exit_code: x.code,
+      signal: x.signal,
+      message: c.message,
+    }))
+    yield* s.fire(life, "on_exit", { exit: status, reason: "fail" })
+    const output = yield* s.ctx.lastLines(s.id, 20)
+    yield* s.fire(life, "on_fail", { exit: status })
+    yield* tell(life.waiters, startFailed(s.id, c.message, status, output, READY_TIMEOUT_STATUS))
+    return { ...life, phase: idle, waiters: [] }
+  })
+
+export const exited = (s: LifeSteps, life: Life, c: Command<"Exited">): Effect.Effect<Life> =>
+  Effect.gen(function* () {
+    const run = s.activeRun(life, c.serial)
+    if (run === undefined) return life
+    yield* Scope.close(run.scope, Exit.void)
+    const final = exitedStatus(c.status)
+    yield* s.ctx.update(s.id, (r) => ({ ...r, status: final, pid: null, startTime: null, handle: null }))
+    yield* s.fire(life, "on_exit", { exit: c.status, reason: final.type === "stopped" ? "exit" : "fail" })
+    if (final.type === "errored") return yield* s.failed(life, c.status, `${s.id} ${describeExit(c.status)}`)
+    // exited 0 before it was ready: a one-shot task that is done
+    if (!run.ready) yield* tell(life.waiters, { _tag: "Completed", id: s.id })
+    return { ...life, phase: idle, waiters: [] }
+  })
+
+export const retryDue = (s: LifeSteps, life: Life, c: Command<"RetryDue">): Effect.Effect<Life> =>
+  Effect.gen(function* () {
+    if (life.phase._tag !== "BackingOff" || life.phase.serial !== c.serial) return life
+    const next: Life = { ...life, attempt: life.attempt + 1, phase: idle }
+    yield* s.ctx.update(s.id, (r) => ({ ...r, retryPending: false }))
+    yield* s.fire(next, "on_retry", { exit: life.phase.exit })
+    return yield* s.spawnNext(next)
+  })
+
+export const giveUp = (s: LifeSteps, life: Life, c: Command<"GiveUp">): Effect.Effect<Life> =>
+  Effect.gen(function* () {
+    if (life.phase._tag !== "BackingOff" || life.phase.serial !== c.serial) return life
+    const { exit, message } = life.phase
+    yield* s.ctx.update(s.id, (r) => ({ ...r, retryPending: false }))
+    const output = yield* s.ctx.lastLines(s.id, 20)
+    yield* s.fire(life, "on_fail", { exit })
+    yield* tell(life.waiters, startFailed(s.id, `${message}${afterRetries(life.attempt)}`, exit, output, 1))
+    return { ...life, phase: idle, waiters: [] }
+  })

@@ -1,0 +1,103 @@
+import { Deferred, Effect, Fiber } from "effect"
+import type { StartOutcome } from "../../domain/StartOutcome.js"
+import { DaemonCommand } from "./commands.js"
+import { idle, type Life, type LifeSteps, tell } from "./life.js"
+
+// What a daemon's lifecycle does when asked: start, restart, stop, kill, forget.
+
+type Command<T extends DaemonCommand["_tag"]> = Extract<DaemonCommand, { readonly _tag: T }>
+
+export const start = (s: LifeSteps, life: Life, c: Command<"Start">): Effect.Effect<Life> =>
+  Effect.gen(function* () {
+    const { ctx, id } = s
+    if (life.phase._tag === "Active" && c.mode === "start") {
+      yield* tell([c.reply], { _tag: "AlreadyRunning", id, pid: life.phase.run.handle.pid })
+      return life
+    }
+    if (yield* ctx.isDisabled(id)) {
+      yield* tell([c.reply], { _tag: "Disabled", id })
+      return life
+    }
+    if (yield* ctx.shuttingDown) {
+      yield* tell([c.reply], s.interrupted)
+      return life
+    }
+    if (c.reason !== "cli" && c.reason !== "api")
+      yield* Effect.logInfo(`${life.phase._tag === "Active" ? "restarting" : "starting"} ${id} (${c.reason})`)
+    // A start still waiting on the run replaced here hears the new run's outcome.
+    if (life.phase._tag === "Active") yield* s.stopActive(life, life.phase.run, c.reason)
+    if (life.phase._tag === "BackingOff") yield* Fiber.interrupt(life.phase.fiber)
+    yield* ctx.update(id, (r) => (r.retryPending ? { ...r, retryPending: false } : r))
+    return yield* s.startFresh(life, c.def, [...life.waiters, c.reply])
+  })
+
+export const restart = (s: LifeSteps, life: Life, c: Command<"Restart">): Effect.Effect<Life> =>
+  Effect.gen(function* () {
+    if (life.phase._tag !== "Active" || (yield* s.ctx.isDisabled(s.id)) || (yield* s.ctx.shuttingDown)) {
+      yield* Deferred.succeed(c.reply, false)
+      return life
+    }
+    // nobody waits for the new run's outcome
+    const reply = { spawned: yield* Deferred.make<boolean>(), outcome: yield* Deferred.make<StartOutcome>() }
+    const def = c.def ?? life.def
+    const next = yield* start(s, life, DaemonCommand.Start({ def, mode: "restart", reason: c.reason, reply }))
+    yield* Deferred.succeed(c.reply, true)
+    return next
+  })
+
+export const stop = (s: LifeSteps, life: Life, c: Command<"Stop">): Effect.Effect<Life> =>
+  Effect.gen(function* () {
+    switch (life.phase._tag) {
+      case "Idle":
+        yield* Deferred.succeed(c.reply, false)
+        return life
+      case "BackingOff": {
+        yield* Fiber.interrupt(life.phase.fiber)
+        yield* s.ctx.update(s.id, (r) => ({
+          ...r,
+          retryPending: false,
+          status: r.status.type === "stopped" ? r.status : { type: "stopped", message: "stopped" },
+        }))
+        yield* tell(life.waiters, s.interrupted)
+        yield* Deferred.succeed(c.reply, false)
+        return { ...life, phase: idle, waiters: [] }
+      }
+      case "Active": {
+        yield* s.stopActive(life, life.phase.run, c.reason)
+        yield* tell(life.waiters, s.interrupted)
+        yield* Deferred.succeed(c.reply, true)
+        return { ...life, phase: idle, waiters: [] }
+      }
+    }
+  })
+
+export const kill = (s: LifeSteps, life: Life, c: Command<"Kill">): Effect.Effect<Life> =>
+  Effect.gen(function* () {
+    if (life.phase._tag !== "Active") {
+      yield* Deferred.succeed(c.reply, false)
+      return life
+    }
+    yield* Effect.logInfo(`killing ${s.id} (${c.reason}): ${c.message}`)
+    const status = yield* s.stopRun(life, life.phase.run, (x) => ({
+      type: "errored",
+      exit_code: x.code,
+      signal: x.signal,
+      message: c.message,
+    }))
+    yield* s.fire(life, "on_exit", { exit: status, reason: "fail" })
+    yield* Deferred.succeed(c.reply, true)
+    return yield* s.failed(life, status, `${s.id} ${c.message}`)
+  })
+
+export const forget = (s: LifeSteps, life: Life, c: Command<"Forget">): Effect.Effect<Life> =>
+  Effect.gen(function* () {
+    if (life.phase._tag === "Active") {
+      yield* Deferred.succeed(c.reply, false)
+      return life
+    }
+    if (life.phase._tag === "BackingOff") yield* Fiber.interrupt(life.phase.fiber)
+    yield* tell(life.waiters, s.interrupted)
+    yield* s.ctx.forget(s.id)
+    yield* Deferred.succeed(c.reply, true)
+    return { ...life, phase: idle, waiters: [], forgotten: true }
+  })
