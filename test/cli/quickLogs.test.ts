@@ -4,12 +4,10 @@
  * as it comes, a `Fallback` leaves the command to the CLI with nothing printed, and an answer that
  * breaks off is an error, never a shorter log.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
-import { createServer, type Server, type ServerResponse } from "node:http"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { parseLogsArgs, quickLogs } from "../../src/quick/logs.js"
+import { makeFakeSupervisor } from "./fakeSupervisor.js"
 
 describe("parseLogsArgs", () => {
   const plain = { id: "web", lines: 100, raw: false, noTimestamp: false }
@@ -44,54 +42,18 @@ describe("parseLogsArgs", () => {
 })
 
 describe("quickLogs", () => {
-  let dir: string
-  let server: Server
-  let answer: (res: ServerResponse) => void
-  let received: Array<Record<string, unknown>>
-  const written = { stdout: "", stderr: "" }
-  const savedState = process.env.SUPERVISOR_STATE_DIR
-
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), "sv-quick-logs-"))
-    mkdirSync(join(dir, "sock"))
-    process.env.SUPERVISOR_STATE_DIR = dir
-    received = []
-    written.stdout = ""
-    written.stderr = ""
-    server = createServer((req, res) => {
-      let body = ""
-      req.setEncoding("utf8").on("data", (d: string) => {
-        body += d
-      })
-      req.on("end", () => {
-        received.push({ path: req.url, ...(JSON.parse(body) as Record<string, unknown>) })
-        answer(res)
-      })
-    })
-    await new Promise<void>((resolve) => server.listen(join(dir, "sock", "api.sock"), resolve))
-    for (const stream of ["stdout", "stderr"] as const)
-      vi.spyOn(process[stream], "write").mockImplementation((chunk: string | Uint8Array) => {
-        written[stream] += Buffer.from(chunk).toString()
-        return true
-      })
-  })
-  afterEach(async () => {
-    vi.restoreAllMocks()
-    process.exitCode = undefined
-    process.env.SUPERVISOR_STATE_DIR = savedState
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
-    rmSync(dir, { recursive: true, force: true })
-  })
+  const fake = makeFakeSupervisor("quick-logs")
+  beforeEach(fake.start)
+  afterEach(fake.stop)
 
   it("asks for the lines as typed and copies the text as it comes", async () => {
-    answer = (res) => {
+    fake.answer = (res) => {
       res.writeHead(200, { "content-type": "text/plain; charset=utf-8" })
       res.write("one\ntw")
       setTimeout(() => res.end("o\nthree\n"), 20)
     }
     expect(await quickLogs(["web", "-n", "3", "--raw", "--no-timestamp"])).toBe(true)
-    expect(received).toEqual([
+    expect(fake.received).toEqual([
       expect.objectContaining({
         path: "/api/cli/logs/text-from",
         id: "web",
@@ -101,39 +63,39 @@ describe("quickLogs", () => {
         cwd: process.cwd(),
       }),
     ])
-    expect(written).toEqual({ stdout: "one\ntwo\nthree\n", stderr: "" })
+    expect(fake.written).toEqual({ stdout: "one\ntwo\nthree\n", stderr: "" })
     expect(process.exitCode).toBeUndefined()
   })
 
   it("leaves the command to the CLI on a Fallback, another answer, or when nobody answers", async () => {
-    answer = (res) => {
+    fake.answer = (res) => {
       res.writeHead(409, { "content-type": "application/json" })
       res.end(JSON.stringify({ _tag: "Fallback", message: "no daemon named web" }))
     }
     expect(await quickLogs(["web", "--no-timestamp"])).toBe(false)
-    answer = (res) => {
+    fake.answer = (res) => {
       res.writeHead(404)
       res.end()
     }
     expect(await quickLogs(["web", "--no-timestamp"])).toBe(false)
     expect(await quickLogs(["web", "--json"])).toBe(false)
-    expect(received).toHaveLength(2) // the last one was never sent
-    server.close()
-    process.env.SUPERVISOR_STATE_DIR = join(dir, "elsewhere")
+    expect(fake.received).toHaveLength(2) // the last one was never sent
+    fake.server?.close()
+    process.env.SUPERVISOR_STATE_DIR = join(fake.dir, "elsewhere")
     expect(await quickLogs(["web"])).toBe(false)
-    expect(written).toEqual({ stdout: "", stderr: "" })
+    expect(fake.written).toEqual({ stdout: "", stderr: "" })
     expect(process.exitCode).toBeUndefined()
   })
 
   it("says so, with exit status 1, when the text breaks off", async () => {
-    answer = (res) => {
+    fake.answer = (res) => {
       res.writeHead(200, { "content-type": "text/plain; charset=utf-8" })
       res.write("one\n")
       setTimeout(() => res.socket?.destroy(), 20)
     }
     expect(await quickLogs(["web", "--no-timestamp"])).toBe(true)
-    expect(written.stdout).toBe("one\n")
-    expect(written.stderr).toMatch(/the supervisor stopped answering before the last line/)
+    expect(fake.written.stdout).toBe("one\n")
+    expect(fake.written.stderr).toMatch(/the supervisor stopped answering before the last line/)
     expect(process.exitCode).toBe(1)
   })
 })

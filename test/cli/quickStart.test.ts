@@ -3,14 +3,12 @@
  * what it does with each answer of a (fake) supervisor on a real Unix socket. It must never
  * leave a start to the CLI once the supervisor has begun one: the CLI would start it again.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs"
-import { createServer, type Server, type ServerResponse } from "node:http"
-import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { rootCommand } from "../../src/cli/commands.js"
 import { readCliTree } from "../../src/cli/usageSpec/effectCli.js"
 import { parseStartArgs, QUICK_FLAGS, quickStart } from "../../src/quick/start.js"
+import { makeFakeSupervisor } from "./fakeSupervisor.js"
 
 describe("parseStartArgs", () => {
   it("knows start's flags by the names the command tree gives them", () => {
@@ -58,52 +56,12 @@ describe("parseStartArgs", () => {
 })
 
 describe("quickStart", () => {
-  let dir: string
-  let server: Server
-  let answer: (res: ServerResponse) => void
-  let received: Array<Record<string, unknown>>
-  const written = { stdout: "", stderr: "" }
-  const savedState = process.env.SUPERVISOR_STATE_DIR
-  const savedColor = process.env.NO_COLOR
-
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), "sv-quick-start-"))
-    mkdirSync(join(dir, "sock"))
-    process.env.SUPERVISOR_STATE_DIR = dir
-    process.env.NO_COLOR = "1"
-    received = []
-    written.stdout = ""
-    written.stderr = ""
-    server = createServer((req, res) => {
-      let body = ""
-      req.setEncoding("utf8").on("data", (d: string) => {
-        body += d
-      })
-      req.on("end", () => {
-        received.push({ path: req.url, ...(JSON.parse(body) as Record<string, unknown>) })
-        answer(res)
-      })
-    })
-    await new Promise<void>((resolve) => server.listen(join(dir, "sock", "api.sock"), resolve))
-    for (const stream of ["stdout", "stderr"] as const)
-      vi.spyOn(process[stream], "write").mockImplementation((chunk: string | Uint8Array) => {
-        written[stream] += String(chunk)
-        return true
-      })
-  })
-  afterEach(async () => {
-    vi.restoreAllMocks()
-    process.exitCode = undefined
-    process.env.SUPERVISOR_STATE_DIR = savedState
-    if (savedColor === undefined) delete process.env.NO_COLOR
-    else process.env.NO_COLOR = savedColor
-    server.closeAllConnections()
-    await new Promise((resolve) => server.close(resolve))
-    rmSync(dir, { recursive: true, force: true })
-  })
+  const fake = makeFakeSupervisor("quick-start")
+  beforeEach(fake.start)
+  afterEach(fake.stop)
 
   it("sends the selection, prints the waiting lines and the outcomes, and sets the exit status", async () => {
-    answer = (res) => {
+    fake.answer = (res) => {
       res.writeHead(200, { "content-type": "application/x-ndjson" })
       res.write(`${JSON.stringify({ waiting: [{ id: "app/web", what: "port 3000" }] })}\n`)
       const failed = {
@@ -119,7 +77,7 @@ describe("quickStart", () => {
       res.end(`${JSON.stringify({ outcomes: [failed] })}\n`)
     }
     expect(await quickStart(["web", "-f"])).toBe(true)
-    expect(received).toEqual([
+    expect(fake.received).toEqual([
       expect.objectContaining({
         path: "/api/cli/start-from",
         ids: ["web"],
@@ -130,41 +88,41 @@ describe("quickStart", () => {
         cwd: process.cwd(),
       }),
     ])
-    expect(written.stderr).toBe(
+    expect(fake.written.stderr).toBe(
       "✗ app/web failed to start: app/web exited with code 3\n  last output:\n    boom\n",
     )
-    if (!process.stderr.isTTY) expect(written.stdout).toBe("app/web waiting for port 3000\n")
+    if (!process.stderr.isTTY) expect(fake.written.stdout).toBe("app/web waiting for port 3000\n")
     expect(process.exitCode).toBe(1)
   })
 
   it("leaves the start to the CLI when told to, or when nobody answers", async () => {
-    answer = (res) => {
+    fake.answer = (res) => {
       res.writeHead(200, { "content-type": "application/x-ndjson" })
       res.end(`${JSON.stringify({ fallback: true })}\n`)
     }
     expect(await quickStart(["web"])).toBe(false)
-    answer = (res) => {
+    fake.answer = (res) => {
       res.writeHead(404)
       res.end()
     }
     expect(await quickStart(["web"])).toBe(false)
     expect(await quickStart(["web", "--delay", "1"])).toBe(false)
-    expect(received).toHaveLength(2) // the last one was never sent
-    server.close()
-    process.env.SUPERVISOR_STATE_DIR = join(dir, "elsewhere")
+    expect(fake.received).toHaveLength(2) // the last one was never sent
+    fake.server?.close()
+    process.env.SUPERVISOR_STATE_DIR = join(fake.dir, "elsewhere")
     expect(await quickStart(["web"])).toBe(false)
-    expect(written).toEqual({ stdout: "", stderr: "" })
+    expect(fake.written).toEqual({ stdout: "", stderr: "" })
     expect(process.exitCode).toBeUndefined()
   })
 
   it("says so, and does not leave it to the CLI, when the answer breaks off after the start began", async () => {
-    answer = (res) => {
+    fake.answer = (res) => {
       res.writeHead(200, { "content-type": "application/x-ndjson" })
       res.write(`${JSON.stringify({ waiting: [] })}\n`)
       setTimeout(() => res.socket?.destroy(), 20)
     }
     expect(await quickStart(["--all", "--quiet"])).toBe(true)
-    expect(written.stderr).toMatch(/the supervisor stopped answering before the start finished/)
+    expect(fake.written.stderr).toMatch(/the supervisor stopped answering before the start finished/)
     expect(process.exitCode).toBe(1)
   })
 })
