@@ -46,6 +46,7 @@ describe("the spawn helper", () => {
     "forks the daemons; when it dies they keep running, can be stopped, and the next start gets a new one",
     async () => {
       sb = makeDaemonSandbox()
+      sb.env.SUPERVISOR_SPAWN_HELPER = "1" // also when the suite runs without it
       const cwd = sb.project("app", CONFIG)
       expect(sb.cli(["start", "--all", "--quiet"], cwd).status).toBe(0)
       const supervisor = supervisorPid(sb, cwd)
