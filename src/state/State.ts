@@ -14,6 +14,8 @@ export const DaemonRecord = Schema.Struct({
   /** Epoch milliseconds of the last start. */
   started_at: Schema.NullOr(Schema.Number),
   retry_count: Schema.Int,
+  /** It had failed and was waiting for its next retry: the next supervisor resumes the retries. */
+  retry_pending: Schema.optionalWith(Schema.Boolean, { default: () => false }),
   /** The ports of the latest run (after a bump); absent in state files of older versions. */
   ports: Schema.optionalWith(Schema.Array(Schema.Int), { default: () => [] }),
 })

@@ -121,7 +121,10 @@ const makeSupervisor = Effect.gen(function* () {
   const lifecycles = yield* FiberSet.make<void, never>()
   const lock = yield* Effect.makeSemaphore(1)
   /** Starts a lifecycle (call holding the lock). */
-  const launch = (def: DaemonDefinition, adopted: Option.Option<ProcessHandle>) =>
+  const launch = (
+    def: DaemonDefinition,
+    adopted: Option.Option<{ readonly handle: ProcessHandle; readonly attempt: number }>,
+  ) =>
     Effect.gen(function* () {
       const id = def.id.qualified
       const queue = yield* Queue.unbounded<DaemonCommand>()
@@ -300,7 +303,10 @@ const makeSupervisor = Effect.gen(function* () {
     processes,
     logs,
     registry,
-    adopt: (def, handle) => Effect.asVoid(lock.withPermits(1)(launch(def, Option.some(handle)))),
+    adopt: (def, handle, attempt) =>
+      Effect.asVoid(lock.withPermits(1)(launch(def, Option.some({ handle, attempt })))),
+    resume: (def, attempt, message) =>
+      send(def, DaemonCommand.Resume({ attempt, exit: { code: null, signal: null, known: false }, message })),
     stop: supervisor.stop,
   })
   return supervisor

@@ -15,13 +15,15 @@ export interface AdoptDeps {
   readonly logs: LogStoreShape
   readonly registry: Registry
   /** Starts the lifecycle of a daemon around its adopted process. */
-  readonly adopt: (def: DaemonDefinition, handle: ProcessHandle) => Effect.Effect<void>
+  readonly adopt: (def: DaemonDefinition, handle: ProcessHandle, attempt: number) => Effect.Effect<void>
+  /** Resumes a daemon's retries: retry `attempt + 1` after the backoff, when it has one left. */
+  readonly resume: (def: DaemonDefinition, attempt: number, message: string) => Effect.Effect<void>
   /** Stops a daemon (a stop the previous supervisor did not finish). */
   readonly stop: (id: string) => Effect.Effect<unknown, unknown>
 }
 
 /** Takes back what a previous supervisor left running: same PID and start time, or it is gone. */
-export const adoptPrevious = ({ state, processes, logs, registry, adopt, stop }: AdoptDeps) =>
+export const adoptPrevious = ({ state, processes, logs, registry, adopt, resume, stop }: AdoptDeps) =>
   Effect.gen(function* () {
     const s = yield* state.get
     for (const record of Object.values(s.daemons)) {
@@ -56,20 +58,24 @@ export const adoptPrevious = ({ state, processes, logs, registry, adopt, stop }:
           handle: handle.value,
         })
         yield* logs.follow(record.id).pipe(Effect.ignore)
-        yield* adopt(def, handle.value)
+        yield* adopt(def, handle.value, record.retry_count)
         yield* Effect.logInfo(`adopted ${record.id} (pid ${record.pid})`)
         // It was being stopped when the previous supervisor died: finish the stop.
         if (record.status.type === "stopping") yield* Effect.forkDaemon(stop(record.id).pipe(Effect.ignore))
+      } else if (record.status.type === "stopping") {
+        // it was being stopped, and is gone: stopped
+        yield* registry.put({ ...recorded, status: { type: "stopped", exit_code: null, signal: null } })
       } else if (isActive(record)) {
+        // It died while no supervisor ran: a crash, whose exit status nobody could see.
+        const message = "exited while the supervisor was not running; its exit status is unknown"
         yield* registry.put({
           ...recorded,
-          status: {
-            type: "stopped",
-            exit_code: null,
-            signal: null,
-            message: "exited while the supervisor was not running",
-          },
+          status: { type: "errored", exit_code: null, signal: null, message },
         })
+        yield* resume(def, record.retry_count, `${record.id} ${message}`)
+      } else if (record.retry_pending) {
+        yield* registry.put({ ...recorded, retryPending: true }, false)
+        yield* resume(def, record.retry_count, `${record.id} ${record.status.message ?? "failed"}`)
       } else yield* registry.put(recorded, false)
     }
     yield* state.sync

@@ -37,6 +37,7 @@ const toRecord = (r: DaemonState): DaemonRecord => ({
   start_time: r.startTime,
   started_at: r.startedAt,
   retry_count: r.retryCount,
+  retry_pending: r.retryPending,
   ports: r.ports,
 })
 

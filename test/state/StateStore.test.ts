@@ -21,6 +21,7 @@ const record = (id: string, retry_count = 0): DaemonRecord => ({
   started_at: 1_700_000_000_000,
   ports: [],
   retry_count,
+  retry_pending: false,
 })
 
 const sample = (): PersistentState => ({

@@ -66,7 +66,7 @@ describe("hooks: when they fire", () => {
   )
 
   it.scoped(
-    "crashes: on_exit (fail), then on_retry after the backoff with the count rising, then on_fail",
+    "crashes: on_retry after each backoff with the count rising; on_exit (fail) once, when no retry is left, then on_fail",
     () =>
       Effect.gen(function* () {
         const h = yield* makeHarness()
@@ -75,13 +75,12 @@ describe("hooks: when they fire", () => {
         expect(summary(yield* awaitHooks(h, 1))).toEqual([
           { hook: "on_ready", retry: "0", code: undefined, reason: undefined },
         ])
-        // First crash: on_exit at once; on_retry only when the 1 s backoff has passed.
+        // First crash: no on_exit (a retry is left); on_retry only when the 1 s backoff has passed.
         yield* expectSleep(1000, h.fake.exit(pid, { code: 7 }))
-        expect((yield* awaitHooks(h, 2)).map((c) => c.hook)).toEqual(["on_ready", "on_exit"])
         yield* TestClock.adjust("999 millis")
-        expect((yield* h.hooks).length).toBe(2)
+        expect((yield* h.hooks).length).toBe(1)
         yield* TestClock.adjust("1 millis")
-        yield* awaitHooks(h, 3)
+        expect((yield* awaitHooks(h, 2)).map((c) => c.hook)).toEqual(["on_ready", "on_retry"])
         const second = yield* awaitRuntime(h.sup, WEB, (r) => r.retryCount === 1 && r.pid !== null)
         yield* TestClock.adjust("3 seconds")
         yield* awaitStatus(h.sup, WEB, "running")
@@ -91,13 +90,11 @@ describe("hooks: when they fire", () => {
         yield* TestClock.adjust("3 seconds")
         yield* awaitStatus(h.sup, WEB, "running")
         yield* h.fake.exit(third.pid!, { code: 9 })
-        const hooks = yield* awaitHooks(h, 9)
+        const hooks = yield* awaitHooks(h, 7)
         expect(summary(hooks)).toEqual([
           { hook: "on_ready", retry: "0", code: undefined, reason: undefined },
-          { hook: "on_exit", retry: "0", code: "7", reason: "fail" },
           { hook: "on_retry", retry: "1", code: "7", reason: undefined },
           { hook: "on_ready", retry: "1", code: undefined, reason: undefined },
-          { hook: "on_exit", retry: "1", code: "7", reason: "fail" },
           { hook: "on_retry", retry: "2", code: "7", reason: undefined },
           { hook: "on_ready", retry: "2", code: undefined, reason: undefined },
           { hook: "on_exit", retry: "2", code: "9", reason: "fail" },

@@ -858,6 +858,7 @@ describe("lifecycle: adoption after a supervisor restart", () => {
     started_at: 1_700_000_000_000,
     ports: [],
     retry_count: 2,
+    retry_pending: false,
   })
   const stateWith = (...records: ReadonlyArray<DaemonRecord>): PersistentState => ({
     version: 1,
@@ -894,63 +895,87 @@ describe("lifecycle: adoption after a supervisor restart", () => {
     }),
   )
 
-  it.scoped("an adopted process that exits on its own → stopped (exit status unknown)", () =>
-    Effect.gen(function* () {
-      const fake = yield* makeFakeProcessService()
-      const alive = yield* fake.seed()
-      const web = definition("web", { retry: 3 })
-      const h = yield* makeHarness({
-        fake,
-        initialState: stateWith(record(web, { type: "waiting" }, alive.pid, alive.startTime)),
-      })
-      expect(yield* statusOf(h, WEB)).toEqual({ type: "running" })
-      yield* fake.exit(alive.pid, { code: 1 })
-      const r = yield* awaitStatus(h.sup, WEB, "stopped")
-      expect(r.status).toEqual({
-        type: "stopped",
-        exit_code: null,
-        signal: null,
-        message: "exited; its exit status is unknown (it was adopted after a supervisor restart)",
-      })
-      yield* TestClock.adjust("10 minutes")
-      expect(yield* spawnCount(h)).toBe(0)
-    }),
+  it.scoped(
+    "an adopted process that exits on its own is a crash (exit status unknown): retried with its retries left",
+    () =>
+      Effect.gen(function* () {
+        const fake = yield* makeFakeProcessService()
+        const alive = yield* fake.seed()
+        const web = definition("web", { retry: 3 }) // the record has used 2 of them
+        const h = yield* makeHarness({
+          fake,
+          initialState: stateWith(record(web, { type: "waiting" }, alive.pid, alive.startTime)),
+        })
+        expect(yield* statusOf(h, WEB)).toEqual({ type: "running" })
+        yield* expectSleep(1000, fake.exit(alive.pid, { code: 1 }))
+        const r = yield* h.sup.get(WEB)
+        expect(r.status).toEqual({
+          type: "errored",
+          exit_code: null,
+          signal: null,
+          message: "exited; its exit status is unknown (it was adopted after a supervisor restart)",
+        })
+        expect(r.retryPending).toBe(true)
+        yield* TestClock.adjust("1 second")
+        const retried = yield* awaitRuntime(h.sup, WEB, (x) => x.status.type === "waiting")
+        expect(retried.retryCount).toBe(3)
+        expect((yield* Ref.get(fake.spawned)).map((q) => q.env.SUPERVISOR_RETRY_COUNT)).toEqual(["3"])
+        // the last retry is used up: its next crash leaves it errored
+        yield* fake.exit(retried.pid!, { code: 1 })
+        yield* awaitRuntime(h.sup, WEB, (x) => x.status.type === "errored" && !x.retryPending)
+        yield* TestClock.adjust("10 minutes")
+        expect(yield* spawnCount(h)).toBe(1)
+      }),
   )
 
-  it.scoped("a dead or recycled pid is marked stopped and never signalled; stopped records are listed", () =>
-    Effect.gen(function* () {
-      const fake = yield* makeFakeProcessService()
-      const stranger = yield* fake.seed() // same pid as recorded, other start time: a recycled pid
-      const gone = definition("gone")
-      const recycled = definition("recycled")
-      const old = definition("old")
-      const h = yield* makeHarness({
-        fake,
-        initialState: stateWith(
-          record(gone, { type: "running" }, 4242, "123456"),
-          record(recycled, { type: "running" }, stranger.pid, "1"),
-          record(old, { type: "stopped", exit_code: 0, signal: null }, null, null),
-        ),
-      })
-      const message = "exited while the supervisor was not running"
-      for (const id of ["app/gone", "app/recycled"]) {
-        const r = yield* h.sup.get(id)
-        expect(r.status).toEqual({ type: "stopped", exit_code: null, signal: null, message })
-        expect(r.pid).toBeNull()
-        expect(h.stateOnDisk().daemons[id]).toMatchObject({ status: { type: "stopped", message }, pid: null })
-      }
-      expect(yield* statusOf(h, "app/old")).toEqual({ type: "stopped", exit_code: 0, signal: null })
-      expect((yield* h.sup.list).map((r) => r.def.id.qualified).sort()).toEqual([
-        "app/gone",
-        "app/old",
-        "app/recycled",
-      ])
-      expect(yield* fake.running).toEqual([stranger.pid])
-      expect(yield* signalsSent(h)).toEqual([])
-      yield* h.sup.stopAll
-      expect(yield* signalsSent(h)).toEqual([])
-      expect(yield* spawnCount(h)).toBe(0)
-    }),
+  it.scoped(
+    "a dead or recycled pid: errored (a crash nobody saw), never signalled, retried when a retry is left",
+    () =>
+      Effect.gen(function* () {
+        const fake = yield* makeFakeProcessService()
+        const stranger = yield* fake.seed() // same pid as recorded, other start time: a recycled pid
+        const gone = definition("gone")
+        const recycled = definition("recycled")
+        const old = definition("old")
+        const again = definition("again", { retry: 5 })
+        const h = yield* makeHarness({
+          fake,
+          initialState: stateWith(
+            record(gone, { type: "running" }, 4242, "123456"),
+            record(recycled, { type: "running" }, stranger.pid, "1"),
+            record(old, { type: "stopped", exit_code: 0, signal: null }, null, null),
+            record(again, { type: "running" }, 4343, "123"),
+          ),
+        })
+        const message = "exited while the supervisor was not running; its exit status is unknown"
+        for (const id of ["app/gone", "app/recycled"]) {
+          const r = yield* awaitRuntime(h.sup, id, (x) => !x.retryPending)
+          expect(r.status).toEqual({ type: "errored", exit_code: null, signal: null, message })
+          expect(r.pid).toBeNull()
+        }
+        yield* h.sup.sync
+        expect(h.stateOnDisk().daemons["app/gone"]).toMatchObject({
+          status: { type: "errored", message },
+          pid: null,
+        })
+        expect(yield* statusOf(h, "app/old")).toEqual({ type: "stopped", exit_code: 0, signal: null })
+        expect((yield* h.sup.list).map((r) => r.def.id.qualified).sort()).toEqual([
+          "app/again",
+          "app/gone",
+          "app/old",
+          "app/recycled",
+        ])
+        expect(yield* fake.running).toEqual([stranger.pid])
+        expect(yield* signalsSent(h)).toEqual([])
+        // `again` had used 2 of its 5 retries: the third comes after the backoff
+        yield* awaitSleepUntil(1000)
+        yield* TestClock.adjust("1 second")
+        const retried = yield* awaitRuntime(h.sup, "app/again", (x) => x.status.type === "waiting")
+        expect(retried.retryCount).toBe(3)
+        expect(yield* spawnCount(h)).toBe(1)
+        yield* h.sup.stopAll
+        expect(yield* signalsSent(h)).toEqual([{ pgid: retried.pid!, signal: "SIGTERM" }])
+      }),
   )
 
   it.scoped("a record whose definition cannot be read is skipped", () =>

@@ -60,6 +60,11 @@ export type DaemonCommand = Data.TaggedEnum<{
   NotReady: { readonly serial: number; readonly message: string }
   /** The run's process exited. */
   Exited: { readonly serial: number; readonly status: ExitStatus }
+  /**
+   * Resumes the retries of a daemon whose last run ended while no supervisor ran (or whose
+   * retry was pending then): retry `attempt + 1` after the backoff, if the daemon has one left.
+   */
+  Resume: { readonly attempt: number; readonly exit: ExitStatus; readonly message: string }
   /** The backoff before the next retry is over. */
   RetryDue: { readonly serial: number }
   /** No retry is left. */

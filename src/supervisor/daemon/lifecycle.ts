@@ -6,7 +6,7 @@ import { retrySchedule } from "../retry.js"
 import type { DaemonCommand } from "./commands.js"
 import type { DaemonContext } from "./context.js"
 import { idle, type Life, type LifeSteps, makeLifeSteps, tell } from "./life.js"
-import { exited, giveUp, notReady, ready, retryDue } from "./observations.js"
+import { exited, giveUp, notReady, ready, resume, retryDue } from "./observations.js"
 import { forget, kill, restart, start, stop } from "./requests.js"
 import { adoptRun } from "./run.js"
 
@@ -33,6 +33,8 @@ const step = (s: LifeSteps, life: Life, c: DaemonCommand): Effect.Effect<Life> =
       return retryDue(s, life, c)
     case "GiveUp":
       return giveUp(s, life, c)
+    case "Resume":
+      return resume(s, life, c)
   }
 }
 
@@ -47,7 +49,8 @@ export const daemonLifecycle = (
   ctx: DaemonContext,
   first: DaemonDefinition,
   queue: Queue.Queue<DaemonCommand>,
-  adopted: Option.Option<ProcessHandle>,
+  /** A process a previous supervisor started, and the retries its daemon had used. */
+  adopted: Option.Option<{ readonly handle: ProcessHandle; readonly attempt: number }>,
   retire: Effect.Effect<boolean>,
 ): Effect.Effect<void> =>
   Effect.scoped(
@@ -64,8 +67,11 @@ export const daemonLifecycle = (
         forgotten: false,
       }
       if (Option.isSome(adopted)) {
-        const run = yield* adoptRun(steps.runEnv(first), 1, adopted.value)
-        life = { ...life, serial: 1, phase: { _tag: "Active", run } }
+        const { handle, attempt } = adopted.value
+        const run = yield* adoptRun(steps.runEnv(first), 1, handle)
+        const left = Math.max(0, retryLimit(first.config.retry) - attempt)
+        const retries = yield* Schedule.driver(retrySchedule(left))
+        life = { ...life, serial: 1, attempt, retries, phase: { _tag: "Active", run } }
       }
       // However the fiber ends, no start is left waiting (what is still queued: `answerUnhandled`).
       yield* Effect.addFinalizer(() => Effect.suspend(() => tell(life.waiters, steps.interrupted)))

@@ -1,5 +1,7 @@
-import { Effect, Exit, Scope } from "effect"
+import { Effect, Exit, Schedule, Scope } from "effect"
+import { retryLimit } from "../../domain/DaemonConfig.js"
 import { READY_TIMEOUT_STATUS } from "../../domain/StartOutcome.js"
+import { retrySchedule } from "../retry.js"
 import type { DaemonCommand } from "./commands.js"
 import { idle, type Life, type LifeSteps, tell } from "./life.js"
 import { afterRetries, describeExit, exitedStatus, readyOutcome, startFailed } from "./outcomes.js"
@@ -46,8 +48,9 @@ export const exited = (s: LifeSteps, life: Life, c: Command<"Exited">): Effect.E
     yield* Scope.close(run.scope, Exit.void)
     const final = exitedStatus(c.status)
     yield* s.ctx.update(s.id, (r) => ({ ...r, status: final, pid: null, startTime: null, handle: null }))
-    yield* s.fire(life, "on_exit", { exit: c.status, reason: final.type === "stopped" ? "exit" : "fail" })
+    // A crash is retried when a retry is left: on_exit waits until the daemon's runs end for good.
     if (final.type === "errored") return yield* s.failed(life, c.status, `${s.id} ${describeExit(c.status)}`)
+    yield* s.fire(life, "on_exit", { exit: c.status, reason: "exit" })
     // exited 0 before it was ready: a one-shot task that is done
     if (!run.ready) yield* tell(life.waiters, { _tag: "Completed", id: s.id })
     return { ...life, phase: idle, waiters: [] }
@@ -68,7 +71,18 @@ export const giveUp = (s: LifeSteps, life: Life, c: Command<"GiveUp">): Effect.E
     const { exit, message } = life.phase
     yield* s.ctx.update(s.id, (r) => ({ ...r, retryPending: false }))
     const output = yield* s.ctx.lastLines(s.id, 20)
+    yield* s.fire(life, "on_exit", { exit, reason: "fail" })
     yield* s.fire(life, "on_fail", { exit })
     yield* tell(life.waiters, startFailed(s.id, `${message}${afterRetries(life.attempt)}`, exit, output, 1))
     return { ...life, phase: idle, waiters: [] }
+  })
+
+/** The retries of a daemon whose run ended while no supervisor ran, resumed where they were. */
+export const resume = (s: LifeSteps, life: Life, c: Command<"Resume">): Effect.Effect<Life> =>
+  Effect.gen(function* () {
+    if (life.phase._tag !== "Idle") return life
+    const left = Math.max(0, retryLimit(life.def.config.retry) - c.attempt)
+    const retries = yield* Schedule.driver(retrySchedule(left))
+    yield* Effect.logInfo(`${s.id}: resuming its retries (${c.attempt} used)`)
+    return yield* s.failed({ ...life, attempt: c.attempt, retries }, c.exit, c.message)
   })

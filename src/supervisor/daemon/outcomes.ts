@@ -5,9 +5,11 @@ import type { Run } from "./run.js"
 
 /** The status a run's exit leaves: `stopped` for status 0 (or unknown), else `errored`. */
 export const exitedStatus = (s: ExitStatus): DaemonStatus => {
+  // Not our child (adopted after a supervisor restart): how it ended cannot be known, and an
+  // end nobody asked for counts as a crash.
   if (!s.known)
     return {
-      type: "stopped",
+      type: "errored",
       exit_code: null,
       signal: null,
       message: "exited; its exit status is unknown (it was adopted after a supervisor restart)",

@@ -53,11 +53,16 @@ export const stop = (s: LifeSteps, life: Life, c: Command<"Stop">): Effect.Effec
         return life
       case "BackingOff": {
         yield* Fiber.interrupt(life.phase.fiber)
-        yield* s.ctx.update(s.id, (r) => ({
-          ...r,
-          retryPending: false,
-          status: r.status.type === "stopped" ? r.status : { type: "stopped", message: "stopped" },
-        }))
+        // At shutdown the pending retry stays recorded: the next supervisor resumes it.
+        if (c.reason !== "shutdown") {
+          yield* s.ctx.update(s.id, (r) => ({
+            ...r,
+            retryPending: false,
+            status: r.status.type === "stopped" ? r.status : { type: "stopped", message: "stopped" },
+          }))
+          // its runs end here, for good
+          yield* s.fire(life, "on_exit", { exit: life.phase.exit, reason: "stop" })
+        }
         yield* tell(life.waiters, s.interrupted)
         yield* Deferred.succeed(c.reply, false)
         return { ...life, phase: idle, waiters: [] }
@@ -84,7 +89,6 @@ export const kill = (s: LifeSteps, life: Life, c: Command<"Kill">): Effect.Effec
       signal: x.signal,
       message: c.message,
     }))
-    yield* s.fire(life, "on_exit", { exit: status, reason: "fail" })
     yield* Deferred.succeed(c.reply, true)
     return yield* s.failed(life, status, `${s.id} ${c.message}`)
   })
