@@ -32,6 +32,11 @@ ready_delay = 0.2
 [daemons.plain]
 run = "exec sleep 300"
 ready_delay = 0.2
+
+[daemons.sturdy]
+run = "exec sleep 300"
+ready_delay = 0.2
+retry = 1
 `
 
 /** Prints tick 1, tick 2, ... every 50 ms; when `mark` exists, prints a marker line and deletes it. */
@@ -188,21 +193,57 @@ describe("supervisor crash", () => {
   )
 
   it(
-    "a daemon that exited while no supervisor ran is not adopted (and its pid never signalled)",
+    "a daemon that died while no supervisor ran is a crash: errored (exit status unknown), its pid never signalled, retried when it has a retry left",
     async () => {
-      expect(cli("start", "plain").status).toBe(0)
-      const pid = (await daemonEntry(sb.stateDir, "race/plain"))!.pid!
+      expect(cli("start", "plain", "sturdy").status).toBe(0)
+      const plain = (await daemonEntry(sb.stateDir, "race/plain"))!.pid!
+      const sturdy = (await daemonEntry(sb.stateDir, "race/sturdy"))!.pid!
       const [supervisor] = supervisorPids(sb.stateDir)
       process.kill(supervisor!, "SIGKILL")
       await waitFor("the supervisor to be gone", () => !isAlive(supervisor!))
-      process.kill(pid, "SIGKILL")
-      await waitFor("the daemon to be gone", () => !isAlive(pid))
+      for (const pid of [plain, sturdy]) process.kill(pid, "SIGKILL")
+      await waitFor("the daemons to be gone", () => !isAlive(plain) && !isAlive(sturdy))
       const e = JSON.parse(cli("status", "plain", "--json").stdout)
-      expect(e.status.type).toBe("stopped")
+      expect(e.status).toMatchObject({
+        type: "errored",
+        exit_code: null,
+        message: "exited while the supervisor was not running; its exit status is unknown",
+      })
       expect(e.pid).toBeNull()
-      // and it can be started again
+      // sturdy had a retry left: it runs again after the backoff, with a new pid
+      await waitFor("sturdy to run again", async () => {
+        const r = await daemonEntry(sb.stateDir, "race/sturdy")
+        return r?.status.type === "running" && r.pid !== null && r.pid !== sturdy
+      })
+      expect((await daemonEntry(sb.stateDir, "race/sturdy"))?.retry_count).toBe(1)
+      // and plain can be started again
       expect(cli("start", "plain").status).toBe(0)
       expect(daemonPids(sb.stateDir, "race/plain")).toHaveLength(1)
+    },
+    T,
+  )
+
+  it(
+    "a retry pending when the supervisor is stopped is resumed by the next supervisor",
+    async () => {
+      sb.write({
+        "race/supervisor.local.toml":
+          '[daemons.flaky]\nrun = "sleep 1; exit 3"\nready_delay = 0\nretry = 5\n',
+      })
+      expect(cli("start", "flaky").status).toBe(0)
+      await waitFor(
+        "flaky to crash and wait for a retry",
+        async () => (await daemonEntry(sb.stateDir, "race/flaky"))?.status.type === "errored",
+      )
+      expect(cli("supervisor", "stop").status).toBe(0)
+      const saved = JSON.parse(readFileSync(join(sb.stateDir, "state.json"), "utf8")).daemons["race/flaky"]
+      expect(saved).toMatchObject({ status: { type: "errored", exit_code: 3 }, retry_pending: true })
+      // any command brings the supervisor back; the retries go on from where they were
+      expect(cli("list").status).toBe(0)
+      await waitFor(
+        "flaky to be retried",
+        async () => ((await daemonEntry(sb.stateDir, "race/flaky"))?.retry_count ?? 0) >= 1,
+      )
     },
     T,
   )
