@@ -9,7 +9,14 @@ const path = require("node:path")
 const vm = require("node:vm")
 const Module = require("node:module")
 
-const args = process.argv.slice(2)
+// The aliases of the commands this launcher looks at (src/cli/aliases.ts has them all; a test
+// keeps these equal to those): `s` is `start`, `l` is `logs`, `ls` is `list`, `sup` is `supervisor`.
+const LAUNCHER_ALIASES = { s: "start", l: "logs", ls: "list", sup: "supervisor" }
+const typed = process.argv.slice(2)
+const args =
+  typed.length > 0 && Object.hasOwn(LAUNCHER_ALIASES, typed[0])
+    ? [LAUNCHER_ALIASES[typed[0]], ...typed.slice(1)]
+    : typed
 // A reader that goes away (`supervisor logs -f | head`) is how a pipeline ends, not an error:
 // stop quietly, as `cat` would. Not for the supervisor process itself (`supervisor run`).
 if (!(args[0] === "supervisor" && args[1] === "run")) {
@@ -22,7 +29,7 @@ if (!(args[0] === "supervisor" && args[1] === "run")) {
 // `supervisor --version` needs nothing of the CLI: answer it without loading the bundle.
 if (args.length === 1 && args[0] === "--version") {
   process.stdout.write(`${require("../package.json").version}\n`)
-} else if (args.length === 2 && (args[0] === "list" || args[0] === "ls") && args[1] === "--json") {
+} else if (args.length === 2 && args[0] === "list" && args[1] === "--json") {
   // Asked of the running supervisor (quick.cjs, from src/quick/); else the CLI answers.
   quick((q) => q.quickList()).then((done) => done || runBundle(args))
 } else if (args[0] === "start") {

@@ -1,13 +1,28 @@
 // Entry of dist/host.cjs: the launcher runs it for `supervisor supervisor run`.
 import { hostMain } from "./host/main.js"
 
-// `supervisor supervisor run --web-port P` (or `--web-port=P`): the web UI on port P, as
-// SUPERVISOR_WEB_PORT does. The CLI bundle is not loaded here, so the flag is read directly.
-const args = process.argv.slice(2)
+// `supervisor supervisor run [--web-port P] [--web-path /prefix]` (also `--flag=value`): as
+// SUPERVISOR_WEB_PORT and SUPERVISOR_WEB_PATH do. The CLI bundle is not loaded here, so the flags
+// are read directly; anything else is a usage error, as the CLI would say it.
+const FLAGS: Readonly<Record<string, string>> = {
+  "--web-port": "SUPERVISOR_WEB_PORT",
+  "--web-path": "SUPERVISOR_WEB_PATH",
+}
+const usageError = (problem: string) => {
+  process.stderr.write(`error: ${problem} (see \`supervisor supervisor run --help\`)\n`)
+  process.exit(2)
+}
+const args = process.argv.slice(2).slice(2) // after `supervisor run`
 for (let i = 0; i < args.length; i++) {
   const arg = args[i] as string
-  if (arg === "--web-port" && args[i + 1] !== undefined) process.env.SUPERVISOR_WEB_PORT = args[i + 1]
-  else if (arg.startsWith("--web-port=")) process.env.SUPERVISOR_WEB_PORT = arg.slice("--web-port=".length)
+  const eq = arg.indexOf("=")
+  const name = eq === -1 ? arg : arg.slice(0, eq)
+  const variable = FLAGS[name]
+  if (variable === undefined)
+    usageError(arg.startsWith("-") ? `unknown option ${name}` : `unexpected argument ${arg}`)
+  const value = eq === -1 ? args[++i] : arg.slice(eq + 1)
+  if (value === undefined || (eq === -1 && value.startsWith("-"))) usageError(`${name} needs a value`)
+  process.env[variable as string] = value
 }
 
 hostMain()

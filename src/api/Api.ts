@@ -106,7 +106,8 @@ export const LogsQuery = Schema.Struct({
   lines: Schema.optional(Schema.Int),
   since: Schema.optional(Schema.Number),
   until: Schema.optional(Schema.Number),
-  grep: Schema.optional(Schema.String),
+  /** Lines containing any of these (case-insensitive unless `case_sensitive`), or matching `regex`. */
+  grep: Schema.optional(Schema.Union(Schema.String, Schema.Array(Schema.String))),
   regex: Schema.optional(Schema.String),
   case_sensitive: Schema.optional(Schema.Boolean),
   raw: Schema.optional(Schema.Boolean),

@@ -1,7 +1,20 @@
-// The command aliases of pitchfork's CLI: `ls` is `list`, `kill` is `stop`. @effect/cli has no
-// command aliases, so argv is rewritten before it parses it; the usage spec lists them too.
+// The command aliases of pitchfork's CLI (`ls` is `list`, `s` is `start`, …). @effect/cli has no
+// command aliases, so argv is rewritten before anything reads it; the usage spec (and with it
+// the help, the docs and the completions) lists them too.
 
-export const ALIASES: Readonly<Record<string, string>> = { ls: "list", kill: "stop" }
+export const ALIASES: Readonly<Record<string, string>> = {
+  s: "start",
+  kill: "stop",
+  stat: "status",
+  ls: "list",
+  l: "logs",
+  c: "clean",
+  d: "disable",
+  e: "enable",
+  w: "wait",
+  r: "run",
+  sup: "supervisor",
+}
 
 /** argv with an alias in the command's place replaced by the command it stands for. */
 export const withAliases = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {

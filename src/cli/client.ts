@@ -92,7 +92,7 @@ export const supervisorClientLayer = (options: ConnectOptions) =>
       if (!(yield* isUp(paths.socket))) {
         if (!options.autoStart) {
           return yield* new NotRunning({
-            message: `the supervisor is not running (no socket at ${paths.socket}); start it with \`supervisor supervisor start\``,
+            message: `the supervisor is not running (no socket at ${paths.socket}), and auto-start is disabled (settings.supervisor.auto_start = false): start it with \`supervisor supervisor start\``,
           })
         }
         const spawnedAt = Date.now()

@@ -1,13 +1,24 @@
 import { Command } from "@effect/cli"
 import { lazy } from "./lazy.js"
-import { all, force, group, ids, json, quiet, readyOptions } from "./options.js"
+import { all, force, global, group, ids, json, local, quiet, readyOptions } from "./options.js"
 import { portOptions } from "./portFlags.js"
 
 const load = () => import("./actions/daemons.js")
 
-export const startOptions = { ids, all, group, force, quiet, json, ...readyOptions, ...portOptions }
+export const startOptions = {
+  ids,
+  all,
+  group,
+  local,
+  global,
+  force,
+  quiet,
+  json,
+  ...readyOptions,
+  ...portOptions,
+}
 export type StartOptions = Command.Command.ParseConfig<typeof startOptions>
-export const stopOptions = { ids, all, group, quiet, json }
+export const stopOptions = { ids, all, group, local, global, quiet, json }
 export type StopOptions = Command.Command.ParseConfig<typeof stopOptions>
 export const toggleOptions = { ids, json }
 export type ToggleOptions = Command.Command.ParseConfig<typeof toggleOptions>

@@ -9,13 +9,21 @@ const webPort = Options.integer("web-port").pipe(
   Options.optional,
 )
 
+const webPath = Options.text("web-path").pipe(
+  Options.withDescription(
+    "serve the web UI and the HTTP API under this path (a reverse proxy in front); / redirects to it",
+  ),
+  Options.optional,
+)
+
 const load = () => import("./actions/host.js")
 
 // The launcher runs host.cjs itself for `supervisor supervisor run`; this handler serves the
 // other entry points (cli.cjs run directly: the build externalises ../host/main.js to host.cjs).
-const run = Command.make("run", { webPort }, ({ webPort }) =>
+const run = Command.make("run", { webPort, webPath }, ({ webPort, webPath }) =>
   Effect.sync(() => {
     if (webPort._tag === "Some") process.env.SUPERVISOR_WEB_PORT = String(webPort.value)
+    if (webPath._tag === "Some") process.env.SUPERVISOR_WEB_PATH = webPath.value
   }).pipe(
     Effect.zipRight(Effect.promise(() => import("../host/main.js"))),
     Effect.flatMap((m) => Effect.sync(() => m.hostMain())),
@@ -30,8 +38,9 @@ const start = Command.make(
       Options.withDescription("restart it if it runs"),
     ),
     webPort,
+    webPath,
   },
-  ({ force, webPort }) => lazy(load, (m) => m.start(force, webPort)),
+  ({ force, webPort, webPath }) => lazy(load, (m) => m.start(force, webPort, webPath)),
 ).pipe(Command.withDescription("start the supervisor in the background"))
 
 const stop = Command.make("stop", {}, () => lazy(load, (m) => m.stop())).pipe(

@@ -9,6 +9,9 @@ export const listOptions = {
     Options.optional,
   ),
   namespace: Options.text("namespace").pipe(Options.withDescription("only this namespace"), Options.optional),
+  hideHeader: Options.boolean("hide-header").pipe(
+    Options.withDescription("leave out the table's header row"),
+  ),
 }
 export type ListOptions = Command.Command.ParseConfig<typeof listOptions>
 
@@ -17,7 +20,7 @@ export const listCommand = Command.make("list", listOptions, (o) =>
     () => import("./actions/listing.js"),
     (m) => m.list(o),
   ),
-).pipe(Command.withDescription("list daemons with their status (alias: ls)"))
+).pipe(Command.withDescription("list daemons with their status"))
 
 export const statusOptions = { id: Args.text({ name: "id" }), json }
 export type StatusOptions = Command.Command.ParseConfig<typeof statusOptions>

@@ -14,14 +14,16 @@ export const logsOptions = {
   ),
   until: Options.text("until").pipe(Options.withDescription("only lines until this time"), Options.optional),
   grep: Options.text("grep").pipe(
-    Options.withDescription("only lines containing this text (case-insensitive)"),
-    Options.optional,
+    Options.withDescription(
+      "only lines containing this text (case-insensitive); repeat it for any of several",
+    ),
+    Options.repeated,
   ),
   caseSensitive: Options.boolean("case-sensitive").pipe(
     Options.withDescription("make --grep and --regex case-sensitive"),
   ),
   regex: Options.text("regex").pipe(
-    Options.withDescription("only lines matching this regular expression"),
+    Options.withDescription("only lines matching this regular expression (or any --grep)"),
     Options.optional,
   ),
   raw: Options.boolean("raw").pipe(Options.withDescription("strip ANSI colour codes")),

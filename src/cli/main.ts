@@ -62,8 +62,10 @@ const withUsageMessages = <A, E, R>(argv: ReadonlyArray<string>, self: Effect.Ef
 }
 
 /** Runs the CLI: usage errors exit 2, failures 1, and no stack trace reaches the user. */
-export const runCli = (argv: ReadonlyArray<string>) =>
-  runProgram(
+export const runCli = (typed: ReadonlyArray<string>) => {
+  // an alias stands for its command everywhere: help, checks, `run`'s words
+  const argv = withAliases(typed)
+  return runProgram(
     (wantsHelp(argv.slice(2)) ? printHelp(argv.slice(2)).pipe(Effect.as(false)) : checkArgs(argv)).pipe(
       Effect.flatMap((ok) =>
         ok
@@ -76,3 +78,4 @@ export const runCli = (argv: ReadonlyArray<string>) =>
       Effect.catchIf(ValidationError.isValidationError, () => exitWith(ExitCode.usage)),
     ),
   )
+}

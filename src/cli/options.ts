@@ -11,9 +11,16 @@ export const all = Options.boolean("all").pipe(
   Options.withDescription("every daemon"),
 )
 export const group = Options.text("group").pipe(
-  Options.withAlias("g"),
   Options.withDescription("the daemons of a group"),
   Options.optional,
+)
+export const local = Options.boolean("local").pipe(
+  Options.withAlias("l"),
+  Options.withDescription("every daemon of the project's files (for stop and restart: the running ones)"),
+)
+export const global = Options.boolean("global").pipe(
+  Options.withAlias("g"),
+  Options.withDescription("every daemon of the global files (for stop and restart: the running ones)"),
 )
 export const force = Options.boolean("force").pipe(
   Options.withAlias("f"),

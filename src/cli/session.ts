@@ -22,18 +22,19 @@ const emptyConfig = (cwd: string): ResolvedConfig => ({
 })
 
 /**
- * The configuration seen from the current directory. `strict`: problems are
- * fatal (starting needs a valid config); otherwise they are warnings, so that
- * one can still stop, list and read logs with a broken file.
+ * The configuration seen from the current directory. Its problems are reported the same way
+ * by every command, as errors, and the command exits 1. `strict`: they stop the command
+ * (starting needs a valid config); otherwise it goes on without the configuration, so that one
+ * can still stop, list and read logs of what the supervisor runs with a broken file.
  */
 export const loadHere = (strict: boolean) =>
   loadConfig(defaultLoadOptions()).pipe(
     Effect.tap((c) => Effect.forEach(c.warnings, (w) => Console.error(`${yellow("warning:")} ${w}`))),
     Effect.catchTag("ConfigInvalid", (e: ConfigInvalid) =>
       Effect.gen(function* () {
-        for (const p of e.problems)
-          yield* Console.error(`${strict ? red("error:") : yellow("warning:")} ${formatProblem(p)}`)
+        for (const p of e.problems) yield* Console.error(`${red("error:")} ${formatProblem(p)}`)
         if (strict) return yield* new Reported({ code: ExitCode.failure })
+        yield* exitWith(ExitCode.failure)
         return emptyConfig(nodePath.resolve(process.cwd()))
       }),
     ),

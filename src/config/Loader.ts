@@ -2,7 +2,7 @@ import * as os from "node:os"
 import * as nodePath from "node:path"
 import { FileSystem } from "@effect/platform"
 import { Effect } from "effect"
-import { ConfigInvalid, type ConfigProblem } from "../domain/ConfigProblem.js"
+import { ConfigInvalid, type ConfigProblem, NamespaceCollision } from "../domain/ConfigProblem.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { candidateLocations } from "./discover.js"
 import { locateKey } from "./locate.js"
@@ -34,6 +34,14 @@ const inFileOrder = <P extends { readonly file: string; readonly line?: number |
     .map(({ p }) => p)
 }
 
+const namespaceCollision = (file: string, namespace: string, other: string) =>
+  new NamespaceCollision({
+    file,
+    key: "namespace",
+    message: `this project's namespace ${JSON.stringify(namespace)} is also that of ${other}: the two projects would share their daemons`,
+    hint: `set a top-level namespace in one of them, e.g. namespace = "${namespace}-2" (it is taken from the directory's name when not set)`,
+  })
+
 export const defaultLoadOptions = (): LoadOptions => ({ cwd: process.cwd(), env: process.env })
 
 /**
@@ -55,6 +63,13 @@ export const loadConfig = (options: LoadOptions) =>
     const problems: Array<ConfigProblem> = parsed.flatMap((p) => p.problems)
 
     const byPath = new Map<string, { namespace: string; declared: string | undefined }>()
+    // The first project directory of each namespace: two directories that both take the same
+    // namespace from their names would share (and silently override) each other's daemons. A
+    // declared `namespace` shares on purpose.
+    const projects = new Map<
+      string,
+      { readonly baseDir: string; readonly file: string; readonly declared: boolean }
+    >()
     const files: Array<NamespacedFile> = []
     for (const p of parsed) {
       const sibling = p.location.sibling ? byPath.get(p.location.sibling) : undefined
@@ -70,6 +85,17 @@ export const loadConfig = (options: LoadOptions) =>
         continue
       }
       byPath.set(p.location.path, { namespace: derived.namespace, declared: p.declaredNamespace })
+      if (p.location.level === "project") {
+        const declared =
+          p.declaredNamespace !== undefined || (p.location.local === true && sibling !== undefined)
+        const first = projects.get(derived.namespace)
+        if (first === undefined)
+          projects.set(derived.namespace, { baseDir: p.location.baseDir, file: p.location.path, declared })
+        else if (first.baseDir !== p.location.baseDir && !first.declared && !declared) {
+          problems.push(namespaceCollision(p.location.path, derived.namespace, first.file))
+          continue
+        }
+      }
       files.push({ parsed: p, namespace: derived.namespace })
     }
 

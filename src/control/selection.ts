@@ -1,5 +1,6 @@
 import * as nodePath from "node:path"
 import { Data, Effect, Either, Option } from "effect"
+import { closest } from "../config/suggest.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import { parseDaemonRef } from "../domain/DaemonId.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
@@ -37,7 +38,7 @@ export const resolveId = (
     if (input.includes("/")) {
       if (all.has(id.qualified)) return id.qualified
       return yield* new UnknownDaemon({
-        message: `no daemon ${id.qualified} in the configuration or the supervisor`,
+        message: notFound(id.qualified, input, all, currentNamespace(config)),
       })
     }
     if (all.has(id.qualified)) return id.qualified
@@ -48,11 +49,68 @@ export const resolveId = (
         message: `${input} is ambiguous: ${candidates.join(", ")}; use the qualified ID`,
       })
     }
-    const names = [...all].sort()
-    return yield* new UnknownDaemon({
-      message: `no daemon named ${input}${names.length ? `; known daemons: ${names.join(", ")}` : " (no daemons configured here)"}`,
-    })
+    return yield* new UnknownDaemon({ message: notFound(input, input, all, currentNamespace(config)) })
   })
+
+/**
+ * `daemon web not found`, as pitchfork says it, and the closest ID as a hint, else the daemons of
+ * the current namespace (a few), else that none is configured here.
+ */
+const notFound = (shown: string, typed: string, all: ReadonlySet<string>, namespace: string): string => {
+  const ids = [...all].sort()
+  const here = ids.filter((q) => q.startsWith(`${namespace}/`))
+  const names = ids.map((q) => q.slice(q.indexOf("/") + 1))
+  const near = closest(typed, typed.includes("/") ? ids : [...new Set([...names, ...ids])])
+  const hint =
+    near !== undefined
+      ? `; did you mean ${near}?`
+      : here.length > 0
+        ? `; configured here: ${here.slice(0, 5).join(", ")}${here.length > 5 ? ", …" : ""}`
+        : ids.length === 0
+          ? " (no daemons configured here)"
+          : ""
+  return `daemon ${shown} not found${hint}`
+}
+
+/** Which configuration files `--local` and `--global` mean. */
+export type Scope = "local" | "global"
+
+/**
+ * `--local`/`--global` (pitchfork's `-l`/`-g`): the scope asked for; a usage error with IDs,
+ * `--all`, `--group` or both scopes.
+ */
+export const scopeOf = (input: {
+  readonly ids: ReadonlyArray<string>
+  readonly all: boolean
+  readonly group: Option.Option<string>
+  readonly local: boolean
+  readonly global: boolean
+}): Effect.Effect<Option.Option<Scope>, UsageError> => {
+  if (!input.local && !input.global) return Effect.succeed(Option.none())
+  const flag = input.local ? "--local" : "--global"
+  const other =
+    input.local && input.global
+      ? "--global"
+      : input.ids.length > 0
+        ? "daemon IDs"
+        : input.all
+          ? "--all"
+          : Option.isSome(input.group)
+            ? "--group"
+            : undefined
+  return other === undefined
+    ? Effect.succeed(Option.some(input.local ? "local" : "global"))
+    : Effect.fail(new UsageError({ message: `${flag} cannot be combined with ${other}` }))
+}
+
+/** The daemons of the project files (`local`) or of the global files (`global`), sorted. */
+export const scopedIds = (config: ResolvedConfig, scope: Scope): Array<string> => {
+  const levels = new Map(config.files.map((f) => [f.path, f.level] as const))
+  return Object.values(config.daemons)
+    .filter((d) => (levels.get(d.source) === "project") === (scope === "local"))
+    .map((d) => d.id.qualified)
+    .sort()
+}
 
 /**
  * The IDs a command acts on: explicit IDs, a group, or --all (`allIds`). None at all is a usage
@@ -67,7 +125,7 @@ export const selectIds = (
     readonly group: Option.Option<string>
   },
   allIds: () => ReadonlyArray<string>,
-  noneHint = "name at least one daemon, or use --all or --group",
+  noneHint = "No daemon ID specified: name one or more daemons, or use --all or --group",
 ) =>
   Effect.gen(function* () {
     yield* rejectFlags(input.ids)

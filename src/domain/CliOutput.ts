@@ -30,8 +30,16 @@ export const StopResults = Schema.Array(StopResult)
 /** `enable` and `disable`: the daemons and what they are now. */
 export const ToggleResults = Schema.Array(Schema.Struct({ id: Schema.String, enabled: Schema.Boolean }))
 
-/** `list`: every daemon, sorted by ID. `status` prints one ApiDaemonEntry. */
+/** `list`: every daemon, sorted by ID. */
 export const DaemonList = Schema.Array(ApiDaemonEntry)
+
+/** `status ID`: the daemon's entry, and its status flat (`status_text: "running"`) for scripts. */
+export const DaemonStatusOutput = Schema.extend(
+  ApiDaemonEntry,
+  Schema.Struct({ status_text: Schema.String }),
+).annotations({
+  identifier: "DaemonStatusOutput",
+})
 
 /** `logs` without `--tail`: the log lines, oldest first. */
 export const LogLines = Schema.Array(LogEntry)

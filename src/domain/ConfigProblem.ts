@@ -34,6 +34,10 @@ export class InvalidGroupMember extends Schema.TaggedError<InvalidGroupMember>()
 export class MisplacedSlugs extends Schema.TaggedError<MisplacedSlugs>()("MisplacedSlugs", fields) {}
 export class InvalidTemplate extends Schema.TaggedError<InvalidTemplate>()("InvalidTemplate", fields) {}
 export class ConflictingKeys extends Schema.TaggedError<ConflictingKeys>()("ConflictingKeys", fields) {}
+export class NamespaceCollision extends Schema.TaggedError<NamespaceCollision>()(
+  "NamespaceCollision",
+  fields,
+) {}
 export class InvalidEnvOverride extends Schema.TaggedError<InvalidEnvOverride>()(
   "InvalidEnvOverride",
   fields,
@@ -55,6 +59,7 @@ export const ConfigProblem = Schema.Union(
   MisplacedSlugs,
   InvalidTemplate,
   ConflictingKeys,
+  NamespaceCollision,
   InvalidEnvOverride,
 )
 export type ConfigProblem = typeof ConfigProblem.Type

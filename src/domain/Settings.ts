@@ -78,6 +78,15 @@ export const WebSettings = Schema.Struct({
   bind_address: setting(Schema.String, "127.0.0.1", "Address of the web UI listener; keep it on loopback"),
   bind_port: setting(BindPort, 3120, "Port of the web UI listener; 0 picks a free one"),
   allow_non_loopback: setting(Schema.Boolean, false, "Allow binding a non-loopback address (plain HTTP!)"),
+  base_path: setting(
+    Schema.String.pipe(
+      Schema.pattern(/^$|^\/[^\s?#]*$/, {
+        message: () => 'a path that starts with "/", such as "/supervisor"',
+      }),
+    ),
+    "",
+    "Serve the web UI and the API under this path (for a reverse proxy in front); / redirects to it",
+  ),
 }).annotations({ identifier: "WebSettings", description: "The web UI listener (it serves the HTTP API too)" })
 
 export const ApiSettings = Schema.Struct({

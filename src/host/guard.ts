@@ -20,6 +20,17 @@ export interface GuardOptions {
   readonly ui: boolean
   readonly page: () => string
   readonly openApi: () => unknown
+  /**
+   * The path everything is served under (`/supervisor`, for a reverse proxy in front), or "" for
+   * the root. `/` redirects to it; the API and pages see paths without it.
+   */
+  readonly basePath: string
+}
+
+/** `web.base_path` as the guard uses it: "" or `/a/b` (no trailing slash). */
+export const normalizeBasePath = (path: string): string => {
+  const trimmed = path.trim().replace(/\/+$/, "")
+  return trimmed === "" ? "" : trimmed.startsWith("/") ? trimmed : `/${trimmed}`
 }
 
 export const SESSION_COOKIE = "supervisor_session"
@@ -44,20 +55,25 @@ export const daemonPathProblem = (pathname: string): string | undefined => {
   return `no such route ${pathname}: the daemon ID is ONE url-encoded path segment: "app/web" is written app%2Fweb (${forms.join(", ")})`
 }
 
-const sessionCookie = (res: HttpServerResponse.HttpServerResponse, value: string, maxAge?: number) =>
+const sessionCookie = (
+  res: HttpServerResponse.HttpServerResponse,
+  value: string,
+  basePath: string,
+  maxAge?: number,
+) =>
   HttpServerResponse.unsafeSetCookie(res, SESSION_COOKIE, value, {
     httpOnly: true,
     sameSite: "strict",
-    path: "/",
+    path: basePath === "" ? "/" : basePath,
     ...(maxAge !== undefined ? { maxAge } : {}),
   })
 
 const html = (body: string, options: { status?: number; headers?: Record<string, string> } = {}) =>
   HttpServerResponse.text(body, { contentType: "text/html; charset=utf-8", ...options })
 
-const loginPage = (message: string) =>
+const loginPage = (message: string, basePath: string) =>
   html(
-    `<!doctype html><meta charset="utf-8"><title>supervisor: login</title><p>${message} <a href="/">Back</a></p>`,
+    `<!doctype html><meta charset="utf-8"><title>supervisor: login</title><p>${message} <a href="${basePath}/">Back</a></p>`,
     {
       status: 401,
     },
@@ -77,7 +93,18 @@ export const guarded =
           `the Host header ${JSON.stringify(host)} is not an address of this supervisor (allowed: ${[...allowed].join(", ")})`,
         )
       const url = new URL(req.url, "http://localhost")
-      const path = url.pathname
+      const base = o.basePath
+      if (base !== "" && url.pathname !== base && !url.pathname.startsWith(`${base}/`)) {
+        if (url.pathname === "/") return HttpServerResponse.redirect(`${base}/`, { status: 307 })
+        return problem(
+          404,
+          "NotFound",
+          `no such route ${req.method} ${url.pathname}: everything is under ${base}/`,
+        )
+      }
+      if (base !== "" && url.pathname === base)
+        return HttpServerResponse.redirect(`${base}/${url.search}`, { status: 307 })
+      const path = url.pathname.slice(base.length)
       const session = req.cookies[SESSION_COOKIE]
       const hasSession = session !== undefined && o.sessions.isValid(session)
 
@@ -96,8 +123,9 @@ export const guarded =
         if (id === undefined)
           return loginPage(
             "This login link is invalid or was used already; run `supervisor web` for a new one.",
+            base,
           )
-        return sessionCookie(HttpServerResponse.redirect("/", { status: 303 }), id)
+        return sessionCookie(HttpServerResponse.redirect(`${base}/`, { status: 303 }), id, base)
       }
       if (o.ui && path === "/login" && req.method === "POST") {
         const body = yield* req.json.pipe(Effect.orElseSucceed(() => undefined))
@@ -109,10 +137,10 @@ export const guarded =
             "Unauthorized",
             "wrong token; `supervisor supervisor token` prints the right one",
           )
-        return sessionCookie(HttpServerResponse.unsafeJson({ ok: true }), o.sessions.newSession())
+        return sessionCookie(HttpServerResponse.unsafeJson({ ok: true }), o.sessions.newSession(), base)
       }
       if (o.ui && path === "/logout" && req.method === "POST")
-        return sessionCookie(HttpServerResponse.unsafeJson({ ok: true }), "", 0)
+        return sessionCookie(HttpServerResponse.unsafeJson({ ok: true }), "", base, 0)
 
       if (!path.startsWith("/api/") || path.startsWith("/api/cli/"))
         return problem(404, "NotFound", `no such route ${req.method} ${path}`)
@@ -129,5 +157,12 @@ export const guarded =
         )
       if (path === "/api/openapi.json" && req.method === "GET")
         return HttpServerResponse.unsafeJson(o.openApi())
-      return yield* app
+      if (base === "") return yield* app
+      // the API's routes know nothing of the prefix
+      return yield* app.pipe(
+        Effect.provideService(
+          HttpServerRequest.HttpServerRequest,
+          req.modify({ url: `${path}${url.search}` }),
+        ),
+      )
     })

@@ -5,7 +5,7 @@ import { HostInfo } from "../api/HostInfo.js"
 import { openApiDocument } from "../api/openapi.js"
 import type { Settings } from "../domain/Settings.js"
 import { renderPage } from "../web/page.js"
-import { guarded } from "./guard.js"
+import { guarded, normalizeBasePath } from "./guard.js"
 import { ApiLive } from "./server.js"
 import { allowedHosts, isLoopback, ListenError, listen } from "./tcp.js"
 
@@ -15,6 +15,8 @@ export interface ListenerPlan {
   readonly address: string
   readonly port: number
   readonly allowNonLoopback: boolean
+  /** The path the web UI and the API are served under ("" for the root). */
+  readonly basePath: string
 }
 
 /**
@@ -28,6 +30,12 @@ export const listenerPlans = (
 ): Effect.Effect<ReadonlyArray<ListenerPlan>, ListenError> =>
   Effect.gen(function* () {
     const plans: Array<ListenerPlan> = []
+    // `supervisor supervisor run|start --web-path` sets SUPERVISOR_WEB_PATH
+    const basePath = normalizeBasePath(env.SUPERVISOR_WEB_PATH ?? settings.web.base_path)
+    if (basePath !== "" && !/^(\/[^\s/?#]+)+$/.test(basePath))
+      return yield* new ListenError({
+        message: `web path ${JSON.stringify(basePath)}: expected a path such as /supervisor (SUPERVISOR_WEB_PATH, --web-path or web.base_path)`,
+      })
     const webPort = env.SUPERVISOR_WEB_PORT
     if (webPort !== undefined && webPort !== "") {
       const port = /^\d+$/.test(webPort) ? Number(webPort) : Number.NaN
@@ -40,6 +48,7 @@ export const listenerPlans = (
         address: settings.web.bind_address,
         port,
         allowNonLoopback: settings.web.allow_non_loopback,
+        basePath,
       })
     } else if (settings.web.auto_start)
       plans.push({
@@ -47,6 +56,7 @@ export const listenerPlans = (
         address: settings.web.bind_address,
         port: settings.web.bind_port,
         allowNonLoopback: settings.web.allow_non_loopback,
+        basePath,
       })
     if (settings.api.auto_start)
       plans.push({
@@ -54,6 +64,7 @@ export const listenerPlans = (
         address: settings.api.bind_address,
         port: settings.api.bind_port,
         allowNonLoopback: settings.api.allow_non_loopback,
+        basePath: "",
       })
     for (const p of plans)
       if (!isLoopback(p.address) && !p.allowNonLoopback)
@@ -89,13 +100,15 @@ export const tcpListeners = (plans: ReadonlyArray<ListenerPlan>, token: string) 
             ui: plan.kind === "web",
             page: renderPage,
             openApi: () => spec,
+            basePath: plan.basePath,
           })(),
         )
         const bound = yield* listen(handler, plan.address, plan.port)
         hosts = allowedHosts(plan.address, bound.port)
-        yield* Ref.update(host.listeners, (l) => ({ ...l, [plan.kind]: bound.url }))
+        const url = `${bound.url}${plan.basePath}`
+        yield* Ref.update(host.listeners, (l) => ({ ...l, [plan.kind]: url }))
         yield* Console.error(
-          plan.kind === "web" ? `Web UI listening on ${bound.url}` : `HTTP API listening on ${bound.url}/api`,
+          plan.kind === "web" ? `Web UI listening on ${url}` : `HTTP API listening on ${url}/api`,
         )
         if (!isLoopback(plan.address)) yield* Console.error(PLAIN_HTTP_WARNING)
       }

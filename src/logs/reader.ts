@@ -29,8 +29,8 @@ export interface LogQuery {
   readonly since?: number
   /** Entries read at or before this time (epoch ms). */
   readonly until?: number
-  /** Substring the message must contain; case-insensitive unless `caseSensitive`. */
-  readonly grep?: string
+  /** Substrings, any of which the message must contain; case-insensitive unless `caseSensitive`. */
+  readonly grep?: string | ReadonlyArray<string>
   /** Regular expression the message must match (its own flags apply). */
   readonly regex?: RegExp
   /** Makes `grep` case-sensitive. */
@@ -57,24 +57,22 @@ export interface Batch {
 
 /** Returns the message to show, or undefined when the entry is filtered out. */
 export const makeMatcher = (q: LogQuery): ((message: string) => string | undefined) => {
-  const grep = q.grep === undefined || q.grep === "" ? undefined : q.grep
-  // case-insensitive: an escaped literal with the `i` flag, cheaper than lower-casing every line
-  const folded =
-    grep === undefined || q.caseSensitive
-      ? undefined
-      : new RegExp(grep.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "i")
-  const regex = q.regex
-  if (grep === undefined && regex === undefined) return q.raw ? stripAnsi : (m) => m
+  const greps = (typeof q.grep === "string" ? [q.grep] : (q.grep ?? [])).filter((g) => g !== "")
+  // A line passes when any --grep or the --regex matches (or-ed, as pitchfork does).
+  // Case-insensitive: an escaped literal with the `i` flag, cheaper than lower-casing every line.
+  const tests: Array<RegExp> = greps.map(
+    (g) => new RegExp(g.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), q.caseSensitive ? "" : "i"),
+  )
+  if (q.regex !== undefined) tests.push(q.regex)
+  if (tests.length === 0) return q.raw ? stripAnsi : (m) => m
   return (message) => {
     // match what the user sees: colour codes would break a substring search
     const plain = stripAnsi(message)
-    if (folded !== undefined ? !folded.test(plain) : grep !== undefined && !plain.includes(grep))
-      return undefined
-    if (regex !== undefined) {
-      regex.lastIndex = 0 // a /g or /y regex keeps state between tests
-      if (!regex.test(plain)) return undefined
-    }
-    return q.raw ? plain : message
+    const hit = tests.some((re) => {
+      re.lastIndex = 0 // a /g or /y regex keeps state between tests
+      return re.test(plain)
+    })
+    return hit ? (q.raw ? plain : message) : undefined
   }
 }
 

@@ -48,7 +48,7 @@ export const parseStartArgs = (args: ReadonlyArray<string>): StartArgs | undefin
     const arg = args[i]!
     const flag = Object.hasOwn(QUICK_FLAGS, arg) ? QUICK_FLAGS[arg] : undefined
     let groupValue: string | undefined
-    if (arg === "--group" || arg === "-g") groupValue = args[++i]
+    if (arg === "--group") groupValue = args[++i]
     else if (arg.startsWith("--group=")) groupValue = arg.slice("--group=".length)
     else if (flag === undefined) {
       if (arg.startsWith("-")) return undefined

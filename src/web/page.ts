@@ -1,7 +1,8 @@
 /**
  * The web UI: one self-contained HTML document (inline CSS and script, no external resources),
- * served by `GET /` of the web listener. It talks to the same origin only: `/login` and
- * `/logout` for the session cookie, `/api/...` for the daemons, stats and log streams.
+ * served by `GET /` of the web listener (or its `web.base_path`). It talks to the same origin
+ * only, by paths relative to its own (so that it works under a base path): `login` and `logout`
+ * for the session cookie, `api/...` for the daemons, stats and log streams.
  *
  * The document is the same for everyone and carries no secret: before a session exists it
  * asks for the token (or the one-time link of `supervisor web`).
@@ -195,7 +196,7 @@ $("login-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   $("login-error").textContent = "";
   try {
-    const res = await fetch("/login", {
+    const res = await fetch("login", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ token: $("token").value.trim() }),
@@ -213,7 +214,7 @@ $("login-form").addEventListener("submit", async (event) => {
 
 $("logout").addEventListener("click", async () => {
   try {
-    await fetch("/logout", { method: "POST" });
+    await fetch("logout", { method: "POST" });
   } catch {}
   showLogin();
 });
@@ -231,7 +232,7 @@ async function refreshNow() {
   const seq = ++refreshSeq;
   const get = (path) => fetch(path, { cache: "no-store", signal: AbortSignal.timeout(10000) });
   try {
-    const [list, stats] = await Promise.all([get("/api/daemons"), get("/api/stats")]);
+    const [list, stats] = await Promise.all([get("api/daemons"), get("api/stats")]);
     if (seq !== refreshSeq) return;
     if (list.status === 401) return showLogin();
     showApp();
@@ -363,7 +364,7 @@ async function control(row, action) {
   row.result.textContent = action + "…";
   let error = "";
   try {
-    const res = await fetch("/api/daemons/" + encodeURIComponent(row.id) + "/" + action, { method: "POST" });
+    const res = await fetch("api/daemons/" + encodeURIComponent(row.id) + "/" + action, { method: "POST" });
     if (res.status === 401) return showLogin();
     if (!res.ok) error = await problemText(res);
     else {
@@ -406,7 +407,7 @@ async function openLogs(id) {
   $("log-title").textContent = id;
   $("log-state").textContent = "waiting for lines…"; // the stream may only start with the first line
   $("logs").hidden = false;
-  const url = "/api/logs/" + encodeURIComponent(id) + "/tail?lines=100";
+  const url = "api/logs/" + encodeURIComponent(id) + "/tail?lines=100";
   try {
     const res = await fetch(url, { signal: abort.signal, cache: "no-store" });
     if (res.status === 401) return showLogin();

@@ -24,7 +24,9 @@ describe("valueFlags", () => {
 describe("missingValueProblem", () => {
   it("names a value flag at the end, or followed by another long flag", () => {
     expect(missingValueProblem(["start", "--group"])).toBe("--group needs a value")
-    expect(missingValueProblem(["start", "-g"])).toBe("-g needs a value")
+    expect(missingValueProblem(["logs", "-n"])).toBe("-n needs a value")
+    // -g is --global, which takes no value
+    expect(missingValueProblem(["start", "-g"])).toBeUndefined()
     expect(missingValueProblem(["start", "--group", "--delay", "1"])).toBe(
       "--group needs a value (it is followed by --delay)",
     )
@@ -84,7 +86,7 @@ describe("subcommandProblem", () => {
 })
 
 describe("withAttachedValues", () => {
-  it("splits -n5 and -gweb, and leaves the rest and anything after -- alone", () => {
+  it("splits -n5, and leaves the rest (a boolean's -gweb too) and anything after -- alone", () => {
     expect(withAttachedValues(["node", "sv", "logs", "web", "-n5"])).toEqual([
       "node",
       "sv",
@@ -97,8 +99,7 @@ describe("withAttachedValues", () => {
       "node",
       "sv",
       "start",
-      "-g",
-      "web",
+      "-gweb",
       "-f",
     ])
     expect(withAttachedValues(["node", "sv", "run", "x", "--", "head", "-n5"])).toEqual([

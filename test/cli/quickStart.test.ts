@@ -22,7 +22,7 @@ describe("parseStartArgs", () => {
         .filter((name) => QUICK_FLAGS[name] === key)
         .sort()
     for (const key of ["all", "force", "quiet", "json"]) expect(byKey(key), key).toEqual(names(key))
-    expect(names("group")).toEqual(["--group", "-g"])
+    expect(names("group")).toEqual(["--group"])
   })
 
   const none = { ids: [], all: false, group: null, force: false, quiet: false, json: false }
@@ -31,7 +31,6 @@ describe("parseStartArgs", () => {
     [["--all", "--quiet"], { ...none, all: true, quiet: true }],
     [["-a", "-q", "-f"], { ...none, all: true, quiet: true, force: true }],
     [["web", "--json", "app/db"], { ...none, ids: ["web", "app/db"], json: true }],
-    [["-g", "backend"], { ...none, group: "backend" }],
     [["--group", "backend", "web"], { ...none, group: "backend", ids: ["web"] }],
     [["--group=backend"], { ...none, group: "backend" }],
     [[], none],
@@ -46,7 +45,10 @@ describe("parseStartArgs", () => {
     [["--group"]],
     [["--group", "--all"]],
     [["--group="]],
-    [["-g", "a", "-g", "b"]],
+    [["--group", "a", "--group", "b"]],
+    [["-g"]],
+    [["-l"]],
+    [["--local"]],
     [["web", "--", "x"]],
     [["--help"]],
     [["-"]],

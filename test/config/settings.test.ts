@@ -25,6 +25,7 @@ describe("settings", () => {
       bind_address: "127.0.0.1",
       bind_port: 3120,
       allow_non_loopback: false,
+      base_path: "",
     })
     expect(settings.api).toEqual({
       auto_start: false,

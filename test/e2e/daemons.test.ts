@@ -274,7 +274,7 @@ describe("daemon commands (one supervisor)", () => {
       async () => {
         const r = cli("start", "nosuch")
         expect(r.status).toBe(1)
-        expect(r.stderr).toMatch(/no daemon named nosuch/)
+        expect(r.stderr).toMatch(/daemon nosuch not found/)
         expect(r.stderr).not.toMatch(STACK_LINE)
       },
       T,
@@ -400,21 +400,19 @@ describe("daemon commands (one supervisor)", () => {
 
   describe("status and list", () => {
     it(
-      "status ID shows the status, pid and source; --json the API entry",
+      "status ID prints pitchfork's lines (Name, PID, Status, Port) then ours; --json the API entry and status_text",
       async () => {
         const pid = startedPid(cli("start", "web"), "app/web")
         const r = cli("status", "web")
         expect(r.status, r.stderr).toBe(0)
-        expect(r.stdout).toMatch(/^app\/web$/m)
-        expect(r.stdout).toMatch(/^\s+status\s+running$/m)
-        expect(r.stdout).toMatch(new RegExp(`^\\s+pid\\s+${pid}$`, "m"))
-        expect(r.stdout).toContain(join(app, "supervisor.toml"))
-        // the values form one column, also after the longest key ("active port")
-        const columns = r.stdout
-          .split("\n")
-          .filter((l) => l.startsWith("  "))
-          .map((l) => (/^ {2}\S+(?: \S+)? {2,}(?=\S)/.exec(l)?.[0] ?? "").length)
-        expect(new Set(columns).size, r.stdout).toBe(1)
+        const lines = r.stdout.trim().split("\n")
+        expect(lines.slice(0, 3)).toEqual(["Name: app/web", `PID: ${pid}`, "Status: running"])
+        expect(lines[3]).toMatch(/^Port: /)
+        for (const key of ["Uptime", "CPU", "Memory", "Retries", "Enabled", "Run", "Dir", "Source"])
+          expect(r.stdout).toMatch(new RegExp(`^${key}: `, "m"))
+        expect(r.stdout).toContain(`Source: ${join(app, "supervisor.toml")}`)
+        // what scripts do with it
+        expect(lines.filter((l) => /^Status:/.test(l))).toEqual(["Status: running"])
         const e = statusJson("app/web")
         expect(e).toMatchObject({
           id: { namespace: "app", name: "web", qualified: "app/web", safe_path: "app--web" },
@@ -424,10 +422,11 @@ describe("daemon commands (one supervisor)", () => {
           enabled: true,
           adhoc: false,
           source: join(app, "supervisor.toml"),
+          status_text: "running",
         })
         const unknown = cli("status", "nosuch")
         expect(unknown.status).toBe(1)
-        expect(unknown.stderr).toContain("no daemon named nosuch")
+        expect(unknown.stderr).toContain("daemon nosuch not found")
       },
       T,
     )
@@ -440,7 +439,9 @@ describe("daemon commands (one supervisor)", () => {
         expect(bad.stderr).toContain('unknown status "bogus": use one of waiting, running, stopping')
         const none = cli("list", "--namespace", "nope")
         expect(none.status, none.stderr).toBe(0)
-        expect(none.stdout.trim()).toBe("no daemons match --namespace nope")
+        // nothing on stdout for a script; the hint on stderr
+        expect(none.stdout).toBe("")
+        expect(none.stderr.trim()).toBe("no daemons match --namespace nope")
         expect(JSON.parse(cli("list", "--json", "--namespace", "nope").stdout)).toEqual([])
       },
       T,
@@ -469,7 +470,6 @@ describe("daemon commands (one supervisor)", () => {
       async () => {
         const cases: Array<[Array<string>, string]> = [
           [["start", "--group"], "--group needs a value"],
-          [["start", "-g"], "-g needs a value"],
           [["start", "--group", "--delay", "1"], "--group needs a value (it is followed by --delay)"],
           [["logs", "web", "--since"], "--since needs a value"],
           [["list", "--status"], "--status needs a value"],
@@ -681,7 +681,7 @@ describe("daemon commands (one supervisor)", () => {
         })
         const unknown = cli("wait", "nosuch")
         expect(unknown.status).toBe(1)
-        expect(unknown.stderr).toContain("no daemon named nosuch")
+        expect(unknown.stderr).toContain("daemon nosuch not found")
       },
       T,
     )
@@ -824,7 +824,7 @@ daemons = ["db", "ghost"]
       expect(r.stdout).toContain("stack/db is running")
       expect(r.stdout).toContain("stack/api is running")
       expect(state()).toEqual({ api: "running", db: "running", worker: "available" })
-      const s = run("stop", "-g", "backend")
+      const s = run("stop", "--group", "backend")
       expect(s.status, s.stderr).toBe(0)
       expect(state()).toEqual({ api: "stopped", db: "stopped", worker: "available" })
       expect(daemonPids(box.stateDir)).toEqual([])
@@ -882,7 +882,9 @@ daemons = ["db", "ghost"]
       for (const command of ["start", "stop", "restart"]) {
         const r = run(command)
         expect(r.status, command).toBe(2)
-        expect(r.stderr, command).toContain("name at least one daemon, or use --all or --group")
+        expect(r.stderr, command).toContain(
+          "No daemon ID specified: name one or more daemons, or use --all or --group",
+        )
       }
       for (const command of ["enable", "disable"]) {
         const r = run(command)

@@ -36,7 +36,19 @@ describe("help", () => {
     expect(help("--help")).toBe(root)
     expect(root).toMatch(/^supervisor \d+\.\d+\.\d+: a daemon supervisor for developers\n/)
     expect(root).toContain("Usage: supervisor [FLAGS] [COMMAND]")
-    expect(root).toMatch(/^ {2}start +start daemons and wait until they are ready$/m)
+    expect(root).toMatch(/^ {2}start, s +start daemons and wait until they are ready$/m)
+    // pitchfork's aliases are listed with their commands
+    for (const [command, alias] of [
+      ["status", "stat"],
+      ["list", "ls"],
+      ["logs", "l"],
+      ["clean", "c"],
+      ["disable", "d"],
+      ["enable", "e"],
+      ["wait", "w"],
+      ["run", "r"],
+    ])
+      expect(root).toMatch(new RegExp(`^ {2}${command}, ${alias} `, "m"))
     expect(root).toMatch(/^ {2}stop, kill +stop daemons/m)
     expect(root).toMatch(/^ {2}config show +print the merged configuration/m)
     expect(root).toMatch(/^ {2}supervisor status +is the supervisor running/m)
@@ -47,7 +59,9 @@ describe("help", () => {
     const start = help("start", "--help")
     expect(start).toMatch(/^supervisor start: start daemons and wait until they are ready\n/)
     expect(start).toContain("Usage: supervisor start [FLAGS] [id]...")
-    expect(start).toMatch(/^ {2}-g, --group <GROUP> +the daemons of a group$/m)
+    expect(start).toMatch(/^ {2}--group <GROUP> +the daemons of a group$/m)
+    expect(start).toMatch(/^ {2}-l, --local +every daemon of the project's files/m)
+    expect(start).toMatch(/^ {2}-g, --global +every daemon of the global files/m)
     expect(start).toMatch(/^ {2}-h, --help +show the help of a command$/m)
     expect(start).toMatch(/^Exit status:\n {2}0 +success\n/m)
     expect(start).toMatch(/^ {2}124 +a daemon did not become ready in time$/m)

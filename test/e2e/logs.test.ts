@@ -209,7 +209,7 @@ describe("reading", () => {
     () => {
       const r = cli("logs", "nosuch")
       expect(r.status).toBe(1)
-      expect(r.stderr).toContain("no daemon named nosuch")
+      expect(r.stderr).toContain("daemon nosuch not found")
     },
     T,
   )

@@ -137,7 +137,7 @@ describe("start, answered by the supervisor", () => {
       expect(again).toMatchObject({ status: 0, stderr: "" })
       expect(pids(again.stdout)).toBe("• app/web is already running (pid N)\n")
       // A group, with the dependency started first and both waited for.
-      const group = launch("start", "-g", "backend")
+      const group = launch("start", "--group", "backend")
       expect(group.status, group.stderr).toBe(0)
       expect(pids(group.stdout)).toBe(
         [
@@ -238,7 +238,7 @@ describe("start, answered by the supervisor", () => {
       expect(warned.stderr).toMatch(/warning: .*expected_port.*deprecated/)
       const unknown = launch("start", "nope")
       expect(unknown.status).toBe(1)
-      expect(unknown.stderr).toMatch(/error: no daemon named nope/)
+      expect(unknown.stderr).toMatch(/error: daemon nope not found/)
     },
     T,
   )

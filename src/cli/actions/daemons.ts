@@ -1,6 +1,6 @@
 import { Console, Effect, Option } from "effect"
-import { selectIds } from "../../control/selection.js"
-import { type StopResult, StopResults, ToggleResults } from "../../domain/CliOutput.js"
+import { scopedIds, scopeOf, selectIds } from "../../control/selection.js"
+import { StartOutcomes, type StopResult, StopResults, ToggleResults } from "../../domain/CliOutput.js"
 import { isActive } from "../../domain/DaemonStatus.js"
 import { SupervisorClient } from "../client.js"
 import type { StartOptions, StopOptions, ToggleOptions } from "../daemons.js"
@@ -23,7 +23,11 @@ export const start = (o: StartOptions) =>
         config,
         Effect.gen(function* () {
           const known = yield* knownDaemons
-          const selected = yield* selectIds(config, known, o, () => Object.keys(config.daemons))
+          const scope = yield* scopeOf(o)
+          const selected = Option.isSome(scope)
+            ? scopedIds(config, scope.value)
+            : yield* selectIds(config, known, o, () => Object.keys(config.daemons))
+          if (selected.length === 0) return yield* Console.error(dim("no daemon to start"))
           const defs = (yield* definitionsFor(selected, config)).map((d) =>
             withPorts(withReadiness(d, overrides), ports),
           )
@@ -49,7 +53,10 @@ export const stop = (o: StopOptions) =>
       const c = yield* SupervisorClient
       const known = yield* knownDaemons
       const running = () => known.filter(isActive).map((k) => k.id.qualified)
-      const selected = yield* selectIds(config, known, o, running)
+      const scope = yield* scopeOf(o)
+      const selected = Option.isSome(scope)
+        ? scopedIds(config, scope.value).filter((id) => running().includes(id))
+        : yield* selectIds(config, known, o, running)
       // configured here but never run: the supervisor does not know them, so none runs
       const unknown = selected.filter((id) => !known.some((k) => k.id.qualified === id))
       const present = selected.filter((id) => !unknown.includes(id))
@@ -71,7 +78,16 @@ export const restart = (o: StopOptions) =>
   withSupervisor(true, (config) =>
     Effect.gen(function* () {
       const known = yield* knownDaemons
-      const selected = yield* selectIds(config, known, o, () => Object.keys(config.daemons))
+      // --all: every daemon that runs, ad-hoc ones included
+      const running = () => known.filter(isActive).map((k) => k.id.qualified)
+      const scope = yield* scopeOf(o)
+      const selected = Option.isSome(scope)
+        ? scopedIds(config, scope.value).filter((id) => running().includes(id))
+        : yield* selectIds(config, known, o, running)
+      if (selected.length === 0) {
+        if (!o.quiet && !o.json) yield* Console.error(dim("no daemon is running: nothing to restart"))
+        return o.json ? yield* printJson(StartOutcomes, []) : undefined
+      }
       const defs = yield* definitionsFor(selected, config)
       yield* reportStart(yield* startWithProgress(defs, { ...o, force: true }, config, known), o)
     }),
@@ -88,7 +104,7 @@ export const toggle = (name: "enable" | "disable", o: ToggleOptions) =>
         known,
         { ids: o.ids, all: false, group: Option.none() },
         () => [],
-        `name the daemons to ${name}`,
+        `No daemon ID specified: name the daemons to ${name}`,
       )
       const defs = yield* definitionsFor(selected, config)
       yield* c.api.cli

@@ -42,7 +42,7 @@ const stopSupervisor = (keepDaemons: boolean) =>
   })
 
 /** `supervisor supervisor start [--force]`: starts the supervisor in the background. */
-export const start = (force: boolean, webPort: Option.Option<number>) =>
+export const start = (force: boolean, webPort: Option.Option<number>, webPath: Option.Option<string>) =>
   Effect.gen(function* () {
     const p = paths()
     const up = yield* isUp(p.socket)
@@ -52,9 +52,11 @@ export const start = (force: boolean, webPort: Option.Option<number>) =>
       yield* connected(stopSupervisor(true)).pipe(Effect.catchAll(() => Effect.void))
       yield* waitForSocketGone(p.socket)
     }
-    yield* spawnBackgroundSupervisor(
-      Option.isSome(webPort) ? { ...process.env, SUPERVISOR_WEB_PORT: String(webPort.value) } : process.env,
-    )
+    yield* spawnBackgroundSupervisor({
+      ...process.env,
+      ...(Option.isSome(webPort) ? { SUPERVISOR_WEB_PORT: String(webPort.value) } : {}),
+      ...(Option.isSome(webPath) ? { SUPERVISOR_WEB_PATH: webPath.value } : {}),
+    })
     if (!(yield* waitUntilUp(p.socket, "15 seconds"))) {
       yield* Console.error(`the supervisor did not start within 15 s; see ${p.supervisorLog}`)
       return yield* exitWith(ExitCode.failure)

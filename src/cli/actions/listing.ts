@@ -1,8 +1,8 @@
 import { Console, Effect, Option } from "effect"
 import { mergeListing } from "../../control/listing.js"
 import { resolveId, UsageError } from "../../control/selection.js"
-import { ApiDaemonEntry } from "../../domain/ApiDaemonEntry.js"
-import { DaemonList } from "../../domain/CliOutput.js"
+import type { ApiDaemonEntry } from "../../domain/ApiDaemonEntry.js"
+import { DaemonList, DaemonStatusOutput } from "../../domain/CliOutput.js"
 import { isActiveStatus, STATUS_TYPES, type StatusType } from "../../domain/DaemonStatus.js"
 import type { ResolvedConfig } from "../../domain/ResolvedConfig.js"
 import { SupervisorClient } from "../client.js"
@@ -44,12 +44,13 @@ export const list = (o: ListOptions) =>
           Option.match(o.namespace, { onNone: () => true, onSome: (n) => e.id.namespace === n }),
       )
       if (o.json) return yield* printJson(DaemonList, entries)
+      // Nothing on stdout for an empty listing: a script reading it sees no rows; the hint is for people.
       if (entries.length === 0) {
         const filters = [
           ...Option.toArray(Option.map(o.status, (s) => `--status ${s}`)),
           ...Option.toArray(Option.map(o.namespace, (n) => `--namespace ${n}`)),
         ]
-        return yield* Console.log(
+        return yield* Console.error(
           dim(
             filters.length > 0
               ? `no daemons match ${filters.join(" ")}`
@@ -57,21 +58,44 @@ export const list = (o: ListOptions) =>
           ),
         )
       }
-      yield* Console.log(
-        renderTable(
-          ["ID", "STATUS", "PID", "UPTIME", "PORTS", "RUN"],
-          entries.map((e) => [
-            cyan(e.id.qualified),
-            statusColour(e.status.type),
-            e.pid === null ? "-" : String(e.pid),
-            e.pid === null ? "-" : formatUptime(e.uptime_secs),
-            e.resolved_port.join(",") || "-",
-            e.run.length > 48 ? `${e.run.slice(0, 47)}…` : e.run,
-          ]),
-        ),
-      )
+      const rows = entries.map((e) => [
+        cyan(e.id.qualified),
+        statusText(e),
+        e.pid === null ? "-" : String(e.pid),
+        e.pid === null ? "-" : formatUptime(e.uptime_secs),
+        e.resolved_port.join(",") || "-",
+        e.run.length > 48 ? `${e.run.slice(0, 47)}…` : e.run,
+      ])
+      const table = renderTable(["ID", "STATUS", "PID", "UPTIME", "PORTS", "RUN"], rows)
+      yield* Console.log(o.hideHeader ? table.split("\n").slice(1).join("\n") : table)
     }),
   )
+
+/**
+ * A daemon's status as `list` shows it: the status, the exit code of an errored daemon
+ * (`errored (exit code 1)`, or the signal), and `disabled` on a disabled daemon that still runs.
+ */
+const statusText = (e: ApiDaemonEntry): string => {
+  const s = e.status
+  const why =
+    s.type !== "errored"
+      ? undefined
+      : s.exit_code != null
+        ? `exit code ${s.exit_code}`
+        : s.signal
+          ? `killed by ${s.signal}`
+          : undefined
+  const shown = statusColour(s.type) + (why === undefined ? "" : ` (${why})`)
+  return !e.enabled && s.type !== "disabled" ? `${shown} ${dim("disabled")}` : shown
+}
+
+/** `Port: 3000 (active)`: the daemon's ports, the one it listens on marked. */
+const portsText = (e: ApiDaemonEntry): string => {
+  const ports = e.resolved_port.length > 0 ? e.resolved_port : e.active_port === null ? [] : [e.active_port]
+  return ports.map((p) => (p === e.active_port ? `${p} (active)` : String(p))).join(", ") || "-"
+}
+
+const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`
 
 /** `supervisor status ID`: one daemon's status. */
 export const status = (o: StatusOptions) =>
@@ -80,24 +104,31 @@ export const status = (o: StatusOptions) =>
       const entries = yield* listing(config)
       const id = yield* resolveId(o.id, config, entries)
       const e = entries.find((x) => x.id.qualified === id)!
-      if (o.json) return yield* printJson(ApiDaemonEntry, e)
-      const rows: Array<[string, string]> = [
-        ["status", statusColour(e.status.type) + (e.status.message ? dim(` (${e.status.message})`) : "")],
-        ["pid", e.pid === null ? "-" : String(e.pid)],
-        ["uptime", e.pid === null ? "-" : formatUptime(e.uptime_secs)],
-        ["run", e.run],
-        ["dir", e.dir],
-        ["ports", e.resolved_port.join(", ") || "-"],
-        ["active port", e.active_port === null ? "-" : String(e.active_port)],
-        ["enabled", e.enabled ? "yes" : "no"],
-        ["retries", String(e.retry_count)],
-        ["source", e.source ?? "(ad-hoc)"],
+      if (o.json) return yield* printJson(DaemonStatusOutput, { ...e, status_text: e.status.type })
+      // pitchfork's lines first (`awk '/^Status:/'` works), then ours
+      const running = e.pid !== null
+      const lines: Array<[string, string]> = [
+        ["Name", e.id.qualified],
+        ["PID", running ? String(e.pid) : "-"],
+        ["Status", e.status.type],
+        ["Port", portsText(e)],
+        ["Uptime", running ? formatUptime(e.uptime_secs) : "-"],
+        ["CPU", running ? `${e.cpu_percent.toFixed(1)}%` : "-"],
+        ["Memory", running ? mib(e.memory_bytes) : "-"],
+        ["Retries", String(e.retry_count)],
       ]
-      if (e.status.exit_code !== undefined && e.status.exit_code !== null)
-        rows.push(["exit code", String(e.status.exit_code)])
-      if (e.status.signal) rows.push(["signal", e.status.signal])
-      yield* Console.log(cyan(e.id.qualified))
-      const width = Math.max(...rows.map(([k]) => k.length))
-      for (const [k, v] of rows) yield* Console.log(`  ${k.padEnd(width)}  ${v}`)
+      if (e.status.exit_code != null || e.status.signal)
+        lines.push([
+          "Last exit",
+          e.status.signal ? `killed by ${e.status.signal}` : `exit code ${e.status.exit_code}`,
+        ])
+      if (e.status.message) lines.push(["Message", e.status.message])
+      lines.push(
+        ["Enabled", e.enabled ? "yes" : "no"],
+        ["Run", e.run],
+        ["Dir", e.dir],
+        ["Source", e.source ?? "(ad-hoc)"],
+      )
+      for (const [k, v] of lines) yield* Console.log(`${k}: ${v}`)
     }),
   )

@@ -63,7 +63,7 @@ export const logs = (o: LogsOptions) =>
         ["-n", Option.isSome(o.lines)],
         ["--since", Option.isSome(o.since)],
         ["--until", Option.isSome(o.until)],
-        ["--grep", Option.isSome(o.grep)],
+        ["--grep", o.grep.length > 0],
         ["--regex", Option.isSome(o.regex)],
         ["--tail", o.tail],
       ] as const
@@ -102,7 +102,7 @@ export const logs = (o: LogsOptions) =>
             )
           }
           const many = ids.length > 1
-          const grep = Option.getOrUndefined(o.grep)
+          const grep = o.grep.length === 0 ? undefined : o.grep
           const line = (e: LogEntry) => {
             const message = o.raw ? stripAnsi(e.message) : e.message
             const prefix = [o.noTimestamp ? "" : dim(e.timestamp), many ? cyan(e.daemon_id) : ""]

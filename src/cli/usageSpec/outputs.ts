@@ -1,11 +1,11 @@
 import type { Schema } from "effect"
 import { NDJSON } from "../../api/ndjson.js"
-import { ApiDaemonEntry } from "../../domain/ApiDaemonEntry.js"
 import {
   CleanResult,
   ConfigShown,
   ConfigVerdict,
   DaemonList,
+  DaemonStatusOutput,
   JsonSchemaDocument,
   LogLines,
   LogsCleared,
@@ -90,7 +90,7 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
   restart: { outputs: [startOutcomes], exit_codes: [READY_TIMEOUT] },
   enable: { outputs: [json("the daemons enabled", ToggleResults)] },
   disable: { outputs: [json("the daemons disabled", ToggleResults)] },
-  status: { outputs: [json("the daemon", ApiDaemonEntry)] },
+  status: { outputs: [json("the daemon, with its status flat in status_text", DaemonStatusOutput)] },
   list: { outputs: [json("every daemon, sorted by ID", DaemonList)] },
   logs: {
     outputs: [
