@@ -54,6 +54,35 @@ export const subcommandProblem = (args: ReadonlyArray<string>): string | undefin
 }
 
 /**
+ * A flag given twice that a command takes once (`logs -n 5 -n 6`: @effect/cli would call the
+ * second an unknown option), up to a `--`; `--flag=value` and an attached `-n5` count as the flag.
+ */
+export const repeatedFlagProblem = (args: ReadonlyArray<string>): string | undefined => {
+  const [command, sub] = args
+  const key =
+    command !== undefined && sub !== undefined && subcommands()[command]?.includes(sub)
+      ? `${command} ${sub}`
+      : command
+  const once =
+    key === undefined || !Object.hasOwn(argvTables().onceFlags, key) ? [] : argvTables().onceFlags[key]!
+  const flags: Array<string> = [] // the flags typed, each as its bare name
+  for (let i = 1; i < args.length; i++) {
+    const arg = args[i] as string
+    if (arg === "--") break
+    if (!arg.startsWith("-")) continue
+    const attached = !arg.startsWith("--") && arg.length > 2 && valueFlags().has(arg.slice(0, 2))
+    const name = attached ? arg.slice(0, 2) : arg.split("=", 1)[0]!
+    flags.push(name)
+    if (valueFlags().has(arg)) i++ // its value, whatever it looks like
+  }
+  for (const names of once) {
+    const uses = flags.filter((f) => names.includes(f))
+    if (uses.length > 1) return `option ${names.join("/")} is given more than once`
+  }
+  return undefined
+}
+
+/**
  * `-n5` and `-gweb` as `-n 5` and `-g web` (@effect/cli takes them for unknown options), up to a
  * `--` (what follows belongs to a command).
  */

@@ -11,25 +11,32 @@ export interface ArgvTables {
   readonly valueFlags: ReadonlyArray<string>
   /** The commands made of subcommands, and theirs (`config`: `show`, `validate`). */
   readonly subcommands: Readonly<Record<string, ReadonlyArray<string>>>
+  /** Per command (`logs`, `config show`): the names of each flag that may be given once. */
+  readonly onceFlags: Readonly<Record<string, ReadonlyArray<ReadonlyArray<string>>>>
 }
 
 /** The tables of a command tree. */
 export const tablesOf = (root: CliTree): ArgvTables => {
   const valueFlags = new Set<string>()
-  const visit = (tree: CliTree): void => {
-    for (const flag of tree.flags)
+  const onceFlags: Record<string, ReadonlyArray<ReadonlyArray<string>>> = {}
+  const visit = (tree: CliTree, words: ReadonlyArray<string>): void => {
+    const once: Array<ReadonlyArray<string>> = []
+    for (const flag of tree.flags) {
+      const names = [...flag.long.map((l) => `--${l}`), ...flag.short.map((s) => `-${s}`)]
       if (flag.arg !== undefined && !flag.long.includes(OPTIONAL_VALUE.flag))
-        for (const name of [...flag.long.map((l) => `--${l}`), ...flag.short.map((s) => `-${s}`)])
-          valueFlags.add(name)
-    for (const sub of tree.subcommands) visit(sub)
+        for (const n of names) valueFlags.add(n)
+      if (!flag.variadic) once.push(names)
+    }
+    if (words.length > 0 && once.length > 0) onceFlags[words.join(" ")] = once
+    for (const sub of tree.subcommands) visit(sub, [...words, sub.name])
   }
-  visit(root)
+  visit(root, [])
   const subcommands = Object.fromEntries(
     root.subcommands
       .filter((c) => c.subcommands.length > 0)
       .map((c) => [c.name, c.subcommands.map((s) => s.name)]),
   )
-  return { valueFlags: [...valueFlags].sort(), subcommands }
+  return { valueFlags: [...valueFlags].sort(), subcommands, onceFlags }
 }
 
 /** The tables of the CLI's own command tree, walked now. */

@@ -4,7 +4,13 @@ import { stripAnsi } from "../logs/ansi.js"
 import { VERSION } from "../version.js"
 import { runFlagsCommand } from "./adhoc.js"
 import { withAliases } from "./aliases.js"
-import { missingValueProblem, subcommandProblem, subcommands, withAttachedValues } from "./argvChecks.js"
+import {
+  missingValueProblem,
+  repeatedFlagProblem,
+  subcommandProblem,
+  subcommands,
+  withAttachedValues,
+} from "./argvChecks.js"
 import { rootCommand } from "./commands.js"
 import { printHelp, wantsHelp } from "./help.js"
 import { ExitCode, exitWith } from "./output.js"
@@ -24,7 +30,10 @@ const cli = Command.run(rootCommand, { name: "supervisor", version: VERSION })
 const checkArgs = (argv: ReadonlyArray<string>) => {
   const usageError = (problem: string) =>
     Console.error(`error: ${problem}`).pipe(Effect.zipRight(exitWith(ExitCode.usage)), Effect.as(false))
-  const missing = missingValueProblem(argv.slice(2)) ?? subcommandProblem(argv.slice(2))
+  const missing =
+    missingValueProblem(argv.slice(2)) ??
+    subcommandProblem(argv.slice(2)) ??
+    repeatedFlagProblem(argv.slice(2))
   if (missing !== undefined) return usageError(missing)
   const head = runHead(argv)
   if (head === undefined) return Effect.succeed(true)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import {
   missingValueProblem,
+  repeatedFlagProblem,
   subcommandProblem,
   subcommands,
   valueFlags,
@@ -118,5 +119,28 @@ describe("withAttachedValues", () => {
       "--namespace",
       "-n",
     ])
+  })
+})
+
+describe("repeatedFlagProblem", () => {
+  it("names a flag given twice that its command takes once, in any of its spellings", () => {
+    expect(repeatedFlagProblem(["logs", "-n", "5", "-n", "6", "web"])).toBe(
+      "option --lines/-n is given more than once",
+    )
+    expect(repeatedFlagProblem(["logs", "--lines=5", "-n6"])).toBe(
+      "option --lines/-n is given more than once",
+    )
+    expect(repeatedFlagProblem(["config", "show", "--json", "--json"])).toBe(
+      "option --json is given more than once",
+    )
+  })
+
+  it("lets repeatable flags, values that look like flags and a command's own words through", () => {
+    expect(repeatedFlagProblem(["logs", "--grep", "a", "--grep", "b", "-n", "3"])).toBeUndefined()
+    // the first --json is the namespace's value (missingValueProblem names that one)
+    expect(repeatedFlagProblem(["list", "--namespace", "--json", "--json"])).toBeUndefined()
+    expect(repeatedFlagProblem(["run", "x", "--", "head", "-n", "1", "-n", "2"])).toBeUndefined()
+    expect(repeatedFlagProblem(["status", "web"])).toBeUndefined()
+    expect(repeatedFlagProblem([])).toBeUndefined()
   })
 })

@@ -52,6 +52,7 @@ describe("help", () => {
     expect(root).toMatch(/^ {2}stop, kill +stop daemons/m)
     expect(root).toMatch(/^ {2}config show +print the merged configuration/m)
     expect(root).toMatch(/^ {2}supervisor status +is the supervisor running/m)
+    expect(root).toMatch(/^sup: short for supervisor$/m)
     expect(root).toContain("Run `supervisor <COMMAND> --help` for the help of a command.")
   })
 

@@ -217,7 +217,7 @@ describe("aliases and scopes", () => {
 
 describe("logs --grep", () => {
   it(
-    "repeated: a line matching any of them (case-insensitive), or-ed with --regex",
+    "repeated: a line matching any of them (case-insensitive), or-ed with --regex; a bad or repeated flag named",
     async () => {
       const { sb, cli } = setup(
         `[daemons.talk]\nrun = "printf 'Alpha\\\\nbeta\\\\ngamma\\\\ndelta\\\\n'; exec sleep 300"\nready_delay = 0\n`,
@@ -230,7 +230,10 @@ describe("logs --grep", () => {
       expect(withRegex.stdout.trim().split("\n")).toEqual(["Alpha", "delta"])
       const bad = cli("logs", "talk", "--bogus")
       expect(bad.status).toBe(2)
-      expect(bad.stderr).toContain("--bogus")
+      expect(bad.stderr).toContain("unknown option --bogus")
+      const twice = cli("logs", "talk", "-n", "1", "--lines=2")
+      expect(twice.status).toBe(2)
+      expect(twice.stderr).toContain("option --lines/-n is given more than once")
     },
     T,
   )

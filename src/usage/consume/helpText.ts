@@ -38,6 +38,12 @@ export const helpText = (spec: Spec, command: Command): string => {
         }),
       ),
     )
+  // the aliases of a command listed as its subcommands (`sup` for `supervisor`) have no row of their own
+  const groupAliases = subcommands.filter(
+    (sub) => visibleSubcommands(sub).length > 0 && sub.aliases.length > 0,
+  )
+  if (groupAliases.length > 0)
+    blocks.push(groupAliases.map((sub) => `${sub.aliases.join(", ")}: short for ${sub.name}`).join("\n"))
   const flags = visibleFlags(command)
   if (flags.length > 0)
     blocks.push(
