@@ -1,14 +1,21 @@
-import { Args, Command } from "@effect/cli"
+import { Args, Command, Options } from "@effect/cli"
 import { Effect } from "effect"
 import { lazy } from "./lazy.js"
 import { force, json, readyOptions } from "./options.js"
 
 const load = () => import("./actions/adhoc.js")
 
+/** The readiness flags, with pitchfork's short `run -d` and `run -o`. */
+const runReadyOptions = {
+  ...readyOptions,
+  delay: readyOptions.delay.pipe(Options.withAlias("d")),
+  output: readyOptions.output.pipe(Options.withAlias("o")),
+}
+
 export const runOptions = {
   id: Args.text({ name: "id" }),
   command: Args.text({ name: "command" }).pipe(Args.repeated),
-  ...readyOptions,
+  ...runReadyOptions,
   force,
   json,
 }
@@ -16,7 +23,7 @@ export type RunOptions = Command.Command.ParseConfig<typeof runOptions>
 /** `run` without its command: checks the ID and the flags before `--` (src/cli/runArgs.ts). */
 export const runFlagsCommand = Command.make(
   "run",
-  { id: runOptions.id, ...readyOptions, force, json },
+  { id: runOptions.id, ...runReadyOptions, force, json },
   () => Effect.void,
 )
 export const waitOptions = { id: Args.text({ name: "id" }), json }

@@ -9,10 +9,15 @@ export const logsOptions = {
     Options.optional,
   ),
   since: Options.text("since").pipe(
+    Options.withAlias("s"),
     Options.withDescription("only lines since this time (5min, 2h, or a date)"),
     Options.optional,
   ),
-  until: Options.text("until").pipe(Options.withDescription("only lines until this time"), Options.optional),
+  until: Options.text("until").pipe(
+    Options.withAlias("u"),
+    Options.withDescription("only lines until this time"),
+    Options.optional,
+  ),
   grep: Options.text("grep").pipe(
     Options.withDescription(
       "only lines containing this text (case-insensitive); repeat it for any of several",
@@ -33,9 +38,14 @@ export const logsOptions = {
   ),
   tail: Options.boolean("tail").pipe(
     Options.withAlias("f"),
+    Options.withAlias("t"),
+    Options.withAlias("follow"),
     Options.withDescription("follow: print new lines as they come"),
   ),
-  clear: Options.boolean("clear").pipe(Options.withDescription("delete the logs of these daemons (or all)")),
+  clear: Options.boolean("clear").pipe(
+    Options.withAlias("c"),
+    Options.withDescription("delete the logs of these daemons (or all)"),
+  ),
 }
 export type LogsOptions = Command.Command.ParseConfig<typeof logsOptions>
 

@@ -16,10 +16,12 @@ export const group = Options.text("group").pipe(
 )
 export const local = Options.boolean("local").pipe(
   Options.withAlias("l"),
+  Options.withAlias("all-local"),
   Options.withDescription("every daemon of the project's files (for stop and restart: the running ones)"),
 )
 export const global = Options.boolean("global").pipe(
   Options.withAlias("g"),
+  Options.withAlias("all-global"),
   Options.withDescription("every daemon of the global files (for stop and restart: the running ones)"),
 )
 export const force = Options.boolean("force").pipe(

@@ -180,7 +180,7 @@ describe("aliases and scopes", () => {
       const stopped = cli("stop", "-l", "--json")
       expect(JSON.parse(stopped.stdout).map((r: { id: string }) => r.id)).toEqual(["app/web"])
       expect((await daemonEntry(sb.stateDir, "global/shared"))?.status.type).toBe("running")
-      expect(cli("stop", "-g").status).toBe(0)
+      expect(cli("stop", "--all-global").status).toBe(0)
       expect((await daemonEntry(sb.stateDir, "global/shared"))?.status.type).toBe("stopped")
       const both = cli("start", "--local", "web")
       expect(both.status).toBe(2)
@@ -194,7 +194,7 @@ describe("aliases and scopes", () => {
     async () => {
       const { sb, cli } = setup()
       expect(cli("start", "web").status).toBe(0)
-      expect(cli("run", "adhoc", "--", "sleep", "300").status).toBe(0)
+      expect(cli("run", "adhoc", "-d", "0", "--", "sleep", "300").status).toBe(0)
       const before = {
         web: (await daemonEntry(sb.stateDir, "app/web"))!.pid,
         adhoc: (await daemonEntry(sb.stateDir, "app/adhoc"))!.pid,
@@ -224,7 +224,7 @@ describe("logs --grep", () => {
       )
       expect(cli("start", "talk").status).toBe(0)
       await waitFor("the lines", async () => (await storedLogs(sb.stateDir, "app/talk")).length >= 4)
-      const grep = cli("logs", "talk", "--grep", "alpha", "--grep", "GAMMA", "--no-timestamp")
+      const grep = cli("logs", "talk", "--grep", "alpha", "--grep", "GAMMA", "-s", "1h", "--no-timestamp")
       expect(grep.stdout.trim().split("\n")).toEqual(["Alpha", "gamma"])
       const withRegex = cli("logs", "talk", "--grep", "alpha", "--regex", "^d", "--no-timestamp")
       expect(withRegex.stdout.trim().split("\n")).toEqual(["Alpha", "delta"])
