@@ -5,8 +5,8 @@ import { json } from "./options.js"
 export const listOptions = {
   json,
   status: Options.text("status").pipe(
-    Options.withDescription("only daemons with this status"),
-    Options.optional,
+    Options.withDescription("only daemons with this status (repeatable: any of them)"),
+    Options.repeated,
   ),
   namespace: Options.text("namespace").pipe(Options.withDescription("only this namespace"), Options.optional),
   hideHeader: Options.boolean("hide-header").pipe(

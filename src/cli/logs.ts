@@ -46,6 +46,10 @@ export const logsOptions = {
     Options.withAlias("c"),
     Options.withDescription("delete the logs of these daemons (or all)"),
   ),
+  // pitchfork pages its output on a terminal; ours never does, so the flag has nothing to turn off
+  noPager: Options.boolean("no-pager").pipe(
+    Options.withDescription("accepted for pitchfork's scripts: logs are never paged"),
+  ),
 }
 export type LogsOptions = Command.Command.ParseConfig<typeof logsOptions>
 

@@ -110,6 +110,15 @@ describe("output scripts parse", () => {
       expect(list.stdout.split("\n")[0]).toMatch(/^ID\s+STATUS/)
       const bare = cli("list", "--hide-header")
       expect(bare.stdout.split("\n")[0]).toMatch(/^app\/crash\s/)
+      // pitchfork's completion script: `ls --hide-header --status A --status B | awk '{print $1}'`
+      const either = cli("ls", "--hide-header", "--status", "errored", "--status", "running")
+      expect(
+        either.stdout
+          .trim()
+          .split("\n")
+          .map((l) => l.split(/\s+/)[0]),
+      ).toEqual(["app/crash", "app/web"])
+      expect(cli("ls", "--hide-header", "--status", "stopped").stdout).toBe("")
       const none = sb.cli(["list", "--namespace", "nope"], sb.dir("empty"))
       expect(none.stdout).toBe("")
       expect(none.stderr).toContain("no daemons match")
@@ -224,7 +233,18 @@ describe("logs --grep", () => {
       )
       expect(cli("start", "talk").status).toBe(0)
       await waitFor("the lines", async () => (await storedLogs(sb.stateDir, "app/talk")).length >= 4)
-      const grep = cli("logs", "talk", "--grep", "alpha", "--grep", "GAMMA", "-s", "1h", "--no-timestamp")
+      const grep = cli(
+        "logs",
+        "talk",
+        "--grep",
+        "alpha",
+        "--grep",
+        "GAMMA",
+        "-s",
+        "1h",
+        "--no-timestamp",
+        "--no-pager",
+      )
       expect(grep.stdout.trim().split("\n")).toEqual(["Alpha", "gamma"])
       const withRegex = cli("logs", "talk", "--grep", "alpha", "--regex", "^d", "--no-timestamp")
       expect(withRegex.stdout.trim().split("\n")).toEqual(["Alpha", "delta"])

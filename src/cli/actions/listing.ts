@@ -34,20 +34,21 @@ const statusColour = (t: StatusType) =>
 export const list = (o: ListOptions) =>
   withSupervisor(false, (config) =>
     Effect.gen(function* () {
-      if (Option.isSome(o.status) && !(STATUS_TYPES as ReadonlyArray<string>).includes(o.status.value))
+      const unknown = o.status.find((s) => !(STATUS_TYPES as ReadonlyArray<string>).includes(s))
+      if (unknown !== undefined)
         return yield* new UsageError({
-          message: `unknown status ${JSON.stringify(o.status.value)}: use one of ${STATUS_TYPES.join(", ")}`,
+          message: `unknown status ${JSON.stringify(unknown)}: use one of ${STATUS_TYPES.join(", ")}`,
         })
       const entries = (yield* listing(config)).filter(
         (e) =>
-          Option.match(o.status, { onNone: () => true, onSome: (s) => e.status.type === s }) &&
+          (o.status.length === 0 || o.status.includes(e.status.type)) &&
           Option.match(o.namespace, { onNone: () => true, onSome: (n) => e.id.namespace === n }),
       )
       if (o.json) return yield* printJson(DaemonList, entries)
       // Nothing on stdout for an empty listing: a script reading it sees no rows; the hint is for people.
       if (entries.length === 0) {
         const filters = [
-          ...Option.toArray(Option.map(o.status, (s) => `--status ${s}`)),
+          ...o.status.map((s) => `--status ${s}`),
           ...Option.toArray(Option.map(o.namespace, (n) => `--namespace ${n}`)),
         ]
         return yield* Console.error(
