@@ -20,6 +20,8 @@ export const startOptions = {
 export type StartOptions = Command.Command.ParseConfig<typeof startOptions>
 export const stopOptions = { ids, all, group, local, global, quiet, json }
 export type StopOptions = Command.Command.ParseConfig<typeof stopOptions>
+export const restartOptions = { ...stopOptions, ...readyOptions }
+export type RestartOptions = Command.Command.ParseConfig<typeof restartOptions>
 export const toggleOptions = { ids, json }
 export type ToggleOptions = Command.Command.ParseConfig<typeof toggleOptions>
 
@@ -31,7 +33,7 @@ export const stopCommand = Command.make("stop", stopOptions, (o) => lazy(load, (
   Command.withDescription("stop daemons (their whole process group)"),
 )
 
-export const restartCommand = Command.make("restart", stopOptions, (o) =>
+export const restartCommand = Command.make("restart", restartOptions, (o) =>
   lazy(load, (m) => m.restart(o)),
 ).pipe(Command.withDescription("restart daemons and wait until they are ready"))
 

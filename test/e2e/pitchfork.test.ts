@@ -199,7 +199,7 @@ describe("aliases and scopes", () => {
   )
 
   it(
-    "restart --all restarts every running daemon, ad-hoc ones included",
+    "restart --all restarts every running daemon, ad-hoc ones included; restart takes the readiness flags",
     async () => {
       const { sb, cli } = setup()
       expect(cli("start", "web").status).toBe(0)
@@ -219,6 +219,13 @@ describe("aliases and scopes", () => {
       expect((await daemonEntry(sb.stateDir, "app/adhoc"))!.pid).not.toBe(before.adhoc)
       // crash is configured but does not run: not restarted
       expect((await daemonEntry(sb.stateDir, "app/crash"))?.status.type).toBe("available")
+      // the readiness flags of start, as pitchfork's restart has them
+      const badCheck = cli("restart", "web", "--http", "not-a-url")
+      expect(badCheck.status).toBe(2)
+      expect(badCheck.stderr).toContain("--http")
+      const pid = (await daemonEntry(sb.stateDir, "app/web"))!.pid
+      expect(cli("restart", "web", "--cmd", "true").status).toBe(0)
+      expect((await daemonEntry(sb.stateDir, "app/web"))!.pid).not.toBe(pid)
     },
     T,
   )

@@ -3,7 +3,7 @@ import { scopedIds, scopeOf, selectIds } from "../../control/selection.js"
 import { StartOutcomes, type StopResult, StopResults, ToggleResults } from "../../domain/CliOutput.js"
 import { isActive } from "../../domain/DaemonStatus.js"
 import { SupervisorClient } from "../client.js"
-import type { StartOptions, StopOptions, ToggleOptions } from "../daemons.js"
+import type { RestartOptions, StartOptions, StopOptions, ToggleOptions } from "../daemons.js"
 import { cyan, dim, green, printJson } from "../output.js"
 import { checkBumpApplies, portOverrides, withPorts } from "../portOverrides.js"
 import { startWithProgress } from "../progress.js"
@@ -74,9 +74,10 @@ export const stop = (o: StopOptions) =>
   )
 
 /** `supervisor restart`: restarts daemons and waits until they are ready. */
-export const restart = (o: StopOptions) =>
+export const restart = (o: RestartOptions) =>
   withSupervisor(true, (config) =>
     Effect.gen(function* () {
+      const overrides = yield* readyOverrides(o)
       const known = yield* knownDaemons
       // --all: every daemon that runs, ad-hoc ones included
       const running = () => known.filter(isActive).map((k) => k.id.qualified)
@@ -88,7 +89,7 @@ export const restart = (o: StopOptions) =>
         if (!o.quiet && !o.json) yield* Console.error(dim("no daemon is running: nothing to restart"))
         return o.json ? yield* printJson(StartOutcomes, []) : undefined
       }
-      const defs = yield* definitionsFor(selected, config)
+      const defs = (yield* definitionsFor(selected, config)).map((d) => withReadiness(d, overrides))
       yield* reportStart(yield* startWithProgress(defs, { ...o, force: true }, config, known), o)
     }),
   )
