@@ -80,8 +80,9 @@ export const WebSettings = Schema.Struct({
   allow_non_loopback: setting(Schema.Boolean, false, "Allow binding a non-loopback address (plain HTTP!)"),
   base_path: setting(
     Schema.String.pipe(
-      Schema.pattern(/^$|^\/[^\s?#]*$/, {
-        message: () => 'a path that starts with "/", such as "/supervisor"',
+      // pitchfork's "ps" means "/ps" (normalized by host/guard.ts normalizeBasePath)
+      Schema.pattern(/^[^\s?#]*$/, {
+        message: () => 'a path such as "/supervisor" (no spaces, "?" or "#")',
       }),
     ),
     "",

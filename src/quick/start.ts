@@ -27,7 +27,7 @@ export interface StartArgs {
 
 /**
  * The boolean flags of `start` taken on here, by their names in the command tree (no Effect here
- * to read it: test/cli/quickStart.test.ts holds them to it). `--group`/`-g` is parsed apart.
+ * to read it: test/cli/quickStart.test.ts holds them to it). `--group` is parsed apart.
  */
 export const QUICK_FLAGS: Readonly<Record<string, "all" | "force" | "quiet" | "json">> = {
   "--all": "all",

@@ -1,6 +1,6 @@
 import { Duration } from "effect"
 import { describe, expect, it } from "vitest"
-import { loadOk, toml, useSandbox } from "./helpers.js"
+import { loadErr, loadOk, toml, useSandbox } from "./helpers.js"
 
 const sandbox = useSandbox()
 const ms = Duration.toMillis
@@ -74,6 +74,16 @@ describe("settings", () => {
     sb.write({ "home/.config/supervisor/config.toml": toml("[settings.supervisor]", "user = 1000") })
     const { settings } = await loadOk(sb, { cwd: "w" })
     expect(settings.supervisor.user).toBe("1000")
+  })
+
+  it('web.base_path takes pitchfork\'s form ("ps") as well as "/ps"; a space is refused naming the key', async () => {
+    const sb = sandbox()
+    sb.write({ "home/.config/supervisor/config.toml": toml("[settings.web]", 'base_path = "ps"') })
+    expect((await loadOk(sb, { cwd: "w" })).settings.web.base_path).toBe("ps")
+    sb.write({ "home/.config/supervisor/config.toml": toml("[settings.web]", 'base_path = "/a b"') })
+    const err = await loadErr(sb, { cwd: "w" })
+    expect(err.problems.map((p) => p.message).join("\n")).toContain('a path such as "/supervisor"')
+    expect(JSON.stringify(err.problems)).toContain("base_path")
   })
 
   it("merges user-level then project settings, key by key, later files winning", async () => {
