@@ -38,12 +38,13 @@ describe("Settings defaults", () => {
     expect(s.supervisor.user).toBeUndefined()
   })
 
-  it("web: off, on 127.0.0.1:3120, loopback only", () => {
+  it("web: off, on 127.0.0.1:3120, loopback only, at the root path", () => {
     expect(s.web).toEqual({
       auto_start: false,
       bind_address: "127.0.0.1",
       bind_port: 3120,
       allow_non_loopback: false,
+      base_path: "",
     })
   })
 
@@ -76,7 +77,13 @@ describe("Settings defaults", () => {
         hook_timeout: "30s",
         auto_start: true,
       },
-      web: { auto_start: false, bind_address: "127.0.0.1", bind_port: 3120, allow_non_loopback: false },
+      web: {
+        auto_start: false,
+        bind_address: "127.0.0.1",
+        bind_port: 3120,
+        allow_non_loopback: false,
+        base_path: "",
+      },
       api: { auto_start: false, bind_address: "127.0.0.1", bind_port: 3121, allow_non_loopback: false },
     })
   })

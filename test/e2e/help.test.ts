@@ -62,7 +62,7 @@ describe("help", () => {
     expect(start).toContain("Usage: supervisor start [FLAGS] [id]...")
     expect(start).toMatch(/^ {2}--group <GROUP> +the daemons of a group$/m)
     expect(start).toMatch(/^ {2}-l, --local, --all-local +every daemon of the project's files/m)
-    expect(start).toMatch(/^ {2}-g, --global +every daemon of the global files/m)
+    expect(start).toMatch(/^ {2}-g, --global, --all-global +every daemon of the global files/m)
     expect(start).toMatch(/^ {2}-h, --help +show the help of a command$/m)
     expect(start).toMatch(/^Exit status:\n {2}0 +success\n/m)
     expect(start).toMatch(/^ {2}124 +a daemon did not become ready in time$/m)

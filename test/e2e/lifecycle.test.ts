@@ -138,7 +138,7 @@ describe("stop timeout and SIGKILL", () => {
       const e = await entry("stubborn")
       expect(e.status).toMatchObject({ type: "stopped", signal: "SIGKILL" })
       const human = cli("status", "stubborn")
-      expect(human.stdout).toMatch(/signal\s+SIGKILL/)
+      expect(human.stdout).toMatch(/^Last exit: killed by SIGKILL$/m)
       const log = readFileSync(join(sb.stateDir, "logs", "supervisor.log"), "utf8")
       expect(log).toMatch(/after SIGTERM; sending SIGKILL/)
     },
