@@ -15,13 +15,12 @@ export const valueFlags = (): ReadonlySet<string> => {
 /** The commands made of subcommands, and theirs (`config`: `show`, `validate`). */
 export const subcommands = (): Readonly<Record<string, ReadonlyArray<string>>> => argvTables().subcommands
 
-/** The shells @effect/cli's own `--completions` writes a script for. */
-export const COMPLETION_SHELLS: ReadonlyArray<string> = ["bash", "zsh", "fish", "sh"]
+/** The shells `--completions` writes a script for (src/cli/completions.ts). */
+export const COMPLETION_SHELLS = ["bash", "zsh", "fish"] as const
 
 /** `X needs a value` for the first value flag with nothing (or another long flag) after it. */
 export const missingValueProblem = (args: ReadonlyArray<string>): string | undefined => {
-  // @effect/cli's built-in option: without a shell it says "Invalid subcommand for supervisor"
-  if (args[0] === "--completions" && !COMPLETION_SHELLS.includes(args[1] ?? ""))
+  if (args[0] === "--completions" && !(COMPLETION_SHELLS as ReadonlyArray<string>).includes(args[1] ?? ""))
     return args[1] === undefined
       ? `--completions needs a shell: ${COMPLETION_SHELLS.join(", ")}`
       : `--completions: unknown shell ${JSON.stringify(args[1])}; one of ${COMPLETION_SHELLS.join(", ")}`

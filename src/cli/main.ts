@@ -1,6 +1,7 @@
 import { Command, ValidationError } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { stripAnsi } from "../logs/ansi.js"
+import type { Shell } from "../usage/consume/completion.js"
 import { VERSION } from "../version.js"
 import { runFlagsCommand } from "./adhoc.js"
 import { withAliases } from "./aliases.js"
@@ -12,6 +13,7 @@ import {
   withAttachedValues,
 } from "./argvChecks.js"
 import { rootCommand } from "./commands.js"
+import { printCompletions } from "./completions.js"
 import { printHelp, wantsHelp } from "./help.js"
 import { ExitCode, exitWith } from "./output.js"
 import { withOptionalBumpValue } from "./portFlags.js"
@@ -35,6 +37,8 @@ const checkArgs = (argv: ReadonlyArray<string>) => {
     subcommandProblem(argv.slice(2)) ??
     repeatedFlagProblem(argv.slice(2))
   if (missing !== undefined) return usageError(missing)
+  const [first, shell] = argv.slice(2)
+  if (first === "--completions") return printCompletions(shell as Shell).pipe(Effect.as(false))
   const head = runHead(argv)
   if (head === undefined) return Effect.succeed(true)
   if ("problem" in head) return usageError(head.problem)

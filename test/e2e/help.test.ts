@@ -84,13 +84,16 @@ describe("help", () => {
     expect(help("config", "bogus", "--help")).toBe(config)
   })
 
-  it("--completions: the script for a shell; without one, or with another, a usage error naming them", () => {
+  it("--completions: the script for a shell, from the usage spec (aliases complete like their commands); without one, or with another, a usage error naming them", () => {
     const bash = cli("--completions", "bash")
     expect(bash.status).toBe(0)
-    expect(bash.stdout).toContain("_supervisor_bash_completions")
+    expect(bash.stdout).toContain("generated from its usage spec")
+    // the alias selects its command's completions
+    expect(bash.stdout).toMatch(/'0:status' \| '0:stat'\)/)
+    for (const shell of ["zsh", "fish"]) expect(cli("--completions", shell).status).toBe(0)
     const none = cli("--completions")
     expect(none.status).toBe(2)
-    expect(none.stderr).toBe("error: --completions needs a shell: bash, zsh, fish, sh\n")
+    expect(none.stderr).toBe("error: --completions needs a shell: bash, zsh, fish\n")
     const other = cli("--completions", "tcsh")
     expect(other.status).toBe(2)
     expect(other.stderr).toContain('unknown shell "tcsh"')
