@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { LogLevelName } from "./LogFormat.js"
 
 /** One log line of a daemon, as the API and the CLI show it (spec: "Log entry"). */
 export const LogEntry = Schema.Struct({
@@ -8,6 +9,18 @@ export const LogEntry = Schema.Struct({
   }),
   daemon_id: Schema.String.annotations({ description: "Qualified daemon ID" }),
   message: Schema.String.annotations({ description: "One log line" }),
+  level: Schema.optional(
+    LogLevelName.annotations({
+      description:
+        "The line's severity, when the daemon's log_format parsed one (json, logfmt or auto): trace, debug, info, warn, error or fatal",
+    }),
+  ),
+  fields: Schema.optional(
+    Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+      description:
+        "The line's keys and values, when the daemon's log_format parsed it: a JSON object as written, or logfmt pairs (values as strings, a bare key as true)",
+    }),
+  ),
 }).annotations({ identifier: "LogEntry" })
 export type LogEntry = typeof LogEntry.Type
 

@@ -41,6 +41,7 @@ import { readTextAfter } from "./textReader.js"
 export type { LogPaths } from "./daemonLog.js"
 export { LogStoreError } from "./errors.js"
 export {
+  type FollowOptions,
   LogStoreDefaults,
   type LogStoreOptions,
   type LogStoreShape,
@@ -109,6 +110,7 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
                 rawPath: `${base}.out`,
                 indexPath: `${base}.idx`,
                 archivePath: `${base}.out.1`,
+                fieldsPath: `${base}.fields`,
               }
               const d: DaemonLog = {
                 id: parsed.qualified,
@@ -119,6 +121,7 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
                 changed: yield* PubSub.sliding<void>(1),
                 closed: !open,
                 epoch: 0,
+                format: "text",
                 pendingLateEnd: undefined,
                 follower: undefined,
               }
@@ -265,9 +268,11 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
           }
         }),
 
-      follow: (id) =>
-        Effect.flatMap(daemon(id), (d) =>
-          FiberMap.unsafeHas(followers, d.key) || !open
+      follow: (id, options = {}) =>
+        Effect.flatMap(daemon(id), (d) => {
+          // a new format applies to the lines stored from now on
+          if (options.format !== undefined) d.format = options.format
+          return FiberMap.unsafeHas(followers, d.key) || !open
             ? Effect.void
             : Effect.uninterruptible(
                 Effect.gen(function* () {
@@ -282,8 +287,8 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
                   if (h === undefined) return
                   yield* FiberMap.run(followers, d.key, supervised(d, h))
                 }),
-              ),
-        ),
+              )
+        }),
 
       unfollow: (id) => Effect.flatMap(daemon(id), stopFollowing),
 
@@ -298,7 +303,14 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
               d,
               Effect.gen(function* () {
                 const { rawPath, indexPath, archivePath } = d.paths
-                for (const p of [rawPath, indexPath, `${indexPath}.tmp`, archivePath, `${archivePath}.tmp`])
+                for (const p of [
+                  rawPath,
+                  indexPath,
+                  `${indexPath}.tmp`,
+                  archivePath,
+                  `${archivePath}.tmp`,
+                  d.paths.fieldsPath,
+                ])
                   yield* fsio.removeIfExists(p)
               }),
             ),

@@ -1,5 +1,6 @@
 import { Duration, type Effect, type Stream } from "effect"
 import type { LogClear, LogEntry } from "../domain/LogEntry.js"
+import type { LogFormat } from "../domain/LogFormat.js"
 import type { LogPaths } from "./daemonLog.js"
 import type { LogStoreError } from "./errors.js"
 import type { LogQuery, LogStats } from "./reader.js"
@@ -38,6 +39,11 @@ export const LogStoreDefaults = {
   tailBatchBytes: 64 * 1024,
 } as const
 
+/** How a followed daemon's lines are stored. */
+export interface FollowOptions {
+  readonly format?: LogFormat
+}
+
 /** What `prepare` says of the run about to start. */
 export interface PreparedRun {
   /** The raw file the daemon's output goes to (opened with O_APPEND). */
@@ -60,8 +66,11 @@ export interface LogStoreShape {
    * that size: once the index reaches it (`stats(id).endOffset`), every earlier line has its id.
    */
   readonly prepare: (id: string) => Effect.Effect<PreparedRun, LogStoreError>
-  /** Starts following the daemon's raw file (idempotent). The follower lives in the store's scope. */
-  readonly follow: (id: string) => Effect.Effect<void, LogStoreError>
+  /**
+   * Starts following the daemon's raw file (idempotent). The follower lives in the store's scope.
+   * `format` (default: as before, at first `text`) is how the lines stored from now on are parsed.
+   */
+  readonly follow: (id: string, options?: FollowOptions) => Effect.Effect<void, LogStoreError>
   /** Stops the follower, if any, and waits for it. What was indexed stays. */
   readonly unfollow: (id: string) => Effect.Effect<void, LogStoreError>
   readonly isFollowing: (id: string) => Effect.Effect<boolean, LogStoreError>

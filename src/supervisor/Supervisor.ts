@@ -14,9 +14,11 @@ import { DaemonCommand } from "./daemon/commands.js"
 import { answerUnhandled, daemonLifecycle } from "./daemon/lifecycle.js"
 import { apiEntry } from "./entry.js"
 import type { DaemonNotFound } from "./errors.js"
+import { followOptionsOf } from "./logPolicy.js"
 import { makeDaemonContext } from "./makeContext.js"
 import { makeRegistry } from "./registry.js"
 import type { DaemonUsage } from "./resourceUsage.js"
+import { SupervisorConfig } from "./SupervisorConfig.js"
 
 export interface StartOptions {
   /** Restart the daemon if it is already running. */
@@ -107,6 +109,7 @@ export class Supervisor extends Context.Tag("supervisor/Supervisor")<Supervisor,
 const makeSupervisor = Effect.gen(function* () {
   const processes = yield* ProcessService
   const logs = yield* LogStore
+  const config = yield* SupervisorConfig
   const state = yield* StateStore
   const registry = yield* makeRegistry(state)
   const hookFibers = yield* FiberSet.make<unknown, never>()
@@ -302,6 +305,7 @@ const makeSupervisor = Effect.gen(function* () {
     registry,
     adopt: (def, handle) => Effect.asVoid(lock.withPermits(1)(launch(def, Option.some(handle)))),
     stop: supervisor.stop,
+    followOptions: (def) => followOptionsOf(def.config, config.settings),
   })
   return supervisor
 })

@@ -52,6 +52,7 @@ export const makeMemoryLogStore = (options: MemoryLogStoreOptions) =>
           rawPath: `${base(id)}.out`,
           indexPath: `${base(id)}.idx`,
           archivePath: `${base(id)}.out.1`,
+          fieldsPath: `${base(id)}.fields`,
         }),
       prepare: (id) =>
         Effect.gen(function* () {
