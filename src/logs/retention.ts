@@ -67,7 +67,11 @@ export const retain = (
           yield* reopenIndex(d, f)
           f.first = cut.rec.first
           f.base = cut.rec.off
-          return yield* punchHole(cfg.fallocate, rawPath, cut.rec.off)
+          const failed = yield* punchHole(cfg.fallocate, rawPath, cut.rec.off)
+          // the fields lines of the released entries go with them
+          if (failed === undefined && cut.rec.fo !== undefined && cut.rec.fo > 0)
+            return yield* punchHole(cfg.fallocate, d.paths.fieldsPath, cut.rec.fo)
+          return failed
         }),
       )
       if (failure !== undefined && !rs.punchDisabled) {

@@ -5,7 +5,38 @@
 import type { LogFormat, LogLevel } from "../../domain/LogFormat.js"
 import * as fsio from "../fsio.js"
 import { splitPieces } from "../split.js"
-import { parseLine } from "./parse.js"
+import { levelOf, parseLine } from "./parse.js"
+
+/**
+ * `fieldsText` of a chunk of JSON lines in one `JSON.parse` of them all (`[l1,l2,...]`), which
+ * costs about half as much as a parse per line; undefined when the chunk is not plainly that
+ * (a line that is not JSON, a CR, a colour code, a line long enough to be split): then each line
+ * is parsed on its own. A line that is a JSON value but no object gets an empty fields line.
+ */
+const bulkJson = (b: Buffer, from: number, to: number, maxLine: number) => {
+  const s = b.toString("utf8", from, to)
+  if (s.includes("\r") || s.includes("\x1b") || s.includes("\x9b")) return undefined
+  const lines = s.split("\n")
+  if (lines[lines.length - 1] === "") lines.pop() // the newline of the last line
+  for (const line of lines) if (line.length * 3 > maxLine) return undefined
+  let values: unknown
+  try {
+    values = JSON.parse(`[${lines.join(",")}]`)
+  } catch {
+    return undefined
+  }
+  // one value per line: a line such as `1,2` would make two
+  if (!Array.isArray(values) || values.length !== lines.length) return undefined
+  let text = ""
+  for (let i = 0; i < lines.length; i++) {
+    const v: unknown = values[i]
+    text +=
+      typeof v === "object" && v !== null && !Array.isArray(v)
+        ? `${levelOf(v as Record<string, unknown>) ?? ""}\t${lines[i]!.trim()}\n`
+        : "\n"
+  }
+  return { text, count: lines.length }
+}
 
 /**
  * The fields lines of the entries in `buf[from, to)`, split as the follower counts them (whole
@@ -19,6 +50,10 @@ export const fieldsText = (
   maxLine: number,
 ): { readonly text: string; readonly count: number } => {
   const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength)
+  if (format === "json" || format === "auto") {
+    const bulk = bulkJson(b, from, to, maxLine)
+    if (bulk !== undefined) return bulk
+  }
   let text = ""
   let count = 0
   splitPieces(b, from, to, maxLine, true, (s, e) => {

@@ -55,7 +55,7 @@ export const normaliseLevel = (value: unknown): LogLevel | undefined => {
   return LEVEL_WORDS[value.trim().toLowerCase()]
 }
 
-const levelOf = (fields: Readonly<Record<string, unknown>>): LogLevel | undefined => {
+export const levelOf = (fields: Readonly<Record<string, unknown>>): LogLevel | undefined => {
   for (const key of LEVEL_KEYS) {
     if (!(key in fields)) continue
     const level = normaliseLevel(fields[key])

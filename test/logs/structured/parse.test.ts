@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest"
+import { fieldsText } from "../../../src/logs/structured/fieldsFile.js"
 import { normaliseLevel, parseLine, parseLogfmt } from "../../../src/logs/structured/parse.js"
 
 describe("parseLine", () => {
@@ -67,5 +68,36 @@ describe("parseLine", () => {
     ])
     expect(normaliseLevel("loud")).toBeUndefined()
     expect(normaliseLevel(true)).toBeUndefined()
+  })
+})
+
+describe("fieldsText", () => {
+  const text = (format: "json" | "auto", lines: string) => {
+    const buf = Buffer.from(lines)
+    return fieldsText(format, buf, 0, buf.length, 64 * 1024)
+  }
+
+  it("a chunk of JSON lines parsed at once gives what a parse per line gives", () => {
+    const lines = ['{"level":"info","n":1}', "42", '  {"lvl":"ERROR"} ', '"s"', "[1]", '{"msg":"x"}']
+    const once = text("json", `${lines.join("\n")}\n`)
+    expect(once).toEqual({
+      text: 'info\t{"level":"info","n":1}\n\nerror\t{"lvl":"ERROR"}\n\n\n\t{"msg":"x"}\n',
+      count: 6,
+    })
+    // the same lines with one that is no JSON: each line on its own, the same answer for the others
+    const mixed = text("json", `${lines.join("\n")}\nnot json\n`)
+    expect(mixed).toEqual({ text: `${once.text}\n`, count: 7 })
+  })
+
+  it("a line holding two values, CRLF endings, an unterminated last line: one fields line per entry", () => {
+    expect(text("json", '1,2\n{"level":"warn"}\n').count).toBe(2)
+    expect(text("json", '{"level":"warn"}\r\n{"level":"info"}\r\n')).toEqual({
+      text: 'warn\t{"level":"warn"}\ninfo\t{"level":"info"}\n',
+      count: 2,
+    })
+    expect(text("auto", '{"level":"debug"}\n{"level":"fatal"}')).toEqual({
+      text: 'debug\t{"level":"debug"}\nfatal\t{"level":"fatal"}\n',
+      count: 2,
+    })
   })
 })
