@@ -364,7 +364,8 @@ const tools = []
           const last = JSON.parse(ok(sv(["logs", id, "-n", "1", "--json"], flood), "logs -n 1").stdout)
           const tail = sv(["logs", id, "-n", "1000", "--raw", "--no-timestamp"], flood)
           const tailOk =
-            tail.stdout === `${Array.from({ length: 1000 }, (_, i) => floodLine(LINES - 999 + i)).join("\n")}\n`
+            tail.stdout ===
+            `${Array.from({ length: 1000 }, (_, i) => floodLine(LINES - 999 + i)).join("\n")}\n`
           return {
             indexContiguous: contiguous,
             cliLast: last.at(-1),

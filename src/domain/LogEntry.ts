@@ -24,6 +24,25 @@ export const LogEntry = Schema.Struct({
 }).annotations({ identifier: "LogEntry" })
 export type LogEntry = typeof LogEntry.Type
 
+/**
+ * One line given to `logs.archive_hook.command` before it is pruned (a JSON line on its stdin):
+ * the entry as `logs --json` prints it, and its time in RFC 3339 (UTC).
+ */
+export const ArchivedLogEntry = Schema.Struct({
+  ...LogEntry.fields,
+  time: Schema.String.annotations({
+    description: "When the supervisor read the line, RFC 3339 in UTC (to the second)",
+  }),
+}).annotations({ identifier: "ArchivedLogEntry" })
+export type ArchivedLogEntry = typeof ArchivedLogEntry.Type
+
+/** The epoch ms of a `YYYY-MM-DD HH:MM:SS` timestamp (local time). */
+export const parseLogTimestamp = (timestamp: string): number => {
+  const m = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)$/.exec(timestamp)
+  if (m === null) return Number.NaN
+  return new Date(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!).getTime()
+}
+
 /** Emitted in a log stream when the daemon's logs were cleared (spec: "Log control object"). */
 export const LogClear = Schema.Struct({
   _clear: Schema.Literal(true),

@@ -3,6 +3,7 @@ import type { LogClear, LogEntry } from "../domain/LogEntry.js"
 import type { LogFormat } from "../domain/LogFormat.js"
 import type { LogPaths } from "./daemonLog.js"
 import type { LogStoreError } from "./errors.js"
+import type { PruneCut, PruneLimits } from "./prune.js"
 import type { LogQuery, LogStats } from "./reader.js"
 import type { TextOptions } from "./textRender.js"
 
@@ -123,6 +124,24 @@ export interface LogStoreShape {
     id: string,
     options: { readonly afterId: number },
   ) => Stream.Stream<LogEntry | LogClear, LogStoreError>
+  /** Which stored entries fall outside `limits` (time_retention, line_retention): see prune.ts. */
+  readonly pruneCut: (id: string, limits: PruneLimits) => Effect.Effect<PruneCut, LogStoreError>
+  /**
+   * The stored entries with an id above `after` and at most `upTo`, in id order, in batches of
+   * about 256 KiB of output (what an archive hook is given before a pruning).
+   */
+  readonly range: (
+    id: string,
+    options: { readonly after: number; readonly upTo: number },
+  ) => Stream.Stream<ReadonlyArray<LogEntry>, LogStoreError>
+  /**
+   * Releases the entries with an id up to `upTo` of generation `gen` (nothing if the log was
+   * cleared since); returns how many went. The index is rewritten, the bytes punched out.
+   */
+  readonly release: (
+    id: string,
+    cut: { readonly gen: number; readonly upTo: number },
+  ) => Effect.Effect<number, LogStoreError>
   /** Empties the raw file and starts a new generation (ids keep increasing); returns it. */
   readonly clear: (id: string) => Effect.Effect<number, LogStoreError>
   readonly stats: (id: string) => Effect.Effect<LogStats, LogStoreError>

@@ -9,7 +9,7 @@ import { lastRecord, lowerBound, recordAtOrAfter, scopedView } from "./indexFile
 import { writeIndexAtomic } from "./indexWrite.js"
 
 /** `fallocate --punch-hole --offset 0 --length <n> <file>`; the error output on failure. */
-const punchHole = (cmd: string, path: string, length: number): Effect.Effect<string | undefined> =>
+export const punchHole = (cmd: string, path: string, length: number): Effect.Effect<string | undefined> =>
   Effect.async((resume) => {
     execFile(
       cmd,

@@ -48,7 +48,9 @@ export const ptyArgv = (
   if (ioctls === undefined) return { problem: `pty = true is not supported on ${process.arch}` }
   const perl = findPerl(env.PATH) ?? findPerl(undefined)
   if (perl === undefined)
-    return { problem: "pty = true needs perl (Debian and Ubuntu: the perl-base package), which was not found" }
+    return {
+      problem: "pty = true needs perl (Debian and Ubuntu: the perl-base package), which was not found",
+    }
   const rows = size(env, "LINES", 24)
   const cols = size(env, "COLUMNS", 80)
   return {
