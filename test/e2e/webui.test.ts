@@ -231,7 +231,14 @@ describe("web UI (e2e, Chromium)", () => {
       expect(await error.textContent()).toBe("error")
       const info = page.locator("#log-lines .log-line .lvl-info")
       expect(await info.textContent()).toBe("info")
-      const colour = (l: typeof info) => l.evaluate((node) => getComputedStyle(node).color)
+      // runs in the page: its getComputedStyle (the tests' types have no DOM)
+      const colour = (l: typeof info) =>
+        l.evaluate(
+          (node) =>
+            (
+              globalThis as unknown as { getComputedStyle: (n: unknown) => { color: string } }
+            ).getComputedStyle(node).color,
+        )
       expect(await colour(error)).not.toBe(await colour(info))
       const plain = page.locator("#log-lines .log-line", { hasText: "plain" })
       expect(await plain.locator(".lvl").count()).toBe(0)
