@@ -1,6 +1,7 @@
 // `<safe_path>.fields`: what the follower parsed out of a structured daemon's lines (log_format
 // json, logfmt or auto), one line per entry, in the order of the entries: `<level>\t<fields JSON>`,
-// or an empty line for an entry it found nothing in. An index record of such entries says where
+// `<level>\t=` when the fields' JSON is the entry's message itself (a plain JSON line: not stored
+// twice), or an empty line for an entry it found nothing in. An index record of such entries says where
 // their lines are (`fo`, `fe`); a text daemon has no such file and its records say nothing more.
 import type { LogFormat, LogLevel } from "../../domain/LogFormat.js"
 import * as fsio from "../fsio.js"
@@ -30,9 +31,11 @@ const bulkJson = (b: Buffer, from: number, to: number, maxLine: number) => {
   let text = ""
   for (let i = 0; i < lines.length; i++) {
     const v: unknown = values[i]
+    const line = lines[i]!
+    const json = line.trim()
     text +=
       typeof v === "object" && v !== null && !Array.isArray(v)
-        ? `${levelOf(v as Record<string, unknown>) ?? ""}\t${lines[i]!.trim()}\n`
+        ? `${levelOf(v as Record<string, unknown>) ?? ""}\t${json === line ? "=" : json}\n`
         : "\n"
   }
   return { text, count: lines.length }
@@ -58,8 +61,12 @@ export const fieldsText = (
   let count = 0
   splitPieces(b, from, to, maxLine, true, (s, e) => {
     if (e > s && b[e - 1] === 13) e-- // CRLF output: as the message shows it
-    const parsed = parseLine(format, b.toString("utf8", s, e))
-    text += parsed === undefined ? "\n" : `${parsed.level ?? ""}\t${parsed.fieldsJson}\n`
+    const message = b.toString("utf8", s, e)
+    const parsed = parseLine(format, message)
+    text +=
+      parsed === undefined
+        ? "\n"
+        : `${parsed.level ?? ""}\t${parsed.fieldsJson === message ? "=" : parsed.fieldsJson}\n`
     count++
   })
   return { text, count }
@@ -68,8 +75,10 @@ export const fieldsText = (
 /** One entry's parsed part, as a reader hands it on. */
 export interface EntryFields {
   readonly level: LogLevel | undefined
-  /** Undefined for an entry the format found nothing in. */
+  /** Undefined for an entry the format found nothing in, or when it is the message. */
   readonly fieldsJson: string | undefined
+  /** The fields' JSON is the entry's message itself. */
+  readonly inMessage?: boolean
 }
 
 const NOTHING: EntryFields = { level: undefined, fieldsJson: undefined }
@@ -79,7 +88,8 @@ export const decodeFieldsLine = (line: string): EntryFields => {
   const tab = line.indexOf("\t")
   if (tab === -1) return NOTHING
   const level = tab === 0 ? undefined : (line.slice(0, tab) as LogLevel)
-  return { level, fieldsJson: line.slice(tab + 1) }
+  const json = line.slice(tab + 1)
+  return json === "=" ? { level, fieldsJson: undefined, inMessage: true } : { level, fieldsJson: json }
 }
 
 /** The lines of `buf`, each without its newline (at most `n`; missing ones are empty). */

@@ -33,9 +33,9 @@ export const makeEntry = (
   message: string,
   parsed: EntryFields | undefined,
 ): LogEntry => {
-  if (parsed === undefined || parsed.fieldsJson === undefined)
-    return { id, timestamp, daemon_id: daemonId, message }
-  const fields = parseFields(parsed.fieldsJson)
+  const json = parsed?.inMessage === true ? message : parsed?.fieldsJson
+  if (parsed === undefined || json === undefined) return { id, timestamp, daemon_id: daemonId, message }
+  const fields = parseFields(json)
   return {
     id,
     timestamp,

@@ -81,7 +81,8 @@ describe("fieldsText", () => {
     const lines = ['{"level":"info","n":1}', "42", '  {"lvl":"ERROR"} ', '"s"', "[1]", '{"msg":"x"}']
     const once = text("json", `${lines.join("\n")}\n`)
     expect(once).toEqual({
-      text: 'info\t{"level":"info","n":1}\n\nerror\t{"lvl":"ERROR"}\n\n\n\t{"msg":"x"}\n',
+      // a line that is its JSON is not stored twice (`=`); one with spaces around it is stored trimmed
+      text: 'info\t=\n\nerror\t{"lvl":"ERROR"}\n\n\n\t=\n',
       count: 6,
     })
     // the same lines with one that is no JSON: each line on its own, the same answer for the others
@@ -92,11 +93,11 @@ describe("fieldsText", () => {
   it("a line holding two values, CRLF endings, an unterminated last line: one fields line per entry", () => {
     expect(text("json", '1,2\n{"level":"warn"}\n').count).toBe(2)
     expect(text("json", '{"level":"warn"}\r\n{"level":"info"}\r\n')).toEqual({
-      text: 'warn\t{"level":"warn"}\ninfo\t{"level":"info"}\n',
+      text: "warn\t=\ninfo\t=\n",
       count: 2,
     })
     expect(text("auto", '{"level":"debug"}\n{"level":"fatal"}')).toEqual({
-      text: 'debug\t{"level":"debug"}\nfatal\t{"level":"fatal"}\n',
+      text: "debug\t=\nfatal\t=\n",
       count: 2,
     })
   })
