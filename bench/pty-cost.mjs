@@ -108,6 +108,9 @@ try {
       const ids = Array.from({ length: N }, (_, i) => `${prefix}${i}`)
       start[kind].push(sv("start", ...ids, "--quiet").ms)
       if (kind === "pty") {
+        // each holder is forked as its daemon starts, maybe just after `start` returned
+        const deadline = now() + 5000
+        while (holders().length < N && now() < deadline) await new Promise((r) => setTimeout(r, 10))
         const hs = holders()
         if (hs.length !== N) throw new Error(`expected ${N} holders, found ${hs.length}`)
         if (r === ROUNDS - 1)
