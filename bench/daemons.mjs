@@ -1,7 +1,7 @@
 // supervisor vs PM2 vs supervisord, measured side by side in one run.
 // Usage: node bench/daemons.mjs [--daemons 50] [--rounds 3] [--runs 21] [--lines 1000000]
 //          [--only supervisor,pm2,supervisord] [--only-flood] [--wait-quiet 1.0] [--wait-max 600]
-//          [--no-install] [--json FILE] [--keep] [--background N]
+//          [--no-install] [--json FILE] [--keep] [--background N] [--flood seq|json]
 // (build first: npm run build)
 //
 // 1. start N daemons (`sleep 100000`) and wait until all run; 2. the listing command
@@ -13,7 +13,8 @@
 // --nostream`, `supervisorctl tail -BYTES ID`, run again until its output is exact); and the
 // reader's time on the stored million lines alone. Steps 1-4 repeat `--rounds` times (tools
 // interleaved, order rotated each round); the flood runs once per round and tool. `--only-flood`
-// skips steps 1-4. `--background N` starts N idle processes first (`sleep`),
+// skips steps 1-4. `--flood json` makes the flood JSON log lines (`{"level":"info","n":N}`, 27 MB
+// in all, under the supervisor's 32 MiB retention threshold; printed by awk) and the supervisor's flood daemons `log_format = "json"`. `--background N` starts N idle processes first (`sleep`),
 // for a machine as busy as a developer's: tools that scan every process pay for each one.
 // dist/ is copied first (a rebuild during the run does not matter). Everything runs in a temp
 // dir with its own HOME,
@@ -71,7 +72,13 @@ const CACHE = process.env.SUPERVISOR_BENCH_CACHE ?? join(tmpdir(), "supervisor-b
 const DIST = fileURLToPath(new URL("../dist/", import.meta.url))
 const PM2_BIN = join(CACHE, "pm2", "node_modules", "pm2", "bin", "pm2")
 const SLEEP = ["sleep", "100000"]
-const FLOOD = ["seq", "1", String(LINES)]
+const FLOOD_KIND = String(opt("flood", "seq"))
+if (!["seq", "json"].includes(FLOOD_KIND)) throw new Error(`--flood ${FLOOD_KIND}: expected seq or json`)
+/** Line `i` (from 1) of the flood. */
+const floodLine = (i) =>
+  FLOOD_KIND === "json" ? `{"level":"${i % 10 === 0 ? "error" : "info"}","n":${i}}` : String(i)
+/** Set once the temp dir exists: the flood program (`seq`, or awk printing JSON lines). */
+let FLOOD = ["seq", "1", String(LINES)]
 const log = (...a) => console.error(`[${new Date().toISOString().slice(11, 23)}]`, ...a)
 
 // ---------------------------------------------------------------------------- helpers
@@ -196,7 +203,7 @@ const lineCounter = (file) => {
 /** The flood daemons of every tool: `fN` for "stored whole", `rN` for "printed by the reader". */
 const floodNames = () => Array.from({ length: ROUNDS }, (_, r) => [`f${r + 1}`, `r${r + 1}`]).flat()
 
-const expectedText = () => `${Array.from({ length: LINES }, (_, i) => i + 1).join("\n")}\n`
+const expectedText = () => `${Array.from({ length: LINES }, (_, i) => floodLine(i + 1)).join("\n")}\n`
 const expectedFlood = () => Buffer.from(expectedText())
 let expectedSize
 const expectedBytes = () => {
@@ -214,6 +221,14 @@ if (!existsSync(join(DIST, "supervisor.cjs"))) {
   process.exit(1)
 }
 const root = mkdtempSync(join(tmpdir(), "sv-daemons-"))
+if (FLOOD_KIND === "json") {
+  const script = join(root, "flood.awk")
+  writeFileSync(
+    script,
+    `BEGIN { for (i = 1; i <= ${LINES}; i++) printf "{\\"level\\":\\"%s\\",\\"n\\":%d}\\n", (i % 10 == 0 ? "error" : "info"), i }\n`,
+  )
+  FLOOD = ["awk", "-f", script]
+}
 // The build under test is copied first, so that a rebuild of dist/ during the run (npm test
 // in another terminal) changes nothing here; a copy that raced with a rebuild is taken again.
 const SUPERVISOR_BIN = join(root, "dist", "supervisor.cjs")
@@ -274,7 +289,11 @@ const tools = []
   writeFileSync(
     join(flood, "supervisor.toml"),
     floodNames()
-      .map((n) => `[daemons.${n}]\nrun = "exec ${FLOOD.join(" ")}"\nready_delay = 0\n`)
+      .map(
+        (n) =>
+          `[daemons.${n}]\nrun = "exec ${FLOOD.join(" ")}"\nready_delay = 0\n` +
+          (FLOOD_KIND === "json" ? `[daemons.${n}.logs]\nlog_format = "json"\n` : ""),
+      )
       .join("\n"),
   )
   const env = { ...baseEnv, SUPERVISOR_STATE_DIR: state, SUPERVISOR_SYSTEM_CONFIG_DIR: join(root, "sv-etc") }
@@ -345,11 +364,12 @@ const tools = []
           const last = JSON.parse(ok(sv(["logs", id, "-n", "1", "--json"], flood), "logs -n 1").stdout)
           const tail = sv(["logs", id, "-n", "1000", "--raw", "--no-timestamp"], flood)
           const tailOk =
-            tail.stdout === `${Array.from({ length: 1000 }, (_, i) => String(LINES - 999 + i)).join("\n")}\n`
+            tail.stdout ===
+            `${Array.from({ length: 1000 }, (_, i) => floodLine(LINES - 999 + i)).join("\n")}\n`
           return {
             indexContiguous: contiguous,
             cliLast: last.at(-1),
-            cliLastOk: last.at(-1)?.message === String(LINES) && last.at(-1)?.id === LINES,
+            cliLastOk: last.at(-1)?.message === floodLine(LINES) && last.at(-1)?.id === LINES,
             cliTail1000Ok: tailOk,
             cliTail1000Ms: tail.ms,
           }

@@ -11,6 +11,7 @@ import { CleanResult, LogsCleared, StopResults, SupervisorInfo, WaitResult } fro
 import { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { BadDaemonId } from "../domain/DaemonId.js"
 import { LogEntry, LogStreamItem } from "../domain/LogEntry.js"
+import { LogLevelName } from "../domain/LogFormat.js"
 import { ProcessTreeNode } from "../domain/ProcessTree.js"
 import { StartEvent, StartFromEvent } from "../domain/StartEvent.js"
 import { StartOutcome } from "../domain/StartOutcome.js"
@@ -111,6 +112,12 @@ export const LogsQuery = Schema.Struct({
   regex: Schema.optional(Schema.String),
   case_sensitive: Schema.optional(Schema.Boolean),
   raw: Schema.optional(Schema.Boolean),
+  /** Only entries of this level or a more severe one (structured daemons: log_format). */
+  level: Schema.optional(LogLevelName),
+  /** Only entries whose parsed fields read so: `KEY=VALUE` each, all of them. */
+  fields: Schema.optional(Schema.Array(Schema.String)),
+  /** Only entries for which this expression (the subset of jq in docs/logs.md) holds. */
+  jq: Schema.optional(Schema.String),
 })
 /** `POST /api/cli/logs/text`: the stored lines of one daemon as plain text. */
 export const LogsTextQuery = Schema.Struct({

@@ -12,7 +12,7 @@ import { ProjectRegistry } from "../registry/ProjectRegistry.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { Api, LogsQuery, StartRequest } from "./Api.js"
 import { HostInfo } from "./HostInfo.js"
-import { followLogs, queryLogs } from "./logQueries.js"
+import { followLogs, queryLogs, queryProblem } from "./logQueries.js"
 import { logsText, logsTextFrom } from "./logsText.js"
 import { ndjsonChunk, ndjsonLines, ndjsonResponse } from "./ndjson.js"
 import { problem } from "./problem.js"
@@ -69,6 +69,8 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
           const decoded = yield* decodeBody(request, LogsQuery)
           if (Either.isLeft(decoded)) return problem(400, "BadRequest", "malformed logs query")
           const q = decoded.right
+          const bad = queryProblem(q)
+          if (bad !== undefined) return problem(400, "BadRequest", bad)
           const [only] = q.ids
           // One daemon, no filter (`logs ID -n N`): read page by page, never all N at once. An
           // unknown daemon gives no lines, as in the other form.
@@ -78,7 +80,10 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
             q.since === undefined &&
             q.until === undefined &&
             q.grep === undefined &&
-            q.regex === undefined
+            q.regex === undefined &&
+            q.level === undefined &&
+            q.fields === undefined &&
+            q.jq === undefined
           // Otherwise the selection is made before the response starts (a bad regex is a 500, not
           // a cut-off stream), then sent as plain JSON of plain records, 2000 lines per chunk.
           const entries = paged ? [] : yield* queryLogs(logs, q)
@@ -113,6 +118,8 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
               return problem(400, "BadRequest", `invalid regex: ${errorText(e)}`)
             }
           }
+          const bad = queryProblem(q)
+          if (bad !== undefined) return problem(400, "BadRequest", bad)
           return ndjsonStream(followLogs(logs, q), host)
         }),
       )

@@ -2,16 +2,39 @@
 // followed by every new entry (`logs --tail`), both interleaved across the daemons by time.
 import { Effect, Option, Stream } from "effect"
 import { isLogClear, type LogClear, type LogEntry } from "../domain/LogEntry.js"
+import { compileJqFilter } from "../logs/jq/eval.js"
 import type { LogStoreError, LogStoreShape } from "../logs/LogStore.js"
 import { type LogQuery, makeMatcher } from "../logs/reader.js"
+import { entryTest, parseFieldFilter } from "../logs/structured/filter.js"
 import type { LogsQuery } from "./Api.js"
 
 export type LogsPayload = typeof LogsQuery.Type
 
-/** The store's query of a request (its regex case-insensitive unless `case_sensitive`). */
+/**
+ * Why a request's filters cannot be used (a bad regex, `--field` or `--jq`), or undefined: the
+ * raw handlers answer 400 with it before anything is read.
+ */
+export const queryProblem = (q: LogsPayload): string | undefined => {
+  try {
+    logQueryOf(q)
+    return undefined
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e)
+  }
+}
+
+/** The store's query of a request (its regex case-insensitive unless `case_sensitive`). Throws on a bad filter. */
 const logQueryOf = (q: LogsPayload): LogQuery => {
   const regex = q.regex === undefined ? undefined : new RegExp(q.regex, q.case_sensitive ? "" : "i")
+  const fields = (q.fields ?? []).map((f) => {
+    const parsed = parseFieldFilter(f)
+    if (typeof parsed === "string") throw new Error(parsed)
+    return parsed
+  })
   return {
+    ...(q.level !== undefined && { level: q.level }),
+    ...(fields.length > 0 && { fields }),
+    ...(q.jq !== undefined && { jq: compileJqFilter(q.jq) }),
     ...(q.lines !== undefined && { lines: q.lines }),
     ...(q.since !== undefined && { since: q.since }),
     ...(q.until !== undefined && { until: q.until }),
@@ -61,7 +84,9 @@ export const followLogs = (
       )
       const stored = yield* queryLogs(logs, { ...q, lines: q.lines ?? 10 })
       // the new lines go through the store's own matcher (lines, since and until play no part in it)
-      const keep = makeMatcher(logQueryOf(q))
+      const query = logQueryOf(q)
+      const keep = makeMatcher(query)
+      const test = entryTest(query)
       const fresh = Stream.mergeAll(
         q.ids.map((id) =>
           logs.after(id, { afterId: lastIds.get(id) ?? 0 }).pipe(Stream.catchAll(() => Stream.empty)),
@@ -71,7 +96,8 @@ export const followLogs = (
         Stream.filterMap((item): Option.Option<LogEntry | LogClear> => {
           if (isLogClear(item)) return Option.some(item)
           const message = keep(item.message)
-          return message === undefined ? Option.none() : Option.some({ ...item, message })
+          if (message === undefined || (test !== undefined && !test(item))) return Option.none()
+          return Option.some({ ...item, message })
         }),
       )
       return Stream.concat(

@@ -1,4 +1,5 @@
 import { Args, Command, Options } from "@effect/cli"
+import { LOG_LEVELS } from "../domain/LogFormat.js"
 import { lazy } from "./lazy.js"
 
 export const logsOptions = {
@@ -49,6 +50,24 @@ export const logsOptions = {
   // pitchfork pages its output on a terminal; ours never does, so the flag has nothing to turn off
   noPager: Options.boolean("no-pager").pipe(
     Options.withDescription("accepted for pitchfork's scripts: logs are never paged"),
+  ),
+  level: Options.choice("level", LOG_LEVELS).pipe(
+    Options.withDescription(
+      "only lines of this level or a more severe one (trace, debug, info, warn, error, fatal); daemons with log_format json, logfmt or auto",
+    ),
+    Options.optional,
+  ),
+  field: Options.text("field").pipe(
+    Options.withDescription(
+      "only lines whose parsed field KEY reads VALUE (KEY=VALUE; repeat it: all must hold)",
+    ),
+    Options.repeated,
+  ),
+  jq: Options.text("jq").pipe(
+    Options.withDescription(
+      "only lines for which this jq expression holds, on the line as --json prints it (a subset of jq: docs/logs.md)",
+    ),
+    Options.optional,
   ),
 }
 export type LogsOptions = Command.Command.ParseConfig<typeof logsOptions>

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { DaemonRef } from "./DaemonId.js"
 import { DaemonOptions } from "./DaemonOptions.js"
 import { DaemonName, Namespace } from "./Name.js"
-import { ApiSettings, GeneralSettings, SupervisorSettings, WebSettings } from "./Settings.js"
+import { ApiSettings, GeneralSettings, LogsSettings, SupervisorSettings, WebSettings } from "./Settings.js"
 
 export const Group = Schema.Struct({
   daemons: Schema.Array(DaemonRef).annotations({ description: "Short names or qualified IDs" }),
@@ -43,9 +43,10 @@ export const ConfigFile = Schema.Struct({
       supervisor: Schema.optional(SupervisorSettings),
       web: Schema.optional(WebSettings),
       api: Schema.optional(ApiSettings),
+      logs: Schema.optional(LogsSettings),
     }).annotations({
       description:
-        "Settings tables: [settings.general], [settings.supervisor], [settings.web], [settings.api]",
+        "Settings tables: [settings.general], [settings.supervisor], [settings.web], [settings.api], [settings.logs]",
     }),
   ),
   general: Schema.optional(GeneralSettings.annotations({ description: "Same as [settings.general]" })),

@@ -32,6 +32,8 @@ export class DaemonConfig extends Schema.Class<DaemonConfig>("DaemonConfig")({
   memory_limit: f.memory_limit,
   cpu_limit: f.cpu_limit,
   stop_signal: withDefault(f.stop_signal.from, () => ({ signal: "SIGTERM" as const })),
+  logs: f.logs,
+  pty: withDefault(f.pty.from, () => false),
 }) {}
 
 /** How many retries `retry` allows: Infinity for `true`. */

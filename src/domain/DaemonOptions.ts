@@ -3,6 +3,7 @@ import { ByteSize } from "./ByteSize.js"
 import { CronExpression, RegexString } from "./Cron.js"
 import { DaemonRef } from "./DaemonId.js"
 import { HumanDuration } from "./HumanDuration.js"
+import { DaemonLogs } from "./LogFormat.js"
 import {
   normalise,
   Port,
@@ -241,6 +242,12 @@ export const daemonOptionFields = {
     "Kill the daemon when its CPU use (percent of one core, whole group) stays above this",
   ),
   stop_signal: opt(StopSignalOption, "Signal sent on stop", "SIGTERM"),
+  logs: opt(DaemonLogs, "How the daemon's output is stored (defaults in [settings.logs])"),
+  pty: opt(
+    Schema.Boolean,
+    "Run the daemon under a pseudo-terminal (for programs that colour or buffer differently without one); its output is still kept whole across a supervisor crash",
+    false,
+  ),
 }
 
 /** The readiness keys of a daemon (`ready_delay`, `ready_output`, ...). */

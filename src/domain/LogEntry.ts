@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { LogLevelName } from "./LogFormat.js"
 
 /** One log line of a daemon, as the API and the CLI show it (spec: "Log entry"). */
 export const LogEntry = Schema.Struct({
@@ -8,8 +9,39 @@ export const LogEntry = Schema.Struct({
   }),
   daemon_id: Schema.String.annotations({ description: "Qualified daemon ID" }),
   message: Schema.String.annotations({ description: "One log line" }),
+  level: Schema.optional(
+    LogLevelName.annotations({
+      description:
+        "The line's severity, when the daemon's log_format parsed one (json, logfmt or auto): trace, debug, info, warn, error or fatal",
+    }),
+  ),
+  fields: Schema.optional(
+    Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+      description:
+        "The line's keys and values, when the daemon's log_format parsed it: a JSON object as written, or logfmt pairs (values as strings, a bare key as true)",
+    }),
+  ),
 }).annotations({ identifier: "LogEntry" })
 export type LogEntry = typeof LogEntry.Type
+
+/**
+ * One line given to `logs.archive_hook.command` before it is pruned (a JSON line on its stdin):
+ * the entry as `logs --json` prints it, and its time in RFC 3339 (UTC).
+ */
+export const ArchivedLogEntry = Schema.Struct({
+  ...LogEntry.fields,
+  time: Schema.String.annotations({
+    description: "When the supervisor read the line, RFC 3339 in UTC (to the second)",
+  }),
+}).annotations({ identifier: "ArchivedLogEntry" })
+export type ArchivedLogEntry = typeof ArchivedLogEntry.Type
+
+/** The epoch ms of a `YYYY-MM-DD HH:MM:SS` timestamp (local time). */
+export const parseLogTimestamp = (timestamp: string): number => {
+  const m = /^(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)$/.exec(timestamp)
+  if (m === null) return Number.NaN
+  return new Date(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!).getTime()
+}
 
 /** Emitted in a log stream when the daemon's logs were cleared (spec: "Log control object"). */
 export const LogClear = Schema.Struct({

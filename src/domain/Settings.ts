@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { HumanDuration } from "./HumanDuration.js"
+import { LogFormatName, logPolicyFields } from "./LogFormat.js"
 
 const setting = <A, I>(schema: Schema.Schema<A, I>, defaultValue: I, description: string) =>
   Schema.optionalWith(schema.annotations({ description, default: defaultValue as never }), {
@@ -105,11 +106,34 @@ export const ApiSettings = Schema.Struct({
   ),
 }).annotations({ identifier: "ApiSettings", description: "The dedicated HTTP API listener" })
 
+export const ArchiveHook = Schema.Struct({
+  command: Schema.NonEmptyTrimmedString.annotations({
+    description:
+      "Shell command that receives the lines about to be pruned by time_retention or line_retention, as JSON lines on stdin; pruning waits until it exits 0",
+  }),
+  batch_size: Schema.optionalWith(
+    Schema.Int.pipe(Schema.positive()).annotations({
+      description: "Lines per run of the command",
+      default: 1000,
+      message: () => ({ message: "expected a whole number, 1 or more", override: true }),
+    }),
+    { default: () => 1000 },
+  ),
+}).annotations({ identifier: "ArchiveHook", description: "Archives log lines before retention prunes them" })
+
+export const LogsSettings = Schema.Struct({
+  log_format: setting(LogFormatName, "text", "Default log_format of every daemon ([daemons.<name>.logs])"),
+  time_retention: logPolicyFields.time_retention,
+  line_retention: logPolicyFields.line_retention,
+  archive_hook: maybe(ArchiveHook, "Run a command on the lines about to be pruned"),
+}).annotations({ identifier: "LogsSettings", description: "Defaults of the daemons' log storage" })
+
 export const settingGroups = {
   general: GeneralSettings,
   supervisor: SupervisorSettings,
   web: WebSettings,
   api: ApiSettings,
+  logs: LogsSettings,
 } as const
 export type SettingGroup = keyof typeof settingGroups
 
@@ -120,6 +144,7 @@ export const Settings = Schema.Struct({
   }),
   web: Schema.optionalWith(WebSettings, { default: () => Schema.decodeSync(WebSettings)({}) }),
   api: Schema.optionalWith(ApiSettings, { default: () => Schema.decodeSync(ApiSettings)({}) }),
+  logs: Schema.optionalWith(LogsSettings, { default: () => Schema.decodeSync(LogsSettings)({}) }),
 }).annotations({
   identifier: "Settings",
   description: "Settings; each key can be overridden by SUPERVISOR_<GROUP>_<KEY>",

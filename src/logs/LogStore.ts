@@ -1,7 +1,6 @@
 import * as nodePath from "node:path"
 import {
   Cause,
-  Chunk,
   Clock,
   Context,
   Duration,
@@ -9,9 +8,7 @@ import {
   Either,
   FiberMap,
   Layer,
-  Option,
   PubSub,
-  Queue,
   type Scope,
   Stream,
 } from "effect"
@@ -33,19 +30,23 @@ import {
 import * as fsio from "./fsio.js"
 import { repairIndexSync } from "./indexWrite.js"
 import { LogStoreDefaults, type LogStoreOptions, type LogStoreShape } from "./LogStoreShape.js"
+import { consistent, live } from "./live.js"
 import { makeLogMutex } from "./mutex.js"
 import { pagesAfter } from "./pages.js"
-import { type Batch, followerStats, readAfter, readStats, readStatsSync, runQuery } from "./reader.js"
+import { pruneCut, releaseUpTo } from "./prune.js"
+import { followerStats, readAfter, readStats, readStatsSync, runQuery } from "./reader.js"
 import { readTextAfter } from "./textReader.js"
 
 export type { LogPaths } from "./daemonLog.js"
 export { LogStoreError } from "./errors.js"
 export {
+  type FollowOptions,
   LogStoreDefaults,
   type LogStoreOptions,
   type LogStoreShape,
   type PreparedRun,
 } from "./LogStoreShape.js"
+export type { PruneCut, PruneLimits } from "./prune.js"
 export type { LogQuery, LogStats } from "./reader.js"
 export type { TextOptions } from "./textRender.js"
 
@@ -109,6 +110,7 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
                 rawPath: `${base}.out`,
                 indexPath: `${base}.idx`,
                 archivePath: `${base}.out.1`,
+                fieldsPath: `${base}.fields`,
               }
               const d: DaemonLog = {
                 id: parsed.qualified,
@@ -119,6 +121,7 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
                 changed: yield* PubSub.sliding<void>(1),
                 closed: !open,
                 epoch: 0,
+                format: "text",
                 pendingLateEnd: undefined,
                 follower: undefined,
               }
@@ -127,23 +130,6 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
               return d
             }),
           ),
-      })
-
-    /** Runs a lock-free read again when a clear or retention rewrote the files meanwhile. */
-    const consistent = <A>(
-      d: DaemonLog,
-      read: Effect.Effect<A, LogStoreError>,
-    ): Effect.Effect<A, LogStoreError> =>
-      Effect.gen(function* () {
-        for (let attempt = 0; ; attempt++) {
-          const before = d.epoch
-          if (before % 2 === 1) {
-            yield* d.mutex.awaitFree // the rewrite holds the mutex: wait it out
-            continue
-          }
-          const result = yield* read
-          if (d.epoch === before || attempt >= 20) return result
-        }
       })
 
     const openNow = (d: DaemonLog) =>
@@ -187,48 +173,6 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
         return PubSub.publish(d.changed, undefined)
       })
 
-    /**
-     * Entries after `cursor`, pulled from the index whenever the follower signals. The end
-     * is a flag checked per pull rather than `Stream.interruptWhen`, which races every pull
-     * against the signal: costly for a tail of a chatty daemon, which pulls once per line.
-     */
-    const live = (
-      d: DaemonLog,
-      sub: Queue.Dequeue<void>,
-      start: Batch,
-      withClears: boolean,
-    ): Stream.Stream<LogEntry | LogClear, LogStoreError> => {
-      let gen = start.gen
-      let cursor = start.lastId
-      const pull = Effect.gen(function* () {
-        for (;;) {
-          if (d.closed) return yield* Effect.fail(Option.none()) // forgotten, or the store closed: end
-          const b = yield* consistent(d, readAfter(d.ctx, cursor, tailBatchBytes)).pipe(
-            Effect.mapError(Option.some),
-          )
-          const out: Array<LogEntry | LogClear> = []
-          if (b.gen !== gen || b.lastId < cursor) {
-            // cleared (or the index was replaced behind our back: ids restarted)
-            if (withClears) out.push({ _clear: true, _gen: b.gen })
-            gen = b.gen
-            if (b.lastId < cursor) {
-              cursor = 0
-              if (out.length > 0) return Chunk.unsafeFromArray(out)
-              continue
-            }
-          }
-          for (const e of b.entries) out.push(e)
-          const last = b.entries[b.entries.length - 1]
-          // records past the cursor that yield no entry (damaged raw bytes) must not stall the tail
-          if (last !== undefined) cursor = last.id
-          else if (b.lastId > cursor) cursor = b.lastId
-          if (out.length > 0) return Chunk.unsafeFromArray(out)
-          yield* Queue.take(sub)
-        }
-      })
-      return Stream.repeatEffectChunkOption(pull)
-    }
-
     /** Entries above `afterId` (default: the last stored now), then the new ones, forever. */
     const liveAfter = (id: string, afterId: number | undefined, withClears: boolean) =>
       Stream.unwrapScoped(
@@ -236,7 +180,13 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
           const d = yield* daemon(id)
           const sub = yield* PubSub.subscribe(d.changed) // before reading: no signal is missed
           const now = yield* consistent(d, runQuery(d.ctx, { lines: 0 }))
-          return live(d, sub, afterId === undefined ? now : { ...now, lastId: afterId }, withClears)
+          return live(
+            d,
+            sub,
+            afterId === undefined ? now : { ...now, lastId: afterId },
+            withClears,
+            tailBatchBytes,
+          )
         }),
       )
 
@@ -265,9 +215,11 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
           }
         }),
 
-      follow: (id) =>
-        Effect.flatMap(daemon(id), (d) =>
-          FiberMap.unsafeHas(followers, d.key) || !open
+      follow: (id, options = {}) =>
+        Effect.flatMap(daemon(id), (d) => {
+          // a new format applies to the lines stored from now on
+          if (options.format !== undefined) d.format = options.format
+          return FiberMap.unsafeHas(followers, d.key) || !open
             ? Effect.void
             : Effect.uninterruptible(
                 Effect.gen(function* () {
@@ -282,8 +234,8 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
                   if (h === undefined) return
                   yield* FiberMap.run(followers, d.key, supervised(d, h))
                 }),
-              ),
-        ),
+              )
+        }),
 
       unfollow: (id) => Effect.flatMap(daemon(id), stopFollowing),
 
@@ -298,7 +250,14 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
               d,
               Effect.gen(function* () {
                 const { rawPath, indexPath, archivePath } = d.paths
-                for (const p of [rawPath, indexPath, `${indexPath}.tmp`, archivePath, `${archivePath}.tmp`])
+                for (const p of [
+                  rawPath,
+                  indexPath,
+                  `${indexPath}.tmp`,
+                  archivePath,
+                  `${archivePath}.tmp`,
+                  d.paths.fieldsPath,
+                ])
                   yield* fsio.removeIfExists(p)
               }),
             ),
@@ -324,7 +283,7 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
             const sub = yield* PubSub.subscribe(d.changed) // before reading: no signal is missed
             const history = yield* consistent(d, runQuery(d.ctx, { lines: options.lines ?? 10 }))
             return Stream.fromIterable<LogEntry | LogClear>(history.entries).pipe(
-              Stream.concat(live(d, sub, history, true)),
+              Stream.concat(live(d, sub, history, true, tailBatchBytes)),
             )
           }),
         ),
@@ -337,6 +296,41 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
       after: (id, options) => liveAfter(id, options.afterId, true),
 
       clear: (id) => Effect.flatMap(daemon(id), (d) => d.mutex.withLock(startGeneration(d, true))),
+
+      pruneCut: (id, limits) => Effect.flatMap(daemon(id), (d) => consistent(d, pruneCut(d, limits))),
+
+      range: (id, { after, upTo }) =>
+        Stream.unwrap(
+          Effect.map(daemon(id), (d) =>
+            pagesAfter(
+              Effect.map(consistent(d, readStats(d.ctx)), (s) => ({
+                ...s,
+                firstId: Math.max(s.firstId, after + 1),
+                lastId: Math.min(s.lastId, upTo),
+              })),
+              undefined,
+              (cursor, last) =>
+                Effect.map(consistent(d, readAfter(d.ctx, cursor, PAGE_BYTES)), (b) => {
+                  const entries = b.entries.filter((e) => e.id <= last)
+                  return { gen: b.gen, items: [entries], last: entries.at(-1)?.id ?? cursor }
+                }),
+            ),
+          ),
+        ),
+
+      release: (id, { gen, upTo }) =>
+        Effect.gen(function* () {
+          const d = yield* daemon(id)
+          const r = yield* d.mutex.withLock(releaseUpTo(d, gen, upTo, cfg.fallocate))
+          if (r.released > 0) yield* PubSub.publish(d.changed, undefined)
+          if (r.punch !== undefined && !retention.punchDisabled) {
+            retention.punchDisabled = true
+            yield* Effect.logWarning(
+              `log retention: cannot punch holes with ${cfg.fallocate} (${r.punch}); raw log files are kept whole and will grow without bound`,
+            )
+          }
+          return r.released
+        }),
 
       // While following, the follower's state is the index's end (records are appended under
       // the lock): no file to open, which indexedUpTo's polling and every start would do.

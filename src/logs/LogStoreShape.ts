@@ -1,7 +1,9 @@
 import { Duration, type Effect, type Stream } from "effect"
 import type { LogClear, LogEntry } from "../domain/LogEntry.js"
+import type { LogFormat } from "../domain/LogFormat.js"
 import type { LogPaths } from "./daemonLog.js"
 import type { LogStoreError } from "./errors.js"
+import type { PruneCut, PruneLimits } from "./prune.js"
 import type { LogQuery, LogStats } from "./reader.js"
 import type { TextOptions } from "./textRender.js"
 
@@ -38,6 +40,11 @@ export const LogStoreDefaults = {
   tailBatchBytes: 64 * 1024,
 } as const
 
+/** How a followed daemon's lines are stored. */
+export interface FollowOptions {
+  readonly format?: LogFormat
+}
+
 /** What `prepare` says of the run about to start. */
 export interface PreparedRun {
   /** The raw file the daemon's output goes to (opened with O_APPEND). */
@@ -60,8 +67,11 @@ export interface LogStoreShape {
    * that size: once the index reaches it (`stats(id).endOffset`), every earlier line has its id.
    */
   readonly prepare: (id: string) => Effect.Effect<PreparedRun, LogStoreError>
-  /** Starts following the daemon's raw file (idempotent). The follower lives in the store's scope. */
-  readonly follow: (id: string) => Effect.Effect<void, LogStoreError>
+  /**
+   * Starts following the daemon's raw file (idempotent). The follower lives in the store's scope.
+   * `format` (default: as before, at first `text`) is how the lines stored from now on are parsed.
+   */
+  readonly follow: (id: string, options?: FollowOptions) => Effect.Effect<void, LogStoreError>
   /** Stops the follower, if any, and waits for it. What was indexed stays. */
   readonly unfollow: (id: string) => Effect.Effect<void, LogStoreError>
   readonly isFollowing: (id: string) => Effect.Effect<boolean, LogStoreError>
@@ -114,6 +124,24 @@ export interface LogStoreShape {
     id: string,
     options: { readonly afterId: number },
   ) => Stream.Stream<LogEntry | LogClear, LogStoreError>
+  /** Which stored entries fall outside `limits` (time_retention, line_retention): see prune.ts. */
+  readonly pruneCut: (id: string, limits: PruneLimits) => Effect.Effect<PruneCut, LogStoreError>
+  /**
+   * The stored entries with an id above `after` and at most `upTo`, in id order, in batches of
+   * about 256 KiB of output (what an archive hook is given before a pruning).
+   */
+  readonly range: (
+    id: string,
+    options: { readonly after: number; readonly upTo: number },
+  ) => Stream.Stream<ReadonlyArray<LogEntry>, LogStoreError>
+  /**
+   * Releases the entries with an id up to `upTo` of generation `gen` (nothing if the log was
+   * cleared since); returns how many went. The index is rewritten, the bytes punched out.
+   */
+  readonly release: (
+    id: string,
+    cut: { readonly gen: number; readonly upTo: number },
+  ) => Effect.Effect<number, LogStoreError>
   /** Empties the raw file and starts a new generation (ids keep increasing); returns it. */
   readonly clear: (id: string) => Effect.Effect<number, LogStoreError>
   readonly stats: (id: string) => Effect.Effect<LogStats, LogStoreError>

@@ -1,4 +1,5 @@
 import type { PubSub } from "effect"
+import type { LogFormat } from "../domain/LogFormat.js"
 import type { LogMutex } from "./mutex.js"
 import type { ReadContext } from "./reader.js"
 
@@ -10,6 +11,8 @@ export interface LogPaths {
   readonly indexPath: string
   /** `<safe_path>.out.1`: the raw bytes most recently released by retention. */
   readonly archivePath: string
+  /** `<safe_path>.fields`: the parsed fields of a structured daemon's lines (structured/fieldsFile.ts). */
+  readonly fieldsPath: string
 }
 
 /** The follower's position; mutated only while holding the daemon's mutex. */
@@ -30,6 +33,10 @@ export interface FollowerState {
   /** The index open for appending; undefined until the first record makes the file. */
   idxFd: number | undefined
   idxSize: number
+  /** The fields file open for appending; undefined until a structured record makes it. */
+  fldFd: number | undefined
+  /** Its size: where the next fields lines go. */
+  fldSize: number
   /** Bytes below this offset were written while no supervisor followed the file. */
   lateEnd: number
   /** Timestamp given to late entries: the raw file's mtime when following started. */
@@ -56,6 +63,8 @@ export interface DaemonLog {
   closed: boolean
   /** Seqlock for lock-free readers: odd while clear/retention rewrite files. */
   epoch: number
+  /** How new lines are parsed when stored (`follow` sets it from the daemon's log_format). */
+  format: LogFormat
   /** Raw size recorded by `prepare` while not following: the new daemon's first byte. */
   pendingLateEnd: number | undefined
   follower: FollowerState | undefined

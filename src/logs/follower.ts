@@ -9,6 +9,7 @@ import { emptyView, encodeHeader, encodeRecord, endOf, lastRecord, viewOf } from
 import { repairOpenIndex } from "./indexWrite.js"
 import { retain } from "./retention.js"
 import { countPieces } from "./split.js"
+import { fieldsText } from "./structured/fieldsFile.js"
 
 export { rewriting, startGeneration } from "./generation.js"
 
@@ -28,14 +29,49 @@ export interface RetentionState {
 }
 
 /**
- * Appends one index record for `count` entries ending at raw offset `end` and advances the
- * follower. Synchronous (lock held); the caller tells the tails (`PubSub.publish(d.changed)`)
- * afterwards: persisted first, so a crash between the two loses no record.
+ * Writes the fields lines of a structured daemon's new entries (`bytes` from `f.lineStart` to
+ * `end`) and returns where they are; nothing for a text daemon. Written before the record that
+ * refers to them: a crash in between leaves unreferenced lines, never a reference to nothing.
  */
-const appendRecord = (d: DaemonLog, f: FollowerState, count: number, end: number, now: number): void => {
+const appendFields = (
+  d: DaemonLog,
+  f: FollowerState,
+  bytes: Uint8Array,
+  end: number,
+  maxLine: number,
+): { readonly fo: number; readonly fe: number } | undefined => {
+  if (d.format === "text") return undefined
+  const { text } = fieldsText(d.format, bytes, 0, end - f.lineStart, maxLine)
+  if (f.fldFd === undefined) {
+    f.fldFd = fsio.openSync(d.paths.fieldsPath, "a")
+    f.fldSize = fsio.sizeSync(f.fldFd, d.paths.fieldsPath)
+  }
+  const data = Buffer.from(text)
+  fsio.writeAllSyncRaw(f.fldFd, data, d.paths.fieldsPath)
+  const fo = f.fldSize
+  f.fldSize += data.length
+  return { fo, fe: f.fldSize }
+}
+
+/**
+ * Appends one index record for `count` entries ending at raw offset `end` and advances the
+ * follower; `bytes` (from `f.lineStart`) are parsed for a structured daemon. Synchronous (lock
+ * held); the caller tells the tails (`PubSub.publish(d.changed)`) afterwards: persisted first, so
+ * a crash between the two loses no record.
+ */
+const appendRecord = (
+  d: DaemonLog,
+  f: FollowerState,
+  count: number,
+  end: number,
+  now: number,
+  bytes: Uint8Array,
+  maxLine: number,
+): void => {
   const late = end <= f.lateEnd
   const ts = Math.max(late ? f.lateTs : now, f.lastTs)
-  const line = encodeRecord({ first: f.nextId, n: count, off: f.lineStart, end, ts, late })
+  const fields = appendFields(d, f, bytes, end, maxLine)
+  const line = encodeRecord({ first: f.nextId, n: count, off: f.lineStart, end, ts, late, ...fields })
   if (f.idxFd === undefined) {
     // the daemon's first line: the index file is made now, not by every start of a silent daemon
     f.idxFd = fsio.openSync(d.paths.indexPath, "a+")
@@ -66,10 +102,11 @@ export const markBoundary = (
     return false
   }
   if (f.carry === undefined) return false
-  const { count } = countPieces(f.carry, 0, f.carry.length, cfg.maxLineBytes, true)
-  const end = f.lineStart + f.carry.length
+  const carry = f.carry
+  const { count } = countPieces(carry, 0, carry.length, cfg.maxLineBytes, true)
+  const end = f.lineStart + carry.length
   f.carry = undefined
-  appendRecord(d, f, count, end, now)
+  appendRecord(d, f, count, end, now, carry, cfg.maxLineBytes)
   return true
 }
 
@@ -175,6 +212,8 @@ export const openFollower = (d: DaemonLog, now: number): FollowerHandles => {
       base: view.header.off,
       idxFd,
       idxSize,
+      fldFd: undefined,
+      fldSize: 0,
       lateEnd: pending ?? st.size,
       lateTs: Math.max(resumed.ts, Math.floor(st.mtimeMs)),
       // with nothing unread before it, the boundary changes nothing
@@ -211,6 +250,7 @@ export const openFollower = (d: DaemonLog, now: number): FollowerHandles => {
 export const closeFollower = (d: DaemonLog, h: FollowerHandles): void => {
   h.watcher?.close()
   if (d.follower?.idxFd !== undefined) fsio.closeSync(d.follower.idxFd)
+  if (d.follower?.fldFd !== undefined) fsio.closeSync(d.follower.fldFd)
   d.follower = undefined
   fsio.closeSync(h.rawFd)
 }
@@ -234,10 +274,11 @@ const step = (
     if (size < f.pos) return { next: "shrank", appended: false, retain: false }
     if (f.carry !== undefined && now - f.lastGrowth >= cfg.flushAfterMillis) {
       // a partial line that stopped growing: an entry of its own (`printf "no newline"`)
-      const { count } = countPieces(f.carry, 0, f.carry.length, cfg.maxLineBytes, true)
-      const end = f.lineStart + f.carry.length
+      const carry = f.carry
+      const { count } = countPieces(carry, 0, carry.length, cfg.maxLineBytes, true)
+      const end = f.lineStart + carry.length
       f.carry = undefined
-      appendRecord(d, f, count, end, now)
+      appendRecord(d, f, count, end, now, carry, cfg.maxLineBytes)
       return { next: "more", appended: true, retain: false }
     }
     return { next: "idle", appended: false, retain: false }
@@ -257,7 +298,7 @@ const step = (
   }
   const end = f.lineStart + rest
   f.carry = rest < data.length ? Buffer.from(data.subarray(rest)) : undefined
-  if (count > 0) appendRecord(d, f, count, end, now)
+  if (count > 0) appendRecord(d, f, count, end, now, data, cfg.maxLineBytes)
   return {
     // a short read reached the end: wait for the next change event instead of reading 0 bytes
     // (a write that raced this read has queued one already)

@@ -61,9 +61,13 @@ export const startGeneration = (d: DaemonLog, truncateRaw: boolean): Effect.Effe
         yield* fsio.mkdirp(nodePath.dirname(d.paths.indexPath))
         yield* writeIndexAtomic(d.paths.indexPath, header)
         // the writer keeps its O_APPEND fd: its next write lands at offset 0
-        if (truncateRaw) yield* fsio.truncateIfExists(d.paths.rawPath)
+        if (truncateRaw) {
+          yield* fsio.truncateIfExists(d.paths.rawPath)
+          yield* fsio.truncateIfExists(d.paths.fieldsPath) // no record refers to its lines now
+        }
         const f = d.follower
         if (f !== undefined) {
+          if (truncateRaw) f.fldSize = 0
           f.gen = header.gen
           f.first = header.next
           f.pos = 0

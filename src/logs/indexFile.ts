@@ -9,7 +9,8 @@ import * as fsio from "./fsio.js"
  *   retention), and a floor for timestamps (keeps them monotonic across rewrites).
  * - Record `{first, n, off, end, ts, late}`: entries `first … first+n-1` are the bytes
  *   `[off, end)` of the raw file, read at `ts` (epoch ms), or written while no supervisor
- *   followed the file (`late`, `ts` is then an upper bound).
+ *   followed the file (`late`, `ts` is then an upper bound). A structured daemon's records also
+ *   have `fo` and `fe`: their entries' parsed fields are the lines `[fo, fe)` of the fields file.
  *
  * Records are appended in id order, their `off`/`end` tile the raw file, and `ts` never
  * decreases, so a reader can binary-search the file by byte position on any of them.
@@ -29,6 +30,9 @@ export interface IndexRecord {
   readonly end: number
   readonly ts: number
   readonly late: boolean
+  /** Where the entries' lines of the fields file start and end (structured daemons only). */
+  readonly fo?: number
+  readonly fe?: number
 }
 
 /** A record with where its line is in the index file. */
@@ -48,7 +52,9 @@ export const encodeHeader = (h: IndexHeader): string =>
   `${JSON.stringify({ gen: h.gen, next: h.next, off: h.off, ts: h.ts })}\n`
 
 export const encodeRecord = (r: IndexRecord): string =>
-  `${JSON.stringify({ first: r.first, n: r.n, off: r.off, end: r.end, ts: r.ts, late: r.late })}\n`
+  r.fo === undefined || r.fe === undefined
+    ? `${JSON.stringify({ first: r.first, n: r.n, off: r.off, end: r.end, ts: r.ts, late: r.late })}\n`
+    : `${JSON.stringify({ first: r.first, n: r.n, off: r.off, end: r.end, ts: r.ts, late: r.late, fo: r.fo, fe: r.fe })}\n`
 
 const isNat = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0
 
@@ -80,9 +86,10 @@ export const parseLine = (line: string): Parsed | undefined => {
     o.end >= o.off &&
     isNat(o.ts)
   ) {
+    const rec = { first: o.first, n: o.n, off: o.off, end: o.end, ts: o.ts, late: o.late === true }
     return {
       _tag: "record",
-      rec: { first: o.first, n: o.n, off: o.off, end: o.end, ts: o.ts, late: o.late === true },
+      rec: isNat(o.fo) && isNat(o.fe) && o.fe >= o.fo ? { ...rec, fo: o.fo, fe: o.fe } : rec,
     }
   }
   return undefined

@@ -14,19 +14,21 @@ import {
 } from "./indexFile.js"
 
 /**
- * Writes a new index atomically: header, then the bytes `[from, to)` of `copyFrom`
- * (the records kept), to a temp file that is fsynced and renamed over `path`.
+ * Writes a new index atomically: header, `first` (an encoded record, if any), then the bytes
+ * `[from, to)` of `copyFrom` (the records kept), to a temp file that is fsynced and renamed
+ * over `path`.
  */
 export const writeIndexAtomic = (
   path: string,
   header: IndexHeader,
   copyFrom?: { readonly view: IndexView; readonly from: number; readonly to: number },
+  first = "",
 ): Effect.Effect<void, LogStoreError> =>
   Effect.scoped(
     Effect.gen(function* () {
       const tmp = `${path}.tmp`
       const fd = yield* fsio.scopedOpen(tmp, "w")
-      yield* fsio.writeAllSync(fd, encodeHeader(header), tmp)
+      yield* fsio.writeAllSync(fd, encodeHeader(header) + first, tmp)
       if (copyFrom?.view.fd !== undefined)
         yield* fsio.copyRange(copyFrom.view.fd, path, copyFrom.from, copyFrom.to, fd, tmp)
       yield* fsio.fsync(fd, tmp)

@@ -20,9 +20,11 @@ import {
   withView,
 } from "./indexFile.js"
 import { splitPieces } from "./split.js"
+import { type EntryFields, type FieldsSource, fieldsLines, fieldsSource } from "./structured/fieldsFile.js"
+import { entryTest, levelTest, makeEntry, type StructuredQuery } from "./structured/filter.js"
 
 /** What `LogStore.query` selects. Filters apply first; `lines` then keeps the last N matches. */
-export interface LogQuery {
+export interface LogQuery extends StructuredQuery {
   /** Only the last N matching entries. */
   readonly lines?: number
   /** Entries read at or after this time (epoch ms). */
@@ -44,6 +46,8 @@ export interface ReadContext {
   readonly daemonId: string
   readonly rawPath: string
   readonly indexPath: string
+  /** The parsed fields of a structured daemon's entries (structured/fieldsFile.ts). */
+  readonly fieldsPath: string
   readonly maxLine: number
 }
 
@@ -104,8 +108,11 @@ export const groupEndForward = (records: ReadonlyArray<IndexRecord>, i: number, 
   return j
 }
 
-/** Called per entry with its id, formatted timestamp and message; false stops the walk. */
-type Visit = (id: number, timestamp: string, message: string) => boolean
+/**
+ * Called per entry with its id, formatted timestamp, message and parsed part (a structured
+ * daemon's entries only); false stops the walk.
+ */
+type Visit = (id: number, timestamp: string, message: string, parsed: EntryFields | undefined) => boolean
 
 /**
  * Reads contiguous records with one positional read and calls `visit` for each entry,
@@ -118,6 +125,7 @@ const visitEntries = (
   records: ReadonlyArray<IndexRecord>,
   reverse: boolean,
   visit: Visit,
+  fields: FieldsSource,
 ): boolean => {
   const first = records[0]
   const last = records[records.length - 1]
@@ -134,12 +142,15 @@ const visitEntries = (
     })
     const count = bounds.length / 2
     const timestamp = formatLogTimestamp(rec.ts)
+    // a text daemon's records have no fields lines: nothing more is read for them
+    const fbuf = rec.fo === undefined || rec.fe === undefined ? undefined : fields.read(rec.fo, rec.fe)
+    const parsed = fbuf === undefined ? undefined : fieldsLines(fbuf, count)
     for (let k = 0; k < count; k++) {
       const i = reverse ? count - 1 - k : k
       const s = bounds[2 * i]!
       let e = bounds[2 * i + 1]!
       if (e > s && buf[e - 1] === 13) e-- // CRLF output: drop the CR
-      if (!visit(rec.first + i, timestamp, buf.toString("utf8", s, e))) return false
+      if (!visit(rec.first + i, timestamp, buf.toString("utf8", s, e), parsed?.[i])) return false
     }
   }
   return true
@@ -151,10 +162,11 @@ const visitForward = (
   rawFd: number,
   records: ReadonlyArray<IndexRecord>,
   visit: Visit,
+  fields: FieldsSource,
 ): boolean => {
   for (let i = 0; i < records.length; ) {
     const j = groupEndForward(records, i, FORWARD_GROUP_BYTES)
-    if (!visitEntries(ctx, rawFd, records.slice(i, j), false, visit)) return false
+    if (!visitEntries(ctx, rawFd, records.slice(i, j), false, visit, fields)) return false
     i = j
   }
   return true
@@ -165,8 +177,12 @@ const openBoth = (ctx: ReadContext) =>
   Effect.gen(function* () {
     const view = yield* scopedView(ctx.indexPath)
     const rawFd = yield* fsio.scopedOpenIfExists(ctx.rawPath)
+    const fields = yield* Effect.acquireRelease(
+      Effect.sync(() => fieldsSource(ctx.fieldsPath)),
+      (f) => Effect.sync(() => f.close()),
+    )
     const last = yield* fsio.attempt(() => lastRecord(view))
-    return { view, rawFd, last, lastId: endOf(view, last).nextId - 1 }
+    return { view, rawFd, fields, last, lastId: endOf(view, last).nextId - 1 }
   })
 
 /**
@@ -177,7 +193,7 @@ const openBoth = (ctx: ReadContext) =>
 export const runQuery = (ctx: ReadContext, q: LogQuery): Effect.Effect<Batch, LogStoreError> =>
   Effect.scoped(
     Effect.gen(function* () {
-      const { view, rawFd, lastId: snapshotLast } = yield* openBoth(ctx)
+      const { view, rawFd, fields, lastId: snapshotLast } = yield* openBoth(ctx)
       const batch = (entries: ReadonlyArray<LogEntry>): Batch => ({
         gen: view.header.gen,
         entries,
@@ -194,10 +210,15 @@ export const runQuery = (ctx: ReadContext, q: LogQuery): Effect.Effect<Batch, Lo
       const to =
         until !== undefined ? yield* fsio.attempt(() => lowerBound(view, (r) => r.ts > until)) : view.limit
       const keep = makeMatcher(q)
+      // the level first: it needs no fields parsed
+      const level = levelTest(q)
+      const test = entryTest(q)
       const out: Array<LogEntry> = []
-      const take: Visit = (id, timestamp, raw) => {
+      const take: Visit = (id, timestamp, raw, parsed) => {
         const message = keep(raw)
-        if (message !== undefined) out.push({ id, timestamp, daemon_id: ctx.daemonId, message })
+        if (message === undefined || (level !== undefined && !level(parsed?.level))) return true
+        const e = makeEntry(id, timestamp, ctx.daemonId, message, parsed)
+        if (test === undefined || test(e)) out.push(e)
         return out.length < want
       }
       if (q.lines !== undefined) {
@@ -214,6 +235,7 @@ export const runQuery = (ctx: ReadContext, q: LogQuery): Effect.Effect<Batch, Lo
                 records.slice(j, i).map((l) => l.rec),
                 true,
                 take,
+                fields,
               )
               i = j
             }
@@ -232,6 +254,7 @@ export const runQuery = (ctx: ReadContext, q: LogQuery): Effect.Effect<Batch, Lo
             rawFd,
             records.map((l) => l.rec),
             take,
+            fields,
           )
           return next
         })
@@ -316,11 +339,23 @@ export const readAfter = (
   fsio.attempt(() =>
     withRecordsAfter(ctx, cursor, budget, Number.POSITIVE_INFINITY, (picked, rawFd, gen, lastIndexed) => {
       const out: Array<LogEntry> = []
-      if (rawFd !== undefined)
-        visitForward(ctx, rawFd, picked, (id, timestamp, message) => {
-          if (id > cursor) out.push({ id, timestamp, daemon_id: ctx.daemonId, message })
-          return true
-        })
+      if (rawFd !== undefined) {
+        const fields = fieldsSource(ctx.fieldsPath)
+        try {
+          visitForward(
+            ctx,
+            rawFd,
+            picked,
+            (id, timestamp, message, parsed) => {
+              if (id > cursor) out.push(makeEntry(id, timestamp, ctx.daemonId, message, parsed))
+              return true
+            },
+            fields,
+          )
+        } finally {
+          fields.close()
+        }
+      }
       return { gen, entries: out, lastId: lastIndexed }
     }),
   )

@@ -9,7 +9,7 @@ import { lastRecord, lowerBound, recordAtOrAfter, scopedView } from "./indexFile
 import { writeIndexAtomic } from "./indexWrite.js"
 
 /** `fallocate --punch-hole --offset 0 --length <n> <file>`; the error output on failure. */
-const punchHole = (cmd: string, path: string, length: number): Effect.Effect<string | undefined> =>
+export const punchHole = (cmd: string, path: string, length: number): Effect.Effect<string | undefined> =>
   Effect.async((resume) => {
     execFile(
       cmd,
@@ -67,7 +67,11 @@ export const retain = (
           yield* reopenIndex(d, f)
           f.first = cut.rec.first
           f.base = cut.rec.off
-          return yield* punchHole(cfg.fallocate, rawPath, cut.rec.off)
+          const failed = yield* punchHole(cfg.fallocate, rawPath, cut.rec.off)
+          // the fields lines of the released entries go with them
+          if (failed === undefined && cut.rec.fo !== undefined && cut.rec.fo > 0)
+            return yield* punchHole(cfg.fallocate, d.paths.fieldsPath, cut.rec.fo)
+          return failed
         }),
       )
       if (failure !== undefined && !rs.punchDisabled) {

@@ -16,6 +16,11 @@ export interface SpawnRequest {
   readonly outputFile: string
   readonly uid?: number
   readonly gid?: number
+  /**
+   * Run under a pseudo-terminal (pty.ts): stdin, stdout and stderr are its terminal side, and a
+   * holder process outside the daemon's group copies what it writes to `outputFile`.
+   */
+  readonly pty?: boolean
 }
 
 /** How a process ended. `known` is false for an adopted process: it is not our child, so no status exists. */

@@ -8,6 +8,8 @@ import { errnoCode, errorMessage } from "./errno.js"
 import { resolveExecutable } from "./executable.js"
 import { type ExitStatus, type ProcessHandle, SpawnError, type SpawnRequest } from "./ProcessService.js"
 import { readStat } from "./procfs.js"
+import { ptyArgv, ptyEnv } from "./pty.js"
+import { PTY_SCRIPT } from "./ptyScript.js"
 import type { SpawnHelper } from "./spawnHelper.js"
 
 /** Why `cwd` cannot be a working directory, or undefined when it can. */
@@ -170,6 +172,15 @@ export const makeSpawn = (helpers: () => SpawnHelper | undefined) => {
       const asUser = req.uid !== undefined || req.gid !== undefined
       const resolve = (name: string) => (asUser ? name : resolveExecutable(name, req.env.PATH))
       const shellPath = resolve(file)
+      if (req.pty === true) {
+        // the shell always: an exec that fails inside the pseudo-terminal's shim has no fallback
+        const env = ptyEnv(req.env)
+        const wrapped = ptyArgv(PTY_SCRIPT, req.id, shellPath, [file, ...shellArgs, req.command], env)
+        if ("problem" in wrapped) return yield* fail(wrapped.problem)
+        const r = yield* attempt({ ...req, env }, wrapped)
+        if ("handle" in r) return r.handle
+        return yield* fail(r.failed)
+      }
       const direct = asUser ? undefined : directExec(req.shell, shellPath, req.command)
       const program = direct === undefined ? undefined : resolve(direct[0]!)
       if (direct !== undefined && program?.includes("/")) {

@@ -5,6 +5,7 @@ import * as util from "node:util"
 import { Context, Effect, Layer } from "effect"
 import type { ExitStatus } from "./ProcessService.js"
 import { isExitedState, readStat } from "./procfs.js"
+import { findPerl } from "./pty.js"
 import { SPAWN_HELPER_SCRIPT } from "./spawnHelperScript.js"
 
 /**
@@ -139,17 +140,6 @@ export const SpawnHelpersLive = (env: NodeJS.ProcessEnv = process.env) =>
       (pool) => Effect.sync(() => pool.close()),
     ),
   )
-
-const findPerl = (pathEnv: string | undefined): string | undefined => {
-  for (const dir of (pathEnv ?? "/usr/bin:/bin").split(":")) {
-    if (dir === "") continue
-    try {
-      fs.accessSync(`${dir}/perl`, fs.constants.X_OK)
-      return `${dir}/perl`
-    } catch {}
-  }
-  return undefined
-}
 
 const startHelper = (perl: string, onDeath: () => void) => {
   const { O_WRONLY, O_APPEND, O_CREAT } = fs.constants

@@ -5,7 +5,7 @@ import { stopLevels } from "../domain/dependencyLevels.js"
 import type { ProcessTreeNode } from "../domain/ProcessTree.js"
 import type { Reason } from "../domain/Reason.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
-import { LogStore } from "../logs/LogStore.js"
+import { LogStore, type LogStoreShape } from "../logs/LogStore.js"
 import { type ProcessHandle, ProcessService } from "../process/ProcessService.js"
 import { StateStore } from "../state/StateStore.js"
 import { adoptPrevious } from "./adopt.js"
@@ -13,10 +13,15 @@ import { type DaemonState, isActive } from "./DaemonState.js"
 import { DaemonCommand } from "./daemon/commands.js"
 import { answerUnhandled, daemonLifecycle } from "./daemon/lifecycle.js"
 import { apiEntry } from "./entry.js"
+import { shellArgv } from "./environment.js"
 import type { DaemonNotFound } from "./errors.js"
+import { liveArchiveRunner } from "./logArchive.js"
+import { followOptionsOf } from "./logPolicy.js"
+import { pruneForever, prunePass } from "./logRetention.js"
 import { makeDaemonContext } from "./makeContext.js"
-import { makeRegistry } from "./registry.js"
+import { makeRegistry, type Registry } from "./registry.js"
 import type { DaemonUsage } from "./resourceUsage.js"
+import { SupervisorConfig, type SupervisorConfigShape } from "./SupervisorConfig.js"
 
 export interface StartOptions {
   /** Restart the daemon if it is already running. */
@@ -107,6 +112,7 @@ export class Supervisor extends Context.Tag("supervisor/Supervisor")<Supervisor,
 const makeSupervisor = Effect.gen(function* () {
   const processes = yield* ProcessService
   const logs = yield* LogStore
+  const config = yield* SupervisorConfig
   const state = yield* StateStore
   const registry = yield* makeRegistry(state)
   const hookFibers = yield* FiberSet.make<unknown, never>()
@@ -308,9 +314,35 @@ const makeSupervisor = Effect.gen(function* () {
     resume: (def, attempt, message) =>
       send(def, DaemonCommand.Resume({ attempt, exit: { code: null, signal: null, known: false }, message })),
     stop: supervisor.stop,
+    followOptions: (def) => followOptionsOf(def.config, config.settings),
   })
+  yield* Effect.forkScoped(logRetention(logs, registry, config))
   return supervisor
 })
+
+/** time_retention and line_retention of every known daemon: a pass now, then hourly. */
+const logRetention = (logs: LogStoreShape, registry: Registry, config: SupervisorConfigShape) => {
+  const { settings } = config
+  const hook = settings.logs.archive_hook
+  const archive =
+    hook === undefined
+      ? undefined
+      : {
+          batchSize: hook.batch_size,
+          run: liveArchiveRunner({
+            command: hook.command,
+            shell: shellArgv(settings.general.shell),
+            env: config.env,
+            timeout: settings.supervisor.hook_timeout,
+            log: (line) => process.stderr.write(`${line}\n`),
+          }),
+        }
+  const pass = registry.all.pipe(
+    Effect.map((all) => [...all.values()].map((r) => ({ id: r.def.id.qualified, config: r.def.config }))),
+    Effect.flatMap((daemons) => prunePass(logs, daemons, settings, archive)),
+  )
+  return pruneForever(pass)
+}
 
 /**
  * The supervisor service. Building it adopts the daemons a previous supervisor left running;

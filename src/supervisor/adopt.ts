@@ -1,6 +1,6 @@
 import { Effect, Either, Option, Schema } from "effect"
 import { DaemonDefinition } from "../domain/DaemonDefinition.js"
-import type { LogStoreShape } from "../logs/LogStore.js"
+import type { FollowOptions, LogStoreShape } from "../logs/LogStore.js"
 import type { ProcessHandle, ProcessServiceShape } from "../process/ProcessService.js"
 import type { StateStoreShape } from "../state/StateStore.js"
 import { initialState, isActive } from "./DaemonState.js"
@@ -20,10 +20,21 @@ export interface AdoptDeps {
   readonly resume: (def: DaemonDefinition, attempt: number, message: string) => Effect.Effect<void>
   /** Stops a daemon (a stop the previous supervisor did not finish). */
   readonly stop: (id: string) => Effect.Effect<unknown, unknown>
+  /** How the daemon's output is stored (its log_format). */
+  readonly followOptions?: (def: DaemonDefinition) => FollowOptions
 }
 
 /** Takes back what a previous supervisor left running: same PID and start time, or it is gone. */
-export const adoptPrevious = ({ state, processes, logs, registry, adopt, resume, stop }: AdoptDeps) =>
+export const adoptPrevious = ({
+  state,
+  processes,
+  logs,
+  registry,
+  adopt,
+  resume,
+  stop,
+  followOptions,
+}: AdoptDeps) =>
   Effect.gen(function* () {
     const s = yield* state.get
     for (const record of Object.values(s.daemons)) {
@@ -57,7 +68,7 @@ export const adoptPrevious = ({ state, processes, logs, registry, adopt, resume,
           startTime: record.start_time,
           handle: handle.value,
         })
-        yield* logs.follow(record.id).pipe(Effect.ignore)
+        yield* logs.follow(record.id, followOptions?.(def)).pipe(Effect.ignore)
         yield* adopt(def, handle.value, record.retry_count)
         yield* Effect.logInfo(`adopted ${record.id} (pid ${record.pid})`)
         // It was being stopped when the previous supervisor died: finish the stop.

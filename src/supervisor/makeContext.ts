@@ -6,6 +6,7 @@ import type { DaemonContext } from "./daemon/context.js"
 import { shellArgv } from "./environment.js"
 import { makeHookFirer } from "./hooks/fire.js"
 import { HookRunner } from "./hooks/HookRunner.js"
+import { followOptionsOf } from "./logPolicy.js"
 import { PortAvailability } from "./ports/availability.js"
 import { resolvePorts } from "./ports/resolve.js"
 import { ReadinessProbes } from "./readiness/index.js"
@@ -63,7 +64,8 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
         Effect.gen(function* () {
           // Following first: `prepare` then marks the new run's first byte in the follower and
           // says how far the index is (no index file read of its own).
-          yield* logs.follow(id)
+          const def = (yield* registry.current(id))?.def
+          yield* logs.follow(id, def === undefined ? {} : followOptionsOf(def.config, config.settings))
           const { rawPath, size, indexed } = yield* logs.prepare(id)
           // Output written while the supervisor was down is indexed only now, by the follower:
           // this run's lines start after it.

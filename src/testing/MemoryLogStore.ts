@@ -52,6 +52,7 @@ export const makeMemoryLogStore = (options: MemoryLogStoreOptions) =>
           rawPath: `${base(id)}.out`,
           indexPath: `${base(id)}.idx`,
           archivePath: `${base(id)}.out.1`,
+          fieldsPath: `${base(id)}.fields`,
         }),
       prepare: (id) =>
         Effect.gen(function* () {
@@ -120,6 +121,24 @@ export const makeMemoryLogStore = (options: MemoryLogStoreOptions) =>
           Effect.tap(() => Ref.update(lines, (all) => ({ ...all, [id]: [] }))),
           Effect.map((entries) => entries.length),
         ),
+      // count-based only: the test's entries have no time of their own
+      pruneCut: (id, limits) =>
+        own(id).pipe(
+          Effect.map((entries) => {
+            const firstId = entries[0]?.id ?? 1
+            const last = entries.at(-1)?.id ?? 0
+            const upTo = limits.lines === undefined ? firstId - 1 : last - limits.lines
+            return { gen: 1, firstId, upTo, ageUpTo: firstId - 1 }
+          }),
+        ),
+      range: (id, { after, upTo }) =>
+        Stream.fromEffect(own(id)).pipe(Stream.map((es) => es.filter((e) => e.id > after && e.id <= upTo))),
+      release: (id, { upTo }) =>
+        Ref.modify(lines, (all) => {
+          const before = all[id] ?? []
+          const kept = before.filter((e) => e.id > upTo)
+          return [before.length - kept.length, { ...all, [id]: kept }] as const
+        }),
       stats: (id) =>
         own(id).pipe(
           Effect.map((entries) => {

@@ -80,6 +80,12 @@ td.num { font-variant-numeric: tabular-nums; white-space: nowrap; }
 #log-lines { height: 380px; overflow: auto; padding: 8px 12px; font-family: var(--mono); font-size: 12.5px;
   white-space: pre-wrap; overflow-wrap: anywhere; }
 .log-line .ts { color: var(--muted); margin-right: 10px; }
+.log-line .lvl { display: inline-block; min-width: 5ch; margin-right: 10px; font-weight: 600; text-transform: uppercase; }
+.lvl-trace, .lvl-debug { color: var(--muted); }
+.lvl-info { color: var(--info); }
+.lvl-warn { color: var(--warn); }
+.lvl-error, .lvl-fatal { color: var(--bad); }
+.log-line.lvl-fatal .msg { color: var(--bad); font-weight: 600; }
 `
 
 const BODY = `
@@ -451,9 +457,12 @@ function appendLogLines(items) {
       box.replaceChildren();
       continue;
     }
+    // a structured daemon's lines carry their level (log_format): shown in its colour
+    const level = typeof item.level === "string" ? item.level : "";
     box.append(
-      el("div", { className: "log-line" },
+      el("div", { className: level ? "log-line lvl-" + level : "log-line" },
         el("span", { className: "ts", textContent: item.timestamp || "" }),
+        level ? el("span", { className: "lvl lvl-" + level, textContent: level }) : "",
         el("span", { className: "msg", textContent: item.message }),
       ),
     );

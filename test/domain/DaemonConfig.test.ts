@@ -113,6 +113,7 @@ describe("DaemonConfig schema", () => {
       boot_start: false,
       hooks: {},
       stop_signal: { signal: "SIGTERM" },
+      pty: false,
     })
     expect(ok(encoded)).toEqual(new DaemonConfig({ run: "x", dir: "/d" }))
   })

@@ -85,6 +85,7 @@ describe("Settings defaults", () => {
         base_path: "",
       },
       api: { auto_start: false, bind_address: "127.0.0.1", bind_port: 3121, allow_non_loopback: false },
+      logs: { log_format: "text" },
     })
   })
 })
@@ -158,8 +159,42 @@ describe("settingEnvVar", () => {
   })
 })
 
+describe("Settings: logs", () => {
+  it("log_format defaults to text; retention and the archive hook are off unless set", () => {
+    const s = ok({})
+    expect(s.logs.log_format).toBe("text")
+    expect(s.logs.time_retention).toBeUndefined()
+    expect(s.logs.line_retention).toBeUndefined()
+    expect(s.logs.archive_hook).toBeUndefined()
+  })
+
+  it("reads them; the archive hook's batch_size defaults to 1000", () => {
+    const s = ok({
+      logs: {
+        log_format: "json",
+        time_retention: "7d",
+        line_retention: 10000,
+        archive_hook: { command: "cat" },
+      },
+    })
+    expect(s.logs.log_format).toBe("json")
+    expect(ms(s.logs.time_retention!)).toBe(7 * 86_400_000)
+    expect(s.logs.line_retention).toBe(10000)
+    expect(s.logs.archive_hook).toEqual({ command: "cat", batch_size: 1000 })
+  })
+
+  it("rejects bad values, at their key", () => {
+    expect(paths(fail({ logs: { log_format: "xml" } }))).toContain("logs.log_format")
+    expect(paths(fail({ logs: { line_retention: 0 } }))).toContain("logs.line_retention")
+    expect(paths(fail({ logs: { time_retention: "7" } }))).toContain("logs.time_retention")
+    expect(paths(fail({ logs: { archive_hook: { command: "x", batch_size: 0 } } }))).toContain(
+      "logs.archive_hook.batch_size",
+    )
+  })
+})
+
 describe("settingGroups", () => {
-  it("has the four groups of Settings", () => {
-    expect(Object.keys(settingGroups).sort()).toEqual(["api", "general", "supervisor", "web"])
+  it("has the five groups of Settings", () => {
+    expect(Object.keys(settingGroups).sort()).toEqual(["api", "general", "logs", "supervisor", "web"])
   })
 })

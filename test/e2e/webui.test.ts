@@ -71,6 +71,11 @@ ready_delay = 0.2
 [daemons.chatty]
 run = 'i=0; while true; do i=$((i+1)); echo "tick $i <i>raw</i>"; sleep 0.2; done'
 ready_delay = 0.2
+
+[daemons.levels]
+run = """printf '%s\\n' '{"level":"info","msg":"all good"}' '{"level":"error","msg":"it broke"}' 'plain'; exec sleep 300"""
+ready_delay = 0.2
+logs = { log_format = "json" }
 `,
   )
   const port = await freePort()
@@ -80,7 +85,7 @@ ready_delay = 0.2
   webUrl = `${status.web_url}/`
   token = expectOk(["supervisor", "token"]).stdout.trim()
   expect(token).toMatch(/^\S{16,}$/)
-  expectOk(["start", "web", "chatty"])
+  expectOk(["start", "web", "chatty", "levels"])
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] })
 }, 60_000)
 
@@ -210,6 +215,33 @@ describe("web UI (e2e, Chromium)", () => {
       await page.locator("#log-close").click()
       expect(await page.locator("#logs").isHidden()).toBe(true)
       expect(await messages.count()).toBe(0)
+      await page.context().close()
+    },
+    T,
+  )
+
+  it(
+    "a structured daemon's lines show their level, each in its colour; a line without one shows none",
+    async () => {
+      const page = await loggedInPage()
+      await row(page, "app/levels").locator(".idlink").click()
+      await page.locator("#log-title", { hasText: "app/levels" }).waitFor({ timeout: WAIT })
+      const error = page.locator("#log-lines .log-line .lvl-error")
+      await error.waitFor({ timeout: WAIT })
+      expect(await error.textContent()).toBe("error")
+      const info = page.locator("#log-lines .log-line .lvl-info")
+      expect(await info.textContent()).toBe("info")
+      // runs in the page: its getComputedStyle (the tests' types have no DOM)
+      const colour = (l: typeof info) =>
+        l.evaluate(
+          (node) =>
+            (
+              globalThis as unknown as { getComputedStyle: (n: unknown) => { color: string } }
+            ).getComputedStyle(node).color,
+        )
+      expect(await colour(error)).not.toBe(await colour(info))
+      const plain = page.locator("#log-lines .log-line", { hasText: "plain" })
+      expect(await plain.locator(".lvl").count()).toBe(0)
       await page.context().close()
     },
     T,

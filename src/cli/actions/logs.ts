@@ -11,6 +11,7 @@ import { SupervisorClient } from "../client.js"
 import type { LogsOptions } from "../logs.js"
 import { cyan, dim, ExitCode, isTTY, printJson, red } from "../output.js"
 import { handleErrors, loadHere, Reported, withClient } from "../session.js"
+import { structuredFlags } from "./logFilters.js"
 
 /** `--since`/`--until`: an absolute time (`2026-01-31 12:00:00`, ISO) or a relative one (`5min`, `1h`). */
 export const parseTimeArg = (value: string, now = Date.now()): Either.Either<number, string> => {
@@ -65,6 +66,9 @@ export const logs = (o: LogsOptions) =>
         ["--until", Option.isSome(o.until)],
         ["--grep", o.grep.length > 0],
         ["--regex", Option.isSome(o.regex)],
+        ["--level", Option.isSome(o.level)],
+        ["--field", o.field.length > 0],
+        ["--jq", Option.isSome(o.jq)],
         ["--tail", o.tail],
       ] as const
       const withClear = filters.filter(([, set]) => set).map(([flag]) => flag)
@@ -76,6 +80,8 @@ export const logs = (o: LogsOptions) =>
         return yield* new UsageError({
           message: "--until cannot be combined with --tail: the lines it follows are always newer",
         })
+      const structured = structuredFlags(o)
+      if (typeof structured === "string") return yield* new UsageError({ message: structured })
       const regexText = Option.getOrUndefined(o.regex)
       // checked here for a usage error; the supervisor does the matching
       if (regexText !== undefined) {
@@ -118,9 +124,15 @@ export const logs = (o: LogsOptions) =>
             ...(regexText !== undefined && { regex: regexText }),
             case_sensitive: o.caseSensitive,
             raw: o.raw,
+            ...structured,
           }
           const [only] = ids
-          const filtered = since || until || grep !== undefined || regexText !== undefined
+          const filtered =
+            since ||
+            until ||
+            grep !== undefined ||
+            regexText !== undefined ||
+            Object.keys(structured).length > 0
           if (!o.tail && !o.json && only !== undefined && !many && !filtered && (o.noTimestamp || !isTTY())) {
             // One daemon's lines as the supervisor reads them, as text (no colours to add): copied
             // to stdout as they come, without an entry per line on either side (docs/logs.md).

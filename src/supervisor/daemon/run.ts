@@ -122,6 +122,7 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
             cwd: def.config.dir,
             env: environment,
             outputFile,
+            ...(def.config.pty && { pty: true }),
             ...identity,
           })
           .pipe(Effect.mapError((e) => e.message)),
