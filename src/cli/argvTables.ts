@@ -11,6 +11,8 @@ export interface ArgvTables {
   readonly valueFlags: ReadonlyArray<string>
   /** The commands made of subcommands, and theirs (`config`: `show`, `validate`). */
   readonly subcommands: Readonly<Record<string, ReadonlyArray<string>>>
+  /** Every flag whose value is one of a list, with the list (`--level`: trace, debug, ...). */
+  readonly choiceFlags: Readonly<Record<string, ReadonlyArray<string>>>
   /** Per command (`logs`, `config show`): the names of each flag that may be given once. */
   readonly onceFlags: Readonly<Record<string, ReadonlyArray<ReadonlyArray<string>>>>
 }
@@ -19,6 +21,7 @@ export interface ArgvTables {
 export const tablesOf = (root: CliTree): ArgvTables => {
   const valueFlags = new Set<string>()
   const onceFlags: Record<string, ReadonlyArray<ReadonlyArray<string>>> = {}
+  const choiceFlags: Record<string, ReadonlyArray<string>> = {}
   const visit = (tree: CliTree, words: ReadonlyArray<string>): void => {
     const once: Array<ReadonlyArray<string>> = []
     for (const flag of tree.flags) {
@@ -26,6 +29,8 @@ export const tablesOf = (root: CliTree): ArgvTables => {
       if (flag.arg !== undefined && !flag.long.includes(OPTIONAL_VALUE.flag))
         for (const n of names) valueFlags.add(n)
       if (!flag.variadic) once.push(names)
+      const choices = flag.arg?.choices?.map((c) => c.value)
+      if (choices !== undefined && choices.length > 0) for (const n of names) choiceFlags[n] = choices
     }
     if (words.length > 0 && once.length > 0) onceFlags[words.join(" ")] = once
     for (const sub of tree.subcommands) visit(sub, [...words, sub.name])
@@ -36,7 +41,7 @@ export const tablesOf = (root: CliTree): ArgvTables => {
       .filter((c) => c.subcommands.length > 0)
       .map((c) => [c.name, c.subcommands.map((s) => s.name)]),
   )
-  return { valueFlags: [...valueFlags].sort(), subcommands, onceFlags }
+  return { valueFlags: [...valueFlags].sort(), subcommands, onceFlags, choiceFlags }
 }
 
 /** The tables of the CLI's own command tree, walked now. */

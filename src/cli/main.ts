@@ -67,7 +67,9 @@ const withUsageMessages = <A, E, R>(argv: ReadonlyArray<string>, self: Effect.Ef
       error: (...args: ReadonlyArray<unknown>) => {
         const [first] = args
         const message =
-          args.length === 1 && typeof first === "string" ? usageMessage(stripAnsi(first), words) : undefined
+          args.length === 1 && typeof first === "string"
+            ? usageMessage(stripAnsi(first), words, argv.slice(2))
+            : undefined
         return console.error(...(message === undefined ? args : [message]))
       },
     }),

@@ -2,8 +2,34 @@
 // argument <id>", "'abc' is not a integer") without the `error:` of every other message. This
 // rewrites exactly those shapes, on the way to stderr, into the CLI's own wording, with where to
 // look next; any other text passes unchanged.
+import { argvTables } from "./argvTables.js"
 
-const RULES: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => string]> = [
+/** The flag typed with a value outside its choices (`--level bogus`, `--level=bogus`), as `--level "bogus"`. */
+const badChoice = (args: ReadonlyArray<string>): string | undefined => {
+  const choiceFlags = argvTables().choiceFlags
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string
+    if (arg === "--") return undefined
+    const [flag, attached] =
+      arg.startsWith("--") && arg.includes("=") ? arg.split(/=(.*)/s) : [arg, undefined]
+    const choices = Object.hasOwn(choiceFlags, flag!) ? choiceFlags[flag!] : undefined
+    const value = attached ?? args[i + 1]
+    if (choices !== undefined && value !== undefined && !choices.includes(value))
+      return `${flag} ${JSON.stringify(value)}`
+  }
+  return undefined
+}
+
+type Rule = readonly [RegExp, (m: RegExpExecArray, args: ReadonlyArray<string>) => string]
+
+const RULES: ReadonlyArray<Rule> = [
+  [
+    /^Expected one of the following cases: (.*)$/s,
+    (m, args) => {
+      const what = badChoice(args)
+      return `${what === undefined ? "" : `${what}: `}expected one of ${m[1]!.split(", ").join(", ")}`
+    },
+  ],
   [/^Received unknown argument: '(-.*)'$/s, (m) => `unknown option ${m[1]}`],
   [/^Received unknown argument: '(.*)'$/s, (m) => `unexpected argument ${JSON.stringify(m[1])}`],
   [/^Missing argument (<[^>]+>)$/s, (m) => `missing argument ${m[1]}`],
@@ -15,13 +41,18 @@ const RULES: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => string]> = 
 
 /**
  * The CLI's wording of one of @effect/cli's parse errors (`command`: the words naming the
- * command, for the help hint), or undefined for any other text.
+ * command, for the help hint; `args`: what was typed after the program), or undefined for any
+ * other text.
  */
-export const usageMessage = (text: string, command: ReadonlyArray<string>): string | undefined => {
+export const usageMessage = (
+  text: string,
+  command: ReadonlyArray<string>,
+  args: ReadonlyArray<string> = [],
+): string | undefined => {
   const trimmed = text.trim()
   for (const [pattern, render] of RULES) {
     const m = pattern.exec(trimmed)
-    if (m) return `error: ${render(m)} (see \`${["supervisor", ...command].join(" ")} --help\`)`
+    if (m) return `error: ${render(m, args)} (see \`${["supervisor", ...command].join(" ")} --help\`)`
   }
   return undefined
 }

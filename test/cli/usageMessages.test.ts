@@ -23,6 +23,16 @@ describe("usageMessage", () => {
     )
   })
 
+  it("names the flag whose value is not one of its choices", () => {
+    const cases = "Expected one of the following cases: trace, debug, info"
+    expect(usageMessage(cases, ["logs"], ["logs", "web", "--level", "bogus"])).toBe(
+      'error: --level "bogus": expected one of trace, debug, info (see `supervisor logs --help`)',
+    )
+    expect(usageMessage(cases, ["logs"], ["logs", "-n", "5", "--level=loud"])).toBe(
+      'error: --level "loud": expected one of trace, debug, info (see `supervisor logs --help`)',
+    )
+  })
+
   it("leaves every other text alone", () => {
     expect(usageMessage("error: --group needs a value", ["start"])).toBeUndefined()
     expect(usageMessage("✗ app/web failed to start: exited with code 3", ["start"])).toBeUndefined()

@@ -261,6 +261,11 @@ describe("logs --grep", () => {
       const twice = cli("logs", "talk", "-n", "1", "--lines=2")
       expect(twice.status).toBe(2)
       expect(twice.stderr).toContain("option --lines/-n is given more than once")
+      const badLevel = cli("logs", "talk", "--level", "loud")
+      expect(badLevel.status).toBe(2)
+      expect(badLevel.stderr).toContain(
+        'error: --level "loud": expected one of trace, debug, info, warn, error, fatal',
+      )
     },
     T,
   )
