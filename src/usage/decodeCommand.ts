@@ -1,8 +1,8 @@
 import { Either } from "effect"
-import { format } from "kdljs"
 import { type DecodeContext, labelOf, noExtraValues, reporter, stringValue } from "./context.js"
 import type { CommandDecl, ExampleDecl, ExitCodeDecl, FlagDecl, OutputDecl, SelectDecl } from "./decl.js"
 import { decodeExitCode, decodeOutput, decodeSelect } from "./decodeOutput.js"
+import { formatNode } from "./kdl/format.js"
 import type { KdlNode } from "./kdl.js"
 import type { Arg, Choice, Flag, PassthroughNode } from "./model.js"
 import { ArgProps, ChoiceProps, CmdProps, decodeProps, ExampleProps, FlagProps, NoProps } from "./props.js"
@@ -20,7 +20,7 @@ const COMMAND_SCOPED = new Set(["complete", "mount"])
 export const METADATA = ["name", "bin", "version", "about", "long_about", "author", "license"] as const
 
 export const toPassthrough = (node: KdlNode): PassthroughNode => ({
-  kdl: format([node.raw], { indent: 2 }).trimEnd(),
+  kdl: formatNode(node).join("\n"),
 })
 
 export interface Body {

@@ -209,7 +209,7 @@ describe("example and passthrough", () => {
       ),
     )
     expect(spec.passthrough).toEqual([{ kdl: 'usage "x [flags]"' }])
-    expect(spec.root.passthrough).toEqual([{ kdl: 'complete "id" descriptions=#true run="x list"' }])
+    expect(spec.root.passthrough).toEqual([{ kdl: 'complete "id" run="x list" descriptions=#true' }])
     expect(commandAt(spec, "a").passthrough).toEqual([
       { kdl: 'complete "plugin" run="x plugins"' },
       { kdl: 'mount run="x mount" {\n  nested 1\n}' },
@@ -327,13 +327,13 @@ describe("KDL 2 syntax", () => {
 
   it("reports KDL 1 booleans with the KDL 2 spelling", async () => {
     expect(await errorsOf(kdl('bin "x"', 'flag "--a" global=true'))).toEqual([
-      'spec.kdl:2: KDL syntax error: unexpected "=" (KDL 2 writes #true)',
+      'spec.kdl:2: KDL syntax error: unexpected "true" (KDL 2 writes #true, or "true" for the text)',
     ])
   })
 
   it("reports an unclosed block at the end of the file", async () => {
     expect(await errorsOf(kdl('bin "x"', 'cmd "a" {'))).toEqual([
-      "spec.kdl:3: KDL syntax error: unexpected end of input",
+      "spec.kdl:3: KDL syntax error: unexpected end of input (a { block is not closed)",
     ])
   })
 
