@@ -28,7 +28,8 @@ export class UsageSpecError extends Data.TaggedError("UsageSpecError")<{
 /** `spec.kdl:12: supervisor daemons start: output "json": framing "xml" is not one of text, json, jsonl` */
 export const formatUsageProblem = (p: UsageSpecProblem): string => {
   const where = p.line === undefined ? p.file : `${p.file}:${p.line}`
-  const path = p.path.length === 0 ? "" : `${p.path.join(" ")}: `
+  const words = p.path.join(" ").trim()
+  const path = words === "" ? "" : `${words}: `
   const node = p.node === "" ? "" : `${p.node}: `
   return `${where}: ${path}${node}${p.message}`
 }
