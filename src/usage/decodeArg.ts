@@ -1,7 +1,7 @@
 import { Either } from "effect"
 import { type Attrs, readAttrs } from "./attrs.js"
 import { noExtraValues, stringValue } from "./context.js"
-import { decodeChoices } from "./decodeChoices.js"
+import { decodeChoices, type ReportAt } from "./decodeChoices.js"
 import type { KdlNode } from "./kdl.js"
 import type { Arg, Choice, DoubleDash, Effect } from "./model.js"
 import { parseArgUsage } from "./usageString.js"
@@ -43,7 +43,11 @@ export const readDefault = (
   return list.length === 1 ? { first: list[0]! } : { first: list[0]!, list }
 }
 
-export const decodeArg = (node: KdlNode, report: (m: string) => void): DecodedArg | undefined => {
+export const decodeArg = (
+  node: KdlNode,
+  report: (m: string) => void,
+  at: ReportAt = () => report,
+): DecodedArg | undefined => {
   const usage = stringValue(node, 0, "its usage (<name>, [name] or name)", report)
   noExtraValues(node, 2, report)
   const second = node.values[1] === undefined ? undefined : stringValue(node, 1, "help", report)
@@ -59,7 +63,7 @@ export const decodeArg = (node: KdlNode, report: (m: string) => void): DecodedAr
   let complete: KdlNode | undefined
   for (const child of attrs.rest) {
     if (child.name === "choices") {
-      const decoded = decodeChoices(child, report)
+      const decoded = decodeChoices(child, at(child), at)
       choices = [...(choices ?? []), ...decoded.choices]
       ignore_case = decoded.ignore_case ?? ignore_case
     } else if (child.name === "complete") {

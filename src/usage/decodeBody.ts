@@ -93,7 +93,8 @@ export const decodeBody = (
         push(body.uses, decodeUse(node, body.flags.length, report))
         break
       case "arg": {
-        const decoded = decodeArg(node, report)
+        const label = labelOf(node)
+        const decoded = decodeArg(node, report, (child) => reporter(ctx, child, path, label))
         if (decoded === undefined) break
         body.args.push(decoded.arg)
         const inline = decoded.complete?.node
@@ -199,9 +200,13 @@ const decodeCmd = (
   const name = stringValue(node, 0, 'a name (cmd "start")', report)
   if (node.values.length > 1)
     report(`cmd takes one argument, its name; write the help as help=${JSON.stringify(node.values[1])}`)
-  const attrs = readAttrs(node, CMD, report, { what: "a cmd", structural: BODY_NODES })
+  const path = name === undefined ? parent : [...parent, name]
+  const attrs = readAttrs(node, CMD, report, {
+    what: "a cmd",
+    structural: BODY_NODES,
+    childReport: (child) => reporter(ctx, child, path),
+  })
   if (name === undefined) return undefined
-  const path = [...parent, name]
   const body = decodeBody(attrs.rest, path, ctx)
   return commandDecl(
     { file: node.file, line: node.line, label: labelOf(node) },

@@ -20,7 +20,14 @@ export interface DecodedChoices {
   readonly ignore_case?: boolean | undefined
 }
 
-export const decodeChoices = (node: KdlNode, report: (m: string) => void): DecodedChoices => {
+/** `at(child)`: where a problem about a child node goes (its line); default `report`. */
+export type ReportAt = (node: KdlNode) => (message: string) => void
+
+export const decodeChoices = (
+  node: KdlNode,
+  report: (m: string) => void,
+  at: ReportAt = () => report,
+): DecodedChoices => {
   const r = (m: string) => report(`choices: ${m}`)
   let ignore_case: boolean | undefined
   for (const [k, v] of Object.entries(node.properties)) {
@@ -35,13 +42,16 @@ export const decodeChoices = (node: KdlNode, report: (m: string) => void): Decod
   }
   for (const child of node.children) {
     if (child.name !== "choice") {
-      r(`unknown child node "${child.name}" (a choices block holds choice nodes: choice "value" help="...")`)
+      at(child)(
+        `choices: unknown child node "${child.name}" (a choices block holds choice nodes: choice "value" help="...")`,
+      )
       continue
     }
-    const choice = decodeChoice(child, (m) => report(`${labelOf(child)}: ${m}`))
+    const r = (m: string) => at(child)(`${labelOf(child)}: ${m}`)
+    const choice = decodeChoice(child, r)
     if (choice === undefined) continue
     if (choices.some((c) => c.value === choice.value)) {
-      report(`${labelOf(child)}: choice "${choice.value}" is declared more than once`)
+      r(`choice "${choice.value}" is declared more than once`)
       continue
     }
     choices.push(choice)

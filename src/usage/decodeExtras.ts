@@ -101,7 +101,11 @@ export const decodeExample = (node: KdlNode, report: (m: string) => void): Examp
 }
 
 /** `config { file ...; prop ...; default "key" value; alias "key" "other" }`. */
-export const decodeConfig = (node: KdlNode, report: (m: string) => void): Config => {
+export const decodeConfig = (
+  node: KdlNode,
+  report: (m: string) => void,
+  at: (child: KdlNode) => (m: string) => void = () => report,
+): Config => {
   noExtraValues(node, 0, report)
   noPropsOrChildren(node, report, { children: true })
   const files: Array<ConfigFile> = []
@@ -109,7 +113,7 @@ export const decodeConfig = (node: KdlNode, report: (m: string) => void): Config
   const defaults: Array<{ key: string; value: string }> = []
   const aliases: Array<{ key: string; alias: string }> = []
   for (const child of node.children) {
-    const r = (m: string) => report(`${labelOf(child)}: ${m}`)
+    const r = (m: string) => at(child)(`${labelOf(child)}: ${m}`)
     switch (child.name) {
       case "file": {
         const path = stringValue(child, 0, "its path", r)
@@ -152,7 +156,7 @@ export const decodeConfig = (node: KdlNode, report: (m: string) => void): Config
         break
       }
       default:
-        report(`unknown child node "${child.name}" (config takes file, prop, default and alias)`)
+        at(child)(`unknown child node "${child.name}" (config takes file, prop, default and alias)`)
     }
   }
   return { files, props, defaults, aliases }

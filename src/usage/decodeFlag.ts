@@ -31,6 +31,8 @@ export const decodeFlag = (
   ctx: DecodeContext,
 ): FlagDecl | undefined => {
   const report = reporter(ctx, node, path)
+  const label = labelOf(node)
+  const at = (child: KdlNode) => reporter(ctx, child, path, label)
   const usage = stringValue(node, 0, 'its usage string (flag "-f --format <FMT>")', report)
   noExtraValues(node, 2, report)
   const second = node.values[1] === undefined ? undefined : stringValue(node, 1, "help", report)
@@ -53,13 +55,17 @@ export const decodeFlag = (
   const hidden: Array<string> = []
   for (const child of attrs.rest) {
     if (child.name === "choices") {
-      const decoded = decodeChoices(child, report)
+      const decoded = decodeChoices(child, at(child), at)
       choices = [...(choices ?? []), ...decoded.choices]
       ignore_case = decoded.ignore_case ?? ignore_case
       choicesNode ??= child
     } else if (child.name === "arg") {
       // The child restates (or gives) the value; as in usage, it is the one that counts.
-      const decoded = decodeArg(child, (m) => report(`${labelOf(child)}: ${m}`))
+      const decoded = decodeArg(
+        child,
+        (m) => at(child)(`${labelOf(child)}: ${m}`),
+        (n) => (m) => at(n)(`${labelOf(child)}: ${m}`),
+      )
       if (decoded !== undefined) {
         const { arg } = decoded
         value = { name: arg.name, required: arg.required, variadic: arg.variadic }

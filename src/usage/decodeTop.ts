@@ -60,7 +60,8 @@ export const decodeTop = (nodes: ReadonlyArray<KdlNode>, file: string, ctx: Deco
   const doc: KdlNode = { name: "", values: [], properties: {}, children: nodes, file }
   const attrs = readAttrs(doc, TOP, () => {}, {
     what: "the top level",
-    structural: [...BODY_NODES, "flagset", "config", "view"],
+    // A root command has no aliases (mod.rs has no `alias`).
+    structural: [...BODY_NODES.filter((n) => n !== "alias"), "flagset", "config", "view"],
     childReport: (child) => reporter(ctx, child, []),
   })
   const meta: Record<string, string | undefined> = {}
@@ -73,7 +74,8 @@ export const decodeTop = (nodes: ReadonlyArray<KdlNode>, file: string, ctx: Deco
     if (node.name === "flagset") {
       const set = decodeFlagset(node, ctx)
       if (set !== undefined) flagsets.push(set)
-    } else if (node.name === "config") config = decodeConfig(node, reporter(ctx, node, []))
+    } else if (node.name === "config")
+      config = decodeConfig(node, reporter(ctx, node, []), (child) => reporter(ctx, child, [], "config"))
     else if (node.name === "view") passthrough.push({ kdl: formatNode(node).join("\n") })
     else body.push(node)
   }
