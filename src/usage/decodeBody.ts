@@ -22,8 +22,8 @@ import { CMD } from "./vocabulary.js"
 /**
  * The nodes inside a `cmd` (lib/src/spec/cmd.rs, docs/spec/reference/cmd.md) and, for the root
  * command, at the top level: flags (and `use` of flagsets), args, subcommands, aliases,
- * examples, completers, mounts and the output declarations. A `group` is kept as written, not
- * acted on. A second `cmd` of the same name replaces the first in its place, as usage does.
+ * examples, completers, mounts and the output declarations. A `group` or `clause` is kept as
+ * written, not acted on. A second `cmd` of the same name replaces the first in its place, as usage does.
  */
 
 /** The structural nodes of a command body (the rest are attributes, vocabulary.ts). */
@@ -37,6 +37,7 @@ export const BODY_NODES = [
   "complete",
   "mount",
   "group",
+  "clause",
   "output",
   "select",
   "exit_code",
@@ -131,7 +132,7 @@ export const decodeBody = (
         push(body.exit_codes, decodeExitCode(node, path, ctx))
         break
       default:
-        // `group` (and, at the top level, `view`): usage's, kept as written.
+        // `group` and `clause` (and, at the top level, `view`): usage's, kept as written.
         body.passthrough.push({ kdl: formatNode(node).join("\n") })
     }
   }

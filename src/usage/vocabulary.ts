@@ -129,6 +129,8 @@ export const ARG: Vocabulary = {
   validate_error: keepStr,
   help_heading: keepStr,
   parse: keepStr,
+  // docs/spec/reference/sigils.md.
+  sigil: keepStr,
   value_names: { kind: "strings", as: "child", keep: true },
 }
 

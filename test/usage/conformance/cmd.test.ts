@@ -103,6 +103,25 @@ describe("aliases, examples, nesting", () => {
     )
   })
 
+  // docs/spec/reference/{clause,group}.md and sigils.md: kept as written, not acted on.
+  it("keeps clause and group nodes and sigil arguments as written", () => {
+    const spec = accepts(
+      kdl(
+        'bin "x"',
+        'cmd "run" {',
+        '  clause "tasks" separator=":::" { arg "<task>"; arg "[args]..." var=#true double_dash="automatic"; }',
+        '  group "out" { member "--a"; }',
+        '  arg "[tool]..." sigil="+"',
+        "}",
+      ),
+    )
+    expect(at(spec, "run").passthrough.map((p) => p.kdl.split("\n")[0])).toEqual([
+      'clause "tasks" separator=":::" {',
+      'group "out" {',
+    ])
+    expect(at(spec, "run").args[0]!.kept?.props).toEqual([["sigil", "+"]])
+  })
+
   // cmd.rs: subcommands are an IndexMap by name: a second cmd of a name replaces the first.
   it("a second cmd of the same name replaces the first, in its place", () => {
     const spec = accepts(kdl('bin "x"', 'cmd "a" help="one"', 'cmd "b"', 'cmd "a" help="two"'))
