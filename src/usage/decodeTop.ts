@@ -60,8 +60,8 @@ export const decodeTop = (nodes: ReadonlyArray<KdlNode>, file: string, ctx: Deco
   const doc: KdlNode = { name: "", values: [], properties: {}, children: nodes, file }
   const attrs = readAttrs(doc, TOP, () => {}, {
     what: "the top level",
-    // A root command has no aliases (mod.rs has no `alias`).
-    structural: [...BODY_NODES.filter((n) => n !== "alias"), "flagset", "config", "view"],
+    // What mod.rs reads at the top: a command's nodes but `alias` and `clause`, and its own.
+    structural: [...BODY_NODES.filter((n) => n !== "alias" && n !== "clause"), "flagset", "config", "view"],
     childReport: (child) => reporter(ctx, child, []),
   })
   const meta: Record<string, string | undefined> = {}

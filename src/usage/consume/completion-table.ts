@@ -77,18 +77,21 @@ export const completionTable = (spec: Spec): ReadonlyArray<CompletionNode> => {
       help: shortHelp(sub),
       hidden: sub.hide,
     })),
-    flags: commandFlags(command).map((flag) => {
-      const choices = flagChoices(command, flag)
-      return {
-        flag,
-        help: firstLine(flag.help),
-        choices,
-        value:
-          flag.arg === undefined
-            ? undefined
-            : valueSource(command, valueName(flag), (choices?.length ?? 0) > 0),
-      }
-    }),
+    // A flag with only a `name:` has nothing to type: nothing to complete.
+    flags: commandFlags(command)
+      .filter((flag) => flag.long.length + flag.short.length > 0)
+      .map((flag) => {
+        const choices = flagChoices(command, flag)
+        return {
+          flag,
+          help: firstLine(flag.help),
+          choices,
+          value:
+            flag.arg === undefined
+              ? undefined
+              : valueSource(command, valueName(flag), (choices?.length ?? 0) > 0),
+        }
+      }),
     args: command.args.map((arg) => {
       const choices = visible(arg.choices)
       return { arg, choices, value: valueSource(command, arg.name, (choices?.length ?? 0) > 0) }

@@ -115,7 +115,8 @@ export const checkRequired = (
 ): ReadonlyArray<string> => {
   const errors: Array<string> = []
   for (const flag of commandFlags(command)) {
-    if (flag.required !== true || flag.env !== undefined || flag.default !== undefined) continue
+    const typable = flag.long.length + flag.short.length > 0
+    if (flag.required !== true || !typable || flag.env !== undefined || flag.default !== undefined) continue
     if (!given.some((g) => g.flag === flag || canonicalName(g.flag) === canonicalName(flag)))
       errors.push(`missing required flag ${canonicalName(flag)}`)
   }
