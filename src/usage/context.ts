@@ -1,7 +1,7 @@
 import type { Either } from "effect"
 import type { Problems } from "./errors.js"
+import { formatNumber } from "./kdl/format.js"
 import type { KdlNode } from "./kdl.js"
-import { showKdlValue } from "./props.js"
 
 /** What decoding needs besides the nodes: where problems go and how files are read. */
 export interface DecodeContext {
@@ -11,6 +11,18 @@ export interface DecodeContext {
   /** How an (absolute) file is named in messages. */
   readonly displayName: (absolutePath: string) => string
 }
+
+/** A KDL value as written: `"x"`, `12`, `#true`, `#null`. */
+export const showKdlValue = (v: unknown): string =>
+  v === null
+    ? "#null"
+    : typeof v === "boolean"
+      ? `#${v}`
+      : typeof v === "string"
+        ? JSON.stringify(v)
+        : typeof v === "number"
+          ? formatNumber(v)
+          : String(v)
 
 /** A node as an author recognises it in a message: `output "json"`, `exit_code 3`, `include`. */
 export const labelOf = (node: KdlNode): string =>
@@ -40,4 +52,15 @@ export const noExtraValues = (node: KdlNode, max: number, report: (message: stri
   const extra = node.values.slice(max)
   if (extra.length > 0)
     report(`unexpected argument${extra.length > 1 ? "s" : ""} ${extra.map(showKdlValue).join(" ")}`)
+}
+
+/** Reports every property of a node that takes none, and its children when it takes none. */
+export const noPropsOrChildren = (
+  node: KdlNode,
+  report: (message: string) => void,
+  options: { readonly children?: boolean } = {},
+): void => {
+  for (const [k, v] of Object.entries(node.properties))
+    report(`unknown property ${k}=${showKdlValue(v)} (${node.name} takes none)`)
+  if (options.children !== true && node.children.length > 0) report(`${node.name} takes no children`)
 }

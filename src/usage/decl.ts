@@ -1,9 +1,10 @@
-import type { Arg, Flag, Framing, PassthroughNode } from "./model.js"
+import type { Arg, Complete, Effect, Example, Flag, Framing, Kept, Mount, PassthroughNode } from "./model.js"
 
 /**
  * What one command of the spec declares, as written (before inheritance). Parsing produces a
- * tree of these; `resolve.ts` folds it into the model's `Command`s. Each declaration keeps where
- * it was written, because resolution errors (a bad `select`, two defaults) are reported there.
+ * tree of these; `flagsets.ts` splices the flags of `use`d sets in, and `resolve.ts` folds the
+ * tree into the model's `Command`s. Each declaration keeps where it was written, because
+ * resolution errors (a bad `select`, two defaults, an unknown flagset) are reported there.
  */
 export interface Declared {
   readonly file: string
@@ -18,7 +19,7 @@ export interface OutputDecl extends Declared {
   readonly framing: Framing
   readonly help?: string | undefined
   readonly default: boolean
-  /** `hide=#true`: removes the inherited output of that name. */
+  /** `hide=#true`: removes the inherited output of that name (or declares a hidden one). */
   readonly hide: boolean
   /** `select="--json"`: a boolean flag choosing this output. */
   readonly select?: string | undefined
@@ -40,25 +41,49 @@ export interface FlagDecl extends Declared {
   readonly flag: Flag
 }
 
-export interface ExampleDecl {
-  readonly code: string
-  readonly header?: string | undefined
-  readonly help?: string | undefined
+/** `use "a" "b"`: the flags of those flagsets belong where it stands. */
+export interface UseDecl extends Declared {
+  readonly names: ReadonlyArray<string>
+  /** How many of the command's own flags are declared before it. */
+  readonly at: number
 }
 
-export interface CommandDecl extends Declared {
+/** `flagset "name" { flag ...; use ... }` (top level only). */
+export interface FlagsetDecl extends Declared {
   readonly name: string
-  readonly aliases: ReadonlyArray<string>
+  readonly flags: ReadonlyArray<FlagDecl>
+  readonly uses: ReadonlyArray<UseDecl>
+}
+
+/** What a command node (or the top level, for the root) may say besides its structure. */
+export interface CommandAttrs {
   readonly help?: string | undefined
   readonly long_help?: string | undefined
   readonly hide: boolean
+  readonly effect?: Effect | undefined
+  readonly subcommand_required?: boolean | undefined
+  readonly deprecated?: string | undefined
+  readonly before_help?: string | undefined
+  readonly before_long_help?: string | undefined
+  readonly after_help?: string | undefined
+  readonly after_long_help?: string | undefined
+  readonly kept?: Kept | undefined
+}
+
+export interface CommandDecl extends Declared, CommandAttrs {
+  readonly name: string
+  readonly aliases: ReadonlyArray<string>
+  readonly hidden_aliases: ReadonlyArray<string>
   readonly flags: ReadonlyArray<FlagDecl>
+  readonly uses: ReadonlyArray<UseDecl>
   readonly args: ReadonlyArray<Arg>
   readonly outputs: ReadonlyArray<OutputDecl>
   /** Every `select` node (more than one is an error reported by resolution). */
   readonly selects: ReadonlyArray<SelectDecl>
   readonly exit_codes: ReadonlyArray<ExitCodeDecl>
-  readonly examples: ReadonlyArray<ExampleDecl>
+  readonly examples: ReadonlyArray<Example>
+  readonly complete: ReadonlyArray<Complete>
+  readonly mounts: ReadonlyArray<Mount>
   readonly subcommands: ReadonlyArray<CommandDecl>
   readonly passthrough: ReadonlyArray<PassthroughNode>
 }

@@ -1,14 +1,25 @@
 import * as nodePath from "node:path"
 import { Either } from "effect"
-import { type DecodeContext, labelOf, noExtraValues, reporter, stringValue } from "./context.js"
+import { readAttrs } from "./attrs.js"
+import {
+  type DecodeContext,
+  labelOf,
+  noExtraValues,
+  noPropsOrChildren,
+  reporter,
+  showKdlValue,
+  stringValue,
+} from "./context.js"
 import type { ExitCodeDecl, OutputDecl, SelectDecl } from "./decl.js"
 import type { KdlNode } from "./kdl.js"
-import { decodeProps, NoProps, OutputProps, SchemaProps, showKdlValue } from "./props.js"
+import type { Framing } from "./model.js"
+import { OUTPUT } from "./vocabulary.js"
 
 /**
  * The three nodes of the output declarations spec: `output NAME ...`, `select "--flag"` and
- * `exit_code N "description"`. Each is decoded on its own here; the rules between nodes (one
- * default, one select, the flag a select names) need the whole command and live in `resolve.ts`.
+ * `exit_code N "description"` (lib/src/spec/{output,exit_code}.rs, docs/spec/reference/output.md).
+ * Each is decoded on its own here; the rules between nodes (one default, one select, the flag a
+ * select names) need the whole command and live in `resolve.ts`.
  */
 
 /** Where the declaration is, for messages. */
@@ -29,31 +40,26 @@ export const decodeOutput = (
     )
   }
   noExtraValues(node, 1, report)
-  const props = decodeProps(OutputProps, node.properties, report)
-  let help = props.help
-  let schema: { readonly text: string; readonly file?: string } | undefined
-  for (const child of node.children) {
-    if (child.name === "help") {
-      const text = stringValue(child, 0, "its text", report)
-      if (help !== undefined) report("help is given twice (property and child); keep one")
-      help = text ?? help
-    } else if (child.name === "schema") {
-      if (schema !== undefined) report("more than one schema; keep one")
-      schema = decodeSchema(child, report, ctx) ?? schema
-    } else {
-      report(`unknown child node "${child.name}" (an output takes schema and help)`)
-    }
+  if (node.properties.help !== undefined && node.children.some((c) => c.name === "help"))
+    report("help is given twice (property and child); keep one")
+  const props = readAttrs(node, OUTPUT, report, { what: "an output", structural: ["schema"] })
+  const inline = props.string("schema")
+  let schema: { readonly text: string; readonly file?: string } | undefined =
+    inline === undefined ? undefined : { text: inline }
+  for (const child of props.rest) {
+    if (schema !== undefined) report("more than one schema; keep one")
+    schema = decodeSchema(child, report, ctx) ?? schema
   }
   if (typeof name !== "string" || name === "") return undefined
   return {
     ...at(node),
     name,
-    media_type: props.media_type,
-    framing: props.framing,
-    help,
-    default: props.default,
-    hide: props.hide,
-    select: props.select,
+    media_type: props.string("media_type"),
+    framing: (props.string("framing") as Framing | undefined) ?? "text",
+    help: props.string("help"),
+    default: props.bool("default") === true,
+    hide: props.bool("hide") === true,
+    select: props.string("select"),
     schema: schema?.text,
     schema_file: schema?.file,
   }
@@ -68,7 +74,12 @@ const decodeSchema = (
   report: (message: string) => void,
   ctx: DecodeContext,
 ): { readonly text: string; readonly file?: string } | undefined => {
-  const props = decodeProps(SchemaProps, node.properties, (m) => report(`schema: ${m}`))
+  let file: string | undefined
+  for (const [k, v] of Object.entries(node.properties)) {
+    if (k !== "file") report(`schema: unknown property ${k}=${showKdlValue(v)} (known: file)`)
+    else if (typeof v !== "string") report(`schema: file must be a string, got ${showKdlValue(v)}`)
+    else file = v
+  }
   noExtraValues(node, 1, (m) => report(`schema: ${m}`))
   if (node.children.length > 0) report("schema takes no children")
   const inline = node.values[0]
@@ -76,16 +87,15 @@ const decodeSchema = (
     report(`schema text must be a string, got ${showKdlValue(inline)}`)
     return undefined
   }
-  if (inline !== undefined && props.file !== undefined) {
-    report(`schema has both inline text and file="${props.file}"; give one of them`)
+  if (inline !== undefined && file !== undefined) {
+    report(`schema has both inline text and file="${file}"; give one of them`)
     return undefined
   }
   if (inline !== undefined) return { text: inline }
-  if (props.file === undefined) {
+  if (file === undefined) {
     report('schema needs its text (schema "{...}") or a file (schema file="out.schema.json")')
     return undefined
   }
-  let file = props.file
   if (!nodePath.isAbsolute(file)) {
     if (node.dir === undefined) {
       report(
@@ -109,9 +119,8 @@ export const decodeSelect = (
   ctx: DecodeContext,
 ): SelectDecl | undefined => {
   const report = reporter(ctx, node, path)
-  decodeProps(NoProps, node.properties, report)
+  noPropsOrChildren(node, report)
   noExtraValues(node, 1, report)
-  if (node.children.length > 0) report("select takes no children")
   const flag = stringValue(node, 0, 'the flag that selects the output (select "--format")', report)
   return flag === undefined ? undefined : { ...at(node), flag }
 }
@@ -122,9 +131,8 @@ export const decodeExitCode = (
   ctx: DecodeContext,
 ): ExitCodeDecl | undefined => {
   const report = reporter(ctx, node, path)
-  decodeProps(NoProps, node.properties, report)
+  noPropsOrChildren(node, report)
   noExtraValues(node, 2, report)
-  if (node.children.length > 0) report("exit_code takes no children")
   const code = node.values[0]
   let ok = true
   if (typeof code !== "number" || !Number.isInteger(code)) {
@@ -141,7 +149,7 @@ export const decodeExitCode = (
     ok = false
   }
   const description = node.values[1]
-  if (typeof description !== "string" || description.trim() === "") {
+  if (typeof description !== "string" || description === "") {
     report(
       typeof description === "string" || description === undefined
         ? `exit code ${showKdlValue(code ?? null)} needs a non-empty description`

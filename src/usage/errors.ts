@@ -28,7 +28,8 @@ export class UsageSpecError extends Data.TaggedError("UsageSpecError")<{
 /** `spec.kdl:12: supervisor daemons start: output "json": framing "xml" is not one of text, json, jsonl` */
 export const formatUsageProblem = (p: UsageSpecProblem): string => {
   const where = p.line === undefined ? p.file : `${p.file}:${p.line}`
-  const path = p.path.length === 0 ? "" : `${p.path.join(" ")}: `
+  const words = p.path.join(" ").trim()
+  const path = words === "" ? "" : `${words}: `
   const node = p.node === "" ? "" : `${p.node}: `
   return `${where}: ${path}${node}${p.message}`
 }
@@ -57,11 +58,20 @@ export class Problems {
   }
   /**
    * In reading order: stages run one after another (includes, nodes, inheritance), so problems
-   * are found out of order; they are shown grouped by file, by line, then as found.
+   * are found out of order; they are shown grouped by file, by line, then as found. One cause
+   * on one line is one problem, however often it was found (a file included twice, a
+   * declaration checked in every command that inherits it).
    */
   sorted(): ReadonlyArray<UsageSpecProblem> {
     const files = [...new Set(this.all.map((p) => p.file))]
-    return this.all
+    const seen = new Set<string>()
+    const unique = this.all.filter((p) => {
+      const key = `${p.file}\u0000${p.line}\u0000${p.node}\u0000${p.message}`
+      if (seen.has(key)) return false
+      seen.add(key)
+      return true
+    })
+    return unique
       .map((p, i) => ({ p, i }))
       .sort(
         (a, b) =>

@@ -1,8 +1,7 @@
 import * as nodePath from "node:path"
 import { Either } from "effect"
-import { type DecodeContext, noExtraValues, reporter } from "./context.js"
+import { type DecodeContext, noExtraValues, reporter, showKdlValue } from "./context.js"
 import { type KdlNode, parseKdl } from "./kdl.js"
-import { decodeProps, IncludeProps } from "./props.js"
 
 /**
  * Replaces every `include file="..."` (at any depth) by the nodes of that file, so the rest of
@@ -20,14 +19,18 @@ export const expandIncludes = (
       return [{ ...node, children: expandIncludes(node.children, ctx, stack) }]
     }
     const report = reporter(ctx, node, [])
-    const props = decodeProps(IncludeProps, node.properties, report)
+    let file: string | undefined
+    for (const [k, v] of Object.entries(node.properties)) {
+      if (k !== "file") report(`unknown property ${k}=${showKdlValue(v)} (known: file)`)
+      else if (typeof v !== "string") report(`file must be a string, got ${showKdlValue(v)}`)
+      else file = v
+    }
     noExtraValues(node, 0, report)
     if (node.children.length > 0) report("include takes no children")
-    if (props.file === undefined) {
+    if (file === undefined) {
       report('include needs file="<path>"')
       return []
     }
-    let file = props.file
     if (!nodePath.isAbsolute(file)) {
       if (node.dir === undefined) {
         report(

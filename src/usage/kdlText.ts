@@ -1,3 +1,5 @@
+import { quoted } from "./kdl/format.js"
+
 /**
  * KDL 2 string literals for the writer. Ordinary text is a quoted string with escapes; schema
  * text (JSON, full of quotes) is a raw string, multi-line when it has newlines, so a generated
@@ -5,21 +7,7 @@
  * the quoted form.
  */
 
-const NAMED: Readonly<Record<string, string>> = {
-  "\\": "\\\\",
-  '"': '\\"',
-  "\n": "\\n",
-  "\r": "\\r",
-  "\t": "\\t",
-  "\b": "\\b",
-  "\f": "\\f",
-}
-
-/** Code points KDL 2 forbids literally in strings, and newlines other than `\n`. */
-const NEEDS_ESCAPE = /[\\"\x00-\x1F\x7F\x85\u2028\u2029\u200E\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g
-
-export const quoted = (text: string): string =>
-  `"${text.replace(NEEDS_ESCAPE, (c) => NAMED[c] ?? `\\u{${c.codePointAt(0)!.toString(16)}}`)}"`
+export { quoted } from "./kdl/format.js"
 
 /** Characters that cannot appear in a raw string, or would be read back as another newline. */
 const NOT_RAW = /[\x00-\x08\x0B-\x1F\x7F\x85\u2028\u2029\u200E\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/

@@ -1,20 +1,19 @@
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { Effect, Either } from "effect"
-import { type DecodeContext, noExtraValues, reporter, stringValue } from "./context.js"
-import type { CommandDecl } from "./decl.js"
-import { bodyFields, decodeBody, METADATA } from "./decodeCommand.js"
+import type { DecodeContext } from "./context.js"
+import { decodeTop } from "./decodeTop.js"
 import { Problems, UsageSpecError } from "./errors.js"
+import { expandFlagsets } from "./flagsets.js"
 import { expandIncludes } from "./include.js"
-import { type KdlNode, type KdlOrigin, parseKdl } from "./kdl.js"
+import { type KdlOrigin, parseKdl } from "./kdl.js"
 import type { Spec } from "./model.js"
-import { decodeProps, NoProps } from "./props.js"
 import { resolveCommands } from "./resolve.js"
 
 /**
  * Reads a usage spec (KDL 2) from a file, with its includes and schema files, and resolves it
- * into the model. Fails with every problem found (syntax, unknown properties, bad outputs,
- * selects and exit codes), not just the first.
+ * into the model. Fails with every problem found (syntax, unknown nodes and properties, bad
+ * values, flagsets, outputs, selects and exit codes), not just the first.
  */
 export const parseSpecFile = (path: string): Effect.Effect<Spec, UsageSpecError> =>
   Effect.suspend(() => {
@@ -92,51 +91,30 @@ const build = (
   const parsed = parseKdl(text, origin, problems)
   if (parsed === undefined) return Effect.fail(new UsageSpecError({ problems: problems.sorted() }))
   const nodes = expandIncludes(parsed, ctx, stack)
-  const meta = decodeMetadata(nodes, ctx)
-  const bin = meta.bin ?? meta.name
-  if (bin === undefined)
-    problems.add(origin, [], "bin", 'the spec needs bin "<command>" (or name "<command>")')
-  const cli = bin ?? "<bin>"
-  const body = decodeBody(nodes, [cli], ctx, true)
-  const root: CommandDecl = {
-    file: origin.file,
-    label: cli,
-    name: cli,
-    aliases: [],
-    hide: false,
-    ...bodyFields(body),
-  }
-  const resolved = resolveCommands(root, cli, problems)
+  const top = decodeTop(nodes, origin.file, ctx)
+  // As usage: `bin`, else `name`, else the file's name; a spec read from a string may have none.
+  const bin = top.meta.bin ?? top.meta.name ?? (stack[0] === undefined ? "" : nodePath.basename(stack[0]))
+  const root = expandFlagsets(top.root(bin), top.flagsets, ctx)
+  const resolved = resolveCommands(root, bin, problems)
   if (!problems.isEmpty) return Effect.fail(new UsageSpecError({ problems: problems.sorted() }))
+  const m = top.meta
   return Effect.succeed({
-    name: meta.name,
-    bin: cli,
-    version: meta.version,
-    about: meta.about,
-    long_about: meta.long_about,
-    author: meta.author,
-    license: meta.license,
+    name: m.name,
+    bin,
+    version: m.version,
+    long_version: m.long_version,
+    about: m.about,
+    long_about: m.long_about,
+    author: m.author,
+    license: m.license,
+    usage: m.usage,
+    repository: m.repository,
+    source_code_link_template: m.source_code_link_template,
+    min_usage_version: m.min_usage_version,
+    config: top.config,
     root: resolved,
     sources: [...reader.sources],
-    passthrough: body.specPassthrough,
+    passthrough: top.passthrough,
+    kept: top.kept,
   })
-}
-
-type Metadata = { -readonly [K in (typeof METADATA)[number]]?: string }
-
-/** `bin "supervisor"`, `version "1.2.0"`, ...: one string each, once. */
-const decodeMetadata = (nodes: ReadonlyArray<KdlNode>, ctx: DecodeContext): Metadata => {
-  const meta: Metadata = {}
-  for (const node of nodes) {
-    const key = METADATA.find((k) => k === node.name)
-    if (key === undefined) continue
-    const report = reporter(ctx, node, [])
-    decodeProps(NoProps, node.properties, report)
-    noExtraValues(node, 1, report)
-    if (node.children.length > 0) report(`${key} takes no children`)
-    const value = stringValue(node, 0, "a string", report)
-    if (meta[key] !== undefined) report(`${key} is declared more than once`)
-    else if (value !== undefined) meta[key] = value
-  }
-  return meta
 }

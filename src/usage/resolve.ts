@@ -1,6 +1,6 @@
 import type { CommandDecl, ExitCodeDecl, OutputDecl, SelectDecl } from "./decl.js"
 import type { Problems } from "./errors.js"
-import type { Choice, Command, ExitCode, Flag, Output, Selector } from "./model.js"
+import type { Choice, Command, Complete, ExitCode, Flag, Output, Selector } from "./model.js"
 import { canonicalFlagName, flagHasName } from "./usageString.js"
 
 /**
@@ -9,14 +9,17 @@ import { canonicalFlagName, flagHasName } from "./usageString.js"
  *
  * 1. top-level outputs, `select` and exit codes apply to the whole CLI;
  * 2. a command redeclaring an output name replaces it whole (in the inherited position), and
- *    `hide=#true` removes it; new names are appended;
- * 3. exit codes fold by number: a redeclared number keeps its inherited position with the new
- *    description, new numbers are appended;
+ *    `hide=#true` removes it; new names are appended. As in usage (lib/src/spec/output.rs), this
+ *    folds: an output declared twice in one command is the later one, and a hidden output that
+ *    was not inherited is simply not there;
+ * 3. exit codes fold by number the same way (lib/src/spec/exit_code.rs): a redeclared number
+ *    keeps its position with the new description, new numbers are appended;
  * 4. a `select` fills its value flag's choices from the command's own effective outputs, so a
- *    global selector flag gets different choices in each command.
+ *    global selector flag gets different choices in each command. An inherited `select`, or an
+ *    inherited `select="--json"`, whose flag does not reach a subcommand is dropped there.
  *
  * The checks that need a whole command (one default, one select, the flag a select names, the
- * choices it declares) run here too, once per command where they apply.
+ * choices it declares) run here too, once per declaration.
  */
 
 interface Inherited {
@@ -25,10 +28,19 @@ interface Inherited {
   readonly exitCodes: ReadonlyArray<ExitCode>
   /** Global flags of the ancestors, as declared (choices not filled). */
   readonly globals: ReadonlyArray<Flag>
+  /** The spec's (top-level) completers: every command has them, its own win by name. */
+  readonly complete: ReadonlyArray<Complete>
 }
 
 export const resolveCommands = (root: CommandDecl, bin: string, problems: Problems): Command =>
-  resolveCommand(root, [], bin, { outputs: [], exitCodes: [], globals: [] }, problems, new Set())
+  resolveCommand(
+    root,
+    [],
+    bin,
+    { outputs: [], exitCodes: [], globals: [], complete: root.complete },
+    problems,
+    new Set(),
+  )
 
 const sameFlag = (a: Flag, b: Flag): boolean =>
   a.long.some((l) => b.long.includes(l)) || a.short.some((s) => b.short.includes(s))
@@ -56,22 +68,20 @@ const resolveCommand = (
     problems.add(d, where, d.label, message)
   }
 
-  const own = decl.flags.map((f) => f.flag)
-  const flags: Array<Flag> = [...own, ...inh.globals.filter((g) => !own.some((o) => sameFlag(o, g)))]
+  const ownFlags = decl.flags.map((f) => f.flag)
+  const flags: Array<Flag> = [
+    ...ownFlags,
+    ...inh.globals.filter((g) => !ownFlags.some((o) => sameFlag(o, g))),
+  ]
 
-  // Outputs: replace in place, hide removes, new ones appended.
-  const outputs: Array<OutputDecl> = [...inh.outputs]
-  const declared = new Set<string>()
+  // Outputs: replace in place (a later declaration too), new ones appended, then hidden ones go.
+  const folded: Array<OutputDecl> = [...inh.outputs]
   for (const o of decl.outputs) {
-    if (declared.has(o.name)) report(o, `output "${o.name}" is declared twice in this command`)
-    declared.add(o.name)
-    const i = outputs.findIndex((x) => x.name === o.name)
-    if (o.hide) {
-      if (i >= 0) outputs.splice(i, 1)
-      else report(o, `hide=#true removes an inherited output, but none named "${o.name}" is inherited here`)
-    } else if (i >= 0) outputs[i] = o
-    else outputs.push(o)
+    const i = folded.findIndex((x) => x.name === o.name)
+    if (i >= 0) folded[i] = o
+    else folded.push(o)
   }
+  const outputs = folded.filter((o) => !o.hide)
   const defaults = outputs.filter((o) => o.default)
   // Only when this command adds a default: otherwise its parent had the same ones and said so.
   const blame = defaults.find((d) => decl.outputs.includes(d))
@@ -87,9 +97,13 @@ const resolveCommand = (
     const first = decl.selects[0]!
     report(extra, `only one select per command; this command already has select "${first.flag}"`)
   }
-  const select = decl.selects[0] ?? inh.select
+  // An inherited select goes only as far as its flag does; one written here must name a flag.
+  const own = decl.selects[0]
+  const select =
+    own ??
+    (inh.select !== undefined && flags.some((f) => flagHasName(f, inh.select!.flag)) ? inh.select : undefined)
   let selectFlag: string | undefined
-  if (select !== undefined) {
+  if (select !== undefined && outputs.length > 0) {
     const i = flags.findIndex((f) => flagHasName(f, select.flag))
     const flag = flags[i]
     if (flag === undefined) {
@@ -109,7 +123,9 @@ const resolveCommand = (
     if (o.select !== undefined) {
       const flag = flags.find((f) => flagHasName(f, o.select!))
       if (flag === undefined) {
-        report(o, `select="${o.select}" is not a flag of this command (${listFlags(flags)})`)
+        // Inherited: the flag does not reach this command, so nothing here selects by it.
+        if (decl.outputs.includes(o))
+          report(o, `select="${o.select}" is not a flag of this command (${listFlags(flags)})`)
       } else if (flag.arg !== undefined) {
         report(
           o,
@@ -124,12 +140,16 @@ const resolveCommand = (
     return selectFlag === undefined ? null : { kind: "value", flag: selectFlag, value: o.name }
   }
 
-  const exitCodes = foldExitCodes(inh.exitCodes, decl.exit_codes, report)
+  const exitCodes = foldExitCodes(inh.exitCodes, decl.exit_codes)
   const globals = [
-    ...inh.globals.filter((g) => !own.some((o) => sameFlag(o, g))),
-    ...own.filter((f) => f.global),
+    ...inh.globals.filter((g) => !ownFlags.some((o) => sameFlag(o, g))),
+    ...ownFlags.filter((f) => f.global),
   ]
-  const next: Inherited = { outputs, select, exitCodes, globals }
+  const next: Inherited = { outputs, select, exitCodes, globals, complete: inh.complete }
+  const complete = [
+    ...inh.complete.filter((c) => !decl.complete.some((d) => d.name === c.name)),
+    ...decl.complete,
+  ]
   return {
     name: decl.name,
     path,
@@ -137,6 +157,17 @@ const resolveCommand = (
     help: decl.help,
     long_help: decl.long_help,
     hide: decl.hide,
+    effect: decl.effect,
+    subcommand_required: decl.subcommand_required,
+    deprecated: decl.deprecated,
+    before_help: decl.before_help,
+    before_long_help: decl.before_long_help,
+    after_help: decl.after_help,
+    after_long_help: decl.after_long_help,
+    hidden_aliases: decl.hidden_aliases.length === 0 ? undefined : decl.hidden_aliases,
+    complete: complete.length === 0 ? undefined : complete,
+    mounts: decl.mounts.length === 0 ? undefined : decl.mounts,
+    kept: decl.kept,
     flags,
     args: decl.args,
     outputs: outputs.map((o) => toOutput(o, selectorOf(o))),
@@ -186,13 +217,9 @@ const fillChoices = (
 const foldExitCodes = (
   inherited: ReadonlyArray<ExitCode>,
   declared: ReadonlyArray<ExitCodeDecl>,
-  report: (d: ExitCodeDecl, message: string) => void,
 ): Array<ExitCode> => {
   const codes = [...inherited]
-  const seen = new Set<number>()
   for (const e of declared) {
-    if (seen.has(e.code)) report(e, `exit code ${e.code} is declared twice in this command`)
-    seen.add(e.code)
     const i = codes.findIndex((c) => c.code === e.code)
     const code = { code: e.code, description: e.description }
     if (i >= 0) codes[i] = code

@@ -1,8 +1,16 @@
 import { Either } from "effect"
+import type { DoubleDash } from "./model.js"
 
 /**
- * The usage strings of flags and args: `"-f --format <FMT>"`, `"<file>"`, `"[file]..."`.
- * A value in angle brackets is required, in square brackets optional; a trailing `...` repeats.
+ * The usage strings of flags and args, as usage reads them (lib/src/spec/{flag,arg}.rs,
+ * docs/spec/reference/{flag,arg}.md):
+ *
+ * - an arg is `<name>` (required), `[name]` (optional) or a bare `name` (required), with `...`
+ *   or `…` after it for several values, and `[-- name]` for one that comes after `--`;
+ * - a flag is `-s`, `--long` (several of each), an optional `name:` in front, then at most one
+ *   value `<VALUE>` or `[VALUE]`, and `...` after the names (repeatable) or after the value.
+ *
+ * Beyond usage, a flag's names may be separated by commas and its value written `--out=<PATH>`.
  */
 
 export interface ValueUsage {
@@ -11,55 +19,106 @@ export interface ValueUsage {
   readonly variadic: boolean
 }
 
+export interface ArgUsage extends ValueUsage {
+  /** `required` for `[-- name]`; otherwise absent (usage's default, `optional`). */
+  readonly double_dash?: DoubleDash | undefined
+}
+
 export interface FlagUsage {
+  /** The explicit `name:` when given. */
+  readonly name?: string | undefined
   readonly long: ReadonlyArray<string>
   readonly short: ReadonlyArray<string>
+  /** `--tag...`: the flag repeats. */
+  readonly variadic: boolean
   readonly arg?: ValueUsage | undefined
 }
 
-const VALUE = /^(?:<([^<>\s]+)>|\[([^[\]\s]+)\])(\.\.\.)?$/
+/** `<x>`, `[x]`, `x`, `<x>...`, `[x]…`, `[-- x]`. Only an empty name is refused, as in usage. */
+export const parseArgUsage = (text: string): Either.Either<ArgUsage, string> => {
+  let name = text.trim()
+  let variadic = false
+  let required = true
+  let double_dash: DoubleDash | undefined
+  const ellipsis = /(\.\.\.|…)$/.exec(name)
+  if (ellipsis !== null) {
+    variadic = true
+    name = name.slice(0, -ellipsis[0].length)
+  }
+  if (name.startsWith("[") && name.endsWith("]")) {
+    required = false
+    name = name.slice(1, -1)
+  } else if (name.startsWith("<") && name.endsWith(">")) name = name.slice(1, -1)
+  if (name.startsWith("-- ")) {
+    double_dash = "required"
+    name = name.slice(3)
+  }
+  name = name.trim()
+  if (name === "") return Either.left(`"${text}" has no name (write <name>, [name] or name)`)
+  return Either.right({ name, required, variadic, double_dash })
+}
 
-/** `<x>`, `[x]`, `<x>...`; anything else is not a value placeholder. */
-export const parseValueUsage = (text: string): Either.Either<ValueUsage, string> => {
-  const m = VALUE.exec(text.trim())
-  if (m === null) return Either.left(`"${text}" is not <name>, [name], <name>... or [name]...`)
-  return Either.right({ name: (m[1] ?? m[2])!, required: m[1] !== undefined, variadic: m[3] !== undefined })
+/** A flag value's placeholder: `<x>` or `[x]`, one word. */
+const placeholder = (word: string): ValueUsage | undefined => {
+  const m = /^(?:<([^<>]+)>|\[([^[\]]+)\])$/.exec(word)
+  return m === null ? undefined : { name: (m[1] ?? m[2])!, required: m[1] !== undefined, variadic: false }
 }
 
 export const formatValueUsage = (v: ValueUsage): string =>
   `${v.required ? `<${v.name}>` : `[${v.name}]`}${v.variadic ? "..." : ""}`
 
-/** Names separated by spaces or commas; `--name=<VALUE>` is accepted for the value too. */
 export const parseFlagUsage = (usage: string): Either.Either<FlagUsage, string> => {
   const long: Array<string> = []
   const short: Array<string> = []
+  let name: string | undefined
   let arg: ValueUsage | undefined
+  let variadic = false
   const words = usage
+    .replace(/\.\.\.|…/g, " … ")
     .split(/[\s,]+/)
     .flatMap((w) => (w.startsWith("--") && w.includes("=") ? w.split("=", 2) : [w]))
     .filter((w) => w !== "")
   for (const word of words) {
-    if (/^--[^-\s]/.test(word)) long.push(word.slice(2))
-    else if (/^-[^-\s]$/.test(word)) short.push(word.slice(1))
-    else {
-      const value = parseValueUsage(word)
-      if (Either.isLeft(value) || arg !== undefined) {
-        return Either.left(`unexpected "${word}" in flag "${usage}" (expected -x, --name and one <VALUE>)`)
+    if (word === "…") {
+      if (arg !== undefined) arg = { ...arg, variadic: true }
+      else variadic = true
+    } else if (word.endsWith(":") && !word.startsWith("-") && long.length + short.length === 0) {
+      name = word.slice(0, -1)
+    } else if (/^--[^-\s]/.test(word)) long.push(word.slice(2))
+    else if (word.startsWith("-") && !word.startsWith("--")) {
+      if ([...word.slice(1)].length !== 1)
+        return Either.left(`"${word}" in flag "${usage}" is not a short flag (one character after -)`)
+      short.push(word.slice(1))
+    } else {
+      const value = placeholder(word)
+      if (value === undefined || arg !== undefined) {
+        return Either.left(
+          `unexpected "${word}" in flag "${usage}" (expected -x, --name, name: and one <VALUE> or [VALUE])`,
+        )
       }
-      arg = value.right
+      arg = value
     }
   }
-  if (long.length === 0 && short.length === 0) {
-    return Either.left(`flag "${usage}" has no name (expected -x or --name)`)
+  if (long.length === 0 && short.length === 0 && name === undefined) {
+    return Either.left(`flag "${usage}" has no name (expected -x, --name or name:)`)
   }
-  return Either.right({ long, short, arg })
+  return Either.right({ name, long, short, variadic, arg })
 }
 
-/** How a flag is named in messages and selectors: `--format`, or `-f` when it has no long name. */
+/**
+ * How a flag is named in messages and selectors: `--format`, or `-f` when it has no long name,
+ * or its bare `name:` when it has neither.
+ */
 export const canonicalFlagName = (flag: {
   readonly long: ReadonlyArray<string>
   readonly short: ReadonlyArray<string>
-}): string => (flag.long[0] !== undefined ? `--${flag.long[0]}` : `-${flag.short[0] ?? ""}`)
+  readonly name?: string | undefined
+}): string =>
+  flag.long[0] !== undefined
+    ? `--${flag.long[0]}`
+    : flag.short[0] !== undefined
+      ? `-${flag.short[0]}`
+      : (flag.name ?? "")
 
 /** Whether `name` (`--format` or `-f`) is one of the flag's names. */
 export const flagHasName = (

@@ -1,7 +1,9 @@
+import { execFileSync, spawnSync } from "node:child_process"
 import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type CliResult, makeSandbox, runCli, type Sandbox } from "./harness.js"
+import { largeSpec } from "../usage/conformance/largeSpec.js"
+import { BIN, type CliResult, makeSandbox, runCli, type Sandbox } from "./harness.js"
 
 // `supervisor spec ...` and `supervisor usage`, through the built CLI, on a fixture spec.
 
@@ -40,6 +42,45 @@ cmd "x" {
 }
 `
 
+// Specs written the way usage's own docs and pitchfork's and mise's specs write them (issue 17).
+const REAL = `name "pitchfork"
+bin "pitchfork"
+version "1.0.0"
+about "Daemons with DX"
+usage "pitchfork <COMMAND>"
+min_usage_version "2.0"
+source_code_link_template "https://example.org/src/cli/{{path}}.rs"
+flag "-v --verbose" help="More output" global=#true count=#true var=#true
+flagset "output" {
+  flag "-J --json" help="Print JSON"
+}
+complete "daemon" run="pitchfork list --names" descriptions=#true
+cmd "logs" help="Show logs" effect="read" {
+  alias "l"
+  flag "--clear" help="Delete the logs" effect="destructive"
+  flag "-n <LINES>" help="How many lines" default="100"
+  arg "[daemon]..." help="The daemons"
+}
+cmd "start" help="Start daemons" effect="write" subcommand_required=#false {
+  use "output"
+  flag "--color <WHEN>" { arg "<WHEN>" { choices "auto" "always" "never"; }; }
+  arg "plugin"
+  arg "[TOOL@VERSION]…" var=#true
+  arg "[-- args]..."
+}
+cmd "run"{
+  mount run="pitchfork tasks --usage"
+}
+`
+const REJECTED = `bin "x"
+flagset "output" { flag "--json"; }
+cmd "a" {
+  use "outupt"
+  flag "--b" { choices "x"; }
+  arg "<c>" { choices { choice "y"; choice "y"; }; }
+}
+`
+
 let sb: Sandbox
 const cli = (...args: Array<string>): CliResult => runCli(args, { cwd: sb.root, env: sb.env })
 const cliStdin = (input: string, ...args: Array<string>): CliResult =>
@@ -52,6 +93,8 @@ beforeAll(() => {
     "list.schema.json": '{"type": "array", "items": {"type": "string"}}\n',
     "inline.kdl": INLINE,
     "bad.kdl": BAD,
+    "real.kdl": REAL,
+    "rejected.kdl": REJECTED,
   })
 })
 afterAll(() => sb.cleanup())
@@ -238,5 +281,108 @@ describe("supervisor usage", () => {
       selector: { kind: "present", flag: "--json" },
       schema: { type: "array", items: { $ref: "#/$defs/ApiDaemonEntry" } },
     })
+  })
+})
+
+describe("the usage language (issue 17)", () => {
+  it("checks a spec written the way real specs are, using every part of it", () => {
+    expect(cli("spec", "check", "real.kdl")).toMatchObject({
+      status: 0,
+      stdout: "ok: real.kdl (4 commands)\n",
+    })
+    const start = JSON.parse(cli("spec", "describe", "real.kdl", "start").stdout)
+    expect(start.effect).toBe("write")
+    expect(start.flags.map((f: { names: Array<string> }) => f.names.join(" "))).toEqual([
+      "-J --json",
+      "--color",
+      "-v --verbose",
+    ])
+    expect(JSON.parse(cli("spec", "describe", "real.kdl", "run").stdout).mounts).toEqual([
+      "pitchfork tasks --usage",
+    ])
+    expect(cli("spec", "complete", "real.kdl", "--shell", "bash").stdout).toContain("pitchfork list --names")
+  })
+
+  it("rejects what usage rejects, every problem with its file and line", () => {
+    const r = cli("spec", "check", "rejected.kdl")
+    expect(r.status).toBe(1)
+    expect(r.stderr).toBe(
+      [
+        'rejected.kdl:4: use "outupt": unknown flagset "outupt" (declared: output)',
+        'rejected.kdl:5: x a: flag "--b": choices: a flag must take a value to have choices (add <VALUE> to its usage, or a child arg)',
+        'rejected.kdl:6: x a: arg "<c>": choice "y": choice "y" is declared more than once',
+        "3 problems found",
+        "",
+      ].join("\n"),
+    )
+  })
+
+  it("complete refuses a spec that names no program", () => {
+    const r = cliStdin('arg "<x>"\n', "spec", "complete", "--shell", "bash", "-")
+    expect(r.status).toBe(1)
+    expect(r.stderr).toMatch(/^error: the spec names no program/)
+  })
+})
+
+describe("a spec of mise's size through every spec command (issue 17)", () => {
+  const large = largeSpec()
+  // Larger than spawnSync's default 1 MiB of output (resolve --json is about 2 MiB).
+  const run = (args: ReadonlyArray<string>, input?: string) => {
+    const r = spawnSync(process.execPath, [BIN, "spec", ...args], {
+      cwd: sb.root,
+      env: sb.env,
+      encoding: "utf8",
+      maxBuffer: 1 << 28,
+      ...(input === undefined ? {} : { input }),
+    })
+    expect(r.stderr).toBe("")
+    expect(r.status).toBe(0)
+    return r.stdout
+  }
+  beforeAll(() => sb.write(large.files))
+  const shell = (name: string, script: string) => {
+    const file = join(sb.root, `mycli.${name}`)
+    writeFileSync(file, script)
+    execFileSync(name, ["-n", file], { stdio: ["ignore", "pipe", "pipe"] })
+  }
+
+  it("check, docs and docs --man", () => {
+    expect(run(["check", large.main])).toBe(`ok: ${large.main} (${large.commands} commands)\n`)
+    expect(run(["docs", large.main]).match(/^<!-- file: .+ -->$/gm)?.length).toBeGreaterThan(50)
+    expect(run(["docs", "--format", "man", large.main])).toMatch(/^\.TH "MYCLI" 1/m)
+  })
+
+  it("complete for bash, zsh and fish: scripts each shell reads", () => {
+    for (const name of ["bash", "zsh", "fish"]) {
+      const script = run(["complete", "--shell", name, large.main])
+      expect(script).toContain("mycli plugins ls")
+      expect(() => shell(name, script)).not.toThrow()
+    }
+  })
+
+  it("resolve --json and describe", () => {
+    const doc = JSON.parse(run(["resolve", "--json", large.main]))
+    expect(Object.keys(doc.commands)).toHaveLength(large.commands)
+    expect(doc.config.files.map((f: { path: string }) => f.path)).toEqual([
+      "/etc/mycli/config.toml",
+      ".mycli.toml",
+    ])
+    expect(JSON.parse(run(["describe", large.main])).flags.length).toBeGreaterThan(3)
+    // Listed: every command neither hidden itself nor under a hidden one.
+    const hidden = Object.entries(doc.commands as Record<string, { hide: boolean }>)
+      .filter(([, c]) => c.hide)
+      .map(([line]) => line)
+    const visible = Object.keys(doc.commands).filter(
+      (line) => !hidden.some((h) => line === h || line.startsWith(`${h} `)),
+    )
+    expect(JSON.parse(run(["describe", "--list", large.main]))).toHaveLength(visible.length)
+  })
+
+  it("fmt: the same model, and formatting it again changes nothing", () => {
+    const once = run(["fmt", large.main])
+    expect(run(["fmt", "-"], once)).toBe(once)
+    const a = JSON.parse(run(["resolve", "--json", large.main]))
+    const b = JSON.parse(run(["resolve", "--json", "-"], once))
+    expect({ ...b, sources: [] }).toEqual({ ...a, sources: [] })
   })
 })

@@ -39,10 +39,11 @@ describe("metadata", () => {
     expect((await parseOk(kdl('name "tool"'))).bin).toBe("tool")
   })
 
-  it("needs bin or name", async () => {
-    expect(await errorsOf(kdl('version "1"'))).toEqual([
-      'spec.kdl: bin: the spec needs bin "<command>" (or name "<command>")',
-    ])
+  // lib/src/spec/mod.rs (Spec::parse_file): bin defaults to the file's name; from a string, none.
+  it("needs neither bin nor name: a spec from a string then names no program", async () => {
+    const spec = await parseOk(kdl('arg "<name>"'))
+    expect(spec.bin).toBe("")
+    expect(spec.root.args.map((a) => a.name)).toEqual(["name"])
   })
 })
 
@@ -196,7 +197,7 @@ describe("example and passthrough", () => {
     ])
   })
 
-  it("keeps complete (and other unknown nodes) as KDL text, never dropping them", async () => {
+  it("reads complete, mount and usage, and keeps group nodes as KDL text, never dropping them", async () => {
     const spec = await parseOk(
       kdl(
         'bin "x"',
@@ -204,16 +205,19 @@ describe("example and passthrough", () => {
         'complete "id" run="x list" descriptions=#true',
         'cmd "a" {',
         '  complete "plugin" run="x plugins"',
-        '  mount run="x mount" { nested 1; }',
+        '  mount run="x mount"',
+        '  group "output" { member "--json"; }',
         "}",
       ),
     )
-    expect(spec.passthrough).toEqual([{ kdl: 'usage "x [flags]"' }])
-    expect(spec.root.passthrough).toEqual([{ kdl: 'complete "id" descriptions=#true run="x list"' }])
-    expect(commandAt(spec, "a").passthrough).toEqual([
-      { kdl: 'complete "plugin" run="x plugins"' },
-      { kdl: 'mount run="x mount" {\n  nested 1\n}' },
+    expect(spec.usage).toBe("x [flags]")
+    expect(spec.root.complete).toEqual([{ name: "id", run: "x list", descriptions: true }])
+    expect(commandAt(spec, "a").complete).toEqual([
+      { name: "id", run: "x list", descriptions: true },
+      { name: "plugin", run: "x plugins", descriptions: false },
     ])
+    expect(commandAt(spec, "a").mounts).toEqual([{ run: "x mount" }])
+    expect(commandAt(spec, "a").passthrough).toEqual([{ kdl: 'group "output" {\n  member "--json"\n}' }])
   })
 })
 
@@ -327,13 +331,13 @@ describe("KDL 2 syntax", () => {
 
   it("reports KDL 1 booleans with the KDL 2 spelling", async () => {
     expect(await errorsOf(kdl('bin "x"', 'flag "--a" global=true'))).toEqual([
-      'spec.kdl:2: KDL syntax error: unexpected "=" (KDL 2 writes #true)',
+      'spec.kdl:2: KDL syntax error: unexpected "true" (KDL 2 writes #true, or "true" for the text)',
     ])
   })
 
   it("reports an unclosed block at the end of the file", async () => {
     expect(await errorsOf(kdl('bin "x"', 'cmd "a" {'))).toEqual([
-      "spec.kdl:3: KDL syntax error: unexpected end of input",
+      "spec.kdl:3: KDL syntax error: unexpected end of input (a { block is not closed)",
     ])
   })
 

@@ -155,12 +155,33 @@ describe("select", () => {
     expect(format?.arg?.choices?.map((c) => c.value)).toEqual(["json"])
   })
 
-  it("an inherited select whose flag is not global is an error in each subcommand", async () => {
-    expect(
-      await errorsOf(kdl('bin "x"', 'flag "--format <F>"', 'output "a"', 'select "--format"', 'cmd "b"')),
-    ).toEqual([
-      'spec.kdl:4: x b: select "--format": select names --format, which is not a flag of this command (this command has no flags)',
+  // As usage (lib/src/spec/output.rs, resolve_cmd): a select inherits only as far as its flag.
+  it("drops an inherited select whose flag does not reach the subcommand", async () => {
+    const spec = await parseOk(
+      kdl('bin "x"', 'flag "--format <F>"', 'output "a"', 'select "--format"', 'cmd "b"'),
+    )
+    expect(commandAt(spec, "b").select).toBeUndefined()
+    expect(commandAt(spec, "b").outputs.map((o) => o.selector)).toEqual([null])
+  })
+
+  it("still requires a select written on a command to name one of its flags", async () => {
+    expect(await errorsOf(kdl('bin "x"', 'output "a"', 'cmd "b" { select "--format"; }'))).toEqual([
+      'spec.kdl:3: x b: select "--format": select names --format, which is not a flag of this command (this command has no flags)',
     ])
+  })
+
+  it("drops an inherited select= whose boolean flag does not reach the subcommand", async () => {
+    const spec = await parseOk(
+      kdl(
+        'bin "x"',
+        'flag "--json"',
+        'output "text" default=#true',
+        'output "json" select="--json"',
+        'cmd "n"',
+      ),
+    )
+    expect(spec.root.outputs[1]!.selector).toEqual({ kind: "present", flag: "--json" })
+    expect(commandAt(spec, "n").outputs.map((o) => o.selector)).toEqual([null, null])
   })
 })
 

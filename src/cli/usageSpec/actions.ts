@@ -85,5 +85,7 @@ export const fmt = withSpec((spec, o: { readonly file: string; readonly write: b
 })
 
 export const complete = withSpec((spec, o: { readonly shell: "bash" | "zsh" | "fish" }) =>
-  print(completionScript(spec, o.shell)),
+  spec.bin === ""
+    ? fail(1, 'the spec names no program, and a completion script registers for one: add bin "<name>"')
+    : print(completionScript(spec, o.shell)),
 )

@@ -32,9 +32,13 @@ export const visibleCommands = (spec: Spec): ReadonlyArray<Command> => {
   return out
 }
 
-/** The subcommand a word names, by its name or one of its aliases. */
+/**
+ * The subcommand a word names: by name first, then by an alias (hidden ones too), so a
+ * command's own name outranks another's alias as in usage (lib/src/spec/cmd.rs).
+ */
 export const findSubcommand = (command: Command, word: string): Command | undefined =>
-  command.subcommands.find((sub) => sub.name === word || sub.aliases.includes(word))
+  command.subcommands.find((sub) => sub.name === word) ??
+  command.subcommands.find((sub) => sub.aliases.includes(word) || (sub.hidden_aliases ?? []).includes(word))
 
 /** The command a path names (names or aliases at each level); the root for `[]`. */
 export const findCommand = (spec: Spec, path: ReadonlyArray<string>): Command | undefined => {
@@ -50,8 +54,9 @@ export const findCommand = (spec: Spec, path: ReadonlyArray<string>): Command | 
 export const visibleSubcommands = (command: Command): ReadonlyArray<Command> =>
   command.subcommands.filter((sub) => !sub.hide)
 
-/** The words that run a command: `supervisor daemons start`. */
-export const commandLine = (spec: Spec, command: Command): string => [spec.bin, ...command.path].join(" ")
+/** The words that run a command: `supervisor daemons start` (a spec with no bin: the path alone). */
+export const commandLine = (spec: Spec, command: Command): string =>
+  [spec.bin, ...command.path].filter((w) => w !== "").join(" ")
 
 /** The usage form of a positional argument: `<name>`, `[name]`, `<name>...`. */
 export const argUsage = (arg: Arg): string => {
@@ -61,14 +66,15 @@ export const argUsage = (arg: Arg): string => {
 }
 
 /**
- * The one-line synopsis: `supervisor daemons start [FLAGS] <name>... [COMMAND]`.
- * `[COMMAND]` is optional because the model does not say whether a subcommand is required.
+ * The one-line synopsis: `supervisor daemons start [FLAGS] <name>... [COMMAND]`, or
+ * `<COMMAND>` when the command requires one (`subcommand_required`).
  */
 export const usageLine = (spec: Spec, command: Command): string => {
   const parts = [commandLine(spec, command)]
   if (command.flags.some((flag) => !flag.hide)) parts.push("[FLAGS]")
-  for (const arg of command.args) parts.push(argUsage(arg))
-  if (visibleSubcommands(command).length > 0) parts.push("[COMMAND]")
+  for (const arg of command.args) if (arg.hide !== true) parts.push(argUsage(arg))
+  if (visibleSubcommands(command).length > 0)
+    parts.push(command.subcommand_required === true ? "<COMMAND>" : "[COMMAND]")
   return parts.join(" ")
 }
 

@@ -1,11 +1,19 @@
 import type { Spec } from "../model.js"
-import { type CompletionNode, completionTable, shellIdent, shQuote } from "./completion-table.js"
-import { flagNames } from "./flags.js"
+import { bashCommand } from "./completion-run.js"
+import {
+  type CompletionNode,
+  completionTable,
+  shellIdent,
+  shQuote,
+  type ValueSource,
+} from "./completion-table.js"
+import { allFlagNames, flagNames } from "./flags.js"
 
 /**
  * A bash completion script. Bash shows no descriptions, so it offers bare words: subcommands,
  * flags, a flag's choices (after `--format `, `--format=` in either word-break setting) and a
- * positional argument's choices. The command line is walked word by word so a global flag's
+ * positional argument's choices, or what a `complete` node's command prints (the value part of
+ * its `value:description` lines). The command line is walked word by word so a global flag's
  * value before the subcommand is skipped and the choices come from the command being typed.
  */
 export const bashCompletion = (spec: Spec): string => {
@@ -36,7 +44,7 @@ export const bashCompletion = (spec: Spec): string => {
       table.flatMap((node) =>
         node.flags
           .filter((f) => f.flag.arg?.required === true)
-          .map((f) => ({ patterns: flagNames(f.flag).map((n) => `${node.id}:${n}`), body: "return 0" })),
+          .map((f) => ({ patterns: allFlagNames(f.flag).map((n) => `${node.id}:${n}`), body: "return 0" })),
       ),
     ),
     "}",
@@ -56,7 +64,11 @@ export const bashCompletion = (spec: Spec): string => {
       table
         .map((node) => ({
           node,
-          names: node.flags.filter((f) => !f.flag.hide).flatMap((f) => longFirst(flagNames(f.flag))),
+          names: node.flags
+            .filter((f) => !f.flag.hide)
+            .flatMap((f) =>
+              longFirst([...flagNames(f.flag), ...(f.flag.negate === undefined ? [] : [f.flag.negate])]),
+            ),
         }))
         .filter(({ names }) => names.length > 0)
         .map(({ node, names }) => ({ patterns: [`${node.id}:`], body: assign(words, names) })),
@@ -66,25 +78,41 @@ export const bashCompletion = (spec: Spec): string => {
     `${fn}_values() {`,
     ...caseBlock(
       table.flatMap((node) =>
-        node.flags.flatMap((f) =>
-          f.choices === undefined || f.choices.length === 0
+        node.flags.flatMap((f) => {
+          const body =
+            f.choices !== undefined && f.choices.length > 0
+              ? assign(
+                  words,
+                  f.choices.map((c) => c.value),
+                )
+              : valueBody(fn, words, f.value)
+          return body === undefined
             ? []
-            : [
-                {
-                  patterns: flagNames(f.flag).map((n) => `${node.id}:${n}`),
-                  body: assign(
-                    words,
-                    f.choices.map((c) => c.value),
-                  ),
-                },
-              ],
-        ),
+            : [{ patterns: allFlagNames(f.flag).map((n) => `${node.id}:${n}`), body }]
+        }),
       ),
     ),
     "  return 0",
     "}",
     `${fn}_args() {`,
     ...caseBlock(table.flatMap(argEntries(words))),
+    "  return 0",
+    "}",
+    "",
+    `# Sets ${words} to the lines command $2 prints ($1=1: value:description lines, \\: a colon).`,
+    `${fn}_run() {`,
+    "  local line",
+    `  ${words}=()`,
+    "  while IFS= read -r line; do",
+    "    if (($1)); then",
+    `      line=\${line//\\\\:/$'\\x01'}`,
+    `      line=\${line%%:*}`,
+    `      line=\${line//$'\\x01'/:}`,
+    `      line=\${line#"\${line%%[![:space:]]*}"}`,
+    `      line=\${line%"\${line##*[![:space:]]}"}`,
+    "    fi",
+    `    [[ -n $line ]] && ${words}+=("$line")`,
+    '  done < <(sh -c "$2" 2>/dev/null)',
     "  return 0",
     "}",
     "",
@@ -180,15 +208,31 @@ const longFirst = (names: ReadonlyArray<string>): ReadonlyArray<string> => [
 const argEntries =
   (words: string) =>
   (node: CompletionNode): ReadonlyArray<{ patterns: ReadonlyArray<string>; body: string }> => {
-    if (!node.args.some((a) => a.choices !== undefined && a.choices.length > 0)) return []
+    const fn = words.replace(/_words$/, "")
+    if (!node.args.some((a) => (a.choices !== undefined && a.choices.length > 0) || a.value !== undefined))
+      return []
     return node.args.map((a, index) => ({
       patterns: [a.arg.variadic ? `${node.id}:*` : `${node.id}:${index}`],
       body:
         a.choices === undefined || a.choices.length === 0
-          ? "return 1"
+          ? (valueBody(fn, words, a.value) ?? "return 1")
           : assign(
               words,
               a.choices.map((c) => c.value),
             ),
     }))
   }
+
+/** What sets the words of a value with no choices: a completer's output, or directory names. */
+const valueBody = (fn: string, words: string, source: ValueSource | undefined): string | undefined => {
+  switch (source?.kind) {
+    case undefined:
+      return undefined
+    case "files":
+      return "return 1" // bash's own file names (complete -o default)
+    case "dirs":
+      return `mapfile -t ${words} < <(compgen -d -- "$cur")`
+    case "run":
+      return `${fn}_run ${source.complete.descriptions ? 1 : 0} ${bashCommand(source.complete.run)}`
+  }
+}

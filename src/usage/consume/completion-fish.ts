@@ -1,6 +1,7 @@
 import type { Choice, Spec } from "../model.js"
-import { type CompletionNode, completionTable, shellIdent } from "./completion-table.js"
-import { flagNames } from "./flags.js"
+import { fishCommand } from "./completion-run.js"
+import { type CompletionNode, completionTable, shellIdent, type ValueSource } from "./completion-table.js"
+import { allFlagNames, flagNames } from "./flags.js"
 
 /**
  * A fish completion script. fish describes every candidate, so output names carry their help
@@ -59,7 +60,9 @@ export const fishCompletion = (spec: Spec): string => {
     "# Succeeds when flag $argv[2] of command $argv[1] takes the next word as its value.",
     `function ${fn}_takes_value --argument-names id word`,
     ...table.flatMap((node) => {
-      const names = node.flags.filter((f) => f.flag.arg?.required === true).flatMap((f) => flagNames(f.flag))
+      const names = node.flags
+        .filter((f) => f.flag.arg?.required === true)
+        .flatMap((f) => allFlagNames(f.flag))
       return names.length === 0 ? [] : [ifContains(node.id, names, "return 0")]
     }),
     "    return 1",
@@ -79,15 +82,66 @@ export const fishCompletion = (spec: Spec): string => {
     "end",
     "",
   ]
-  for (const node of table) out.push(...commandCompletions(bin, fn, node), "")
+  out.push(
+    "# Prints the lines command $argv[2] prints ($argv[1] = 1: value:description, \\: a colon),",
+    "# as value<TAB>description.",
+    `function ${fn}_run --argument-names descriptions cmd`,
+    "    for line in (sh -c $cmd 2>/dev/null)",
+    '        test -n "$line"; or continue',
+    "        if test $descriptions = 1",
+    // In fish's single quotes \\ is one backslash: the regex reads ^((?:[^\\:]|\\.)*):\s*
+    "            set line (string replace -r '^((?:[^\\\\\\\\:]|\\\\\\\\.)*):\\s*' '$1\\t' -- $line)",
+    "            set line (string replace -a '\\\\:' ':' -- $line)",
+    "        end",
+    "        printf '%s\\n' $line",
+    "    end",
+    "end",
+    "",
+  )
+  const completers: Array<string> = []
+  for (const node of table) out.push(...commandCompletions(bin, fn, node, completers), "")
+  out.push(...completers)
   return out.join("\n")
 }
 
-const commandCompletions = (bin: string, fn: string, node: CompletionNode): Array<string> => {
+/** The `-a` of a value a `complete` node's command (or the directories) completes. */
+const sourceArgs = (
+  fn: string,
+  source: ValueSource | undefined,
+  completers: Array<string>,
+): string | undefined => {
+  switch (source?.kind) {
+    case undefined:
+    case "files":
+      return undefined
+    case "dirs":
+      return `-a ${fishQuote("(__fish_complete_directories (commandline -ct))")}`
+    case "run": {
+      const name = `${fn}_complete_${completers.length}`
+      completers.push(
+        `function ${name}`,
+        "    set -l words (commandline -opc) (commandline -ct)",
+        `    ${fn}_run ${source.complete.descriptions ? 1 : 0} ${fishCommand(source.complete.run, fishQuote)}`,
+        "end",
+        "",
+      )
+      return `-a ${fishQuote(`(${name})`)}`
+    }
+  }
+}
+
+const commandCompletions = (
+  bin: string,
+  fn: string,
+  node: CompletionNode,
+  completers: Array<string>,
+): Array<string> => {
   const is = fishQuote(`${fn}_is ${node.id}`)
   const lines: Array<string> = []
   // File names only where a positional takes free text.
-  const freeText = node.children.length === 0 && node.args.some((a) => a.choices === undefined)
+  const freeText =
+    node.children.length === 0 &&
+    node.args.some((a) => a.choices === undefined && (a.value === undefined || a.value.kind === "files"))
   if (!freeText) lines.push(`complete -c ${bin} -n ${is} -f`)
   for (const child of node.children) {
     if (child.hidden) continue
@@ -99,23 +153,32 @@ const commandCompletions = (bin: string, fn: string, node: CompletionNode): Arra
   for (const f of node.flags) {
     if (f.flag.hide) continue
     const parts = [`complete -c ${bin} -n ${is}`]
-    for (const s of f.flag.short) parts.push(`-s ${fishQuote(s)}`)
-    for (const l of f.flag.long) parts.push(`-l ${fishQuote(l)}`)
+    for (const name of flagNames(f.flag))
+      parts.push(name.startsWith("--") ? `-l ${fishQuote(name.slice(2))}` : `-s ${fishQuote(name.slice(1))}`)
     if (f.help !== undefined) parts.push(`-d ${fishQuote(f.help)}`)
     const arg = f.flag.arg
     if (arg !== undefined) {
       const hasChoices = f.choices !== undefined && f.choices.length > 0
+      const source = hasChoices ? undefined : sourceArgs(fn, f.value, completers)
+      const offered = hasChoices || source !== undefined
       // -x: a value is required and it is not a file name; -r: a value (files allowed).
-      parts.push(arg.required ? (hasChoices ? "-x" : "-r") : hasChoices ? "-f" : "")
+      parts.push(arg.required ? (offered ? "-x" : "-r") : offered ? "-f" : "")
       if (hasChoices) parts.push(`-a ${fishQuote(choiceList(f.choices ?? []))}`)
+      if (source !== undefined) parts.push(source)
     }
     lines.push(parts.filter((p) => p !== "").join(" "))
+    if (f.flag.negate?.startsWith("--") === true)
+      lines.push(`complete -c ${bin} -n ${is} -l ${fishQuote(f.flag.negate.slice(2))}`)
   }
   if (node.children.length === 0) {
     node.args.forEach((a, index) => {
-      if (a.choices === undefined || a.choices.length === 0) return
       const at = fishQuote(`${fn}_is ${node.id} ${index}${a.arg.variadic ? " more" : ""}`)
-      lines.push(`complete -c ${bin} -n ${at} -f -a ${fishQuote(choiceList(a.choices))}`)
+      if (a.choices !== undefined && a.choices.length > 0)
+        lines.push(`complete -c ${bin} -n ${at} -f -a ${fishQuote(choiceList(a.choices))}`)
+      else {
+        const source = sourceArgs(fn, a.value, completers)
+        if (source !== undefined) lines.push(`complete -c ${bin} -n ${at} -f ${source}`)
+      }
     })
   }
   return lines

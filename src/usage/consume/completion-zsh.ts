@@ -1,17 +1,20 @@
 import type { Choice, Spec } from "../model.js"
+import { zshCommand } from "./completion-run.js"
 import {
   type CompletionFlag,
   type CompletionNode,
   completionTable,
   shellIdent,
   shQuote,
+  type ValueSource,
 } from "./completion-table.js"
 import { flagNames, valueName } from "./flags.js"
 
 /**
  * A zsh completion script: one `_arguments` call per command (so each command's own choices
  * for a shared global `--format` apply), subcommands and values offered through `_describe`
- * so zsh shows each output name beside its help.
+ * so zsh shows each output name beside its help, and a `complete` node's command run for the
+ * values it completes (its `value:description` lines shown as such).
  */
 export const zshCompletion = (spec: Spec): string => {
   const table = completionTable(spec)
@@ -23,7 +26,21 @@ export const zshCompletion = (spec: Spec): string => {
   ]
   for (const node of table) out.push(...commandFunction(spec, prefix, node))
   out.push(
+    "# Offers the lines command $2 prints ($1=1: they are value:description).",
+    `${prefix}_run() {`,
+    "  local -a values",
+    "  local line",
+    `  for line in "\${(@f)$(sh -c "$2" 2>/dev/null)}"; do`,
+    "    [[ -z $line ]] && continue",
+    `    if (( $1 )); then values+=("$line"); else values+=("\${line//:/\\\\:}"); fi`,
+    "  done",
+    "  _describe -t values value values",
+    "}",
+    "",
     `${prefix}() {`,
+    "  # The whole line, for completers' {{words[...]}}: _arguments narrows $words per command.",
+    `  local -a ${prefix}_line=("\${words[@]}")`,
+    `  local ${prefix}_at=$CURRENT`,
     `  ${prefix}_c0 "$@"`,
     "}",
     "",
@@ -44,7 +61,7 @@ const commandFunction = (spec: Spec, prefix: string, node: CompletionNode): Arra
   const specs: Array<string> = []
   node.flags.forEach((f, index) => {
     if (f.flag.hide) return
-    const action = valueAction(f, `${fn}_f${index}`, helpers)
+    const action = valueAction(prefix, f, `${fn}_f${index}`, helpers)
     specs.push(...flagSpecs(f, action))
   })
   const visibleChildren = node.children.filter((c) => !c.hidden)
@@ -64,7 +81,7 @@ const commandFunction = (spec: Spec, prefix: string, node: CompletionNode): Arra
       const message = escapeMessage(a.arg.help ?? a.arg.name)
       const action =
         a.choices === undefined || a.choices.length === 0
-          ? "_default"
+          ? sourceAction(prefix, `${fn}_a${index}`, a.value, helpers)
           : describeFunction(`${fn}_a${index}`, a.arg.name, a.choices, helpers)
       const lead = a.arg.variadic ? "*:" : a.arg.required ? ":" : "::"
       specs.push(shQuote(`${lead}${message}:${action}`))
@@ -116,11 +133,36 @@ const flagSpecs = (f: CompletionFlag, action: string): Array<string> => {
   })
 }
 
-/** The action completing a flag's value: its choices with help, else zsh's default. */
-const valueAction = (f: CompletionFlag, fn: string, helpers: Array<string>): string =>
+/** The action completing a flag's value: its choices with help, a completer, else zsh's default. */
+const valueAction = (prefix: string, f: CompletionFlag, fn: string, helpers: Array<string>): string =>
   f.choices === undefined || f.choices.length === 0
-    ? "_default"
+    ? sourceAction(prefix, fn, f.value, helpers)
     : describeFunction(fn, valueName(f.flag) ?? "value", f.choices, helpers)
+
+/** Files, directories, a function running a `complete` node's command, or zsh's default. */
+const sourceAction = (
+  prefix: string,
+  fn: string,
+  source: ValueSource | undefined,
+  helpers: Array<string>,
+): string => {
+  switch (source?.kind) {
+    case undefined:
+      return "_default"
+    case "files":
+      return "_files"
+    case "dirs":
+      return "_files -/"
+    case "run":
+      helpers.push(
+        `${fn}() {`,
+        `  ${prefix}_run ${source.complete.descriptions ? 1 : 0} ${zshCommand(source.complete.run, prefix)}`,
+        "}",
+        "",
+      )
+      return fn
+  }
+}
 
 /** Adds a function offering `choices` as `value:help` pairs through `_describe`; returns its name. */
 const describeFunction = (

@@ -14,15 +14,25 @@ export const dashed = (flag: string): string => (flag.startsWith("-") ? flag : `
 /** Whether a flag answers to a name (`--format`, `-f`, or a bare long name `format`). */
 export const flagHasName = (flag: Flag, name: string): boolean => hasName(flag, dashed(name))
 
-/** All names of a flag with dashes, short ones first: `["-f", "--format"]`. */
-export const flagNames = (flag: Flag): ReadonlyArray<string> => [
+/** Every name a flag answers to with dashes, short ones first (`alias ... hide=#true` ones too). */
+export const allFlagNames = (flag: Flag): ReadonlyArray<string> => [
   ...flag.short.map((s) => `-${s}`),
   ...flag.long.map((l) => `--${l}`),
 ]
 
-/** The canonical name: the first long name, else the first short one (else the spec string). */
+/** The names a flag is shown and offered by: all but hidden aliases: `["-f", "--format"]`. */
+export const flagNames = (flag: Flag): ReadonlyArray<string> =>
+  flag.hidden_names === undefined
+    ? allFlagNames(flag)
+    : allFlagNames(flag).filter((n) => !flag.hidden_names!.includes(n))
+
+/** The flag whose `negate` is `name` (`--no-color` turns `--color` off). */
+export const findNegated = (command: Command, name: string): Flag | undefined =>
+  command.flags.find((f) => f.negate === name)
+
+/** The canonical name: the first long name, else the first short one (else `name:`, else the spec string). */
 export const canonicalName = (flag: Flag): string =>
-  flag.long.length + flag.short.length > 0 ? canonicalFlagName(flag) : flag.usage
+  flag.long.length + flag.short.length > 0 || flag.name !== undefined ? canonicalFlagName(flag) : flag.usage
 
 /** Whether the next word is the value (`--format json`); an optional value only comes as `--x=v`. */
 export const consumesNextWord = (flag: Flag): boolean => flag.arg?.required === true
@@ -31,9 +41,9 @@ export const consumesNextWord = (flag: Flag): boolean => flag.arg?.required === 
 export const valueName = (flag: Flag): string | undefined =>
   flag.arg === undefined ? undefined : flag.arg.name.replace(/^[<[]/, "").replace(/[>\]]$/, "")
 
-/** `-f, --format <FMT>`: how help and documentation show a flag. */
+/** `-f, --format <FMT>`: how help and documentation show a flag (a nameless one by its `name:`). */
 export const flagLabel = (flag: Flag): string => {
-  const names = flagNames(flag).join(", ")
+  const names = flagNames(flag).join(", ") || `${flag.name ?? flag.usage}:`
   const value = valueName(flag)
   if (value === undefined || flag.arg === undefined) return names
   return flag.arg.required ? `${names} <${value}>` : `${names} [${value}]`
@@ -65,10 +75,10 @@ export const flagChoices = (command: Command, flag: Flag): ReadonlyArray<Choice>
     // A selector whose choices were not filled: offer the effective output names.
     return command.outputs.map((o) => withHelp(o.name, o.help))
   }
-  if (!selector) return declared
-  return declared.map((c) =>
-    withHelp(c.value, c.help ?? command.outputs.find((o) => o.name === c.value)?.help),
-  )
+  if (!selector) return declared.filter((c) => c.hide !== true)
+  return declared
+    .filter((c) => c.hide !== true)
+    .map((c) => withHelp(c.value, c.help ?? command.outputs.find((o) => o.name === c.value)?.help))
 }
 
 const withHelp = (value: string, help: string | undefined): Choice =>

@@ -17,11 +17,12 @@ export const helpText = (spec: Spec, command: Command): string => {
   blocks.push(about === undefined ? title : `${title}: ${about.trim()}`)
   if (command.aliases.length > 0) blocks.push(`Aliases: ${command.aliases.join(", ")}`)
   blocks.push(`Usage: ${usageLine(spec, command)}`)
-  if (command.args.length > 0)
+  const args = command.args.filter((arg) => arg.hide !== true)
+  if (args.length > 0)
     blocks.push(
       section(
         "Arguments",
-        command.args.map((arg) => [argUsage(arg), [arg.help, arg.variadic ? "repeatable" : undefined]]),
+        args.map((arg) => [argUsage(arg), [arg.help, arg.variadic ? "repeatable" : undefined]]),
       ),
     )
   const subcommands = visibleSubcommands(command)

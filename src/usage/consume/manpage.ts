@@ -1,6 +1,7 @@
 import type { Command, ExitCode, Flag, Output, Spec } from "../model.js"
 import { argUsage, commandLine, longHelp, shortHelp, usageLine, visibleCommands } from "./commands.js"
 import { flagChoices, flagNames, isValueSelector, selectorArgv, valueName, visibleFlags } from "./flags.js"
+import { EFFECT_LABEL } from "./notes.js"
 import { bold, italic, literal, macroArg, prose, verbatim } from "./roff.js"
 import { prettySchema } from "./schema-text.js"
 
@@ -13,7 +14,7 @@ import { prettySchema } from "./schema-text.js"
 export const manPage = (spec: Spec): string => {
   const root = spec.root
   const commands = visibleCommands(spec)
-  const title = spec.bin.toUpperCase()
+  const title = (spec.bin || spec.name || "program").toUpperCase()
   const source = [spec.name ?? spec.bin, spec.version].filter((s) => s !== undefined).join(" ")
   const lines: Array<string> = [
     `.\\" Generated from the usage spec of ${spec.bin}; do not edit.`,
@@ -64,6 +65,7 @@ export const manPage = (spec: Spec): string => {
       for (const exit of group[0]!.exit_codes) lines.push(...exitEntry(exit))
     }
   }
+  lines.push(...environment(commands, spec), ...files(spec))
   if (spec.author !== undefined) lines.push(".SH AUTHOR", prose(spec.author))
   return `${lines.join("\n")}\n`
 }
@@ -81,12 +83,21 @@ const commandEntry = (spec: Spec, command: Command): Array<string> => {
   const help = longHelp(command)
   lines.push(help === undefined ? "" : prose(help))
   if (command.aliases.length > 0) lines.push(".br", `Aliases: ${command.aliases.map(bold).join(", ")}.`)
+  if (command.deprecated !== undefined) lines.push(".br", prose(`Deprecated: ${command.deprecated}.`))
+  if (command.effect !== undefined) lines.push(".br", `Effect: ${EFFECT_LABEL[command.effect]}.`)
+  for (const m of command.mounts ?? [])
+    lines.push(".br", `More subcommands come from the usage spec ${bold(m.run)} prints.`)
   const own = visibleFlags(command).filter((f) => !f.global)
-  if (command.args.length > 0 || own.length > 0) {
+  const args = command.args.filter((a) => a.hide !== true)
+  if (args.length > 0 || own.length > 0) {
     lines.push(".RS")
-    for (const arg of command.args) {
-      const notes = [arg.help, arg.required ? "Required." : "Optional."]
-      if (arg.choices !== undefined) notes.push(`One of: ${arg.choices.map((c) => c.value).join(", ")}.`)
+    for (const arg of args) {
+      const notes = [arg.long_help ?? arg.help, arg.required ? "Required." : "Optional."]
+      const choices = arg.choices?.filter((c) => c.hide !== true)
+      if (choices !== undefined) notes.push(`One of: ${choices.map((c) => c.value).join(", ")}.`)
+      if (arg.default !== undefined) notes.push(`Default: ${(arg.default_list ?? [arg.default]).join(", ")}.`)
+      if (arg.env !== undefined) notes.push(`Environment: ${arg.env}.`)
+      if (arg.double_dash === "required") notes.push("Given after --.")
       lines.push(".TP", italic(argUsage(arg)), prose(sentences(notes)))
     }
     for (const flag of own) lines.push(...flagEntry(command, flag))
@@ -106,6 +117,7 @@ const flagEntry = (command: Command, flag: Flag): Array<string> => {
     lines.push(".br", `One of: ${choices.map((c) => bold(c.value)).join(", ")}.`)
   }
   if (flag.default !== undefined) lines.push(".br", `Default: ${bold(flag.default)}.`)
+  for (const note of extraFlagNotes(flag)) lines.push(".br", note)
   if (isValueSelector(command, flag)) {
     lines.push(
       ".br",
@@ -132,6 +144,60 @@ const outputEntry = (output: Output): Array<string> => {
     const pretty = prettySchema(output.schema)
     lines.push(".sp", pretty === undefined ? "Schema (not valid JSON; verbatim):" : "JSON Schema:")
     lines.push(verbatim(pretty ?? output.schema))
+  }
+  return lines
+}
+
+/** What a flag says beyond help, choices and default: `required`, `env`, `negate`, ... */
+const extraFlagNotes = (flag: Flag): Array<string> => {
+  const notes: Array<string> = []
+  if (flag.required === true) notes.push("Required.")
+  if (flag.env !== undefined) notes.push(`Environment: ${bold(flag.env)}.`)
+  if (flag.negate !== undefined) notes.push(`Turned off by ${bold(flag.negate)}.`)
+  if (flag.count === true) notes.push("Counts: each use adds one.")
+  if (flag.conflicts !== undefined) notes.push(`Cannot be used with ${flag.conflicts.map(bold).join(", ")}.`)
+  if (flag.exclusive === true) notes.push("Must be given alone.")
+  if (flag.deprecated !== undefined) notes.push(prose(`Deprecated: ${flag.deprecated}.`))
+  if (flag.effect !== undefined) notes.push(`Effect: ${EFFECT_LABEL[flag.effect]}.`)
+  return notes
+}
+
+/** ENVIRONMENT: the variables flags, arguments and configuration keys read. */
+const environment = (commands: ReadonlyArray<Command>, spec: Spec): Array<string> => {
+  const vars = new Map<string, string>()
+  for (const c of commands) {
+    for (const f of visibleFlags(c))
+      if (f.env !== undefined && !vars.has(f.env)) vars.set(f.env, `Sets ${flagNames(f).join(", ")}.`)
+    for (const a of c.args)
+      if (a.env !== undefined && !vars.has(a.env))
+        vars.set(a.env, `Sets ${argUsage(a)} of ${commandLine(spec, c)}.`)
+  }
+  for (const p of spec.config?.props ?? [])
+    if (p.env !== undefined && !vars.has(p.env)) vars.set(p.env, `Sets the configuration key ${p.key}.`)
+  if (vars.size === 0) return []
+  return [".SH ENVIRONMENT", ...[...vars].flatMap(([name, what]) => [".TP", bold(name), prose(what)])]
+}
+
+/** FILES: the configuration files the program reads, and its configuration keys. */
+const files = (spec: Spec): Array<string> => {
+  const config = spec.config
+  if (config === undefined || config.files.length + config.props.length === 0) return []
+  const lines = [".SH FILES"]
+  for (const f of config.files)
+    lines.push(
+      ".TP",
+      bold(f.path),
+      prose(f.findup === true ? "Searched for upward from the current directory." : "Read when present."),
+    )
+  for (const p of config.props) {
+    const facts = [p.help, p.default === undefined ? undefined : `Default: ${p.default}.`].filter(
+      (x) => x !== undefined,
+    )
+    lines.push(
+      ".TP",
+      `Key ${bold(p.key)}`,
+      prose(facts.length === 0 ? "A configuration key." : sentences(facts)),
+    )
   }
   return lines
 }

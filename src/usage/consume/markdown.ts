@@ -1,6 +1,7 @@
-import type { Command, Spec } from "../model.js"
+import type { Command, Config, Spec } from "../model.js"
 import { argUsage, commandLine, longHelp, shortHelp, usageLine, visibleSubcommands } from "./commands.js"
 import { flagChoices, flagLabel, selectorArgv, visibleFlags } from "./flags.js"
+import { argNotes, EFFECT_LABEL, flagNotes, type Note } from "./notes.js"
 import { prettySchema } from "./schema-text.js"
 
 /**
@@ -47,28 +48,29 @@ const commandSection = (spec: Spec, command: Command, level: number, link: Linke
   const h = "#".repeat(level)
   const sub = "#".repeat(level + 1)
   const isRoot = command === spec.root
-  const blocks: Array<string> = [`${h} ${code(commandLine(spec, command))}`]
+  const blocks: Array<string> = [`${h} ${code(commandLine(spec, command) || "(program)")}`]
+  const before = command.before_long_help ?? command.before_help
+  if (before !== undefined) blocks.push(before.trim())
   const description = isRoot ? (spec.long_about ?? spec.about ?? longHelp(command)) : longHelp(command)
   if (description !== undefined) blocks.push(description.trim())
+  const after = command.after_long_help ?? command.after_help
+  if (after !== undefined) blocks.push(after.trim())
+  if (command.deprecated !== undefined) blocks.push(`**Deprecated:** ${command.deprecated}`)
+  if (command.effect !== undefined) blocks.push(`Effect: ${EFFECT_LABEL[command.effect]}.`)
   if (isRoot && spec.version !== undefined) blocks.push(`Version ${spec.version}.`)
   if (command.aliases.length > 0) blocks.push(`Aliases: ${command.aliases.map(code).join(", ")}`)
-  blocks.push(`${sub} Usage`, fence(usageLine(spec, command), ""))
+  blocks.push(
+    `${sub} Usage`,
+    fence(isRoot && spec.usage !== undefined ? spec.usage : usageLine(spec, command), ""),
+  )
 
-  if (command.args.length > 0) {
+  const args = command.args.filter((a) => a.hide !== true)
+  if (args.length > 0) {
     blocks.push(
       `${sub} Arguments`,
       table(
         ["Argument", "Description"],
-        command.args.map((arg) => {
-          const notes = [
-            arg.help,
-            arg.required ? "Required." : "Optional.",
-            arg.variadic ? "Repeatable." : undefined,
-          ]
-          if (arg.choices !== undefined)
-            notes.push(`Choices: ${arg.choices.map((c) => code(c.value)).join(", ")}.`)
-          return [code(argUsage(arg)), joinNotes(notes)]
-        }),
+        args.map((arg) => [code(argUsage(arg)), joinNotes(argNotes(arg).map(inlineCode))]),
       ),
     )
   }
@@ -79,15 +81,10 @@ const commandSection = (spec: Spec, command: Command, level: number, link: Linke
       `${sub} Flags`,
       table(
         ["Flag", "Description"],
-        flags.map((flag) => {
-          const notes = [flag.help]
-          const choices = flagChoices(command, flag)
-          if (choices !== undefined) notes.push(`Choices: ${choices.map((c) => code(c.value)).join(", ")}.`)
-          if (flag.default !== undefined) notes.push(`Default: ${code(flag.default)}.`)
-          if (flag.variadic) notes.push("Repeatable.")
-          if (flag.global) notes.push("Global.")
-          return [code(flagLabel(flag)), joinNotes(notes)]
-        }),
+        flags.map((flag) => [
+          code(flagLabel(flag)),
+          joinNotes(flagNotes(flag, flagChoices(command, flag)).map(inlineCode)),
+        ]),
       ),
     )
   }
@@ -134,6 +131,15 @@ const commandSection = (spec: Spec, command: Command, level: number, link: Linke
     }
   }
 
+  if (command.mounts !== undefined) {
+    blocks.push(
+      `${sub} Mounted Commands`,
+      `More subcommands are read at run time from the usage spec these commands print: ${command.mounts.map((m) => code(m.run)).join(", ")}.`,
+    )
+  }
+
+  if (isRoot && spec.config !== undefined) blocks.push(...configSection(spec.config, sub))
+
   if (command.exit_codes.length > 0) {
     blocks.push(
       `${sub} Exit Status`,
@@ -149,7 +155,7 @@ const commandSection = (spec: Spec, command: Command, level: number, link: Linke
     for (const example of command.examples) {
       if (example.header !== undefined) blocks.push(`**${example.header}**`)
       if (example.help !== undefined) blocks.push(example.help)
-      blocks.push(fence(example.code, "sh"))
+      blocks.push(fence(example.code, example.lang ?? "sh"))
     }
   }
   return blocks
@@ -188,6 +194,44 @@ const fence = (content: string, lang: string): string => {
   const longest = Math.max(0, ...(content.match(/`+/g) ?? []).map((run) => run.length))
   const ticks = "`".repeat(Math.max(3, longest + 1))
   return `${ticks}${lang}\n${content.replace(/\n$/, "")}\n${ticks}`
+}
+
+/** A note with its literal parts (flag names, values, variables) as code spans. */
+const inlineCode = (note: Note): string =>
+  note.map((part) => (typeof part === "string" ? part : code(part.code))).join("")
+
+/** The program's configuration: the files it reads and the keys it knows. */
+const configSection = (config: Config, sub: string): Array<string> => {
+  const blocks = [`${sub} Configuration`]
+  if (config.files.length > 0)
+    blocks.push(
+      `Read from, in order: ${config.files
+        .map(
+          (f) =>
+            `${code(f.path)}${f.findup === true ? " (searched upward)" : ""}${f.format === undefined ? "" : ` (${f.format})`}`,
+        )
+        .join(", ")}.`,
+    )
+  const keys = [
+    ...config.props.map((p) => [
+      code(p.key),
+      joinNotes([
+        p.long_help ?? p.help,
+        p.data_type === undefined ? undefined : `Type: ${p.data_type}.`,
+        p.env === undefined ? undefined : `Environment: ${code(p.env)}.`,
+        p.default === undefined
+          ? undefined
+          : `Default: ${code(p.default)}${p.default_note === undefined ? "" : ` (${p.default_note})`}.`,
+      ]),
+    ]),
+    ...config.defaults
+      .filter((d) => !config.props.some((p) => p.key === d.key))
+      .map((d) => [code(d.key), `Default: ${code(d.value)}.`]),
+  ]
+  if (keys.length > 0) blocks.push(table(["Key", "Description"], keys))
+  if (config.aliases.length > 0)
+    blocks.push(`Aliases: ${config.aliases.map((a) => `${code(a.alias)} for ${code(a.key)}`).join(", ")}.`)
+  return blocks
 }
 
 const joinNotes = (notes: ReadonlyArray<string | undefined>): string =>

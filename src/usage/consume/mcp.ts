@@ -1,7 +1,7 @@
 import type { Command, Spec } from "../model.js"
 import { allCommands, commandLine, findSubcommand, usageLine, visibleCommands } from "./commands.js"
 import { flagChoices, flagNames, valueName, visibleFlags } from "./flags.js"
-import type { CommandDescription, CommandSummary } from "./mcpResults.js"
+import { type CommandDescription, type CommandSummary, describeConfig } from "./mcpResults.js"
 import { parseSchema } from "./schema-text.js"
 
 export type {
@@ -70,18 +70,30 @@ const describe = (spec: Spec, command: Command): CommandDescription => ({
       choices: choices === undefined ? null : choices.map((c) => ({ value: c.value, help: c.help ?? null })),
       default: flag.default ?? null,
       global: flag.global,
-      repeatable: flag.variadic,
+      repeatable: flag.variadic || flag.count === true,
+      required: flag.required === true,
+      env: flag.env ?? null,
+      negate: flag.negate ?? null,
+      deprecated: flag.deprecated ?? null,
+      effect: flag.effect ?? null,
     }
   }),
-  args: command.args.map((arg) => ({
-    name: arg.name,
-    usage: arg.usage,
-    help: arg.help ?? null,
-    required: arg.required,
-    variadic: arg.variadic,
-    choices:
-      arg.choices === undefined ? null : arg.choices.map((c) => ({ value: c.value, help: c.help ?? null })),
-  })),
+  args: command.args
+    .filter((arg) => arg.hide !== true)
+    .map((arg) => ({
+      name: arg.name,
+      usage: arg.usage,
+      help: arg.help ?? null,
+      required: arg.required,
+      variadic: arg.variadic,
+      choices:
+        arg.choices === undefined
+          ? null
+          : arg.choices.filter((c) => c.hide !== true).map((c) => ({ value: c.value, help: c.help ?? null })),
+      default: arg.default ?? null,
+      env: arg.env ?? null,
+      double_dash: arg.double_dash === "required" || arg.double_dash === "automatic" ? arg.double_dash : null,
+    })),
   subcommands: command.subcommands.filter((c) => !c.hide).map((c) => c.name),
   outputs: command.outputs.map((o) => ({
     name: o.name,
@@ -93,6 +105,11 @@ const describe = (spec: Spec, command: Command): CommandDescription => ({
     schema: o.schema === undefined ? null : (parseSchema(o.schema) ?? o.schema),
   })),
   exit_codes: command.exit_codes.map((e) => ({ code: e.code, description: e.description })),
+  effect: command.effect ?? null,
+  deprecated: command.deprecated ?? null,
+  subcommand_required: command.subcommand_required === true,
+  mounts: (command.mounts ?? []).map((m) => m.run),
+  config: command === spec.root && spec.config !== undefined ? describeConfig(spec.config) : null,
 })
 
 /**
@@ -106,7 +123,7 @@ export const listCommands = (
   const visible = new Set(visibleCommands(spec))
   const commands = options.includeHidden === true ? allCommands(spec) : [...visible]
   return commands.map((c) => {
-    const summary = { path: c.path, help: c.help ?? null }
+    const summary = { path: c.path, help: c.help ?? null, effect: c.effect ?? null }
     return visible.has(c) ? summary : { ...summary, hidden: true as const }
   })
 }

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { ExitCode, Framing, Selector } from "../model.js"
+import { type Config, DoubleDash, Effect, ExitCode, Framing, Selector } from "../model.js"
 import type { Json } from "./schema-text.js"
 
 /**
@@ -36,6 +36,15 @@ export const FlagDescription = Schema.Struct({
   default: NullableString,
   global: Schema.Boolean,
   repeatable: Schema.Boolean,
+  /** Must be given (`required=#true`; a default or an environment variable can stand in). */
+  required: Schema.Boolean,
+  /** The environment variable that can set it. */
+  env: NullableString,
+  /** The name that turns it off (`--no-color`). */
+  negate: NullableString,
+  deprecated: NullableString,
+  /** What giving it does, when it raises the command's effect. */
+  effect: Schema.NullOr(Effect),
 })
 export type FlagDescription = typeof FlagDescription.Type
 
@@ -46,6 +55,10 @@ export const ArgDescription = Schema.Struct({
   required: Schema.Boolean,
   variadic: Schema.Boolean,
   choices: Schema.NullOr(Schema.Array(ChoiceDescription)),
+  default: NullableString,
+  env: NullableString,
+  /** `required`: given after `--`; `automatic`: everything after it is a value; null: as usual. */
+  double_dash: Schema.NullOr(DoubleDash),
 })
 export type ArgDescription = typeof ArgDescription.Type
 
@@ -60,6 +73,40 @@ export const OutputDescription = Schema.Struct({
   schema: Schema.NullOr(JsonValue),
 })
 export type OutputDescription = typeof OutputDescription.Type
+
+/** A spec's `config`: the files the program reads, in order, and the keys it knows. */
+export const ConfigDescription = Schema.Struct({
+  files: Schema.Array(Schema.Struct({ path: Schema.String, findup: Schema.Boolean, format: NullableString })),
+  props: Schema.Array(
+    Schema.Struct({
+      key: Schema.String,
+      default: NullableString,
+      default_note: NullableString,
+      data_type: NullableString,
+      env: NullableString,
+      help: NullableString,
+      long_help: NullableString,
+    }),
+  ),
+  defaults: Schema.Array(Schema.Struct({ key: Schema.String, value: Schema.String })),
+  aliases: Schema.Array(Schema.Struct({ key: Schema.String, alias: Schema.String })),
+}).annotations({ identifier: "ConfigDescription" })
+export type ConfigDescription = typeof ConfigDescription.Type
+
+export const describeConfig = (config: Config): ConfigDescription => ({
+  files: config.files.map((f) => ({ path: f.path, findup: f.findup === true, format: f.format ?? null })),
+  props: config.props.map((p) => ({
+    key: p.key,
+    default: p.default ?? null,
+    default_note: p.default_note ?? null,
+    data_type: p.data_type ?? null,
+    env: p.env ?? null,
+    help: p.help ?? null,
+    long_help: p.long_help ?? null,
+  })),
+  defaults: config.defaults,
+  aliases: config.aliases,
+})
 
 /** `describe_command`: how to call a command and what it prints. */
 export const CommandDescription = Schema.Struct({
@@ -77,6 +124,15 @@ export const CommandDescription = Schema.Struct({
   subcommands: Schema.Array(Schema.String),
   outputs: Schema.Array(OutputDescription),
   exit_codes: Schema.Array(ExitCode),
+  /** What running it does: read, write or destructive (usage's `effect`); null when not said. */
+  effect: Schema.NullOr(Effect),
+  deprecated: NullableString,
+  /** Whether it needs a subcommand. */
+  subcommand_required: Schema.Boolean,
+  /** Commands whose output (a usage spec) adds subcommands at run time (`mount run=...`). */
+  mounts: Schema.Array(Schema.String),
+  /** The program's configuration (files and keys); only on the program itself, else null. */
+  config: Schema.NullOr(ConfigDescription),
 }).annotations({ identifier: "CommandDescription" })
 export type CommandDescription = typeof CommandDescription.Type
 
@@ -85,6 +141,8 @@ export const CommandSummary = Schema.Struct({
   /** From the root: `["daemons", "stop"]`; `[]` for the program itself. */
   path: Schema.Array(Schema.String),
   help: NullableString,
+  /** What running it does (read, write, destructive), null when the spec does not say. */
+  effect: Schema.NullOr(Effect),
   /** Present (true) only on hidden commands, which are listed only on request. */
   hidden: Schema.optional(Schema.Literal(true)),
 }).annotations({ identifier: "CommandSummary" })

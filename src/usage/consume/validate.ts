@@ -1,16 +1,25 @@
 import type { Command, Flag, Output, Spec } from "../model.js"
-import { commandLine, findSubcommand, visibleSubcommands } from "./commands.js"
+import { commandLine, findSubcommand } from "./commands.js"
 import {
   canonicalName,
   commandFlags,
   consumesNextWord,
   dashed,
   findFlag,
-  flagChoices,
+  findNegated,
   flagHasName,
   isValueSelector,
   presentSelectorOutput,
 } from "./flags.js"
+import {
+  argAt,
+  checkFlagValues,
+  checkPositionals,
+  checkRelations,
+  checkRequired,
+  type Given,
+  maxPositionals,
+} from "./validateChecks.js"
 
 /**
  * Checking a command line against the spec before running it (or for an agent before it
@@ -28,22 +37,17 @@ export type ArgvResult =
     }
   | { readonly ok: false; readonly errors: ReadonlyArray<string> }
 
-/** One flag occurrence, kept until the final command is known. */
-interface Given {
-  readonly flag: Flag
-  /** The name as typed (`-f`, `--format`), for messages. */
-  readonly typed: string
-  readonly value: string | undefined
-}
-
 /**
  * Validates `argv` (the words after the program name) against `spec`.
  *
  * Rules where the spec format is silent: subcommands are recognised only before the first
- * positional; `--` ends flags; a non-variadic flag may be given once; `-h`/`--help` (and, when
+ * positional; `--` ends flags; a non-repeatable flag may be given once; `-h`/`--help` (and, when
  * the spec has a version, `-V`/`--version` on the root) are accepted even when undeclared, as
- * every CLI framework adds them, and a help request skips the missing-argument check; a
- * value selector and a boolean selector that pick different outputs conflict.
+ * every CLI framework adds them, and a help request skips the missing-argument, missing-flag
+ * and missing-subcommand checks; a value selector and a boolean selector that pick different
+ * outputs conflict. What the spec says is checked too: `required` flags, `conflicts`,
+ * `exclusive`, `negate` names, `count`, `subcommand_required`, `double_dash` and
+ * `var_min`/`var_max` of arguments, hidden and aliased choices and `ignore_case`.
  */
 export const validateArgv = (spec: Spec, argv: ReadonlyArray<string>): ArgvResult => {
   const errors: Array<string> = []
@@ -51,6 +55,8 @@ export const validateArgv = (spec: Spec, argv: ReadonlyArray<string>): ArgvResul
   const positionals: Array<string> = []
   let command: Command = spec.root
   let flagsEnded = false
+  /** How many positionals came before `--` (all of them when there was none). */
+  let dashDashAt: number | undefined
   let helpRequested = false
   /** The boolean flag typed just before the current word, to explain a stray value. */
   let previousBoolean: string | undefined
@@ -69,19 +75,21 @@ export const validateArgv = (spec: Spec, argv: ReadonlyArray<string>): ArgvResul
     previousBoolean = undefined
     if (!flagsEnded && word === "--") {
       flagsEnded = true
+      dashDashAt = positionals.length
       continue
     }
     if (!flagsEnded && word.startsWith("--")) {
       const eq = word.indexOf("=")
       const name = eq < 0 ? word : word.slice(0, eq)
       const inline = eq < 0 ? undefined : word.slice(eq + 1)
-      const flag = findFlag(command, name)
+      const negated = findFlag(command, name) === undefined ? findNegated(command, name) : undefined
+      const flag = findFlag(command, name) ?? negated
       if (flag === undefined) {
         if (inline === undefined && builtin(name)) continue
         errors.push(unknownFlag(spec, command, name))
         continue
       }
-      if (flag.arg === undefined) {
+      if (flag.arg === undefined || negated !== undefined) {
         if (inline !== undefined) errors.push(takesNoValue(command, flag, name))
         else previousBoolean = name
         given.push({ flag, typed: name, value: undefined })
@@ -144,14 +152,18 @@ export const validateArgv = (spec: Spec, argv: ReadonlyArray<string>): ArgvResul
       continue
     }
     positionals.push(word)
+    // `double_dash="automatic"`: once this argument has a value, the rest are values too.
+    if (argAt(command, positionals.length - 1)?.double_dash === "automatic") flagsEnded = true
   }
 
   const final = command
   // A global flag typed before the subcommand is checked against the final command's copy,
   // since each command has choices for its own effective outputs only.
   const effective = given.map((g) => ({ ...g, flag: g.flag.global ? rebind(final, g.flag) : g.flag }))
-  errors.push(...checkPositionals(spec, final, positionals, helpRequested))
+  errors.push(...checkPositionals(spec, final, positionals, dashDashAt ?? positionals.length, helpRequested))
   errors.push(...checkFlagValues(final, effective))
+  if (!helpRequested) errors.push(...checkRequired(spec, final, effective))
+  errors.push(...checkRelations(effective, positionals.length))
   const selected = selectOutput(final, effective)
   if (typeof selected === "string") errors.push(selected)
   if (errors.length > 0 || typeof selected === "string") return { ok: false, errors }
@@ -170,60 +182,9 @@ const takesNoValue = (command: Command, flag: Flag, typed: string): string => {
     : `${typed}: takes no value (it selects the "${output.name}" output)`
 }
 
-/** How many positionals a command accepts (Infinity with a variadic argument). */
-const maxPositionals = (command: Command): number =>
-  command.args.some((a) => a.variadic) ? Number.POSITIVE_INFINITY : command.args.length
-
 /** The final command's own copy of a global flag (its choices are that command's outputs). */
 const rebind = (command: Command, flag: Flag): Flag =>
   commandFlags(command).find((f) => canonicalName(f) === canonicalName(flag)) ?? flag
-
-const checkPositionals = (
-  spec: Spec,
-  command: Command,
-  positionals: ReadonlyArray<string>,
-  helpRequested: boolean,
-): ReadonlyArray<string> => {
-  const errors: Array<string> = []
-  const subs = visibleSubcommands(command)
-  if (command.args.length === 0 && subs.length > 0 && positionals[0] !== undefined) {
-    const known = subs.map((s) => s.name).join(", ")
-    return [`unknown command "${positionals[0]}" for "${commandLine(spec, command)}" (known: ${known})`]
-  }
-  positionals.forEach((word, index) => {
-    const arg = command.args[index] ?? command.args.findLast((a) => a.variadic)
-    if (arg === undefined || (index >= command.args.length && !arg.variadic)) {
-      errors.push(`unexpected argument "${word}"`)
-      return
-    }
-    if (arg.choices !== undefined && !arg.choices.some((c) => c.value === word)) {
-      errors.push(`<${arg.name}>: "${word}" is not one of: ${arg.choices.map((c) => c.value).join(", ")}`)
-    }
-  })
-  if (!helpRequested) {
-    command.args.forEach((arg, index) => {
-      if (arg.required && positionals.length <= index) errors.push(`missing required argument <${arg.name}>`)
-    })
-  }
-  return errors
-}
-
-const checkFlagValues = (command: Command, given: ReadonlyArray<Given>): ReadonlyArray<string> => {
-  const errors: Array<string> = []
-  const counts = new Map<Flag, number>()
-  for (const g of given) {
-    counts.set(g.flag, (counts.get(g.flag) ?? 0) + 1)
-    if (g.value === undefined) continue
-    const choices = flagChoices(command, g.flag)
-    if (choices !== undefined && !choices.some((c) => c.value === g.value)) {
-      errors.push(`${g.typed}: "${g.value}" is not one of: ${choices.map((c) => c.value).join(", ")}`)
-    }
-  }
-  for (const [flag, count] of counts) {
-    if (count > 1 && !flag.variadic) errors.push(`${canonicalName(flag)}: given more than once`)
-  }
-  return errors
-}
 
 /**
  * The output a line selects: every selector flag given must agree on one output; without

@@ -121,9 +121,11 @@ export const runtimeNames: ReadonlyArray<string> = [
 const choiceValues = (choices: ReadonlyArray<{ readonly value: string }> | undefined) =>
   choices === undefined || choices.length === 0 ? undefined : choices.map((choice) => choice.value)
 
-const planFlags = (flags: ReadonlyArray<Flag>): ReadonlyArray<FlagPlan> => {
+const planFlags = (all: ReadonlyArray<Flag>): ReadonlyArray<FlagPlan> => {
   const tsKeys = new NameAllocator()
   const pyKeys = new NameAllocator()
+  // A flag with only a `name:` cannot be given on a command line: the SDK has no key for it.
+  const flags = all.filter((flag) => flag.long.length + flag.short.length > 0)
   return flags.map((flag, index) => {
     const long = flag.long[0]
     const short = flag.short[0]

@@ -1,46 +1,19 @@
-import { execFile, execFileSync } from "node:child_process"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as nodePath from "node:path"
-import { promisify } from "node:util"
-import { afterAll, describe, expect, it } from "vitest"
+import { execFileSync } from "node:child_process"
+import { describe, expect, it } from "vitest"
 import { completionScript } from "../../../src/usage/consume/index.js"
 import type { Spec } from "../../../src/usage/model.js"
 import { spec } from "./fixture.js"
+import { bashCompleteWith, fishCompleteWith, zshCompleteWith } from "./shells.js"
 
-const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), "usage-completion-"))
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
-
-const has = (tool: string): boolean => {
-  try {
-    execFileSync("sh", ["-c", `command -v ${tool}`], { stdio: "ignore" })
-    return true
-  } catch {
-    return false
-  }
-}
-
-/**
- * Runs the generated bash function the way bash's completion does: COMP_WORDS/COMP_CWORD set
- * (the last word is the one being completed), then prints COMPREPLY one per line.
- */
-const bashComplete = (words: ReadonlyArray<string>, options: { wordbreaks?: string; s?: Spec } = {}) => {
-  const script = nodePath.join(dir, "demo.bash")
-  fs.writeFileSync(script, completionScript(options.s ?? spec, "bash"))
-  const setBreaks =
-    options.wordbreaks === undefined ? "" : `COMP_WORDBREAKS=${JSON.stringify(options.wordbreaks)};`
-  const out = execFileSync(
-    "bash",
-    [
-      "-c",
-      `${setBreaks} source "$0"; COMP_WORDS=("\${@}"); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1)); _demo; printf '%s\\n' "\${COMPREPLY[@]}"`,
-      script,
-      ...words,
-    ],
-    { encoding: "utf8" },
+const bashComplete = (words: ReadonlyArray<string>, options: { wordbreaks?: string; s?: Spec } = {}) =>
+  bashCompleteWith(
+    completionScript(options.s ?? spec, "bash"),
+    words,
+    options.wordbreaks === undefined ? {} : { wordbreaks: options.wordbreaks },
   )
-  return out.split("\n").filter((l) => l !== "")
-}
+const fishComplete = (line: string) => fishCompleteWith(completionScript(spec, "fish"), line)
+const zshComplete = (line: string, options: { autoload?: boolean } = {}) =>
+  zshCompleteWith(completionScript(spec, "zsh"), line, options)
 
 describe("bash completion (run in bash)", () => {
   it("offers visible subcommands, not hidden ones or aliases", () => {
@@ -110,117 +83,6 @@ describe("bash completion (run in bash)", () => {
     expect(() => execFileSync("bash", ["-n"], { input: script })).not.toThrow()
   })
 })
-
-/** zsh and fish are not optional here: a missing one fails the test, saying how to get it. */
-const requireShell = (shell: "zsh" | "fish") => {
-  if (!has(shell)) throw new Error(`${shell} is not installed: run \`apt-get install zsh fish\``)
-}
-
-const run = promisify(execFile)
-/** An empty directory to run the shells in, so a file-name completion offers nothing. */
-const emptyDir = fs.mkdtempSync(nodePath.join(dir, "cwd-"))
-let runs = 0
-
-/**
- * The candidates fish offers for `line` (the text before the cursor), sorted, each
- * `value<TAB>description` or `value` alone: `complete -C` prints them that way.
- */
-const fishComplete = async (line: string): Promise<Array<string>> => {
-  requireShell("fish")
-  const script = nodePath.join(dir, `demo-${++runs}.fish`)
-  fs.writeFileSync(script, completionScript(spec, "fish"))
-  const { stdout } = await run(
-    "fish",
-    ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]", script, line],
-    {
-      cwd: emptyDir,
-      timeout: 5000,
-    },
-  )
-  return stdout
-    .split("\n")
-    .filter((l) => l !== "")
-    .sort()
-}
-
-/**
- * Inside the pseudo-terminal: an interactive `zsh -f` loads the completion system and the
- * script (sourced, or autoloaded from $fpath as a `_demo` file), then wraps `compadd` (which
- * `_arguments` and `_describe` end in) to write each candidate to $RESULT as `word<TAB>display`
- * instead of offering it. Calls that only fill arrays (-O/-A/-D) go to the real compadd.
- * `comppostfuncs=(exit)` ends the shell once a completion is done.
- */
-const zshSetup = `
-PS1= RPS1=
-if [[ -n $FPATH_DIR ]]; then fpath=($FPATH_DIR $fpath); fi
-autoload -Uz compinit && compinit -u -D
-if [[ -z $FPATH_DIR ]]; then source $SCRIPT; fi
-zstyle ':completion:*' list-grouped false
-compadd() {
-  if [[ \${@[1,(i)(-|--)]} == *-(O|A|D)\\ * ]]; then builtin compadd "$@"; return; fi
-  local -a hits disp
-  local d=\${@[(i)-d]}
-  (( d < $# )) && disp=("\${(@P)\${@[d+1]}}")
-  builtin compadd -A hits -D disp "$@"
-  local i
-  for (( i = 1; i <= $#hits; i++ )); do print -r -- "$hits[i]"$'\\t'"$disp[i]" >> $RESULT; done
-}
-comppostfuncs=(exit)
-`
-const zshSetupFile = nodePath.join(dir, "setup.zsh")
-fs.writeFileSync(zshSetupFile, zshSetup)
-
-/**
- * zsh completes only in its line editor, which needs a terminal: this outer `zsh -f` starts the
- * interactive one on a pseudo-terminal (zsh/zpty), has it source the setup, types the line and
- * TAB, then reads until the inner shell exits.
- */
-const zshDriver = `
-zmodload zsh/zpty || { print -u2 "zsh/zpty is missing"; exit 2 }
-zpty z zsh -f -i
-zpty -w z "source \${(q)1}"
-zpty -w -n z "$2"$'\\t'
-while zpty -r z chunk; do :; done
-`
-
-/**
- * The candidates zsh offers for `line`, sorted, each `value<TAB>description` or `value` alone
- * (the description is what `_describe` shows after ` -- `).
- */
-const zshComplete = async (line: string, options: { autoload?: boolean } = {}) => {
-  requireShell("zsh")
-  const n = ++runs
-  const script = nodePath.join(dir, `demo-${n}.zsh`)
-  const fpathDir = nodePath.join(dir, `fpath-${n}`)
-  const result = nodePath.join(dir, `result-${n}`)
-  const text = completionScript(spec, "zsh")
-  fs.writeFileSync(script, text)
-  if (options.autoload === true) {
-    fs.mkdirSync(fpathDir)
-    fs.writeFileSync(nodePath.join(fpathDir, "_demo"), text)
-  }
-  fs.writeFileSync(result, "")
-  await run("zsh", ["-f", "-c", zshDriver, "zsh", zshSetupFile, line], {
-    cwd: emptyDir,
-    timeout: 5000,
-    env: {
-      ...process.env,
-      SCRIPT: script,
-      RESULT: result,
-      FPATH_DIR: options.autoload === true ? fpathDir : "",
-    },
-  })
-  return fs
-    .readFileSync(result, "utf8")
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((l) => {
-      const [word = "", display = ""] = l.split("\t")
-      const sep = display.indexOf(" -- ")
-      return sep < 0 ? word : `${word}\t${display.slice(sep + 4)}`
-    })
-    .sort()
-}
 
 const formatHelp = {
   text: "text\tHuman-readable table",
@@ -411,7 +273,8 @@ describe("zsh completion (structure)", () => {
       },
     }
     const script = completionScript(odd, "zsh")
-    expect(script).toContain("'--config=[Path \\[default: it'\\''s ./x\\]]:PATH:_default'")
+    // A value named PATH completes file names (usage: docs/spec/reference/complete.md).
+    expect(script).toContain("'--config=[Path \\[default: it'\\''s ./x\\]]:PATH:_files'")
     // The selector flag the spec no longer declares is still completed, from the outputs.
     expect(script).toContain("'--format=[Select the output format]:FORMAT:_demo_c0_f1'")
   })

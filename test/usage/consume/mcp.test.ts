@@ -38,6 +38,11 @@ describe("describeCommand", () => {
       default: null,
       global: true,
       repeatable: false,
+      required: false,
+      env: null,
+      negate: null,
+      deprecated: null,
+      effect: null,
     })
     expect(list.flags[1]).toMatchObject({
       takes_value: false,
@@ -102,6 +107,9 @@ describe("describeCommand", () => {
         required: true,
         variadic: true,
         choices: null,
+        default: null,
+        env: null,
+        double_dash: null,
       },
     ])
     expect(describeOk([]).subcommands).toEqual(["status", "daemons"])
@@ -132,20 +140,20 @@ describe("describeCommand", () => {
 describe("listCommands", () => {
   it("lists every visible command depth first, the program first", () => {
     expect(listCommands(spec)).toEqual([
-      { path: [], help: "A demo supervisor" },
-      { path: ["status"], help: "Show the status of every daemon" },
-      { path: ["daemons"], help: "Manage daemons" },
-      { path: ["daemons", "list"], help: "List daemons" },
-      { path: ["daemons", "stop"], help: "Stop daemons" },
-      { path: ["daemons", "restart"], help: "Restart one daemon" },
+      { path: [], help: "A demo supervisor", effect: null },
+      { path: ["status"], help: "Show the status of every daemon", effect: null },
+      { path: ["daemons"], help: "Manage daemons", effect: null },
+      { path: ["daemons", "list"], help: "List daemons", effect: null },
+      { path: ["daemons", "stop"], help: "Stop daemons", effect: null },
+      { path: ["daemons", "restart"], help: "Restart one daemon", effect: null },
     ])
   })
 
   it("includes hidden commands, marked, on request (a hidden parent hides its children)", () => {
     const all = listCommands(spec, { includeHidden: true })
     expect(all.filter((c) => c.hidden === true)).toEqual([
-      { path: ["debug"], help: "Internal debugging", hidden: true },
-      { path: ["debug", "dump"], help: "Dump internal state", hidden: true },
+      { path: ["debug"], help: "Internal debugging", effect: null, hidden: true },
+      { path: ["debug", "dump"], help: "Dump internal state", effect: null, hidden: true },
     ])
     expect(all).toHaveLength(8)
   })

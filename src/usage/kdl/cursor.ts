@@ -1,0 +1,120 @@
+import { isDisallowed, isNewline, isSpace } from "./chars.js"
+
+/** A KDL syntax error: where it is and what was found there. */
+export class KdlSyntaxError extends Error {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/**
+ * The read position in a KDL document, with its line (1-based). Every consumer of characters
+ * goes through `advanceNewline` or `take`, so the line count stays right inside multi-line
+ * strings and comments.
+ */
+export class Cursor {
+  pos = 0
+  line = 1
+
+  constructor(readonly src: string) {}
+
+  get eof(): boolean {
+    return this.pos >= this.src.length
+  }
+
+  code(offset = 0): number {
+    return this.pos + offset < this.src.length ? this.src.charCodeAt(this.pos + offset) : -1
+  }
+
+  startsWith(text: string): boolean {
+    return this.src.startsWith(text, this.pos)
+  }
+
+  /** Consumes one newline (CRLF as one); returns false when not at a newline. */
+  advanceNewline(): boolean {
+    const c = this.code()
+    if (!isNewline(c)) return false
+    this.pos += c === 0x0d && this.code(1) === 0x0a ? 2 : 1
+    this.line++
+    return true
+  }
+
+  /** `unexpected "x"` (or end of input) at the current position, with an optional hint. */
+  unexpected(hint = ""): KdlSyntaxError {
+    if (this.eof) return new KdlSyntaxError(this.line, `unexpected end of input${hint}`)
+    const cp = this.src.codePointAt(this.pos) ?? 0
+    const shown =
+      isDisallowed(cp) || isNewline(cp)
+        ? `U+${cp.toString(16).toUpperCase().padStart(4, "0")}`
+        : JSON.stringify(String.fromCodePoint(cp))
+    return new KdlSyntaxError(this.line, `unexpected ${shown}${hint}`)
+  }
+
+  /** Skips spaces and block comments (nested); returns whether anything was skipped. */
+  skipWs(): boolean {
+    const start = this.pos
+    for (;;) {
+      const c = this.code()
+      if (isSpace(c)) this.pos++
+      else if (c === 0x2f && this.code(1) === 0x2a) this.skipBlockComment()
+      else return this.pos > start
+    }
+  }
+
+  private skipBlockComment(): void {
+    const line = this.line
+    let depth = 0
+    do {
+      if (this.eof) throw new KdlSyntaxError(line, "unclosed /* comment")
+      if (this.code() === 0x2f && this.code(1) === 0x2a) {
+        depth++
+        this.pos += 2
+      } else if (this.code() === 0x2a && this.code(1) === 0x2f) {
+        depth--
+        this.pos += 2
+      } else if (!this.advanceNewline()) this.pos++
+    } while (depth > 0)
+  }
+
+  /** Skips a `//` comment up to (not including) the end of its line. */
+  skipLineComment(): void {
+    while (!this.eof && !isNewline(this.code())) this.pos++
+  }
+
+  /**
+   * Skips node-space: spaces, block comments and escaped newlines (`\` then optional spaces or
+   * a `//` comment, then a newline or the end). Returns whether anything was skipped.
+   */
+  skipNodeSpace(): boolean {
+    const start = this.pos
+    for (;;) {
+      this.skipWs()
+      if (this.code() !== 0x5c) return this.pos > start
+      this.pos++
+      this.skipWs()
+      if (this.startsWith("//")) this.skipLineComment()
+      if (!this.advanceNewline() && !this.eof)
+        throw this.unexpected(" (a \\ outside a string continues the node on the next line)")
+    }
+  }
+
+  /** Skips node-space, newlines, `//` comments and stray `;` between nodes. */
+  skipLineSpace(): void {
+    for (;;) {
+      this.skipNodeSpace()
+      if (this.advanceNewline()) continue
+      if (this.startsWith("//")) {
+        this.skipLineComment()
+        continue
+      }
+      if (this.code() === 0x3b) {
+        this.pos++
+        continue
+      }
+      return
+    }
+  }
+}
