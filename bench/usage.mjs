@@ -1,4 +1,4 @@
-// The usage-spec tools on a spec of mise's size (issue 17's large real-world case).
+// The usage-spec tools on a spec of mise's size (the large real-world case of docs/usage-spec.md).
 // Usage: node bench/usage.mjs [runs]   (build first: npm run build)
 // Generates the spec with the test suite's generator (test/usage/conformance/largeSpec.ts,
 // compiled on the fly with esbuild), then runs every `supervisor spec` command on it `runs`
