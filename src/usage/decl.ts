@@ -1,4 +1,6 @@
-import type { Arg, Complete, Effect, Example, Flag, Framing, Kept, Mount, PassthroughNode } from "./model.js"
+import type { Arg, CommandAttrs, Complete, Example, Flag, Framing, Mount, PassthroughNode } from "./model.js"
+
+export type { CommandAttrs }
 
 /**
  * What one command of the spec declares, as written (before inheritance). Parsing produces a
@@ -53,21 +55,6 @@ export interface FlagsetDecl extends Declared {
   readonly name: string
   readonly flags: ReadonlyArray<FlagDecl>
   readonly uses: ReadonlyArray<UseDecl>
-}
-
-/** What a command node (or the top level, for the root) may say besides its structure. */
-export interface CommandAttrs {
-  readonly help?: string | undefined
-  readonly long_help?: string | undefined
-  readonly hide: boolean
-  readonly effect?: Effect | undefined
-  readonly subcommand_required?: boolean | undefined
-  readonly deprecated?: string | undefined
-  readonly before_help?: string | undefined
-  readonly before_long_help?: string | undefined
-  readonly after_help?: string | undefined
-  readonly after_long_help?: string | undefined
-  readonly kept?: Kept | undefined
 }
 
 export interface CommandDecl extends Declared, CommandAttrs {

@@ -195,15 +195,27 @@ export const PassthroughNode = Schema.Struct({
 })
 export type PassthroughNode = typeof PassthroughNode.Type
 
-export interface Command {
+/** What a command node (or the top level, for the root) may say besides its structure. */
+export interface CommandAttrs {
+  readonly help?: string | undefined
+  readonly long_help?: string | undefined
+  readonly hide: boolean
+  readonly effect?: Effect | undefined
+  readonly subcommand_required?: boolean | undefined
+  readonly deprecated?: string | undefined
+  readonly before_help?: string | undefined
+  readonly before_long_help?: string | undefined
+  readonly after_help?: string | undefined
+  readonly after_long_help?: string | undefined
+  readonly kept?: Kept | undefined
+}
+
+export interface Command extends CommandAttrs {
   /** The command's name (the root command: the CLI's `bin`). */
   readonly name: string
   /** From the root, root excluded: `["daemons", "start"]`; `[]` for the root. */
   readonly path: ReadonlyArray<string>
   readonly aliases: ReadonlyArray<string>
-  readonly help?: string | undefined
-  readonly long_help?: string | undefined
-  readonly hide: boolean
   /** Its own flags and the globals it inherits (global ones marked `global`). */
   readonly flags: ReadonlyArray<Flag>
   readonly args: ReadonlyArray<Arg>
@@ -217,19 +229,11 @@ export interface Command {
   readonly subcommands: ReadonlyArray<Command>
   /** Nodes of the usage language kept as they were, not acted on (`group`, ...). */
   readonly passthrough: ReadonlyArray<PassthroughNode>
-  readonly effect?: Effect | undefined
-  readonly subcommand_required?: boolean | undefined
-  readonly deprecated?: string | undefined
-  readonly before_help?: string | undefined
-  readonly before_long_help?: string | undefined
-  readonly after_help?: string | undefined
-  readonly after_long_help?: string | undefined
   /** `alias "x" hide=#true`: accepted, never listed or offered. */
   readonly hidden_aliases?: ReadonlyArray<string> | undefined
   /** Completers in effect: the spec's (top level) and the command's own, which win by name. */
   readonly complete?: ReadonlyArray<Complete> | undefined
   readonly mounts?: ReadonlyArray<Mount> | undefined
-  readonly kept?: Kept | undefined
 }
 
 export const CommandSchema: Schema.Schema<Command> = Schema.Struct({
