@@ -103,7 +103,7 @@ await build({
   outfile: "dist/quick.cjs",
   plugins: [noEffect],
 })
-// The typed API client for TypeScript automation (`supervisor/client`): ESM, with Effect and
+// The typed API client for TypeScript automation (`devsupervisor/client`): ESM, with Effect and
 // @effect/platform left to the consumer's node_modules (they are this package's dependencies),
 // and its declarations emitted by tsc (tsconfig.client.json).
 await build({

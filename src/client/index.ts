@@ -4,7 +4,7 @@
  * ```ts
  * import { Effect } from "effect"
  * import { FetchHttpClient } from "@effect/platform"
- * import { makeSupervisorClient } from "supervisor/client"
+ * import { makeSupervisorClient } from "devsupervisor/client"
  *
  * const program = Effect.gen(function* () {
  *   const api = yield* makeSupervisorClient({ baseUrl: "http://127.0.0.1:3120", token })
