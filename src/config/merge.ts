@@ -288,7 +288,7 @@ export const mergeFiles = (
           ...where(parsed, ["slugs"]),
           key: "slugs",
           message: "[slugs] is only read from the user-level global config",
-          hint: "move it to ~/.config/supervisor/config.toml, or use `supervisor proxy add`",
+          hint: "move it to ~/.config/supervisor/config.toml",
         }),
       )
       continue

@@ -481,7 +481,7 @@ describe("other daemon-level errors", () => {
     expect(p.line).toBe(4)
     expect(p.key).toBe("slugs")
     expect(p.message).toContain("user-level")
-    expect(p.hint).toContain("proxy add")
+    expect(p.hint).toBe("move it to ~/.config/supervisor/config.toml")
   })
 
   it("`[slugs]` in the system config (MisplacedSlugs)", async () => {

@@ -1,0 +1,56 @@
+/**
+ * The configuration reference promises only what works: every key that is parsed and validated
+ * but not acted on yet says so in its own section (or settings row), and no other section does.
+ * Building one of these features means removing its line here and in docs/configuration.md.
+ */
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+
+const doc = readFileSync(join(__dirname, "../../docs/configuration.md"), "utf8")
+const NOTE = "Parsed and validated; not acted on yet."
+
+/** Daemon keys and tables whose section starts with NOTE. */
+const PENDING_SECTIONS = [
+  "auto",
+  "watch",
+  "watch_mode",
+  "boot_start",
+  "cron",
+  "memory_limit",
+  "cpu_limit",
+  "Slugs",
+]
+/** Settings whose row ends with "(parsed and validated; not acted on yet)". */
+const PENDING_SETTINGS = ["interval", "watch_poll_interval", "watch_interval", "cpu_violation_threshold"]
+
+/** The text of each `##`/`###` section, by heading. */
+const sections = new Map(
+  doc
+    .split(/^#{2,3} /m)
+    .slice(1)
+    .map((s) => [s.slice(0, s.indexOf("\n")).trim(), s.slice(s.indexOf("\n") + 1).trim()] as const),
+)
+
+describe("docs/configuration.md: what is not acted on yet", () => {
+  it.each(PENDING_SECTIONS)("the %s section starts by saying so", (name) => {
+    expect(sections.get(name)?.startsWith(NOTE), name).toBe(true)
+  })
+
+  it("no other section says so", () => {
+    const saying = [...sections].filter(([, text]) => text.includes(NOTE)).map(([name]) => name)
+    expect(saying.sort()).toEqual([...PENDING_SECTIONS].sort())
+  })
+
+  it.each(PENDING_SETTINGS)("the %s setting's row says so", (key) => {
+    const row = doc.split("\n").find((l) => l.startsWith(`| \`${key}\` |`))
+    expect(row).toMatch(/\(parsed and validated; not acted on yet\) \|$/)
+  })
+
+  it("the README's status names them", () => {
+    const readme = readFileSync(join(__dirname, "../../README.md"), "utf8")
+    const status = readme.slice(readme.indexOf("> **Status:**"), readme.indexOf("## Quick start"))
+    for (const word of ["`watch`", "`cron`", "limits", "`auto`", "`boot_start`", "proxy"])
+      expect(status, word).toContain(word)
+  })
+})
