@@ -16,7 +16,10 @@ export type DependencyCondition = typeof DependencyCondition.Type
 export const DependencyTable = Schema.Struct({
   id: DaemonRef,
   condition: Schema.optional(DependencyCondition.annotations({ default: "ready" })),
-}).annotations({ identifier: "DependencyTable" })
+}).annotations({
+  identifier: "DependencyTable",
+  description: "A dependency with the condition its dependent waits for",
+})
 
 /** One entry of `depends`: a daemon ID (condition `ready`), or a table with a condition. */
 export const DependencyEntry = Schema.Union(DaemonRef, DependencyTable).annotations({
@@ -41,3 +44,8 @@ export const conditionText = (id: string, condition: DependencyCondition): strin
 
 /** How much a condition asks: a dependency awaited for a stronger one satisfies the weaker ones. */
 export const conditionRank = (c: DependencyCondition): number => (c === "started" ? 0 : c === "ready" ? 1 : 2)
+
+/** What a daemon held for its dependencies waits for: `app/db to be ready, app/migrate to complete`. */
+export const dependenciesText = (
+  pending: ReadonlyArray<{ readonly id: string; readonly condition: DependencyCondition }>,
+): string => pending.map((p) => conditionText(p.id, p.condition)).join(", ")
