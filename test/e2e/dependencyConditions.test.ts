@@ -4,7 +4,14 @@ import { spawn } from "node:child_process"
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
-import { copyInstall, type DaemonSandbox, daemonPids, makeDaemonSandbox, waitFor } from "./harness.js"
+import {
+  apiPost,
+  copyInstall,
+  type DaemonSandbox,
+  daemonPids,
+  makeDaemonSandbox,
+  waitFor,
+} from "./harness.js"
 
 const T = 60_000
 
@@ -112,6 +119,33 @@ ready_delay = 0.3
         "StartFailed shop/api",
       ])
       expect(outcomes[1]!.output).toContain("ERROR: relation users already exists")
+    },
+    T,
+  )
+})
+
+describe("over the HTTP API", () => {
+  it(
+    "POST /api/daemons/{id}/start waits for the migration too, and fails with why it did not complete",
+    async () => {
+      const dir = sb.project("shop", `namespace = "shop"\n${MIGRATE}\n${API}`)
+      expect(sb.cli(["supervisor", "start"], dir).status).toBe(0)
+      expect(await apiPost(sb.stateDir, "/api/namespaces", { dir })).toMatchObject({ ok: true })
+      // api fails at once without the migration's file: ok means it ran after migrate completed
+      expect(await apiPost(sb.stateDir, "/api/daemons/shop%2Fapi/start", undefined)).toEqual({ ok: true })
+      expect(runs(dir)).toBe(1)
+      expect(daemonPids(sb.stateDir, "shop/api")).toHaveLength(1)
+
+      writeFileSync(
+        join(dir, "supervisor.toml"),
+        `namespace = "shop"\n${MIGRATE.replace("echo migration done", "echo 'disk full'; exit 3")}\n${API}`,
+      )
+      expect(sb.cli(["stop", "api"], dir).status).toBe(0)
+      expect(await apiPost(sb.stateDir, "/api/daemons/shop%2Fapi/start", undefined)).toEqual({
+        ok: false,
+        error: "not started: its dependency shop/migrate did not complete (shop/migrate exited with code 3)",
+      })
+      expect(daemonPids(sb.stateDir, "shop/api")).toEqual([])
     },
     T,
   )
