@@ -181,8 +181,9 @@ export const startWithDependencies = (
             o._tag === "Ready" || o._tag === "AlreadyRunning" ? hooks.completion!(id) : Effect.succeed(o)
           waits.push(Effect.flatMap(Effect.flatMap(wait, done), settle))
         } else if (gate !== undefined) {
-          // its outcome is awaited at the end; the start of a plain `begin` runs in that fiber
-          later.push(yield* Effect.fork(wait))
+          // its outcome is awaited at the end; the start of a plain `begin` runs in that fiber,
+          // which opens the gate as well when the outcome comes untold (a lifecycle that ended)
+          later.push(yield* Effect.fork(Effect.tap(wait, () => open)))
           waits.push(Deferred.await(gate))
         } else waits.push(wait)
       }
