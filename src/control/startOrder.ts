@@ -4,6 +4,7 @@ import { conditionOf, conditionRank, type DependencyCondition } from "../domain/
 import { startLevels } from "../domain/dependencyLevels.js"
 import { succeeded } from "../domain/outcomeKind.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
+import type { DaemonState } from "../supervisor/DaemonState.js"
 import type { StartOptions } from "../supervisor/Supervisor.js"
 
 /** Sends one start and returns the wait for its outcome (`Supervisor.begin`). */
@@ -160,17 +161,23 @@ export const startWithDependencies = (
         const gate = wanted === "started" ? yield* Deferred.make<void>() : undefined
         const open = gate === undefined ? Effect.void : Deferred.succeed(gate, undefined)
         const completing = wanted === "completed" && hooks.completion !== undefined
+        const told = hooks.start?.onSpawned
         const options: StartOptions = {
           force: forced.has(id),
           ...(hooks.start ?? {}),
-          onSpawned: (r) =>
-            Effect.zipRight(
-              hooks.start?.onSpawned?.(r) ?? Effect.void,
-              Effect.zipRight(
-                Effect.sync(() => spawned.add(id)),
-                open,
-              ),
-            ),
+          // only a `started` dependency needs to hear its spawn (each listener costs a state read)
+          ...(gate === undefined
+            ? {}
+            : {
+                onSpawned: (r: DaemonState) =>
+                  Effect.zipRight(
+                    told?.(r) ?? Effect.void,
+                    Effect.zipRight(
+                      Effect.sync(() => spawned.add(id)),
+                      open,
+                    ),
+                  ),
+              }),
           // `completed`: the outcome is told once the run ended
           ...(completing ? {} : { onOutcome: (o: StartOutcome) => Effect.zipRight(settle(o), open) }),
           ...(hooks.sync === undefined ? {} : { sync: false }),
