@@ -13,6 +13,7 @@ import {
 import { DaemonConfig } from "../domain/DaemonConfig.js"
 import { DaemonId, parseDaemonRef, toIdObject } from "../domain/DaemonId.js"
 import { type DaemonOptions, DEPRECATED_PORT_KEYS, daemonOptionFields } from "../domain/DaemonOptions.js"
+import { type DependencyCondition, entryCondition, entryId } from "../domain/Dependency.js"
 import { nameProblem } from "../domain/Name.js"
 import type { ResolvedConfig, ResolvedDaemon, ResolvedGroup, ResolvedSlug } from "../domain/ResolvedConfig.js"
 import { templateRefs } from "../domain/Template.js"
@@ -39,7 +40,7 @@ interface Draft {
   broken: boolean
 }
 
-const where = (file: ParsedFile | undefined, path: ReadonlyArray<string>) => {
+const where = (file: ParsedFile | undefined, path: ReadonlyArray<string | number>) => {
   if (!file) return { file: "(unknown)" }
   const line = locateKey(file.text, path)
   return line === undefined ? { file: file.location.path } : { file: file.location.path, line }
@@ -101,7 +102,9 @@ const foldDeprecatedPorts = (
 
 /** The keys a daemon's resolved configuration takes as written (not the deprecated port keys). */
 type ConfigKey = keyof typeof DaemonConfig.fields & keyof Options
-const CONFIG_KEYS = Object.keys(DaemonConfig.fields).filter((k): k is ConfigKey => k in daemonOptionFields)
+const CONFIG_KEYS = Object.keys(DaemonConfig.fields).filter(
+  (k): k is ConfigKey => k in daemonOptionFields && k !== "depends",
+)
 
 /** The keys of `DaemonConfig` that the merged options set; defaults fill the rest. */
 const configKeysOf = (o: Options) =>
@@ -109,6 +112,37 @@ const configKeysOf = (o: Options) =>
   Object.fromEntries(CONFIG_KEYS.flatMap((k) => (o[k] === undefined ? [] : [[k, o[k]]]))) as {
     [K in ConfigKey]?: Exclude<Options[K], undefined>
   }
+
+/**
+ * A daemon's dependencies as the resolved configuration keeps them: the qualified IDs, and the
+ * conditions that are not `ready`. One ID listed twice with different conditions is a problem.
+ */
+const dependsOf = (
+  draft: Draft,
+): { ids: Array<string>; conditions: Record<string, DependencyCondition> } | { problem: ConfigProblem } => {
+  const ids: Array<string> = []
+  const conditions: Record<string, DependencyCondition> = {}
+  const seen = new Map<string, DependencyCondition>()
+  for (const [i, entry] of (draft.options.depends ?? []).entries()) {
+    const id = entryId(entry)
+    const condition = entryCondition(entry)
+    const before = seen.get(id)
+    if (before !== undefined && before !== condition) {
+      return {
+        problem: new InvalidDependency({
+          ...where(draft.keySource.get("depends"), ["daemons", draft.id.name, "depends", i]),
+          key: `daemons.${draft.id.name}.depends[${i}]`,
+          message: `${draft.id.qualified} depends on ${id} twice, with conditions "${before}" and "${condition}"`,
+          hint: "list each dependency once, with the condition it needs",
+        }),
+      }
+    }
+    seen.set(id, condition)
+    ids.push(id)
+    if (condition !== "ready") conditions[id] = condition
+  }
+  return { ids, conditions }
+}
 
 /** Merges parsed files (load order) into one model and checks what spans files. */
 export const mergeFiles = (
@@ -146,8 +180,10 @@ export const mergeFiles = (
       if (options.dir !== undefined) resolved.dir = expandPath(options.dir, parsed.location.baseDir, home)
       if (options.depends !== undefined) {
         // Short names resolve in the namespace of the file that wrote them.
+        const qualify = (d: string) =>
+          Either.match(parseDaemonRef(d, namespace), { onLeft: () => d, onRight: (r) => r.qualified })
         resolved.depends = options.depends.map((d) =>
-          Either.match(parseDaemonRef(d, namespace), { onLeft: () => d, onRight: (r) => r.qualified }),
+          typeof d === "string" ? qualify(d) : { ...d, id: qualify(d.id) },
         )
       }
       for (const key of Object.keys(resolved)) draft.keySource.set(key, parsed)
@@ -181,11 +217,18 @@ export const mergeFiles = (
     }
     if (folded.warning) warnings.push(folded.warning)
     const port = folded.port
+    const depends = dependsOf(draft)
+    if ("problem" in depends) {
+      problems.push(depends.problem)
+      continue
+    }
     const config = new DaemonConfig({
       ...configKeysOf(o),
       run: o.run,
       dir: o.dir ?? draft.firstBase,
       ...(port !== undefined && { port }),
+      depends: depends.ids,
+      depends_conditions: depends.conditions,
     })
     daemons[draft.id.qualified] = {
       id: toIdObject(draft.id),

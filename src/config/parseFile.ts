@@ -13,6 +13,7 @@ import {
   UnreadableFile,
 } from "../domain/ConfigProblem.js"
 import { DaemonOptions } from "../domain/DaemonOptions.js"
+import { DEPENDENCY_CONDITIONS } from "../domain/Dependency.js"
 import { nameProblem } from "../domain/Name.js"
 import type { ConfigLocation } from "./discover.js"
 import { valueIssues } from "./issues.js"
@@ -112,13 +113,17 @@ export const parseConfigText = (location: ConfigLocation, text: string): ParsedF
       const fields = { file, ...at(issue.path), key: keyPath(issue.path), message: issue.message }
       const withHint = issue.hint === undefined ? fields : { ...fields, hint: issue.hint }
       const refHint = { ...withHint, hint: "write a daemon name or <namespace>/<name>" }
+      const conditionHint = {
+        ...withHint,
+        hint: `write one of ${DEPENDENCY_CONDITIONS.map((c) => JSON.stringify(c)).join(", ")}`,
+      }
       problems.push(
         issue.kind === "unknown-key"
           ? new UnknownKey(withHint)
           : issue.path[0] === "groups" && issue.path[2] === "daemons" && typeof issue.path[3] === "number"
             ? new InvalidGroupMember(refHint)
             : issue.path[0] === "daemons" && issue.path[2] === "depends" && typeof issue.path[3] === "number"
-              ? new InvalidDependency(refHint)
+              ? new InvalidDependency(issue.path[4] === "condition" ? conditionHint : refHint)
               : new InvalidValue(withHint),
       )
     }

@@ -13,6 +13,7 @@ import { ProjectRegistry } from "../registry/ProjectRegistry.js"
 import { type DaemonNotFound, daemonNotFound } from "../supervisor/errors.js"
 import { daemonUsage } from "../supervisor/resourceUsage.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
+import { awaitCompletion } from "./completion.js"
 import { mergeDefinitions, mergeListing } from "./listing.js"
 import type { PlannedStart, StartFrom, StartPlan, StopResult } from "./plan.js"
 import { resolveId, selectIds } from "./selection.js"
@@ -81,6 +82,7 @@ export const ControlLive = Layer.effect(
         start: { reason },
         isRunning: sup.isRunning,
         sync: sup.sync,
+        completion: awaitCompletion(sup),
       })
 
     /** Every daemon the supervisor knows, as the API lists it. */

@@ -1,9 +1,11 @@
 import { Effect, Queue, Stream } from "effect"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import { dependenciesText } from "../domain/Dependency.js"
 import type { Reason } from "../domain/Reason.js"
 import type { StartEvent } from "../domain/StartEvent.js"
 import type { DaemonState } from "../supervisor/DaemonState.js"
 import type { SupervisorShape } from "../supervisor/Supervisor.js"
+import { awaitCompletion } from "./completion.js"
 import type { StartPlan } from "./plan.js"
 import { startWithDependencies } from "./startOrder.js"
 import { describeWaiting } from "./waiting.js"
@@ -20,7 +22,8 @@ const portLookup =
 
 /**
  * The events of a start, what the CLI's spinner and transcript show: `{ waiting: [{ id, what }] }`
- * for each daemon once its process exists (what it waits for, with the ports it got),
+ * first for each daemon that waits for dependencies (`app/migrate to complete`), then for each
+ * daemon once its process exists (what it waits for, with the ports it got),
  * `{ outcome }` as soon as it is ready, completed or failed, then `{ outcomes }` with all of them
  * in start order. The start runs in the stream's scope: a client that leaves interrupts it, as it
  * would interrupt a plain start request.
@@ -42,7 +45,12 @@ export const startEvents = (
         )
       yield* Effect.forkScoped(
         startWithDependencies(
-          (def, options) => sup.begin(def, { ...options, reason, onSpawned: onSpawned(def) }),
+          (def, options) =>
+            sup.begin(def, {
+              ...options,
+              reason,
+              onSpawned: (r) => Effect.zipRight(onSpawned(def)(r), options.onSpawned?.(r) ?? Effect.void),
+            }),
           plan.requested,
           plan.dependencies,
           plan.force,
@@ -51,6 +59,12 @@ export const startEvents = (
             onOutcome: (outcome) => Queue.offer(events, { outcome }),
             isRunning: sup.isRunning,
             sync: sup.sync,
+            completion: awaitCompletion(sup),
+            // before anything starts: what each daemon waits for of its dependencies
+            onHeld: (def, pending) =>
+              Queue.offer(events, {
+                waiting: [{ id: def.id.qualified, what: dependenciesText(pending), dependencies: pending }],
+              }),
           },
         ).pipe(Effect.flatMap((outcomes) => Queue.offer(events, { outcomes }))),
       )

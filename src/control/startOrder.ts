@@ -1,8 +1,10 @@
-import { Effect } from "effect"
+import { Deferred, Effect, Fiber } from "effect"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import { conditionOf, conditionRank, type DependencyCondition } from "../domain/Dependency.js"
 import { startLevels } from "../domain/dependencyLevels.js"
 import { succeeded } from "../domain/outcomeKind.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
+import type { DaemonState } from "../supervisor/DaemonState.js"
 import type { StartOptions } from "../supervisor/Supervisor.js"
 
 /** Sends one start and returns the wait for its outcome (`Supervisor.begin`). */
@@ -17,6 +19,12 @@ export const beginFrom =
   (def, options) =>
     Effect.succeed(start(def, options).pipe(Effect.tap((o) => options.onOutcome?.(o) ?? Effect.void)))
 
+/** A dependency a daemon's start waits for, and on what condition. */
+export interface PendingDependency {
+  readonly id: string
+  readonly condition: DependencyCondition
+}
+
 const why = (o: StartOutcome) =>
   o._tag === "StartFailed"
     ? o.message
@@ -24,14 +32,33 @@ const why = (o: StartOutcome) =>
       ? "it is disabled"
       : "it was stopped while starting"
 
+/** Whether a dependency's state satisfies a condition (`completed`: its outcome was made `Completed`). */
+const satisfied = (condition: DependencyCondition, outcome: StartOutcome | undefined, spawned: boolean) =>
+  (condition === "started" && spawned) || (outcome !== undefined && succeeded(outcome))
+
+const notStarted = (id: string, dependency: StartOutcome, condition: DependencyCondition): StartOutcome => ({
+  _tag: "StartFailed",
+  id,
+  message: `not started: its dependency ${dependency.id} ${condition === "completed" ? "did not complete" : "failed"} (${why(dependency)})`,
+  exit_code: null,
+  signal: null,
+  // the root cause's last output: why it did not complete or start
+  output: dependency._tag === "StartFailed" ? dependency.output : [],
+  cli_status: 1,
+})
+
 /**
  * Starts `requested` and the `dependencies` they need, dependencies first, level by level,
- * each level in parallel. Dependencies that run already are left alone; `force` restarts only
- * the requested daemons. A daemon whose dependency failed is not started, and its outcome
- * names the root cause. A requested daemon that runs already (and is not forced) needs nothing
- * started for it: dependencies that only it needs are left alone (a completed one-shot task is
- * not run again). `onOutcome` hears each daemon's outcome as soon as it is known (the result
- * lists them in start order at the end). A level's starts are all sent, then awaited.
+ * each level in parallel. A daemon starts once each dependency meets its condition: `ready`
+ * (its outcome succeeded), `completed` (it exited 0: a dependency that is ready or already
+ * running is waited for until its run ends, and its outcome is how that run ended) or `started`
+ * (its process exists). A level waits for what the daemons of the later levels need of it.
+ * Dependencies that run already are left alone; `force` restarts only the requested daemons.
+ * A daemon whose dependency failed is not started, and its outcome names the root cause. A
+ * requested daemon that runs already (and is not forced) needs nothing started for it:
+ * dependencies that only it needs are left alone (a completed one-shot task is not run again).
+ * `onOutcome` hears each daemon's outcome as soon as it is known (the result lists them in start
+ * order at the end). A level's starts are all sent, then awaited.
  */
 export const startWithDependencies = (
   begin: Begin,
@@ -49,68 +76,127 @@ export const startWithDependencies = (
      * started without waiting for it each, and it runs once before the outcomes are returned.
      */
     readonly sync?: Effect.Effect<void>
+    /**
+     * Waits for a running daemon's run to end (the `completed` condition): `Completed` for exit
+     * 0, else `StartFailed` with why and its last output. Without it, ready counts as completed.
+     */
+    readonly completion?: (id: string) => Effect.Effect<StartOutcome>
+    /** Told first, for each daemon that waits for dependencies before it starts, which and why. */
+    readonly onHeld?: (
+      def: DaemonDefinition,
+      pending: ReadonlyArray<PendingDependency>,
+    ) => Effect.Effect<void>
   } = {},
 ) =>
   Effect.gen(function* () {
     const onOutcome = hooks.onOutcome ?? (() => Effect.void)
+    const isRunning = hooks.isRunning ?? (() => Effect.succeed(false))
     const forced = new Set(force ? requested.map((d) => d.id.qualified) : [])
     const byId = new Map<string, DaemonDefinition>()
     for (const d of dependencies) byId.set(d.id.qualified, d)
     for (const d of requested) byId.set(d.id.qualified, d)
     // the dependencies the requested daemons that will start need, transitively
     const all = new Map<string, DaemonDefinition>()
+    const starting = new Set<string>()
     const need = (d: DaemonDefinition): void => {
       if (all.has(d.id.qualified)) return
       all.set(d.id.qualified, d)
+      starting.add(d.id.qualified)
       for (const dep of d.config.depends) {
         const def = byId.get(dep)
         if (def) need(def)
       }
     }
     for (const d of requested) {
-      const running =
-        !forced.has(d.id.qualified) &&
-        hooks.isRunning !== undefined &&
-        (yield* hooks.isRunning(d.id.qualified))
+      const running = !forced.has(d.id.qualified) && (yield* isRunning(d.id.qualified))
       if (running) all.set(d.id.qualified, d)
       else need(d)
     }
+    // what the daemons that start need of each dependency: the most any of them asks
+    const needed = new Map<string, DependencyCondition>()
+    const pendingOf = (def: DaemonDefinition) =>
+      def.config.depends
+        .filter((dep) => all.has(dep))
+        .map((dep) => ({ id: dep, condition: conditionOf(def.config, dep) }))
+    for (const id of starting) {
+      for (const p of pendingOf(all.get(id)!)) {
+        const before = needed.get(p.id)
+        if (before === undefined || conditionRank(p.condition) > conditionRank(before))
+          needed.set(p.id, p.condition)
+      }
+    }
+    if (hooks.onHeld !== undefined) {
+      for (const id of starting) {
+        const def = all.get(id)!
+        const pending: Array<PendingDependency> = []
+        // a running dependency is waited for only until it completes
+        for (const p of pendingOf(def))
+          if (p.condition === "completed" || !(yield* isRunning(p.id))) pending.push(p)
+        if (pending.length > 0) yield* hooks.onHeld(def, pending)
+      }
+    }
+
     const outcomes = new Map<string, StartOutcome>()
+    const spawned = new Set<string>()
     const order: Array<string> = []
+    const later: Array<Fiber.Fiber<StartOutcome>> = []
     for (const level of startLevels(all)) {
       order.push(...level)
-      const waits: Array<Effect.Effect<StartOutcome>> = []
+      const waits: Array<Effect.Effect<unknown>> = []
       for (const id of level) {
         const def = all.get(id)!
-        const failed = def.config.depends
-          .map((d) => outcomes.get(d))
-          .find((o) => o !== undefined && !succeeded(o))
         const settle = (o: StartOutcome) => {
           outcomes.set(id, o)
           return onOutcome(o)
         }
-        if (failed) {
-          yield* settle({
-            _tag: "StartFailed",
-            id,
-            message: `not started: its dependency ${failed.id} failed (${why(failed)})`,
-            exit_code: null,
-            signal: null,
-            output: [],
-            cli_status: 1,
-          })
+        const unmet = pendingOf(def).find(
+          (p) => !satisfied(p.condition, outcomes.get(p.id), spawned.has(p.id)),
+        )
+        if (unmet) {
+          yield* settle(notStarted(id, outcomes.get(unmet.id)!, unmet.condition))
           continue
         }
+        const wanted = needed.get(id)
+        // `started`: the next level may start once the process exists (or the start settled)
+        const gate = wanted === "started" ? yield* Deferred.make<void>() : undefined
+        const open = gate === undefined ? Effect.void : Deferred.succeed(gate, undefined)
+        const completing = wanted === "completed" && hooks.completion !== undefined
+        const told = hooks.start?.onSpawned
         const options: StartOptions = {
           force: forced.has(id),
-          onOutcome: settle,
           ...(hooks.start ?? {}),
+          // only a `started` dependency needs to hear its spawn (each listener costs a state read)
+          ...(gate === undefined
+            ? {}
+            : {
+                onSpawned: (r: DaemonState) =>
+                  Effect.zipRight(
+                    told?.(r) ?? Effect.void,
+                    Effect.zipRight(
+                      Effect.sync(() => spawned.add(id)),
+                      open,
+                    ),
+                  ),
+              }),
+          // `completed`: the outcome is told once the run ended
+          ...(completing ? {} : { onOutcome: (o: StartOutcome) => Effect.zipRight(settle(o), open) }),
           ...(hooks.sync === undefined ? {} : { sync: false }),
         }
-        waits.push(yield* begin(def, options))
+        const wait = yield* begin(def, options)
+        if (completing) {
+          const done = (o: StartOutcome) =>
+            o._tag === "Ready" || o._tag === "AlreadyRunning" ? hooks.completion!(id) : Effect.succeed(o)
+          waits.push(Effect.flatMap(Effect.flatMap(wait, done), settle))
+        } else if (gate !== undefined) {
+          // its outcome is awaited at the end; the start of a plain `begin` runs in that fiber,
+          // which opens the gate as well when the outcome comes untold (a lifecycle that ended)
+          later.push(yield* Effect.fork(Effect.tap(wait, () => open)))
+          waits.push(Deferred.await(gate))
+        } else waits.push(wait)
       }
       for (const wait of waits) yield* wait
     }
+    for (const fiber of later) yield* Fiber.join(fiber)
     if (hooks.sync !== undefined) yield* hooks.sync
     return order.map((id) => outcomes.get(id)!)
   })

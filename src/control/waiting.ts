@@ -5,6 +5,7 @@ import { configDefinitions } from "../config/definitions.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { isActive } from "../domain/DaemonStatus.js"
+import { conditionOf, dependenciesText } from "../domain/Dependency.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import type { Waiting } from "../domain/StartEvent.js"
 import { describeChecks, readinessChecks } from "../supervisor/readiness/plan.js"
@@ -37,7 +38,8 @@ const waitingFor = (def: DaemonDefinition, config: ResolvedConfig, known: Readon
 
 /**
  * The daemons a start will wait for: the dependencies that do not run yet, then the requested
- * daemons that do not run yet (all of them with `force`), but for disabled ones (refused).
+ * daemons that do not run yet (all of them with `force`), but for disabled ones (refused). A
+ * daemon that waits for dependencies first says so (`app/migrate to complete`).
  */
 export const waitingList = (
   defs: ReadonlyArray<DaemonDefinition>,
@@ -50,7 +52,17 @@ export const waitingList = (
   const running = (d: DaemonDefinition) => known.some((k) => k.id.qualified === d.id.qualified && isActive(k))
   // a disabled daemon is refused, not waited for
   const disabled = (d: DaemonDefinition) => disabledIds.includes(d.id.qualified)
+  const planned = new Set([...dependencies, ...defs].map((d) => d.id.qualified))
+  const isRunning = (id: string) => known.some((k) => k.id.qualified === id && isActive(k))
   return [...dependencies.filter((d) => !running(d)), ...defs.filter((d) => force || !running(d))]
     .filter((d) => !disabled(d))
-    .map((d) => ({ id: d.id.qualified, what: waitingFor(d, config, known) }))
+    .map((d) => {
+      // first it waits for its dependencies (a running one only until it completes)
+      const pending = d.config.depends
+        .map((id) => ({ id, condition: conditionOf(d.config, id) }))
+        .filter((p) => planned.has(p.id) && (p.condition === "completed" || !isRunning(p.id)))
+      return pending.length > 0
+        ? { id: d.id.qualified, what: dependenciesText(pending), dependencies: pending }
+        : { id: d.id.qualified, what: waitingFor(d, config, known) }
+    })
 }

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { daemonOptionFields, Hooks } from "./DaemonOptions.js"
+import { DependencyCondition } from "./Dependency.js"
 
 const f = daemonOptionFields
 const withDefault = <S extends Schema.Schema.Any>(schema: S, value: () => Schema.Schema.Type<S>) =>
@@ -21,7 +22,13 @@ export class DaemonConfig extends Schema.Class<DaemonConfig>("DaemonConfig")({
   ready_http: f.ready_http,
   ready_port: f.ready_port,
   ready_cmd: f.ready_cmd,
+  /** The qualified IDs of its dependencies. */
   depends: withDefault(Schema.Array(Schema.String), () => []),
+  /** The condition of each dependency that is not `ready` (the default), by qualified ID. */
+  depends_conditions: withDefault(
+    Schema.Record({ key: Schema.String, value: DependencyCondition }),
+    () => ({}),
+  ),
   watch: withDefault(f.watch.from, () => []),
   watch_mode: withDefault(f.watch_mode.from, () => "native" as const),
   port: f.port,

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { ByteSize } from "./ByteSize.js"
 import { CronExpression, RegexString } from "./Cron.js"
-import { DaemonRef } from "./DaemonId.js"
+import { DependencyEntry } from "./Dependency.js"
 import { HumanDuration } from "./HumanDuration.js"
 import { DaemonLogs } from "./LogFormat.js"
 import {
@@ -206,7 +206,11 @@ export const daemonOptionFields = {
   ready_http: opt(ReadyHttpOption, "Ready when this URL answers"),
   ready_port: opt(ReadyPortOption, "Ready when this TCP port is listening"),
   ready_cmd: opt(ReadyCmdOption, "Ready when this shell command exits 0"),
-  depends: opt(Schema.Array(DaemonRef), "Daemons to start first: short names or qualified IDs", []),
+  depends: opt(
+    Schema.Array(DependencyEntry),
+    'Daemons to start first: short names or qualified IDs, or { id = "migrate", condition = "completed" } (ready, completed or started; default ready)',
+    [],
+  ),
   watch: opt(
     Schema.Array(Schema.String),
     "Glob patterns, relative to the config file; a change restarts the daemon",

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { DependencyCondition } from "./Dependency.js"
 import { StartOutcome } from "./StartOutcome.js"
 
 /**
@@ -8,8 +9,18 @@ import { StartOutcome } from "./StartOutcome.js"
  * Effect) reads them by their type.
  */
 
-/** A daemon a start waits for, and what for, in words: `{ id: "app/web", what: "port 3001" }`. */
-export const Waiting = Schema.Struct({ id: Schema.String, what: Schema.String }).annotations({
+/**
+ * A daemon a start waits for, and what for, in words: `{ id: "app/web", what: "port 3001" }`.
+ * Before it starts, what it waits for is its dependencies (`app/migrate to complete`), listed
+ * with their conditions in `dependencies`.
+ */
+export const Waiting = Schema.Struct({
+  id: Schema.String,
+  what: Schema.String,
+  dependencies: Schema.optional(
+    Schema.Array(Schema.Struct({ id: Schema.String, condition: DependencyCondition })),
+  ),
+}).annotations({
   identifier: "Waiting",
 })
 export type Waiting = typeof Waiting.Type

@@ -88,6 +88,8 @@ export interface SupervisorShape {
   readonly sync: Effect.Effect<void>
   /** Waits until the daemon is neither running nor waiting for a retry; its state then. */
   readonly wait: (id: string) => Effect.Effect<DaemonState, DaemonNotFound>
+  /** The last `n` output lines of the daemon's latest run (empty when it has none). */
+  readonly lastLines: (id: string, n: number) => Effect.Effect<ReadonlyArray<string>>
   /** Forgets daemons that are not running; returns their IDs. */
   readonly clean: (ids?: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
   /**
@@ -247,6 +249,7 @@ const makeSupervisor = Effect.gen(function* () {
     isDisabled,
     disabledIds: state.get.pipe(Effect.map((s) => s.disabled)),
     sync: state.sync,
+    lastLines: ctx.lastLines,
     wait: (id) =>
       Effect.gen(function* () {
         yield* registry.find(id)

@@ -108,6 +108,7 @@ describe("DaemonConfig schema", () => {
       retry: 0,
       auto: [],
       depends: [],
+      depends_conditions: {},
       watch: [],
       watch_mode: "native",
       boot_start: false,

@@ -141,7 +141,8 @@ describe("start, answered by the supervisor", () => {
       expect(group.status, group.stderr).toBe(0)
       expect(pids(group.stdout)).toBe(
         [
-          // a transcript: api waits once db is ready
+          // a transcript: api waits for db to be ready first, then for its own readiness
+          "app/api waiting for app/db to be ready",
           "app/db waiting for output matching /^up$/",
           "✓ app/db is running (pid N)",
           "app/api waiting for 0s",

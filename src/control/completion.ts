@@ -1,0 +1,43 @@
+import { Effect } from "effect"
+import type { StartOutcome } from "../domain/StartOutcome.js"
+import type { SupervisorShape } from "../supervisor/Supervisor.js"
+
+/** How many output lines a dependency that did not complete shows (as a failed start does). */
+const OUTPUT_LINES = 20
+
+/**
+ * Waits for a daemon's run to end (a `completed` dependency that was ready or already running):
+ * `Completed` when it exited 0, else `StartFailed` with why and its last output lines.
+ */
+export const awaitCompletion =
+  (sup: SupervisorShape) =>
+  (id: string): Effect.Effect<StartOutcome> =>
+    Effect.gen(function* () {
+      const ended = yield* Effect.either(sup.wait(id))
+      if (ended._tag === "Left") return failed(id, `${id} was removed before it completed`, null, null, [], 1)
+      const { status } = ended.right
+      if (status.type === "stopped" && status.exit_code === 0) return { _tag: "Completed", id } as const
+      const output = yield* sup.lastLines(id, OUTPUT_LINES)
+      const message =
+        status.type === "stopped"
+          ? `${id} was stopped before it completed`
+          : `${id} ${status.message ?? "failed"}`
+      return failed(id, message, status.exit_code ?? null, status.signal ?? null, output, 1)
+    })
+
+const failed = (
+  id: string,
+  message: string,
+  exitCode: number | null,
+  signal: string | null,
+  output: ReadonlyArray<string>,
+  cliStatus: number,
+): StartOutcome => ({
+  _tag: "StartFailed",
+  id,
+  message,
+  exit_code: exitCode,
+  signal,
+  output: [...output],
+  cli_status: cliStatus,
+})
