@@ -8,6 +8,7 @@ import {
   normalise,
   Port,
   ReadyCmdOption,
+  ReadyDelay,
   ReadyHttpOption,
   ReadyOutputOption,
   ReadyPortOption,
@@ -199,8 +200,8 @@ export const daemonOptionFields = {
   ),
   auto: opt(Schema.Array(Schema.Literal("start", "stop")), "Auto-start and auto-stop with the shell hook"),
   ready_delay: opt(
-    Schema.NonNegative.annotations({ message: () => "expected a number of seconds, 0 or more" }),
-    "Seconds to wait before the daemon counts as ready (default 3 when no other ready check is set)",
+    ReadyDelay,
+    'How long to wait before the daemon counts as ready: a duration ("2s", "500ms") or a number of seconds (default 3s when no other ready check is set)',
   ),
   ready_output: opt(ReadyOutputOption, "Ready when an output line matches this regex"),
   ready_http: opt(ReadyHttpOption, "Ready when this URL answers"),
