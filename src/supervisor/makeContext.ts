@@ -83,7 +83,7 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
           Effect.map((es) => es.filter((e) => e.id > (runStart.get(id) ?? 0)).map((e) => e.message)),
           Effect.orElseSucceed(() => []),
         ),
-      prepareReadiness: prepareReadiness({ logs, config, probes, known: registry.all }),
+      prepareReadiness: prepareReadiness({ logs, config, probes, processes, known: registry.all }),
       resolvePorts: (def) => {
         const spec = def.config.port
         if (spec === undefined || spec.expect.length === 0) return Effect.succeed({ ports: [], offset: 0 })

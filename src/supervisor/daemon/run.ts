@@ -1,5 +1,6 @@
 import { Effect, Either, ExecutionStrategy, Exit, Queue, Scope } from "effect"
 import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
+import { READY_TIMEOUT_STATUS } from "../../domain/StartOutcome.js"
 import type { ProcessHandle } from "../../process/ProcessService.js"
 import { daemonEnvironment, type RunAs, shellArgv } from "../environment.js"
 import type { HookRun } from "../hooks/fire.js"
@@ -147,8 +148,20 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
           result._tag === "Ready"
             ? Queue.offer(env.queue, DaemonCommand.Ready({ serial }))
             : result._tag === "TimedOut"
-              ? Queue.offer(env.queue, DaemonCommand.NotReady({ serial, message: result.message }))
-              : Effect.void, // exited first: said next
+              ? Queue.offer(
+                  env.queue,
+                  DaemonCommand.NotReady({
+                    serial,
+                    message: result.message,
+                    cliStatus: READY_TIMEOUT_STATUS,
+                  }),
+                )
+              : result._tag === "Failed"
+                ? Queue.offer(
+                    env.queue,
+                    DaemonCommand.NotReady({ serial, message: result.message, cliStatus: 1 }),
+                  )
+                : Effect.void, // exited first: said next
       ),
       Effect.zipRight(exitOf(env, serial, handle)),
       Effect.forkIn(scope),

@@ -71,10 +71,12 @@ export const renderCheck = (
     case "port": {
       if (typeof check.port === "number") return Either.right(check)
       const raw = check.port
+      const [ref] = templateRefs(raw).refs
+      const owner = ref === undefined ? {} : { owner: qualifyTemplateName(ref.daemon.trim(), namespace) }
       return Either.flatMap(render(raw), (text) => {
         const port = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN
         return Number.isInteger(port) && port >= 1 && port <= 65535
-          ? Either.right({ ...check, port })
+          ? Either.right({ ...check, port, ...owner })
           : Either.left(
               `${checkKey(check)} ${JSON.stringify(raw)} renders to ${JSON.stringify(text)}, which is not a TCP port`,
             )
