@@ -102,7 +102,9 @@ describe("ready_port counts only the daemon's own listener", () => {
       await expectFailed(r, "noport")
       // Its own error (it exits at once), or, had it been slower than the grace, the holder.
       expect(r.stderr).toMatch(
-        new RegExp(`cannot listen on ${P.held}: EADDRINUSE|port ${P.held} is held by another process \\(pid ${process.pid}, `),
+        new RegExp(
+          `cannot listen on ${P.held}: EADDRINUSE|port ${P.held} is held by another process \\(pid ${process.pid}, `,
+        ),
       )
     },
     T,
