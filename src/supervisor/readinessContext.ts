@@ -7,6 +7,7 @@ import type { ProcessHandle, ProcessServiceShape } from "../process/ProcessServi
 import type { DaemonState } from "./DaemonState.js"
 import { type RunAs, shellArgv } from "./environment.js"
 import {
+  type PortLookup,
   type ReadinessCheck,
   type ReadinessProbesShape,
   readinessChecks,
@@ -49,6 +50,14 @@ export const indexedUpTo = (logs: LogStoreShape, id: string, offset?: number) =>
  */
 export const indexedAll = (logs: LogStoreShape, id: string) => indexedUpTo(logs, id)
 
+/** What templates render: a known daemon's first port (its latest run's, else its configured one). */
+export const portLookup =
+  (known: ReadonlyMap<string, DaemonState>): PortLookup =>
+  (other) => {
+    const r = known.get(other)
+    return r === undefined ? undefined : { port: r.ports[0] ?? r.def.config.port?.expect[0] }
+  }
+
 /**
  * The daemon's process tree: its process and descendants (a shell's, a pty or tool-manager
  * wrapper's children), and the members of its process group (children that daemonized).
@@ -70,10 +79,7 @@ export const prepareReadiness =
     Effect.gen(function* () {
       const id = def.id.qualified
       const known = yield* knownNow
-      const rendered = renderChecks(readinessChecks(def.config), def.id.namespace, (other) => {
-        const r = known.get(other)
-        return r === undefined ? undefined : { port: r.ports[0] ?? r.def.config.port?.expect[0] }
-      })
+      const rendered = renderChecks(readinessChecks(def.config), def.id.namespace, portLookup(known))
       if (Either.isLeft(rendered)) return yield* Effect.fail(rendered.left)
       const checks: ReadonlyArray<ReadinessCheck> = rendered.right
       // Noted before the spawn, once the previous run's output is indexed: the lines the new
