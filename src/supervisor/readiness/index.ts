@@ -19,7 +19,10 @@ export {
 export type { PortAnswer } from "./port.js"
 export { type PortLookup, renderChecks } from "./template.js"
 
-/** One attempt of each polled check: true = ready. They never fail; an error is "not yet". */
+/**
+ * One attempt of each polled check: http and cmd answer true when ready, port what it saw. They
+ * never fail; an error is "not yet".
+ */
 export interface ReadinessProbesShape {
   readonly http: (
     url: string,
@@ -71,8 +74,10 @@ export interface ReadinessEnvironment {
   readonly alive: Effect.Effect<boolean>
 }
 
-/** How long a port must be seen held by another process before the start fails (the
- * daemon gets that long to fail on its own, with its own message). */
+/**
+ * How long a port must be seen held by another process before the start fails: the daemon gets
+ * that long to fail on its own, with its own message.
+ */
 export const FOREIGN_PORT_GRACE = Duration.seconds(1)
 
 /** One attempt may take the interval, and at least 5 s: a slow answer is still an answer. */
