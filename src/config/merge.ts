@@ -16,7 +16,7 @@ import { type DaemonOptions, DEPRECATED_PORT_KEYS, daemonOptionFields } from "..
 import { type DependencyCondition, entryCondition, entryId } from "../domain/Dependency.js"
 import { nameProblem } from "../domain/Name.js"
 import type { ResolvedConfig, ResolvedDaemon, ResolvedGroup, ResolvedSlug } from "../domain/ResolvedConfig.js"
-import { templateRefs } from "../domain/Template.js"
+import { type TemplateSyntax, templateRefs } from "../domain/Template.js"
 import { findCycle } from "./dependencies.js"
 import { locateKey } from "./locate.js"
 import type { ParsedFile } from "./parseFile.js"
@@ -260,22 +260,27 @@ export const mergeFiles = (
         }),
       )
     })
-    const templated: Array<readonly [string, string | number | undefined]> = [
-      ["ready_output", d.config.ready_output?.pattern],
-      ["ready_http", d.config.ready_http?.url],
-      ["ready_port", d.config.ready_port?.port],
-      ["ready_cmd", d.config.ready_cmd?.run],
+    // [key, value, template syntax, the key's path below the daemon (its file is the key's)]
+    const templated: Array<
+      readonly [string, string | number | undefined, TemplateSyntax, ReadonlyArray<string>]
+    > = [
+      ["ready_output", d.config.ready_output?.pattern, "strict", ["ready_output"]],
+      ["ready_http", d.config.ready_http?.url, "strict", ["ready_http"]],
+      ["ready_port", d.config.ready_port?.port, "strict", ["ready_port"]],
+      ["ready_cmd", d.config.ready_cmd?.run, "strict", ["ready_cmd"]],
+      ["run", d.config.run, "shell", ["run"]],
+      ...Object.entries(d.config.env).map(([name, value]) => ["env", value, "shell", ["env", name]] as const),
     ]
-    for (const [key, value] of templated) {
+    for (const [key, value, syntax, path] of templated) {
       if (typeof value !== "string") continue
-      for (const ref of templateRefs(value).refs) {
+      for (const ref of templateRefs(value, syntax).refs) {
         const target = parseDaemonRef(ref.daemon, draft.id.namespace)
         const qualified = Either.isRight(target) ? target.right.qualified : ref.daemon
         if (drafts.has(qualified)) continue
         problems.push(
           new InvalidTemplate({
-            ...where(draft.keySource.get(key), ["daemons", draft.id.name, key]),
-            key: `daemons.${draft.id.name}.${key}`,
+            ...where(draft.keySource.get(key), ["daemons", draft.id.name, ...path]),
+            key: `daemons.${draft.id.name}.${path.join(".")}`,
             message: `template ${ref.text} names ${JSON.stringify(ref.daemon)}, which is not a configured daemon`,
             hint: `known daemons: ${known.join(", ") || "(none)"}`,
           }),

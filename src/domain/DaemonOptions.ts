@@ -8,22 +8,31 @@ import {
   normalise,
   Port,
   ReadyCmdOption,
+  ReadyDelay,
   ReadyHttpOption,
   ReadyOutputOption,
   ReadyPortOption,
 } from "./Readiness.js"
 import { StopSignalName } from "./Signal.js"
+import { templateProblem } from "./Template.js"
 
 const Command = Schema.String.pipe(
   Schema.filter((s) => s.trim().length > 0 || "must not be empty", { jsonSchema: { minLength: 1 } }),
   Schema.annotations({ identifier: "Command", description: "A shell command" }),
 )
 
-const EnvValue = Schema.transform(Schema.Union(Schema.String, Schema.Number, Schema.Boolean), Schema.String, {
-  strict: true,
-  decode: (v) => String(v),
-  encode: (s) => s,
-}).annotations({ description: "An environment variable value; numbers and booleans are turned into strings" })
+/** A filter: no `{{ daemons... }}` placeholder that is not a template (shell syntax, see Template.ts). */
+const shellTemplates = <A extends string, I>(schema: Schema.Schema<A, I>) =>
+  schema.pipe(Schema.filter((s) => templateProblem(s, "shell") ?? true, { jsonSchema: {} }))
+
+const EnvValue = Schema.transform(
+  Schema.Union(Schema.String, Schema.Number, Schema.Boolean),
+  shellTemplates(Schema.String),
+  { strict: true, decode: (v) => String(v), encode: (s) => s },
+).annotations({
+  description:
+    "An environment variable value; numbers and booleans are turned into strings; supports {{ daemons.<name>.port }}",
+})
 
 const Bump = Schema.Union(Schema.Boolean, Schema.NonNegativeInt).annotations({
   description:
@@ -176,14 +185,20 @@ const opt = <A, I>(schema: Schema.Schema<A, I>, description: string, defaultValu
  */
 export const daemonOptionFields = {
   run: opt(
-    Command,
-    "Command to execute, wrapped in `sh -c`. A leading `exec` makes the tracked PID the daemon itself.",
+    shellTemplates(Command),
+    "Command to execute, wrapped in `sh -c`. A leading `exec` makes the tracked PID the daemon itself. `{{ daemons.<name>.port }}` renders a daemon's port at start; other `{{ ... }}` text is kept as written.",
   ),
   dir: opt(
     Schema.String,
     "Working directory; relative to the config file, `~` expands to the home directory",
   ),
-  env: opt(Schema.Record({ key: Schema.String, value: EnvValue }), "Environment variables for the daemon"),
+  env: opt(
+    Schema.Record({
+      key: Schema.String,
+      value: EnvValue,
+    }),
+    "Environment variables for the daemon; values may contain `{{ daemons.<name>.port }}`, rendered at start",
+  ),
   user: opt(
     Schema.transform(Schema.Union(Schema.String, Schema.NonNegativeInt), Schema.String, {
       strict: true,
@@ -199,8 +214,8 @@ export const daemonOptionFields = {
   ),
   auto: opt(Schema.Array(Schema.Literal("start", "stop")), "Auto-start and auto-stop with the shell hook"),
   ready_delay: opt(
-    Schema.NonNegative.annotations({ message: () => "expected a number of seconds, 0 or more" }),
-    "Seconds to wait before the daemon counts as ready (default 3 when no other ready check is set)",
+    ReadyDelay,
+    'How long to wait before the daemon counts as ready: a duration ("2s", "500ms") or a number of seconds (default 3s when no other ready check is set)',
   ),
   ready_output: opt(ReadyOutputOption, "Ready when an output line matches this regex"),
   ready_http: opt(ReadyHttpOption, "Ready when this URL answers"),

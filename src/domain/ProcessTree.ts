@@ -34,3 +34,9 @@ export const ProcessTreeNode: Schema.Schema<ProcessTreeNode> = Schema.Struct({
     description: "Child processes; empty when there are none",
   }),
 }).annotations({ identifier: "ProcessTreeNode", description: "A process and its descendants" })
+
+/** Every pid of a tree: the process and all its descendants. */
+export const treePids = (node: ProcessTreeNode): ReadonlyArray<number> => [
+  node.pid,
+  ...node.children.flatMap(treePids),
+]

@@ -1,4 +1,4 @@
-import { Schema } from "effect"
+import { Duration, Schema } from "effect"
 import { RegexString } from "./Cron.js"
 import { HumanDuration } from "./HumanDuration.js"
 import { hasTemplate, templateProblem } from "./Template.js"
@@ -115,6 +115,21 @@ export const ReadyPortOption = normalise(
   Schema.typeSchema(ReadyPort),
   (raw) => (typeof raw === "object" ? raw : { port: raw }),
 )
+
+/**
+ * `ready_delay`: a duration string ("2s", "500ms") as every other duration, or a number of
+ * seconds as before. Seconds in the model.
+ */
+export const ReadyDelay = Schema.transform(Schema.Union(Schema.NonNegative, HumanDuration), Schema.Number, {
+  strict: true,
+  decode: (v) => (typeof v === "number" ? v : Duration.toMillis(v) / 1000),
+  encode: (s) => s,
+}).annotations({
+  message: () => ({
+    message: 'expected a duration such as "2s" or "500ms", or a number of seconds (0 or more)',
+    override: true,
+  }),
+})
 
 export const ReadyCmd = Schema.Struct({
   run: TemplateString.annotations({

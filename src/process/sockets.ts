@@ -39,11 +39,25 @@ export const parseListening = (text: string): ReadonlyMap<number, number> => {
 }
 
 /** Every listening TCP socket (IPv4 and IPv6) of this network namespace: inode → port. */
-export const listeningSockets = (): ReadonlyMap<number, number> =>
-  new Map([
-    ...parseListening(readText("/proc/net/tcp") ?? ""),
-    ...parseListening(readText("/proc/net/tcp6") ?? ""),
-  ])
+export const listeningSockets = (): ReadonlyMap<number, number> => readListeningSockets() ?? new Map()
+
+/** Like `listeningSockets`, but undefined where `/proc/net/tcp` cannot be read (not Linux). */
+export const readListeningSockets = (): ReadonlyMap<number, number> | undefined => {
+  const v4 = readText("/proc/net/tcp")
+  if (v4 === undefined) return undefined
+  return new Map([...parseListening(v4), ...parseListening(readText("/proc/net/tcp6") ?? "")])
+}
+
+/** The inodes of the sockets listening on `port` (one per address and family). */
+export const inodesOn = (port: number, table: ReadonlyMap<number, number>): ReadonlySet<number> => {
+  const inodes = new Set<number>()
+  for (const [inode, p] of table) if (p === port) inodes.add(inode)
+  return inodes
+}
+
+/** Whether one of `pids` holds one of the sockets `inodes`. */
+export const holdsAny = (pids: ReadonlyArray<number>, inodes: ReadonlySet<number>): boolean =>
+  pids.some((pid) => socketInodesOf(pid).some((inode) => inodes.has(inode)))
 
 /** Inodes of the sockets a process has open; empty when it is gone or not ours to inspect. */
 export const socketInodesOf = (pid: number): ReadonlyArray<number> => {
@@ -99,9 +113,11 @@ export const onDemand = <A>(read: () => A): (() => A) => {
  * that a pre-forked server (workers sharing the parent's socket) is reported as its parent.
  * Only processes whose `/proc/<pid>/fd` we may read can be found (all of them as root).
  */
-export const portHolder = (port: number): PortHolder | undefined => {
-  const inodes = new Set<number>()
-  for (const [inode, p] of listeningSockets()) if (p === port) inodes.add(inode)
+export const portHolder = (port: number): PortHolder | undefined =>
+  socketHolder(inodesOn(port, listeningSockets()))
+
+/** The first process (in pid order) that holds one of the sockets `inodes`, with its name. */
+export const socketHolder = (inodes: ReadonlySet<number>): PortHolder | undefined => {
   if (inodes.size === 0) return undefined
   for (const pid of [...listPids()].sort((a, b) => a - b)) {
     if (!socketInodesOf(pid).some((inode) => inodes.has(inode))) continue

@@ -16,14 +16,18 @@ const definedOnly = (
   return known
 }
 
-/** The environment of a daemon: the supervisor's, then the daemon's `env`, then ours. */
+/**
+ * The environment of a daemon: the supervisor's, then the daemon's `env` (`daemonEnv`: its
+ * values with templates rendered), then ours.
+ */
 export const daemonEnvironment = (
   base: Readonly<Record<string, string | undefined>>,
   def: DaemonDefinition,
   retryCount: number,
+  daemonEnv: Readonly<Record<string, string>> = def.config.env,
 ): Record<string, string> => {
   const env: Record<string, string> = { ...definedOnly(base) }
-  Object.assign(env, def.config.env)
+  Object.assign(env, daemonEnv)
   env.SUPERVISOR_DAEMON_ID = def.id.qualified
   env.SUPERVISOR_DAEMON_NAMESPACE = def.id.namespace
   env.SUPERVISOR_RETRY_COUNT = String(retryCount)

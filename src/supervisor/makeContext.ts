@@ -2,6 +2,7 @@ import { Effect, type FiberSet, type Ref, Stream } from "effect"
 import { LogStore } from "../logs/LogStore.js"
 import { ProcessService } from "../process/ProcessService.js"
 import { StateStore } from "../state/StateStore.js"
+import { renderCommand } from "./commandTemplates.js"
 import type { DaemonContext } from "./daemon/context.js"
 import { shellArgv } from "./environment.js"
 import { makeHookFirer } from "./hooks/fire.js"
@@ -10,7 +11,7 @@ import { followOptionsOf } from "./logPolicy.js"
 import { PortAvailability } from "./ports/availability.js"
 import { resolvePorts } from "./ports/resolve.js"
 import { ReadinessProbes } from "./readiness/index.js"
-import { indexedAll, indexedUpTo, prepareReadiness } from "./readinessContext.js"
+import { indexedAll, indexedUpTo, portLookup, prepareReadiness } from "./readinessContext.js"
 import type { Registry } from "./registry.js"
 import { SupervisorConfig } from "./SupervisorConfig.js"
 
@@ -83,7 +84,11 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
           Effect.map((es) => es.filter((e) => e.id > (runStart.get(id) ?? 0)).map((e) => e.message)),
           Effect.orElseSucceed(() => []),
         ),
-      prepareReadiness: prepareReadiness({ logs, config, probes, known: registry.all }),
+      renderCommand: (def) =>
+        Effect.flatMap(registry.all, (known) =>
+          renderCommand(def.config, def.id.namespace, portLookup(known)),
+        ),
+      prepareReadiness: prepareReadiness({ logs, config, probes, processes, known: registry.all }),
       resolvePorts: (def) => {
         const spec = def.config.port
         if (spec === undefined || spec.expect.length === 0) return Effect.succeed({ ports: [], offset: 0 })

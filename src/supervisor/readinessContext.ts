@@ -1,11 +1,13 @@
 import * as fs from "node:fs"
-import { Effect, Either, Schedule, Stream } from "effect"
+import { Effect, Either, Option, Schedule, Stream } from "effect"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import { treePids } from "../domain/ProcessTree.js"
 import type { LogStoreShape } from "../logs/LogStore.js"
-import type { ProcessHandle } from "../process/ProcessService.js"
+import type { ProcessHandle, ProcessServiceShape } from "../process/ProcessService.js"
 import type { DaemonState } from "./DaemonState.js"
 import { type RunAs, shellArgv } from "./environment.js"
 import {
+  type PortLookup,
   type ReadinessCheck,
   type ReadinessProbesShape,
   readinessChecks,
@@ -19,6 +21,8 @@ export interface ReadinessDeps {
   readonly logs: LogStoreShape
   readonly config: SupervisorConfigShape
   readonly probes: ReadinessProbesShape
+  /** The daemon's process tree and whether it lives (a check passes only for the daemon's own). */
+  readonly processes: Pick<ProcessServiceShape, "tree" | "groupMembers" | "isAlive">
   /** The daemons the supervisor knows: templates name their ports. */
   readonly known: Effect.Effect<ReadonlyMap<string, DaemonState>>
 }
@@ -46,17 +50,36 @@ export const indexedUpTo = (logs: LogStoreShape, id: string, offset?: number) =>
  */
 export const indexedAll = (logs: LogStoreShape, id: string) => indexedUpTo(logs, id)
 
+/** What templates render: a known daemon's first port (its latest run's, else its configured one). */
+export const portLookup =
+  (known: ReadonlyMap<string, DaemonState>): PortLookup =>
+  (other) => {
+    const r = known.get(other)
+    return r === undefined ? undefined : { port: r.ports[0] ?? r.def.config.port?.expect[0] }
+  }
+
+/**
+ * The daemon's process tree: its process and descendants (a shell's, a pty or tool-manager
+ * wrapper's children), and the members of its process group (children that daemonized).
+ */
+export const ownPids = (
+  processes: Pick<ProcessServiceShape, "tree" | "groupMembers">,
+  pid: number,
+): Effect.Effect<ReadonlyArray<number>> =>
+  Effect.all([processes.tree(pid), processes.groupMembers(pid)]).pipe(
+    Effect.map(([tree, group]) => [
+      ...new Set([...Option.match(tree, { onNone: () => [], onSome: treePids }), ...group]),
+    ]),
+  )
+
 /** Renders the checks' templates with the ports of the daemons the supervisor knows. */
 export const prepareReadiness =
-  ({ logs, config, probes, known: knownNow }: ReadinessDeps) =>
+  ({ logs, config, probes, processes, known: knownNow }: ReadinessDeps) =>
   (def: DaemonDefinition, run: RunAs) =>
     Effect.gen(function* () {
       const id = def.id.qualified
       const known = yield* knownNow
-      const rendered = renderChecks(readinessChecks(def.config), def.id.namespace, (other) => {
-        const r = known.get(other)
-        return r === undefined ? undefined : { port: r.ports[0] ?? r.def.config.port?.expect[0] }
-      })
+      const rendered = renderChecks(readinessChecks(def.config), def.id.namespace, portLookup(known))
       if (Either.isLeft(rendered)) return yield* Effect.fail(rendered.left)
       const checks: ReadonlyArray<ReadinessCheck> = rendered.right
       // Noted before the spawn, once the previous run's output is indexed: the lines the new
@@ -84,6 +107,14 @@ export const prepareReadiness =
               cwd: def.config.dir,
               ...run,
             },
+            treeOf: (owner) =>
+              owner === undefined || owner === id
+                ? ownPids(processes, handle.pid)
+                : Effect.flatMap(knownNow, (now) => {
+                    const pid = now.get(owner)?.pid
+                    return pid === null || pid === undefined ? Effect.succeed([]) : ownPids(processes, pid)
+                  }),
+            alive: processes.isAlive(handle.pid, handle.startTime),
           },
           handle.exit,
         )

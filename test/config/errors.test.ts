@@ -534,6 +534,58 @@ describe("other daemon-level errors", () => {
     expect(p.message).toContain("ghost")
   })
 
+  it("a template in run or an env value naming an unknown daemon (InvalidTemplate): file, line and key", async () => {
+    const sb = sandbox()
+    sb.write({
+      "app/supervisor.toml": toml(
+        "[daemons.web]",
+        'run = "web"',
+        "port = 3000",
+        "[daemons.client]",
+        "run = \"curl http://127.0.0.1:{{ daemons.nope.port }}/ && docker ps --format '{{.Names}}'\"",
+        "[daemons.client.env]",
+        'WEB = "http://127.0.0.1:{{ daemons.web.port }}"',
+        'API = "http://127.0.0.1:{{ daemons.api.port }}"',
+      ),
+    })
+    const err = await loadErr(sb, { cwd: "app" })
+    expect(tags(err)).toEqual(["InvalidTemplate", "InvalidTemplate"])
+    const [run, env] = err.problems
+    expect(run).toMatchObject({ file: sb.path("app/supervisor.toml"), line: 5, key: "daemons.client.run" })
+    expect(run!.message).toBe(
+      'template {{ daemons.nope.port }} names "nope", which is not a configured daemon',
+    )
+    expect(run!.hint).toBe("known daemons: app/web, app/client")
+    expect(env).toMatchObject({
+      file: sb.path("app/supervisor.toml"),
+      line: 8,
+      key: "daemons.client.env.API",
+    })
+    expect(env!.message).toContain('"api"')
+  })
+
+  it("in run and env, a {{ daemons. }} placeholder that is not a port is an error; other {{ }} text is not", async () => {
+    const sb = sandbox()
+    sb.write({
+      "app/supervisor.toml": toml(
+        "[daemons.web]",
+        'run = "echo {{ daemons.web.pid }}"',
+        'env = { A = "{{ daemon.web.port }}", B = "{{ .Names }}" }',
+      ),
+    })
+    const err = await loadErr(sb, { cwd: "app" })
+    expect(err.problems.map((p) => [p.key, p.message])).toEqual([
+      [
+        "daemons.web.run",
+        'unknown template variable "daemons.web.pid"; the only one is {{ daemons.<name>.port }}',
+      ],
+      [
+        "daemons.web.env.A",
+        'unknown template variable "daemon.web.port"; the only one is {{ daemons.<name>.port }}',
+      ],
+    ])
+  })
+
   it("templates naming existing daemons, short or qualified, are fine", async () => {
     const sb = sandbox()
     sb.write({

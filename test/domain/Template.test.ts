@@ -94,3 +94,28 @@ describe("renderTemplate", () => {
     expect(renderTemplate("{{ foo }}", lookup)).toBe("<foo>")
   })
 })
+
+describe('"shell" syntax (run, env): only {{ daemons.… }} is a template', () => {
+  const lookup = (daemon: string) => ({ web: "8080" })[daemon] ?? `<${daemon}>`
+
+  it("renders daemon ports and keeps every other {{ ... }} as written", () => {
+    const run =
+      "docker ps --format '{{.Names}}' && curl http://127.0.0.1:{{ daemons.web.port }}/ | awk '{{print}}'"
+    expect(templateRefs(run, "shell")).toEqual({ refs: [{ text: "{{ daemons.web.port }}", daemon: "web" }] })
+    expect(templateProblem(run, "shell")).toBeUndefined()
+    expect(renderTemplate(run, lookup, "shell")).toBe(
+      "docker ps --format '{{.Names}}' && curl http://127.0.0.1:8080/ | awk '{{print}}'",
+    )
+  })
+
+  it("reports a daemons. placeholder that is not a port, and the near miss daemon.", () => {
+    expect(templateProblem("echo {{ daemons.web.pid }}", "shell")).toBe(
+      'unknown template variable "daemons.web.pid"; the only one is {{ daemons.<name>.port }}',
+    )
+    expect(templateRefs("echo {{ daemon.web.port }}", "shell").unknown).toBe("daemon.web.port")
+  })
+
+  it("the strict syntax (ready_* keys) still rejects every other placeholder", () => {
+    expect(templateRefs("{{.Names}}").unknown).toBe(".Names")
+  })
+})

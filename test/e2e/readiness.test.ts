@@ -208,6 +208,10 @@ ready_delay = 0.2
 run = "exec sleep 300"
 ready_port = "{{ daemons.portless.port }}"
 
+[daemons.halfsec]
+run = "exec sleep 300"
+ready_delay = "500ms"
+
 [daemons.over]
 run = ${node("http.js", P.over!, 300, 200)}
 ready_output = { pattern = "never printed", timeout = "30s" }
@@ -552,6 +556,40 @@ describe("CLI overrides replace the configured checks", () => {
         expect(r.stderr).toContain(`error: ${args[0]}`)
       }
       expect(daemonPids(sb.stateDir, "app/to_port")).toEqual([])
+    },
+    T,
+  )
+})
+
+describe("ready_delay as a duration", () => {
+  it(
+    'ready_delay = "500ms": ready half a second after the spawn',
+    async () => {
+      const r = await cliAsync("start", "halfsec")
+      expect(r.status, show(r)).toBe(0)
+      expect(r.stdout).toContain("app/halfsec waiting for 500ms")
+      pidOf(r, "halfsec")
+      expect(r.ms).toBeGreaterThanOrEqual(500)
+      expect((await daemonEntry(sb.stateDir, "app/halfsec"))?.status.type).toBe("running")
+    },
+    T,
+  )
+
+  it(
+    'ready_delay = "soon" is a configuration error naming the file, line and key',
+    () => {
+      const dir = sb.project("baddelay", '[daemons.soon]\nrun = "exec sleep 300"\nready_delay = "soon"\n')
+      for (const args of [
+        ["config", "validate"],
+        ["start", "soon"],
+      ]) {
+        const r = sb.cli(args, dir)
+        expect(r.status, show(r)).not.toBe(0)
+        expect(r.stderr).toContain(
+          `${join(dir, "supervisor.toml")}:3: daemons.soon.ready_delay: expected a duration such as "2s" or "500ms", or a number of seconds (0 or more)`,
+        )
+        expect(r.stderr).not.toMatch(STACK_LINE)
+      }
     },
     T,
   )

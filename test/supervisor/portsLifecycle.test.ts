@@ -112,7 +112,8 @@ describe("ports: the check before a daemon starts", () => {
         probes: {
           http: () => Effect.succeed(false),
           cmd: () => Effect.succeed(false),
-          port: (port) => Effect.sync(() => probed.push(port)).pipe(Effect.as(true)),
+          port: (port) =>
+            Effect.sync(() => probed.push(port)).pipe(Effect.as({ _tag: "Listening" } as const)),
         },
       })
       yield* startReady(h.sup, definition("db", { port: { expect: [5432], bump: true } }))

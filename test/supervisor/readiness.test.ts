@@ -1,18 +1,27 @@
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import * as http from "node:http"
 import * as net from "node:net"
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Either, Fiber, Option, Ref, Schedule, TestClock } from "effect"
+import { Deferred, Duration, Effect, Either, Fiber, Option, Ref, Schedule, Stream, TestClock } from "effect"
+import { makeNodeProcessService } from "../../src/process/NodeProcessService.js"
+import type { ExitStatus } from "../../src/process/ProcessService.js"
 import { probeCmd, type ReadyCommand } from "../../src/supervisor/readiness/cmd.js"
 import { probeHttp } from "../../src/supervisor/readiness/http.js"
 import {
   attemptTimeout,
   describeChecks,
+  FOREIGN_PORT_GRACE,
+  type PortAnswer,
+  type ReadinessCheck,
+  type ReadinessEnvironment,
   type ReadinessProbesShape,
   readinessChecks,
   renderChecks,
+  waitUntilReady,
 } from "../../src/supervisor/readiness/index.js"
 import { probePort } from "../../src/supervisor/readiness/port.js"
+import { ownPids } from "../../src/supervisor/readinessContext.js"
+import { unfakedProbes } from "../../src/testing/fakes.js"
 import {
   BASE_ENV,
   definition,
@@ -32,9 +41,14 @@ interface ProbeCall {
   readonly attemptTimeout: Duration.Duration
 }
 
-/** Fake probes: each answers what the test set (not ready by default) and records its calls. */
+/**
+ * Fake probes: each answers what the test set (not ready by default) and records its calls. A
+ * port that is not ready answers `notReadyPort` (closed by default), after reading the daemon's pids.
+ */
 const makeProbes = Effect.gen(function* () {
   const ready = yield* Ref.make<Record<Kind, boolean>>({ http: false, port: false, cmd: false })
+  const notReadyPort = yield* Ref.make<PortAnswer>({ _tag: "Closed" })
+  const ownPids = yield* Ref.make<ReadonlyArray<number>>([])
   const calls = yield* Ref.make<ReadonlyArray<ProbeCall>>([])
   const probe = (kind: Kind, target: unknown, t: Duration.Duration) =>
     Ref.update(calls, (cs) => [...cs, { kind, target, attemptTimeout: t }]).pipe(
@@ -43,12 +57,20 @@ const makeProbes = Effect.gen(function* () {
     )
   const probes: ReadinessProbesShape = {
     http: (url, accepted, t) => probe("http", { url, accepted }, t),
-    port: (port, t) => probe("port", port, t),
+    port: (port, own, t) =>
+      probe("port", port, t).pipe(
+        Effect.zipLeft(Effect.flatMap(own, (pids) => Ref.set(ownPids, pids))),
+        Effect.flatMap((ok) =>
+          ok ? Effect.succeed<PortAnswer>({ _tag: "Listening" }) : Ref.get(notReadyPort),
+        ),
+      ),
     cmd: (cmd, t) => probe("cmd", cmd, t),
   }
   return {
     probes,
     setReady: (kind: Kind, value = true) => Ref.update(ready, (r) => ({ ...r, [kind]: value })),
+    setPortAnswer: (answer: PortAnswer) => Ref.set(notReadyPort, answer),
+    ownPids: Ref.get(ownPids),
     calls: (kind: Kind) => Ref.get(calls).pipe(Effect.map((cs) => cs.filter((c) => c.kind === kind))),
     count: (kind: Kind) => Ref.get(calls).pipe(Effect.map((cs) => cs.filter((c) => c.kind === kind).length)),
   }
@@ -85,7 +107,8 @@ describe("readiness: which checks count", () => {
     expect(Either.getOrThrow(rendered)).toEqual([
       { _tag: "output", pattern: "port 5432$", timeout: undefined },
       { _tag: "http", url: "http://127.0.0.1:5432/", status: [], timeout: undefined },
-      { _tag: "port", port: 6379, timeout: undefined },
+      // the port of other/cache: its listener counts, not the started daemon's
+      { _tag: "port", port: 6379, timeout: undefined, owner: "other/cache" },
       { _tag: "cmd", run: "check 5432 6379", timeout: undefined },
     ])
     const unknown = renderChecks(
@@ -269,6 +292,100 @@ describe("readiness: the supervisor waits for the first check to pass", () => {
       )
       yield* TestClock.adjust("5 seconds")
       expect(yield* Fiber.join(starting)).toMatchObject({ _tag: "StartFailed", cli_status: 124 })
+    }),
+  )
+})
+
+describe("readiness: only the daemon's own process and listener count", () => {
+  it.scoped(
+    "ready_port held by another process: the start fails once it was seen so for the grace, naming the holder",
+    () =>
+      Effect.gen(function* () {
+        const fp = yield* makeProbes
+        const h = yield* makeHarness({ probes: fp.probes })
+        yield* fp.setPortAnswer({ _tag: "Foreign", holder: { pid: 4242, name: "other-server" } })
+        const starting = yield* expectSleep(
+          500,
+          Effect.fork(h.sup.start(definition("web", { ready_port: 3000 }))),
+        )
+        const [proc] = yield* h.fake.processes
+        expect(yield* fp.ownPids).toEqual([proc!.pid])
+        yield* TestClock.adjust(Duration.toMillis(FOREIGN_PORT_GRACE) - 500)
+        expect(yield* notDone(starting)).toBe(true)
+        yield* TestClock.adjust("500 millis")
+        const message =
+          "port 3000 is held by another process (pid 4242, other-server) not started by app/web; stop it or give app/web another port"
+        expect(yield* Fiber.join(starting)).toMatchObject({
+          _tag: "StartFailed",
+          id: WEB,
+          message,
+          cli_status: 1,
+        })
+        expect(yield* statusOf(h, WEB)).toMatchObject({ type: "errored", message })
+      }),
+  )
+
+  it.scoped(
+    "ready_port held by another process for a moment only: the daemon's own listener still passes",
+    () =>
+      Effect.gen(function* () {
+        const fp = yield* makeProbes
+        const h = yield* makeHarness({ probes: fp.probes })
+        yield* fp.setPortAnswer({ _tag: "Foreign", holder: undefined })
+        const starting = yield* expectSleep(
+          500,
+          Effect.fork(h.sup.start(definition("web", { ready_port: 3000 }))),
+        )
+        yield* fp.setPortAnswer({ _tag: "Closed" })
+        yield* TestClock.adjust("500 millis")
+        yield* fp.setPortAnswer({ _tag: "Foreign", holder: undefined })
+        yield* TestClock.adjust("500 millis")
+        expect(yield* notDone(starting)).toBe(true) // seen foreign at 0 and 1 s, not all along
+        yield* fp.setReady("port")
+        yield* TestClock.adjust("500 millis")
+        expect((yield* Fiber.join(starting))._tag).toBe("Ready")
+      }),
+  )
+
+  it.scoped("ready_port naming another daemon's port waits for that daemon's listener", () =>
+    Effect.gen(function* () {
+      const fp = yield* makeProbes
+      const h = yield* makeHarness({ probes: fp.probes })
+      const dbPid = yield* startReady(h.sup, definition("db", { port: { expect: [5432], bump: false } }))
+      yield* fp.setReady("port")
+      const outcome = yield* h.sup.start(definition("api", { ready_port: "{{ daemons.db.port }}" }))
+      expect(outcome._tag).toBe("Ready")
+      expect((yield* fp.calls("port"))[0]!.target).toBe(5432)
+      expect(yield* fp.ownPids).toEqual([dbPid])
+    }),
+  )
+
+  it.scoped("a check that passes once the daemon's process has died is not ready: its exit says why", () =>
+    Effect.gen(function* () {
+      for (const alive of [false, true]) {
+        const probed = yield* Deferred.make<void>()
+        const exit = yield* Deferred.make<ExitStatus>()
+        const env: ReadinessEnvironment = {
+          probes: { ...unfakedProbes, http: () => Deferred.succeed(probed, undefined).pipe(Effect.as(true)) },
+          interval: Duration.millis(500),
+          lines: Stream.empty,
+          command: { shell: ["sh", "-c"], cwd: "/", env: {} },
+          treeOf: () => Effect.succeed([]),
+          alive: Effect.succeed(alive),
+        }
+        const check: ReadinessCheck = { _tag: "http", url: URL_HEALTH, status: [], timeout: undefined }
+        const waiting = yield* Effect.fork(waitUntilReady(WEB, [check], env, Deferred.await(exit)))
+        yield* Deferred.await(probed)
+        if (alive) {
+          expect(yield* Fiber.join(waiting)).toEqual({ _tag: "Ready", check })
+          continue
+        }
+        for (let i = 0; i < 20; i++) yield* Effect.yieldNow()
+        expect(yield* notDone(waiting)).toBe(true)
+        const status: ExitStatus = { code: 1, signal: null, known: true }
+        yield* Deferred.succeed(exit, status)
+        expect(yield* Fiber.join(waiting)).toEqual({ _tag: "Exited", status })
+      }
     }),
   )
 })
@@ -523,13 +640,36 @@ describe("readiness: the real probes", () => {
   )
 
   it.scopedLive(
-    "ready_port: a listening port is ready, a closed one is not",
+    "ready_port: ready only when the daemon's tree holds the listener; another process's is named",
     () =>
       Effect.gen(function* () {
         const port = yield* listen(net.createServer((s) => s.destroy()))
-        expect(yield* probePort(port, second)).toBe(true)
+        // this test's process holds the listener: ready for a tree that contains it ...
+        expect(yield* probePort(port, Effect.succeed([process.pid]), second)).toEqual({ _tag: "Listening" })
+        // ... and held by another process for any other tree (here: none)
+        const foreign = yield* probePort(port, Effect.succeed([]), second)
+        expect(foreign).toMatchObject({ _tag: "Foreign", holder: { pid: process.pid } })
         const closed = yield* Effect.scoped(listen(net.createServer()))
-        expect(yield* probePort(closed, second)).toBe(false)
+        expect(yield* probePort(closed, Effect.succeed([process.pid]), second)).toEqual({ _tag: "Closed" })
+      }),
+    10_000,
+  )
+
+  it.scopedLive(
+    "the daemon's tree: its process, its descendants and its group",
+    () =>
+      Effect.gen(function* () {
+        const processes = makeNodeProcessService()
+        const child = spawn("sh", ["-c", "sleep 30 & sleep 31; :"], { detached: true, stdio: "ignore" })
+        yield* Effect.addFinalizer(() => Effect.sync(() => process.kill(-child.pid!, "SIGKILL")))
+        // the shell and its two sleeps, once the shell has forked them (bounded)
+        let pids: ReadonlyArray<number> = []
+        for (let i = 0; i < 250 && pids.length < 3; i++) {
+          pids = yield* ownPids(processes, child.pid!)
+          if (pids.length < 3) yield* Effect.sleep("20 millis")
+        }
+        expect(pids).toContain(child.pid)
+        expect(pids).toHaveLength(3)
       }),
     10_000,
   )

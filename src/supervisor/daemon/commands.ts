@@ -56,8 +56,8 @@ export type DaemonCommand = Data.TaggedEnum<{
   Forget: { readonly reply: Deferred.Deferred<boolean> }
   /** The run's readiness check passed. */
   Ready: { readonly serial: number }
-  /** Every readiness check of the run timed out. */
-  NotReady: { readonly serial: number; readonly message: string }
+  /** Every readiness check of the run timed out (`cliStatus` 124), or one can never pass (1). */
+  NotReady: { readonly serial: number; readonly message: string; readonly cliStatus: number }
   /** The run's process exited. */
   Exited: { readonly serial: number; readonly status: ExitStatus }
   /**

@@ -1,6 +1,7 @@
 import type { Duration, Effect, Stream } from "effect"
 import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
 import type { ProcessHandle, ProcessServiceShape } from "../../process/ProcessService.js"
+import type { RenderedCommand } from "../commandTemplates.js"
 import type { DaemonState } from "../DaemonState.js"
 import type { RunAs } from "../environment.js"
 import type { HookRun, HookVars } from "../hooks/fire.js"
@@ -31,6 +32,8 @@ export interface DaemonContext {
   readonly prepareLogs: (id: string) => Effect.Effect<string>
   /** The daemon's last output lines of its current run (after its output was indexed). */
   readonly lastLines: (id: string, n: number) => Effect.Effect<ReadonlyArray<string>>
+  /** The daemon's `run` and `env` with their templates rendered, or why they cannot be. */
+  readonly renderCommand: (def: DaemonDefinition) => Effect.Effect<RenderedCommand, string>
   /**
    * Prepares the readiness checks of one run, right before its process is spawned (so that its
    * first output lines count). Fails with a message when a check cannot be prepared. The

@@ -1,6 +1,5 @@
 import { Effect, Exit, Schedule, Scope } from "effect"
 import { retryLimit } from "../../domain/DaemonConfig.js"
-import { READY_TIMEOUT_STATUS } from "../../domain/StartOutcome.js"
 import { retrySchedule } from "../retry.js"
 import type { DaemonCommand } from "./commands.js"
 import { idle, type Life, type LifeSteps, tell } from "./life.js"
@@ -27,7 +26,8 @@ export const notReady = (s: LifeSteps, life: Life, c: Command<"NotReady">): Effe
   Effect.gen(function* () {
     const run = s.activeRun(life, c.serial)
     if (run === undefined) return life
-    // Not retried: the checks had their whole timeout, and a retry would wait as long again.
+    // Not retried: the checks had their whole timeout, and a retry would wait as long again;
+    // a port held by another process stays held.
     const status = yield* s.stopRun(life, run, (x) => ({
       type: "errored",
       exit_code: x.code,
@@ -37,7 +37,7 @@ export const notReady = (s: LifeSteps, life: Life, c: Command<"NotReady">): Effe
     yield* s.fire(life, "on_exit", { exit: status, reason: "fail" })
     const output = yield* s.ctx.lastLines(s.id, 20)
     yield* s.fire(life, "on_fail", { exit: status })
-    yield* tell(life.waiters, startFailed(s.id, c.message, status, output, READY_TIMEOUT_STATUS))
+    yield* tell(life.waiters, startFailed(s.id, c.message, status, output, c.cliStatus))
     return { ...life, phase: idle, waiters: [] }
   })
 

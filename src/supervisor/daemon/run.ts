@@ -1,5 +1,6 @@
 import { Effect, Either, ExecutionStrategy, Exit, Queue, Scope } from "effect"
 import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
+import { READY_TIMEOUT_STATUS } from "../../domain/StartOutcome.js"
 import type { ProcessHandle } from "../../process/ProcessService.js"
 import { daemonEnvironment, type RunAs, shellArgv } from "../environment.js"
 import type { HookRun } from "../hooks/fire.js"
@@ -99,8 +100,14 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
         ? r
         : { ...r, ports: ports.ports },
     )
+    // After the ports: a template naming the daemon itself renders the port this run got.
+    const command = yield* Effect.either(ctx.renderCommand(def))
+    if (Either.isLeft(command)) return Either.left(fail(command.left))
     const outputFile = yield* ctx.prepareLogs(id)
-    const environment = { ...daemonEnvironment(ctx.baseEnv, def, attempt), ...portEnvironment(ports.ports) }
+    const environment = {
+      ...daemonEnvironment(ctx.baseEnv, def, attempt, command.right.env),
+      ...portEnvironment(ports.ports),
+    }
     const identity = user !== undefined ? { uid: user.uid, gid: user.gid } : {}
     let shell: ReadonlyArray<string> = shellArgv(ctx.shell)
     if (usesToolManager(def.config.tool_manager, ctx.toolManager.enabled)) {
@@ -117,7 +124,7 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
         ctx.processes
           .spawn({
             id,
-            command: def.config.run,
+            command: command.right.run,
             shell,
             cwd: def.config.dir,
             env: environment,
@@ -147,8 +154,20 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
           result._tag === "Ready"
             ? Queue.offer(env.queue, DaemonCommand.Ready({ serial }))
             : result._tag === "TimedOut"
-              ? Queue.offer(env.queue, DaemonCommand.NotReady({ serial, message: result.message }))
-              : Effect.void, // exited first: said next
+              ? Queue.offer(
+                  env.queue,
+                  DaemonCommand.NotReady({
+                    serial,
+                    message: result.message,
+                    cliStatus: READY_TIMEOUT_STATUS,
+                  }),
+                )
+              : result._tag === "Failed"
+                ? Queue.offer(
+                    env.queue,
+                    DaemonCommand.NotReady({ serial, message: result.message, cliStatus: 1 }),
+                  )
+                : Effect.void, // exited first: said next
       ),
       Effect.zipRight(exitOf(env, serial, handle)),
       Effect.forkIn(scope),
@@ -163,18 +182,21 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
 
 /** The run of a process a previous supervisor started (it was ready then): no readiness, no spawn. */
 export const adoptRun = (env: RunEnvironment, serial: number, handle: ProcessHandle) =>
-  runScope(env, Effect.succeed(handle)).pipe(
-    Effect.tap(({ scope }) => exitOf(env, serial, handle).pipe(Effect.forkIn(scope))),
-    Effect.map(
-      ({ scope }): Run => ({
-        serial,
-        scope,
-        handle,
-        ports: { ports: [], offset: 0 },
-        ready: true,
-        adopted: true,
-        hookRun: { env: daemonEnvironment(env.ctx.baseEnv, env.def, 0) },
-      }),
-    ),
-    Effect.orDie,
-  )
+  Effect.gen(function* () {
+    // Its hooks get the daemon's `env` rendered as well as it can be now (else as written).
+    const daemonEnv = yield* env.ctx.renderCommand(env.def).pipe(
+      Effect.map((c) => c.env),
+      Effect.orElseSucceed(() => env.def.config.env),
+    )
+    const { scope } = yield* runScope(env, Effect.succeed(handle))
+    yield* exitOf(env, serial, handle).pipe(Effect.forkIn(scope))
+    return {
+      serial,
+      scope,
+      handle,
+      ports: { ports: [], offset: 0 },
+      ready: true,
+      adopted: true,
+      hookRun: { env: daemonEnvironment(env.ctx.baseEnv, env.def, 0, daemonEnv) },
+    } satisfies Run
+  }).pipe(Effect.orDie)

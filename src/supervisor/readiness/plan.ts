@@ -16,7 +16,16 @@ export type ReadinessCheck =
       readonly status: ReadonlyArray<number>
       readonly timeout: Duration.Duration | undefined
     }
-  | { readonly _tag: "port"; readonly port: number | string; readonly timeout: Duration.Duration | undefined }
+  | {
+      readonly _tag: "port"
+      readonly port: number | string
+      readonly timeout: Duration.Duration | undefined
+      /**
+       * The daemon whose listener counts (qualified ID), set when the port is a template naming
+       * one: `ready_port = "{{ daemons.db.port }}"` waits for db's listener. Else the daemon's own.
+       */
+      readonly owner?: string
+    }
   | { readonly _tag: "cmd"; readonly run: string; readonly timeout: Duration.Duration | undefined }
 
 export type ReadyFields = Pick<DaemonConfig, ReadyKey>

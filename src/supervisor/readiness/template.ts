@@ -1,5 +1,5 @@
 import { Either } from "effect"
-import { renderTemplate, templateRefs } from "../../domain/Template.js"
+import { renderTemplate, type TemplateSyntax, templateRefs } from "../../domain/Template.js"
 import { checkKey, type ReadinessCheck } from "./plan.js"
 
 /**
@@ -12,14 +12,20 @@ export type PortLookup = (qualifiedId: string) => { readonly port: number | unde
 export const qualifyTemplateName = (name: string, namespace: string): string =>
   name.includes("/") ? name : `${namespace}/${name}`
 
-const renderValue = (
-  check: ReadinessCheck,
+/**
+ * `value` of config key `key` with its templates rendered, or a message naming the key and the
+ * template that cannot be: an unknown variable, a daemon the supervisor does not know, or one
+ * without a port.
+ */
+export const renderTemplateValue = (
+  key: string,
   value: string,
   namespace: string,
   lookup: PortLookup,
+  syntax: TemplateSyntax = "strict",
 ): Either.Either<string, string> => {
-  const { refs, unknown } = templateRefs(value)
-  const where = `${checkKey(check)} ${JSON.stringify(value)}`
+  const { refs, unknown } = templateRefs(value, syntax)
+  const where = `${key} ${JSON.stringify(value)}`
   if (unknown !== undefined)
     return Either.left(
       `${where}: unknown template variable ${JSON.stringify(unknown)}; the only one is {{ daemons.<name>.port }}`,
@@ -37,7 +43,7 @@ const renderValue = (
     ports.set(ref.daemon, found.port)
   }
   return Either.right(
-    renderTemplate(value, (daemon) => String(ports.get(daemon) ?? ports.get(daemon.trim()))),
+    renderTemplate(value, (daemon) => String(ports.get(daemon) ?? ports.get(daemon.trim())), syntax),
   )
 }
 
@@ -51,7 +57,7 @@ export const renderCheck = (
   namespace: string,
   lookup: PortLookup,
 ): Either.Either<ReadinessCheck, string> => {
-  const render = (value: string) => renderValue(check, value, namespace, lookup)
+  const render = (value: string) => renderTemplateValue(checkKey(check), value, namespace, lookup)
   switch (check._tag) {
     case "delay":
       return Either.right(check)
@@ -71,10 +77,12 @@ export const renderCheck = (
     case "port": {
       if (typeof check.port === "number") return Either.right(check)
       const raw = check.port
+      const [ref] = templateRefs(raw).refs
+      const owner = ref === undefined ? {} : { owner: qualifyTemplateName(ref.daemon.trim(), namespace) }
       return Either.flatMap(render(raw), (text) => {
         const port = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN
         return Number.isInteger(port) && port >= 1 && port <= 65535
-          ? Either.right({ ...check, port })
+          ? Either.right({ ...check, port, ...owner })
           : Either.left(
               `${checkKey(check)} ${JSON.stringify(raw)} renders to ${JSON.stringify(text)}, which is not a TCP port`,
             )

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Either, Ref } from "effect"
+import { renderCommand } from "../../src/supervisor/commandTemplates.js"
+import { definition, makeHarness, startReady } from "./helpers.js"
+
+const lookup = (id: string) => ({ "app/web": { port: 8080 }, "app/worker": { port: undefined } })[id]
+
+describe("templates in run and env", () => {
+  it("render {{ daemons.<name>.port }} and keep any other {{ ... }} text", () => {
+    const rendered = renderCommand(
+      {
+        run: "curl http://127.0.0.1:{{ daemons.web.port }}/ && docker ps --format '{{.Names}}'",
+        env: { WEB: "http://127.0.0.1:{{daemons.app/web.port}}", PLAIN: "x" },
+      },
+      "app",
+      lookup,
+    )
+    expect(Either.getOrThrow(rendered)).toEqual({
+      run: "curl http://127.0.0.1:8080/ && docker ps --format '{{.Names}}'",
+      env: { WEB: "http://127.0.0.1:8080", PLAIN: "x" },
+    })
+  })
+
+  it("name the key and the template that cannot be rendered", () => {
+    const fail = (config: { run: string; env: Record<string, string> }) =>
+      Either.flip(renderCommand(config, "app", lookup)).pipe(Either.getOrThrow)
+    expect(fail({ run: "echo {{ daemons.nope.port }}", env: {} })).toBe(
+      'run "echo {{ daemons.nope.port }}": cannot render {{ daemons.nope.port }}: no daemon app/nope is known to the supervisor (start it first)',
+    )
+    expect(fail({ run: "true", env: { W: "{{ daemons.worker.port }}" } })).toBe(
+      'env.W "{{ daemons.worker.port }}": cannot render {{ daemons.worker.port }}: daemon app/worker has no port (set `port` on it)',
+    )
+  })
+
+  it.scoped("the supervisor spawns the rendered command and environment, with the resolved ports", () =>
+    Effect.gen(function* () {
+      const h = yield* makeHarness({ busyPorts: [8080] })
+      yield* startReady(h.sup, definition("web", { port: { expect: [8080], bump: true } }))
+      yield* startReady(
+        h.sup,
+        definition("client", {
+          run: "curl http://127.0.0.1:{{ daemons.web.port }}/",
+          env: { WEB_URL: "http://127.0.0.1:{{ daemons.web.port }}/" },
+        }),
+      )
+      const spawned = yield* Ref.get(h.fake.spawned)
+      const client = spawned[spawned.length - 1]!
+      expect(client.command).toBe("curl http://127.0.0.1:8081/")
+      expect(client.env.WEB_URL).toBe("http://127.0.0.1:8081/")
+    }),
+  )
+
+  it.scoped("a template the supervisor cannot render fails the start before anything is spawned", () =>
+    Effect.gen(function* () {
+      const h = yield* makeHarness()
+      const outcome = yield* h.sup.start(definition("client", { run: "echo {{ daemons.ghost.port }}" }))
+      expect(outcome).toMatchObject({
+        _tag: "StartFailed",
+        message:
+          'cannot start daemon app/client: run "echo {{ daemons.ghost.port }}": cannot render {{ daemons.ghost.port }}: no daemon app/ghost is known to the supervisor (start it first)',
+      })
+      expect(yield* Ref.get(h.fake.spawned)).toEqual([])
+    }),
+  )
+})
