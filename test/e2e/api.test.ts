@@ -278,7 +278,8 @@ describe("HTTP API on TCP (e2e)", () => {
       )
       const cases: Array<[string, Array<string>]> = [
         ["grep=keep", ["keep me"]],
-        [`since=${encodeURIComponent("10min")}`, ["keep me", "drop me"]],
+        // after the restart below: the supervisor's line about it, then the new run's lines
+        [`since=${encodeURIComponent("10min")}`, ["[supervisor] restarting: manual", "keep me", "drop me"]],
       ]
       for (const [filter, stored] of cases) {
         // once the stored lines have come, clear: the notice must pass the filter
