@@ -57,25 +57,33 @@ describe("the supervisor's lines in a daemon's log", () => {
       }),
   )
 
-  it.scoped("retry = true: the retry has no total (`retry 1`); retry = 0 writes only the exit", () =>
-    Effect.gen(function* () {
-      const h = yield* makeHarness()
-      const pid = yield* startReady(h.sup, definition("web", { retry: true }))
-      yield* expectSleep(1000, h.fake.exit(pid, { code: 2 }))
-      expect((yield* h.sup.get(WEB)).nextRetry?.limit).toBe(Infinity)
-      expect(h.sup.entry(yield* h.sup.get(WEB), false).next_retry).toMatchObject({ retry: 1, of: null })
-      yield* TestClock.adjust(1000)
-      yield* awaitRuntime(h.sup, WEB, (r) => r.status.type === "waiting" && r.retryCount === 1)
-      expect(supervisorLines(yield* h.logLines(WEB))).toEqual([
-        "[supervisor] exited with code 2",
-        "[supervisor] restarting: retry 1",
-      ])
+  it.scoped(
+    "retry = true: the retry has no total (`retry 1`); retry = 0 writes only the exit; an exit 0 nothing",
+    () =>
+      Effect.gen(function* () {
+        const h = yield* makeHarness()
+        const pid = yield* startReady(h.sup, definition("web", { retry: true }))
+        yield* expectSleep(1000, h.fake.exit(pid, { code: 2 }))
+        expect((yield* h.sup.get(WEB)).nextRetry?.limit).toBe(Infinity)
+        expect(h.sup.entry(yield* h.sup.get(WEB), false).next_retry).toMatchObject({ retry: 1, of: null })
+        yield* TestClock.adjust(1000)
+        yield* awaitRuntime(h.sup, WEB, (r) => r.status.type === "waiting" && r.retryCount === 1)
+        expect(supervisorLines(yield* h.logLines(WEB))).toEqual([
+          "[supervisor] exited with code 2",
+          "[supervisor] restarting: retry 1",
+        ])
 
-      const once = yield* startReady(h.sup, definition("once"))
-      yield* h.fake.exit(once, { code: 1 })
-      yield* awaitStatus(h.sup, "app/once", "errored")
-      expect(yield* h.logLines("app/once")).toEqual(["[supervisor] exited with code 1"])
-    }),
+        const once = yield* startReady(h.sup, definition("once"))
+        yield* h.fake.exit(once, { code: 1 })
+        yield* awaitStatus(h.sup, "app/once", "errored")
+        expect(yield* h.logLines("app/once")).toEqual(["[supervisor] exited with code 1"])
+
+        // an exit 0 is no crash: nothing written
+        const done = yield* startReady(h.sup, definition("done", { retry: 2 }))
+        yield* h.fake.exit(done, { code: 0 })
+        yield* awaitStatus(h.sup, "app/done", "stopped")
+        expect(yield* h.logLines("app/done")).toEqual([])
+      }),
   )
 
   it.scoped("a restart says why (manual, watch); an asked-for stop writes nothing", () =>
