@@ -76,6 +76,11 @@ export const waitUntilUp = (socket: string, timeout: Duration.DurationInput) =>
 export interface ConnectOptions {
   readonly autoStart: boolean
   readonly env?: NodeJS.ProcessEnv
+  /**
+   * Refuse a supervisor of another version (default true). Off for the commands that manage
+   * the supervisor itself: `supervisor supervisor start --force` is how it is upgraded.
+   */
+  readonly checkVersion?: boolean
 }
 
 /**
@@ -111,7 +116,7 @@ export const supervisorClientLayer = (options: ConnectOptions) =>
       const api = yield* makeApiClient().pipe(Effect.provideService(HttpClient.HttpClient, http))
       // the version check; the supervisor notes the project this CLI runs in
       const info = yield* api.cli.info({ urlParams: { cwd: process.cwd() } }).pipe(Effect.orDie)
-      if (info.version !== VERSION) {
+      if (info.version !== VERSION && options.checkVersion !== false) {
         return yield* new VersionMismatch({
           message: `the running supervisor is version ${info.version} but this CLI is ${VERSION}; restart it with \`supervisor supervisor start --force\``,
         })

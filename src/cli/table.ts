@@ -2,11 +2,30 @@ import { bold, isTTY } from "./output.js"
 
 const visible = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, "").length
 
-/** An aligned table: bold header on a terminal, tab-free plain columns otherwise. */
+/** The last column is never cut shorter than this (`maxWidth`). */
+const MIN_LAST_COLUMN = 8
+
+/**
+ * An aligned table: bold header on a terminal, tab-free plain columns otherwise. With
+ * `maxWidth`, the last column's cells (plain text) are cut with `…` to keep rows within it, but
+ * never shorter than 8 characters.
+ */
 export const renderTable = (
   header: ReadonlyArray<string>,
-  rows: ReadonlyArray<ReadonlyArray<string>>,
+  body: ReadonlyArray<ReadonlyArray<string>>,
+  options: { readonly maxWidth?: number } = {},
 ): string => {
+  const last = header.length - 1
+  const before = header
+    .slice(0, last)
+    .reduce((sum, h, i) => sum + 2 + Math.max(h.length, ...body.map((r) => visible(r[i] ?? ""))), 0)
+  const room =
+    options.maxWidth === undefined ? Infinity : Math.max(MIN_LAST_COLUMN, options.maxWidth - before)
+  const rows = body.map((r) => {
+    const cell = r[last]
+    if (cell === undefined || cell.length <= room) return r
+    return [...r.slice(0, last), `${cell.slice(0, room - 1)}…`]
+  })
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => visible(r[i] ?? ""))))
   const line = (cells: ReadonlyArray<string>) =>
     cells

@@ -45,6 +45,7 @@ export const mergeDefinitions = (
         adhoc: false,
         run: d.config.run,
         retry_count: 0,
+        next_retry: null,
         source: d.source,
       }),
     )

@@ -2,6 +2,18 @@ import { Schema } from "effect"
 import { DaemonIdObject } from "./DaemonId.js"
 import { DaemonStatus } from "./DaemonStatus.js"
 
+/** The retry an errored daemon waits for (`list` shows `errored, retry 2/3 in 4s`). */
+export const NextRetry = Schema.Struct({
+  retry: Schema.Int.annotations({ description: "Which retry it is: 1 for the first" }),
+  of: Schema.NullOr(Schema.Int).annotations({
+    description: "How many retries the daemon has (its `retry` key); null when unlimited (`retry = true`)",
+  }),
+  due_in_ms: Schema.Int.annotations({
+    description: "Milliseconds until the retry starts, when the entry was made (0 when it is due)",
+  }),
+}).annotations({ identifier: "NextRetry" })
+export type NextRetry = typeof NextRetry.Type
+
 /**
  * A daemon as the API reports it (the spec's `ApiDaemonEntry`). Every field is
  * always present; a value that does not apply (no process, no slug) is null.
@@ -24,6 +36,9 @@ export const ApiDaemonEntry = Schema.Struct({
   adhoc: Schema.Boolean,
   run: Schema.String,
   retry_count: Schema.Int,
+  next_retry: Schema.NullOr(NextRetry).annotations({
+    description: "The retry an errored daemon waits for; null when none is pending",
+  }),
   source: Schema.NullOr(Schema.String),
 }).annotations({ identifier: "ApiDaemonEntry" })
 export type ApiDaemonEntry = typeof ApiDaemonEntry.Type

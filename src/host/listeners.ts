@@ -19,10 +19,24 @@ export interface ListenerPlan {
   readonly basePath: string
 }
 
+/** A port named by an environment variable; undefined when it is unset or empty. */
+const portFromEnv = (env: Readonly<Record<string, string | undefined>>, name: string) =>
+  Effect.gen(function* () {
+    const value = env[name]
+    if (value === undefined || value === "") return undefined
+    const port = /^\d+$/.test(value) ? Number(value) : Number.NaN
+    if (!(port >= 0 && port <= 65535))
+      return yield* new ListenError({
+        message: `${name}=${JSON.stringify(value)}: expected a port number between 0 and 65535 (0 picks a free one)`,
+      })
+    return port
+  })
+
 /**
- * The listeners the settings ask for. The web UI listens when `web.auto_start` is on or
- * `SUPERVISOR_WEB_PORT` (what `supervisor supervisor run|start --web-port` sets) names a port;
- * the API-only listener when `api.auto_start` is on.
+ * The listeners the settings ask for. The web UI listens when `settings.web.auto_start` is on
+ * or `SUPERVISOR_WEB_PORT` (what `supervisor supervisor run|start --web-port` sets) names a
+ * port; the API-only listener when `settings.api.auto_start` is on or `SUPERVISOR_API_PORT`
+ * names a port (what `supervisor supervisor start --force` sets to keep the running one's).
  */
 export const listenerPlans = (
   settings: Settings,
@@ -34,19 +48,14 @@ export const listenerPlans = (
     const basePath = normalizeBasePath(env.SUPERVISOR_WEB_PATH ?? settings.web.base_path)
     if (basePath !== "" && !/^(\/[^\s/?#]+)+$/.test(basePath))
       return yield* new ListenError({
-        message: `web path ${JSON.stringify(basePath)}: expected a path such as /supervisor (SUPERVISOR_WEB_PATH, --web-path or web.base_path)`,
+        message: `web path ${JSON.stringify(basePath)}: expected a path such as /supervisor (SUPERVISOR_WEB_PATH, --web-path or settings.web.base_path)`,
       })
-    const webPort = env.SUPERVISOR_WEB_PORT
-    if (webPort !== undefined && webPort !== "") {
-      const port = /^\d+$/.test(webPort) ? Number(webPort) : Number.NaN
-      if (!(port >= 0 && port <= 65535))
-        return yield* new ListenError({
-          message: `SUPERVISOR_WEB_PORT=${JSON.stringify(webPort)}: expected a port number between 0 and 65535 (0 picks a free one)`,
-        })
+    const webPort = yield* portFromEnv(env, "SUPERVISOR_WEB_PORT")
+    if (webPort !== undefined) {
       plans.push({
         kind: "web",
         address: settings.web.bind_address,
-        port,
+        port: webPort,
         allowNonLoopback: settings.web.allow_non_loopback,
         basePath,
       })
@@ -58,18 +67,19 @@ export const listenerPlans = (
         allowNonLoopback: settings.web.allow_non_loopback,
         basePath,
       })
-    if (settings.api.auto_start)
+    const apiPort = yield* portFromEnv(env, "SUPERVISOR_API_PORT")
+    if (apiPort !== undefined || settings.api.auto_start)
       plans.push({
         kind: "api",
         address: settings.api.bind_address,
-        port: settings.api.bind_port,
+        port: apiPort ?? settings.api.bind_port,
         allowNonLoopback: settings.api.allow_non_loopback,
         basePath: "",
       })
     for (const p of plans)
       if (!isLoopback(p.address) && !p.allowNonLoopback)
         return yield* new ListenError({
-          message: `${p.kind}.bind_address = ${JSON.stringify(p.address)} is not a loopback address; the API is plain HTTP, so keep it on 127.0.0.1 behind an HTTPS reverse proxy, or set ${p.kind}.allow_non_loopback = true to bind it anyway`,
+          message: `settings.${p.kind}.bind_address = ${JSON.stringify(p.address)} is not a loopback address; the API is plain HTTP, so keep it on 127.0.0.1 behind an HTTPS reverse proxy, or set settings.${p.kind}.allow_non_loopback = true to bind it anyway`,
         })
     return plans
   })

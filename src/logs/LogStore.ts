@@ -35,6 +35,7 @@ import { makeLogMutex } from "./mutex.js"
 import { pagesAfter } from "./pages.js"
 import { pruneCut, releaseUpTo } from "./prune.js"
 import { followerStats, readAfter, readStats, readStatsSync, runQuery } from "./reader.js"
+import { appendSupervisorLineSync } from "./supervisorLine.js"
 import { readTextAfter } from "./textReader.js"
 
 export type { LogPaths } from "./daemonLog.js"
@@ -294,6 +295,14 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
         ),
 
       after: (id, options) => liveAfter(id, options.afterId, true),
+
+      note: (id, text) =>
+        Effect.flatMap(daemon(id), (d) =>
+          d.mutex.sync(() => {
+            fsio.ensureFileSize(d.paths.rawPath) // the directory too
+            appendSupervisorLineSync(d.paths.rawPath, text)
+          }),
+        ),
 
       clear: (id) => Effect.flatMap(daemon(id), (d) => d.mutex.withLock(startGeneration(d, true))),
 

@@ -142,6 +142,11 @@ export interface LogStoreShape {
     id: string,
     cut: { readonly gen: number; readonly upTo: number },
   ) => Effect.Effect<number, LogStoreError>
+  /**
+   * Appends a line of the supervisor's own to the daemon's log, `[supervisor] <text>` (a crash,
+   * a restart and why: src/logs/supervisorLine.ts); it is indexed like the daemon's output.
+   */
+  readonly note: (id: string, text: string) => Effect.Effect<void, LogStoreError>
   /** Empties the raw file and starts a new generation (ids keep increasing); returns it. */
   readonly clear: (id: string) => Effect.Effect<number, LogStoreError>
   readonly stats: (id: string) => Effect.Effect<LogStats, LogStoreError>

@@ -2,6 +2,13 @@ import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { DaemonStatus } from "../domain/DaemonStatus.js"
 import type { ProcessHandle } from "../process/ProcessService.js"
 
+/** A retry the daemon waits for: retry `retry` of `limit` (Infinity: unlimited), due at `dueAt` (epoch ms). */
+export interface NextRetry {
+  readonly retry: number
+  readonly limit: number
+  readonly dueAt: number
+}
+
 /** The live state of one daemon the supervisor knows. */
 export interface DaemonState {
   readonly def: DaemonDefinition
@@ -13,6 +20,8 @@ export interface DaemonState {
   readonly retryCount: number
   /** It failed and waits for its next retry (its status stays `errored` meanwhile). */
   readonly retryPending: boolean
+  /** The pending retry (while `retryPending`, once its delay is known): `list` shows it. */
+  readonly nextRetry: NextRetry | null
   readonly handle: ProcessHandle | null
   /** The ports of the latest run (`port.expect`, shifted by a bump); empty without `port`. */
   readonly ports: ReadonlyArray<number>
@@ -28,6 +37,7 @@ export const initialState = (def: DaemonDefinition): DaemonState => ({
   startedAt: null,
   retryCount: 0,
   retryPending: false,
+  nextRetry: null,
   handle: null,
   ports: [],
 })

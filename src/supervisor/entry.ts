@@ -1,11 +1,22 @@
-import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
+import type { ApiDaemonEntry, NextRetry } from "../domain/ApiDaemonEntry.js"
 import { type DaemonState, isActive } from "./DaemonState.js"
 import type { DaemonUsage } from "./resourceUsage.js"
+
+/** The retry the daemon waits for, as the API says it; null when none is pending. */
+const nextRetryOf = (r: DaemonState, now: number): NextRetry | null =>
+  r.retryPending && r.nextRetry !== null
+    ? {
+        retry: r.nextRetry.retry,
+        of: Number.isFinite(r.nextRetry.limit) ? r.nextRetry.limit : null,
+        due_in_ms: Math.max(0, Math.round(r.nextRetry.dueAt - now)),
+      }
+    : null
 
 /** A daemon as the API lists it; `usage` comes from `daemonUsage` (it reads /proc). */
 export const apiEntry = (r: DaemonState, disabled: boolean, usage?: DaemonUsage): ApiDaemonEntry => {
   const live = isActive(r) ? usage : undefined
-  const uptime = r.startedAt && isActive(r) ? Math.max(0, Math.floor((Date.now() - r.startedAt) / 1000)) : 0
+  const now = Date.now()
+  const uptime = r.startedAt && isActive(r) ? Math.max(0, Math.floor((now - r.startedAt) / 1000)) : 0
   const status = disabled && !isActive(r) ? { ...r.status, type: "disabled" as const } : r.status
   return {
     id: r.def.id,
@@ -25,6 +36,7 @@ export const apiEntry = (r: DaemonState, disabled: boolean, usage?: DaemonUsage)
     adhoc: r.def.adhoc,
     run: r.def.config.run,
     retry_count: r.retryCount,
+    next_retry: nextRetryOf(r, now),
     source: r.def.source,
   }
 }

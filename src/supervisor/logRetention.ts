@@ -107,7 +107,7 @@ export const prunePass = (
         Effect.flatMap((r) =>
           r.kept > 0
             ? Effect.logWarning(
-                `log retention of ${id}: the archive hook failed; ${r.kept} line(s) to prune are kept and will be tried again at the next pruning (hourly)`,
+                `log retention of ${id}: settings.logs.archive_hook failed; ${r.kept} line(s) to prune are kept and will be tried again at the next pruning (hourly)`,
               )
             : r.released > 0
               ? Effect.logInfo(`log retention of ${id}: pruned ${r.released} line(s)`)

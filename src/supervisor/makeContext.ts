@@ -1,5 +1,6 @@
 import { Effect, type FiberSet, type Ref, Stream } from "effect"
 import { LogStore } from "../logs/LogStore.js"
+import { isSupervisorLine } from "../logs/supervisorLine.js"
 import { ProcessService } from "../process/ProcessService.js"
 import { StateStore } from "../state/StateStore.js"
 import { renderCommand } from "./commandTemplates.js"
@@ -78,10 +79,21 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
           runStart.set(id, stats.lastId)
           return rawPath
         }).pipe(Effect.orDie),
+      note: (id, text) =>
+        logs
+          .note(id, text)
+          .pipe(Effect.catchAll((e) => Effect.logWarning(`cannot write to the log of ${id}: ${e.message}`))),
+      // The daemon's own lines: the supervisor's lines (a run has one or two: its exit, a stop)
+      // are not its output, so a few more are read to leave them out.
       lastLines: (id, n) =>
         indexedAll(logs, id).pipe(
-          Effect.zipRight(logs.query(id, { lines: n })),
-          Effect.map((es) => es.filter((e) => e.id > (runStart.get(id) ?? 0)).map((e) => e.message)),
+          Effect.zipRight(logs.query(id, { lines: n + 4 })),
+          Effect.map((es) =>
+            es
+              .filter((e) => e.id > (runStart.get(id) ?? 0) && !isSupervisorLine(e.message))
+              .slice(-n)
+              .map((e) => e.message),
+          ),
           Effect.orElseSucceed(() => []),
         ),
       renderCommand: (def) =>
@@ -106,6 +118,7 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
         const afterId = runStart.get(id)
         return logs.onLines(id, afterId === undefined ? {} : { afterId }).pipe(
           Stream.map((e) => e.message),
+          Stream.filter((line) => !isSupervisorLine(line)),
           Stream.catchAll(() => Stream.empty),
         )
       },

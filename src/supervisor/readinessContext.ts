@@ -3,6 +3,7 @@ import { Effect, Either, Option, Schedule, Stream } from "effect"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { treePids } from "../domain/ProcessTree.js"
 import type { LogStoreShape } from "../logs/LogStore.js"
+import { isSupervisorLine } from "../logs/supervisorLine.js"
 import type { ProcessHandle, ProcessServiceShape } from "../process/ProcessService.js"
 import type { DaemonState } from "./DaemonState.js"
 import { type RunAs, shellArgv } from "./environment.js"
@@ -91,9 +92,11 @@ export const prepareReadiness =
             Effect.orElseSucceed(() => undefined),
           )
         : undefined
-      const lines = logs
-        .onLines(id, afterId === undefined ? {} : { afterId })
-        .pipe(Stream.map((e) => e.message))
+      const lines = logs.onLines(id, afterId === undefined ? {} : { afterId }).pipe(
+        Stream.map((e) => e.message),
+        // the daemon's own output: not the supervisor's lines in its log
+        Stream.filter((line) => !isSupervisorLine(line)),
+      )
       return (handle: ProcessHandle) =>
         waitUntilReady(
           id,

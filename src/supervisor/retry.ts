@@ -1,4 +1,4 @@
-import { Duration, Schedule } from "effect"
+import { Duration, Effect, Schedule, ScheduleDecision, ScheduleIntervals } from "effect"
 
 /** The first retry's delay; each next one doubles, up to the cap. */
 export const BACKOFF_BASE = Duration.seconds(1)
@@ -17,3 +17,34 @@ export const retrySchedule = (limit: number): Schedule.Schedule<void> => {
     ? backoff.pipe(Schedule.intersect(Schedule.recurs(limit)), Schedule.asVoid)
     : backoff
 }
+
+/**
+ * Where a daemon is in its retry schedule: the schedule and its state. Stepped by `nextRetry`
+ * (what `Schedule.driver` does, without its sleep): the delay is known before waiting it, so
+ * `list` can say when the retry is due.
+ */
+export interface RetryBackoff {
+  readonly schedule: Schedule.Schedule<void>
+  // Schedule's own state type is `any`: kept opaque here.
+  readonly state: unknown
+}
+
+/** The backoff of a sequence allowed `limit` retries, before its first failure. */
+export const retryBackoff = (limit: number): RetryBackoff => {
+  const schedule = retrySchedule(limit)
+  return { schedule, state: schedule.initial }
+}
+
+/** The next retry at `now`: its delay and the backoff after it; undefined when no retry is left. */
+export const nextRetry = (
+  backoff: RetryBackoff,
+  now: number,
+): Effect.Effect<{ readonly delayMillis: number; readonly next: RetryBackoff } | undefined> =>
+  Effect.map(backoff.schedule.step(now, undefined, backoff.state), ([state, , decision]) =>
+    ScheduleDecision.isDone(decision)
+      ? undefined
+      : {
+          delayMillis: Math.max(0, ScheduleIntervals.start(decision.intervals) - now),
+          next: { schedule: backoff.schedule, state },
+        },
+  )

@@ -28,22 +28,37 @@ export const findExecutable = (bin: string, path: string | undefined, cwd: strin
 export const usesToolManager = (daemonSetting: boolean | undefined, generalSetting: boolean): boolean =>
   daemonSetting ?? generalSetting
 
+/** Which key turned the tool manager on for a daemon, and the daemon's own key (to turn it off). */
+export interface ToolManagerKeys {
+  /** `daemons.web.tool_manager` or `settings.general.tool_manager`. */
+  readonly on: string
+  /** `daemons.web.tool_manager`. */
+  readonly daemon: string
+}
+
+/** The keys of daemon `name`'s tool manager, `daemonSetting` being its own `tool_manager`. */
+export const toolManagerKeys = (name: string, daemonSetting: boolean | undefined): ToolManagerKeys => {
+  const daemon = `daemons.${name}.tool_manager`
+  return { daemon, on: daemonSetting === true ? daemon : "settings.general.tool_manager" }
+}
+
 /**
  * The argv prefix that wraps the daemon's shell: `[<bin>, "exec", "--", ...shell]`, or a message
- * saying what is missing and how to fix it.
+ * saying what is missing and how to fix it, naming the keys by their full names.
  */
 export const toolManagerShell = (
   bin: string,
   shell: ReadonlyArray<string>,
   env: Readonly<Record<string, string>>,
   cwd: string,
+  keys: ToolManagerKeys,
 ): { readonly shell: ReadonlyArray<string> } | { readonly error: string } => {
   const found = findExecutable(bin, env.PATH, cwd)
   if (found === undefined)
     return {
       error: bin.includes("/")
-        ? `tool_manager is on but ${bin} is not an executable file; fix settings.general.tool_manager_bin, or set tool_manager = false on the daemon`
-        : `tool_manager is on but \`${bin}\` was not found on the daemon's PATH (${env.PATH ?? "unset"}); install it, set settings.general.tool_manager_bin to its full path, or set tool_manager = false on the daemon`,
+        ? `${keys.on} is on but ${bin} is not an executable file; fix settings.general.tool_manager_bin, or set ${keys.daemon} = false`
+        : `${keys.on} is on but \`${bin}\` was not found on the daemon's PATH (${env.PATH ?? "unset"}); install it, set settings.general.tool_manager_bin to its full path, or set ${keys.daemon} = false`,
     }
   return { shell: [found, "exec", "--", ...shell] }
 }

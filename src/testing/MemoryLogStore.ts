@@ -3,6 +3,7 @@ import { Effect, PubSub, Ref, Stream } from "effect"
 import type { LogEntry } from "../domain/LogEntry.js"
 import type { LogStoreShape } from "../logs/LogStoreShape.js"
 import { makeMatcher } from "../logs/reader.js"
+import { supervisorLineBytes } from "../logs/supervisorLine.js"
 
 /** A log store of the test's own: no file is written; lines exist when the test emits them. */
 export interface MemoryLogStore {
@@ -116,6 +117,7 @@ export const makeMemoryLogStore = (options: MemoryLogStoreOptions) =>
           }),
         ),
       after: (id, { afterId }) => store.onLines(id, { afterId }),
+      note: (id, text) => emit(id, supervisorLineBytes(text, false).slice(0, -1)),
       clear: (id) =>
         own(id).pipe(
           Effect.tap(() => Ref.update(lines, (all) => ({ ...all, [id]: [] }))),

@@ -278,7 +278,8 @@ describe("HTTP API on TCP (e2e)", () => {
       )
       const cases: Array<[string, Array<string>]> = [
         ["grep=keep", ["keep me"]],
-        [`since=${encodeURIComponent("10min")}`, ["keep me", "drop me"]],
+        // after the restart below: the supervisor's line about it, then the new run's lines
+        [`since=${encodeURIComponent("10min")}`, ["[supervisor] restarting: manual", "keep me", "drop me"]],
       ]
       for (const [filter, stored] of cases) {
         // once the stored lines have come, clear: the notice must pass the filter
@@ -583,8 +584,8 @@ describe("HTTP API on TCP (e2e)", () => {
         const env = { ...other.env, SUPERVISOR_WEB_BIND_ADDRESS: "0.0.0.0", SUPERVISOR_WEB_PORT: "0" }
         const r = other.cli(["supervisor", "run"], other.root, env)
         expect(r.status).toBe(1)
-        expect(r.stderr).toContain('web.bind_address = "0.0.0.0" is not a loopback address')
-        expect(r.stderr).toContain("web.allow_non_loopback = true")
+        expect(r.stderr).toContain('settings.web.bind_address = "0.0.0.0" is not a loopback address')
+        expect(r.stderr).toContain("set settings.web.allow_non_loopback = true")
         const allowed = other.cliAsync(["supervisor", "start"], other.root, {
           ...env,
           SUPERVISOR_WEB_ALLOW_NON_LOOPBACK: "true",

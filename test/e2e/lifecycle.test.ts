@@ -129,7 +129,7 @@ describe("stop timeout and SIGKILL", () => {
       const r = await sb.cliAsync(["stop", "stubborn"], proj)
       expect(r.status, r.stderr).toBe(0)
       expect(r.stdout).toContain(
-        "life/stubborn stopped (killed with SIGKILL: it did not exit on its stop signal within the stop timeout)",
+        "life/stubborn stopped (killed with SIGKILL: it did not exit on its stop signal within daemons.stubborn.stop_signal.timeout, or settings.supervisor.stop_timeout when unset)",
       )
       expect(r.ms).toBeGreaterThanOrEqual(1_000)
       // the configured 1 s, not the default 5 s
@@ -238,9 +238,17 @@ describe("a daemon that ends on its own", () => {
       expect(e.status.exit_code).toBe(2)
       const logs = await waitFor("both attempts in the log", () => {
         const out = cli("logs", "crasher", "--no-timestamp").stdout
-        return out.includes("attempt 1") ? out : undefined
+        return out.includes("no retry left") ? out : undefined
       })
-      expect(logs.split("\n").filter(Boolean)).toEqual(["attempt 0", "attempt 1"])
+      // the supervisor's lines say what happened between them (docs/logs.md)
+      expect(logs.split("\n").filter(Boolean)).toEqual([
+        "attempt 0",
+        "[supervisor] exited with code 2",
+        "[supervisor] restarting: retry 1 of 1",
+        "attempt 1",
+        "[supervisor] exited with code 2",
+        "[supervisor] not restarting: no retry left (after 1 retry)",
+      ])
     },
     T,
   )

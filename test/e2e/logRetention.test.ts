@@ -62,7 +62,7 @@ describe("log retention", () => {
       restartSupervisor()
       await waitFor("the warning in the supervisor log", () =>
         supervisorLog().includes(
-          "log retention of ret/counted: the archive hook failed; 15 line(s) to prune are kept",
+          "log retention of ret/counted: settings.logs.archive_hook failed; 15 line(s) to prune are kept",
         ),
       )
       expect(supervisorLog()).toContain("[archive ret/counted] archive is down")
@@ -86,12 +86,13 @@ describe("log retention", () => {
       // a daemon without retention keeps everything; the daemons ran on through the restarts
       expect(await ids("ret/kept")).toHaveLength(20)
       expect((await daemonEntry(sb.stateDir, "ret/counted"))?.pid).toBe(pid)
-      // new lines still come, with ids after the kept ones
+      // new lines still come, with ids after the kept ones (the restart's own line first)
       expect(cli("restart", "counted").status).toBe(0)
-      await waitFor("the next run's lines", async () => (await ids("ret/counted")).length === 25)
+      await waitFor("the next run's lines", async () => (await ids("ret/counted")).length === 26)
       const es = await storedLogs(sb.stateDir, "ret/counted")
       expect(es[0]!.id).toBe(16)
-      expect(es.at(-1)!.id).toBe(40)
+      expect(es[5]).toMatchObject({ id: 21, message: "[supervisor] restarting: manual" })
+      expect(es.at(-1)!.id).toBe(41)
     },
     T,
   )

@@ -99,7 +99,7 @@ describe("ports (e2e)", () => {
       // every port the daemon got, the one it listens on marked
       expect(status.stdout).toMatch(new RegExp(`^Port: ${p} \\(active\\), ${p + 1}$`, "m"))
       const list = cli(["list"], dir)
-      expect(tableRow(list.stdout, "free/web")?.[4]).toBe(`${p},${p + 1}`)
+      expect(tableRow(list.stdout, "free/web")?.[7]).toBe(`${p},${p + 1}`)
       expect(cli(["stop", "web"], dir).status).toBe(0)
       const stopped = await daemonEntry(sb.stateDir, "free/web")
       expect(stopped?.active_port).toBeNull()

@@ -4,6 +4,7 @@
  */
 import { spawn } from "node:child_process"
 import { readdirSync, readFileSync, readlinkSync, statSync } from "node:fs"
+import { request } from "node:http"
 import { join, resolve } from "node:path"
 import type { Readable } from "node:stream"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
@@ -14,6 +15,7 @@ import {
   type DaemonSandbox,
   daemonEntry,
   daemonPids,
+  freePort,
   isAlive,
   makeDaemonSandbox,
   spawnCli,
@@ -122,6 +124,57 @@ describe("supervisor start | status | stop", () => {
   )
 
   it(
+    "start --force keeps the web UI's port and path and the API listener's port; a flag changes one",
+    async () => {
+      const web = await freePort()
+      const api = await freePort()
+      // the API listener from the settings in the environment of the first start only
+      const env = { ...sb.env, SUPERVISOR_API_AUTO_START: "true", SUPERVISOR_API_BIND_PORT: String(api) }
+      const up = sb.cli(["supervisor", "start", "--web-port", String(web), "--web-path", "/sv"], proj, env)
+      expect(up.status, up.stderr).toBe(0)
+      const before = JSON.parse(cli("supervisor", "status", "--json").stdout)
+      expect(before).toMatchObject({
+        web_url: `http://127.0.0.1:${web}/sv`,
+        api_url: `http://127.0.0.1:${api}`,
+      })
+      // restarted without the flags, and without the setting in its environment
+      const r = cli("supervisor", "start", "--force")
+      expect(r.status, r.stderr).toBe(0)
+      const after = JSON.parse(cli("supervisor", "status", "--json").stdout)
+      expect(after.pid).not.toBe(before.pid)
+      expect(after).toMatchObject({
+        web_url: `http://127.0.0.1:${web}/sv`,
+        api_url: `http://127.0.0.1:${api}`,
+      })
+      const page = await httpGet(`http://127.0.0.1:${web}/sv/`)
+      expect(page.status).toBe(200)
+      expect(page.body).toContain("<html")
+      // a flag says otherwise: the web UI moves, the rest is kept
+      const other = await freePort()
+      expect(cli("supervisor", "start", "--force", "--web-port", String(other)).status).toBe(0)
+      const moved = JSON.parse(cli("supervisor", "status", "--json").stdout)
+      expect(moved).toMatchObject({
+        web_url: `http://127.0.0.1:${other}/sv`,
+        api_url: `http://127.0.0.1:${api}`,
+      })
+      expect((await httpGet(`http://127.0.0.1:${other}/sv/`)).status).toBe(200)
+    },
+    T,
+  )
+
+  it(
+    "`supervisor web` with the web UI off names the setting by its key",
+    () => {
+      expect(cli("supervisor", "start").status).toBe(0)
+      const r = cli("web")
+      expect(r.status).toBe(1)
+      expect(r.stderr).toContain("supervisor supervisor start --force --web-port 3120")
+      expect(r.stderr).toContain("set settings.web.auto_start = true in ~/.config/supervisor/config.toml")
+    },
+    T,
+  )
+
+  it(
     "stop stops every daemon gracefully, then the supervisor; stopping again says it is not running",
     async () => {
       expect(cli("start", "svc", "graceful").status).toBe(0)
@@ -155,6 +208,20 @@ describe("supervisor start | status | stop", () => {
     T,
   )
 })
+
+/** A GET on a TCP listener: its status and body. */
+const httpGet = (url: string): Promise<{ status: number; body: string }> =>
+  new Promise((resolvePromise, reject) => {
+    const req = request(url, (res) => {
+      let body = ""
+      res.setEncoding("utf8").on("data", (c: string) => {
+        body += c
+      })
+      res.on("end", () => resolvePromise({ status: res.statusCode ?? 0, body }))
+    })
+    req.on("error", reject)
+    req.end()
+  })
 
 /** Where each descriptor of a process points (`socket:[123]`, `pipe:[456]`, a path), by number. */
 const fdTargets = (pid: number): Array<string> =>

@@ -54,9 +54,11 @@ describe("tool_manager (e2e)", () => {
       const r = sb.cli(["start", "web"], dir, { ...sb.env, PATH: process.env.PATH ?? "/usr/bin:/bin" })
       expect(r.status).toBe(1)
       expect(r.stderr).toContain(
-        "app/web failed to start: cannot start daemon app/web: tool_manager is on but `mise` was not found on the daemon's PATH",
+        "app/web failed to start: cannot start daemon app/web: daemons.web.tool_manager is on but `mise` was not found on the daemon's PATH",
       )
-      expect(r.stderr).toContain("set settings.general.tool_manager_bin to its full path")
+      expect(r.stderr).toContain(
+        "set settings.general.tool_manager_bin to its full path, or set daemons.web.tool_manager = false",
+      )
       expect(r.stderr).not.toMatch(STACK_LINE)
     },
     T,

@@ -93,6 +93,8 @@ export interface Harness {
   readonly stateOnDisk: () => PersistentState
   /** Appends an output line of a daemon, as its log follower would have indexed it (`onLines`). */
   readonly emit: (id: string, line: string) => Effect.Effect<void>
+  /** The daemon's log as stored: its lines and the supervisor's, in order. */
+  readonly logLines: (id: string) => Effect.Effect<ReadonlyArray<string>>
   /** Every hook the supervisor ran (the fake runner records it and "exits 0" at once). */
   readonly hooks: Effect.Effect<ReadonlyArray<HookCommand>>
 }
@@ -188,6 +190,11 @@ export const makeHarness = (options: HarnessOptions = {}) =>
       forgotten: memory.forgotten,
       stateOnDisk: () => JSON.parse(fs.readFileSync(stateFile, "utf8")) as PersistentState,
       emit,
+      logLines: (id) =>
+        memory.store.query(id).pipe(
+          Effect.map((es) => es.map((e) => e.message)),
+          Effect.orDie,
+        ),
       hooks: hookRunner.hooks,
     }
     return harness

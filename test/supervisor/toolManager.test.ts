@@ -3,7 +3,7 @@ import * as os from "node:os"
 import * as nodePath from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Effect, Ref } from "effect"
-import { findExecutable, toolManagerShell } from "../../src/supervisor/toolManager.js"
+import { findExecutable, toolManagerKeys, toolManagerShell } from "../../src/supervisor/toolManager.js"
 import { definition, makeHarness, startReady } from "./helpers.js"
 
 let dir: string
@@ -28,13 +28,18 @@ describe("findExecutable", () => {
     expect(findExecutable(nodePath.join(dir, "not-executable"), undefined, "/")).toBeUndefined()
     expect(findExecutable(dir, undefined, "/")).toBeUndefined()
   })
-  it("toolManagerShell wraps the shell, or says what is missing and how to fix it", () => {
-    expect(toolManagerShell("mise", ["sh", "-c"], { PATH: dir }, "/")).toEqual({
+  it("toolManagerShell wraps the shell, or says what is missing and how to fix it, naming the keys in full", () => {
+    const general = toolManagerKeys("web", undefined)
+    expect(toolManagerShell("mise", ["sh", "-c"], { PATH: dir }, "/", general)).toEqual({
       shell: [mise, "exec", "--", "sh", "-c"],
     })
-    expect(toolManagerShell("mise", ["sh", "-c"], { PATH: "/usr/bin" }, "/")).toEqual({
+    expect(toolManagerShell("mise", ["sh", "-c"], { PATH: "/usr/bin" }, "/", general)).toEqual({
       error:
-        "tool_manager is on but `mise` was not found on the daemon's PATH (/usr/bin); install it, set settings.general.tool_manager_bin to its full path, or set tool_manager = false on the daemon",
+        "settings.general.tool_manager is on but `mise` was not found on the daemon's PATH (/usr/bin); install it, set settings.general.tool_manager_bin to its full path, or set daemons.web.tool_manager = false",
+    })
+    expect(toolManagerShell("/no/mise", ["sh", "-c"], {}, "/", toolManagerKeys("api", true))).toEqual({
+      error:
+        "daemons.api.tool_manager is on but /no/mise is not an executable file; fix settings.general.tool_manager_bin, or set daemons.api.tool_manager = false",
     })
   })
 })
@@ -58,7 +63,7 @@ describe("tool_manager in the lifecycle", () => {
       const outcome = yield* h.sup.start(definition("web", { tool_manager: true }))
       expect(outcome).toMatchObject({ _tag: "StartFailed", cli_status: 1 })
       expect(outcome._tag === "StartFailed" && outcome.message).toMatch(
-        /^cannot start daemon app\/web: tool_manager is on but `mise` was not found on the daemon's PATH/,
+        /^cannot start daemon app\/web: daemons\.web\.tool_manager is on but `mise` was not found on the daemon's PATH/,
       )
       expect(yield* Ref.get(h.fake.spawned)).toEqual([])
       expect((yield* h.sup.get("app/web")).status.type).toBe("failed")

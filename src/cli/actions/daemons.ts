@@ -43,7 +43,7 @@ const stopLine = (r: StopResult) =>
   !r.was_running
     ? `${dim("•")} ${cyan(r.id)} was not running`
     : r.killed
-      ? `${green("✓")} ${cyan(r.id)} stopped ${dim("(killed with SIGKILL: it did not exit on its stop signal within the stop timeout)")}`
+      ? `${green("✓")} ${cyan(r.id)} stopped ${dim(`(killed with SIGKILL: it did not exit on its stop signal within daemons.${r.id.slice(r.id.indexOf("/") + 1)}.stop_signal.timeout, or settings.supervisor.stop_timeout when unset)`)}`
       : `${green("✓")} ${cyan(r.id)} stopped`
 
 /** `supervisor stop`: stops daemons (their whole process group). */

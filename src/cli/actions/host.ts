@@ -10,11 +10,13 @@ import {
   supervisorClientLayer,
   waitUntilUp,
 } from "../client.js"
+import { keptListenerEnv } from "../keptListeners.js"
 import { ExitCode, exitWith, green, printJson } from "../output.js"
 import { formatUptime } from "../table.js"
 
+// another version answers too: these commands are how it is stopped or replaced
 const connected = <A, E, R>(f: Effect.Effect<A, E, R>) =>
-  Effect.provide(f, supervisorClientLayer({ autoStart: false }))
+  Effect.provide(f, supervisorClientLayer({ autoStart: false, checkVersion: false }))
 const paths = () => statePaths(stateDir(process.env))
 
 // A zombie counts as gone: the supervisor is nobody's child once its CLI exited.
@@ -41,18 +43,33 @@ const stopSupervisor = (keepDaemons: boolean) =>
     return c.socket
   })
 
-/** `supervisor supervisor start [--force]`: starts the supervisor in the background. */
+/** The running supervisor's listeners, as the variables that open them again (none if it does not answer). */
+const runningListeners = connected(
+  Effect.flatMap(SupervisorClient, (c) => c.api.cli.info({ urlParams: {} })),
+).pipe(
+  Effect.map(keptListenerEnv),
+  Effect.orElseSucceed((): Record<string, string> => ({})),
+)
+
+/**
+ * `supervisor supervisor start [--force]`: starts the supervisor in the background. A restart
+ * (`--force`) keeps the running supervisor's listeners (web UI port and path, API port) unless
+ * the flags or the environment say otherwise.
+ */
 export const start = (force: boolean, webPort: Option.Option<number>, webPath: Option.Option<string>) =>
   Effect.gen(function* () {
     const p = paths()
     const up = yield* isUp(p.socket)
     if (up && !force) return yield* Console.log(`the supervisor is already running (${p.socket})`)
+    let kept: Record<string, string> = {}
     if (up) {
+      kept = yield* runningListeners
       // a restart of the supervisor, not of the daemons: the new one adopts them
       yield* connected(stopSupervisor(true)).pipe(Effect.catchAll(() => Effect.void))
       yield* waitForSocketGone(p.socket)
     }
     yield* spawnBackgroundSupervisor({
+      ...kept,
       ...process.env,
       ...(Option.isSome(webPort) ? { SUPERVISOR_WEB_PORT: String(webPort.value) } : {}),
       ...(Option.isSome(webPath) ? { SUPERVISOR_WEB_PATH: webPath.value } : {}),

@@ -1,7 +1,7 @@
 import { Console, Effect, Option } from "effect"
 import { mergeListing } from "../../control/listing.js"
 import { resolveId, UsageError } from "../../control/selection.js"
-import type { ApiDaemonEntry } from "../../domain/ApiDaemonEntry.js"
+import type { ApiDaemonEntry, NextRetry } from "../../domain/ApiDaemonEntry.js"
 import { DaemonList, DaemonStatusOutput } from "../../domain/CliOutput.js"
 import { isActiveStatus, STATUS_TYPES, type StatusType } from "../../domain/DaemonStatus.js"
 import type { ResolvedConfig } from "../../domain/ResolvedConfig.js"
@@ -59,25 +59,43 @@ export const list = (o: ListOptions) =>
           ),
         )
       }
-      const rows = entries.map((e) => [
-        cyan(e.id.qualified),
-        statusText(e),
-        e.pid === null ? "-" : String(e.pid),
-        e.pid === null ? "-" : formatUptime(e.uptime_secs),
-        e.resolved_port.join(",") || "-",
-        e.run.length > 48 ? `${e.run.slice(0, 47)}…` : e.run,
-      ])
-      const table = renderTable(["ID", "STATUS", "PID", "UPTIME", "PORTS", "RUN"], rows)
+      const rows = entries.map((e) => {
+        const running = e.pid !== null
+        return [
+          cyan(e.id.qualified),
+          statusText(e),
+          running ? String(e.pid) : "-",
+          running ? formatUptime(e.uptime_secs) : "-",
+          String(e.retry_count),
+          running ? formatCpu(e.cpu_percent) : "-",
+          running ? formatMemory(e.memory_bytes) : "-",
+          e.resolved_port.join(",") || "-",
+          e.run.length > 48 ? `${e.run.slice(0, 47)}…` : e.run,
+        ]
+      })
+      // RUN, the last column, is cut to keep a row within the terminal (80 columns when piped)
+      const table = renderTable(
+        ["ID", "STATUS", "PID", "UPTIME", "RESTARTS", "CPU", "MEM", "PORTS", "RUN"],
+        rows,
+        { maxWidth: process.stdout.isTTY ? (process.stdout.columns ?? 80) : 80 },
+      )
       yield* Console.log(o.hideHeader ? table.split("\n").slice(1).join("\n") : table)
     }),
   )
 
+/** `retry 2/3 in 4s` (`retry 5 in 16s` when unlimited): the retry an errored daemon waits for. */
+export const retryText = (r: NextRetry): string =>
+  `retry ${r.retry}${r.of === null ? "" : `/${r.of}`} in ${Math.ceil(r.due_in_ms / 1000)}s`
+
 /**
  * A daemon's status as `list` shows it: the status, the exit code of an errored daemon
- * (`errored (exit code 1)`, or the signal), and `disabled` on a disabled daemon that still runs.
+ * (`errored (exit code 1)`, or the signal) or the retry it waits for (`errored, retry 2/3 in
+ * 4s`), and `disabled` on a disabled daemon that still runs.
  */
 const statusText = (e: ApiDaemonEntry): string => {
   const s = e.status
+  if (s.type === "errored" && e.next_retry !== null)
+    return `${statusColour(s.type)}, ${retryText(e.next_retry)}`
   const why =
     s.type !== "errored"
       ? undefined
@@ -98,6 +116,19 @@ const portsText = (e: ApiDaemonEntry): string => {
 
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`
 
+/** `0.4%`: CPU use in percent of one core. */
+const formatCpu = (percent: number) => `${percent.toFixed(1)}%`
+
+/** `820K`, `12.4M`, `310M`, `1.2G`: resident memory in binary units, short enough for a column. */
+export const formatMemory = (bytes: number): string => {
+  const kib = bytes / 1024
+  if (kib < 1024) return `${Math.round(kib)}K`
+  const mibs = kib / 1024
+  if (mibs < 100) return `${mibs.toFixed(1)}M`
+  if (mibs < 1024) return `${Math.round(mibs)}M`
+  return `${(mibs / 1024).toFixed(1)}G`
+}
+
 /** `supervisor status ID`: one daemon's status. */
 export const status = (o: StatusOptions) =>
   withSupervisor(false, (config) =>
@@ -111,7 +142,7 @@ export const status = (o: StatusOptions) =>
       const lines: Array<[string, string]> = [
         ["Name", e.id.qualified],
         ["PID", running ? String(e.pid) : "-"],
-        ["Status", e.status.type],
+        ["Status", e.next_retry === null ? e.status.type : `${e.status.type}, ${retryText(e.next_retry)}`],
         ["Port", portsText(e)],
         ["Uptime", running ? formatUptime(e.uptime_secs) : "-"],
         ["CPU", running ? `${e.cpu_percent.toFixed(1)}%` : "-"],

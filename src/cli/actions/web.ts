@@ -22,7 +22,7 @@ export const web = () =>
     const { url } = yield* c.api.cli.webLogin().pipe(Effect.orDie)
     if (url === null) {
       yield* Console.error(
-        "error: the web UI is off; start the supervisor with `supervisor supervisor start --force --web-port 3120`, or set web.auto_start = true in the global config",
+        "error: the web UI is off; start the supervisor with `supervisor supervisor start --force --web-port 3120`, or set settings.web.auto_start = true in ~/.config/supervisor/config.toml",
       )
       return yield* exitWith(ExitCode.failure)
     }

@@ -2,6 +2,7 @@
 // finds (a level, the fields) is kept beside the raw text in `<safe_path>.fields` (fieldsFile.ts).
 import type { LogFormat, LogLevel } from "../../domain/LogFormat.js"
 import { stripAnsi } from "../ansi.js"
+import { isSupervisorLine } from "../supervisorLine.js"
 
 /** What a line says besides its text; undefined when the format found nothing in it. */
 export interface ParsedLine {
@@ -142,10 +143,10 @@ const logfmtLine = (text: string, strict: boolean): ParsedLine | undefined => {
 
 /** Reads one line (without its newline) as `format` says; undefined: nothing structured in it. */
 export const parseLine = (format: LogFormat, line: string): ParsedLine | undefined => {
+  // the supervisor's own lines are not the daemon's structured output
+  if (format === "text" || isSupervisorLine(line)) return undefined
   const text = stripAnsi(line)
   switch (format) {
-    case "text":
-      return undefined
     case "json":
       return parseJson(text)
     case "logfmt":

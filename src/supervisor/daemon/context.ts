@@ -30,6 +30,11 @@ export interface DaemonContext {
   readonly isDisabled: (id: string) => Effect.Effect<boolean>
   /** Prepares the log files and starts following them; returns the raw output file. */
   readonly prepareLogs: (id: string) => Effect.Effect<string>
+  /**
+   * Writes a line of the supervisor's own into the daemon's log, `[supervisor] <text>`: an exit
+   * nobody asked for, a restart and its reason (docs/logs.md). A write that fails is logged.
+   */
+  readonly note: (id: string, text: string) => Effect.Effect<void>
   /** The daemon's last output lines of its current run (after its output was indexed). */
   readonly lastLines: (id: string, n: number) => Effect.Effect<ReadonlyArray<string>>
   /** The daemon's `run` and `env` with their templates rendered, or why they cannot be. */

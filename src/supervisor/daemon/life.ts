@@ -1,14 +1,15 @@
-import { Deferred, Effect, Either, Exit, type Fiber, Queue, Schedule, Scope } from "effect"
+import { Clock, Deferred, Effect, Either, Exit, type Fiber, Queue, Scope } from "effect"
 import { retryLimit } from "../../domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
 import type { DaemonStatus } from "../../domain/DaemonStatus.js"
 import type { Reason } from "../../domain/Reason.js"
 import type { StartOutcome } from "../../domain/StartOutcome.js"
 import type { ExitStatus } from "../../process/ProcessService.js"
+import type { NextRetry } from "../DaemonState.js"
 import { daemonEnvironment } from "../environment.js"
 import type { HookRun, HookVars } from "../hooks/fire.js"
 import type { HookName } from "../hooks/HookRunner.js"
-import { retrySchedule } from "../retry.js"
+import { nextRetry, type RetryBackoff, retryBackoff } from "../retry.js"
 import { DaemonCommand, type StartReply } from "./commands.js"
 import type { DaemonContext } from "./context.js"
 import { startFailed } from "./outcomes.js"
@@ -34,7 +35,8 @@ export interface Life {
   readonly phase: Phase
   /** The retry count of the current sequence of runs (`SUPERVISOR_RETRY_COUNT`). */
   readonly attempt: number
-  readonly retries: Schedule.ScheduleDriver<void, unknown, never>
+  /** Where the sequence is in its retry schedule. */
+  readonly retries: RetryBackoff
   /** Start requests waiting for the current sequence's outcome (ready, completed, failed). */
   readonly waiters: ReadonlyArray<StartReply>
   /** The environment and user the hooks inherit: the latest spawn's. */
@@ -125,30 +127,64 @@ export const makeLifeSteps = (
   const startFresh = (life: Life, def: DaemonDefinition, waiters: ReadonlyArray<StartReply>) =>
     Effect.gen(function* () {
       yield* ctx.register(def)
-      const retries = yield* Schedule.driver(retrySchedule(retryLimit(def.config.retry)))
+      const retries = retryBackoff(retryLimit(def.config.retry))
       return yield* spawnNext({ ...life, def, attempt: 0, retries, waiters, phase: idle, forgotten: false })
     })
 
-  /** The run failed (`exit`): the next retry when the schedule allows one, else give up. */
+  /**
+   * The run failed (`exit`): the next retry when the schedule allows one (recorded with when it
+   * is due, for `list`), else give up.
+   */
   const failed = (life: Life, exit: ExitStatus, message: string) =>
     Effect.gen(function* () {
       const serial = life.serial + 1
-      yield* ctx.update(id, (r) => ({ ...r, retryPending: true }))
-      const fiber = yield* life.retries.next(undefined).pipe(
-        Effect.matchEffect({
-          onFailure: () => Queue.offer(queue, DaemonCommand.GiveUp({ serial })),
-          onSuccess: () => Queue.offer(queue, DaemonCommand.RetryDue({ serial })),
-        }),
-        Effect.asVoid,
-        Effect.forkIn(scope),
-      )
-      return { ...life, serial, phase: { _tag: "BackingOff", serial, fiber, exit, message } } satisfies Life
+      const now = yield* Clock.currentTimeMillis
+      const step = yield* nextRetry(life.retries, now)
+      const pending: NextRetry | null =
+        step === undefined
+          ? null
+          : {
+              retry: life.attempt + 1,
+              limit: retryLimit(life.def.config.retry),
+              dueAt: now + step.delayMillis,
+            }
+      yield* ctx.update(id, (r) => ({ ...r, retryPending: true, nextRetry: pending }))
+      const fiber = yield* (
+        step === undefined
+          ? Queue.offer(queue, DaemonCommand.GiveUp({ serial }))
+          : Effect.sleep(step.delayMillis).pipe(
+              Effect.zipRight(Queue.offer(queue, DaemonCommand.RetryDue({ serial }))),
+            )
+      ).pipe(Effect.asVoid, Effect.forkIn(scope))
+      const retries = step?.next ?? life.retries
+      return {
+        ...life,
+        serial,
+        retries,
+        phase: { _tag: "BackingOff", serial, fiber, exit, message },
+      } satisfies Life
     })
+
+  /** Writes a line of the supervisor's own into the daemon's log (`[supervisor] …`). */
+  const note = (text: string) => ctx.note(id, text)
 
   const activeRun = (life: Life, serial: number): Run | undefined =>
     life.phase._tag === "Active" && life.phase.run.serial === serial ? life.phase.run : undefined
 
-  return { ctx, id, runEnv, interrupted, fire, stopRun, stopActive, spawnNext, startFresh, failed, activeRun }
+  return {
+    ctx,
+    id,
+    runEnv,
+    interrupted,
+    fire,
+    stopRun,
+    stopActive,
+    spawnNext,
+    startFresh,
+    failed,
+    note,
+    activeRun,
+  }
 }
 
 export type LifeSteps = ReturnType<typeof makeLifeSteps>

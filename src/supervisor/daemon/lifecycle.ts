@@ -1,8 +1,8 @@
-import { Deferred, Effect, Exit, Option, type Queue, Schedule } from "effect"
+import { Deferred, Effect, Exit, Option, type Queue } from "effect"
 import { retryLimit } from "../../domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
 import type { ProcessHandle } from "../../process/ProcessService.js"
-import { retrySchedule } from "../retry.js"
+import { retryBackoff } from "../retry.js"
 import type { DaemonCommand } from "./commands.js"
 import type { DaemonContext } from "./context.js"
 import { idle, type Life, type LifeSteps, makeLifeSteps, tell } from "./life.js"
@@ -60,7 +60,7 @@ export const daemonLifecycle = (
         def: first,
         phase: idle,
         attempt: 0,
-        retries: yield* Schedule.driver(retrySchedule(retryLimit(first.config.retry))),
+        retries: retryBackoff(retryLimit(first.config.retry)),
         waiters: [],
         hookRun: undefined,
         serial: 0,
@@ -70,7 +70,7 @@ export const daemonLifecycle = (
         const { handle, attempt } = adopted.value
         const run = yield* adoptRun(steps.runEnv(first), 1, handle)
         const left = Math.max(0, retryLimit(first.config.retry) - attempt)
-        const retries = yield* Schedule.driver(retrySchedule(left))
+        const retries = retryBackoff(left)
         life = { ...life, serial: 1, attempt, retries, phase: { _tag: "Active", run } }
       }
       // However the fiber ends, no start is left waiting (what is still queued: `answerUnhandled`).

@@ -1,9 +1,17 @@
-import { Effect, Exit, Schedule, Scope } from "effect"
+import { Effect, Exit, Scope } from "effect"
 import { retryLimit } from "../../domain/DaemonConfig.js"
-import { retrySchedule } from "../retry.js"
+import { retryBackoff } from "../retry.js"
 import type { DaemonCommand } from "./commands.js"
 import { idle, type Life, type LifeSteps, tell } from "./life.js"
-import { afterRetries, describeExit, exitedStatus, readyOutcome, startFailed } from "./outcomes.js"
+import {
+  afterRetries,
+  describeExit,
+  exitedStatus,
+  exitNote,
+  readyOutcome,
+  retryNote,
+  startFailed,
+} from "./outcomes.js"
 
 // What a daemon's lifecycle does with what its run and its backoff observed: the readiness
 // check passed or timed out, the process exited, a retry is due, or no retry is left. An
@@ -28,6 +36,7 @@ export const notReady = (s: LifeSteps, life: Life, c: Command<"NotReady">): Effe
     if (run === undefined) return life
     // Not retried: the checks had their whole timeout, and a retry would wait as long again;
     // a port held by another process stays held.
+    yield* s.note(`not ready: ${c.message}; stopping it`)
     const status = yield* s.stopRun(life, run, (x) => ({
       type: "errored",
       exit_code: x.code,
@@ -47,6 +56,8 @@ export const exited = (s: LifeSteps, life: Life, c: Command<"Exited">): Effect.E
     if (run === undefined) return life
     yield* Scope.close(run.scope, Exit.void)
     const final = exitedStatus(c.status)
+    // a crash (an exit 0 is a finished task or a clean exit: the daemon's own output says it)
+    if (final.type === "errored") yield* s.note(exitNote(c.status))
     yield* s.ctx.update(s.id, (r) => ({ ...r, status: final, pid: null, startTime: null, handle: null }))
     // A crash is retried when a retry is left: on_exit waits until the daemon's runs end for good.
     if (final.type === "errored") return yield* s.failed(life, c.status, `${s.id} ${describeExit(c.status)}`)
@@ -60,7 +71,8 @@ export const retryDue = (s: LifeSteps, life: Life, c: Command<"RetryDue">): Effe
   Effect.gen(function* () {
     if (life.phase._tag !== "BackingOff" || life.phase.serial !== c.serial) return life
     const next: Life = { ...life, attempt: life.attempt + 1, phase: idle }
-    yield* s.ctx.update(s.id, (r) => ({ ...r, retryPending: false }))
+    yield* s.ctx.update(s.id, (r) => ({ ...r, retryPending: false, nextRetry: null }))
+    yield* s.note(`restarting: ${retryNote(next.attempt, retryLimit(life.def.config.retry))}`)
     yield* s.fire(next, "on_retry", { exit: life.phase.exit })
     return yield* s.spawnNext(next)
   })
@@ -69,7 +81,8 @@ export const giveUp = (s: LifeSteps, life: Life, c: Command<"GiveUp">): Effect.E
   Effect.gen(function* () {
     if (life.phase._tag !== "BackingOff" || life.phase.serial !== c.serial) return life
     const { exit, message } = life.phase
-    yield* s.ctx.update(s.id, (r) => ({ ...r, retryPending: false }))
+    yield* s.ctx.update(s.id, (r) => ({ ...r, retryPending: false, nextRetry: null }))
+    if (life.attempt > 0) yield* s.note(`not restarting: no retry left${afterRetries(life.attempt)}`)
     const output = yield* s.ctx.lastLines(s.id, 20)
     yield* s.fire(life, "on_exit", { exit, reason: "fail" })
     yield* s.fire(life, "on_fail", { exit })
@@ -82,7 +95,7 @@ export const resume = (s: LifeSteps, life: Life, c: Command<"Resume">): Effect.E
   Effect.gen(function* () {
     if (life.phase._tag !== "Idle") return life
     const left = Math.max(0, retryLimit(life.def.config.retry) - c.attempt)
-    const retries = yield* Schedule.driver(retrySchedule(left))
+    const retries = retryBackoff(left)
     yield* Effect.logInfo(`${s.id}: resuming its retries (${c.attempt} used)`)
     return yield* s.failed({ ...life, attempt: c.attempt, retries }, c.exit, c.message)
   })

@@ -27,6 +27,18 @@ export const exitedStatus = (s: ExitStatus): DaemonStatus => {
 export const describeExit = (s: ExitStatus) =>
   s.signal ? `was killed by ${s.signal}` : s.known ? `exited with code ${s.code}` : "exited"
 
+/** The supervisor's log line of an exit nobody asked for: "exited with code 1", "killed by SIGKILL". */
+export const exitNote = (s: ExitStatus) =>
+  s.signal
+    ? `killed by ${s.signal}`
+    : s.known
+      ? `exited with code ${s.code}`
+      : "exited; its exit status is unknown (it was adopted after a supervisor restart)"
+
+/** "retry 2 of 3" (retry `retry` of `limit`), "retry 4" when unlimited. */
+export const retryNote = (retry: number, limit: number) =>
+  Number.isFinite(limit) ? `retry ${retry} of ${limit}` : `retry ${retry}`
+
 export const readyOutcome = (id: string, run: Run, expected: ReadonlyArray<number>): StartOutcome => ({
   _tag: "Ready",
   id,

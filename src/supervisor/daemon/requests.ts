@@ -1,9 +1,13 @@
 import { Deferred, Effect, Fiber } from "effect"
+import type { Reason } from "../../domain/Reason.js"
 import type { StartOutcome } from "../../domain/StartOutcome.js"
 import { DaemonCommand } from "./commands.js"
 import { idle, type Life, type LifeSteps, tell } from "./life.js"
 
 // What a daemon's lifecycle does when asked: start, restart, stop, kill, forget.
+
+/** Why a daemon is restarted, as its log says it: `manual` (a person), or the automation's name. */
+const restartReason = (reason: Reason): string => (reason === "cli" || reason === "api" ? "manual" : reason)
 
 type Command<T extends DaemonCommand["_tag"]> = Extract<DaemonCommand, { readonly _tag: T }>
 
@@ -24,10 +28,12 @@ export const start = (s: LifeSteps, life: Life, c: Command<"Start">): Effect.Eff
     }
     if (c.reason !== "cli" && c.reason !== "api")
       yield* Effect.logInfo(`${life.phase._tag === "Active" ? "restarting" : "starting"} ${id} (${c.reason})`)
+    // A running daemon, or one waiting for a retry, is restarted: its log says why.
+    if (life.phase._tag !== "Idle") yield* s.note(`restarting: ${restartReason(c.reason)}`)
     // A start still waiting on the run replaced here hears the new run's outcome.
     if (life.phase._tag === "Active") yield* s.stopActive(life, life.phase.run, c.reason)
     if (life.phase._tag === "BackingOff") yield* Fiber.interrupt(life.phase.fiber)
-    yield* ctx.update(id, (r) => (r.retryPending ? { ...r, retryPending: false } : r))
+    yield* ctx.update(id, (r) => (r.retryPending ? { ...r, retryPending: false, nextRetry: null } : r))
     return yield* s.startFresh(life, c.def, [...life.waiters, c.reply])
   })
 
@@ -58,6 +64,7 @@ export const stop = (s: LifeSteps, life: Life, c: Command<"Stop">): Effect.Effec
           yield* s.ctx.update(s.id, (r) => ({
             ...r,
             retryPending: false,
+            nextRetry: null,
             status: r.status.type === "stopped" ? r.status : { type: "stopped", message: "stopped" },
           }))
           // its runs end here, for good
@@ -83,6 +90,7 @@ export const kill = (s: LifeSteps, life: Life, c: Command<"Kill">): Effect.Effec
       return life
     }
     yield* Effect.logInfo(`killing ${s.id} (${c.reason}): ${c.message}`)
+    yield* s.note(`stopping it (${restartReason(c.reason)}): ${c.message}`)
     const status = yield* s.stopRun(life, life.phase.run, (x) => ({
       type: "errored",
       exit_code: x.code,

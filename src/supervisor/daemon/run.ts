@@ -6,7 +6,7 @@ import { daemonEnvironment, type RunAs, shellArgv } from "../environment.js"
 import type { HookRun } from "../hooks/fire.js"
 import { watchOutput } from "../hooks/onOutput.js"
 import { portEnvironment, type ResolvedPorts } from "../ports/resolve.js"
-import { toolManagerShell, usesToolManager } from "../toolManager.js"
+import { toolManagerKeys, toolManagerShell, usesToolManager } from "../toolManager.js"
 import { resolveDaemonUser } from "../user.js"
 import { DaemonCommand } from "./commands.js"
 import type { DaemonContext } from "./context.js"
@@ -111,7 +111,8 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
     const identity = user !== undefined ? { uid: user.uid, gid: user.gid } : {}
     let shell: ReadonlyArray<string> = shellArgv(ctx.shell)
     if (usesToolManager(def.config.tool_manager, ctx.toolManager.enabled)) {
-      const wrapped = toolManagerShell(ctx.toolManager.bin, shell, environment, def.config.dir)
+      const keys = toolManagerKeys(def.id.name, def.config.tool_manager)
+      const wrapped = toolManagerShell(ctx.toolManager.bin, shell, environment, def.config.dir, keys)
       if ("error" in wrapped) return Either.left(fail(wrapped.error))
       shell = wrapped.shell
     }
