@@ -75,7 +75,7 @@ describe("subcommandProblem", () => {
       "`supervisor config` needs a subcommand: show, validate (see `supervisor config --help`)",
     )
     expect(subcommandProblem(["spec", "chek", "x.kdl"])).toBe(
-      "unknown subcommand `supervisor spec chek`; use one of check, resolve, docs, describe, sdk, fmt, complete (see `supervisor spec --help`)",
+      "unknown subcommand `supervisor spec chek`; did you mean `check`? use one of check, resolve, docs, describe, sdk, fmt, complete (see `supervisor spec --help`)",
     )
   })
 
