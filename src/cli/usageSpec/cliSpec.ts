@@ -20,6 +20,10 @@ export interface Extras {
   readonly aliases?: Readonly<Record<string, ReadonlyArray<string>>>
   /** Long flag names whose value may be left out, by command path (`--bump` alone). */
   readonly optionalValues?: Readonly<Record<string, ReadonlyArray<string>>>
+  /** The heading each command is listed under in its parent's help, by path (`"start"`: Daemons). */
+  readonly headings?: Readonly<Record<string, string>>
+  /** Commands accepted but never listed or offered, by path (`"complete"`). */
+  readonly hidden?: ReadonlyArray<string>
 }
 
 export interface CliSpecOptions {
@@ -106,7 +110,8 @@ const buildCommand = (
     aliases: extras.aliases?.[path.join(" ")] ?? [],
     help: tree.help,
     long_help: own?.long_help,
-    hide: false,
+    hide: extras.hidden?.includes(path.join(" ")) === true,
+    help_heading: extras.headings?.[path.join(" ")],
     flags: [...flags, ...globals],
     args: tree.args,
     outputs: foldOutputs(parent?.outputs ?? [], own),
