@@ -61,11 +61,11 @@ describe("unknown commands and flags (no supervisor needed)", () => {
     ],
     [
       ["config", "frob"],
-      "error: unknown subcommand `supervisor config frob`; use one of show, validate (see `supervisor config --help`)",
+      "error: unknown subcommand `supervisor config frob`; use one of show, validate, get (see `supervisor config --help`)",
     ],
     [
       ["config", "shwo"],
-      "error: unknown subcommand `supervisor config shwo`; did you mean `show`? use one of show, validate (see `supervisor config --help`)",
+      "error: unknown subcommand `supervisor config shwo`; did you mean `show`? use one of show, validate, get (see `supervisor config --help`)",
     ],
     [
       ["supervisor", "frob"],

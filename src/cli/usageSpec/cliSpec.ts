@@ -1,5 +1,5 @@
 import { JSONSchema } from "effect"
-import type { Command, ExitCode, Flag, Output, Spec } from "../../usage/model.js"
+import type { Command, Complete, ExitCode, Flag, Output, Spec } from "../../usage/model.js"
 import { writeSpec } from "../../usage/writer.js"
 import { type AnyCliCommand, type CliTree, readCliTree } from "./effectCli.js"
 import { CLI_EXTRAS, type CommandExtras, type OutputEntry } from "./outputs.js"
@@ -24,6 +24,8 @@ export interface Extras {
   readonly headings?: Readonly<Record<string, string>>
   /** Commands accepted but never listed or offered, by path (`"complete"`). */
   readonly hidden?: ReadonlyArray<string>
+  /** The spec's top-level completers (`complete "id" run="..."`): every command has them. */
+  readonly complete?: ReadonlyArray<Complete>
 }
 
 export interface CliSpecOptions {
@@ -120,6 +122,7 @@ const buildCommand = (
     examples: [],
     subcommands: [],
     passthrough: [],
+    complete: extras.complete === undefined || extras.complete.length === 0 ? undefined : extras.complete,
   }
   const withGlobals = parent === undefined ? { ...command, flags: [...command.flags, HELP] } : command
   return {

@@ -1,3 +1,5 @@
+import type { Complete } from "../../usage/model.js"
+
 // The headings `supervisor --help` lists the commands under (usage's `help_heading`): the daily
 // ones first, the usage-spec tools last, so that `spec ...` does not crowd them.
 
@@ -21,3 +23,14 @@ export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   spec: "Tools",
   usage: "Tools",
 }
+
+/**
+ * The values the completion scripts ask the CLI for (usage's `complete` nodes, matched by the
+ * argument's or the flag value's name): daemon IDs, group names and setting keys. The hidden
+ * `supervisor complete` prints them without starting the supervisor (src/cli/complete.ts).
+ */
+export const COMPLETERS: ReadonlyArray<Complete> = [
+  { name: "id", run: "supervisor complete daemons", descriptions: false },
+  { name: "group", run: "supervisor complete groups", descriptions: false },
+  { name: "key", run: "supervisor complete settings", descriptions: false },
+]

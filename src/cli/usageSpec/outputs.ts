@@ -23,7 +23,7 @@ import { ALIASES } from "../aliases.js"
 import { OPTIONAL_VALUE } from "../portFlags.js"
 import { ExitCode as Status } from "../style.js"
 import type { Extras } from "./cliSpec.js"
-import { COMMAND_HEADINGS } from "./headings.js"
+import { COMMAND_HEADINGS, COMPLETERS } from "./headings.js"
 import { ResolveOutput } from "./resolveOutput.js"
 
 /**
@@ -196,4 +196,6 @@ export const CLI_EXTRAS: Extras = {
   ),
   optionalValues: { [OPTIONAL_VALUE.command]: [OPTIONAL_VALUE.flag] },
   headings: COMMAND_HEADINGS,
+  hidden: ["complete"],
+  complete: COMPLETERS,
 }
