@@ -474,7 +474,10 @@ describe("daemon commands (one supervisor)", () => {
           [["start", "--group", "--delay", "1"], "--group needs a value (it is followed by --delay)"],
           [["logs", "web", "--since"], "--since needs a value"],
           [["list", "--status"], "--status needs a value"],
-          [["config", "bogus"], "unknown subcommand `supervisor config bogus`; use one of show, validate, get"],
+          [
+            ["config", "bogus"],
+            "unknown subcommand `supervisor config bogus`; use one of show, validate, get",
+          ],
           [["config"], "`supervisor config` needs a subcommand: show, validate, get"],
           [["supervisor", "restart"], "use one of run, start, stop, status, token"],
           // @effect/cli's own parse errors, in the same wording
