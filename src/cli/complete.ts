@@ -1,6 +1,9 @@
 import { Args, Command } from "@effect/cli"
 import { lazy } from "./lazy.js"
 
+/** The hidden command's name: never listed, nor suggested for a typo (src/cli/unknownWords.ts). */
+export const COMPLETE_COMMAND = "complete"
+
 /** What `supervisor complete` prints: the words a shell completes for a value of that kind. */
 export const COMPLETE_KINDS = ["daemons", "groups", "settings"] as const
 export type CompleteKind = (typeof COMPLETE_KINDS)[number]
@@ -10,7 +13,7 @@ export type CompleteKind = (typeof COMPLETE_KINDS)[number]
  * spec's `complete` nodes run it). Never starts the supervisor, never prints an error.
  */
 export const completeCommand = Command.make(
-  "complete",
+  COMPLETE_COMMAND,
   {
     kind: Args.choice(COMPLETE_KINDS.map((k) => [k, k] as const)).pipe(
       Args.withDescription("daemons, groups or settings"),

@@ -20,6 +20,8 @@ describe("commandProblem", () => {
     // a nested command by its full name
     expect(closestCommand("validate")).toBe("config validate")
     expect(closestCommand("tokn")).toBe("supervisor token")
+    // the hidden `complete` is not suggested: `spec complete` is
+    expect(closestCommand("compelte")).toBe("spec complete")
     expect(commandProblem(["frobnicate"])).toBe("unknown command `frobnicate` (see `supervisor --help`)")
   })
 

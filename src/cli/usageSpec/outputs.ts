@@ -20,6 +20,7 @@ import { READY_TIMEOUT_STATUS } from "../../domain/StartOutcome.js"
 import { CommandDescription, CommandList } from "../../usage/consume/mcpResults.js"
 import type { ExitCode, Framing } from "../../usage/model.js"
 import { ALIASES } from "../aliases.js"
+import { COMPLETE_COMMAND } from "../complete.js"
 import { OPTIONAL_VALUE } from "../portFlags.js"
 import { ExitCode as Status } from "../style.js"
 import type { Extras } from "./cliSpec.js"
@@ -196,6 +197,6 @@ export const CLI_EXTRAS: Extras = {
   ),
   optionalValues: { [OPTIONAL_VALUE.command]: [OPTIONAL_VALUE.flag] },
   headings: COMMAND_HEADINGS,
-  hidden: ["complete"],
+  hidden: [COMPLETE_COMMAND],
   complete: COMPLETERS,
 }
