@@ -2,6 +2,7 @@
 // none (`start --group` at the end reads "unknown option --group"; `start --group --delay 1`
 // takes `--delay` for the group's name), a missing or unknown subcommand. What they check against
 // comes from the command tree (argvTables.ts).
+import { closest } from "../config/suggest.js"
 import { argvTables } from "./argvTables.js"
 
 let valueFlagSet: ReadonlySet<string> | undefined
@@ -48,7 +49,11 @@ export const subcommandProblem = (args: ReadonlyArray<string>): string | undefin
   if (subs === undefined || sub?.startsWith("-")) return undefined
   const choices = `${subs.join(", ")} (see \`supervisor ${command} --help\`)`
   if (sub === undefined) return `\`supervisor ${command}\` needs a subcommand: ${choices}`
-  if (!subs.includes(sub)) return `unknown subcommand \`supervisor ${command} ${sub}\`; use one of ${choices}`
+  if (!subs.includes(sub)) {
+    const near = closest(sub, subs)
+    const hint = near === undefined ? "" : `did you mean \`${near}\`? `
+    return `unknown subcommand \`supervisor ${command} ${sub}\`; ${hint}use one of ${choices}`
+  }
   return undefined
 }
 

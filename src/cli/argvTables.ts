@@ -15,6 +15,10 @@ export interface ArgvTables {
   readonly choiceFlags: Readonly<Record<string, ReadonlyArray<string>>>
   /** Per command (`logs`, `config show`): the names of each flag that may be given once. */
   readonly onceFlags: Readonly<Record<string, ReadonlyArray<ReadonlyArray<string>>>>
+  /** The program's commands, in the order of the tree (`start`, `stop`, ..., `usage`). */
+  readonly commands: ReadonlyArray<string>
+  /** Per command path (`""` is the program): every flag it takes, long and short. */
+  readonly commandFlags: Readonly<Record<string, ReadonlyArray<string>>>
 }
 
 /** The tables of a command tree. */
@@ -22,10 +26,13 @@ export const tablesOf = (root: CliTree): ArgvTables => {
   const valueFlags = new Set<string>()
   const onceFlags: Record<string, ReadonlyArray<ReadonlyArray<string>>> = {}
   const choiceFlags: Record<string, ReadonlyArray<string>> = {}
+  const commandFlags: Record<string, ReadonlyArray<string>> = {}
   const visit = (tree: CliTree, words: ReadonlyArray<string>): void => {
     const once: Array<ReadonlyArray<string>> = []
+    const all: Array<string> = []
     for (const flag of tree.flags) {
       const names = [...flag.long.map((l) => `--${l}`), ...flag.short.map((s) => `-${s}`)]
+      all.push(...names)
       if (flag.arg !== undefined && !flag.long.includes(OPTIONAL_VALUE.flag))
         for (const n of names) valueFlags.add(n)
       if (!flag.variadic) once.push(names)
@@ -33,6 +40,7 @@ export const tablesOf = (root: CliTree): ArgvTables => {
       if (choices !== undefined && choices.length > 0) for (const n of names) choiceFlags[n] = choices
     }
     if (words.length > 0 && once.length > 0) onceFlags[words.join(" ")] = once
+    commandFlags[words.join(" ")] = all
     for (const sub of tree.subcommands) visit(sub, [...words, sub.name])
   }
   visit(root, [])
@@ -41,7 +49,8 @@ export const tablesOf = (root: CliTree): ArgvTables => {
       .filter((c) => c.subcommands.length > 0)
       .map((c) => [c.name, c.subcommands.map((s) => s.name)]),
   )
-  return { valueFlags: [...valueFlags].sort(), subcommands, onceFlags, choiceFlags }
+  const commands = root.subcommands.map((c) => c.name)
+  return { valueFlags: [...valueFlags].sort(), subcommands, onceFlags, choiceFlags, commands, commandFlags }
 }
 
 /** The tables of the CLI's own command tree, walked now. */

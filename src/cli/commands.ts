@@ -1,6 +1,7 @@
 import { Command } from "@effect/cli"
 import type { Effect } from "effect"
 import { cleanCommand, runCommand, waitCommand } from "./adhoc.js"
+import { completeCommand } from "./complete.js"
 import { configCommand } from "./config.js"
 import { disableCommand, enableCommand, restartCommand, startCommand, stopCommand } from "./daemons.js"
 import { supervisorCommand } from "./host.js"
@@ -37,5 +38,6 @@ export const rootCommand = Command.make("supervisor").pipe(
     webCommand,
     specCommand,
     usageCommand,
+    completeCommand,
   ]),
 )

@@ -32,7 +32,13 @@ export const logsOptions = {
     Options.withDescription("only lines matching this regular expression (or any --grep)"),
     Options.optional,
   ),
-  raw: Options.boolean("raw").pipe(Options.withDescription("strip ANSI colour codes")),
+  // `--strip-ansi`: what it does; `--raw` (pitchfork's name) reads as "unformatted", kept as an alias
+  raw: Options.boolean("strip-ansi").pipe(
+    Options.withAlias("raw"),
+    Options.withDescription(
+      "strip ANSI colour codes from the lines (the daemon's colours; --raw is the same)",
+    ),
+  ),
   noTimestamp: Options.boolean("no-timestamp").pipe(Options.withDescription("leave out the timestamps")),
   json: Options.boolean("json").pipe(
     Options.withDescription("JSON (an array; one object per line with --tail)"),

@@ -19,6 +19,7 @@ import { ExitCode, exitWith } from "./output.js"
 import { withOptionalBumpValue } from "./portFlags.js"
 import { runProgram } from "./program.js"
 import { holdRunCommand, runHead } from "./runArgs.js"
+import { commandProblem, unknownFlagProblem } from "./unknownWords.js"
 import { usageMessage } from "./usageMessages.js"
 
 const cli = Command.run(rootCommand, { name: "supervisor", version: VERSION })
@@ -32,10 +33,13 @@ const cli = Command.run(rootCommand, { name: "supervisor", version: VERSION })
 const checkArgs = (argv: ReadonlyArray<string>) => {
   const usageError = (problem: string) =>
     Console.error(`error: ${problem}`).pipe(Effect.zipRight(exitWith(ExitCode.usage)), Effect.as(false))
+  const args = argv.slice(2)
   const missing =
-    missingValueProblem(argv.slice(2)) ??
-    subcommandProblem(argv.slice(2)) ??
-    repeatedFlagProblem(argv.slice(2))
+    commandProblem(args) ??
+    missingValueProblem(args) ??
+    subcommandProblem(args) ??
+    unknownFlagProblem(args) ??
+    repeatedFlagProblem(args)
   if (missing !== undefined) return usageError(missing)
   const [first, shell] = argv.slice(2)
   if (first === "--completions") return printCompletions(shell as Shell).pipe(Effect.as(false))

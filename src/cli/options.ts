@@ -48,8 +48,12 @@ export const readyOptions = {
     Options.withDescription("ready when this URL answers 2xx (replaces the configured checks)"),
     Options.optional,
   ),
-  port: Options.text("port").pipe(
-    Options.withDescription("ready when this TCP port accepts connections (replaces the configured checks)"),
+  // `--ready-port`: a readiness check, not the `port` key (`--expected-port`); `--port` is pitchfork's name
+  port: Options.text("ready-port").pipe(
+    Options.withAlias("port"),
+    Options.withDescription(
+      "ready when this TCP port accepts connections (a readiness check, not the daemon's port: see --expected-port; replaces the configured checks)",
+    ),
     Options.optional,
   ),
   cmd: Options.text("cmd").pipe(

@@ -7,8 +7,17 @@ import { isHttpUrl } from "../domain/Readiness.js"
 import { hasTemplate, templateProblem } from "../domain/Template.js"
 import { type ReadyFlags, readyOptions } from "./options.js"
 
-// Readiness overrides (`--delay --output --http --port --cmd`, defined in options.ts): flags
+// Readiness overrides (`--delay --output --http --ready-port --cmd`, defined in options.ts): flags
 // that replace the configured ready checks of the daemons a command starts.
+
+/** The name of each flag as the help shows it (`--port` is kept as `--ready-port`'s alias). */
+const FLAG_NAMES: { readonly [K in keyof ReadyFlags]: string } = {
+  delay: "--delay",
+  output: "--output",
+  http: "--http",
+  port: "--ready-port",
+  cmd: "--cmd",
+}
 
 /** The key a flag replaces: `--delay` sets `ready_delay` (a flag without its key does not compile). */
 const readyKey = (flag: keyof ReadyFlags): ReadyKey => `ready_${flag}`
@@ -16,7 +25,7 @@ const readyKey = (flag: keyof ReadyFlags): ReadyKey => `ready_${flag}`
 /** The readiness field a flag sets (in the decoded form), or a usage error saying why not. */
 const readyField = (flag: keyof ReadyFlags, value: string | number): Either.Either<unknown, UsageError> => {
   const fail = (why: string) =>
-    Either.left(new UsageError({ message: `--${flag} ${JSON.stringify(value)}: ${why}` }))
+    Either.left(new UsageError({ message: `${FLAG_NAMES[flag]} ${JSON.stringify(value)}: ${why}` }))
   if (flag === "delay")
     return typeof value === "number" && Number.isFinite(value) && value >= 0
       ? Either.right(value)

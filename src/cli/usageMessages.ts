@@ -20,7 +20,16 @@ const badChoice = (args: ReadonlyArray<string>): string | undefined => {
   return undefined
 }
 
-type Rule = readonly [RegExp, (m: RegExpExecArray, args: ReadonlyArray<string>) => string]
+type Rule = readonly [
+  RegExp,
+  (m: RegExpExecArray, args: ReadonlyArray<string>, command: ReadonlyArray<string>) => string,
+]
+
+/** `status` alone (or `stat`, pitchfork's alias) may be meant for every daemon: say where that is. */
+const missingHint = (arg: string, command: ReadonlyArray<string>) =>
+  arg === "<id>" && command.join(" ") === "status"
+    ? ": the daemon to show; `supervisor list` shows every daemon"
+    : ""
 
 const RULES: ReadonlyArray<Rule> = [
   [
@@ -32,7 +41,10 @@ const RULES: ReadonlyArray<Rule> = [
   ],
   [/^Received unknown argument: '(-.*)'$/s, (m) => `unknown option ${m[1]}`],
   [/^Received unknown argument: '(.*)'$/s, (m) => `unexpected argument ${JSON.stringify(m[1])}`],
-  [/^Missing argument (<[^>]+>)$/s, (m) => `missing argument ${m[1]}`],
+  [
+    /^Missing argument (<[^>]+>)$/s,
+    (m, _, command) => `missing argument ${m[1]}${missingHint(m[1]!, command)}`,
+  ],
   [
     /^'(.*)' is not a (\w+)$/s,
     (m) => `${JSON.stringify(m[1])} is not ${/^[aeiou]/.test(m[2]!) ? "an" : "a"} ${m[2]}`,
@@ -52,7 +64,8 @@ export const usageMessage = (
   const trimmed = text.trim()
   for (const [pattern, render] of RULES) {
     const m = pattern.exec(trimmed)
-    if (m) return `error: ${render(m, args)} (see \`${["supervisor", ...command].join(" ")} --help\`)`
+    if (m)
+      return `error: ${render(m, args, command)} (see \`${["supervisor", ...command].join(" ")} --help\`)`
   }
   return undefined
 }

@@ -204,7 +204,8 @@ export const ControlLive = Layer.effect(
               Object.keys(config.daemons),
             ),
           )
-          if (Either.isLeft(selected)) return undefined
+          // nothing selected: the CLI says where it looked (src/cli/nothingToStart.ts)
+          if (Either.isLeft(selected) || selected.right.length === 0) return undefined
           const fromConfig = configDefinitions(config)
           const requested: Array<DaemonDefinition> = []
           for (const id of selected.right) {

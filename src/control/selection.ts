@@ -1,9 +1,10 @@
 import * as nodePath from "node:path"
 import { Data, Effect, Either, Option } from "effect"
-import { closest } from "../config/suggest.js"
+import { nearest } from "../config/suggest.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import { parseDaemonRef } from "../domain/DaemonId.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+import { fileHint } from "./fileHint.js"
 
 export class UnknownDaemon extends Data.TaggedError("UnknownDaemon")<{ readonly message: string }> {}
 /** Bad command-line usage that @effect/cli let through (a flag swallowed by repeated IDs): exit 2. */
@@ -33,12 +34,18 @@ export const resolveId = (
     yield* rejectFlags([input])
     const all = new Set([...Object.keys(config.daemons), ...known.map((d) => d.id.qualified)])
     const parsed = parseDaemonRef(input, currentNamespace(config))
-    if (Either.isLeft(parsed)) return yield* new UnknownDaemon({ message: parsed.left })
+    if (Either.isLeft(parsed)) {
+      // `./run.sh` is no ID at all: say how to run the file rather than why it is no ID
+      const file = fileHint(input, config.cwd)
+      return yield* new UnknownDaemon({
+        message: file === undefined ? parsed.left : `daemon ${input} not found; ${file}`,
+      })
+    }
     const id = parsed.right
     if (input.includes("/")) {
       if (all.has(id.qualified)) return id.qualified
       return yield* new UnknownDaemon({
-        message: notFound(id.qualified, input, all, currentNamespace(config)),
+        message: notFound(id.qualified, input, all, config),
       })
     }
     if (all.has(id.qualified)) return id.qualified
@@ -49,27 +56,32 @@ export const resolveId = (
         message: `${input} is ambiguous: ${candidates.join(", ")}; use the qualified ID`,
       })
     }
-    return yield* new UnknownDaemon({ message: notFound(input, input, all, currentNamespace(config)) })
+    return yield* new UnknownDaemon({ message: notFound(input, input, all, config) })
   })
 
+/** How many of the closest IDs an unknown daemon's message names. */
+const NEAREST_IDS = 3
+
 /**
- * `daemon web not found`, as pitchfork says it, and the closest ID as a hint, else the daemons of
- * the current namespace (a few), else that none is configured here.
+ * `daemon web not found`, as pitchfork says it, with the closest IDs as they would be typed from
+ * here (a short name for the current namespace's daemons, else the qualified ID) and how to list
+ * them; not every daemon of every project. A file (`start server.js`) gets how to run it.
  */
-const notFound = (shown: string, typed: string, all: ReadonlySet<string>, namespace: string): string => {
+const notFound = (shown: string, typed: string, all: ReadonlySet<string>, config: ResolvedConfig): string => {
+  const namespace = currentNamespace(config)
   const ids = [...all].sort()
+  const nameOf = (q: string) => q.slice(q.indexOf("/") + 1)
+  // this namespace's daemons first: among equally close ones they are the likelier meant
   const here = ids.filter((q) => q.startsWith(`${namespace}/`))
-  const names = ids.map((q) => q.slice(q.indexOf("/") + 1))
-  const near = closest(typed, typed.includes("/") ? ids : [...new Set([...names, ...ids])])
-  const hint =
-    near !== undefined
-      ? `; did you mean ${near}?`
-      : here.length > 0
-        ? `; configured here: ${here.slice(0, 5).join(", ")}${here.length > 5 ? ", …" : ""}`
-        : ids.length === 0
-          ? " (no daemons configured here)"
-          : ""
-  return `daemon ${shown} not found${hint}`
+  const ordered = [...here, ...ids.filter((q) => !here.includes(q))]
+  const near = nearest(typed, ordered, NEAREST_IDS, typed.includes("/") ? (q) => q : nameOf).map((q) =>
+    here.includes(q) && !typed.includes("/") ? nameOf(q) : q,
+  )
+  const file = fileHint(typed, config.cwd)
+  if (file !== undefined) return `daemon ${shown} not found; ${file}`
+  if (ids.length === 0) return `daemon ${shown} not found (no daemons configured here)`
+  const hint = near.length > 0 ? `; did you mean ${near.join(" or ")}?` : ""
+  return `daemon ${shown} not found${hint} (\`supervisor list\` lists the daemons)`
 }
 
 /** Which configuration files `--local` and `--global` mean. */

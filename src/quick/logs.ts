@@ -1,4 +1,4 @@
-// `supervisor logs ID [-n N] [--raw] [--no-timestamp]` without the CLI bundle: the launcher
+// `supervisor logs ID [-n N] [--strip-ansi|--raw] [--no-timestamp]` without the CLI bundle: the launcher
 // (scripts/launcher.cjs) asks the running supervisor for the lines as text
 // (POST /api/cli/logs/text-from), which it resolves the ID for as the CLI would, and copies the
 // answer to stdout as it comes. Any other form (several IDs, filters, --json, --tail, timestamps
@@ -29,7 +29,7 @@ export const parseLogsArgs = (args: ReadonlyArray<string>): LogsArgs | undefined
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!
     let flag: "lines" | "raw" | "noTimestamp"
-    if (arg === "--raw") flag = "raw"
+    if (arg === "--strip-ansi" || arg === "--raw") flag = "raw"
     else if (arg === "--no-timestamp") flag = "noTimestamp"
     else if (arg === "-n" || arg === "--lines") {
       flag = "lines"

@@ -39,3 +39,34 @@ export const readAll = (response: http.IncomingMessage): Promise<string | undefi
     response.on("aborted", () => resolve(undefined))
     response.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
   })
+
+/** The JSON a GET of `path` answers with, or undefined (no supervisor, an error, `timeoutMs` passed). */
+export const getJson = (path: string, timeoutMs: number): Promise<unknown> =>
+  new Promise((resolve) => {
+    const request = http.request(
+      {
+        createConnection: () => net.connect(statePaths(stateDir(process.env)).socket),
+        path,
+        method: "GET",
+      },
+      (response) => {
+        if (response.statusCode !== 200) {
+          response.resume()
+          return resolve(undefined)
+        }
+        readAll(response).then((text) => {
+          try {
+            resolve(text === undefined ? undefined : JSON.parse(text))
+          } catch {
+            resolve(undefined)
+          }
+        })
+      },
+    )
+    request.setTimeout(timeoutMs, () => {
+      request.destroy()
+      resolve(undefined)
+    })
+    request.on("error", () => resolve(undefined))
+    request.end()
+  })

@@ -164,6 +164,7 @@ export const commandAttrs = (attrs: Attrs): CommandAttrs => ({
   before_long_help: attrs.string("before_long_help"),
   after_help: attrs.string("after_help"),
   after_long_help: attrs.string("after_long_help"),
+  help_heading: attrs.string("help_heading"),
   kept: attrs.kept,
 })
 

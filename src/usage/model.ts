@@ -207,6 +207,8 @@ export interface CommandAttrs {
   readonly before_long_help?: string | undefined
   readonly after_help?: string | undefined
   readonly after_long_help?: string | undefined
+  /** The heading the command is listed under in its parent's help (`Daemons`); usage's `help_heading`. */
+  readonly help_heading?: string | undefined
   readonly kept?: Kept | undefined
 }
 
@@ -258,6 +260,7 @@ export const CommandSchema: Schema.Schema<Command> = Schema.Struct({
   before_long_help: Schema.optional(Schema.String),
   after_help: Schema.optional(Schema.String),
   after_long_help: Schema.optional(Schema.String),
+  help_heading: Schema.optional(Schema.String),
   hidden_aliases: Schema.optional(Schema.Array(Schema.String)),
   complete: Schema.optional(Schema.Array(Complete)),
   mounts: Schema.optional(Schema.Array(Mount)),

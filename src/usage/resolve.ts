@@ -164,6 +164,7 @@ const resolveCommand = (
     before_long_help: decl.before_long_help,
     after_help: decl.after_help,
     after_long_help: decl.after_long_help,
+    help_heading: decl.help_heading,
     hidden_aliases: decl.hidden_aliases.length === 0 ? undefined : decl.hidden_aliases,
     complete: complete.length === 0 ? undefined : complete,
     mounts: decl.mounts.length === 0 ? undefined : decl.mounts,

@@ -163,6 +163,8 @@ export const CMD: Vocabulary = {
   ...HELP,
   ...COMMAND_SWITCHES,
   hide: bool,
+  // the heading of the parent's help the command is listed under (usage-lib's SpecCommand)
+  help_heading: str,
   effect,
   restart_token: keepStr,
 }

@@ -149,6 +149,7 @@ const commandBody = (
       ["before_long_help", sub.before_long_help],
       ["after_help", sub.after_help],
       ["after_long_help", sub.after_long_help],
+      ["help_heading", sub.help_heading],
     ])}${keptProps(sub.kept)}`
     out.push(...withChildren(head, commandBody(sub, cmd, next, nextComplete, `${ind}  `), ind))
   }

@@ -65,17 +65,17 @@ describe("subcommands", () => {
         declared[parent] = [...(declared[parent] ?? []), nested[1] as string]
     }
     expect(subcommands()).toEqual(declared)
-    expect(subcommands().config).toEqual(["show", "validate"])
+    expect(subcommands().config).toEqual(["show", "validate", "get"])
   })
 })
 
 describe("subcommandProblem", () => {
   it("names a missing or unknown subcommand with the choices", () => {
     expect(subcommandProblem(["config"])).toBe(
-      "`supervisor config` needs a subcommand: show, validate (see `supervisor config --help`)",
+      "`supervisor config` needs a subcommand: show, validate, get (see `supervisor config --help`)",
     )
     expect(subcommandProblem(["spec", "chek", "x.kdl"])).toBe(
-      "unknown subcommand `supervisor spec chek`; use one of check, resolve, docs, describe, sdk, fmt, complete (see `supervisor spec --help`)",
+      "unknown subcommand `supervisor spec chek`; did you mean `check`? use one of check, resolve, docs, describe, sdk, fmt, complete (see `supervisor spec --help`)",
     )
   })
 

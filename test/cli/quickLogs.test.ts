@@ -18,6 +18,7 @@ describe("parseLogsArgs", () => {
     [["web", "--lines", "0"], { ...plain, lines: 0 }],
     [["web", "--lines=1000000"], { ...plain, lines: 1_000_000 }],
     [["app/web", "--raw", "--no-timestamp"], { ...plain, id: "app/web", raw: true, noTimestamp: true }],
+    [["web", "--strip-ansi"], { ...plain, raw: true }],
   ])("%j is taken on", (args, expected) => {
     expect(parseLogsArgs(args)).toEqual(expected)
   })
@@ -30,6 +31,7 @@ describe("parseLogsArgs", () => {
     [["web", "-n", "5", "--lines", "6"]],
     [["web", "-n", "five"]],
     [["web", "--raw", "--raw"]],
+    [["web", "--strip-ansi", "--raw"]],
     [["web", "--json"]],
     [["web", "-f"]],
     [["web", "--grep", "x"]],

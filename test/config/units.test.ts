@@ -109,7 +109,10 @@ describe("editDistance", () => {
     ["", "abc", 3],
     ["same", "same", 0],
     ["kitten", "sitting", 3],
-    ["retyr", "retry", 2],
+    // a swap of two neighbours is one edit
+    ["retyr", "retry", 1],
+    ["strat", "start", 1],
+    ["ca", "abc", 3],
     ["flaw", "lawn", 2],
     ["run", "ruin", 1],
     ["Run", "run", 1],

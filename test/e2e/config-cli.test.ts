@@ -53,6 +53,28 @@ describe("supervisor CLI basics", () => {
     expect(r.stdout).toContain("config")
   })
 
+  it("config get prints one setting's effective value; an unknown key names the closest ones", () => {
+    // settings are the global files' (a project file's would only be warned about)
+    sb.write({
+      "home/.config/supervisor/config.toml":
+        '[settings.web]\nbind_port = 9100\n[settings.supervisor]\nstop_timeout = "7s"\n',
+    })
+    expect(cli("config", "get", "settings.web.bind_port").stdout).toBe("9100\n")
+    expect(cli("config", "get", "supervisor.stop_timeout").stdout).toBe("7s\n")
+    // a default, and an environment override
+    expect(cli("config", "get", "settings.general.shell").stdout).toBe("sh -c\n")
+    const viaEnv = runCli(["config", "get", "settings.web.bind_port"], {
+      cwd: project,
+      env: { ...sb.env, SUPERVISOR_WEB_BIND_PORT: "9200" },
+    })
+    expect(viaEnv.stdout).toBe("9200\n")
+    const bad = cli("config", "get", "settings.web.bind_prot")
+    expect(bad.status).toBe(1)
+    expect(bad.stderr).toBe(
+      'error: unknown setting "settings.web.bind_prot"; did you mean settings.web.bind_port or settings.api.bind_port? (the settings: docs/configuration.md)\n',
+    )
+  })
+
   it("an unknown subcommand is a usage error (exit 2)", () => {
     const r = cli("bogus")
     expect(r.status).toBe(2)

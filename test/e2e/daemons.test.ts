@@ -448,7 +448,7 @@ describe("daemon commands (one supervisor)", () => {
     )
 
     it(
-      "start --all where nothing is configured says so (exit 0)",
+      "start --all where nothing is configured says so and where it looked (exit 0)",
       async () => {
         const empty = sb.dir("nothing-here")
         for (const args of [
@@ -457,7 +457,8 @@ describe("daemon commands (one supervisor)", () => {
         ]) {
           const r = sb.cli(args, empty)
           expect(r.status, r.stderr).toBe(0)
-          expect(r.stdout.trim()).toBe("no daemons to start: none is configured here (see supervisor.toml)")
+          expect(r.stdout).toContain("no daemons to start: no configuration file found; searched:")
+          expect(r.stdout).toContain(`create ${join(empty, "supervisor.toml")} with a daemon`)
         }
         expect(sb.cli(["start", "--all", "--quiet"], empty).stdout).toBe("")
         expect(JSON.parse(sb.cli(["start", "--all", "--json"], empty).stdout)).toEqual([])
@@ -473,11 +474,17 @@ describe("daemon commands (one supervisor)", () => {
           [["start", "--group", "--delay", "1"], "--group needs a value (it is followed by --delay)"],
           [["logs", "web", "--since"], "--since needs a value"],
           [["list", "--status"], "--status needs a value"],
-          [["config", "bogus"], "unknown subcommand `supervisor config bogus`; use one of show, validate"],
-          [["config"], "`supervisor config` needs a subcommand: show, validate"],
+          [
+            ["config", "bogus"],
+            "unknown subcommand `supervisor config bogus`; use one of show, validate, get",
+          ],
+          [["config"], "`supervisor config` needs a subcommand: show, validate, get"],
           [["supervisor", "restart"], "use one of run, start, stop, status, token"],
           // @effect/cli's own parse errors, in the same wording
-          [["status"], "error: missing argument <id> (see `supervisor status --help`)"],
+          [
+            ["status"],
+            "error: missing argument <id>: the daemon to show; `supervisor list` shows every daemon (see `supervisor status --help`)",
+          ],
           [["status", "a", "b"], 'error: unexpected argument "b" (see `supervisor status --help`)'],
           [["logs", "-n", "abc"], 'error: "abc" is not an integer (see `supervisor logs --help`)'],
           [["ls", "--bogus"], "error: unknown option --bogus (see `supervisor list --help`)"],

@@ -56,6 +56,38 @@ describe("help", () => {
     expect(root).toContain("Run `supervisor <COMMAND> --help` for the help of a command.")
   })
 
+  it("--help groups the commands: daemons, logs, supervisor, configuration, then the spec tools", () => {
+    const root = help("--help")
+    const headings = [...root.matchAll(/^([A-Z][a-z]+(?: [a-z]+)?):$/gm)].map((m) => m[1])
+    expect(headings).toEqual([
+      "Daemons",
+      "Logs",
+      "Supervisor",
+      "Configuration",
+      "Tools",
+      "Flags",
+      "Exit status",
+    ])
+    const under = (heading: string) => root.split(`\n${heading}:\n`)[1]!.split("\n\n")[0]!
+    expect(under("Daemons")).toMatch(/^ {2}start, s +start daemons/)
+    expect(under("Logs")).toMatch(/^ {2}logs, l +show daemon logs/)
+    expect(under("Supervisor")).toContain("supervisor status")
+    expect(under("Configuration")).toContain("config validate")
+    // every spec command is a tool, after the daily commands
+    const tools = under("Tools")
+    for (const sub of ["check", "resolve", "docs", "describe", "sdk", "fmt", "complete"])
+      expect(tools).toMatch(new RegExp(`^ {2}spec ${sub} `, "m"))
+    expect(under("Daemons")).not.toContain("spec ")
+  })
+
+  it("the clearer flag names are in the help with the old ones beside them", () => {
+    for (const command of ["start", "restart", "run"])
+      expect(help(command, "--help")).toMatch(
+        /^ {2}--ready-port, --port <READY_PORT>\n? +ready when this TCP port accepts connections \(a readiness check, not the daemon's port/m,
+      )
+    expect(help("logs", "--help")).toMatch(/^ {2}--strip-ansi, --raw +strip ANSI colour codes/m)
+  })
+
   it("a command's help: usage line, arguments, flags with their values, exit statuses", () => {
     const start = help("start", "--help")
     expect(start).toMatch(/^supervisor start: start daemons and wait until they are ready\n/)

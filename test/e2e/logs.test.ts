@@ -115,10 +115,16 @@ describe("reading", () => {
   )
 
   it(
-    "--raw strips ANSI colour codes, which are kept otherwise",
+    "--strip-ansi (or --raw) strips ANSI colour codes, which are kept otherwise",
     async () => {
       const coloured = lines("talker", "--no-timestamp", "--grep", "alert")
       expect(coloured).toEqual(["\u001b[31mred alert\u001b[0m"])
+      expect(lines("talker", "--no-timestamp", "--grep", "alert", "--strip-ansi")).toEqual(["red alert"])
+      // one daemon, no filters: the supervisor's text of the log (the quick client when one runs)
+      expect(lines("talker", "--no-timestamp", "--strip-ansi")).toEqual(
+        lines("talker", "--no-timestamp", "--raw"),
+      )
+      expect(lines("talker", "--no-timestamp", "--strip-ansi")).toContain("red alert")
       expect(lines("talker", "--no-timestamp", "--grep", "alert", "--raw")).toEqual(["red alert"])
       expect(entries("talker", "--raw", "--grep", "alert").map((e) => e.message)).toEqual(["red alert"])
     },

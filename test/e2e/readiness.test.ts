@@ -462,6 +462,8 @@ describe("CLI overrides replace the configured checks", () => {
   // override makes it ready quickly instead.
   const overrides: ReadonlyArray<[string, () => Array<string>]> = [
     ["--http", () => ["--http", `http://127.0.0.1:${P.over}/health`]],
+    ["--ready-port", () => ["--ready-port", String(P.over)]],
+    // pitchfork's name of --ready-port
     ["--port", () => ["--port", String(P.over)]],
     ["--output", () => ["--output", "^listening on \\d+$"]],
     [
@@ -544,8 +546,8 @@ describe("CLI overrides replace the configured checks", () => {
     "invalid override values are usage errors (exit 2), nothing is started",
     async () => {
       for (const args of [
-        ["--port", "nope"],
-        ["--port", "70000"],
+        ["--ready-port", "nope"],
+        ["--ready-port", "70000"],
         ["--output", "("],
         ["--http", "localhost:3000"],
         ["--delay", "-1"],
@@ -555,6 +557,10 @@ describe("CLI overrides replace the configured checks", () => {
         expect(r.status, `${args.join(" ")}: ${show(r)}`).toBe(2)
         expect(r.stderr).toContain(`error: ${args[0]}`)
       }
+      // --port is --ready-port's other name: its value is checked alike, named by the help's name
+      const old = cli("start", "to_port", "--port", "nope")
+      expect(old.status, show(old)).toBe(2)
+      expect(old.stderr).toContain('error: --ready-port "nope"')
       expect(daemonPids(sb.stateDir, "app/to_port")).toEqual([])
     },
     T,

@@ -4,6 +4,7 @@ import { StartOutcomes, type StopResult, StopResults, ToggleResults } from "../.
 import { isActive } from "../../domain/DaemonStatus.js"
 import { SupervisorClient } from "../client.js"
 import type { RestartOptions, StartOptions, StopOptions, ToggleOptions } from "../daemons.js"
+import { nothingToStart } from "../nothingToStart.js"
 import { cyan, dim, green, printJson } from "../output.js"
 import { checkBumpApplies, portOverrides, withPorts } from "../portOverrides.js"
 import { startWithProgress } from "../progress.js"
@@ -27,7 +28,12 @@ export const start = (o: StartOptions) =>
           const selected = Option.isSome(scope)
             ? scopedIds(config, scope.value)
             : yield* selectIds(config, known, o, () => Object.keys(config.daemons))
-          if (selected.length === 0) return yield* Console.error(dim("no daemon to start"))
+          if (selected.length === 0) {
+            if (o.json) return yield* printJson(StartOutcomes, [])
+            if (o.quiet) return
+            const lines = nothingToStart(config, Option.getOrUndefined(scope))
+            return yield* Effect.forEach(lines, (l) => Console.log(l), { discard: true })
+          }
           const defs = (yield* definitionsFor(selected, config)).map((d) =>
             withPorts(withReadiness(d, overrides), ports),
           )

@@ -1,5 +1,5 @@
 import { JSONSchema } from "effect"
-import type { Command, ExitCode, Flag, Output, Spec } from "../../usage/model.js"
+import type { Command, Complete, ExitCode, Flag, Output, Spec } from "../../usage/model.js"
 import { writeSpec } from "../../usage/writer.js"
 import { type AnyCliCommand, type CliTree, readCliTree } from "./effectCli.js"
 import { CLI_EXTRAS, type CommandExtras, type OutputEntry } from "./outputs.js"
@@ -20,6 +20,12 @@ export interface Extras {
   readonly aliases?: Readonly<Record<string, ReadonlyArray<string>>>
   /** Long flag names whose value may be left out, by command path (`--bump` alone). */
   readonly optionalValues?: Readonly<Record<string, ReadonlyArray<string>>>
+  /** The heading each command is listed under in its parent's help, by path (`"start"`: Daemons). */
+  readonly headings?: Readonly<Record<string, string>>
+  /** Commands accepted but never listed or offered, by path (`"complete"`). */
+  readonly hidden?: ReadonlyArray<string>
+  /** The spec's top-level completers (`complete "id" run="..."`): every command has them. */
+  readonly complete?: ReadonlyArray<Complete>
 }
 
 export interface CliSpecOptions {
@@ -106,7 +112,8 @@ const buildCommand = (
     aliases: extras.aliases?.[path.join(" ")] ?? [],
     help: tree.help,
     long_help: own?.long_help,
-    hide: false,
+    hide: extras.hidden?.includes(path.join(" ")) === true,
+    help_heading: extras.headings?.[path.join(" ")],
     flags: [...flags, ...globals],
     args: tree.args,
     outputs: foldOutputs(parent?.outputs ?? [], own),
@@ -115,6 +122,7 @@ const buildCommand = (
     examples: [],
     subcommands: [],
     passthrough: [],
+    complete: extras.complete === undefined || extras.complete.length === 0 ? undefined : extras.complete,
   }
   const withGlobals = parent === undefined ? { ...command, flags: [...command.flags, HELP] } : command
   return {

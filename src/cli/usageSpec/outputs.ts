@@ -20,9 +20,11 @@ import { READY_TIMEOUT_STATUS } from "../../domain/StartOutcome.js"
 import { CommandDescription, CommandList } from "../../usage/consume/mcpResults.js"
 import type { ExitCode, Framing } from "../../usage/model.js"
 import { ALIASES } from "../aliases.js"
+import { COMPLETE_COMMAND } from "../complete.js"
 import { OPTIONAL_VALUE } from "../portFlags.js"
 import { ExitCode as Status } from "../style.js"
 import type { Extras } from "./cliSpec.js"
+import { COMMAND_HEADINGS, COMPLETERS } from "./headings.js"
 import { ResolveOutput } from "./resolveOutput.js"
 
 /**
@@ -194,4 +196,7 @@ export const CLI_EXTRAS: Extras = {
     ]),
   ),
   optionalValues: { [OPTIONAL_VALUE.command]: [OPTIONAL_VALUE.flag] },
+  headings: COMMAND_HEADINGS,
+  hidden: [COMPLETE_COMMAND],
+  complete: COMPLETERS,
 }

@@ -26,17 +26,21 @@ export const helpText = (spec: Spec, command: Command): string => {
       ),
     )
   const subcommands = visibleSubcommands(command)
-  if (subcommands.length > 0)
+  // a command made of subcommands is listed as those: `config show`, `config validate`
+  const rows = (sub: Command) => {
+    const children = visibleSubcommands(sub)
+    if (children.length === 0) return [[[sub.name, ...sub.aliases].join(", "), [shortHelp(sub)]] as const]
+    return children.map((child) => [`${sub.name} ${child.name}`, [shortHelp(child)]] as const)
+  }
+  // one section per `help_heading`, in the order of their first command; the others under "Commands"
+  const headings = [...new Set(subcommands.map((sub) => sub.help_heading ?? "Commands"))]
+  const width = Math.min(28, Math.max(0, ...subcommands.flatMap(rows).map(([label]) => label.length)))
+  for (const heading of headings)
     blocks.push(
       section(
-        "Commands",
-        // a command made of subcommands is listed as those: `config show`, `config validate`
-        subcommands.flatMap((sub) => {
-          const children = visibleSubcommands(sub)
-          if (children.length === 0)
-            return [[[sub.name, ...sub.aliases].join(", "), [shortHelp(sub)]] as const]
-          return children.map((child) => [`${sub.name} ${child.name}`, [shortHelp(child)]] as const)
-        }),
+        headings.length === 1 ? "Commands" : heading,
+        subcommands.filter((sub) => (sub.help_heading ?? "Commands") === heading).flatMap(rows),
+        width,
       ),
     )
   // the aliases of a command listed as its subcommands (`sup` for `supervisor`) have no row of their own
@@ -79,8 +83,9 @@ export const helpText = (spec: Spec, command: Command): string => {
 const section = (
   heading: string,
   rows: ReadonlyArray<readonly [string, ReadonlyArray<string | undefined>]>,
+  // the sections of one list share their column
+  width = Math.min(28, Math.max(...rows.map(([label]) => label.length))),
 ): string => {
-  const width = Math.min(28, Math.max(...rows.map(([label]) => label.length)))
   const lines = rows.map(([label, notes]) => {
     const text = notes.filter((n): n is string => n !== undefined && n !== "").join("; ")
     if (text === "") return `  ${label}`

@@ -91,13 +91,20 @@ const commandSection = (spec: Spec, command: Command, level: number, link: Linke
 
   const subs = visibleSubcommands(command)
   if (subs.length > 0) {
-    blocks.push(
-      `${sub} Commands`,
-      table(
-        ["Command", "Description"],
-        subs.map((c) => [`[${code(c.name)}](${link(command, c)})`, shortHelp(c) ?? ""]),
-      ),
-    )
+    blocks.push(`${sub} Commands`)
+    // one table per `help_heading`, under it in bold, when the commands have headings
+    const headings = [...new Set(subs.map((c) => c.help_heading))]
+    for (const heading of headings) {
+      if (headings.length > 1) blocks.push(`**${heading ?? "Commands"}**`)
+      blocks.push(
+        table(
+          ["Command", "Description"],
+          subs
+            .filter((c) => c.help_heading === heading)
+            .map((c) => [`[${code(c.name)}](${link(command, c)})`, shortHelp(c) ?? ""]),
+        ),
+      )
+    }
   }
 
   if (command.outputs.length > 0) {

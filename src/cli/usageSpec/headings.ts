@@ -1,0 +1,36 @@
+import type { Complete } from "../../usage/model.js"
+
+// The headings `supervisor --help` lists the commands under (usage's `help_heading`): the daily
+// ones first, the usage-spec tools last, so that `spec ...` does not crowd them.
+
+/** By top-level command; a command made of subcommands is listed, with them, under its own. */
+export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
+  start: "Daemons",
+  stop: "Daemons",
+  restart: "Daemons",
+  enable: "Daemons",
+  disable: "Daemons",
+  status: "Daemons",
+  list: "Daemons",
+  run: "Daemons",
+  wait: "Daemons",
+  clean: "Daemons",
+  logs: "Logs",
+  supervisor: "Supervisor",
+  web: "Supervisor",
+  config: "Configuration",
+  schema: "Configuration",
+  spec: "Tools",
+  usage: "Tools",
+}
+
+/**
+ * The values the completion scripts ask the CLI for (usage's `complete` nodes, matched by the
+ * argument's or the flag value's name): daemon IDs, group names and setting keys. The hidden
+ * `supervisor complete` prints them without starting the supervisor (src/cli/complete.ts).
+ */
+export const COMPLETERS: ReadonlyArray<Complete> = [
+  { name: "id", run: "supervisor complete daemons", descriptions: false },
+  { name: "group", run: "supervisor complete groups", descriptions: false },
+  { name: "key", run: "supervisor complete settings", descriptions: false },
+]
