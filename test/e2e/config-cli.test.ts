@@ -125,6 +125,16 @@ describe("supervisor config show", () => {
     expect(r.stdout).toMatch(/depends\s+\["shop\/db"\]/)
   })
 
+  it("human output shows a dependency's condition where it is written, not as a key of its own", () => {
+    sb.write({
+      "work/shop/supervisor.toml": `${STACK}\n[daemons.migrate]\nrun = "true"\n\n[daemons.web]\nrun = "x"\ndepends = ["db", { id = "migrate", condition = "completed" }]\n`,
+    })
+    const r = cli("config", "show")
+    expect(r.status).toBe(0)
+    expect(r.stdout).toContain(`    depends      ["shop/db",{"id":"shop/migrate","condition":"completed"}]\n`)
+    expect(r.stdout).not.toContain("depends_conditions")
+  })
+
   it("merges global and project levels, later overriding earlier", () => {
     sb.write({
       "home/.config/supervisor/config.toml":

@@ -22,6 +22,16 @@ export const reportInvalid = (e: ConfigInvalid, asJson: boolean) =>
 
 const encodeDaemon = Schema.encodeSync(DaemonConfig)
 
+/** `depends` in the form it is written: an ID, or `{ id, condition }` when it waits for more than readiness. */
+const shownDepends = (
+  depends: ReadonlyArray<string>,
+  conditions: Readonly<Record<string, string>>,
+): ReadonlyArray<string | { id: string; condition: string }> =>
+  depends.map((id) => {
+    const condition = conditions[id]
+    return condition === undefined ? id : { id, condition }
+  })
+
 /** `supervisor config show`: the merged configuration. */
 export const show = (json: boolean) =>
   loadConfig(defaultLoadOptions()).pipe(
@@ -44,8 +54,11 @@ export const show = (json: boolean) =>
           yield* Console.log(`    ${"source".padEnd(13)}${d.sources.join(", ")}`)
           const defaults = encodeDaemon(new DaemonConfig({ run, dir })) as Record<string, unknown>
           for (const [k, v] of Object.entries(rest)) {
-            if (JSON.stringify(v) === JSON.stringify(defaults[k])) continue
-            yield* Console.log(`    ${k.padEnd(12)} ${typeof v === "string" ? v : JSON.stringify(v)}`)
+            if (k === "depends_conditions" || JSON.stringify(v) === JSON.stringify(defaults[k])) continue
+            const shown = k === "depends" ? shownDepends(d.config.depends, d.config.depends_conditions) : v
+            yield* Console.log(
+              `    ${k.padEnd(12)} ${typeof shown === "string" ? shown : JSON.stringify(shown)}`,
+            )
           }
         }
         const groups = Object.entries(config.groups)
