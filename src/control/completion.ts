@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import type { StartOutcome } from "../domain/StartOutcome.js"
+import { startFailed } from "../supervisor/daemon/outcomes.js"
 import type { SupervisorShape } from "../supervisor/Supervisor.js"
 
 /** How many output lines a dependency that did not complete shows (as a failed start does). */
@@ -14,7 +15,8 @@ export const awaitCompletion =
   (id: string): Effect.Effect<StartOutcome> =>
     Effect.gen(function* () {
       const ended = yield* Effect.either(sup.wait(id))
-      if (ended._tag === "Left") return failed(id, `${id} was removed before it completed`, null, null, [], 1)
+      if (ended._tag === "Left")
+        return startFailed(id, `${id} was removed before it completed`, undefined, [], 1)
       const { status } = ended.right
       if (status.type === "stopped" && status.exit_code === 0) return { _tag: "Completed", id } as const
       const output = yield* sup.lastLines(id, OUTPUT_LINES)
@@ -22,22 +24,6 @@ export const awaitCompletion =
         status.type === "stopped"
           ? `${id} was stopped before it completed`
           : `${id} ${status.message ?? "failed"}`
-      return failed(id, message, status.exit_code ?? null, status.signal ?? null, output, 1)
+      const exit = { code: status.exit_code ?? null, signal: status.signal ?? null, known: true }
+      return startFailed(id, message, exit, output, 1)
     })
-
-const failed = (
-  id: string,
-  message: string,
-  exitCode: number | null,
-  signal: string | null,
-  output: ReadonlyArray<string>,
-  cliStatus: number,
-): StartOutcome => ({
-  _tag: "StartFailed",
-  id,
-  message,
-  exit_code: exitCode,
-  signal,
-  output: [...output],
-  cli_status: cliStatus,
-})

@@ -1,6 +1,5 @@
 // Dependency conditions through the built CLI: `completed` waits for a one-shot task's exit 0
 // (and fails the dependent with its output otherwise), `started` does not wait for readiness.
-import { spawn } from "node:child_process"
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
@@ -10,6 +9,7 @@ import {
   type DaemonSandbox,
   daemonPids,
   makeDaemonSandbox,
+  onTerminal,
   waitFor,
 } from "./harness.js"
 
@@ -203,30 +203,19 @@ depends = ["db"]
 })
 
 describe("on a terminal", () => {
-  const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`
-
   /** `start api` under a pseudo-terminal (`script`); lets migrate finish once the spinner says why api waits. */
   const spinnerStart = async (launcher: string, dir: string) => {
-    const command = [process.execPath, launcher, "start", "api"].map(quote).join(" ")
-    const child = spawn("script", ["-qefc", command, "/dev/null"], {
-      cwd: dir,
-      env: { ...sb.env, TERM: "xterm" },
-      stdio: ["ignore", "pipe", "pipe"],
-    })
-    let out = ""
-    child.stdout.setEncoding("utf8").on("data", (d: string) => {
-      out += d
-    })
-    const exited = new Promise<number | null>((resolve) => child.on("close", resolve))
+    const term = onTerminal([process.execPath, launcher, "start", "api"], { cwd: dir, env: sb.env })
     try {
       await waitFor("the spinner line of api", () =>
-        /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] shop\/api waiting for shop\/migrate to complete/.test(out),
+        /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] shop\/api waiting for shop\/migrate to complete/.test(term.output()),
       )
       writeFileSync(join(dir, "go"), "")
-      expect(await exited, out).toBe(0)
+      expect(await term.exited, term.output()).toBe(0)
     } finally {
-      child.kill("SIGKILL")
+      term.kill()
     }
+    const out = term.output()
     expect(out).toContain("✓ shop/migrate ran to completion (exit 0)")
     expect(out).toMatch(/✓ shop\/api is running \(pid \d+\)/)
   }

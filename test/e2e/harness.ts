@@ -403,3 +403,22 @@ export const freePort = (): Promise<number> =>
       s.close(() => resolve(port))
     })
   })
+
+/** A command under a pseudo-terminal (`script`, as a user's terminal): its output so far, and its exit. */
+export const onTerminal = (
+  argv: ReadonlyArray<string>,
+  options: { cwd: string; env: Record<string, string> },
+): { readonly output: () => string; readonly exited: Promise<number | null>; readonly kill: () => void } => {
+  const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`
+  const child = spawn("script", ["-qefc", argv.map(quote).join(" "), "/dev/null"], {
+    cwd: options.cwd,
+    env: { ...options.env, TERM: "xterm" },
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+  let out = ""
+  child.stdout.setEncoding("utf8").on("data", (d: string) => {
+    out += d
+  })
+  const exited = new Promise<number | null>((resolve) => child.on("close", resolve))
+  return { output: () => out, exited, kill: () => child.kill("SIGKILL") }
+}

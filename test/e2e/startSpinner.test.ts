@@ -5,11 +5,10 @@
  * start, which starts the supervisor) and by the quick client alike: the second start runs from
  * a copy of dist/ without the CLI bundle, so only the quick client can answer it.
  */
-import { spawn } from "node:child_process"
 import { rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { copyInstall, type DaemonSandbox, makeDaemonSandbox, waitFor } from "./harness.js"
+import { copyInstall, type DaemonSandbox, makeDaemonSandbox, onTerminal, waitFor } from "./harness.js"
 
 const T = 30_000
 
@@ -33,34 +32,24 @@ let copy: string
 
 afterAll(() => sb.destroy())
 
-const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`
-
 /** `supervisor start quick gated` under a pseudo-terminal; opens gated's gate once quick is ticked off. */
 const spinnerStart = async () => {
-  const command = [process.execPath, join(copy, "supervisor.cjs"), "start", "quick", "gated"]
-    .map(quote)
-    .join(" ")
-  const child = spawn("script", ["-qefc", command, "/dev/null"], {
+  const term = onTerminal([process.execPath, join(copy, "supervisor.cjs"), "start", "quick", "gated"], {
     cwd: proj,
-    env: { ...sb.env, TERM: "xterm" },
-    stdio: ["ignore", "pipe", "pipe"],
+    env: sb.env,
   })
-  let out = ""
-  child.stdout.setEncoding("utf8").on("data", (d: string) => {
-    out += d
-  })
-  const exited = new Promise<number | null>((resolve) => child.on("close", resolve))
   try {
     await waitFor("the spinner of gated", () =>
-      /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] spin\/gated waiting for output matching \/\^up\$\//.test(out),
+      /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] spin\/gated waiting for output matching \/\^up\$\//.test(term.output()),
     )
-    await waitFor("quick ticked off", () => out.includes("✓ spin/quick ready"))
-    expect(out).not.toContain("spin/gated is running")
+    await waitFor("quick ticked off", () => term.output().includes("✓ spin/quick ready"))
+    expect(term.output()).not.toContain("spin/gated is running")
     writeFileSync(join(proj, "gated.go"), "")
-    expect(await exited, out).toBe(0)
+    expect(await term.exited, term.output()).toBe(0)
   } finally {
-    child.kill("SIGKILL")
+    term.kill()
   }
+  const out = term.output()
   expect(out).toMatch(/✓ spin\/quick is running \(pid \d+\)/)
   expect(out).toMatch(/✓ spin\/gated is running \(pid \d+\)/)
   // the spinner lines are erased (cursor up, clear to the end) before the outcome lines
