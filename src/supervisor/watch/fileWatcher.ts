@@ -2,7 +2,7 @@ import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { watch } from "chokidar"
 import { Deferred, Duration, Effect, Either, ExecutionStrategy, Exit, Scope } from "effect"
-import { GlobError } from "./glob.js"
+import { globProblem } from "./glob.js"
 import { displayPath, pathFilter, targetOf, type WatchSpec, type WatchTarget, widen } from "./spec.js"
 
 /** What a file-watching backend needs: the roots, polling or not, which paths to leave out. */
@@ -72,9 +72,9 @@ export const openWatcher = (spec: WatchSpec, env: WatcherEnv): Effect.Effect<voi
   Effect.gen(function* () {
     const targets: Array<WatchTarget> = []
     for (const pattern of spec.patterns) {
-      const t = Either.try({ try: () => targetOf(spec.baseDir, pattern), catch: (e) => e })
-      if (Either.isRight(t)) targets.push(existingTarget(t.right))
-      else yield* env.note(`watch: ignoring ${t.left instanceof GlobError ? t.left.message : pattern}`)
+      const problem = globProblem(pattern)
+      if (problem === undefined) targets.push(existingTarget(targetOf(spec.baseDir, pattern)))
+      else yield* env.note(`watch: ignoring ${problem}`)
     }
     if (targets.length === 0) return
     const roots = [...new Set(targets.map((t) => t.root))]
