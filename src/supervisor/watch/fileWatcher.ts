@@ -130,16 +130,20 @@ export const openWatcher = (spec: WatchSpec, env: WatcherEnv): Effect.Effect<voi
         const result = yield* Effect.either(Scope.extend(start(poll), child))
         return { result, close: Scope.close(child, Exit.void) }
       })
+    const every = `polling every ${Duration.format(env.pollInterval)}`
+    // once set up: the log says what is watched, and how
+    const watching = (poll: boolean) =>
+      env.note(`watch: watching ${targets.map((t) => t.pattern).join(", ")} (${poll ? every : "native"})`)
     const first = yield* attempt(spec.mode === "poll")
-    if (Either.isRight(first.result)) return
+    if (Either.isRight(first.result)) return yield* watching(spec.mode === "poll")
     if (spec.mode === "auto") {
       yield* first.close
       yield* env.note(
-        `watch: native file watching failed (${messageOf(first.result.left)}); polling every ${Duration.format(env.pollInterval)} instead`,
+        `watch: native file watching failed (${messageOf(first.result.left)}); ${every} instead`,
       )
       const second = yield* attempt(true)
-      if (Either.isLeft(second.result))
-        yield* env.note(`watch: cannot watch files: ${messageOf(second.result.left)}`)
+      if (Either.isRight(second.result)) return yield* watching(true)
+      yield* env.note(`watch: cannot watch files: ${messageOf(second.result.left)}`)
       return
     }
     // what could be set up keeps watching

@@ -184,6 +184,7 @@ describe("watcher setup", () => {
       expect(notes).toEqual([
         'watch: ignoring "src/[x.js": "[" without a closing "]"',
         "watch: native file watching failed (ENOSPC: no space left); polling every 500ms instead",
+        "watch: watching *.js (polling every 500ms)",
       ])
     }),
   )
