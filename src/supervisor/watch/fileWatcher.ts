@@ -2,7 +2,7 @@ import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { watch } from "chokidar"
 import { Deferred, Duration, Effect, Either, ExecutionStrategy, Exit, Scope } from "effect"
-import { globProblem } from "./glob.js"
+import { globProblem } from "../../domain/Glob.js"
 import { displayPath, pathFilter, targetOf, type WatchSpec, type WatchTarget, widen } from "./spec.js"
 
 /** What a file-watching backend needs: the roots, polling or not, which paths to leave out. */

@@ -1,6 +1,6 @@
 import * as nodePath from "node:path"
+import { compileGlob, globCouldContain, globMatches, isLiteral, type Segment } from "../../domain/Glob.js"
 import type { DaemonState } from "../DaemonState.js"
-import { compileGlob, globCouldContain, globMatches, isLiteral, type Segment } from "./glob.js"
 
 /** What to watch for one daemon: its `watch` patterns, relative to `baseDir`, and how. */
 export interface WatchSpec {

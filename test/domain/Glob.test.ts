@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest"
-import {
-  compileGlob,
-  globCouldContain,
-  globMatches,
-  globProblem,
-} from "../../../src/supervisor/watch/glob.js"
+import { compileGlob, globCouldContain, globMatches, globProblem } from "../../src/domain/Glob.js"
 
 const matches = (pattern: string, path: string) => globMatches(compileGlob(pattern), path)
 
