@@ -7,7 +7,14 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type DaemonSandbox, daemonEntry, makeDaemonSandbox, storedLogs, waitFor } from "./harness.js"
+import {
+  type DaemonSandbox,
+  daemonEntry,
+  makeDaemonSandbox,
+  processesOf,
+  storedLogs,
+  waitFor,
+} from "./harness.js"
 
 const T = 60_000
 let sb: DaemonSandbox
@@ -138,6 +145,15 @@ describe("watch (e2e)", () => {
       expect(await restarts("app/later")).toEqual([
         "[supervisor] restarting: watch (gen/out/result.txt changed)",
       ])
+    },
+    T,
+  )
+
+  it(
+    "the supervisor with open watchers stops cleanly, and its daemons with it",
+    async () => {
+      expect(cli("supervisor", "stop").status).toBe(0)
+      await waitFor("no supervisor and no daemon left", () => processesOf(sb.stateDir).length === 0)
     },
     T,
   )
