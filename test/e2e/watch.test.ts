@@ -4,7 +4,7 @@
  * node_modules left out. Each test waits for the daemon's `[supervisor] watch: watching` line
  * (its watcher is set up) before it writes.
  */
-import { mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -57,6 +57,7 @@ beforeAll(() => {
       daemon("deep", 'watch = ["src/**/*.ts"]'),
       daemon("polled", 'watch = ["poll.txt"]\nwatch_mode = "poll"'),
       daemon("later", 'watch = ["gen/out/*.txt"]'),
+      daemon("edited", 'watch = ["first.txt"]'),
     ].join("\n"),
   )
   mkdirSync(join(dir, "src"))
@@ -145,6 +146,28 @@ describe("watch (e2e)", () => {
       expect(await restarts("app/later")).toEqual([
         "[supervisor] restarting: watch (gen/out/result.txt changed)",
       ])
+    },
+    T,
+  )
+
+  it(
+    "a restart with an edited watch list watches the new list",
+    async () => {
+      await startWatched("edited")
+      const toml = join(dir, "supervisor.toml")
+      writeFileSync(
+        toml,
+        readFileSync(toml, "utf8").replace('watch = ["first.txt"]', 'watch = ["second.txt"]'),
+      )
+      expect(cli("restart", "edited").status).toBe(0)
+      await waitFor("the new list to be watched", async () =>
+        (await lines("app/edited")).includes("[supervisor] watch: watching second.txt (native)"),
+      )
+      const pid = (await daemonEntry(sb.stateDir, "app/edited"))?.pid as number
+      write("first.txt", "x")
+      write("second.txt", "x")
+      await restartedFrom("edited", pid)
+      expect(await restarts("app/edited")).toEqual(["[supervisor] restarting: watch (second.txt changed)"])
     },
     T,
   )
