@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { ByteSize } from "./ByteSize.js"
 import { CronExpression, RegexString } from "./Cron.js"
 import { DependencyEntry } from "./Dependency.js"
+import { globProblem } from "./Glob.js"
 import { HumanDuration } from "./HumanDuration.js"
 import { DaemonLogs } from "./LogFormat.js"
 import {
@@ -227,7 +228,14 @@ export const daemonOptionFields = {
     [],
   ),
   watch: opt(
-    Schema.Array(Schema.String),
+    Schema.Array(
+      Schema.String.pipe(
+        Schema.filter((p) => {
+          const problem = globProblem(p)
+          return problem === undefined || `not a valid glob: ${problem}`
+        }),
+      ),
+    ),
     "Glob patterns, relative to the config file; a change restarts the daemon",
     [],
   ),

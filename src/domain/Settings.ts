@@ -54,6 +54,11 @@ export const SupervisorSettings = Schema.Struct({
   ),
   watch_poll_interval: setting(HumanDuration, "500ms", "Scan cadence of polling file watchers"),
   watch_interval: setting(HumanDuration, "10s", "How often the supervisor refreshes its watch configuration"),
+  file_watch_debounce: setting(
+    HumanDuration,
+    "1s",
+    "Quiet time after a change to a watched file before the daemon is restarted",
+  ),
   cpu_violation_threshold: setting(
     Schema.Int.pipe(Schema.positive()).annotations({
       message: () => ({ message: "expected a whole number, 1 or more", override: true }),

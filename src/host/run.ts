@@ -16,6 +16,7 @@ import { PortAvailabilityLive } from "../supervisor/ports/availability.js"
 import { ReadinessProbesLive } from "../supervisor/readiness/index.js"
 import { Supervisor, SupervisorLive } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
+import { WatchLive } from "../supervisor/watch/Watch.js"
 import { VERSION } from "../version.js"
 import { listenerPlans, tcpListeners } from "./listeners.js"
 import { acquireSupervisorLock } from "./lock.js"
@@ -53,7 +54,7 @@ export const runHost = (options: HostOptions) =>
         sessions: makeSessions(),
         shutdown,
       })
-      const services = ControlLive.pipe(
+      const services = Layer.merge(ControlLive, WatchLive({ stateDir: paths.dir })).pipe(
         Layer.provideMerge(Layer.merge(SupervisorLive, ProjectRegistryLive)),
         Layer.provideMerge(ConfigLoaderLive),
         Layer.provideMerge(StateStoreLive(paths.stateFile)),

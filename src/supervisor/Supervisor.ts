@@ -64,12 +64,14 @@ export interface SupervisorShape {
   ) => Effect.Effect<StartOutcome, DaemonNotFound>
   /**
    * Restarts a daemon only if it runs (a watched file changed), without waiting for the new run's
-   * outcome; false when it did not run (or is disabled).
+   * outcome; false when it did not run (or is disabled). `detail` follows the reason in the
+   * daemon's log (`restarting: watch (src/app.js changed)`).
    */
   readonly restartIfRunning: (
     id: string,
     reason: Reason,
     def?: DaemonDefinition,
+    detail?: string,
   ) => Effect.Effect<boolean, DaemonNotFound>
   /**
    * Stops a running daemon as a failure (a limit was exceeded): it ends `errored` with `message`
@@ -235,8 +237,8 @@ const makeSupervisor = Effect.gen(function* () {
       Effect.flatMap(def === undefined ? registry.find(id) : Effect.succeed({ def }), (r) =>
         start(r.def, { force: true, reason }),
       ),
-    restartIfRunning: (id, reason, def) =>
-      ask(id, (reply: Deferred.Deferred<boolean>) => DaemonCommand.Restart({ def, reason, reply })),
+    restartIfRunning: (id, reason, def, detail) =>
+      ask(id, (reply: Deferred.Deferred<boolean>) => DaemonCommand.Restart({ def, reason, reply, detail })),
     kill: (id, reason, message) =>
       ask(id, (reply: Deferred.Deferred<boolean>) => DaemonCommand.Kill({ reason, message, reply })).pipe(
         Effect.zipLeft(state.sync),

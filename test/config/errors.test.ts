@@ -737,3 +737,31 @@ describe("several problems in one load", () => {
     expect(err.warnings[0]).toContain("expected_port")
   })
 })
+
+describe("watch patterns", () => {
+  it("a malformed glob is an InvalidValue naming file, line, key and what is wrong", async () => {
+    const sb = sandbox()
+    sb.write({
+      "app/supervisor.toml": toml("[daemons.web]", 'run = "x"', 'watch = ["*.js", "src/[ab.js"]'),
+    })
+    const err = await loadErr(sb, { cwd: "app" })
+    const p = only(err, "InvalidValue")
+    expect(p.file).toBe(sb.path("app/supervisor.toml"))
+    expect(p.line).toBe(3)
+    expect(p.key).toBe("daemons.web.watch[1]")
+    expect(p.message).toBe('not a valid glob: "src/[ab.js": "[" without a closing "]"')
+  })
+
+  it("valid globs load", async () => {
+    const sb = sandbox()
+    sb.write({
+      "app/supervisor.toml": toml(
+        "[daemons.web]",
+        'run = "x"',
+        'watch = ["*.{js,ts}", "src/**/[!.]*", "a\\\\[b"]',
+      ),
+    })
+    const config = await loadOk(sb, { cwd: "app" })
+    expect(config.daemons["app/web"]?.config.watch).toEqual(["*.{js,ts}", "src/**/[!.]*", "a\\[b"])
+  })
+})

@@ -24,10 +24,11 @@ describe("Settings defaults", () => {
     expect(s.general.shell).toBe("sh -c")
   })
 
-  it("supervisor: stop_timeout 5s, watch_poll_interval 500ms, watch_interval 10s", () => {
+  it("supervisor: stop_timeout 5s, watch_poll_interval 500ms, watch_interval 10s, file_watch_debounce 1s", () => {
     expect(ms(s.supervisor.stop_timeout)).toBe(5_000)
     expect(ms(s.supervisor.watch_poll_interval)).toBe(500)
     expect(ms(s.supervisor.watch_interval)).toBe(10_000)
+    expect(ms(s.supervisor.file_watch_debounce)).toBe(1_000)
   })
 
   it("supervisor: cpu_violation_threshold 3, ready_check_interval 500ms, auto_start, no user", () => {
@@ -72,6 +73,7 @@ describe("Settings defaults", () => {
         stop_timeout: "5s",
         watch_poll_interval: "500ms",
         watch_interval: "10s",
+        file_watch_debounce: "1s",
         cpu_violation_threshold: 3,
         ready_check_interval: "500ms",
         hook_timeout: "30s",

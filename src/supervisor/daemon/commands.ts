@@ -35,6 +35,8 @@ export type DaemonCommand = Data.TaggedEnum<{
     readonly mode: StartMode
     readonly reason: Reason
     readonly reply: StartReply
+    /** What the restart note adds after the reason, e.g. `src/app.js changed`. */
+    readonly detail?: string | undefined
   }
   /**
    * Restarts the daemon only if it runs (a watched file changed), with `def` or its current
@@ -44,6 +46,8 @@ export type DaemonCommand = Data.TaggedEnum<{
     readonly def: DaemonDefinition | undefined
     readonly reason: Reason
     readonly reply: Deferred.Deferred<boolean>
+    /** What the restart note adds after the reason, e.g. `src/app.js changed`. */
+    readonly detail?: string | undefined
   }
   /** Stops the process group (the stop signal, then SIGKILL): `true` when it was running. */
   Stop: { readonly reason: Reason; readonly reply: Deferred.Deferred<boolean> }

@@ -29,7 +29,8 @@ export const start = (s: LifeSteps, life: Life, c: Command<"Start">): Effect.Eff
     if (c.reason !== "cli" && c.reason !== "api")
       yield* Effect.logInfo(`${life.phase._tag === "Active" ? "restarting" : "starting"} ${id} (${c.reason})`)
     // A running daemon, or one waiting for a retry, is restarted: its log says why.
-    if (life.phase._tag !== "Idle") yield* s.note(`restarting: ${restartReason(c.reason)}`)
+    if (life.phase._tag !== "Idle")
+      yield* s.note(`restarting: ${restartReason(c.reason)}${c.detail === undefined ? "" : ` (${c.detail})`}`)
     // A start still waiting on the run replaced here hears the new run's outcome.
     if (life.phase._tag === "Active") yield* s.stopActive(life, life.phase.run, c.reason)
     if (life.phase._tag === "BackingOff") yield* Fiber.interrupt(life.phase.fiber)
@@ -46,7 +47,11 @@ export const restart = (s: LifeSteps, life: Life, c: Command<"Restart">): Effect
     // nobody waits for the new run's outcome
     const reply = { spawned: yield* Deferred.make<boolean>(), outcome: yield* Deferred.make<StartOutcome>() }
     const def = c.def ?? life.def
-    const next = yield* start(s, life, DaemonCommand.Start({ def, mode: "restart", reason: c.reason, reply }))
+    const next = yield* start(
+      s,
+      life,
+      DaemonCommand.Start({ def, mode: "restart", reason: c.reason, reply, detail: c.detail }),
+    )
     yield* Deferred.succeed(c.reply, true)
     return next
   })
