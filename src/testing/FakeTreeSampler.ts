@@ -37,7 +37,7 @@ export const makeFakeTreeSampler = Effect.gen(function* () {
               const u = current(m, pid)
               return [
                 pid,
-                { memoryBytes: u.memoryBytes, processes: [{ key: `${pid}`, cpuSeconds: u.cpuSeconds }] },
+                { memoryBytes: u.memoryBytes, processes: [{ pid, key: `${pid}`, cpuSeconds: u.cpuSeconds }] },
               ]
             }),
           )

@@ -1,8 +1,15 @@
 import { Context, Effect, Layer } from "effect"
-import { CLOCK_TICKS_PER_SECOND, PAGE_SIZE, type ProcStat, readAllStats } from "../../process/procfs.js"
+import {
+  CLOCK_TICKS_PER_SECOND,
+  listPids,
+  PAGE_SIZE,
+  type ProcStat,
+  readStat as procStat,
+} from "../../process/procfs.js"
 
 /** One process of a sampled tree: `key` names it across samples (pid and start time). */
 export interface TreeProcess {
+  readonly pid: number
   readonly key: string
   /** CPU time it has used since it started (user + system), in seconds. */
   readonly cpuSeconds: number
@@ -52,6 +59,7 @@ export const treesOf = (
     for (const p of seen.values()) {
       memoryBytes += p.rss * PAGE_SIZE
       processes.push({
+        pid: p.pid,
         key: `${p.pid}:${p.startTime}`,
         cpuSeconds: (p.utime + p.stime) / CLOCK_TICKS_PER_SECOND,
       })
@@ -69,8 +77,45 @@ export interface TreeSamplerShape {
 /** Samples daemons' process trees for the limit checks (`/proc` in the supervisor; a fake in tests). */
 export class TreeSampler extends Context.Tag("supervisor/TreeSampler")<TreeSampler, TreeSamplerShape>() {}
 
-/** One read of `/proc` per call, for every root at once. */
-export const TreeSamplerLive = Layer.succeed(TreeSampler, {
-  sample: (roots) =>
-    Effect.sync(() => (roots.length === 0 ? new Map<number, TreeSample>() : treesOf(readAllStats(), roots))),
+/**
+ * Reads `/proc` once per call for every root. Only the first pass (and one after the roots
+ * change) reads every process: later passes skip the pids that were in no tree the last time,
+ * since a process never becomes a descendant of a daemon it was not one of (orphans go to init),
+ * while every process born since, and every tree member, is read again.
+ */
+export const makeProcScanner = (
+  source: {
+    readonly listPids: () => ReadonlyArray<number>
+    readonly readStat: (pid: number) => ProcStat | undefined
+  } = { listPids, readStat: procStat },
+) => {
+  let rootsKey = ""
+  let outside = new Set<number>()
+  return (roots: ReadonlyArray<number>): ReadonlyMap<number, TreeSample> => {
+    if (roots.length === 0) return new Map()
+    const key = [...roots].sort((a, b) => a - b).join(",")
+    if (key !== rootsKey) outside = new Set()
+    rootsKey = key
+    const pids = source.listPids()
+    const stats: Array<ProcStat> = []
+    for (const pid of pids)
+      if (!outside.has(pid)) {
+        const stat = source.readStat(pid)
+        if (stat !== undefined) stats.push(stat)
+      }
+    const trees = treesOf(stats, roots)
+    const inTrees = new Set<number>()
+    for (const tree of trees.values()) for (const p of tree.processes) inTrees.add(p.pid)
+    const next = new Set<number>()
+    for (const pid of pids) if (outside.has(pid)) next.add(pid)
+    for (const stat of stats) if (!inTrees.has(stat.pid)) next.add(stat.pid)
+    outside = next
+    return trees
+  }
+}
+
+/** The scanner of the supervisor: one `/proc` pass per call, for every root at once. */
+export const TreeSamplerLive = Layer.sync(TreeSampler, () => {
+  const scan = makeProcScanner()
+  return { sample: (roots) => Effect.sync(() => scan(roots)) }
 })
