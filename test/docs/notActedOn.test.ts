@@ -11,14 +11,7 @@ const doc = readFileSync(join(__dirname, "../../docs/configuration.md"), "utf8")
 const NOTE = "Parsed and validated; not acted on yet."
 
 /** Daemon keys and tables whose section starts with NOTE. */
-const PENDING_SECTIONS = [
-  "auto",
-  "watch",
-  "watch_mode",
-  "boot_start",
-  "cron",
-  "Slugs",
-]
+const PENDING_SECTIONS = ["auto", "watch", "watch_mode", "boot_start", "cron", "Slugs"]
 /** Settings whose row ends with "(parsed and validated; not acted on yet)". */
 const PENDING_SETTINGS = ["watch_poll_interval", "watch_interval"]
 
