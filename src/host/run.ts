@@ -12,6 +12,8 @@ import { statePaths } from "../state/paths.js"
 import { StateStore, StateStoreLive } from "../state/StateStore.js"
 import { loadOrCreateToken } from "../state/token.js"
 import { HookRunnerLive } from "../supervisor/hooks/HookRunner.js"
+import { LimitsLive } from "../supervisor/limits/Limits.js"
+import { TreeSamplerLive } from "../supervisor/limits/trees.js"
 import { PortAvailabilityLive } from "../supervisor/ports/availability.js"
 import { ReadinessProbesLive } from "../supervisor/readiness/index.js"
 import { Supervisor, SupervisorLive } from "../supervisor/Supervisor.js"
@@ -54,7 +56,11 @@ export const runHost = (options: HostOptions) =>
         sessions: makeSessions(),
         shutdown,
       })
-      const services = Layer.merge(ControlLive, WatchLive({ stateDir: paths.dir })).pipe(
+      const services = Layer.mergeAll(
+        ControlLive,
+        WatchLive({ stateDir: paths.dir }),
+        LimitsLive.pipe(Layer.provide(TreeSamplerLive)),
+      ).pipe(
         Layer.provideMerge(Layer.merge(SupervisorLive, ProjectRegistryLive)),
         Layer.provideMerge(ConfigLoaderLive),
         Layer.provideMerge(StateStoreLive(paths.stateFile)),

@@ -75,7 +75,8 @@ export interface SupervisorShape {
   ) => Effect.Effect<boolean, DaemonNotFound>
   /**
    * Stops a running daemon as a failure (a limit was exceeded): it ends `errored` with `message`
-   * and is retried if it has retries left, using one. False when it did not run.
+   * and is retried if it has retries left, using one; `message` is also the `[supervisor]` line
+   * of its log. False when it did not run.
    */
   readonly kill: (id: string, reason: Reason, message: string) => Effect.Effect<boolean, DaemonNotFound>
   readonly enable: (id: string) => Effect.Effect<boolean>

@@ -95,7 +95,8 @@ export const kill = (s: LifeSteps, life: Life, c: Command<"Kill">): Effect.Effec
       return life
     }
     yield* Effect.logInfo(`killing ${s.id} (${c.reason}): ${c.message}`)
-    yield* s.note(`stopping it (${restartReason(c.reason)}): ${c.message}`)
+    // the message is the log's line: "killed: memory 161.2 MB over memory_limit 80 MB"
+    yield* s.note(c.message)
     const status = yield* s.stopRun(life, life.phase.run, (x) => ({
       type: "errored",
       exit_code: x.code,
