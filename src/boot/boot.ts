@@ -4,7 +4,14 @@ import * as nodePath from "node:path"
 import { Data, Effect } from "effect"
 import type { BootChange, BootState, SystemctlRun } from "../domain/BootOutput.js"
 import { isExecutableFile } from "../process/executable.js"
-import { type BootCommand, type BootLocation, bootFileText, commandOf, LAUNCHD_LABEL, UNIT_NAME } from "./files.js"
+import {
+  type BootCommand,
+  type BootLocation,
+  bootFileText,
+  commandOf,
+  LAUNCHD_LABEL,
+  UNIT_NAME,
+} from "./files.js"
 
 // `supervisor boot enable|disable|status`: the decisions, on the files of a BootLocation
 // (src/boot/files.ts). Everything about the machine is in BootContext, so that tests run them in
@@ -106,9 +113,7 @@ const enableNextStep = (ctx: BootContext, reload: SystemctlRun): string | null =
     return `it starts at your next login; to start it now: launchctl load -w ${location.file}`
   const user = location.scope === "user" ? " --user" : ""
   const linger =
-    location.scope === "user"
-      ? "; to start it at boot before you log in: loginctl enable-linger $USER"
-      : ""
+    location.scope === "user" ? "; to start it at boot before you log in: loginctl enable-linger $USER" : ""
   if (!reload.ran)
     return `systemctl is not on PATH: to finish by hand, run \`systemctl${user} daemon-reload\` (or log in again), then \`systemctl${user} start ${UNIT_NAME}\` to start it now${linger}`
   if (!reload.ok)

@@ -192,7 +192,8 @@ export const commandOf = (
     if (line !== undefined) words = systemdWords(line.slice("ExecStart=".length))
   } else {
     const args = /<key>ProgramArguments<\/key>\s*<array>([\s\S]*?)<\/array>/.exec(text)
-    if (args?.[1] !== undefined) words = [...args[1].matchAll(/<string>([^<]*)<\/string>/g)].map((m) => unxml(m[1] ?? ""))
+    if (args?.[1] !== undefined)
+      words = [...args[1].matchAll(/<string>([^<]*)<\/string>/g)].map((m) => unxml(m[1] ?? ""))
   }
   const [node, cli] = words
   return node === undefined || cli === undefined ? undefined : { node, cli }

@@ -48,7 +48,8 @@ const kind = (s: BootState) =>
 const describe = (s: BootState) =>
   Effect.gen(function* () {
     yield* Console.log(`  file  ${s.file}${s.written ? "" : dim(" (none)")}`)
-    if (s.link !== null) yield* Console.log(`  link  ${s.link}${s.enabled || !s.written ? "" : dim(" (none)")}`)
+    if (s.link !== null)
+      yield* Console.log(`  link  ${s.link}${s.enabled || !s.written ? "" : dim(" (none)")}`)
     if (s.node !== null && s.cli !== null)
       yield* Console.log(`  runs  ${[s.node, s.cli, ...BOOT_ARGS].join(" ")}`)
   })
@@ -81,21 +82,30 @@ const report = (json: boolean, change: BootChange) =>
       for (const reason of change.rewritten) yield* Console.log(`  rewritten: ${reason}`)
     } else {
       yield* Console.log(
-        change.removed.length > 0 ? `${green("✓")} boot disabled` : "boot: already disabled (nothing to remove)",
+        change.removed.length > 0
+          ? `${green("✓")} boot disabled`
+          : "boot: already disabled (nothing to remove)",
       )
       for (const path of change.removed) yield* Console.log(`  removed  ${path}`)
     }
     const reload = change.daemon_reload
     if (reload.ran)
-      yield* Console.log(`  ${reload.command}: ${reload.ok ? "done" : `failed${reload.output ? ` (${reload.output})` : ""}`}`)
+      yield* Console.log(
+        `  ${reload.command}: ${reload.ok ? "done" : `failed${reload.output ? ` (${reload.output})` : ""}`}`,
+      )
     if (change.next_step !== null) yield* Console.log(`  ${change.next_step}`)
   })
 
-const change = (json: boolean, f: (ctx: BootContext) => Effect.Effect<BootChange, { readonly message: string }>) =>
+const change = (
+  json: boolean,
+  f: (ctx: BootContext) => Effect.Effect<BootChange, { readonly message: string }>,
+) =>
   withContext((ctx) =>
     f(ctx).pipe(
       Effect.flatMap((c) => report(json, c)),
-      Effect.catchAll((e) => Console.error(`error: ${e.message}`).pipe(Effect.zipRight(exitWith(ExitCode.failure)))),
+      Effect.catchAll((e) =>
+        Console.error(`error: ${e.message}`).pipe(Effect.zipRight(exitWith(ExitCode.failure))),
+      ),
     ),
   )
 

@@ -1,5 +1,6 @@
 import type { Schema } from "effect"
 import { NDJSON } from "../../api/ndjson.js"
+import { BootChange, BootState } from "../../domain/BootOutput.js"
 import {
   CleanResult,
   ConfigShown,
@@ -15,7 +16,6 @@ import {
   ToggleResults,
   WaitResult,
 } from "../../domain/CliOutput.js"
-import { BootChange, BootState } from "../../domain/BootOutput.js"
 import { LogStreamItem } from "../../domain/LogEntry.js"
 import { READY_TIMEOUT_STATUS } from "../../domain/StartOutcome.js"
 import { CommandDescription, CommandList } from "../../usage/consume/mcpResults.js"
