@@ -78,7 +78,9 @@ export const bootEnvironment = (env: Env): Record<string, string> => {
     name === "PATH" ||
     name === "XDG_CONFIG_HOME" ||
     name === "XDG_STATE_HOME" ||
-    (name.startsWith("SUPERVISOR_") && name !== "SUPERVISOR_WRITE_CODE_CACHE")
+    (name.startsWith("SUPERVISOR_") &&
+      name !== "SUPERVISOR_WRITE_CODE_CACHE" &&
+      name !== "SUPERVISOR_BOOT_SCOPE")
   return Object.fromEntries(
     Object.entries(env)
       .filter((e): e is [string, string] => e[1] !== undefined && e[1] !== "" && keep(e[0]))

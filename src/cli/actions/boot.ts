@@ -9,15 +9,22 @@ import { stateDir, statePaths } from "../../state/paths.js"
 import { ExitCode, exitWith, printJson } from "../output.js"
 import { dim, green, yellow } from "../style.js"
 
+/**
+ * A system unit as root, else a user unit; SUPERVISOR_BOOT_SCOPE=user|system chooses (a user
+ * unit for root's own user manager, or a system unit written by a user allowed to).
+ */
+const systemScope = (scope: string | undefined): boolean | string => {
+  if (scope === undefined || scope === "") return process.getuid?.() === 0
+  if (scope === "user" || scope === "system") return scope === "system"
+  return `SUPERVISOR_BOOT_SCOPE=${scope} is not a scope: set it to user or system, or unset it`
+}
+
 /** This machine: its platform, whether we are root, this Node and this CLI (by its real path). */
-const context = (): BootContext | undefined => {
+const context = (): BootContext | string | undefined => {
   const env = process.env
-  const location = bootLocation({
-    platform: process.platform,
-    env,
-    home: env.HOME || os.homedir(),
-    isRoot: process.getuid?.() === 0,
-  })
+  const isRoot = systemScope(env.SUPERVISOR_BOOT_SCOPE)
+  if (typeof isRoot === "string") return isRoot
+  const location = bootLocation({ platform: process.platform, env, home: env.HOME || os.homedir(), isRoot })
   if (location === undefined) return undefined
   const script = process.argv[1] ?? ""
   return {
@@ -35,6 +42,8 @@ const context = (): BootContext | undefined => {
 const withContext = (f: (ctx: BootContext) => Effect.Effect<void>) =>
   Effect.suspend(() => {
     const ctx = context()
+    if (typeof ctx === "string")
+      return Console.error(`error: ${ctx}`).pipe(Effect.zipRight(exitWith(ExitCode.failure)))
     return ctx === undefined
       ? Console.error(
           `error: starting at boot works with systemd (Linux) and launchd (macOS), not on ${process.platform}`,
