@@ -15,7 +15,6 @@ const PENDING_SECTIONS = [
   "auto",
   "watch",
   "watch_mode",
-  "boot_start",
   "cron",
   "memory_limit",
   "cpu_limit",
@@ -50,7 +49,7 @@ describe("docs/configuration.md: what is not acted on yet", () => {
   it("the README's status names them", () => {
     const readme = readFileSync(join(__dirname, "../../README.md"), "utf8")
     const status = readme.slice(readme.indexOf("> **Status:**"), readme.indexOf("## Quick start"))
-    for (const word of ["`watch`", "`cron`", "limits", "`auto`", "`boot_start`", "proxy"])
+    for (const word of ["`watch`", "`cron`", "limits", "`auto`", "proxy"])
       expect(status, word).toContain(word)
   })
 })
