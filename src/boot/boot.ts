@@ -9,6 +9,7 @@ import {
   type BootLocation,
   bootFileText,
   commandOf,
+  isOurs,
   LAUNCHD_LABEL,
   UNIT_NAME,
 } from "./files.js"
@@ -68,25 +69,44 @@ export const staleReasons = (
   return [...check("node", found.node, current.node), ...check("CLI", found.cli, current.cli)]
 }
 
-/** `boot status`: is the boot file there (and linked), and does it run this CLI? */
+const linkTarget = (path: string) => {
+  try {
+    return fs.readlinkSync(path)
+  } catch {
+    return undefined
+  }
+}
+
+/** `boot status`: is the boot file there (and linked), is it ours, and does it run this CLI? */
 export const bootStatus = (ctx: BootContext): BootState => {
   const { location } = ctx
   const text = readText(location.file)
+  const ours = text !== undefined && isOurs(location.manager, text)
   const link = location.manager === "systemd" ? location.link : null
-  const linked = link === null || isLink(link)
-  const found = text === undefined ? undefined : commandOf(location.manager, text)
+  const target = link === null ? undefined : linkTarget(link)
+  const foreign = [
+    ...(text !== undefined && !ours ? [location.file] : []),
+    ...(link !== null && target !== undefined && target !== location.file ? [link] : []),
+  ]
+  const found = ours ? commandOf(location.manager, text) : undefined
   return {
     manager: location.manager,
     scope: location.scope,
     file: location.file,
     link,
-    written: text !== undefined,
-    enabled: text !== undefined && linked,
+    written: ours,
+    enabled: ours && (link === null || target === location.file),
     node: found?.node ?? null,
     cli: found?.cli ?? null,
-    stale: text === undefined ? [] : staleReasons(found, ctx.command),
+    foreign,
+    stale: ours ? staleReasons(found, ctx.command) : [],
   }
 }
+
+const foreignError = (paths: ReadonlyArray<string>) =>
+  new BootError({
+    message: `${paths.join(" and ")} ${paths.length > 1 ? "are" : "is"} another program's (not written by \`supervisor boot enable\`), left alone: move it away first, or set SUPERVISOR_BOOT_SCOPE=user for a user unit`,
+  })
 
 const attempt = <A>(what: string, fix: string, f: () => A) =>
   Effect.try({
@@ -129,6 +149,7 @@ export const enableBoot = (ctx: BootContext): Effect.Effect<BootChange, BootErro
   Effect.gen(function* () {
     const { location } = ctx
     const before = bootStatus(ctx)
+    if (before.foreign.length > 0) return yield* Effect.fail(foreignError(before.foreign))
     const old = readText(location.file)
     const text = bootFileText(location, ctx.command)
     const fix = location.scope === "system" ? "run it as root" : "check the directory's permissions"
@@ -143,8 +164,7 @@ export const enableBoot = (ctx: BootContext): Effect.Effect<BootChange, BootErro
       const link = location.link
       yield* attempt(`link ${link} to ${location.file}`, fix, () => {
         fs.mkdirSync(nodePath.dirname(link), { recursive: true })
-        if (isLink(link) && fs.readlinkSync(link) === location.file) return
-        fs.rmSync(link, { force: true })
+        if (linkTarget(link) === location.file) return
         fs.symlinkSync(location.file, link)
       })
     }
@@ -165,10 +185,11 @@ export const disableBoot = (ctx: BootContext): Effect.Effect<BootChange, BootErr
   Effect.gen(function* () {
     const { location } = ctx
     const removed: Array<string> = []
+    const { foreign } = bootStatus(ctx)
     const fix = location.scope === "system" ? "run it as root" : "check the directory's permissions"
     for (const path of location.manager === "systemd" ? [location.link, location.file] : [location.file]) {
       const there = isLink(path) || fs.existsSync(path)
-      if (!there) continue
+      if (!there || foreign.includes(path)) continue
       yield* attempt(`remove ${path}`, fix, () => fs.rmSync(path, { force: true }))
       removed.push(path)
     }
@@ -183,12 +204,14 @@ export const disableBoot = (ctx: BootContext): Effect.Effect<BootChange, BootErr
       removed,
       daemon_reload: reload,
       next_step:
-        location.manager === "launchd"
-          ? removed.length > 0
-            ? `if it runs now: launchctl remove ${LAUNCHD_LABEL}`
-            : null
-          : reload.command !== null && !reload.ran
-            ? `systemctl is not on PATH: to finish by hand, run \`systemctl${user} daemon-reload\``
-            : null,
+        foreign.length > 0
+          ? `left alone, another program's: ${foreign.join(", ")}`
+          : location.manager === "launchd"
+            ? removed.length > 0
+              ? `if it runs now: launchctl remove ${LAUNCHD_LABEL}`
+              : null
+            : reload.command !== null && !reload.ran
+              ? `systemctl is not on PATH: to finish by hand, run \`systemctl${user} daemon-reload\``
+              : null,
     }
   })

@@ -18,6 +18,15 @@ export interface BootCommand {
 /** The arguments after the CLI's path. */
 export const BOOT_ARGS = ["supervisor", "run", "--boot"] as const
 
+/** The first line of our systemd units: a unit without it is another program's, left alone. */
+export const UNIT_MARK = "# Written by `supervisor boot enable`"
+
+/** Whether a boot file is ours: our mark (systemd), our label (launchd). */
+export const isOurs = (manager: "systemd" | "launchd", text: string): boolean =>
+  manager === "systemd"
+    ? text.startsWith(UNIT_MARK)
+    : text.includes(`<key>Label</key>\n  <string>${LAUNCHD_LABEL}</string>`)
+
 /** The launchd label, and the plist's name. */
 export const LAUNCHD_LABEL = "devsupervisor"
 export const UNIT_NAME = "supervisor.service"
@@ -99,7 +108,7 @@ const systemdWord = (s: string) =>
 /** The systemd unit: the supervisor in the foreground, restarted if it fails. */
 export const systemdUnit = (command: BootCommand, scope: "user" | "system"): string => {
   const lines = [
-    "# Written by `supervisor boot enable`; removed by `supervisor boot disable`.",
+    `${UNIT_MARK}; removed by \`supervisor boot disable\`.`,
     "[Unit]",
     "Description=supervisor: starts the daemons marked boot_start",
     "After=network.target",

@@ -18,6 +18,11 @@ export const BootState = Schema.Struct({
   /** The Node and the CLI the file runs (null when there is no file). */
   node: Schema.NullOr(Schema.String),
   cli: Schema.NullOr(Schema.String),
+  /**
+   * The file, or the link, when it is another program's (say, supervisord's own
+   * supervisor.service): never written over or removed.
+   */
+  foreign: Schema.Array(Schema.String),
   /** Why the file does not run this CLI (a path that is gone or another one); empty when it does. */
   stale: Schema.Array(Schema.String),
 }).annotations({ identifier: "BootState" })

@@ -157,6 +157,39 @@ describe("boot enable, status, disable (systemd)", () => {
     expect(systemctlCalls()).toHaveLength(2)
   })
 
+  it("another program's unit or link (supervisord's supervisor.service) is reported and left alone", async () => {
+    const ctx = linuxContext({ systemctl: fakeSystemctl() }, true)
+    if (ctx.location.manager !== "systemd") throw new Error("systemd expected")
+    const theirs =
+      "[Unit]\nDescription=Supervisor process control system for UNIX\n[Service]\nExecStart=/usr/bin/supervisord -n\n"
+    fs.mkdirSync(nodePath.dirname(ctx.location.link), { recursive: true })
+    fs.writeFileSync(ctx.location.file, theirs)
+    expect(bootStatus(ctx)).toMatchObject({
+      written: false,
+      enabled: false,
+      foreign: [ctx.location.file],
+      stale: [],
+    })
+    const error = await Effect.runPromise(Effect.flip(enableBoot(ctx)))
+    expect(error.message).toBe(
+      `${ctx.location.file} is another program's (not written by \`supervisor boot enable\`), left alone: move it away first, or set SUPERVISOR_BOOT_SCOPE=user for a user unit`,
+    )
+    const kept = await Effect.runPromise(disableBoot(ctx))
+    expect(kept).toMatchObject({ removed: [], changed: false })
+    expect(fs.readFileSync(ctx.location.file, "utf8")).toBe(theirs)
+    // their link, to their unit elsewhere
+    fs.rmSync(ctx.location.file)
+    fs.symlinkSync("/lib/systemd/system/supervisor.service", ctx.location.link)
+    expect(bootStatus(ctx).foreign).toEqual([ctx.location.link])
+    expect((await Effect.runPromise(Effect.flip(enableBoot(ctx)))).message).toContain(
+      `${ctx.location.link} is another program's`,
+    )
+    expect(fs.existsSync(ctx.location.file)).toBe(false)
+    await Effect.runPromise(disableBoot(ctx))
+    expect(fs.readlinkSync(ctx.location.link)).toBe("/lib/systemd/system/supervisor.service")
+    expect(systemctlCalls()).toEqual([])
+  })
+
   it("a unit that cannot be written fails naming the file and the fix", async () => {
     const ctx = linuxContext()
     // the unit's directory is a file: mkdir fails

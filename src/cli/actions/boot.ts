@@ -77,6 +77,7 @@ export const status = (json: boolean) =>
             : "boot: disabled",
       )
       yield* describe(s)
+      for (const path of s.foreign) yield* Console.log(yellow(`  another program's (left alone): ${path}`))
       for (const reason of s.stale) yield* Console.log(yellow(`  stale: ${reason}`))
       if (s.stale.length > 0) yield* Console.log("  `supervisor boot enable` rewrites it for this CLI")
     }),
