@@ -159,6 +159,8 @@ export const enableBoot = (ctx: BootContext): Effect.Effect<BootChange, BootErro
       const tmp = `${location.file}.${process.pid}.tmp`
       fs.writeFileSync(tmp, text, { mode: 0o644 })
       fs.renameSync(tmp, location.file)
+      // systemd and launchd open the log at start, and do not make its directory
+      fs.mkdirSync(nodePath.dirname(ctx.command.log), { recursive: true, mode: 0o700 })
     })
     if (location.manager === "systemd") {
       const link = location.link

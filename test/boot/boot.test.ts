@@ -53,7 +53,12 @@ const linuxContext = (overrides: Partial<BootContext> = {}, isRoot = false): Boo
   })!
   return {
     location,
-    command: { node, cli, env: { PATH: "/usr/bin" }, log: nodePath.join(dir, "supervisor.log") },
+    command: {
+      node,
+      cli,
+      env: { PATH: "/usr/bin" },
+      log: nodePath.join(dir, "state", "logs", "supervisor.log"),
+    },
     systemctl: undefined,
     ...overrides,
   }
@@ -83,6 +88,8 @@ describe("boot enable, status, disable (systemd)", () => {
       cli: ctx.command.cli,
       stale: [],
     })
+    // the log's directory exists for systemd's `append:` at the first boot
+    expect(fs.statSync(nodePath.dirname(ctx.command.log)).isDirectory()).toBe(true)
   })
 
   it("enable runs `systemctl --user daemon-reload` when systemctl is there; again it changes nothing", async () => {
