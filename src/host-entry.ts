@@ -18,7 +18,8 @@ for (let i = 0; i < args.length; i++) {
   const arg = args[i] as string
   const eq = arg.indexOf("=")
   const name = eq === -1 ? arg : arg.slice(0, eq)
-  if (arg === "--boot") {
+  if (name === "--boot") {
+    if (eq !== -1) usageError("--boot takes no value")
     boot = true
     continue
   }

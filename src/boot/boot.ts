@@ -174,7 +174,7 @@ export const enableBoot = (ctx: BootContext): Effect.Effect<BootChange, BootErro
     return {
       ...bootStatus(ctx),
       action: "enable",
-      changed: old !== text,
+      changed: old !== text || !before.enabled,
       rewritten: before.written ? before.stale : [],
       removed: [],
       daemon_reload: reload,

@@ -145,7 +145,7 @@ describe("boot enable, status, disable (systemd)", () => {
     await Effect.runPromise(enableBoot(ctx))
     if (ctx.location.manager === "systemd") fs.rmSync(ctx.location.link)
     expect(bootStatus(ctx)).toMatchObject({ written: true, enabled: false })
-    expect((await Effect.runPromise(enableBoot(ctx))).enabled).toBe(true)
+    expect(await Effect.runPromise(enableBoot(ctx))).toMatchObject({ enabled: true, changed: true })
   })
 
   it("disable removes the link and the unit and reloads; twice removes nothing", async () => {
