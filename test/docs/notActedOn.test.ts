@@ -11,15 +11,7 @@ const doc = readFileSync(join(__dirname, "../../docs/configuration.md"), "utf8")
 const NOTE = "Parsed and validated; not acted on yet."
 
 /** Daemon keys and tables whose section starts with NOTE. */
-const PENDING_SECTIONS = [
-  "auto",
-  "watch",
-  "watch_mode",
-  "cron",
-  "memory_limit",
-  "cpu_limit",
-  "Slugs",
-]
+const PENDING_SECTIONS = ["auto", "watch", "watch_mode", "cron", "memory_limit", "cpu_limit", "Slugs"]
 /** Settings whose row ends with "(parsed and validated; not acted on yet)". */
 const PENDING_SETTINGS = ["interval", "watch_poll_interval", "watch_interval", "cpu_violation_threshold"]
 
