@@ -1,8 +1,8 @@
 // Entry of dist/host.cjs: the launcher runs it for `supervisor supervisor run`.
 import { hostMain } from "./host/main.js"
 
-// `supervisor supervisor run [--web-port P] [--web-path /prefix]` (also `--flag=value`): as
-// SUPERVISOR_WEB_PORT and SUPERVISOR_WEB_PATH do. The CLI bundle is not loaded here, so the flags
+// `supervisor supervisor run [--web-port P] [--web-path /prefix] [--boot]` (also `--flag=value`):
+// as SUPERVISOR_WEB_PORT and SUPERVISOR_WEB_PATH do; `--boot` starts the boot_start daemons. The CLI bundle is not loaded here, so the flags
 // are read directly; anything else is a usage error, as the CLI would say it.
 const FLAGS: Readonly<Record<string, string>> = {
   "--web-port": "SUPERVISOR_WEB_PORT",
@@ -13,10 +13,16 @@ const usageError = (problem: string) => {
   process.exit(2)
 }
 const args = process.argv.slice(2).slice(2) // after `supervisor run`
+let boot = false
 for (let i = 0; i < args.length; i++) {
   const arg = args[i] as string
   const eq = arg.indexOf("=")
   const name = eq === -1 ? arg : arg.slice(0, eq)
+  if (name === "--boot") {
+    if (eq !== -1) usageError("--boot takes no value")
+    boot = true
+    continue
+  }
   const variable = FLAGS[name]
   if (variable === undefined)
     usageError(arg.startsWith("-") ? `unknown option ${name}` : `unexpected argument ${arg}`)
@@ -25,4 +31,4 @@ for (let i = 0; i < args.length; i++) {
   process.env[variable as string] = value
 }
 
-hostMain()
+hostMain({ boot })

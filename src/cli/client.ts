@@ -46,18 +46,22 @@ export const isUp = (socket: string) =>
   })
 
 /** Starts `supervisor supervisor run` in the background, detached, its output in the supervisor log. */
-export const spawnBackgroundSupervisor = (env: NodeJS.ProcessEnv) =>
+export const spawnBackgroundSupervisor = (env: NodeJS.ProcessEnv, args: ReadonlyArray<string> = []) =>
   Effect.sync(() => {
     const paths = statePaths(stateDir(env))
     fs.mkdirSync(paths.logsDir, { recursive: true, mode: 0o700 })
     const log = fs.openSync(paths.supervisorLog, "a", 0o600)
     try {
-      const child = spawn(process.execPath, [...supervisorNodeFlags, process.argv[1]!, "supervisor", "run"], {
-        detached: true,
-        stdio: ["ignore", log, log],
-        env,
-        cwd: "/",
-      })
+      const child = spawn(
+        process.execPath,
+        [...supervisorNodeFlags, process.argv[1]!, "supervisor", "run", ...args],
+        {
+          detached: true,
+          stdio: ["ignore", log, log],
+          env,
+          cwd: "/",
+        },
+      )
       child.unref()
     } finally {
       fs.closeSync(log)

@@ -1,6 +1,7 @@
 import { Command } from "@effect/cli"
 import type { Effect } from "effect"
 import { cleanCommand, runCommand, waitCommand } from "./adhoc.js"
+import { bootCommand } from "./boot.js"
 import { completeCommand } from "./complete.js"
 import { configCommand } from "./config.js"
 import { disableCommand, enableCommand, restartCommand, startCommand, stopCommand } from "./daemons.js"
@@ -33,6 +34,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     waitCommand,
     cleanCommand,
     supervisorCommand,
+    bootCommand,
     configCommand,
     schemaCommand,
     webCommand,

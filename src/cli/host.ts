@@ -16,17 +16,21 @@ const webPath = Options.text("web-path").pipe(
   Options.optional,
 )
 
+const boot = Options.boolean("boot").pipe(
+  Options.withDescription("start the daemons marked boot_start (global config and known projects) once"),
+)
+
 const load = () => import("./actions/host.js")
 
 // The launcher runs host.cjs itself for `supervisor supervisor run`; this handler serves the
 // other entry points (cli.cjs run directly: the build externalises ../host/main.js to host.cjs).
-const run = Command.make("run", { webPort, webPath }, ({ webPort, webPath }) =>
+const run = Command.make("run", { webPort, webPath, boot }, ({ webPort, webPath, boot }) =>
   Effect.sync(() => {
     if (webPort._tag === "Some") process.env.SUPERVISOR_WEB_PORT = String(webPort.value)
     if (webPath._tag === "Some") process.env.SUPERVISOR_WEB_PATH = webPath.value
   }).pipe(
     Effect.zipRight(Effect.promise(() => import("../host/main.js"))),
-    Effect.flatMap((m) => Effect.sync(() => m.hostMain())),
+    Effect.flatMap((m) => Effect.sync(() => m.hostMain({ boot }))),
   ),
 ).pipe(Command.withDescription("run the supervisor in the foreground (containers, tests)"))
 
@@ -39,8 +43,9 @@ const start = Command.make(
     ),
     webPort,
     webPath,
+    boot,
   },
-  ({ force, webPort, webPath }) => lazy(load, (m) => m.start(force, webPort, webPath)),
+  ({ force, webPort, webPath, boot }) => lazy(load, (m) => m.start(force, webPort, webPath, boot)),
 ).pipe(Command.withDescription("start the supervisor in the background"))
 
 const stop = Command.make("stop", {}, () => lazy(load, (m) => m.stop())).pipe(

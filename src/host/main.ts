@@ -7,13 +7,13 @@ import { closeInheritedFds } from "./inheritedFds.js"
 import { runHost } from "./run.js"
 
 /**
- * `supervisor supervisor run`: the supervisor process in the foreground. SIGTERM
+ * `supervisor supervisor run [--boot]`: the supervisor process in the foreground. SIGTERM
  * and SIGINT stop every daemon gracefully, then it exits 0.
  */
-export const hostMain = () => {
+export const hostMain = (options: { readonly boot?: boolean } = {}) => {
   // Before anything is spawned: daemons, hooks and checks must not hold the caller's descriptors.
   closeInheritedFds()
-  return runHost({ stateDir: stateDir(process.env), env: process.env }).pipe(
+  return runHost({ stateDir: stateDir(process.env), env: process.env, boot: options.boot === true }).pipe(
     Effect.catchTags({
       AlreadyRunning: (e) =>
         Console.error(`a supervisor is already running for ${e.stateDir}`).pipe(

@@ -20,6 +20,7 @@ import { Supervisor, SupervisorLive } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
 import { WatchLive } from "../supervisor/watch/Watch.js"
 import { VERSION } from "../version.js"
+import { startAtBoot } from "./bootStart.js"
 import { listenerPlans, tcpListeners } from "./listeners.js"
 import { acquireSupervisorLock } from "./lock.js"
 import { socketServer } from "./server.js"
@@ -28,6 +29,8 @@ import { makeSessions } from "./sessions.js"
 export interface HostOptions {
   readonly stateDir: string
   readonly env: Readonly<Record<string, string | undefined>>
+  /** `--boot`: start the `boot_start` daemons once, in the background (src/host/bootStart.ts). */
+  readonly boot?: boolean
 }
 
 /**
@@ -98,6 +101,8 @@ export const runHost = (options: HostOptions) =>
         yield* Effect.provide(ProjectRegistry, context).pipe(Effect.flatMap((p) => p.note(cwd)))
       for (const warning of state.warnings) yield* Effect.logWarning(warning)
       yield* Console.error(`supervisor ${VERSION} (pid ${process.pid}) listening on ${paths.socket}`)
+      // the API answers while they start; shutdown interrupts what is left of it
+      if (options.boot === true) yield* Effect.forkScoped(Effect.provide(startAtBoot(config), context))
       const mode = yield* Deferred.await(shutdown)
       if (mode === "keep") {
         // `supervisor supervisor start --force`: the next supervisor adopts what runs.

@@ -51,6 +51,8 @@ export const makeSandbox = (): Sandbox => {
     SUPERVISOR_SYSTEM_CONFIG_DIR: join(root, "etc", "supervisor"),
     SUPERVISOR_CONFIG_DIR: join(home, ".config", "supervisor"),
     NO_COLOR: "1",
+    // `boot enable` writes under this HOME, never /etc/systemd/system (tests may run as root)
+    SUPERVISOR_BOOT_SCOPE: "user",
     // `SUPERVISOR_SPAWN_HELPER=0 npx vitest run test/e2e`: every e2e test with Node forking the daemons
     ...(process.env.SUPERVISOR_SPAWN_HELPER === undefined
       ? {}

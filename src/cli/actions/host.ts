@@ -52,11 +52,17 @@ const runningListeners = connected(
 )
 
 /**
- * `supervisor supervisor start [--force]`: starts the supervisor in the background. A restart
+ * `supervisor supervisor start [--force] [--boot]`: starts the supervisor in the background
+ * (`--boot`: it starts the boot_start daemons). A restart
  * (`--force`) keeps the running supervisor's listeners (web UI port and path, API port) unless
  * the flags or the environment say otherwise.
  */
-export const start = (force: boolean, webPort: Option.Option<number>, webPath: Option.Option<string>) =>
+export const start = (
+  force: boolean,
+  webPort: Option.Option<number>,
+  webPath: Option.Option<string>,
+  boot = false,
+) =>
   Effect.gen(function* () {
     const p = paths()
     const up = yield* isUp(p.socket)
@@ -68,12 +74,15 @@ export const start = (force: boolean, webPort: Option.Option<number>, webPath: O
       yield* connected(stopSupervisor(true)).pipe(Effect.catchAll(() => Effect.void))
       yield* waitForSocketGone(p.socket)
     }
-    yield* spawnBackgroundSupervisor({
-      ...kept,
-      ...process.env,
-      ...(Option.isSome(webPort) ? { SUPERVISOR_WEB_PORT: String(webPort.value) } : {}),
-      ...(Option.isSome(webPath) ? { SUPERVISOR_WEB_PATH: webPath.value } : {}),
-    })
+    yield* spawnBackgroundSupervisor(
+      {
+        ...kept,
+        ...process.env,
+        ...(Option.isSome(webPort) ? { SUPERVISOR_WEB_PORT: String(webPort.value) } : {}),
+        ...(Option.isSome(webPath) ? { SUPERVISOR_WEB_PATH: webPath.value } : {}),
+      },
+      boot ? ["--boot"] : [],
+    )
     if (!(yield* waitUntilUp(p.socket, "15 seconds"))) {
       yield* Console.error(`the supervisor did not start within 15 s; see ${p.supervisorLog}`)
       return yield* exitWith(ExitCode.failure)

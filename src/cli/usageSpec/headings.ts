@@ -17,6 +17,7 @@ export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   clean: "Daemons",
   logs: "Logs",
   supervisor: "Supervisor",
+  boot: "Supervisor",
   web: "Supervisor",
   config: "Configuration",
   schema: "Configuration",

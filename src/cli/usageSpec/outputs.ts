@@ -1,5 +1,6 @@
 import type { Schema } from "effect"
 import { NDJSON } from "../../api/ndjson.js"
+import { BootChange, BootState } from "../../domain/BootOutput.js"
 import {
   CleanResult,
   ConfigShown,
@@ -124,6 +125,9 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
     outputs: [json("whether the supervisor runs, and its details", SupervisorStatus)],
     exit_codes: [{ code: Status.failure, description: "the supervisor is not running (or another failure)" }],
   },
+  "boot enable": { outputs: [json("the boot file written, and what is left to do", BootChange)] },
+  "boot disable": { outputs: [json("the files removed, and what is left to do", BootChange)] },
+  "boot status": { outputs: [json("whether the supervisor starts at boot, and its file", BootState)] },
   "config show": {
     outputs: [json("the merged configuration, or (exit 1) its problems", ConfigShown)],
     exit_codes: [{ code: Status.failure, description: "the configuration has problems (listed on stderr)" }],
