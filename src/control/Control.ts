@@ -46,8 +46,9 @@ export interface ControlShape {
   /** Enables or disables a daemon the supervisor knows or a known project configures. */
   readonly setEnabled: (id: string, enabled: boolean) => Effect.Effect<void, DaemonNotFound>
   /**
-   * Every daemon the supervisor runs or ran, plus those of the registered namespaces that never
-   * ran (`available`, or `disabled`); with `usage`, memory, CPU and the active port from /proc.
+   * Every daemon the supervisor runs or ran, plus those of the known projects (their live
+   * configuration: ProjectRegistry) that never ran (`available`, or `disabled`); with `usage`,
+   * memory, CPU and the active port from /proc.
    */
   readonly listing: (options: { readonly usage: boolean }) => Effect.Effect<ReadonlyArray<ApiDaemonEntry>>
   /** One daemon as `listing` shows it; a never-run daemon of any known project too. */
@@ -98,7 +99,7 @@ export const ControlLive = Layer.effect(
     const listing = (options: { readonly usage: boolean }) =>
       Effect.gen(function* () {
         const entries = yield* known(options.usage)
-        return mergeDefinitions(entries, yield* sup.disabledIds, yield* projects.registered)
+        return mergeDefinitions(entries, yield* sup.disabledIds, yield* projects.definitions)
       })
 
     const loadFrom = (options: LoadOptions): Effect.Effect<ResolvedConfig | undefined> =>
@@ -184,7 +185,7 @@ export const ControlLive = Layer.effect(
         Effect.gen(function* () {
           const config = yield* loadFrom(options)
           if (config === undefined) return undefined
-          return mergeListing(yield* known(true), yield* sup.disabledIds, config)
+          return mergeListing(yield* listing({ usage: true }), yield* sup.disabledIds, config)
         }),
       resolveFrom: (options, typed) =>
         Effect.gen(function* () {
