@@ -140,7 +140,15 @@ export const ControlLive = Layer.effect(
       stop: (ids, reason) =>
         Effect.gen(function* () {
           const depends = new Map<string, ReadonlyArray<string>>()
-          for (const id of ids) depends.set(id, (yield* sup.get(id)).def.config.depends)
+          // a never-run daemon of a known project (listed as available): nothing to stop
+          const neverRan = new Set<string>()
+          for (const id of ids) {
+            const r = yield* Effect.either(sup.get(id))
+            if (Either.isRight(r)) depends.set(id, r.right.def.config.depends)
+            else if ((yield* projects.find(id).pipe(Effect.orElseSucceed(() => undefined))) !== undefined)
+              neverRan.add(id)
+            else return yield* Effect.fail(r.left)
+          }
           const results = new Map<string, StopResult>()
           const order: Array<string> = []
           for (const level of stopLevels(depends)) {
@@ -161,6 +169,7 @@ export const ControlLive = Layer.effect(
               { concurrency: "unbounded", discard: true },
             )
           }
+          order.push(...ids.filter((id) => neverRan.has(id)))
           return order.map((id) => results.get(id) ?? { id, was_running: false, killed: false })
         }),
       setEnabled: (id, enabled) =>
