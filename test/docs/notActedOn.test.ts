@@ -22,7 +22,7 @@ const PENDING_SECTIONS = [
   "Slugs",
 ]
 /** Settings whose row ends with "(parsed and validated; not acted on yet)". */
-const PENDING_SETTINGS = ["interval", "watch_poll_interval", "watch_interval", "cpu_violation_threshold"]
+const PENDING_SETTINGS = ["interval", "watch_poll_interval", "cpu_violation_threshold"]
 
 /** The text of each `##`/`###` section, by heading. */
 const sections = new Map(
