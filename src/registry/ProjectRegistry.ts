@@ -186,10 +186,11 @@ export const makeProjectRegistry = (options: ProjectRegistryOptions = {}) =>
       find,
       definitions: Effect.map(SubscriptionRef.get(ref), allDefinitions),
       snapshot: ref,
-      register: (dir) =>
+      register: (given) =>
         Effect.gen(function* () {
-          if (!nodePath.isAbsolute(dir))
-            return yield* Effect.fail(`dir must be an absolute path, got ${JSON.stringify(dir)}`)
+          if (!nodePath.isAbsolute(given))
+            return yield* Effect.fail(`dir must be an absolute path, got ${JSON.stringify(given)}`)
+          const dir = nodePath.resolve(given)
           const loaded = yield* loader.load({ cwd: dir, env }).pipe(Effect.either)
           if (Either.isLeft(loaded)) {
             const problems = errorProblems(loaded.left)
