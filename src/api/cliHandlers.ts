@@ -1,7 +1,7 @@
 // The CLI's operations beyond the spec's routes (`/api/cli/...`): start, stop, wait, clean, logs,
 // and the quick client's list and start.
 import { HttpApiBuilder } from "@effect/platform"
-import { Deferred, Effect, Either, Ref, Stream } from "effect"
+import { Deferred, Effect, Either, Ref, Stream, SubscriptionRef } from "effect"
 import { Control } from "../control/Control.js"
 import type { SupervisorInfo } from "../domain/CliOutput.js"
 import { LogEntry } from "../domain/LogEntry.js"
@@ -9,6 +9,7 @@ import { StartEvent } from "../domain/StartEvent.js"
 import { stripAnsi } from "../logs/ansi.js"
 import { LogStore } from "../logs/LogStore.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
+import { projectNamespace } from "../registry/snapshot.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { Api, LogsQuery, StartRequest } from "./Api.js"
 import { HostInfo } from "./HostInfo.js"
@@ -140,6 +141,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
           if (urlParams.cwd !== undefined) yield* projects.note(urlParams.cwd)
           const all = yield* sup.list
           const urls = yield* Ref.get(host.listeners)
+          const { projects: known } = yield* SubscriptionRef.get(projects.snapshot)
           const info: SupervisorInfo = {
             pid: process.pid,
             version: host.version,
@@ -150,6 +152,11 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
             web_url: urls.web,
             api_url: urls.api,
             daemons: all.length,
+            config_problems: known.flatMap((p) =>
+              p.problem === undefined
+                ? []
+                : [{ dir: p.dir, namespace: projectNamespace(p) ?? null, problem: p.problem }],
+            ),
           }
           return info
         }),

@@ -3,14 +3,13 @@
 import * as os from "node:os"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Either } from "effect"
-import { ConfigLoader } from "../config/ConfigLoader.js"
 import { Control } from "../control/Control.js"
 import type { ControlResult } from "../domain/ApiDaemonEntry.js"
 import { type BadDaemonId, qualifiedId } from "../domain/DaemonId.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { LogStore } from "../logs/LogStore.js"
 import { listPids } from "../process/procfs.js"
-import { StateStore } from "../state/StateStore.js"
+import { ProjectRegistry } from "../registry/ProjectRegistry.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
 import { Api } from "./Api.js"
@@ -46,9 +45,8 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
     const control = yield* Control
     const logs = yield* LogStore
     const host = yield* HostInfo
-    const state = yield* StateStore
     const config = yield* SupervisorConfig
-    const loader = yield* ConfigLoader
+    const projects = yield* ProjectRegistry
     // A control route: a malformed ID is a 400; a business failure is `ok: false` with why (HTTP
     // 200, as the spec says).
     const result =
@@ -89,9 +87,9 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
           total_memory: os.totalmem(),
         })),
       )
-      .handle("namespaces", () => sup.list.pipe(Effect.flatMap((all) => listNamespaces(state, all))))
-      .handle("registerNamespace", ({ payload }) => registerNamespace(state, loader, payload.dir, config.env))
-      .handle("removeNamespace", ({ path }) => removeNamespace(state, path.namespace))
+      .handle("namespaces", () => sup.list.pipe(Effect.flatMap((all) => listNamespaces(projects, all))))
+      .handle("registerNamespace", ({ payload }) => registerNamespace(projects, payload.dir))
+      .handle("removeNamespace", ({ path }) => removeNamespace(projects, path.namespace))
       .handle("proxies", () =>
         Effect.succeed(
           Object.entries(config.slugs ?? {}).map(([slug, s]) => ({

@@ -1,63 +1,73 @@
-import * as nodePath from "node:path"
-import { Effect } from "effect"
-import type { ConfigLoaderShape } from "../config/ConfigLoader.js"
-import { formatProblem } from "../domain/ConfigProblem.js"
-import type { StateStoreShape } from "../state/StateStore.js"
+import { Effect, SubscriptionRef } from "effect"
+import type { NamespaceEntry } from "../domain/ApiNamespaces.js"
+import type { ProjectRegistryShape } from "../registry/ProjectRegistry.js"
+import { projectNamespace } from "../registry/snapshot.js"
 import type { DaemonState } from "../supervisor/DaemonState.js"
 
-// The namespace routes (`/api/namespaces`): a project directory is registered under its namespace
-// (the one its supervisor.toml gives, as the CLI sees it from that directory).
+// The namespace routes (`/api/namespaces`): the known projects by namespace (docs/registry.md). A
+// project directory is registered under its namespace (the one its supervisor.toml gives, as the
+// CLI sees it from that directory).
 
-export const listNamespaces = (state: StateStoreShape, daemons: ReadonlyArray<DaemonState>) =>
+export const listNamespaces = (projects: ProjectRegistryShape, daemons: ReadonlyArray<DaemonState>) =>
   Effect.gen(function* () {
-    const registered = (yield* state.get).namespaces
-    const byNamespace = new Map<string, Array<string>>()
-    for (const r of daemons) {
-      const list = byNamespace.get(r.def.id.namespace) ?? []
-      list.push(r.def.id.qualified)
-      byNamespace.set(r.def.id.namespace, list)
+    const entries = new Map<
+      string,
+      {
+        dir: string | null
+        registered: boolean
+        sources: Set<string>
+        daemons: Set<string>
+        problem: string | null
+      }
+    >()
+    const entry = (name: string) => {
+      const e = entries.get(name) ?? {
+        dir: null,
+        registered: false,
+        sources: new Set<string>(),
+        daemons: new Set<string>(),
+        problem: null,
+      }
+      entries.set(name, e)
+      return e
     }
-    const names = [...new Set([...Object.keys(registered), ...byNamespace.keys()])].sort()
-    return names.map((name) => ({
-      name,
-      dir: registered[name] ?? null,
-      registered: name in registered,
-      daemons: (byNamespace.get(name) ?? []).sort(),
-    }))
-  })
-
-export const registerNamespace = (
-  state: StateStoreShape,
-  loader: ConfigLoaderShape,
-  dir: string,
-  env: Readonly<Record<string, string | undefined>>,
-) =>
-  Effect.gen(function* () {
-    if (!nodePath.isAbsolute(dir))
-      return { ok: false, error: `dir must be an absolute path, got ${JSON.stringify(dir)}` }
-    const loaded = yield* loader.load({ cwd: dir, env }).pipe(Effect.either)
-    if (loaded._tag === "Left") {
-      const e = loaded.left
-      const detail =
-        "problems" in e && Array.isArray(e.problems) ? e.problems.map(formatProblem).join("; ") : String(e)
-      return { ok: false, error: `cannot read the configuration of ${dir}: ${detail}` }
+    for (const p of (yield* SubscriptionRef.get(projects.snapshot)).projects) {
+      for (const name of new Set([...p.names, ...[projectNamespace(p) ?? []].flat()])) {
+        const e = entry(name)
+        e.dir ??= p.dir
+        e.registered ||= p.sources.includes("registered") && p.names.includes(name)
+        for (const s of p.sources) e.sources.add(s)
+        e.problem ??= p.problem ?? null
+        for (const def of p.definitions.values())
+          if (def.id.namespace === name) e.daemons.add(def.id.qualified)
+      }
     }
-    const name = loaded.right.namespace
-    if (name === undefined)
-      return { ok: false, error: `no project configuration (supervisor.toml) in ${dir} or above it` }
-    yield* state.update((s) => ({ ...s, namespaces: { ...s.namespaces, [name]: dir } }))
-    return { ok: true, namespace: { name, dir } }
-  })
-
-export const removeNamespace = (state: StateStoreShape, name: string) =>
-  Effect.gen(function* () {
-    const current = (yield* state.get).namespaces
-    const dir = current[name]
-    if (dir === undefined) return { ok: false, error: `no namespace ${JSON.stringify(name)} is registered` }
-    yield* state.update((s) => {
-      const namespaces = { ...s.namespaces }
-      delete namespaces[name]
-      return { ...s, namespaces }
+    for (const r of daemons) entry(r.def.id.namespace).daemons.add(r.def.id.qualified)
+    return [...entries.keys()].sort().map((name): NamespaceEntry => {
+      const e = entries.get(name)!
+      return {
+        name,
+        dir: e.dir,
+        registered: e.registered,
+        sources: [...e.sources].sort(),
+        daemons: [...e.daemons].sort(),
+        problem: e.problem,
+      }
     })
-    return { ok: true, namespace: { name, dir } }
   })
+
+export const registerNamespace = (projects: ProjectRegistryShape, dir: string) =>
+  projects.register(dir).pipe(
+    Effect.match({
+      onFailure: (error) => ({ ok: false, error }),
+      onSuccess: (namespace) => ({ ok: true, namespace }),
+    }),
+  )
+
+export const removeNamespace = (projects: ProjectRegistryShape, name: string) =>
+  projects.forget(name).pipe(
+    Effect.match({
+      onFailure: (error) => ({ ok: false, error }),
+      onSuccess: (namespace) => ({ ok: true, namespace }),
+    }),
+  )

@@ -1,6 +1,7 @@
 import { FileSystem } from "@effect/platform"
 import { Context, Effect, Layer } from "effect"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+import { MAX_PROJECTS } from "../state/State.js"
 import { makeConfigCache } from "./cache.js"
 import type { LoadOptions, loadConfig } from "./Loader.js"
 
@@ -19,7 +20,9 @@ export const ConfigLoaderLive = Layer.effect(
   ConfigLoader,
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
-    const cached = makeConfigCache()
+    // every known project (MAX_PROJECTS noted, plus registered ones) is reloaded every
+    // watch_interval: room for all of them, so that an unchanged one is never parsed again
+    const cached = makeConfigCache({ capacity: 4 * MAX_PROJECTS })
     return { load: (options) => cached(options).pipe(Effect.provideService(FileSystem.FileSystem, fs)) }
   }),
 )

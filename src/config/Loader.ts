@@ -5,6 +5,7 @@ import { Effect } from "effect"
 import { ConfigInvalid, type ConfigProblem, NamespaceCollision } from "../domain/ConfigProblem.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { candidateLocations } from "./discover.js"
+import { knownNamespaces } from "./knownNamespaces.js"
 import { locateKey } from "./locate.js"
 import { mergeFiles, type NamespacedFile } from "./merge.js"
 import { deriveNamespace } from "./namespace.js"
@@ -101,6 +102,8 @@ export const loadConfig = (options: LoadOptions) =>
 
     const merged = mergeFiles(files, home)
     problems.push(...merged.problems)
+    const known = knownNamespaces(files, home)
+    problems.push(...known.problems)
     const ignored = files
       .filter((f) => f.parsed.location.level === "project")
       .flatMap((f) => projectSettingWarnings(f.parsed.location.path, f.parsed.settings))
@@ -119,6 +122,7 @@ export const loadConfig = (options: LoadOptions) =>
         namespace: f.namespace,
       })),
       ...merged.result,
+      ...(Object.keys(known.namespaces).length > 0 ? { namespaces: known.namespaces } : {}),
       warnings: [...merged.result.warnings, ...ignored],
       settings: decodeSettings(env.settings),
     }

@@ -28,6 +28,8 @@ export interface ParsedFile {
   readonly daemons: ReadonlyArray<readonly [string, DaemonOptions | undefined]>
   readonly groups: ReadonlyArray<readonly [string, typeof Group.Type]>
   readonly slugs: Readonly<Record<string, unknown>> | undefined
+  /** The raw `[namespaces]` table (checked by src/config/knownNamespaces.ts). */
+  readonly namespaces?: Readonly<Record<string, unknown>> | undefined
   /** Raw settings tables by group, merged across files before decoding. */
   readonly settings: Readonly<Record<string, Record<string, unknown>>>
   readonly problems: ReadonlyArray<ConfigProblem>
@@ -168,6 +170,7 @@ export const parseConfigText = (location: ConfigLocation, text: string): ParsedF
     daemons,
     groups,
     slugs: isTable(table.slugs) ? table.slugs : undefined,
+    namespaces: isTable(table.namespaces) ? table.namespaces : undefined,
     settings,
     problems,
   }

@@ -46,8 +46,9 @@ export interface ControlShape {
   /** Enables or disables a daemon the supervisor knows or a known project configures. */
   readonly setEnabled: (id: string, enabled: boolean) => Effect.Effect<void, DaemonNotFound>
   /**
-   * Every daemon the supervisor runs or ran, plus those of the registered namespaces that never
-   * ran (`available`, or `disabled`); with `usage`, memory, CPU and the active port from /proc.
+   * Every daemon the supervisor runs or ran, plus those of the known projects (their live
+   * configuration: ProjectRegistry) that never ran (`available`, or `disabled`); with `usage`,
+   * memory, CPU and the active port from /proc.
    */
   readonly listing: (options: { readonly usage: boolean }) => Effect.Effect<ReadonlyArray<ApiDaemonEntry>>
   /** One daemon as `listing` shows it; a never-run daemon of any known project too. */
@@ -98,7 +99,7 @@ export const ControlLive = Layer.effect(
     const listing = (options: { readonly usage: boolean }) =>
       Effect.gen(function* () {
         const entries = yield* known(options.usage)
-        return mergeDefinitions(entries, yield* sup.disabledIds, yield* projects.registered)
+        return mergeDefinitions(entries, yield* sup.disabledIds, yield* projects.definitions)
       })
 
     const loadFrom = (options: LoadOptions): Effect.Effect<ResolvedConfig | undefined> =>
@@ -139,7 +140,15 @@ export const ControlLive = Layer.effect(
       stop: (ids, reason) =>
         Effect.gen(function* () {
           const depends = new Map<string, ReadonlyArray<string>>()
-          for (const id of ids) depends.set(id, (yield* sup.get(id)).def.config.depends)
+          // a never-run daemon of a known project (listed as available): nothing to stop
+          const neverRan = new Set<string>()
+          for (const id of ids) {
+            const r = yield* Effect.either(sup.get(id))
+            if (Either.isRight(r)) depends.set(id, r.right.def.config.depends)
+            else if ((yield* projects.find(id).pipe(Effect.orElseSucceed(() => undefined))) !== undefined)
+              neverRan.add(id)
+            else return yield* Effect.fail(r.left)
+          }
           const results = new Map<string, StopResult>()
           const order: Array<string> = []
           for (const level of stopLevels(depends)) {
@@ -160,6 +169,7 @@ export const ControlLive = Layer.effect(
               { concurrency: "unbounded", discard: true },
             )
           }
+          order.push(...ids.filter((id) => neverRan.has(id)))
           return order.map((id) => results.get(id) ?? { id, was_running: false, killed: false })
         }),
       setEnabled: (id, enabled) =>
@@ -184,7 +194,7 @@ export const ControlLive = Layer.effect(
         Effect.gen(function* () {
           const config = yield* loadFrom(options)
           if (config === undefined) return undefined
-          return mergeListing(yield* known(true), yield* sup.disabledIds, config)
+          return mergeListing(yield* listing({ usage: true }), yield* sup.disabledIds, config)
         }),
       resolveFrom: (options, typed) =>
         Effect.gen(function* () {

@@ -7,15 +7,21 @@ import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 const byId = (a: ApiDaemonEntry, b: ApiDaemonEntry) => compareIds(a.id.qualified, b.id.qualified)
 
 /**
- * What `supervisor list` shows: every daemon known to the supervisor, plus those configured
- * here that it never ran (`available`, or `disabled`), sorted by ID (src/domain/idOrder.ts).
- * Computed by the CLI, or by the supervisor itself for the fast `list --json` (src/quick/list.ts).
+ * What `supervisor list` shows: every daemon known to the supervisor (those of the known projects
+ * included), plus those configured here that it never ran (`available`, or `disabled`), sorted by
+ * ID (src/domain/idOrder.ts). A never-run entry of a known project is replaced by the definition
+ * read here (the newer one). Computed by the CLI, or by the supervisor itself for the fast
+ * `list --json` (src/quick/list.ts).
  */
 export const mergeListing = (
   known: ReadonlyArray<ApiDaemonEntry>,
   disabledIds: ReadonlyArray<string>,
   config: ResolvedConfig,
-): Array<ApiDaemonEntry> => mergeDefinitions(known, disabledIds, [...configDefinitions(config).values()])
+): Array<ApiDaemonEntry> => {
+  const here = configDefinitions(config)
+  const kept = known.filter((k) => !(k.status.type === "available" && here.has(k.id.qualified)))
+  return mergeDefinitions(kept, disabledIds, [...here.values()])
+}
 
 /** `known` plus entries for the `definitions` it lacks (never run: `available` or `disabled`), sorted by ID. */
 export const mergeDefinitions = (

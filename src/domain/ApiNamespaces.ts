@@ -1,14 +1,23 @@
 import { Schema } from "effect"
 
-/** `GET /api/namespaces`: the registered namespaces and those of the daemons the supervisor knows. */
+/** `GET /api/namespaces`: the known projects' namespaces and those of the daemons the supervisor knows. */
 export const NamespaceEntry = Schema.Struct({
   name: Schema.String,
-  /** The project directory it was registered with; null for a namespace only known from daemons. */
+  /** The project directory; null for a namespace only known from daemons. */
   dir: Schema.NullOr(Schema.String),
+  /** Registered with `POST /api/namespaces`. */
   registered: Schema.Boolean,
-  /** Qualified IDs of the daemons of this namespace the supervisor knows. */
+  /** Why the project is known: global, noted (a CLI ran there), registered, config ([namespaces]). */
+  sources: Schema.Array(Schema.String),
+  /** Qualified IDs of the daemons of this namespace the supervisor knows or its project configures. */
   daemons: Schema.Array(Schema.String),
+  /**
+   * What is wrong with the project's files now (file:line: key: message, and the fix); its last
+   * good configuration stays in force meanwhile. Null when they are valid.
+   */
+  problem: Schema.NullOr(Schema.String),
 }).annotations({ identifier: "NamespaceEntry" })
+export type NamespaceEntry = typeof NamespaceEntry.Type
 
 /** `POST /api/namespaces` body. */
 export const NamespaceRegistration = Schema.Struct({ dir: Schema.String }).annotations({

@@ -73,6 +73,13 @@ export const SupervisorInfo = Schema.Struct({
   web_url: Schema.NullOr(Schema.String),
   api_url: Schema.NullOr(Schema.String),
   daemons: Schema.Int,
+  /**
+   * The known projects whose configuration files are invalid now (their last good configuration
+   * stays in force): the directory, its namespace and the problems (file:line: key: message, fix).
+   */
+  config_problems: Schema.Array(
+    Schema.Struct({ dir: Schema.String, namespace: Schema.NullOr(Schema.String), problem: Schema.String }),
+  ),
 }).annotations({ identifier: "SupervisorInfo" })
 export type SupervisorInfo = typeof SupervisorInfo.Type
 

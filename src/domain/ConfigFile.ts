@@ -15,6 +15,13 @@ export const Slug = Schema.Struct({
   ),
 }).annotations({ identifier: "Slug", description: "A reverse-proxy slug: a name for a project's daemon" })
 
+export const KnownNamespace = Schema.Struct({
+  dir: Schema.String.annotations({ description: "Project directory containing the config file (~ expands)" }),
+}).annotations({
+  identifier: "KnownNamespace",
+  description: "A project the supervisor knows from the start: its daemons are listed and reloaded",
+})
+
 /** One configuration file as written. */
 export const ConfigFile = Schema.Struct({
   namespace: Schema.optional(
@@ -35,6 +42,11 @@ export const ConfigFile = Schema.Struct({
   slugs: Schema.optional(
     Schema.Record({ key: Schema.String, value: Slug }).annotations({
       description: "Reverse-proxy slugs (user-level global config only)",
+    }),
+  ),
+  namespaces: Schema.optional(
+    Schema.Record({ key: Schema.String, value: KnownNamespace }).annotations({
+      description: "Projects the supervisor knows by namespace (user-level global config only)",
     }),
   ),
   settings: Schema.optional(

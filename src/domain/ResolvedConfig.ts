@@ -39,6 +39,8 @@ export const ResolvedConfig = Schema.Struct({
   daemons: Schema.Record({ key: Schema.String, value: ResolvedDaemon }),
   groups: Schema.Record({ key: Schema.String, value: ResolvedGroup }),
   slugs: Schema.Record({ key: Schema.String, value: ResolvedSlug }),
+  /** The `[namespaces]` table of the user-level global config: name -> project directory. */
+  namespaces: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
   settings: Settings,
   warnings: Schema.Array(Schema.String),
 }).annotations({ identifier: "ResolvedConfig" })

@@ -2,6 +2,7 @@ import * as fs from "node:fs"
 import { Console, Deferred, Effect, Layer, Ref } from "effect"
 import { HostInfo, type ListenerUrls, type ShutdownMode } from "../api/HostInfo.js"
 import { ConfigLoaderLive } from "../config/ConfigLoader.js"
+import { candidateLocations } from "../config/discover.js"
 import { loadConfig } from "../config/Loader.js"
 import { ControlLive } from "../control/Control.js"
 import { LogStore } from "../logs/LogStore.js"
@@ -25,6 +26,12 @@ import { listenerPlans, tcpListeners } from "./listeners.js"
 import { acquireSupervisorLock } from "./lock.js"
 import { socketServer } from "./server.js"
 import { makeSessions } from "./sessions.js"
+
+/** Whether `dir` or a directory above it has a project configuration file. */
+const hasProjectConfig = (dir: string) =>
+  candidateLocations({ cwd: dir, home: "/", env: {} }).some(
+    (l) => l.level === "project" && fs.existsSync(l.path),
+  )
 
 export interface HostOptions {
   readonly stateDir: string
@@ -97,7 +104,7 @@ export const runHost = (options: HostOptions) =>
       const supervisor = yield* Effect.provide(Supervisor, context)
       // Started by hand in a project (`supervisor supervisor run`): its daemons are known at once.
       const cwd = process.cwd()
-      if (cwd !== "/")
+      if (cwd !== "/" && hasProjectConfig(cwd))
         yield* Effect.provide(ProjectRegistry, context).pipe(Effect.flatMap((p) => p.note(cwd)))
       for (const warning of state.warnings) yield* Effect.logWarning(warning)
       yield* Console.error(`supervisor ${VERSION} (pid ${process.pid}) listening on ${paths.socket}`)

@@ -1,12 +1,26 @@
+import * as os from "node:os"
 import * as nodePath from "node:path"
-import { Context, Effect, Layer } from "effect"
+import { Context, Duration, Effect, Either, Layer, Queue, SubscriptionRef } from "effect"
 import { ConfigLoader, type LoadError } from "../config/ConfigLoader.js"
 import { configDefinitions, dependencyClosure } from "../config/definitions.js"
-import { formatProblem } from "../domain/ConfigProblem.js"
+import type { ConfigProblem } from "../domain/ConfigProblem.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
-import { MAX_PROJECTS } from "../state/State.js"
+import { MAX_PROJECTS, type PersistentState } from "../state/State.js"
 import { StateStore } from "../state/StateStore.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
+import { makeFileWatch } from "./fileWatch.js"
+import { forgetIn, type KnownProject, knownProjects, sameSnapshot } from "./known.js"
+import {
+  allDefinitions,
+  GLOBAL_DIR,
+  type ProjectState,
+  problemText,
+  projectNamespace,
+  type RegistrySnapshot,
+  watchedFiles,
+} from "./snapshot.js"
+
+export type { ProjectState, RegistrySnapshot } from "./snapshot.js"
 
 /** A daemon as its project configures it now, with the definitions it depends on (transitively). */
 export interface Configured {
@@ -16,59 +30,146 @@ export interface Configured {
 
 export interface ProjectRegistryShape {
   /**
-   * Notes a directory where a CLI ran a command: the daemons its configuration declares are
-   * known from then on, before they ever ran (kept in the state file, the latest `MAX_PROJECTS`).
+   * Notes a directory where a CLI ran a command: the project there is known from then on (kept
+   * in the state file, the latest `MAX_PROJECTS`), its daemons listed before they ever ran.
    */
   readonly note: (dir: string) => Effect.Effect<void>
   /**
-   * Where `id` is configured now: the registered namespace's project first, then the noted
-   * directories, latest first. Undefined when none configures it; fails with a message naming
-   * the file and the problem when its namespace's registered project cannot be read.
+   * Where `id` is configured now (files are read again first, through the loader's cache): the
+   * project registered or configured under its namespace first, then every other known project.
+   * A project whose files became invalid answers with its last good configuration. Fails with a
+   * message naming the file and the problem when the namespace's project never loaded.
    */
   readonly find: (id: string) => Effect.Effect<Configured | undefined, string>
-  /**
-   * The daemons of the registered namespaces' projects that can be read (each its own
-   * namespace's): listings show them before they ever ran. Noted directories are not listed: a
-   * project's listing is its own (`supervisor list` there).
-   */
-  readonly registered: Effect.Effect<ReadonlyArray<DaemonDefinition>>
+  /** Every known project's daemons, as their last good configurations define them. */
+  readonly definitions: Effect.Effect<ReadonlyArray<DaemonDefinition>>
+  /** The current snapshot; changes are published as the files change (for watch and cron). */
+  readonly snapshot: SubscriptionRef.SubscriptionRef<RegistrySnapshot>
+  /** `POST /api/namespaces`: registers the project in `dir` under the namespace it declares. */
+  readonly register: (dir: string) => Effect.Effect<{ readonly name: string; readonly dir: string }, string>
+  /** `DELETE /api/namespaces/{name}`: forgets the projects known under that namespace. */
+  readonly forget: (name: string) => Effect.Effect<{ readonly name: string; readonly dir: string }, string>
+  /** Reads every known project's files again now (through the loader's cache). */
+  readonly reload: Effect.Effect<void>
 }
 
-/** The projects the supervisor knows: registered namespaces (`POST /api/namespaces`) and noted directories. */
+/** The projects the supervisor knows and their live configuration (docs/registry.md). */
 export class ProjectRegistry extends Context.Tag("supervisor/ProjectRegistry")<
   ProjectRegistry,
   ProjectRegistryShape
 >() {}
 
-const describeLoadError = (what: string, e: LoadError) =>
-  `cannot read the configuration of ${what}: ${
-    "problems" in e && Array.isArray(e.problems) ? e.problems.map(formatProblem).join("; ") : String(e)
-  }`
+export interface ProjectRegistryOptions {
+  /** Watch the configuration files (default true); without it, only the interval reloads. */
+  readonly watchFiles?: boolean
+  /** How long a burst of file events is gathered into one reload (default 100 ms). */
+  readonly settle?: Duration.DurationInput
+}
 
-export const ProjectRegistryLive = Layer.effect(
-  ProjectRegistry,
+const errorProblems = (e: LoadError): ReadonlyArray<ConfigProblem> =>
+  "problems" in e && Array.isArray(e.problems) ? e.problems : []
+
+const label = (p: ProjectState) => {
+  const ns = projectNamespace(p)
+  return p.dir === GLOBAL_DIR ? "the global config" : ns === undefined ? p.dir : `namespace ${ns} (${p.dir})`
+}
+
+export const makeProjectRegistry = (options: ProjectRegistryOptions = {}) =>
   Effect.gen(function* () {
     const state = yield* StateStore
     const loader = yield* ConfigLoader
-    const { env } = yield* SupervisorConfig
-    // The projects are read with the supervisor's environment, as the CLI that started it would.
-    const definitionsIn = (dir: string, what = dir) =>
-      loader.load({ cwd: dir, env }).pipe(
-        Effect.map(configDefinitions),
-        Effect.mapError((e) => describeLoadError(what, e)),
+    const { env, settings } = yield* SupervisorConfig
+    const home = env.HOME || os.homedir()
+    const ref = yield* SubscriptionRef.make<RegistrySnapshot>({ projects: [], settings })
+    const lock = yield* Effect.makeSemaphore(1)
+    const changes = yield* Queue.unbounded<string>()
+    const files = options.watchFiles === false ? undefined : yield* makeFileWatch(changes)
+
+    // Projects are read with the supervisor's environment, as the CLI that started it would.
+    const load = (known: KnownProject, previous: ProjectState | undefined): Effect.Effect<ProjectState> =>
+      loader.load({ cwd: known.dir, env }).pipe(
+        Effect.either,
+        Effect.map((loaded): ProjectState => {
+          if (Either.isRight(loaded))
+            return {
+              ...known,
+              config: loaded.right,
+              definitions: configDefinitions(loaded.right),
+              problems: [],
+              problem: undefined,
+            }
+          // invalid now: the last good configuration stays in force
+          const problems = errorProblems(loaded.left)
+          return {
+            ...known,
+            config: previous?.config,
+            definitions: previous?.definitions ?? new Map(),
+            problems,
+            problem: problemText(problems) ?? String(loaded.left),
+          }
+        }),
       )
-    const registeredDir = (namespace: string) =>
-      state.get.pipe(
-        // own keys only: `constructor/x` must not find Object.prototype.constructor
-        Effect.map((s) => (Object.hasOwn(s.namespaces, namespace) ? s.namespaces[namespace] : undefined)),
+
+    /** Reloads the projects in `only` (every one when absent) and those not loaded yet; publishes a change. */
+    const reloadSome = (only?: ReadonlySet<string>) =>
+      lock.withPermits(1)(
+        Effect.gen(function* () {
+          const before = yield* SubscriptionRef.get(ref)
+          const previous = new Map(before.projects.map((p) => [p.dir, p]))
+          const stale = (dir: string) => only === undefined || only.has(dir) || !previous.has(dir)
+          const refresh = (known: KnownProject) => {
+            const was = previous.get(known.dir)
+            return was !== undefined && !stale(known.dir)
+              ? Effect.succeed({ ...was, sources: known.sources, names: known.names })
+              : load(known, was)
+          }
+          const global = yield* refresh({ dir: GLOBAL_DIR, sources: ["global"], names: [] })
+          const list = knownProjects(yield* state.get, global.config?.namespaces ?? {})
+          const projects = yield* Effect.forEach(
+            list,
+            (k) => (k.dir === GLOBAL_DIR ? Effect.succeed({ ...global, ...k }) : refresh(k)),
+            { concurrency: 4 },
+          )
+          for (const p of projects) {
+            const was = previous.get(p.dir)?.problem
+            if (p.problem === was) continue
+            if (p.problem !== undefined)
+              yield* Effect.logWarning(
+                `the configuration of ${label(p)} is invalid; ${
+                  p.config === undefined
+                    ? "none was loaded yet"
+                    : "its last good configuration stays in force"
+                }:\n${p.problem}`,
+              )
+            else yield* Effect.logInfo(`the configuration of ${label(p)} is valid again`)
+          }
+          const next: RegistrySnapshot = { projects, settings: global.config?.settings ?? before.settings }
+          if (!sameSnapshot(before, next)) yield* SubscriptionRef.set(ref, next)
+          if (files !== undefined) yield* files.setPaths(projects.flatMap((p) => watchedFiles(p, env, home)))
+        }),
       )
-    const configuredIn = (
-      defs: ReadonlyMap<string, DaemonDefinition>,
-      id: string,
-    ): Configured | undefined => {
-      const def = defs.get(id)
-      return def === undefined ? undefined : { def, dependencies: dependencyClosure([def], defs) }
-    }
+    const reload = reloadSome()
+
+    const find = (id: string) =>
+      Effect.gen(function* () {
+        const slash = id.indexOf("/")
+        if (slash < 0) return undefined
+        const namespace = id.slice(0, slash)
+        yield* reload
+        const { projects } = yield* SubscriptionRef.get(ref)
+        const named = projects.filter((p) => p.names.includes(namespace))
+        for (const p of [...named, ...projects.filter((p) => !named.includes(p))]) {
+          const def = p.definitions.get(id)
+          if (def !== undefined)
+            return { def, dependencies: dependencyClosure([def], p.definitions) } satisfies Configured
+        }
+        const broken = named.find((p) => p.config === undefined && p.problem !== undefined)
+        if (broken !== undefined)
+          return yield* Effect.fail(
+            `cannot read the configuration of ${label(broken)}: ${broken.problem?.replaceAll("\n", " ")}`,
+          )
+        return undefined
+      })
 
     const registry: ProjectRegistryShape = {
       note: (dir) =>
@@ -80,34 +181,73 @@ export const ProjectRegistryLive = Layer.effect(
               ? s
               : { ...s, projects: [...s.projects, absolute].slice(-MAX_PROJECTS) },
           )
+          yield* reloadSome(new Set([absolute]))
         }),
-      find: (id) =>
+      find,
+      definitions: Effect.map(SubscriptionRef.get(ref), allDefinitions),
+      snapshot: ref,
+      register: (given) =>
         Effect.gen(function* () {
-          const slash = id.indexOf("/")
-          if (slash < 0) return undefined
-          const namespace = id.slice(0, slash)
-          const dir = yield* registeredDir(namespace)
-          if (dir !== undefined) {
-            const found = configuredIn(yield* definitionsIn(dir, `namespace ${namespace} (${dir})`), id)
-            if (found !== undefined) return found
+          if (!nodePath.isAbsolute(given))
+            return yield* Effect.fail(`dir must be an absolute path, got ${JSON.stringify(given)}`)
+          const dir = nodePath.resolve(given)
+          const loaded = yield* loader.load({ cwd: dir, env }).pipe(Effect.either)
+          if (Either.isLeft(loaded)) {
+            const problems = errorProblems(loaded.left)
+            const detail = problems.length > 0 ? problemText(problems) : String(loaded.left)
+            return yield* Effect.fail(
+              `cannot read the configuration of ${dir}: ${detail?.replaceAll("\n", " ")}`,
+            )
           }
-          for (const project of [...(yield* state.get).projects].reverse()) {
-            const defs = yield* definitionsIn(project).pipe(Effect.orElseSucceed(() => undefined))
-            const found = defs === undefined ? undefined : configuredIn(defs, id)
-            if (found !== undefined) return found
-          }
-          return undefined
+          const name = loaded.right.namespace
+          if (name === undefined)
+            return yield* Effect.fail(`no project configuration (supervisor.toml) in ${dir} or above it`)
+          yield* state.update((s) => ({ ...s, namespaces: { ...s.namespaces, [name]: dir } }))
+          yield* reloadSome(new Set([dir]))
+          return { name, dir }
         }),
-      registered: Effect.gen(function* () {
-        const out: Array<DaemonDefinition> = []
-        // an unreadable project is left out of the listing (starting it says why)
-        for (const [namespace, dir] of Object.entries((yield* state.get).namespaces)) {
-          const defs = yield* definitionsIn(dir).pipe(Effect.orElseSucceed(() => new Map()))
-          out.push(...[...defs.values()].filter((d) => d.id.namespace === namespace))
-        }
-        return out
-      }),
+      forget: (name) =>
+        Effect.gen(function* () {
+          const { projects } = yield* SubscriptionRef.get(ref)
+          const result = forgetIn(yield* state.get, projects, name)
+          if (typeof result === "string") return yield* Effect.fail(result)
+          yield* state.update((s: PersistentState) => {
+            const forgotten = forgetIn(s, projects, name)
+            return typeof forgotten === "string" ? s : forgotten.state
+          })
+          yield* reload
+          return { name, dir: result.dir }
+        }),
+      reload,
     }
+
+    yield* reload
+    // File events: a burst (an editor's save, a checkout) gives one reload.
+    const settle = options.settle ?? "100 millis"
+    yield* Queue.take(changes).pipe(
+      Effect.zipRight(Effect.sleep(settle)),
+      Effect.zipRight(Queue.takeAll(changes)),
+      Effect.zipRight(reload),
+      Effect.catchAllCause((cause) => Effect.logError("reloading the configurations failed", cause)),
+      Effect.forever,
+      Effect.forkScoped,
+    )
+    // And at least every settings.supervisor.watch_interval, as the settings in force say now.
+    yield* SubscriptionRef.get(ref).pipe(
+      Effect.flatMap((s) =>
+        Effect.sleep(
+          Duration.max(Duration.decode(s.settings.supervisor.watch_interval), Duration.millis(100)),
+        ),
+      ),
+      Effect.zipRight(reload),
+      Effect.catchAllCause((cause) => Effect.logError("reloading the configurations failed", cause)),
+      Effect.forever,
+      Effect.forkScoped,
+    )
     return registry
-  }),
-)
+  })
+
+export const ProjectRegistryLayer = (options: ProjectRegistryOptions = {}) =>
+  Layer.scoped(ProjectRegistry, makeProjectRegistry(options))
+
+export const ProjectRegistryLive = ProjectRegistryLayer()

@@ -328,6 +328,10 @@ export const apiGet = <A = unknown>(stateDir: string, path: string): Promise<A |
 export const apiPost = <A = unknown>(stateDir: string, path: string, body: unknown): Promise<A | undefined> =>
   apiCall<A>(stateDir, "POST", path, body)
 
+/** DELETE on the supervisor's API (e.g. `/api/namespaces/app`); undefined when nothing answers. */
+export const apiDelete = <A = unknown>(stateDir: string, path: string): Promise<A | undefined> =>
+  apiCall<A>(stateDir, "DELETE", path)
+
 const apiCall = <A>(stateDir: string, method: string, path: string, body?: unknown): Promise<A | undefined> =>
   new Promise((resolvePromise) => {
     const payload = body === undefined ? undefined : JSON.stringify(body)

@@ -225,14 +225,14 @@ describe("start, answered by the supervisor", () => {
         expect(r.status, args.join(" ")).not.toBe(0)
         expect(r.stderr, args.join(" ")).toMatch(/cli\.cjs/)
       }
-      expect(await statusOf("app/web")).toBeUndefined() // never started
+      expect(await statusOf("app/web")).toBe("available") // never started (listed: its project is known)
       // A configuration with a warning: the CLI must print it.
       writeFileSync(
         join(proj, "supervisor.toml"),
         `${CONFIG}\n[daemons.old]\nrun = "x"\nexpected_port = [3999]\n`,
       )
       expect(launch("start", "web").stderr).toMatch(/cli\.cjs/)
-      expect(await statusOf("app/web")).toBeUndefined() // never started
+      expect(await statusOf("app/web")).toBe("available") // never started (listed: its project is known)
       withCli()
       const warned = launch("start", "web")
       expect(warned.status, warned.stderr).toBe(0)
@@ -254,7 +254,7 @@ describe("start, answered by the supervisor", () => {
         status: 200,
         events: [{ fallback: true }],
       })
-      expect(await statusOf("app/web")).toBeUndefined() // never started
+      expect(await statusOf("app/web")).toBe("available") // never started (listed: its project is known)
       const started = await startFrom(request_(version, ["web"], "lines"))
       // a transcript: each outcome as it is settled, then all of them
       const ready = { _tag: "Ready", id: "app/web", pid: expect.any(Number) }

@@ -132,6 +132,12 @@ export const status = (json: boolean) =>
       yield* Console.log(`  daemons  ${info.daemons}`)
       yield* Console.log(`  web      ${info.web_url ?? "off"}`)
       if (info.api_url !== null) yield* Console.log(`  api      ${info.api_url}/api`)
+      // an invalid file: the last good configuration stays in force, nothing is stopped
+      for (const p of info.config_problems) {
+        const what = p.namespace === null ? p.dir : `${p.namespace} (${p.dir})`
+        yield* Console.log(`  config   ${what}: invalid, the last good configuration stays in force`)
+        for (const line of p.problem.split("\n")) yield* Console.log(`    ${line}`)
+      }
     }),
   ).pipe(
     Effect.catchTag("NotRunning", (e: NotRunning) =>
