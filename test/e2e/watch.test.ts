@@ -58,6 +58,7 @@ beforeAll(() => {
       daemon("polled", 'watch = ["poll.txt"]\nwatch_mode = "poll"'),
       daemon("later", 'watch = ["gen/out/*.txt"]'),
       daemon("edited", 'watch = ["first.txt"]'),
+      daemon("live", 'watch = ["old.txt"]'),
     ].join("\n"),
   )
   mkdirSync(join(dir, "src"))
@@ -168,6 +169,28 @@ describe("watch (e2e)", () => {
       write("second.txt", "x")
       await restartedFrom("edited", pid)
       expect(await restarts("app/edited")).toEqual(["[supervisor] restarting: watch (second.txt changed)"])
+    },
+    T,
+  )
+
+  it(
+    "a watch list edited in supervisor.toml applies at once: no restart of the daemon or the supervisor",
+    async () => {
+      const pid = await startWatched("live")
+      const supervisorStatus = JSON.parse(cli("supervisor", "status", "--json").stdout) as { pid: number }
+      const toml = join(dir, "supervisor.toml")
+      writeFileSync(toml, readFileSync(toml, "utf8").replace('watch = ["old.txt"]', 'watch = ["new.txt"]'))
+      await waitFor("the edited list to be watched", async () =>
+        (await lines("app/live")).includes("[supervisor] watch: watching new.txt (native)"),
+      )
+      expect((await daemonEntry(sb.stateDir, "app/live"))?.pid).toBe(pid)
+      write("old.txt", "x")
+      write("new.txt", "x")
+      await restartedFrom("live", pid)
+      expect(await restarts("app/live")).toEqual(["[supervisor] restarting: watch (new.txt changed)"])
+      expect((JSON.parse(cli("supervisor", "status", "--json").stdout) as { pid: number }).pid).toBe(
+        supervisorStatus.pid,
+      )
     },
     T,
   )

@@ -1,5 +1,8 @@
 import { Context, type Duration, Effect, ExecutionStrategy, Exit, Layer, Queue, Scope, Stream } from "effect"
+import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
 import { LogStore } from "../../logs/LogStore.js"
+import { ProjectRegistry, type ProjectRegistryShape } from "../../registry/ProjectRegistry.js"
+import { allDefinitions } from "../../registry/snapshot.js"
 import { Supervisor, type SupervisorShape } from "../Supervisor.js"
 import { SupervisorConfig } from "../SupervisorConfig.js"
 import { changedText, makeDebouncer } from "./debounce.js"
@@ -7,7 +10,8 @@ import { type Backend, chokidarBackend, openWatcher } from "./fileWatcher.js"
 import { sameSpec, specsOf, type WatchSpec } from "./spec.js"
 
 // Restarts daemons when their watched files change (docs/watch.md). Its input is a stream of
-// watch specs: today those of the daemons the supervisor knows (`daemonSpecs`).
+// watch specs: those of the daemons the supervisor knows, as their files configure them now
+// (`configuredSpecs`: the live registry's definition, else the one the daemon last started with).
 
 export interface WatchShape {
   /** The specs watched now. */
@@ -35,6 +39,29 @@ export const daemonSpecs = (supervisor: SupervisorShape): Stream.Stream<Readonly
   supervisor.changes.pipe(
     Stream.map((daemons) => specsOf(daemons.values())),
     Stream.changesWith(sameSpecs),
+  )
+
+/**
+ * The watch specs of the daemons the supervisor knows, each with its `watch` list as its file
+ * says now: an edited list applies without a restart of the daemon or the supervisor.
+ */
+export const configuredSpecs = (
+  supervisor: SupervisorShape,
+  configured: Stream.Stream<ReadonlyMap<string, DaemonDefinition>>,
+): Stream.Stream<ReadonlyArray<WatchSpec>> =>
+  Stream.zipLatest(supervisor.changes, configured).pipe(
+    Stream.map(([daemons, defs]) =>
+      specsOf([...daemons.values()].map((d) => ({ ...d, def: defs.get(d.def.id.qualified) ?? d.def }))),
+    ),
+    Stream.changesWith(sameSpecs),
+  )
+
+/** The registry's definitions by qualified ID, now and after each reload. */
+const registryDefinitions = (
+  registry: ProjectRegistryShape,
+): Stream.Stream<ReadonlyMap<string, DaemonDefinition>> =>
+  registry.snapshot.changes.pipe(
+    Stream.map((snapshot) => new Map(allDefinitions(snapshot).map((d) => [d.id.qualified, d]))),
   )
 
 /**
@@ -100,11 +127,20 @@ export const WatchLive = (options: WatchLiveOptions = {}) =>
     Watch,
     Effect.gen(function* () {
       const supervisor = yield* Supervisor
+      const registry = yield* ProjectRegistry
       const logs = yield* LogStore
       const { settings } = yield* SupervisorConfig
-      return yield* makeWatch(daemonSpecs(supervisor), {
+      return yield* makeWatch(configuredSpecs(supervisor, registryDefinitions(registry)), {
+        // the restart takes the daemon as its file configures it now
         restart: (id, detail) =>
-          supervisor.restartIfRunning(id, "watch", undefined, detail).pipe(Effect.ignore),
+          Effect.flatMap(registry.definitions, (defs) =>
+            supervisor.restartIfRunning(
+              id,
+              "watch",
+              defs.find((d) => d.id.qualified === id),
+              detail,
+            ),
+          ).pipe(Effect.ignore),
         note: (id, text) =>
           logs
             .note(id, text)

@@ -1,12 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Ref, TestClock } from "effect"
+import { Duration, Effect, Ref, SubscriptionRef, TestClock } from "effect"
+import type { DaemonDefinition } from "../../../src/domain/DaemonDefinition.js"
 import {
   type Backend,
   type BackendEvents,
   type BackendOptions,
   openWatcher,
 } from "../../../src/supervisor/watch/fileWatcher.js"
-import { daemonSpecs, makeWatch } from "../../../src/supervisor/watch/Watch.js"
+import { configuredSpecs, daemonSpecs, makeWatch } from "../../../src/supervisor/watch/Watch.js"
 import {
   awaitRuntime,
   awaitSleepUntil,
@@ -137,6 +138,44 @@ describe("watch restarts", () => {
       expect(yield* h.sup.clean([WEB])).toEqual([WEB])
       yield* fake.awaitOpen(0)
     }),
+  )
+})
+
+describe("watch specs from the configuration", () => {
+  it.scoped(
+    "the configured definition's list wins over the one the daemon started with, and follows edits",
+    () =>
+      Effect.gen(function* () {
+        const h = yield* makeHarness()
+        const fake = fakeBackend()
+        const configured = yield* SubscriptionRef.make<ReadonlyMap<string, DaemonDefinition>>(new Map())
+        const watch = yield* makeWatch(configuredSpecs(h.sup, configured.changes), {
+          restart: () => Effect.void,
+          note: () => Effect.void,
+          backend: fake.backend,
+          stateDir: undefined,
+          debounce: Duration.seconds(1),
+          pollInterval: Duration.millis(500),
+        })
+        yield* startReady(h.sup, definition("web", { watch: ["*.js"] }))
+        const [first] = yield* fake.awaitOpen(1)
+        const patterns = watch.watched.pipe(Effect.map((specs) => specs.map((w) => [w.id, ...w.patterns])))
+        expect(yield* patterns).toEqual([[WEB, "*.js"]])
+        // the file now says `src/**/*.ts`: the watcher is reopened without a restart of the daemon
+        yield* SubscriptionRef.set(
+          configured,
+          new Map([[WEB, definition("web", { watch: ["src/**/*.ts"] })]]),
+        )
+        for (let turn = 0; turn < 20_000 && fake.watchers.length < 2; turn++) yield* Effect.yieldNow()
+        yield* fake.awaitOpen(1)
+        expect(yield* patterns).toEqual([[WEB, "src/**/*.ts"]])
+        expect(fake.watchers.length).toBe(2)
+        expect(first?.closed).toBe(true)
+        expect(yield* spawns(h)).toBe(1)
+        // the file no longer watches anything: the watcher is closed
+        yield* SubscriptionRef.set(configured, new Map([[WEB, definition("web")]]))
+        yield* fake.awaitOpen(0)
+      }),
   )
 })
 
