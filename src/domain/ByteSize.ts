@@ -33,13 +33,14 @@ export const parseByteSize = (input: string): Either.Either<number, string> => {
   return Either.right(bytes)
 }
 
-const BINARY = [
+/** Byte units, largest first: powers of 1024 and of 1000. */
+export const BINARY_UNITS = [
   ["TiB", 1024 ** 4],
   ["GiB", 1024 ** 3],
   ["MiB", 1024 ** 2],
   ["KiB", 1024],
 ] as const
-const SI = [
+export const SI_UNITS = [
   ["TB", 1000 ** 4],
   ["GB", 1000 ** 3],
   ["MB", 1000 ** 2],
@@ -50,7 +51,7 @@ const exact = (bytes: number, units: ReadonlyArray<readonly [string, number]>) =
 
 /** The shortest exact spelling: the unit giving the smallest number (binary on a tie), else bytes. */
 export const formatByteSize = (bytes: number): string => {
-  const candidates = [exact(bytes, BINARY), exact(bytes, SI)].filter((c) => c !== undefined)
+  const candidates = [exact(bytes, BINARY_UNITS), exact(bytes, SI_UNITS)].filter((c) => c !== undefined)
   const best = candidates.sort((a, b) => bytes / a[1] - bytes / b[1])[0]
   return best ? `${bytes / best[1]}${best[0]}` : `${bytes}B`
 }

@@ -1,24 +1,11 @@
-import { formatByteSize } from "../../domain/ByteSize.js"
-
-const SI = [
-  ["TB", 1000 ** 4],
-  ["GB", 1000 ** 3],
-  ["MB", 1000 ** 2],
-  ["KB", 1000],
-] as const
-const BINARY = [
-  ["TiB", 1024 ** 4],
-  ["GiB", 1024 ** 3],
-  ["MiB", 1024 ** 2],
-  ["KiB", 1024],
-] as const
+import { BINARY_UNITS, formatByteSize, SI_UNITS } from "../../domain/ByteSize.js"
 
 /** The limit as the config writes it, with a space: `80 MB`, `512 MiB`. */
 const spelled = (bytes: number): string => formatByteSize(bytes).replace(/^([\d.]+)/, "$1 ")
 
 /** A measured size in the unit family of `limit` (binary when it is written in KiB, MiB...): `161.2 MB`. */
 export const formatMeasured = (bytes: number, limit: number): string => {
-  const units = /iB$/.test(formatByteSize(limit)) ? BINARY : SI
+  const units = /iB$/.test(formatByteSize(limit)) ? BINARY_UNITS : SI_UNITS
   const unit = units.find(([, size]) => bytes >= size)
   return unit === undefined ? `${bytes} B` : `${(bytes / unit[1]).toFixed(1)} ${unit[0]}`
 }
