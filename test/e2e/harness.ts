@@ -399,8 +399,7 @@ export interface DaemonEntry {
 export const daemonEntry = (stateDir: string, id: string): Promise<DaemonEntry | undefined> =>
   apiGet<DaemonEntry>(stateDir, `/api/daemons/${encodeURIComponent(id)}`)
 
-/** A TCP port that was free on 127.0.0.1 a moment ago. */
-export const freePort = (): Promise<number> =>
+const anyPort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const s = net.createServer()
     s.once("error", reject)
@@ -409,6 +408,19 @@ export const freePort = (): Promise<number> =>
       s.close(() => resolve(port))
     })
   })
+
+/** Ports handed out in this test file: a port freed a moment ago may be handed out again. */
+const handedOut = new Set<number>()
+
+/** A TCP port that was free on 127.0.0.1 a moment ago, and not handed out before in this file. */
+export const freePort = async (): Promise<number> => {
+  for (;;) {
+    const port = await anyPort()
+    if (handedOut.has(port)) continue
+    handedOut.add(port)
+    return port
+  }
+}
 
 /** A command under a pseudo-terminal (`script`, as a user's terminal): its output so far, and its exit. */
 export const onTerminal = (
