@@ -45,7 +45,7 @@ const say = (line: string) => Console.error(`boot: ${line}`)
 
 /**
  * Starts the boot plan of the global configuration (`global`) and of the known projects
- * (registered namespaces, each its own namespace's daemons, then the noted directories), through
+ * (`[namespaces]` of the user config and registered namespaces, each its own namespace's daemons, then the noted directories), through
  * Control with reason `boot`. Problems are lines of the supervisor's log; it never fails.
  */
 export const startAtBoot = (global: ResolvedConfig) =>
@@ -69,7 +69,11 @@ export const startAtBoot = (global: ResolvedConfig) =>
           ),
         ),
       )
-    for (const [namespace, dir] of Object.entries(state.namespaces))
+    // the user config's `[namespaces]` first, then those registered over the API
+    for (const [namespace, dir] of [
+      ...Object.entries(global.namespaces ?? {}),
+      ...Object.entries(state.namespaces),
+    ])
       yield* load(dir, (d) => d.id.namespace === namespace)
     for (const dir of state.projects) yield* load(dir, () => true)
     const plan = bootPlan(sources)

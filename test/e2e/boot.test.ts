@@ -231,6 +231,29 @@ describe("supervisor supervisor run --boot", () => {
   )
 
   it(
+    "a project of the user config's [namespaces] table has its boot_start daemons started too",
+    async () => {
+      const shop = sb.project("shop", PROJECT)
+      sb.write({
+        "home/.config/supervisor/config.toml": `[namespaces]\nshop = { dir = ${JSON.stringify(shop)} }\n`,
+      })
+      const started = sb.cli(["supervisor", "start", "--boot"], sb.root)
+      expect(started.status, started.stderr).toBe(0)
+      const running = await waitFor(
+        "shop/pboot to run",
+        async () => {
+          const list = (await apiGet<Array<DaemonEntry>>(sb.stateDir, "/api/daemons")) ?? []
+          const ids = list.filter((d) => d.status.type === "running").map((d) => d.id.qualified)
+          return ids.includes("shop/pboot") ? ids.sort() : undefined
+        },
+        { timeout: 20_000 },
+      )
+      expect(running).toEqual(["shop/pboot", "shop/pdep"])
+    },
+    T,
+  )
+
+  it(
     "`supervisor supervisor start --boot` starts the boot_start daemons of the background supervisor",
     async () => {
       sb.write({ "home/.config/supervisor/config.toml": GLOBAL.replace("GO_FILE", BIN) })
