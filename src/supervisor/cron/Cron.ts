@@ -72,6 +72,22 @@ export const supervisorView =
       return { running: isActive(r.right), enabled, last }
     })
 
+/**
+ * The longest single sleep: a timer longer than ~24.8 days never fires in Node, and a shorter one
+ * re-reads the wall clock now and then (a machine that was suspended, a clock that was set).
+ */
+export const MAX_SLEEP_MS = 24 * 60 * 60 * 1000
+
+/** Sleeps until the wall clock reads `at` (epoch ms). */
+const sleepUntil = (at: number) =>
+  Effect.gen(function* () {
+    for (;;) {
+      const now = yield* Clock.currentTimeMillis
+      if (now >= at) return
+      yield* Effect.sleep(Duration.millis(Math.min(at - now, MAX_SLEEP_MS)))
+    }
+  })
+
 /** One schedule's life: a missed run on take-on (`catchUp`), then each scheduled time. */
 const follow = (s: CronSchedule, deps: CronDeps, catchUp: boolean) =>
   Effect.gen(function* () {
@@ -106,8 +122,7 @@ const follow = (s: CronSchedule, deps: CronDeps, catchUp: boolean) =>
     while (true) {
       const next = nextRunAfter(s.schedule, from)
       if (next === undefined) return yield* Effect.never
-      const now = yield* Clock.currentTimeMillis
-      if (next > now) yield* Effect.sleep(Duration.millis(next - now))
+      yield* sleepUntil(next)
       yield* trigger(next, false)
       yield* deps.setHandled(s.id, next)
       from = next
