@@ -20,6 +20,16 @@ beforeAll(() => {
       "ready_delay = 0",
       'cron = "*/2 * * * * *"',
       "",
+      "[daemons.busy]",
+      'run = "exec sleep 300"',
+      "ready_delay = 0",
+      'cron = "*/2 * * * * *"',
+      "",
+      "[daemons.fresh]",
+      'run = "exec sleep 300"',
+      "ready_delay = 0",
+      'cron = { schedule = "*/2 * * * * *", retrigger = "always" }',
+      "",
       "[daemons.plain]",
       'run = "exec sleep 300"',
       "",
@@ -60,6 +70,44 @@ describe("cron (e2e)", () => {
       expect((await daemonEntry(sb.stateDir, "app/plain"))?.status.type).toBe("available")
       const status = sb.cli(["status", "tick"], dir)
       expect(status.stdout).toMatch(/^Next run: \d{4}-/m)
+    },
+    T,
+  )
+
+  it(
+    "finish skips while the previous run is still running (said once in the log); always restarts it",
+    async () => {
+      const lines = async (id: string) => (await storedLogs(sb.stateDir, id)).map((e) => e.message)
+      const starts = (l: ReadonlyArray<string>) =>
+        l.filter((x) => x.startsWith("[supervisor] cron: starting"))
+      // busy: started by the first firing, then every firing is skipped, noted once
+      await waitFor(
+        "app/busy to be started by cron",
+        async () =>
+          starts(await lines("app/busy")).length === 1 &&
+          (await daemonEntry(sb.stateDir, "app/busy"))?.status.type === "running",
+        { timeout: 10_000, interval: 200 },
+      )
+      const first = (await daemonEntry(sb.stateDir, "app/busy"))?.pid
+      await new Promise((r) => setTimeout(r, 4_500))
+      const busy = await lines("app/busy")
+      expect(starts(busy)).toHaveLength(1)
+      expect(busy.filter((x) => x.startsWith("[supervisor] cron: skipped"))).toEqual([
+        '[supervisor] cron: skipped (schedule "*/2 * * * * *"): the previous run is still running (retrigger = "finish")',
+      ])
+      expect((await daemonEntry(sb.stateDir, "app/busy"))?.pid).toBe(first)
+      // fresh: a new process at each firing
+      const pids = new Set<number>()
+      await waitFor(
+        "app/fresh to run with three different pids",
+        async () => {
+          const e = await daemonEntry(sb.stateDir, "app/fresh")
+          if (e?.status.type === "running" && e.pid !== null) pids.add(e.pid)
+          return pids.size >= 3
+        },
+        { timeout: 15_000, interval: 100 },
+      )
+      expect((await lines("app/fresh")).some((x) => x.startsWith("[supervisor] cron: restarting"))).toBe(true)
     },
     T,
   )
