@@ -1,8 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Exit, Ref, Scope, Stream, TestClock } from "effect"
+import { Effect, Exit, Ref, Scope, Stream, SubscriptionRef, TestClock } from "effect"
+import type { DaemonDefinition } from "../../../src/domain/DaemonDefinition.js"
 import {
   type CronDeps,
   type CronView,
+  configuredSchedules,
   MAX_SLEEP_MS,
   makeCron,
   supervisorView,
@@ -301,6 +303,49 @@ describe("cron persistence across a restart of the service", () => {
       // it sleeps (a day at most at a time: timers have a limit) towards next Dec 30
       yield* awaitSleepUntil(midnight + 1000 + MAX_SLEEP_MS)
       expect(yield* Ref.get(old.fired)).toEqual([])
+    }).pipe(Effect.scoped),
+  )
+})
+
+describe("cron follows the configuration", () => {
+  it.effect("a daemon added, edited or removed in its file gets, changes or loses its schedule", () =>
+    Effect.gen(function* () {
+      yield* TestClock.setTime(BASE + 1000)
+      const defs = yield* SubscriptionRef.make<ReadonlyArray<DaemonDefinition>>([definition("plain")])
+      const fired = yield* Ref.make<ReadonlyArray<readonly [string, number]>>([])
+      const cron = yield* makeCron(configuredSchedules(defs.changes), {
+        fire: (id) =>
+          Effect.flatMap(TestClock.currentTimeMillis, (now) =>
+            Ref.update(fired, (f) => [...f, [id, now] as const]),
+          ),
+        view: () => Effect.succeed({ running: false, enabled: true, last: "never" }),
+        note: () => Effect.void,
+        handled: () => Effect.succeed(undefined),
+        setHandled: () => Effect.void,
+      })
+      yield* settle
+      expect(yield* cron.scheduled).toEqual([])
+      // added: every minute
+      yield* SubscriptionRef.set(defs, [definition("plain"), definition("web", { cron: "0 * * * * *" })])
+      yield* awaitSleepUntil(BASE + 60_000)
+      expect((yield* cron.scheduled).map((s) => s.schedule)).toEqual(["0 * * * * *"])
+      yield* TestClock.adjust(59_000)
+      expect(yield* awaitCount(fired, 1)).toEqual([[WEB, BASE + 60_000]])
+      // edited: every 10 seconds from now on
+      yield* SubscriptionRef.set(defs, [definition("web", { cron: { schedule: "*/10 * * * * *" } })])
+      yield* awaitSleepUntil(BASE + 70_000)
+      yield* TestClock.adjust(10_000)
+      expect(yield* awaitCount(fired, 2)).toEqual([
+        [WEB, BASE + 60_000],
+        [WEB, BASE + 70_000],
+      ])
+      // removed: no more firings
+      yield* SubscriptionRef.set(defs, [])
+      yield* settle
+      expect(yield* cron.scheduled).toEqual([])
+      yield* TestClock.adjust(60_000)
+      yield* settle
+      expect((yield* Ref.get(fired)).length).toBe(2)
     }).pipe(Effect.scoped),
   )
 })
