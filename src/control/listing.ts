@@ -3,6 +3,7 @@ import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { compareIds } from "../domain/idOrder.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+import { nextRunOf } from "../supervisor/cron/schedule.js"
 
 const byId = (a: ApiDaemonEntry, b: ApiDaemonEntry) => compareIds(a.id.qualified, b.id.qualified)
 
@@ -30,6 +31,7 @@ export const mergeDefinitions = (
   definitions: ReadonlyArray<DaemonDefinition>,
 ): Array<ApiDaemonEntry> => {
   const disabled = new Set(disabledIds)
+  const now = Date.now()
   const seen = new Set(known.map((k) => k.id.qualified))
   const configured = definitions
     .filter((d) => !seen.has(d.id.qualified))
@@ -53,6 +55,7 @@ export const mergeDefinitions = (
         retry_count: 0,
         next_retry: null,
         source: d.source,
+        next_run: nextRunOf(d, now),
       }),
     )
   return [...known, ...configured].sort(byId)

@@ -40,6 +40,9 @@ export const ApiDaemonEntry = Schema.Struct({
     description: "The retry an errored daemon waits for; null when none is pending",
   }),
   source: Schema.NullOr(Schema.String),
+  next_run: Schema.NullOr(Schema.String).annotations({
+    description: "When its cron schedule fires next (ISO 8601); null without a schedule",
+  }),
 }).annotations({ identifier: "ApiDaemonEntry" })
 export type ApiDaemonEntry = typeof ApiDaemonEntry.Type
 

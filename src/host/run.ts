@@ -12,6 +12,7 @@ import { ProjectRegistry, ProjectRegistryLive } from "../registry/ProjectRegistr
 import { statePaths } from "../state/paths.js"
 import { StateStore, StateStoreLive } from "../state/StateStore.js"
 import { loadOrCreateToken } from "../state/token.js"
+import { CronLive } from "../supervisor/cron/Cron.js"
 import { HookRunnerLive } from "../supervisor/hooks/HookRunner.js"
 import { LimitsLive } from "../supervisor/limits/Limits.js"
 import { TreeSamplerLive } from "../supervisor/limits/trees.js"
@@ -69,6 +70,7 @@ export const runHost = (options: HostOptions) =>
       const services = Layer.mergeAll(
         ControlLive,
         WatchLive({ stateDir: paths.dir }),
+        CronLive.pipe(Layer.provide(ControlLive)),
         LimitsLive.pipe(Layer.provide(TreeSamplerLive)),
       ).pipe(
         Layer.provideMerge(Layer.merge(SupervisorLive, ProjectRegistryLive)),

@@ -32,6 +32,13 @@ export const PersistentState = Schema.Struct({
    * configuration declares can be started over the API before they ever ran.
    */
   projects: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] }),
+  /**
+   * Per cron daemon, epoch milliseconds up to which its scheduled times were dealt with (fired or
+   * skipped): a supervisor restart fires a time missed since then once, and never one before it.
+   */
+  cron: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.Number }), {
+    default: () => ({}),
+  }),
 })
 export type PersistentState = typeof PersistentState.Type
 
@@ -43,4 +50,5 @@ export const emptyState = (): PersistentState => ({
   disabled: [],
   namespaces: {},
   projects: [],
+  cron: {},
 })

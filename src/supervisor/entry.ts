@@ -1,4 +1,5 @@
 import type { ApiDaemonEntry, NextRetry } from "../domain/ApiDaemonEntry.js"
+import { nextRunOf } from "./cron/schedule.js"
 import { type DaemonState, isActive } from "./DaemonState.js"
 import type { DaemonUsage } from "./resourceUsage.js"
 
@@ -38,5 +39,6 @@ export const apiEntry = (r: DaemonState, disabled: boolean, usage?: DaemonUsage)
     retry_count: r.retryCount,
     next_retry: nextRetryOf(r, now),
     source: r.def.source,
+    next_run: nextRunOf(r.def, now),
   }
 }

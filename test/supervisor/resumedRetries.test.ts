@@ -54,6 +54,7 @@ describe("retries across a supervisor restart", () => {
         const h = yield* makeHarness({
           initialState: {
             version: 1,
+            cron: {},
             daemons: {
               [WEB]: {
                 id: WEB,

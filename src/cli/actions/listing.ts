@@ -155,6 +155,7 @@ export const status = (o: StatusOptions) =>
           e.status.signal ? `killed by ${e.status.signal}` : `exit code ${e.status.exit_code}`,
         ])
       if (e.status.message) lines.push(["Message", e.status.message])
+      if (e.next_run !== null) lines.push(["Next run", e.next_run])
       lines.push(
         ["Enabled", e.enabled ? "yes" : "no"],
         ["Run", e.run],
