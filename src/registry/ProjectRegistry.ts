@@ -1,3 +1,4 @@
+import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
 import { Context, Duration, Effect, Either, Layer, Queue, SubscriptionRef } from "effect"
@@ -5,6 +6,7 @@ import { ConfigLoader, type LoadError } from "../config/ConfigLoader.js"
 import { configDefinitions, dependencyClosure } from "../config/definitions.js"
 import type { ConfigProblem } from "../domain/ConfigProblem.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { MAX_PROJECTS, type PersistentState } from "../state/State.js"
 import { StateStore } from "../state/StateStore.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
@@ -85,11 +87,37 @@ export const makeProjectRegistry = (options: ProjectRegistryOptions = {}) =>
     const changes = yield* Queue.unbounded<string>()
     const files = options.watchFiles === false ? undefined : yield* makeFileWatch(changes)
 
+    const seenEmpty = new Set<string>()
+    const emptyFile = (config: ResolvedConfig) =>
+      config.files.some((f) => {
+        try {
+          return fs.statSync(f.path).size === 0
+        } catch {
+          return false
+        }
+      })
+
     // Projects are read with the supervisor's environment, as the CLI that started it would.
     const load = (known: KnownProject, previous: ProjectState | undefined): Effect.Effect<ProjectState> =>
       loader.load({ cwd: known.dir, env }).pipe(
         Effect.either,
         Effect.map((loaded): ProjectState => {
+          // A file read between its truncation and its write (an in-place save) is empty: the
+          // previous configuration stays until a read after the settle time finds it empty too.
+          if (Either.isRight(loaded) && (previous?.definitions.size ?? 0) > 0 && emptyFile(loaded.right)) {
+            if (!seenEmpty.has(known.dir)) {
+              seenEmpty.add(known.dir)
+              Queue.unsafeOffer(changes, known.dir)
+              return {
+                ...known,
+                config: previous?.config,
+                definitions: previous?.definitions ?? new Map(),
+                problems: previous?.problems ?? [],
+                problem: previous?.problem,
+              }
+            }
+          }
+          seenEmpty.delete(known.dir)
           if (Either.isRight(loaded))
             return {
               ...known,

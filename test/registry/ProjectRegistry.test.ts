@@ -115,6 +115,30 @@ describe("ProjectRegistry (known projects and their live configuration)", () => 
     },
   )
 
+  it.live(
+    "a file read empty (between the truncation and the write of a save) is read again before it counts",
+    () => {
+      const sb = sandbox()
+      const file = sb.write("w/shop/supervisor.toml", app("web"))
+      return Effect.gen(function* () {
+        const registry = yield* ProjectRegistry
+        yield* registry.register(sb.path("w/shop"))
+        fs.writeFileSync(file, "")
+        yield* registry.reload
+        // read empty once: the last configuration stays
+        expect(daemons(yield* SubscriptionRef.get(registry.snapshot))).toEqual(["shop/web"])
+        // the save completes before the second read: its content counts, the empty read never did
+        fs.writeFileSync(file, app("web", "worker"))
+        yield* snapshotWhere((s) => daemons(s).join() === "shop/web,shop/worker")
+        // a file that stays empty is read empty twice: then it counts
+        fs.writeFileSync(file, "")
+        yield* registry.reload
+        expect(daemons(yield* SubscriptionRef.get(registry.snapshot))).toEqual(["shop/web", "shop/worker"])
+        yield* snapshotWhere((s) => daemons(s).length === 0)
+      }).pipe(Effect.provide(sb.layer({ watchFiles: false })))
+    },
+  )
+
   it.scoped("reloads every settings.supervisor.watch_interval (10 s by default) without file events", () => {
     const sb = sandbox()
     const file = sb.write("w/shop/supervisor.toml", app("web"))
