@@ -25,6 +25,8 @@ export interface WatchDeps {
   readonly restart: (id: string, detail: string) => Effect.Effect<void>
   /** Writes a `[supervisor]` line into the daemon's log. */
   readonly note: (id: string, text: string) => Effect.Effect<void>
+  /** Records why the daemon's files cannot be watched, for `status`; undefined clears it. */
+  readonly problem: (id: string, problem: string | undefined) => Effect.Effect<void>
   readonly backend: Backend
   readonly stateDir: string | undefined
 }
@@ -121,7 +123,7 @@ export const makeWatch = (
         open.delete(id)
         return w === undefined
           ? Effect.void
-          : Effect.zipRight(Scope.close(w.scope, Exit.void), debouncer.cancel(id))
+          : Effect.all([Scope.close(w.scope, Exit.void), debouncer.cancel(id), deps.problem(id, undefined)])
       })
     const apply = (next: ReadonlyArray<WatchSpec>) =>
       Effect.gen(function* () {
@@ -141,6 +143,7 @@ export const makeWatch = (
             pollInterval: spec.timing.pollInterval,
             changed: (file) => Queue.unsafeOffer(changes, { id: spec.id, file }),
             note: (text) => deps.note(spec.id, text),
+            problem: (text) => deps.problem(spec.id, text),
           })
           // set up in the background: a slow directory tree does not hold up the others
           yield* Effect.forkIn(Scope.extend(watcher, scope), scope)
@@ -184,6 +187,7 @@ export const WatchLive = (options: WatchLiveOptions = {}) =>
               .pipe(
                 Effect.catchAll((e) => Effect.logWarning(`cannot write to the log of ${id}: ${e.message}`)),
               ),
+          problem: supervisor.setWatchProblem,
           backend: options.backend ?? chokidarBackend,
           stateDir: options.stateDir,
         },

@@ -52,6 +52,8 @@ export interface WatcherEnv {
   readonly changed: (file: string) => void
   /** Writes a `[supervisor]` line into the daemon's log. */
   readonly note: (text: string) => Effect.Effect<void>
+  /** Why the files cannot be watched (for `status`); undefined once the watcher is set up. */
+  readonly problem: (text: string | undefined) => Effect.Effect<void>
 }
 
 /** The pattern's target, moved up to the nearest directory that exists (it is watched for the rest). */
@@ -61,12 +63,16 @@ const existingTarget = (t: WatchTarget): WatchTarget => {
   return target
 }
 
+/** `CODE: message`; Node's own errors already start with their code. */
 const messageOf = (e: Error) =>
-  "code" in e && typeof e.code === "string" ? `${e.code}: ${e.message}` : e.message
+  "code" in e && typeof e.code === "string" && !e.message.startsWith(`${e.code}:`)
+    ? `${e.code}: ${e.message}`
+    : e.message
 
 /**
  * Watches one daemon's files for as long as the scope lives: `auto` falls back to polling when
- * native watching cannot be set up. Problems are written into the daemon's log; none fails.
+ * native watching cannot be set up. Problems are written into the daemon's log, and a watcher
+ * that cannot be set up is reported to `problem` as well; none fails.
  */
 export const openWatcher = (spec: WatchSpec, env: WatcherEnv): Effect.Effect<void, never, Scope.Scope> =>
   Effect.gen(function* () {
@@ -133,7 +139,13 @@ export const openWatcher = (spec: WatchSpec, env: WatcherEnv): Effect.Effect<voi
     const every = `polling every ${Duration.format(env.pollInterval)}`
     // once set up: the log says what is watched, and how
     const watching = (poll: boolean) =>
-      env.note(`watch: watching ${targets.map((t) => t.pattern).join(", ")} (${poll ? every : "native"})`)
+      env
+        .note(`watch: watching ${targets.map((t) => t.pattern).join(", ")} (${poll ? every : "native"})`)
+        .pipe(Effect.zipRight(env.problem(undefined)))
+    const cannot = (e: Error) => {
+      const text = `cannot watch files: ${messageOf(e)}`
+      return Effect.zipRight(env.note(`watch: ${text}`), env.problem(text))
+    }
     const first = yield* attempt(spec.mode === "poll")
     if (Either.isRight(first.result)) return yield* watching(spec.mode === "poll")
     if (spec.mode === "auto") {
@@ -143,9 +155,8 @@ export const openWatcher = (spec: WatchSpec, env: WatcherEnv): Effect.Effect<voi
       )
       const second = yield* attempt(true)
       if (Either.isRight(second.result)) return yield* watching(true)
-      yield* env.note(`watch: cannot watch files: ${messageOf(second.result.left)}`)
-      return
+      return yield* cannot(second.result.left)
     }
     // what could be set up keeps watching
-    yield* env.note(`watch: cannot watch files: ${messageOf(first.result.left)}`)
+    yield* cannot(first.result.left)
   })

@@ -71,6 +71,7 @@ const setup = Effect.gen(function* () {
   yield* makeWatch(daemonSpecs(h.sup, TIMING), {
     restart: (id, detail) => h.sup.restartIfRunning(id, "watch", undefined, detail).pipe(Effect.ignore),
     note: (id, text) => Effect.sync(() => void id).pipe(Effect.zipRight(Effect.succeed(text)), Effect.asVoid),
+    problem: h.sup.setWatchProblem,
     backend: fake.backend,
     stateDir: undefined,
   })
@@ -166,6 +167,7 @@ describe("watch specs from the configuration", () => {
         const watch = yield* makeWatch(specs, {
           restart: () => Effect.void,
           note: () => Effect.void,
+          problem: () => Effect.void,
           backend: fake.backend,
           stateDir: undefined,
         })
@@ -191,29 +193,37 @@ describe("watch specs from the configuration", () => {
   )
 })
 
-describe("watch settings in force", () => {
-  /** Watch fed by a configuration the test edits: definitions, and the timing of each daemon. */
-  const configurable = Effect.gen(function* () {
+/** Watch fed by a configuration the test edits: definitions, and the timing of each daemon. */
+const configurable = (options: { readonly backend?: Backend } = {}) =>
+  Effect.gen(function* () {
     const h = yield* makeHarness()
     const fake = fakeBackend()
+    const notes: Array<string> = []
     const configured = yield* SubscriptionRef.make<ConfiguredWatch>({
       definitions: new Map(),
       timing: () => TIMING,
     })
     yield* makeWatch(configuredSpecs(h.sup, configured.changes), {
       restart: (id, detail) => h.sup.restartIfRunning(id, "watch", undefined, detail).pipe(Effect.ignore),
-      note: () => Effect.void,
-      backend: fake.backend,
+      note: (id, text) => Effect.sync(() => void notes.push(`${id}: ${text}`)),
+      problem: h.sup.setWatchProblem,
+      backend: options.backend ?? fake.backend,
       stateDir: undefined,
     })
     const setTiming = (timing: WatchTiming) =>
       SubscriptionRef.update(configured, (c) => ({ ...c, timing: () => timing }))
-    return { h, fake, setTiming }
+    const setDefinitions = (...defs: ReadonlyArray<DaemonDefinition>) =>
+      SubscriptionRef.update(configured, (c) => ({
+        ...c,
+        definitions: new Map(defs.map((d) => [d.id.qualified, d])),
+      }))
+    return { h, fake, notes, setTiming, setDefinitions }
   })
 
+describe("watch settings in force", () => {
   it.scoped("a new file_watch_debounce applies to the next change, without reopening the watcher", () =>
     Effect.gen(function* () {
-      const { h, fake, setTiming } = yield* configurable
+      const { h, fake, setTiming } = yield* configurable()
       const pid = yield* startReady(h.sup, definition("web", { watch: ["*.js"] }))
       const [w] = yield* fake.awaitOpen(1)
       if (w === undefined) return yield* Effect.dieMessage("no watcher")
@@ -234,7 +244,7 @@ describe("watch settings in force", () => {
 
   it.scoped("a new watch_poll_interval reopens a polling watcher with it", () =>
     Effect.gen(function* () {
-      const { h, fake, setTiming } = yield* configurable
+      const { h, fake, setTiming } = yield* configurable()
       yield* startReady(h.sup, definition("web", { watch: ["*.js"], watch_mode: "poll" }))
       const [first] = yield* fake.awaitOpen(1)
       expect(first?.options.intervalMillis).toBe(500)
@@ -301,6 +311,7 @@ describe("watcher setup", () => {
   const open = (mode: "native" | "auto", backend: Backend) =>
     Effect.gen(function* () {
       const notes: Array<string> = []
+      const problems: Array<string | undefined> = []
       yield* openWatcher(
         { id: WEB, baseDir: "/srv", patterns: ["*.js", "src/[x.js"], mode, timing: TIMING },
         {
@@ -309,15 +320,18 @@ describe("watcher setup", () => {
           pollInterval: Duration.millis(500),
           changed: () => {},
           note: (text) => Effect.sync(() => void notes.push(text)),
+          problem: (text) => Effect.sync(() => void problems.push(text)),
         },
       )
-      return notes
+      return { notes, problems }
     })
 
   it.scoped("auto: native watching that fails falls back to polling, and the log says so", () =>
     Effect.gen(function* () {
       const { backend, asked } = failingNative()
-      const notes = yield* open("auto", backend)
+      const { notes, problems } = yield* open("auto", backend)
+      // set up in the end: no problem for `status`
+      expect(problems).toEqual([undefined])
       expect(asked).toEqual([
         { poll: false, closed: true },
         { poll: true, closed: false },
@@ -333,9 +347,41 @@ describe("watcher setup", () => {
   it.scoped("native: a watcher that cannot be set up is reported in the log, nothing fails", () =>
     Effect.gen(function* () {
       const { backend, asked } = failingNative()
-      const notes = yield* open("native", backend)
+      const { notes, problems } = yield* open("native", backend)
       expect(asked).toEqual([{ poll: false, closed: false }])
       expect(notes.at(-1)).toBe("watch: cannot watch files: ENOSPC: no space left")
+      expect(problems).toEqual(["cannot watch files: ENOSPC: no space left"])
+    }),
+  )
+
+  it.scoped("status: a watcher that cannot be set up is in the daemon's entry until one is set up", () =>
+    Effect.gen(function* () {
+      // the first native watcher fails (a directory that cannot be read, say); later ones work
+      let asked = 0
+      const backend: Backend = (_roots, _options, on) => {
+        if (asked++ === 0)
+          on.error(Object.assign(new Error("EACCES: permission denied, scandir '/srv'"), { code: "EACCES" }))
+        else on.ready()
+        return { close: async () => {} }
+      }
+      const { h, notes, setDefinitions } = yield* configurable({ backend })
+      const entry = Effect.map(h.sup.get(WEB), (r) => h.sup.entry(r, false))
+      const def = definition("web", { watch: ["bad/*.js"] })
+      yield* startReady(h.sup, def)
+      // Node's message starts with its code: it is not said twice
+      const failed = "cannot watch files: EACCES: permission denied, scandir '/srv'"
+      for (let turn = 0; turn < 20_000 && (yield* entry).watch_problem === null; turn++)
+        yield* Effect.yieldNow()
+      expect((yield* entry).watch_problem).toBe(failed)
+      expect(notes).toContain(`${WEB}: watch: ${failed}`)
+      // nothing else failed: the daemon runs
+      expect((yield* entry).status.type).toBe("running")
+      // the file now watches a directory that can be watched: the problem is gone
+      yield* setDefinitions(definition("web", { watch: ["good/*.js"] }))
+      const watching = `${WEB}: watch: watching good/*.js (native)`
+      for (let turn = 0; turn < 20_000 && notes.at(-1) !== watching; turn++) yield* Effect.yieldNow()
+      expect(notes.at(-1)).toBe(watching)
+      expect((yield* entry).watch_problem).toBeNull()
     }),
   )
 })
