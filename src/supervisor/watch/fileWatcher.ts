@@ -41,8 +41,21 @@ export const chokidarBackend: Backend = (roots, options, on) => {
   // chokidar may say ready more than once (one per root)
   w.once("ready", on.ready)
   w.on("error", (e) => on.error(e instanceof Error ? e : new Error(String(e))))
-  return { close: () => w.close() }
+  const scanned = new Promise<void>((resolve) => w.once("ready", () => resolve()))
+  return {
+    // Closed during its first scan, chokidar leaves a failed stat unhandled, which would end the
+    // process: a watcher that failed is closed once that scan is over (at most CLOSE_WAIT later).
+    close: async () => {
+      let timer: NodeJS.Timeout | undefined
+      await Promise.race([scanned, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT)))])
+      clearTimeout(timer)
+      await w.close()
+    },
+  }
 }
+
+/** How long a closing watcher waits for the end of its first scan. */
+const CLOSE_WAIT = 5000
 
 export interface WatcherEnv {
   readonly backend: Backend
@@ -55,6 +68,15 @@ export interface WatcherEnv {
   /** Why the files cannot be watched (for `status`); undefined once the watcher is set up. */
   readonly problem: (text: string | undefined) => Effect.Effect<void>
 }
+
+/** How soon a watcher that could not be set up is tried again; then twice as long each time, up to RETRY_MAX. */
+const RETRY_FIRST = Duration.seconds(1)
+const RETRY_MAX = Duration.minutes(1)
+
+/** The outcome of one setup: watching (natively or by polling), or failed (its attempt still open). */
+type SetUp =
+  | { readonly _tag: "Watching"; readonly poll: boolean }
+  | { readonly _tag: "Failed"; readonly error: Error; readonly close: Effect.Effect<void> }
 
 /** The pattern's target, moved up to the nearest directory that exists (it is watched for the rest). */
 const existingTarget = (t: WatchTarget): WatchTarget => {
@@ -146,17 +168,41 @@ export const openWatcher = (spec: WatchSpec, env: WatcherEnv): Effect.Effect<voi
       const text = `cannot watch files: ${messageOf(e)}`
       return Effect.zipRight(env.note(`watch: ${text}`), env.problem(text))
     }
-    const first = yield* attempt(spec.mode === "poll")
-    if (Either.isRight(first.result)) return yield* watching(spec.mode === "poll")
-    if (spec.mode === "auto") {
-      yield* first.close
-      yield* env.note(
-        `watch: native file watching failed (${messageOf(first.result.left)}); ${every} instead`,
+    /** One setup as the mode says: how it watches, else why not (the attempt is left open). */
+    const setUp = (quiet: boolean): Effect.Effect<SetUp> =>
+      Effect.gen(function* () {
+        const first = yield* attempt(spec.mode === "poll")
+        if (Either.isRight(first.result)) return { _tag: "Watching", poll: spec.mode === "poll" }
+        if (spec.mode !== "auto") return { _tag: "Failed", error: first.result.left, close: first.close }
+        yield* first.close
+        if (!quiet)
+          yield* env.note(
+            `watch: native file watching failed (${messageOf(first.result.left)}); ${every} instead`,
+          )
+        const second = yield* attempt(true)
+        if (Either.isRight(second.result)) return { _tag: "Watching", poll: true }
+        return { _tag: "Failed", error: second.result.left, close: second.close }
+      })
+    const initial = yield* setUp(false)
+    if (initial._tag === "Watching") return yield* watching(initial.poll)
+    // what could be set up keeps watching; the setup is tried again, quietly unless its error
+    // changes, after RETRY_FIRST and then twice as long each time, up to RETRY_MAX
+    yield* cannot(initial.error)
+    const retry = (
+      delay: Duration.Duration,
+      failed: Effect.Effect<void>,
+      last: string,
+    ): Effect.Effect<void> =>
+      Effect.sleep(delay).pipe(
+        Effect.zipRight(setUp(true)),
+        Effect.flatMap((next) => {
+          if (next._tag === "Watching") return Effect.zipRight(failed, watching(next.poll))
+          const text = messageOf(next.error)
+          return next.close.pipe(
+            Effect.zipRight(text === last ? Effect.void : cannot(next.error)),
+            Effect.zipRight(retry(Duration.min(Duration.times(delay, 2), RETRY_MAX), failed, text)),
+          )
+        }),
       )
-      const second = yield* attempt(true)
-      if (Either.isRight(second.result)) return yield* watching(true)
-      return yield* cannot(second.result.left)
-    }
-    // what could be set up keeps watching
-    yield* cannot(first.result.left)
+    yield* Effect.forkScoped(retry(RETRY_FIRST, initial.close, messageOf(initial.error)))
   })

@@ -354,32 +354,66 @@ describe("watcher setup", () => {
     }),
   )
 
-  it.scoped("status: a watcher that cannot be set up is in the daemon's entry until one is set up", () =>
+  /** Native watching fails while `failing.now` (a directory that cannot be read, say). */
+  const failingWhile = () => {
+    const failing = { now: true, tries: 0 }
+    const backend: Backend = (_roots, _options, on) => {
+      failing.tries++
+      if (failing.now)
+        on.error(Object.assign(new Error("EACCES: permission denied, scandir '/srv'"), { code: "EACCES" }))
+      else on.ready()
+      return { close: async () => {} }
+    }
+    return { failing, backend }
+  }
+  // Node's message starts with its code: it is not said twice
+  const failed = "cannot watch files: EACCES: permission denied, scandir '/srv'"
+  const until = (done: () => boolean) =>
     Effect.gen(function* () {
-      // the first native watcher fails (a directory that cannot be read, say); later ones work
-      let asked = 0
-      const backend: Backend = (_roots, _options, on) => {
-        if (asked++ === 0)
-          on.error(Object.assign(new Error("EACCES: permission denied, scandir '/srv'"), { code: "EACCES" }))
-        else on.ready()
-        return { close: async () => {} }
-      }
+      for (let turn = 0; turn < 20_000 && !done(); turn++) yield* Effect.yieldNow()
+    })
+
+  it.scoped(
+    "status: a watcher that cannot be set up is in the daemon's entry; tried again until it works",
+    () =>
+      Effect.gen(function* () {
+        const { failing, backend } = failingWhile()
+        const { h, notes } = yield* configurable({ backend })
+        const entry = Effect.map(h.sup.get(WEB), (r) => h.sup.entry(r, false))
+        yield* startReady(h.sup, definition("web", { watch: ["bad/*.js"] }))
+        yield* until(() => notes.includes(`${WEB}: watch: ${failed}`))
+        expect((yield* entry).watch_problem).toBe(failed)
+        // nothing else failed: the daemon runs
+        expect((yield* entry).status.type).toBe("running")
+        // tried again after 1 s, 2 s, 4 s...: the same error is not logged again
+        const before = failing.tries
+        yield* TestClock.adjust("10 seconds")
+        expect(failing.tries).toBeGreaterThan(before)
+        expect(notes.filter((n) => n.includes("cannot watch files"))).toEqual([`${WEB}: watch: ${failed}`])
+        expect((yield* entry).watch_problem).toBe(failed)
+        // the directory can be read now: the next try sets the watcher up, and the problem is gone
+        failing.now = false
+        yield* TestClock.adjust("1 minute")
+        const watching = `${WEB}: watch: watching bad/*.js (native)`
+        yield* until(() => notes.at(-1) === watching)
+        expect(notes.at(-1)).toBe(watching)
+        expect((yield* entry).watch_problem).toBeNull()
+      }),
+  )
+
+  it.scoped("status: a watcher reopened for an edited watch list clears the problem once it is set up", () =>
+    Effect.gen(function* () {
+      const { failing, backend } = failingWhile()
       const { h, notes, setDefinitions } = yield* configurable({ backend })
       const entry = Effect.map(h.sup.get(WEB), (r) => h.sup.entry(r, false))
-      const def = definition("web", { watch: ["bad/*.js"] })
-      yield* startReady(h.sup, def)
-      // Node's message starts with its code: it is not said twice
-      const failed = "cannot watch files: EACCES: permission denied, scandir '/srv'"
-      for (let turn = 0; turn < 20_000 && (yield* entry).watch_problem === null; turn++)
-        yield* Effect.yieldNow()
+      yield* startReady(h.sup, definition("web", { watch: ["bad/*.js"] }))
+      yield* until(() => notes.includes(`${WEB}: watch: ${failed}`))
       expect((yield* entry).watch_problem).toBe(failed)
-      expect(notes).toContain(`${WEB}: watch: ${failed}`)
-      // nothing else failed: the daemon runs
-      expect((yield* entry).status.type).toBe("running")
-      // the file now watches a directory that can be watched: the problem is gone
+      // the file now watches a directory that can be watched
+      failing.now = false
       yield* setDefinitions(definition("web", { watch: ["good/*.js"] }))
       const watching = `${WEB}: watch: watching good/*.js (native)`
-      for (let turn = 0; turn < 20_000 && notes.at(-1) !== watching; turn++) yield* Effect.yieldNow()
+      yield* until(() => notes.at(-1) === watching)
       expect(notes.at(-1)).toBe(watching)
       expect((yield* entry).watch_problem).toBeNull()
     }),
