@@ -1,18 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Ref, Schema, Stream, SubscriptionRef, TestClock } from "effect"
+import { Duration, Effect, Schema, Stream, SubscriptionRef, TestClock } from "effect"
 import type { DaemonDefinition } from "../../../src/domain/DaemonDefinition.js"
 import type { ResolvedConfig } from "../../../src/domain/ResolvedConfig.js"
 import { Settings } from "../../../src/domain/Settings.js"
 import type { ProjectState } from "../../../src/registry/ProjectRegistry.js"
 import {
-  type Backend,
-  type BackendEvents,
-  type BackendOptions,
-  openWatcher,
-} from "../../../src/supervisor/watch/fileWatcher.js"
-import type { WatchTiming } from "../../../src/supervisor/watch/spec.js"
-import {
-  type ConfiguredWatch,
   configuredSpecs,
   configuredWatchOf,
   daemonSpecs,
@@ -23,47 +15,11 @@ import {
   awaitSleepUntil,
   awaitStatus,
   definition,
-  type Harness,
   makeHarness,
   startReady,
 } from "../helpers.js"
 
-const WEB = "app/web"
-/** The default settings: a 1 s debounce, polling every 500 ms. */
-const TIMING: WatchTiming = { debounce: Duration.seconds(1), pollInterval: Duration.millis(500) }
-
-interface FakeWatcher {
-  readonly roots: ReadonlyArray<string>
-  readonly options: BackendOptions
-  readonly on: BackendEvents
-  closed: boolean
-}
-
-/** A backend that records what it is asked to watch and lets the test report changes. */
-const fakeBackend = () => {
-  const watchers: Array<FakeWatcher> = []
-  const backend: Backend = (roots, options, on) => {
-    const w: FakeWatcher = { roots, options, on, closed: false }
-    watchers.push(w)
-    on.ready()
-    return {
-      close: async () => {
-        w.closed = true
-      },
-    }
-  }
-  const open = () => watchers.filter((w) => !w.closed)
-  /** Waits (yielding, bounded) until `n` watchers are open; returns them. */
-  const awaitOpen = (n: number) =>
-    Effect.gen(function* () {
-      for (let turn = 0; turn < 20_000; turn++) {
-        if (open().length === n) return open()
-        yield* Effect.yieldNow()
-      }
-      return yield* Effect.dieMessage(`expected ${n} open watchers, got ${open().length}`)
-    })
-  return { backend, watchers, open, awaitOpen }
-}
+import { configurable, type FakeWatcher, fakeBackend, spawns, TIMING, WEB } from "./fakes.js"
 
 const setup = Effect.gen(function* () {
   const h = yield* makeHarness()
@@ -77,8 +33,6 @@ const setup = Effect.gen(function* () {
   })
   return { h, fake }
 })
-
-const spawns = (h: Harness) => Ref.get(h.fake.spawned).pipe(Effect.map((s) => s.length))
 
 /** Reports changes to the files and waits for the debounce to be sleeping. */
 const change = (w: FakeWatcher, ...paths: ReadonlyArray<string>) =>
@@ -193,33 +147,6 @@ describe("watch specs from the configuration", () => {
   )
 })
 
-/** Watch fed by a configuration the test edits: definitions, and the timing of each daemon. */
-const configurable = (options: { readonly backend?: Backend } = {}) =>
-  Effect.gen(function* () {
-    const h = yield* makeHarness()
-    const fake = fakeBackend()
-    const notes: Array<string> = []
-    const configured = yield* SubscriptionRef.make<ConfiguredWatch>({
-      definitions: new Map(),
-      timing: () => TIMING,
-    })
-    yield* makeWatch(configuredSpecs(h.sup, configured.changes), {
-      restart: (id, detail) => h.sup.restartIfRunning(id, "watch", undefined, detail).pipe(Effect.ignore),
-      note: (id, text) => Effect.sync(() => void notes.push(`${id}: ${text}`)),
-      problem: h.sup.setWatchProblem,
-      backend: options.backend ?? fake.backend,
-      stateDir: undefined,
-    })
-    const setTiming = (timing: WatchTiming) =>
-      SubscriptionRef.update(configured, (c) => ({ ...c, timing: () => timing }))
-    const setDefinitions = (...defs: ReadonlyArray<DaemonDefinition>) =>
-      SubscriptionRef.update(configured, (c) => ({
-        ...c,
-        definitions: new Map(defs.map((d) => [d.id.qualified, d])),
-      }))
-    return { h, fake, notes, setTiming, setDefinitions }
-  })
-
 describe("watch settings in force", () => {
   it.scoped("a new file_watch_debounce applies to the next change, without reopening the watcher", () =>
     Effect.gen(function* () {
@@ -289,133 +216,4 @@ describe("watch settings of each daemon's project", () => {
     expect(millis("b/web")).toEqual([2000, 500])
     expect(millis("adhoc/job")).toEqual([2000, 500])
   })
-})
-
-describe("watcher setup", () => {
-  /** A backend whose native watching fails before it is ready (as with no inotify watches left). */
-  const failingNative = () => {
-    const asked: Array<{ poll: boolean; closed: boolean }> = []
-    const backend: Backend = (_roots, options, on) => {
-      const w = { poll: options.poll, closed: false }
-      asked.push(w)
-      if (options.poll) on.ready()
-      else on.error(Object.assign(new Error("no space left"), { code: "ENOSPC" }))
-      return {
-        close: async () => {
-          w.closed = true
-        },
-      }
-    }
-    return { backend, asked }
-  }
-  const open = (mode: "native" | "auto", backend: Backend) =>
-    Effect.gen(function* () {
-      const notes: Array<string> = []
-      const problems: Array<string | undefined> = []
-      yield* openWatcher(
-        { id: WEB, baseDir: "/srv", patterns: ["*.js", "src/[x.js"], mode, timing: TIMING },
-        {
-          backend,
-          stateDir: undefined,
-          pollInterval: Duration.millis(500),
-          changed: () => {},
-          note: (text) => Effect.sync(() => void notes.push(text)),
-          problem: (text) => Effect.sync(() => void problems.push(text)),
-        },
-      )
-      return { notes, problems }
-    })
-
-  it.scoped("auto: native watching that fails falls back to polling, and the log says so", () =>
-    Effect.gen(function* () {
-      const { backend, asked } = failingNative()
-      const { notes, problems } = yield* open("auto", backend)
-      // set up in the end: no problem for `status`
-      expect(problems).toEqual([undefined])
-      expect(asked).toEqual([
-        { poll: false, closed: true },
-        { poll: true, closed: false },
-      ])
-      expect(notes).toEqual([
-        'watch: ignoring "src/[x.js": "[" without a closing "]"',
-        "watch: native file watching failed (ENOSPC: no space left); polling every 500ms instead",
-        "watch: watching *.js (polling every 500ms)",
-      ])
-    }),
-  )
-
-  it.scoped("native: a watcher that cannot be set up is reported in the log, nothing fails", () =>
-    Effect.gen(function* () {
-      const { backend, asked } = failingNative()
-      const { notes, problems } = yield* open("native", backend)
-      expect(asked).toEqual([{ poll: false, closed: false }])
-      expect(notes.at(-1)).toBe("watch: cannot watch files: ENOSPC: no space left")
-      expect(problems).toEqual(["cannot watch files: ENOSPC: no space left"])
-    }),
-  )
-
-  /** Native watching fails while `failing.now` (a directory that cannot be read, say). */
-  const failingWhile = () => {
-    const failing = { now: true, tries: 0 }
-    const backend: Backend = (_roots, _options, on) => {
-      failing.tries++
-      if (failing.now)
-        on.error(Object.assign(new Error("EACCES: permission denied, scandir '/srv'"), { code: "EACCES" }))
-      else on.ready()
-      return { close: async () => {} }
-    }
-    return { failing, backend }
-  }
-  // Node's message starts with its code: it is not said twice
-  const failed = "cannot watch files: EACCES: permission denied, scandir '/srv'"
-  const until = (done: () => boolean) =>
-    Effect.gen(function* () {
-      for (let turn = 0; turn < 20_000 && !done(); turn++) yield* Effect.yieldNow()
-    })
-
-  it.scoped(
-    "status: a watcher that cannot be set up is in the daemon's entry; tried again until it works",
-    () =>
-      Effect.gen(function* () {
-        const { failing, backend } = failingWhile()
-        const { h, notes } = yield* configurable({ backend })
-        const entry = Effect.map(h.sup.get(WEB), (r) => h.sup.entry(r, false))
-        yield* startReady(h.sup, definition("web", { watch: ["bad/*.js"] }))
-        yield* until(() => notes.includes(`${WEB}: watch: ${failed}`))
-        expect((yield* entry).watch_problem).toBe(failed)
-        // nothing else failed: the daemon runs
-        expect((yield* entry).status.type).toBe("running")
-        // tried again after 1 s, 2 s, 4 s...: the same error is not logged again
-        const before = failing.tries
-        yield* TestClock.adjust("10 seconds")
-        expect(failing.tries).toBeGreaterThan(before)
-        expect(notes.filter((n) => n.includes("cannot watch files"))).toEqual([`${WEB}: watch: ${failed}`])
-        expect((yield* entry).watch_problem).toBe(failed)
-        // the directory can be read now: the next try sets the watcher up, and the problem is gone
-        failing.now = false
-        yield* TestClock.adjust("1 minute")
-        const watching = `${WEB}: watch: watching bad/*.js (native)`
-        yield* until(() => notes.at(-1) === watching)
-        expect(notes.at(-1)).toBe(watching)
-        expect((yield* entry).watch_problem).toBeNull()
-      }),
-  )
-
-  it.scoped("status: a watcher reopened for an edited watch list clears the problem once it is set up", () =>
-    Effect.gen(function* () {
-      const { failing, backend } = failingWhile()
-      const { h, notes, setDefinitions } = yield* configurable({ backend })
-      const entry = Effect.map(h.sup.get(WEB), (r) => h.sup.entry(r, false))
-      yield* startReady(h.sup, definition("web", { watch: ["bad/*.js"] }))
-      yield* until(() => notes.includes(`${WEB}: watch: ${failed}`))
-      expect((yield* entry).watch_problem).toBe(failed)
-      // the file now watches a directory that can be watched
-      failing.now = false
-      yield* setDefinitions(definition("web", { watch: ["good/*.js"] }))
-      const watching = `${WEB}: watch: watching good/*.js (native)`
-      yield* until(() => notes.at(-1) === watching)
-      expect(notes.at(-1)).toBe(watching)
-      expect((yield* entry).watch_problem).toBeNull()
-    }),
-  )
 })
