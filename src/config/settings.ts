@@ -75,8 +75,15 @@ export const decodeSettings = (raw: RawSettings): Settings => {
   return Either.isRight(r) ? r.right : Schema.decodeSync(Settings)({})
 }
 
-/** The one setting the CLI itself reads, so that a project file can set it too. */
-const CLI_SETTINGS = new Set(["supervisor.auto_start"])
+/**
+ * The settings a project file may set: the one the CLI itself reads, and the watch settings the
+ * supervisor takes from each daemon's project (docs/watch.md#settings).
+ */
+const PROJECT_SETTINGS = new Set([
+  "supervisor.auto_start",
+  "supervisor.file_watch_debounce",
+  "supervisor.watch_poll_interval",
+])
 
 /**
  * Warnings for settings in a project file that only the supervisor reads: it is shared by every
@@ -90,7 +97,7 @@ export const projectSettingWarnings = (
   Object.entries(settings)
     .flatMap(([group, values]) =>
       Object.keys(values)
-        .filter((key) => !CLI_SETTINGS.has(`${group}.${key}`) && group in settingGroups)
+        .filter((key) => !PROJECT_SETTINGS.has(`${group}.${key}`) && group in settingGroups)
         .map((key) => `settings.${group}.${key}`),
     )
     .sort()

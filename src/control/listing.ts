@@ -56,6 +56,7 @@ export const mergeDefinitions = (
         next_retry: null,
         source: d.source,
         next_run: nextRunOf(d, now),
+        watch_problem: null,
       }),
     )
   return [...known, ...configured].sort(byId)

@@ -43,6 +43,10 @@ export const ApiDaemonEntry = Schema.Struct({
   next_run: Schema.NullOr(Schema.String).annotations({
     description: "When its cron schedule fires next (ISO 8601); null without a schedule",
   }),
+  watch_problem: Schema.NullOr(Schema.String).annotations({
+    description:
+      "Why its `watch` files cannot be watched (the watcher could not be set up); null when they are, or it has no `watch` list",
+  }),
 }).annotations({ identifier: "ApiDaemonEntry" })
 export type ApiDaemonEntry = typeof ApiDaemonEntry.Type
 

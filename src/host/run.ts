@@ -16,6 +16,7 @@ import { CronLive } from "../supervisor/cron/Cron.js"
 import { HookRunnerLive } from "../supervisor/hooks/HookRunner.js"
 import { LimitsLive } from "../supervisor/limits/Limits.js"
 import { TreeSamplerLive } from "../supervisor/limits/trees.js"
+import { LiveSettingsLive } from "../supervisor/liveSettings.js"
 import { PortAvailabilityLive } from "../supervisor/ports/availability.js"
 import { ReadinessProbesLive } from "../supervisor/readiness/index.js"
 import { Supervisor, SupervisorLive } from "../supervisor/Supervisor.js"
@@ -71,7 +72,7 @@ export const runHost = (options: HostOptions) =>
         ControlLive,
         WatchLive({ stateDir: paths.dir }),
         CronLive.pipe(Layer.provide(ControlLive)),
-        LimitsLive.pipe(Layer.provide(TreeSamplerLive)),
+        LimitsLive.pipe(Layer.provide(Layer.merge(TreeSamplerLive, LiveSettingsLive))),
       ).pipe(
         Layer.provideMerge(Layer.merge(SupervisorLive, ProjectRegistryLive)),
         Layer.provideMerge(ConfigLoaderLive),

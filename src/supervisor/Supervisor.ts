@@ -108,6 +108,11 @@ export interface SupervisorShape {
   /** The daemons now, then after each change. */
   readonly changes: Stream.Stream<ReadonlyMap<string, DaemonState>>
   readonly entry: (r: DaemonState, disabled: boolean, usage?: DaemonUsage) => ApiDaemonEntry
+  /**
+   * Records why the daemon's `watch` files cannot be watched (its watcher could not be set up),
+   * or clears it (undefined): its entry (`status`, the API) shows it.
+   */
+  readonly setWatchProblem: (id: string, problem: string | undefined) => Effect.Effect<void>
   /** The daemon's process tree (root first, children nested); empty when it is not running. */
   readonly tree: (id: string) => Effect.Effect<ReadonlyArray<ProcessTreeNode>, DaemonNotFound>
 }
@@ -123,6 +128,8 @@ const makeSupervisor = Effect.gen(function* () {
   const hookFibers = yield* FiberSet.make<unknown, never>()
   const shuttingDown = yield* Ref.make(false)
   const detaching = yield* Ref.make(false)
+  /** Why a daemon's files cannot be watched, by ID (set by the watch service). */
+  const watchProblems = new Map<string, string>()
   const ctx = yield* makeDaemonContext({ registry, hookFibers, shuttingDown, detaching })
 
   // One lifecycle fiber per daemon, each reading its own queue. A command for a daemon that has
@@ -297,7 +304,12 @@ const makeSupervisor = Effect.gen(function* () {
       yield* state.sync
     }),
     changes: registry.changes,
-    entry: apiEntry,
+    entry: (r, disabled, usage) => apiEntry(r, disabled, usage, watchProblems.get(r.def.id.qualified)),
+    setWatchProblem: (id, problem) =>
+      Effect.sync(() => {
+        if (problem === undefined) watchProblems.delete(id)
+        else watchProblems.set(id, problem)
+      }),
     tree: (id) =>
       registry
         .find(id)

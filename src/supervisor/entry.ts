@@ -13,8 +13,16 @@ const nextRetryOf = (r: DaemonState, now: number): NextRetry | null =>
       }
     : null
 
-/** A daemon as the API lists it; `usage` comes from `daemonUsage` (it reads /proc). */
-export const apiEntry = (r: DaemonState, disabled: boolean, usage?: DaemonUsage): ApiDaemonEntry => {
+/**
+ * A daemon as the API lists it; `usage` comes from `daemonUsage` (it reads /proc), `watchProblem`
+ * from the watch service (why its files cannot be watched).
+ */
+export const apiEntry = (
+  r: DaemonState,
+  disabled: boolean,
+  usage?: DaemonUsage,
+  watchProblem?: string,
+): ApiDaemonEntry => {
   const live = isActive(r) ? usage : undefined
   const now = Date.now()
   const uptime = r.startedAt && isActive(r) ? Math.max(0, Math.floor((now - r.startedAt) / 1000)) : 0
@@ -40,5 +48,6 @@ export const apiEntry = (r: DaemonState, disabled: boolean, usage?: DaemonUsage)
     next_retry: nextRetryOf(r, now),
     source: r.def.source,
     next_run: nextRunOf(r.def, now),
+    watch_problem: watchProblem ?? null,
   }
 }

@@ -11,82 +11,7 @@
  */
 
 import { controlActions } from "../api/routes.js"
-
-const STYLE = `
-:root {
-  color-scheme: light dark;
-  --bg: #f6f7f9; --panel: #fff; --fg: #1d232b; --muted: #687386; --line: #e1e5eb;
-  --accent: #2f6fde; --ok: #1f8f4e; --warn: #b7791f; --bad: #c53030; --info: #3b82a6;
-  --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace;
-}
-@media (prefers-color-scheme: dark) {
-  :root {
-    --bg: #14171c; --panel: #1c2027; --fg: #e3e7ee; --muted: #8d97a8; --line: #2c323c;
-    --accent: #6c9cf0; --ok: #4cc38a; --warn: #e0a64a; --bad: #f07070; --info: #6bb3d6;
-  }
-}
-* { box-sizing: border-box; }
-body { margin: 0; background: var(--bg); color: var(--fg);
-  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
-header { display: flex; align-items: center; gap: 16px; padding: 12px 24px;
-  background: var(--panel); border-bottom: 1px solid var(--line); }
-header h1 { font-size: 17px; margin: 0; }
-#stats { color: var(--muted); flex: 1; }
-main { padding: 20px 24px; max-width: 1400px; margin: 0 auto; }
-[hidden] { display: none !important; }
-code { font-family: var(--mono); font-size: 12.5px; background: var(--bg); padding: 1px 4px; border-radius: 4px; }
-button { font: inherit; font-size: 12.5px; padding: 3px 9px; border-radius: 6px; cursor: pointer;
-  border: 1px solid var(--line); background: var(--panel); color: var(--fg); }
-button:hover:not(:disabled) { border-color: var(--accent); }
-button:disabled { opacity: .45; cursor: default; }
-button.primary { background: var(--accent); border-color: var(--accent); color: #fff; padding: 6px 14px; }
-.card { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; }
-#banner { margin-bottom: 12px; padding: 8px 12px; border-radius: 8px; color: var(--bad);
-  border: 1px solid var(--bad); background: var(--panel); }
-#login { max-width: 520px; margin: 60px auto; padding: 24px; }
-#login h2 { margin: 0 0 8px; font-size: 18px; }
-#login p { color: var(--muted); margin: 0 0 16px; }
-#login form { display: flex; gap: 8px; }
-#login input { flex: 1; font: inherit; font-family: var(--mono); padding: 6px 10px; border-radius: 6px;
-  border: 1px solid var(--line); background: var(--bg); color: var(--fg); }
-.error { color: var(--bad); }
-#login .error { margin: 12px 0 0; color: var(--bad); }
-table { width: 100%; border-collapse: collapse; }
-th, td { text-align: left; padding: 8px 12px; border-bottom: 1px solid var(--line); vertical-align: top; }
-th { font-size: 12px; font-weight: 600; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
-tbody tr:last-child td { border-bottom: none; }
-tbody tr.selected { background: color-mix(in srgb, var(--accent) 8%, transparent); }
-td.num { font-variant-numeric: tabular-nums; white-space: nowrap; }
-.idlink { border: none; background: none; padding: 0; font-family: var(--mono); font-size: 13px;
-  color: var(--accent); text-align: left; }
-.idlink:hover { text-decoration: underline; }
-.sub { color: var(--muted); font-size: 12px; margin-top: 2px; max-width: 360px; overflow-wrap: anywhere; }
-.status { display: inline-block; padding: 1px 8px; border-radius: 999px; font-size: 12px; font-weight: 600;
-  color: var(--muted); border: 1px solid currentColor; }
-.status.running { color: var(--ok); }
-.status.waiting, .status.stopping { color: var(--warn); }
-.status.errored, .status.failed { color: var(--bad); }
-.status.available { color: var(--info); }
-.port { font-family: var(--mono); font-size: 12.5px; margin-right: 6px; }
-.port.active { color: var(--ok); font-weight: 600; }
-.actions { white-space: nowrap; }
-.actions button + button { margin-left: 4px; }
-.result { font-size: 12px; margin-top: 4px; max-width: 420px; white-space: normal; overflow-wrap: anywhere; }
-.empty { padding: 28px; text-align: center; color: var(--muted); }
-#logs { margin-top: 20px; overflow: hidden; }
-#logs .bar { display: flex; align-items: center; gap: 12px; padding: 8px 12px; border-bottom: 1px solid var(--line); }
-#log-title { font-family: var(--mono); font-weight: 600; }
-#log-state { color: var(--muted); flex: 1; font-size: 12px; }
-#log-lines { height: 380px; overflow: auto; padding: 8px 12px; font-family: var(--mono); font-size: 12.5px;
-  white-space: pre-wrap; overflow-wrap: anywhere; }
-.log-line .ts { color: var(--muted); margin-right: 10px; }
-.log-line .lvl { display: inline-block; min-width: 5ch; margin-right: 10px; font-weight: 600; text-transform: uppercase; }
-.lvl-trace, .lvl-debug { color: var(--muted); }
-.lvl-info { color: var(--info); }
-.lvl-warn { color: var(--warn); }
-.lvl-error, .lvl-fatal { color: var(--bad); }
-.log-line.lvl-fatal .msg { color: var(--bad); font-weight: 600; }
-`
+import { STYLE } from "./style.js"
 
 const BODY = `
 <header>
@@ -145,6 +70,15 @@ function el(tag, props, ...children) {
   const node = Object.assign(document.createElement(tag), props);
   node.append(...children);
   return node;
+}
+
+/** A cron daemon's next run in local time: "next run 14:03:00" today, else with its date. */
+function nextRunText(iso) {
+  const at = new Date(iso);
+  const pad = (n) => String(n).padStart(2, "0");
+  const time = pad(at.getHours()) + ":" + pad(at.getMinutes()) + ":" + pad(at.getSeconds());
+  if (at.toDateString() === new Date().toDateString()) return "next run " + time;
+  return "next run " + at.getFullYear() + "-" + pad(at.getMonth() + 1) + "-" + pad(at.getDate()) + " " + time;
 }
 
 function humanDuration(secs) {
@@ -293,6 +227,7 @@ function makeRow(id) {
     title: el("div", { className: "sub" }),
     status: el("span", { className: "status" }),
     statusNote: el("div", { className: "sub" }),
+    nextRun: el("div", { className: "sub next-run" }),
     statusCell: cell(),
     pid: cell("num"),
     uptime: cell("num"),
@@ -307,7 +242,7 @@ function makeRow(id) {
   const link = el("button", { type: "button", className: "idlink", textContent: id, title: "Show logs" });
   link.addEventListener("click", () => openLogs(id));
   row.idCell.append(link, row.title);
-  row.statusCell.append(row.status, row.statusNote);
+  row.statusCell.append(row.status, row.statusNote, row.nextRun);
   for (const action of ACTIONS) {
     const b = el("button", { type: "button", textContent: action[0].toUpperCase() + action.slice(1) });
     b.dataset.action = action;
@@ -335,6 +270,8 @@ function fillRow(row, d) {
     .join(" · ");
   row.status.title = detail;
   setText(row.statusNote, s.message || "");
+  setText(row.nextRun, d.next_run ? nextRunText(d.next_run) : "");
+  row.nextRun.title = d.next_run || "";
   setText(row.pid, running ? String(d.pid) : "–");
   setText(row.uptime, running ? humanDuration(d.uptime_secs) : "–");
   setText(row.cpu, running ? d.cpu_percent.toFixed(1) + " %" : "–");

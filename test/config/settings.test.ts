@@ -47,7 +47,7 @@ describe("settings", () => {
     expect(settings.supervisor.cpu_violation_threshold).toBe(3)
   })
 
-  it("warns about each setting of a project file that only the supervisor reads; not about auto_start", async () => {
+  it("warns about each setting of a project file that only the supervisor reads; not about auto_start or the watch settings", async () => {
     const sb = sandbox()
     sb.write({
       "home/.config/supervisor/config.toml": toml("[settings.supervisor]", 'stop_timeout = "2s"'),
@@ -57,6 +57,8 @@ describe("settings", () => {
         "[settings.supervisor]",
         "auto_start = false",
         'stop_timeout = "1s"',
+        'file_watch_debounce = "3s"',
+        'watch_poll_interval = "2s"',
       ),
     })
     const config = await loadOk(sb, { cwd: "app" })

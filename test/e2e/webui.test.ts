@@ -24,6 +24,7 @@ interface ListedDaemon {
   readonly id: { readonly qualified: string }
   readonly pid: number | null
   readonly status: { readonly type: string }
+  readonly next_run: string | null
 }
 
 const expectOk = (args: Array<string>) => {
@@ -76,6 +77,10 @@ ready_delay = 0.2
 run = """printf '%s\\n' '{"level":"info","msg":"all good"}' '{"level":"error","msg":"it broke"}' 'plain'; exec sleep 300"""
 ready_delay = 0.2
 logs = { log_format = "json" }
+
+[daemons.nightly]
+run = "echo nightly"
+cron = "0 0 3 * * *"
 `,
   )
   const port = await freePort()
@@ -117,6 +122,28 @@ describe("web UI (e2e, Chromium)", () => {
       const pid = listed("app/web")?.pid
       expect(await row(page, "app/web").locator("td").nth(2).textContent()).toBe(String(pid))
       await page.locator("#stats", { hasText: /\d+ processes · \d+ CPUs/ }).waitFor({ timeout: WAIT })
+      await page.context().close()
+    },
+    T,
+  )
+
+  it(
+    "a cron daemon's row shows its next run in local time, the API's time as its title",
+    async () => {
+      const page = await loggedInPage()
+      const next = listed("app/nightly")?.next_run
+      expect(next).toMatch(/^\d{4}-\d{2}-\d{2}T03:00:00\.000Z$/)
+      const at = new Date(next as string)
+      const pad = (n: number) => String(n).padStart(2, "0")
+      const time = `${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}`
+      const date = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}`
+      const today = at.toDateString() === new Date().toDateString()
+      const note = row(page, "app/nightly").locator(".next-run")
+      await note.filter({ hasText: /^next run / }).waitFor({ timeout: WAIT })
+      expect(await note.textContent()).toBe(`next run ${today ? "" : `${date} `}${time}`)
+      expect(await note.getAttribute("title")).toBe(next)
+      // a daemon without a schedule shows none
+      expect(await row(page, "app/web").locator(".next-run").textContent()).toBe("")
       await page.context().close()
     },
     T,

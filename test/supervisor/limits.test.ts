@@ -1,16 +1,15 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Duration, Effect, Layer, Ref, Schema, TestClock } from "effect"
+import { Context, Duration, Effect, Layer, Ref, Schema, SubscriptionRef, TestClock } from "effect"
 import { Settings } from "../../src/domain/Settings.js"
 import { Limits, LimitsLive } from "../../src/supervisor/limits/Limits.js"
+import { LiveSettings, liveSettingsOf } from "../../src/supervisor/liveSettings.js"
 import { Supervisor } from "../../src/supervisor/Supervisor.js"
-import { SupervisorConfig } from "../../src/supervisor/SupervisorConfig.js"
 import { type FakeTreeSampler, makeFakeTreeSampler } from "../../src/testing/FakeTreeSampler.js"
 import {
   awaitHooks,
   awaitRuntime,
   awaitSleepUntil,
   awaitStatus,
-  BASE_ENV,
   definition,
   type Harness,
   makeHarness,
@@ -22,7 +21,8 @@ const MB = 1000 ** 2
 
 /**
  * The harness's supervisor with the limit checks on top (a fake sampler); `tick()` moves the
- * TestClock to the next check and returns once it has run (the loop sleeps again).
+ * TestClock to the next check and returns once it has run (the loop sleeps again). The settings
+ * are live: `setSettings` changes them as an edited global config file would.
  */
 const withLimits = (options: { readonly settings?: Record<string, unknown> } = {}) =>
   Effect.gen(function* () {
@@ -30,6 +30,7 @@ const withLimits = (options: { readonly settings?: Record<string, unknown> } = {
     const h = yield* makeHarness({ settings: settingsInput })
     const sampler = yield* makeFakeTreeSampler
     const settings = Schema.decodeUnknownSync(Settings)(settingsInput)
+    const live = yield* SubscriptionRef.make(settings)
     const interval = Duration.toMillis(settings.general.interval)
     const first = yield* TestClock.currentTimeMillis
     const context = yield* Layer.build(
@@ -37,7 +38,7 @@ const withLimits = (options: { readonly settings?: Record<string, unknown> } = {
         Layer.provide(
           Layer.mergeAll(
             Layer.succeed(Supervisor, h.sup),
-            Layer.succeed(SupervisorConfig, { settings, env: BASE_ENV }),
+            Layer.succeed(LiveSettings, liveSettingsOf(live)),
             sampler.layer,
           ),
         ),
@@ -56,7 +57,9 @@ const withLimits = (options: { readonly settings?: Record<string, unknown> } = {
     })
     /** Moves the clock by `millis`, staying before the next check. */
     const adjust = (millis: number) => TestClock.adjust(millis)
-    return { h, sampler, tick, adjust }
+    const setSettings = (input: Record<string, unknown>) =>
+      SubscriptionRef.set(live, Schema.decodeUnknownSync(Settings)(input))
+    return { h, sampler, tick, adjust, setSettings }
   })
 
 const killedLines = (h: Harness) =>
@@ -223,6 +226,30 @@ describe("cpu limit", () => {
       yield* tick
       const r = yield* awaitRuntime(h.sup, WEB, (r) => r.status.type === "errored")
       expect(r.status.message).toBe("killed: cpu 90% over cpu_limit 50% for 2 samples")
+    }),
+  )
+
+  it.scoped("general.interval and the CPU threshold follow the settings in force, without a restart", () =>
+    Effect.gen(function* () {
+      const { h, sampler, setSettings } = yield* withLimits()
+      const start = yield* TestClock.currentTimeMillis
+      // the check sleeps 10 s; the interval becomes 2 s: the wait is re-timed from the last check
+      yield* awaitSleepUntil(start + 10_000)
+      yield* setSettings({ general: { interval: "2s" }, supervisor: { cpu_violation_threshold: 1 } })
+      yield* awaitSleepUntil(start + 2000)
+      const pid = yield* startReady(h.sup, definition("web", { cpu_limit: 50 }))
+      const at = yield* TestClock.currentTimeMillis
+      // checks every 2 s from then on
+      const next = start + Math.ceil((at - start + 1) / 2000) * 2000
+      yield* awaitSleepUntil(next)
+      yield* TestClock.adjust(next - at)
+      yield* awaitSleepUntil(next + 2000)
+      expect((yield* sampler.calls).length).toBeGreaterThan(0)
+      // one sample over the limit is enough now (threshold 1)
+      yield* burn(sampler, pid, 9)
+      yield* TestClock.adjust(2000)
+      const r = yield* awaitRuntime(h.sup, WEB, (r) => r.status.type === "errored")
+      expect(r.status.message).toBe("killed: cpu 450% over cpu_limit 50% for 1 sample")
     }),
   )
 })

@@ -1,7 +1,8 @@
-import { Clock, Context, Duration, Effect, FiberSet, Layer } from "effect"
+import { Clock, Context, Duration, Effect, FiberSet, Layer, Stream } from "effect"
+import type { Settings } from "../../domain/Settings.js"
 import type { DaemonState } from "../DaemonState.js"
+import { LiveSettings } from "../liveSettings.js"
 import { Supervisor } from "../Supervisor.js"
-import { SupervisorConfig } from "../SupervisorConfig.js"
 import { cpuMessage, memoryMessage } from "./format.js"
 import { type TreeSample, TreeSampler } from "./trees.js"
 
@@ -41,11 +42,13 @@ const cpuPercentSince = (before: RunSample, tree: TreeSample, now: number): numb
   return (seconds / ((now - before.at) / 1000)) * 100
 }
 
+const intervalMillis = (s: Settings) => Duration.toMillis(Duration.decode(s.general.interval))
+
 export const LimitsLive = Layer.scoped(
   Limits,
   Effect.gen(function* () {
     const supervisor = yield* Supervisor
-    const config = yield* SupervisorConfig
+    const settings = yield* LiveSettings
     const sampler = yield* TreeSampler
     const kills = yield* FiberSet.make<void, never>()
     const runs = new Map<string, RunSample>()
@@ -91,7 +94,7 @@ export const LimitsLive = Layer.scoped(
       const ids = new Set(limited.map((r) => r.def.id.qualified))
       for (const id of runs.keys()) if (!ids.has(id)) runs.delete(id)
       if (limited.length === 0) return
-      const threshold = config.settings.supervisor.cpu_violation_threshold
+      const threshold = (yield* settings.current).supervisor.cpu_violation_threshold
       const trees = yield* sampler.sample(limited.map((r) => r.pid as number))
       const now = yield* Clock.currentTimeMillis
       for (const r of limited) {
@@ -103,14 +106,29 @@ export const LimitsLive = Layer.scoped(
       }
     })
 
-    // The interval is read at every tick: the settings in force then apply.
-    yield* Effect.forkScoped(
-      Effect.forever(
-        Effect.suspend(() => Effect.sleep(Duration.decode(config.settings.general.interval))).pipe(
-          Effect.zipRight(check),
+    /** Sleeps until `general.interval` after `from`, as the settings say now: a change re-times the wait. */
+    const untilNext = (from: number) =>
+      settings.changes.pipe(
+        Stream.map(intervalMillis),
+        Stream.changes,
+        Stream.flatMap(
+          (millis) =>
+            Stream.fromEffect(
+              Effect.flatMap(Clock.currentTimeMillis, (now) =>
+                Effect.sleep(Math.max(0, from + millis - now)),
+              ),
+            ),
+          { switch: true },
         ),
-      ),
-    )
+        Stream.runHead,
+      )
+    const ticks = (from: number): Effect.Effect<never> =>
+      untilNext(from).pipe(
+        Effect.zipRight(check),
+        Effect.zipRight(Clock.currentTimeMillis),
+        Effect.flatMap((now) => ticks(now)),
+      )
+    yield* Effect.forkScoped(Effect.flatMap(Clock.currentTimeMillis, ticks))
     return { check }
   }),
 )

@@ -1,17 +1,17 @@
-import { Context, type Duration, Effect, ExecutionStrategy, Exit, Layer, Queue, Scope, Stream } from "effect"
+import { Context, Effect, ExecutionStrategy, Exit, Layer, Queue, Scope, Stream } from "effect"
 import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
+import type { Settings } from "../../domain/Settings.js"
 import { LogStore } from "../../logs/LogStore.js"
-import { ProjectRegistry, type ProjectRegistryShape } from "../../registry/ProjectRegistry.js"
-import { allDefinitions } from "../../registry/snapshot.js"
+import { ProjectRegistry, type RegistrySnapshot } from "../../registry/ProjectRegistry.js"
 import { Supervisor, type SupervisorShape } from "../Supervisor.js"
-import { SupervisorConfig } from "../SupervisorConfig.js"
 import { changedText, makeDebouncer } from "./debounce.js"
 import { type Backend, chokidarBackend, openWatcher } from "./fileWatcher.js"
-import { sameSpec, specsOf, type WatchSpec } from "./spec.js"
+import { sameSpec, sameWatcher, specsOf, type WatchSpec, type WatchTiming } from "./spec.js"
 
 // Restarts daemons when their watched files change (docs/watch.md). Its input is a stream of
 // watch specs: those of the daemons the supervisor knows, as their files configure them now
-// (`configuredSpecs`: the live registry's definition, else the one the daemon last started with).
+// (`configuredSpecs`: the live registry's definition, else the one the daemon last started with),
+// timed by the settings of their project.
 
 export interface WatchShape {
   /** The specs watched now. */
@@ -25,19 +25,28 @@ export interface WatchDeps {
   readonly restart: (id: string, detail: string) => Effect.Effect<void>
   /** Writes a `[supervisor]` line into the daemon's log. */
   readonly note: (id: string, text: string) => Effect.Effect<void>
+  /** Records why the daemon's files cannot be watched, for `status`; undefined clears it. */
+  readonly problem: (id: string, problem: string | undefined) => Effect.Effect<void>
   readonly backend: Backend
   readonly stateDir: string | undefined
-  readonly debounce: Duration.Duration
-  readonly pollInterval: Duration.Duration
+}
+
+/** What the registry says of the daemons now: their definitions and the timing of their watching. */
+export interface ConfiguredWatch {
+  readonly definitions: ReadonlyMap<string, DaemonDefinition>
+  readonly timing: (id: string) => WatchTiming
 }
 
 const sameSpecs = (a: ReadonlyArray<WatchSpec>, b: ReadonlyArray<WatchSpec>) =>
   a.length === b.length && a.every((s, i) => sameSpec(s, b[i] as WatchSpec))
 
 /** The watch specs of the daemons the supervisor knows, now and after each change of them. */
-export const daemonSpecs = (supervisor: SupervisorShape): Stream.Stream<ReadonlyArray<WatchSpec>> =>
+export const daemonSpecs = (
+  supervisor: SupervisorShape,
+  timing: WatchTiming,
+): Stream.Stream<ReadonlyArray<WatchSpec>> =>
   supervisor.changes.pipe(
-    Stream.map((daemons) => specsOf(daemons.values())),
+    Stream.map((daemons) => specsOf(daemons.values(), () => timing)),
     Stream.changesWith(sameSpecs),
   )
 
@@ -47,22 +56,41 @@ export const daemonSpecs = (supervisor: SupervisorShape): Stream.Stream<Readonly
  */
 export const configuredSpecs = (
   supervisor: SupervisorShape,
-  configured: Stream.Stream<ReadonlyMap<string, DaemonDefinition>>,
+  configured: Stream.Stream<ConfiguredWatch>,
 ): Stream.Stream<ReadonlyArray<WatchSpec>> =>
   Stream.zipLatest(supervisor.changes, configured).pipe(
-    Stream.map(([daemons, defs]) =>
-      specsOf([...daemons.values()].map((d) => ({ ...d, def: defs.get(d.def.id.qualified) ?? d.def }))),
+    Stream.map(([daemons, { definitions, timing }]) =>
+      specsOf(
+        [...daemons.values()].map((d) => ({ ...d, def: definitions.get(d.def.id.qualified) ?? d.def })),
+        timing,
+      ),
     ),
     Stream.changesWith(sameSpecs),
   )
 
-/** The registry's definitions by qualified ID, now and after each reload. */
-const registryDefinitions = (
-  registry: ProjectRegistryShape,
-): Stream.Stream<ReadonlyMap<string, DaemonDefinition>> =>
-  registry.snapshot.changes.pipe(
-    Stream.map((snapshot) => new Map(allDefinitions(snapshot).map((d) => [d.id.qualified, d]))),
-  )
+export const timingOf = (settings: Settings): WatchTiming => ({
+  debounce: settings.supervisor.file_watch_debounce,
+  pollInterval: settings.supervisor.watch_poll_interval,
+})
+
+/**
+ * The registry's definitions by qualified ID; each daemon is timed by the settings of the project
+ * that configures it (global files, project files, environment), a daemon no project configures
+ * (ad-hoc) by the global settings.
+ */
+export const configuredWatchOf = (snapshot: RegistrySnapshot): ConfiguredWatch => {
+  const definitions = new Map<string, DaemonDefinition>()
+  const timings = new Map<string, WatchTiming>()
+  // the first project that configures a daemon wins, as in `allDefinitions`
+  for (const p of snapshot.projects)
+    for (const [id, def] of p.definitions) {
+      if (definitions.has(id)) continue
+      definitions.set(id, def)
+      timings.set(id, timingOf(p.config?.settings ?? snapshot.settings))
+    }
+  const global = timingOf(snapshot.settings)
+  return { definitions, timing: (id) => timings.get(id) ?? global }
+}
 
 /**
  * Follows `specs` for as long as the scope lives: a new spec opens a watcher, a changed one
@@ -73,27 +101,37 @@ export const makeWatch = (
   deps: WatchDeps,
 ): Effect.Effect<WatchShape, never, Scope.Scope> =>
   Effect.gen(function* () {
-    const debouncer = yield* makeDebouncer(deps.debounce, (id, files) => deps.restart(id, changedText(files)))
+    const open = new Map<string, { spec: WatchSpec; readonly scope: Scope.CloseableScope }>()
+    // the debounce in force when the change comes
+    const debouncer = yield* makeDebouncer(
+      (id) => open.get(id)?.spec.timing.debounce ?? 0,
+      (id, files) => deps.restart(id, changedText(files)),
+    )
     // Backends report from their own callbacks: one queue into the debouncer, in order.
     const changes = yield* Queue.unbounded<{ readonly id: string; readonly file: string }>()
     yield* Effect.forkScoped(
-      Effect.forever(Effect.flatMap(Queue.take(changes), (c) => debouncer.touch(c.id, c.file))),
+      Effect.forever(
+        Effect.flatMap(Queue.take(changes), (c) =>
+          open.has(c.id) ? debouncer.touch(c.id, c.file) : Effect.void,
+        ),
+      ),
     )
     const outer = yield* Effect.scope
-    const open = new Map<string, { readonly spec: WatchSpec; readonly scope: Scope.CloseableScope }>()
     const close = (id: string) =>
       Effect.suspend(() => {
         const w = open.get(id)
         open.delete(id)
         return w === undefined
           ? Effect.void
-          : Effect.zipRight(Scope.close(w.scope, Exit.void), debouncer.cancel(id))
+          : Effect.all([Scope.close(w.scope, Exit.void), debouncer.cancel(id), deps.problem(id, undefined)])
       })
     const apply = (next: ReadonlyArray<WatchSpec>) =>
       Effect.gen(function* () {
         for (const [id, w] of [...open]) {
           const spec = next.find((s) => s.id === id)
-          if (spec === undefined || !sameSpec(spec, w.spec)) yield* close(id)
+          if (spec === undefined || !sameWatcher(spec, w.spec)) yield* close(id)
+          // a new debounce applies from the next change on; the watcher stays
+          else w.spec = spec
         }
         for (const spec of next) {
           if (open.has(spec.id)) continue
@@ -102,9 +140,10 @@ export const makeWatch = (
           const watcher = openWatcher(spec, {
             backend: deps.backend,
             stateDir: deps.stateDir,
-            pollInterval: deps.pollInterval,
+            pollInterval: spec.timing.pollInterval,
             changed: (file) => Queue.unsafeOffer(changes, { id: spec.id, file }),
             note: (text) => deps.note(spec.id, text),
+            problem: (text) => deps.problem(spec.id, text),
           })
           // set up in the background: a slow directory tree does not hold up the others
           yield* Effect.forkIn(Scope.extend(watcher, scope), scope)
@@ -129,28 +168,29 @@ export const WatchLive = (options: WatchLiveOptions = {}) =>
       const supervisor = yield* Supervisor
       const registry = yield* ProjectRegistry
       const logs = yield* LogStore
-      const { settings } = yield* SupervisorConfig
-      return yield* makeWatch(configuredSpecs(supervisor, registryDefinitions(registry)), {
-        // the restart takes the daemon as its file configures it now
-        restart: (id, detail) =>
-          Effect.flatMap(registry.definitions, (defs) =>
-            supervisor.restartIfRunning(
-              id,
-              "watch",
-              defs.find((d) => d.id.qualified === id),
-              detail,
-            ),
-          ).pipe(Effect.ignore),
-        note: (id, text) =>
-          logs
-            .note(id, text)
-            .pipe(
-              Effect.catchAll((e) => Effect.logWarning(`cannot write to the log of ${id}: ${e.message}`)),
-            ),
-        backend: options.backend ?? chokidarBackend,
-        stateDir: options.stateDir,
-        debounce: settings.supervisor.file_watch_debounce,
-        pollInterval: settings.supervisor.watch_poll_interval,
-      })
+      return yield* makeWatch(
+        configuredSpecs(supervisor, registry.snapshot.changes.pipe(Stream.map(configuredWatchOf))),
+        {
+          // the restart takes the daemon as its file configures it now
+          restart: (id, detail) =>
+            Effect.flatMap(registry.definitions, (defs) =>
+              supervisor.restartIfRunning(
+                id,
+                "watch",
+                defs.find((d) => d.id.qualified === id),
+                detail,
+              ),
+            ).pipe(Effect.ignore),
+          note: (id, text) =>
+            logs
+              .note(id, text)
+              .pipe(
+                Effect.catchAll((e) => Effect.logWarning(`cannot write to the log of ${id}: ${e.message}`)),
+              ),
+          problem: supervisor.setWatchProblem,
+          backend: options.backend ?? chokidarBackend,
+          stateDir: options.stateDir,
+        },
+      )
     }),
   )

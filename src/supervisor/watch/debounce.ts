@@ -10,18 +10,19 @@ export interface Debouncer {
 
 /**
  * A trailing debounce per daemon: `fire` gets the files changed (first change first, each once)
- * `delay` after the last change of a burst. A burst that comes while `fire` runs is gathered for
+ * `delay(id)` after the last change of a burst (read at each change: a new setting applies to
+ * the next change). A burst that comes while `fire` runs is gathered for
  * the next one: `fire` is never interrupted half way.
  */
 export const makeDebouncer = (
-  delay: Duration.DurationInput,
+  delay: (id: string) => Duration.DurationInput,
   fire: (id: string, files: ReadonlyArray<string>) => Effect.Effect<void>,
 ): Effect.Effect<Debouncer, never, Scope.Scope> =>
   Effect.gen(function* () {
     const timers = yield* FiberMap.make<string>()
     const pending = new Map<string, Set<string>>()
     const due = (id: string) =>
-      Effect.sleep(delay).pipe(
+      Effect.sleep(delay(id)).pipe(
         Effect.zipRight(
           Effect.uninterruptible(
             Effect.suspend(() => {

@@ -41,8 +41,21 @@ export const chokidarBackend: Backend = (roots, options, on) => {
   // chokidar may say ready more than once (one per root)
   w.once("ready", on.ready)
   w.on("error", (e) => on.error(e instanceof Error ? e : new Error(String(e))))
-  return { close: () => w.close() }
+  const scanned = new Promise<void>((resolve) => w.once("ready", () => resolve()))
+  return {
+    // Closed during its first scan, chokidar leaves a failed stat unhandled, which would end the
+    // process: a watcher that failed is closed once that scan is over (at most CLOSE_WAIT later).
+    close: async () => {
+      let timer: NodeJS.Timeout | undefined
+      await Promise.race([scanned, new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_WAIT)))])
+      clearTimeout(timer)
+      await w.close()
+    },
+  }
 }
+
+/** How long a closing watcher waits for the end of its first scan. */
+const CLOSE_WAIT = 5000
 
 export interface WatcherEnv {
   readonly backend: Backend
@@ -52,7 +65,18 @@ export interface WatcherEnv {
   readonly changed: (file: string) => void
   /** Writes a `[supervisor]` line into the daemon's log. */
   readonly note: (text: string) => Effect.Effect<void>
+  /** Why the files cannot be watched (for `status`); undefined once the watcher is set up. */
+  readonly problem: (text: string | undefined) => Effect.Effect<void>
 }
+
+/** How soon a watcher that could not be set up is tried again; then twice as long each time, up to RETRY_MAX. */
+const RETRY_FIRST = Duration.seconds(1)
+const RETRY_MAX = Duration.minutes(1)
+
+/** The outcome of one setup: watching (natively or by polling), or failed (its attempt still open). */
+type SetUp =
+  | { readonly _tag: "Watching"; readonly poll: boolean }
+  | { readonly _tag: "Failed"; readonly error: Error; readonly close: Effect.Effect<void> }
 
 /** The pattern's target, moved up to the nearest directory that exists (it is watched for the rest). */
 const existingTarget = (t: WatchTarget): WatchTarget => {
@@ -61,12 +85,16 @@ const existingTarget = (t: WatchTarget): WatchTarget => {
   return target
 }
 
+/** `CODE: message`; Node's own errors already start with their code. */
 const messageOf = (e: Error) =>
-  "code" in e && typeof e.code === "string" ? `${e.code}: ${e.message}` : e.message
+  "code" in e && typeof e.code === "string" && !e.message.startsWith(`${e.code}:`)
+    ? `${e.code}: ${e.message}`
+    : e.message
 
 /**
  * Watches one daemon's files for as long as the scope lives: `auto` falls back to polling when
- * native watching cannot be set up. Problems are written into the daemon's log; none fails.
+ * native watching cannot be set up. Problems are written into the daemon's log, and a watcher
+ * that cannot be set up is reported to `problem` as well; none fails.
  */
 export const openWatcher = (spec: WatchSpec, env: WatcherEnv): Effect.Effect<void, never, Scope.Scope> =>
   Effect.gen(function* () {
@@ -133,19 +161,48 @@ export const openWatcher = (spec: WatchSpec, env: WatcherEnv): Effect.Effect<voi
     const every = `polling every ${Duration.format(env.pollInterval)}`
     // once set up: the log says what is watched, and how
     const watching = (poll: boolean) =>
-      env.note(`watch: watching ${targets.map((t) => t.pattern).join(", ")} (${poll ? every : "native"})`)
-    const first = yield* attempt(spec.mode === "poll")
-    if (Either.isRight(first.result)) return yield* watching(spec.mode === "poll")
-    if (spec.mode === "auto") {
-      yield* first.close
-      yield* env.note(
-        `watch: native file watching failed (${messageOf(first.result.left)}); ${every} instead`,
-      )
-      const second = yield* attempt(true)
-      if (Either.isRight(second.result)) return yield* watching(true)
-      yield* env.note(`watch: cannot watch files: ${messageOf(second.result.left)}`)
-      return
+      env
+        .note(`watch: watching ${targets.map((t) => t.pattern).join(", ")} (${poll ? every : "native"})`)
+        .pipe(Effect.zipRight(env.problem(undefined)))
+    const cannot = (e: Error) => {
+      const text = `cannot watch files: ${messageOf(e)}`
+      return Effect.zipRight(env.note(`watch: ${text}`), env.problem(text))
     }
-    // what could be set up keeps watching
-    yield* env.note(`watch: cannot watch files: ${messageOf(first.result.left)}`)
+    /** One setup as the mode says: how it watches, else why not (the attempt is left open). */
+    const setUp = (quiet: boolean): Effect.Effect<SetUp> =>
+      Effect.gen(function* () {
+        const first = yield* attempt(spec.mode === "poll")
+        if (Either.isRight(first.result)) return { _tag: "Watching", poll: spec.mode === "poll" }
+        if (spec.mode !== "auto") return { _tag: "Failed", error: first.result.left, close: first.close }
+        yield* first.close
+        if (!quiet)
+          yield* env.note(
+            `watch: native file watching failed (${messageOf(first.result.left)}); ${every} instead`,
+          )
+        const second = yield* attempt(true)
+        if (Either.isRight(second.result)) return { _tag: "Watching", poll: true }
+        return { _tag: "Failed", error: second.result.left, close: second.close }
+      })
+    const initial = yield* setUp(false)
+    if (initial._tag === "Watching") return yield* watching(initial.poll)
+    // what could be set up keeps watching; the setup is tried again, quietly unless its error
+    // changes, after RETRY_FIRST and then twice as long each time, up to RETRY_MAX
+    yield* cannot(initial.error)
+    const retry = (
+      delay: Duration.Duration,
+      failed: Effect.Effect<void>,
+      last: string,
+    ): Effect.Effect<void> =>
+      Effect.sleep(delay).pipe(
+        Effect.zipRight(setUp(true)),
+        Effect.flatMap((next) => {
+          if (next._tag === "Watching") return Effect.zipRight(failed, watching(next.poll))
+          const text = messageOf(next.error)
+          return next.close.pipe(
+            Effect.zipRight(text === last ? Effect.void : cannot(next.error)),
+            Effect.zipRight(retry(Duration.min(Duration.times(delay, 2), RETRY_MAX), failed, text)),
+          )
+        }),
+      )
+    yield* Effect.forkScoped(retry(RETRY_FIRST, initial.close, messageOf(initial.error)))
   })

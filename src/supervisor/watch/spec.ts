@@ -1,6 +1,15 @@
 import * as nodePath from "node:path"
+import { Duration } from "effect"
 import { compileGlob, globCouldContain, globMatches, isLiteral, type Segment } from "../../domain/Glob.js"
 import type { DaemonState } from "../DaemonState.js"
+
+/** The settings a daemon's watching follows (those of its project, docs/watch.md#settings). */
+export interface WatchTiming {
+  /** `settings.supervisor.file_watch_debounce` */
+  readonly debounce: Duration.Duration
+  /** `settings.supervisor.watch_poll_interval` */
+  readonly pollInterval: Duration.Duration
+}
 
 /** What to watch for one daemon: its `watch` patterns, relative to `baseDir`, and how. */
 export interface WatchSpec {
@@ -9,13 +18,17 @@ export interface WatchSpec {
   readonly baseDir: string
   readonly patterns: ReadonlyArray<string>
   readonly mode: "native" | "poll" | "auto"
+  readonly timing: WatchTiming
 }
 
 /**
  * The watch specs of the daemons the supervisor knows: each one with a `watch` list, as its
- * latest definition says (a restart with a new definition brings a new list).
+ * latest definition says (a restart with a new definition brings a new list), timed by `timing`.
  */
-export const specsOf = (daemons: Iterable<DaemonState>): ReadonlyArray<WatchSpec> => {
+export const specsOf = (
+  daemons: Iterable<DaemonState>,
+  timing: (id: string) => WatchTiming,
+): ReadonlyArray<WatchSpec> => {
   const specs: Array<WatchSpec> = []
   for (const { def } of daemons) {
     if (def.config.watch.length === 0) continue
@@ -24,17 +37,23 @@ export const specsOf = (daemons: Iterable<DaemonState>): ReadonlyArray<WatchSpec
       baseDir: def.source === null ? def.config.dir : nodePath.dirname(def.source),
       patterns: def.config.watch,
       mode: def.config.watch_mode,
+      timing: timing(def.id.qualified),
     })
   }
   return specs
 }
 
-export const sameSpec = (a: WatchSpec, b: WatchSpec): boolean =>
+/** Whether the same watcher serves both specs (only the debounce may differ). */
+export const sameWatcher = (a: WatchSpec, b: WatchSpec): boolean =>
   a.id === b.id &&
   a.baseDir === b.baseDir &&
   a.mode === b.mode &&
+  Duration.equals(a.timing.pollInterval, b.timing.pollInterval) &&
   a.patterns.length === b.patterns.length &&
   a.patterns.every((p, i) => p === b.patterns[i])
+
+export const sameSpec = (a: WatchSpec, b: WatchSpec): boolean =>
+  sameWatcher(a, b) && Duration.equals(a.timing.debounce, b.timing.debounce)
 
 /** One pattern split at its first glob segment: the directory to watch and the rest to match. */
 export interface WatchTarget {

@@ -5,8 +5,9 @@ import { expectSleep } from "../helpers.js"
 
 const setup = Effect.gen(function* () {
   const fired = yield* Ref.make<ReadonlyArray<readonly [string, ReadonlyArray<string>]>>([])
-  const d = yield* makeDebouncer("1 second", (id, files) =>
-    Ref.update(fired, (f) => [...f, [id, files] as const]),
+  const d = yield* makeDebouncer(
+    () => "1 second",
+    (id, files) => Ref.update(fired, (f) => [...f, [id, files] as const]),
   )
   return { d, fired: Ref.get(fired) }
 })

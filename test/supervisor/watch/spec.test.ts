@@ -1,3 +1,4 @@
+import { Duration } from "effect"
 import { describe, expect, it } from "vitest"
 import { initialState } from "../../../src/supervisor/DaemonState.js"
 import { displayPath, pathFilter, specsOf, targetOf, widen } from "../../../src/supervisor/watch/spec.js"
@@ -69,9 +70,13 @@ describe("watch specs of the daemons", () => {
     const web = initialState(definition("web", { watch: ["*.js"], watch_mode: "poll" }))
     const db = initialState(definition("db"))
     const adhoc = initialState({ ...definition("job", { watch: ["x"] }), adhoc: true, source: null })
-    expect(specsOf([web, db, adhoc])).toEqual([
-      { id: "app/web", baseDir: "/srv", patterns: ["*.js"], mode: "poll" },
-      { id: "app/job", baseDir: "/srv/job", patterns: ["x"], mode: "native" },
+    const timing = (id: string) => ({
+      debounce: Duration.seconds(id === "app/web" ? 1 : 2),
+      pollInterval: Duration.millis(500),
+    })
+    expect(specsOf([web, db, adhoc], timing)).toEqual([
+      { id: "app/web", baseDir: "/srv", patterns: ["*.js"], mode: "poll", timing: timing("app/web") },
+      { id: "app/job", baseDir: "/srv/job", patterns: ["x"], mode: "native", timing: timing("app/job") },
     ])
   })
   it("names a changed file relative to that directory", () => {

@@ -1,73 +1,38 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Effect, Ref, SubscriptionRef, TestClock } from "effect"
+import { Duration, Effect, Schema, Stream, SubscriptionRef, TestClock } from "effect"
 import type { DaemonDefinition } from "../../../src/domain/DaemonDefinition.js"
+import type { ResolvedConfig } from "../../../src/domain/ResolvedConfig.js"
+import { Settings } from "../../../src/domain/Settings.js"
+import type { ProjectState } from "../../../src/registry/ProjectRegistry.js"
 import {
-  type Backend,
-  type BackendEvents,
-  type BackendOptions,
-  openWatcher,
-} from "../../../src/supervisor/watch/fileWatcher.js"
-import { configuredSpecs, daemonSpecs, makeWatch } from "../../../src/supervisor/watch/Watch.js"
+  configuredSpecs,
+  configuredWatchOf,
+  daemonSpecs,
+  makeWatch,
+} from "../../../src/supervisor/watch/Watch.js"
 import {
   awaitRuntime,
   awaitSleepUntil,
   awaitStatus,
   definition,
-  type Harness,
   makeHarness,
   startReady,
 } from "../helpers.js"
 
-const WEB = "app/web"
-
-interface FakeWatcher {
-  readonly roots: ReadonlyArray<string>
-  readonly options: BackendOptions
-  readonly on: BackendEvents
-  closed: boolean
-}
-
-/** A backend that records what it is asked to watch and lets the test report changes. */
-const fakeBackend = () => {
-  const watchers: Array<FakeWatcher> = []
-  const backend: Backend = (roots, options, on) => {
-    const w: FakeWatcher = { roots, options, on, closed: false }
-    watchers.push(w)
-    on.ready()
-    return {
-      close: async () => {
-        w.closed = true
-      },
-    }
-  }
-  const open = () => watchers.filter((w) => !w.closed)
-  /** Waits (yielding, bounded) until `n` watchers are open; returns them. */
-  const awaitOpen = (n: number) =>
-    Effect.gen(function* () {
-      for (let turn = 0; turn < 20_000; turn++) {
-        if (open().length === n) return open()
-        yield* Effect.yieldNow()
-      }
-      return yield* Effect.dieMessage(`expected ${n} open watchers, got ${open().length}`)
-    })
-  return { backend, watchers, open, awaitOpen }
-}
+import { configurable, type FakeWatcher, fakeBackend, spawns, TIMING, WEB } from "./fakes.js"
 
 const setup = Effect.gen(function* () {
   const h = yield* makeHarness()
   const fake = fakeBackend()
-  yield* makeWatch(daemonSpecs(h.sup), {
+  yield* makeWatch(daemonSpecs(h.sup, TIMING), {
     restart: (id, detail) => h.sup.restartIfRunning(id, "watch", undefined, detail).pipe(Effect.ignore),
     note: (id, text) => Effect.sync(() => void id).pipe(Effect.zipRight(Effect.succeed(text)), Effect.asVoid),
+    problem: h.sup.setWatchProblem,
     backend: fake.backend,
     stateDir: undefined,
-    debounce: Duration.seconds(1),
-    pollInterval: Duration.millis(500),
   })
   return { h, fake }
 })
-
-const spawns = (h: Harness) => Ref.get(h.fake.spawned).pipe(Effect.map((s) => s.length))
 
 /** Reports changes to the files and waits for the debounce to be sleeping. */
 const change = (w: FakeWatcher, ...paths: ReadonlyArray<string>) =>
@@ -149,13 +114,16 @@ describe("watch specs from the configuration", () => {
         const h = yield* makeHarness()
         const fake = fakeBackend()
         const configured = yield* SubscriptionRef.make<ReadonlyMap<string, DaemonDefinition>>(new Map())
-        const watch = yield* makeWatch(configuredSpecs(h.sup, configured.changes), {
+        const specs = configuredSpecs(
+          h.sup,
+          configured.changes.pipe(Stream.map((definitions) => ({ definitions, timing: () => TIMING }))),
+        )
+        const watch = yield* makeWatch(specs, {
           restart: () => Effect.void,
           note: () => Effect.void,
+          problem: () => Effect.void,
           backend: fake.backend,
           stateDir: undefined,
-          debounce: Duration.seconds(1),
-          pollInterval: Duration.millis(500),
         })
         yield* startReady(h.sup, definition("web", { watch: ["*.js"] }))
         const [first] = yield* fake.awaitOpen(1)
@@ -179,61 +147,73 @@ describe("watch specs from the configuration", () => {
   )
 })
 
-describe("watcher setup", () => {
-  /** A backend whose native watching fails before it is ready (as with no inotify watches left). */
-  const failingNative = () => {
-    const asked: Array<{ poll: boolean; closed: boolean }> = []
-    const backend: Backend = (_roots, options, on) => {
-      const w = { poll: options.poll, closed: false }
-      asked.push(w)
-      if (options.poll) on.ready()
-      else on.error(Object.assign(new Error("no space left"), { code: "ENOSPC" }))
-      return {
-        close: async () => {
-          w.closed = true
-        },
-      }
-    }
-    return { backend, asked }
-  }
-  const open = (mode: "native" | "auto", backend: Backend) =>
+describe("watch settings in force", () => {
+  it.scoped("a new file_watch_debounce applies to the next change, without reopening the watcher", () =>
     Effect.gen(function* () {
-      const notes: Array<string> = []
-      yield* openWatcher(
-        { id: WEB, baseDir: "/srv", patterns: ["*.js", "src/[x.js"], mode },
-        {
-          backend,
-          stateDir: undefined,
-          pollInterval: Duration.millis(500),
-          changed: () => {},
-          note: (text) => Effect.sync(() => void notes.push(text)),
-        },
-      )
-      return notes
+      const { h, fake, setTiming } = yield* configurable()
+      const pid = yield* startReady(h.sup, definition("web", { watch: ["*.js"] }))
+      const [w] = yield* fake.awaitOpen(1)
+      if (w === undefined) return yield* Effect.dieMessage("no watcher")
+      yield* setTiming({ ...TIMING, debounce: Duration.seconds(5) })
+      // the watcher stays; the next burst waits 5 s
+      for (let turn = 0; turn < 1000; turn++) yield* Effect.yieldNow()
+      expect(fake.watchers.length).toBe(1)
+      const now = yield* TestClock.currentTimeMillis
+      w.on.change("/srv/app.js")
+      yield* awaitSleepUntil(now + 5000)
+      yield* TestClock.adjust("4999 millis")
+      expect(yield* spawns(h)).toBe(1)
+      yield* TestClock.adjust("1 millis")
+      yield* awaitRuntime(h.sup, WEB, (r) => r.pid !== null && r.pid !== pid)
+      expect(yield* spawns(h)).toBe(2)
+    }),
+  )
+
+  it.scoped("a new watch_poll_interval reopens a polling watcher with it", () =>
+    Effect.gen(function* () {
+      const { h, fake, setTiming } = yield* configurable()
+      yield* startReady(h.sup, definition("web", { watch: ["*.js"], watch_mode: "poll" }))
+      const [first] = yield* fake.awaitOpen(1)
+      expect(first?.options.intervalMillis).toBe(500)
+      yield* setTiming({ ...TIMING, pollInterval: Duration.seconds(2) })
+      for (let turn = 0; turn < 20_000 && fake.watchers.length < 2; turn++) yield* Effect.yieldNow()
+      const [second] = yield* fake.awaitOpen(1)
+      expect(first?.closed).toBe(true)
+      expect(second?.options).toMatchObject({ poll: true, intervalMillis: 2000 })
+      expect(yield* spawns(h)).toBe(1)
+    }),
+  )
+})
+
+describe("watch settings of each daemon's project", () => {
+  const settings = (input: Record<string, unknown>) => Schema.decodeUnknownSync(Settings)(input)
+  const project = (dir: string, defs: ReadonlyArray<DaemonDefinition>, s: Settings): ProjectState => ({
+    dir,
+    sources: ["noted"],
+    names: [],
+    config: { settings: s } as ResolvedConfig, // only its settings are read here
+    definitions: new Map(defs.map((d) => [d.id.qualified, d])),
+    problems: [],
+    problem: undefined,
+  })
+
+  it("a daemon follows its project's settings; a daemon no project configures, the global ones", () => {
+    const global = settings({ supervisor: { file_watch_debounce: "2s" } })
+    const slow = settings({ supervisor: { file_watch_debounce: "7s", watch_poll_interval: "3s" } })
+    const configured = configuredWatchOf({
+      settings: global,
+      projects: [
+        project("/srv/a", [definition("web", {}, "a")], slow),
+        project("/srv/b", [definition("web", {}, "b"), definition("web", {}, "a")], global),
+      ],
     })
-
-  it.scoped("auto: native watching that fails falls back to polling, and the log says so", () =>
-    Effect.gen(function* () {
-      const { backend, asked } = failingNative()
-      const notes = yield* open("auto", backend)
-      expect(asked).toEqual([
-        { poll: false, closed: true },
-        { poll: true, closed: false },
-      ])
-      expect(notes).toEqual([
-        'watch: ignoring "src/[x.js": "[" without a closing "]"',
-        "watch: native file watching failed (ENOSPC: no space left); polling every 500ms instead",
-        "watch: watching *.js (polling every 500ms)",
-      ])
-    }),
-  )
-
-  it.scoped("native: a watcher that cannot be set up is reported in the log, nothing fails", () =>
-    Effect.gen(function* () {
-      const { backend, asked } = failingNative()
-      const notes = yield* open("native", backend)
-      expect(asked).toEqual([{ poll: false, closed: false }])
-      expect(notes.at(-1)).toBe("watch: cannot watch files: ENOSPC: no space left")
-    }),
-  )
+    expect([...configured.definitions.keys()]).toEqual(["a/web", "b/web"])
+    const millis = (id: string) => {
+      const t = configured.timing(id)
+      return [Duration.toMillis(t.debounce), Duration.toMillis(t.pollInterval)]
+    }
+    expect(millis("a/web")).toEqual([7000, 3000])
+    expect(millis("b/web")).toEqual([2000, 500])
+    expect(millis("adhoc/job")).toEqual([2000, 500])
+  })
 })
