@@ -13,9 +13,8 @@ import { ProjectRegistry } from "../registry/ProjectRegistry.js"
 import { type DaemonNotFound, daemonNotFound } from "../supervisor/errors.js"
 import { daemonUsage } from "../supervisor/resourceUsage.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
-import { WatchProblems } from "../supervisor/watch/problems.js"
 import { awaitCompletion } from "./completion.js"
-import { mergeDefinitions, mergeListing, withWatchProblem } from "./listing.js"
+import { mergeDefinitions, mergeListing } from "./listing.js"
 import type { PlannedStart, StartFrom, StartPlan, StopResult } from "./plan.js"
 import { resolveId, selectIds } from "./selection.js"
 import { startEvents } from "./startEvents.js"
@@ -78,12 +77,6 @@ export const ControlLive = Layer.effect(
     const sup = yield* Supervisor
     const projects = yield* ProjectRegistry
     const loader = yield* ConfigLoader
-    const watchProblems = Option.getOrUndefined(yield* Effect.serviceOption(WatchProblems))
-    /** The entries, each with what is wrong with its file watcher, if anything. */
-    const withWatchProblems = (entries: ReadonlyArray<ApiDaemonEntry>) =>
-      watchProblems === undefined
-        ? Effect.succeed(entries)
-        : Effect.map(watchProblems.get, (problems) => withWatchProblem(entries, problems))
 
     const start = (plan: StartPlan, reason: Reason) =>
       startWithDependencies(sup.begin, plan.requested, plan.dependencies, plan.force, {
@@ -106,9 +99,7 @@ export const ControlLive = Layer.effect(
     const listing = (options: { readonly usage: boolean }) =>
       Effect.gen(function* () {
         const entries = yield* known(options.usage)
-        return yield* withWatchProblems(
-          mergeDefinitions(entries, yield* sup.disabledIds, yield* projects.definitions),
-        )
+        return mergeDefinitions(entries, yield* sup.disabledIds, yield* projects.definitions)
       })
 
     const loadFrom = (options: LoadOptions): Effect.Effect<ResolvedConfig | undefined> =>
@@ -191,10 +182,8 @@ export const ControlLive = Layer.effect(
       entry: (id) =>
         Effect.gen(function* () {
           const r = yield* Effect.option(sup.get(id))
-          if (Option.isSome(r)) {
-            const e = sup.entry(r.value, yield* sup.isDisabled(id), daemonUsage([r.value]).get(id))
-            return (yield* withWatchProblems([e]))[0] ?? e
-          }
+          if (Option.isSome(r))
+            return sup.entry(r.value, yield* sup.isDisabled(id), daemonUsage([r.value]).get(id))
           // never ran, but a known project configures it: its listing entry
           const configured = yield* projects.find(id).pipe(Effect.orElseSucceed(() => undefined))
           if (configured === undefined) return yield* Effect.fail(daemonNotFound(id))

@@ -60,15 +60,3 @@ export const mergeDefinitions = (
     )
   return [...known, ...configured].sort(byId)
 }
-
-/** The entries, each with what is wrong with its file watcher (`problems`, by ID), if anything. */
-export const withWatchProblem = (
-  entries: ReadonlyArray<ApiDaemonEntry>,
-  problems: ReadonlyMap<string, string>,
-): ReadonlyArray<ApiDaemonEntry> =>
-  problems.size === 0
-    ? entries
-    : entries.map((e) => {
-        const problem = problems.get(e.id.qualified)
-        return problem === undefined ? e : { ...e, watch_problem: problem }
-      })

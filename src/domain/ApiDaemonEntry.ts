@@ -43,9 +43,6 @@ export const ApiDaemonEntry = Schema.Struct({
   next_run: Schema.NullOr(Schema.String).annotations({
     description: "When its cron schedule fires next (ISO 8601); null without a schedule",
   }),
-  watch_problem: Schema.optional(Schema.String).annotations({
-    description: "What is wrong with its file watcher now (it could not be set up); absent when nothing is",
-  }),
 }).annotations({ identifier: "ApiDaemonEntry" })
 export type ApiDaemonEntry = typeof ApiDaemonEntry.Type
 

@@ -20,7 +20,6 @@ import { PortAvailabilityLive } from "../supervisor/ports/availability.js"
 import { ReadinessProbesLive } from "../supervisor/readiness/index.js"
 import { Supervisor, SupervisorLive } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
-import { WatchProblemsLive } from "../supervisor/watch/problems.js"
 import { WatchLive } from "../supervisor/watch/Watch.js"
 import { VERSION } from "../version.js"
 import { startAtBoot } from "./bootStart.js"
@@ -74,8 +73,6 @@ export const runHost = (options: HostOptions) =>
         CronLive.pipe(Layer.provide(ControlLive)),
         LimitsLive.pipe(Layer.provide(TreeSamplerLive)),
       ).pipe(
-        // the watchers' problems, kept by Watch and listed by Control
-        Layer.provideMerge(WatchProblemsLive),
         Layer.provideMerge(Layer.merge(SupervisorLive, ProjectRegistryLive)),
         Layer.provideMerge(ConfigLoaderLive),
         Layer.provideMerge(StateStoreLive(paths.stateFile)),

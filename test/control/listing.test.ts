@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { configDefinitions } from "../../src/config/definitions.js"
-import { mergeDefinitions, mergeListing, withWatchProblem } from "../../src/control/listing.js"
+import { mergeDefinitions, mergeListing } from "../../src/control/listing.js"
 import { loadOk, toml, useSandbox } from "../config/helpers.js"
 
 const sandbox = useSandbox()
@@ -26,27 +26,5 @@ describe("mergeListing (supervisor list: the supervisor's entries and this proje
       ["app/web", "available", "new"],
       ["other/x", "available", "x"],
     ])
-  })
-})
-
-describe("withWatchProblem (status: what is wrong with a daemon's file watcher)", () => {
-  it("the entry of a daemon whose watcher has a problem carries it; the others have none", async () => {
-    const sb = sandbox()
-    sb.write({ "app/supervisor.toml": toml("[daemons.web]", 'run = "web"', "[daemons.db]", 'run = "db"') })
-    const entries = mergeDefinitions(
-      [],
-      [],
-      [...configDefinitions(await loadOk(sb, { cwd: "app" })).values()],
-    )
-    const listed = withWatchProblem(
-      entries,
-      new Map([["app/web", "cannot watch files: EACCES: permission denied"]]),
-    )
-    expect(listed.map((e) => [e.id.qualified, e.watch_problem])).toEqual([
-      ["app/db", undefined],
-      ["app/web", "cannot watch files: EACCES: permission denied"],
-    ])
-    expect("watch_problem" in listed[0]!).toBe(false)
-    expect(withWatchProblem(entries, new Map())).toBe(entries)
   })
 })

@@ -156,7 +156,6 @@ export const status = (o: StatusOptions) =>
         ])
       if (e.status.message) lines.push(["Message", e.status.message])
       if (e.next_run !== null) lines.push(["Next run", e.next_run])
-      if (e.watch_problem !== undefined) lines.push(["Watch", e.watch_problem])
       lines.push(
         ["Enabled", e.enabled ? "yes" : "no"],
         ["Run", e.run],

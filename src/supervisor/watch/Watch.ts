@@ -1,15 +1,4 @@
-import {
-  Context,
-  type Duration,
-  Effect,
-  ExecutionStrategy,
-  Exit,
-  Layer,
-  Option,
-  Queue,
-  Scope,
-  Stream,
-} from "effect"
+import { Context, type Duration, Effect, ExecutionStrategy, Exit, Layer, Queue, Scope, Stream } from "effect"
 import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
 import { LogStore } from "../../logs/LogStore.js"
 import { ProjectRegistry, type ProjectRegistryShape } from "../../registry/ProjectRegistry.js"
@@ -18,7 +7,6 @@ import { Supervisor, type SupervisorShape } from "../Supervisor.js"
 import { SupervisorConfig } from "../SupervisorConfig.js"
 import { changedText, makeDebouncer } from "./debounce.js"
 import { type Backend, chokidarBackend, openWatcher } from "./fileWatcher.js"
-import { WatchProblems, type WatchProblemsShape } from "./problems.js"
 import { sameSpec, specsOf, type WatchSpec } from "./spec.js"
 
 // Restarts daemons when their watched files change (docs/watch.md). Its input is a stream of
@@ -41,8 +29,6 @@ export interface WatchDeps {
   readonly stateDir: string | undefined
   readonly debounce: Duration.Duration
   readonly pollInterval: Duration.Duration
-  /** Where what is wrong with a daemon's watcher is kept for `status` (cleared when it closes). */
-  readonly problems?: WatchProblemsShape
 }
 
 const sameSpecs = (a: ReadonlyArray<WatchSpec>, b: ReadonlyArray<WatchSpec>) =>
@@ -93,7 +79,6 @@ export const makeWatch = (
     yield* Effect.forkScoped(
       Effect.forever(Effect.flatMap(Queue.take(changes), (c) => debouncer.touch(c.id, c.file))),
     )
-    const problem = (id: string, text: string | undefined) => deps.problems?.set(id, text) ?? Effect.void
     const outer = yield* Effect.scope
     const open = new Map<string, { readonly spec: WatchSpec; readonly scope: Scope.CloseableScope }>()
     const close = (id: string) =>
@@ -102,9 +87,7 @@ export const makeWatch = (
         open.delete(id)
         return w === undefined
           ? Effect.void
-          : Effect.all([Scope.close(w.scope, Exit.void), debouncer.cancel(id), problem(id, undefined)], {
-              discard: true,
-            })
+          : Effect.zipRight(Scope.close(w.scope, Exit.void), debouncer.cancel(id))
       })
     const apply = (next: ReadonlyArray<WatchSpec>) =>
       Effect.gen(function* () {
@@ -122,7 +105,6 @@ export const makeWatch = (
             pollInterval: deps.pollInterval,
             changed: (file) => Queue.unsafeOffer(changes, { id: spec.id, file }),
             note: (text) => deps.note(spec.id, text),
-            problem: (text) => problem(spec.id, text),
           })
           // set up in the background: a slow directory tree does not hold up the others
           yield* Effect.forkIn(Scope.extend(watcher, scope), scope)
@@ -148,7 +130,6 @@ export const WatchLive = (options: WatchLiveOptions = {}) =>
       const registry = yield* ProjectRegistry
       const logs = yield* LogStore
       const { settings } = yield* SupervisorConfig
-      const problems = Option.getOrUndefined(yield* Effect.serviceOption(WatchProblems))
       return yield* makeWatch(configuredSpecs(supervisor, registryDefinitions(registry)), {
         // the restart takes the daemon as its file configures it now
         restart: (id, detail) =>
@@ -170,7 +151,6 @@ export const WatchLive = (options: WatchLiveOptions = {}) =>
         stateDir: options.stateDir,
         debounce: settings.supervisor.file_watch_debounce,
         pollInterval: settings.supervisor.watch_poll_interval,
-        ...(problems === undefined ? {} : { problems }),
       })
     }),
   )

@@ -52,8 +52,6 @@ export interface WatcherEnv {
   readonly changed: (file: string) => void
   /** Writes a `[supervisor]` line into the daemon's log. */
   readonly note: (text: string) => Effect.Effect<void>
-  /** Told what is wrong with the watcher (its log line's text), or undefined once it watches. */
-  readonly problem?: (text: string | undefined) => Effect.Effect<void>
 }
 
 /** The pattern's target, moved up to the nearest directory that exists (it is watched for the rest). */
@@ -72,7 +70,6 @@ const messageOf = (e: Error) =>
  */
 export const openWatcher = (spec: WatchSpec, env: WatcherEnv): Effect.Effect<void, never, Scope.Scope> =>
   Effect.gen(function* () {
-    const problem = (text: string | undefined) => env.problem?.(text) ?? Effect.void
     const targets: Array<WatchTarget> = []
     for (const pattern of spec.patterns) {
       const problem = globProblem(pattern)
@@ -114,7 +111,7 @@ export const openWatcher = (spec: WatchSpec, env: WatcherEnv): Effect.Effect<voi
                     if (!ready) return Deferred.unsafeDone(setUp, Effect.fail(e))
                     if (reported) return
                     reported = true // once per watcher: a failing directory is not a flood of lines
-                    Effect.runFork(Effect.zipRight(env.note(`watch: ${messageOf(e)}`), problem(messageOf(e))))
+                    Effect.runFork(env.note(`watch: ${messageOf(e)}`))
                   },
                 },
               ),
@@ -136,14 +133,7 @@ export const openWatcher = (spec: WatchSpec, env: WatcherEnv): Effect.Effect<voi
     const every = `polling every ${Duration.format(env.pollInterval)}`
     // once set up: the log says what is watched, and how
     const watching = (poll: boolean) =>
-      env
-        .note(`watch: watching ${targets.map((t) => t.pattern).join(", ")} (${poll ? every : "native"})`)
-        .pipe(Effect.zipRight(problem(undefined)))
-    const cannot = (e: Error) =>
-      Effect.zipRight(
-        env.note(`watch: cannot watch files: ${messageOf(e)}`),
-        problem(`cannot watch files: ${messageOf(e)}`),
-      )
+      env.note(`watch: watching ${targets.map((t) => t.pattern).join(", ")} (${poll ? every : "native"})`)
     const first = yield* attempt(spec.mode === "poll")
     if (Either.isRight(first.result)) return yield* watching(spec.mode === "poll")
     if (spec.mode === "auto") {
@@ -153,8 +143,9 @@ export const openWatcher = (spec: WatchSpec, env: WatcherEnv): Effect.Effect<voi
       )
       const second = yield* attempt(true)
       if (Either.isRight(second.result)) return yield* watching(true)
-      return yield* cannot(second.result.left)
+      yield* env.note(`watch: cannot watch files: ${messageOf(second.result.left)}`)
+      return
     }
     // what could be set up keeps watching
-    yield* cannot(first.result.left)
+    yield* env.note(`watch: cannot watch files: ${messageOf(first.result.left)}`)
   })

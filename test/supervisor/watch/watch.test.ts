@@ -7,8 +7,6 @@ import {
   type BackendOptions,
   openWatcher,
 } from "../../../src/supervisor/watch/fileWatcher.js"
-import { makeWatchProblems, type WatchProblemsShape } from "../../../src/supervisor/watch/problems.js"
-import type { WatchSpec } from "../../../src/supervisor/watch/spec.js"
 import { configuredSpecs, daemonSpecs, makeWatch } from "../../../src/supervisor/watch/Watch.js"
 import {
   awaitRuntime,
@@ -181,17 +179,6 @@ describe("watch specs from the configuration", () => {
   )
 })
 
-/** Waits (yielding, bounded) until the watch problems satisfy `pred`; them then. */
-const awaitProblems = (problems: WatchProblemsShape, pred: (m: ReadonlyMap<string, string>) => boolean) =>
-  Effect.gen(function* () {
-    for (let turn = 0; turn < 20_000; turn++) {
-      const m = yield* problems.get
-      if (pred(m)) return m
-      yield* Effect.yieldNow()
-    }
-    return yield* Effect.dieMessage(`watch problems: ${JSON.stringify([...(yield* problems.get)])}`)
-  })
-
 describe("watcher setup", () => {
   /** A backend whose native watching fails before it is ready (as with no inotify watches left). */
   const failingNative = () => {
@@ -238,49 +225,6 @@ describe("watcher setup", () => {
         "watch: native file watching failed (ENOSPC: no space left); polling every 500ms instead",
         "watch: watching *.js (polling every 500ms)",
       ])
-    }),
-  )
-
-  it.scoped("a watcher that cannot be set up is kept as the daemon's watch problem until it closes", () =>
-    Effect.gen(function* () {
-      const problems = yield* makeWatchProblems
-      const { backend } = failingNative()
-      const specs = yield* SubscriptionRef.make<ReadonlyArray<WatchSpec>>([
-        { id: WEB, baseDir: "/srv", patterns: ["*.js"], mode: "native" },
-      ])
-      yield* makeWatch(specs.changes, {
-        restart: () => Effect.void,
-        note: () => Effect.void,
-        backend,
-        stateDir: undefined,
-        debounce: Duration.seconds(1),
-        pollInterval: Duration.millis(500),
-        problems,
-      })
-      const seen = yield* awaitProblems(problems, (m) => m.size > 0)
-      expect([...seen]).toEqual([[WEB, "cannot watch files: ENOSPC: no space left"]])
-      // the daemon's watch list is gone: so is its watcher, and its problem
-      yield* SubscriptionRef.set(specs, [])
-      yield* awaitProblems(problems, (m) => m.size === 0)
-    }),
-  )
-
-  it.scoped("auto: the polling fallback that watches leaves no problem", () =>
-    Effect.gen(function* () {
-      const problems = yield* makeWatchProblems
-      const { backend } = failingNative()
-      yield* openWatcher(
-        { id: WEB, baseDir: "/srv", patterns: ["*.js"], mode: "auto" },
-        {
-          backend,
-          stateDir: undefined,
-          pollInterval: Duration.millis(500),
-          changed: () => {},
-          note: () => Effect.void,
-          problem: (text) => problems.set(WEB, text),
-        },
-      )
-      expect((yield* problems.get).size).toBe(0)
     }),
   )
 
