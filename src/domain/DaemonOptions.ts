@@ -232,7 +232,12 @@ export const daemonOptionFields = {
       Schema.String.pipe(
         Schema.filter((p) => {
           const problem = globProblem(p)
-          return problem === undefined || `not a valid glob: ${problem}`
+          if (problem === undefined) return true
+          // with the fix: pair the bracket, or escape the character meant literally
+          const c = problem.match(/: "(.)" without/)?.[1]
+          return c === undefined
+            ? `not a valid glob: ${problem}; remove it`
+            : `not a valid glob: ${problem}; pair it, or escape it to match "${c}" itself ("\\\\${c}" in a TOML string)`
         }),
       ),
     ),

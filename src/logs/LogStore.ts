@@ -298,10 +298,13 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
 
       note: (id, text) =>
         Effect.flatMap(daemon(id), (d) =>
-          d.mutex.sync(() => {
-            fsio.ensureFileSize(d.paths.rawPath) // the directory too
-            appendSupervisorLineSync(d.paths.rawPath, text)
-          }),
+          d.mutex
+            .sync(() => {
+              fsio.ensureFileSize(d.paths.rawPath) // the directory too
+              appendSupervisorLineSync(d.paths.rawPath, text)
+            })
+            // a daemon that never ran here has no follower: without one the line is never indexed
+            .pipe(Effect.zipRight(service.follow(id))),
         ),
 
       clear: (id) => Effect.flatMap(daemon(id), (d) => d.mutex.withLock(startGeneration(d, true))),

@@ -76,9 +76,14 @@ export interface SupervisorShape {
   /**
    * Stops a running daemon as a failure (a limit was exceeded): it ends `errored` with `message`
    * and is retried if it has retries left, using one; `message` is also the `[supervisor]` line
-   * of its log. False when it did not run.
+   * of its log. False when it did not run, or (with `pid`) runs another process than `pid`.
    */
-  readonly kill: (id: string, reason: Reason, message: string) => Effect.Effect<boolean, DaemonNotFound>
+  readonly kill: (
+    id: string,
+    reason: Reason,
+    message: string,
+    pid?: number,
+  ) => Effect.Effect<boolean, DaemonNotFound>
   readonly enable: (id: string) => Effect.Effect<boolean>
   readonly disable: (id: string) => Effect.Effect<boolean>
   readonly get: (id: string) => Effect.Effect<DaemonState, DaemonNotFound>
@@ -247,10 +252,10 @@ const makeSupervisor = Effect.gen(function* () {
       ),
     restartIfRunning: (id, reason, def, detail) =>
       ask(id, (reply: Deferred.Deferred<boolean>) => DaemonCommand.Restart({ def, reason, reply, detail })),
-    kill: (id, reason, message) =>
-      ask(id, (reply: Deferred.Deferred<boolean>) => DaemonCommand.Kill({ reason, message, reply })).pipe(
-        Effect.zipLeft(state.sync),
-      ),
+    kill: (id, reason, message, pid) =>
+      ask(id, (reply: Deferred.Deferred<boolean>) =>
+        DaemonCommand.Kill({ reason, message, pid, reply }),
+      ).pipe(Effect.zipLeft(state.sync)),
     enable: (id) => setDisabled(id, false),
     disable: (id) => setDisabled(id, true),
     get: registry.find,

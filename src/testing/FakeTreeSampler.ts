@@ -1,4 +1,4 @@
-import { Effect, Layer, Ref } from "effect"
+import { Deferred, Effect, Layer, Ref } from "effect"
 import { type TreeSample, TreeSampler } from "../supervisor/limits/trees.js"
 
 /** What a fake tree uses: resident bytes, and CPU seconds since it started. */
@@ -15,12 +15,18 @@ export interface FakeTreeSampler {
   readonly burn: (pid: number, seconds: number) => Effect.Effect<void>
   /** The roots of every sample taken, in order. */
   readonly calls: Effect.Effect<ReadonlyArray<ReadonlyArray<number>>>
+  /**
+   * The next sample reads the usage, tells `entered`, then waits for `release` before it
+   * returns: what happens to the daemons meanwhile comes after the sample (a slow /proc pass).
+   */
+  readonly holdNext: (entered: Deferred.Deferred<void>, release: Effect.Effect<void>) => Effect.Effect<void>
 }
 
 /** A TreeSampler that reads nothing: each root is one process using what the test set. */
 export const makeFakeTreeSampler = Effect.gen(function* () {
   const usage = yield* Ref.make<ReadonlyMap<number, FakeUsage>>(new Map())
   const calls = yield* Ref.make<ReadonlyArray<ReadonlyArray<number>>>([])
+  const hold = yield* Ref.make<Effect.Effect<void> | undefined>(undefined)
   const current = (m: ReadonlyMap<number, FakeUsage>, pid: number): FakeUsage =>
     m.get(pid) ?? { memoryBytes: 0, cpuSeconds: 0 }
   const update = (pid: number, f: (u: FakeUsage) => FakeUsage) =>
@@ -32,6 +38,8 @@ export const makeFakeTreeSampler = Effect.gen(function* () {
           if (roots.length === 0) return new Map<number, TreeSample>()
           yield* Ref.update(calls, (cs) => [...cs, roots])
           const m = yield* Ref.get(usage)
+          const held = yield* Ref.getAndSet(hold, undefined)
+          if (held !== undefined) yield* held
           return new Map(
             roots.map((pid) => {
               const u = current(m, pid)
@@ -46,6 +54,8 @@ export const makeFakeTreeSampler = Effect.gen(function* () {
     set: (pid, u) => update(pid, (old) => ({ ...old, ...u })),
     burn: (pid, seconds) => update(pid, (old) => ({ ...old, cpuSeconds: old.cpuSeconds + seconds })),
     calls: Ref.get(calls),
+    holdNext: (entered, release) =>
+      Ref.set(hold, Deferred.succeed(entered, undefined).pipe(Effect.zipRight(release))),
   }
   return fake
 })

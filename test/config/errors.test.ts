@@ -749,7 +749,9 @@ describe("watch patterns", () => {
     expect(p.file).toBe(sb.path("app/supervisor.toml"))
     expect(p.line).toBe(3)
     expect(p.key).toBe("daemons.web.watch[1]")
-    expect(p.message).toBe('not a valid glob: "src/[ab.js": "[" without a closing "]"')
+    expect(p.message).toBe(
+      'not a valid glob: "src/[ab.js": "[" without a closing "]"; pair it, or escape it to match "[" itself ("\\\\[" in a TOML string)',
+    )
   })
 
   it("valid globs load", async () => {
@@ -763,5 +765,38 @@ describe("watch patterns", () => {
     })
     const config = await loadOk(sb, { cwd: "app" })
     expect(config.daemons["app/web"]?.config.watch).toEqual(["*.{js,ts}", "src/**/[!.]*", "a\\[b"])
+  })
+})
+
+describe("automation keys: file, line, key and a fix", () => {
+  it.each([
+    [
+      'watch = ["src/[ab.js"]',
+      "daemons.web.watch[0]",
+      'pair it, or escape it to match "[" itself ("\\\\[" in a TOML string)',
+    ],
+    ['watch = ["*.js", ""]', "daemons.web.watch[1]", "an empty pattern matches nothing; remove it"],
+    [
+      'cron = "*/5 * * * *"',
+      "daemons.web.cron",
+      'write 6: second minute hour day month weekday (e.g. "0 */5 * * * *")',
+    ],
+    ['cron = "every day"', "daemons.web.cron", "write 6: second minute hour day month weekday"],
+    [
+      'cron = { schedule = "0 0 3 * *", retrigger = "success" }',
+      "daemons.web.cron.schedule",
+      "write 6: second minute hour day month weekday",
+    ],
+    ['memory_limit = "lots"', "daemons.web.memory_limit", "write e.g. 512MB, 1GiB or 256KiB"],
+    ["cpu_limit = -5", "daemons.web.cpu_limit", "expected a positive number: percent of one core"],
+  ])("%s", async (line, key, fix) => {
+    const sb = sandbox()
+    sb.write({ "app/supervisor.toml": toml("[daemons.web]", 'run = "web"', line) })
+    const err = await loadErr(sb, { cwd: "app" })
+    const p = only(err, "InvalidValue")
+    expect(p.file).toBe(sb.path("app/supervisor.toml"))
+    expect(p.line).toBe(3)
+    expect(p.key).toBe(key)
+    expect(p.message).toContain(fix)
   })
 })

@@ -57,4 +57,26 @@ describe("LogStore.note", () => {
       expect((yield* store.query(ID, { level: "error" })).map((e) => e.id)).toEqual([1])
     }),
   )
+
+  it.scopedLive("a daemon that never ran (nothing follows its log yet): the line is stored and read", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const store = Context.get(yield* Layer.build(LogStore.layer({ dir })), LogStore)
+      // a cron firing skipped before the daemon's first run says why in its log
+      yield* store.note(ID, "cron: skipped: it never ran")
+      yield* indexed(store, 1)
+      expect((yield* store.query(ID)).map((e) => e.message)).toEqual([
+        "[supervisor] cron: skipped: it never ran",
+      ])
+      // its first run's lines come after it
+      const { rawPath } = yield* store.prepare(ID)
+      yield* store.follow(ID)
+      yield* runWriter(rawPath, "echo up")
+      yield* indexed(store, 2)
+      expect((yield* store.query(ID)).map((e) => e.message)).toEqual([
+        "[supervisor] cron: skipped: it never ran",
+        "up",
+      ])
+    }),
+  )
 })

@@ -167,6 +167,21 @@ describe("kill (a limit exceeded)", () => {
       }),
   )
 
+  it.scoped("a kill for a process the daemon no longer runs (restarted meanwhile) is dropped", () =>
+    Effect.gen(function* () {
+      const h = yield* makeHarness()
+      const old = yield* startReady(h.sup, definition("web"))
+      yield* expectSleep(3000, h.sup.restartIfRunning(WEB, "watch"))
+      const fresh = (yield* h.sup.get(WEB)).pid as number
+      expect(yield* h.sup.kill(WEB, "limit", message, old)).toBe(false)
+      expect(yield* Ref.get(h.fake.signals)).toEqual([{ pgid: old, signal: "SIGTERM" }])
+      expect(yield* h.fake.running).toEqual([fresh])
+      // the process it runs now is killed when named
+      expect(yield* h.sup.kill(WEB, "limit", message, fresh)).toBe(true)
+      expect((yield* h.sup.get(WEB)).status).toMatchObject({ type: "errored", message })
+    }),
+  )
+
   it.scoped("a daemon that does not run is not killed", () =>
     Effect.gen(function* () {
       const h = yield* makeHarness()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Context, Duration, Effect, Layer, Ref, Schema, SubscriptionRef, TestClock } from "effect"
+import { Context, Deferred, Duration, Effect, Layer, Ref, Schema, SubscriptionRef, TestClock } from "effect"
 import { Settings } from "../../src/domain/Settings.js"
 import { Limits, LimitsLive } from "../../src/supervisor/limits/Limits.js"
 import { LiveSettings, liveSettingsOf } from "../../src/supervisor/liveSettings.js"
@@ -12,6 +12,7 @@ import {
   awaitStatus,
   definition,
   type Harness,
+  makeGate,
   makeHarness,
   startReady,
 } from "./helpers.js"
@@ -176,6 +177,38 @@ describe("memory limit", () => {
       expect(yield* killedLines(h)).toHaveLength(1)
       // the one sample that found it over; none while it stopped, none once errored
       expect((yield* sampler.calls).length).toBe(before + 1)
+    }),
+  )
+})
+
+describe("a sample and a restart", () => {
+  it.scoped("a sample of the old process, taken before a restart, does not kill the new one", () =>
+    Effect.gen(function* () {
+      const start = yield* TestClock.currentTimeMillis
+      const { h, sampler } = yield* withLimits()
+      const old = yield* startReady(h.sup, definition("web", { memory_limit: "80MB" }))
+      yield* sampler.set(old, { memoryBytes: 200 * MB })
+      // the check reads the old process over its limit; a watch restart lands before it judges
+      const gate = yield* makeGate
+      const entered = yield* Deferred.make<void>()
+      yield* sampler.holdNext(entered, gate.wait)
+      yield* awaitSleepUntil(start + 10_000)
+      yield* TestClock.adjust(start + 10_000 - (yield* TestClock.currentTimeMillis))
+      yield* Deferred.await(entered)
+      expect(yield* h.sup.restartIfRunning(WEB, "watch")).toBe(true)
+      const fresh = yield* h.sup.get(WEB)
+      expect(fresh.pid).not.toBe(old)
+      yield* gate.open
+      yield* awaitSleepUntil(start + 20_000)
+      // a kill, had there been one, is forked: let it run (the fake stops a process at once)
+      yield* Effect.repeatN(Effect.yieldNow(), 500)
+      // the new process was not killed for the old one's sample
+      expect(yield* Ref.get(h.fake.signals)).toEqual([{ pgid: old, signal: "SIGTERM" }])
+      expect(yield* killedLines(h)).toEqual([])
+      const r = yield* h.sup.get(WEB)
+      expect(r.pid).toBe(fresh.pid)
+      expect(r.status.type).toBe("waiting")
+      expect(yield* h.fake.running).toEqual([fresh.pid])
     }),
   )
 })

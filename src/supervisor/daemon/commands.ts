@@ -55,7 +55,13 @@ export type DaemonCommand = Data.TaggedEnum<{
    * Stops the process group as a failure (a limit was exceeded): it ends `errored` with
    * `message`, and is retried when retries are left, using one. `true` when it was running.
    */
-  Kill: { readonly reason: Reason; readonly message: string; readonly reply: Deferred.Deferred<boolean> }
+  Kill: {
+    readonly reason: Reason
+    readonly message: string
+    /** Only this process: a kill decided on a sample of a run that was replaced since is dropped. */
+    readonly pid: number | undefined
+    readonly reply: Deferred.Deferred<boolean>
+  }
   /** Forgets a daemon that does not run (`clean`): `true` when it was forgotten. */
   Forget: { readonly reply: Deferred.Deferred<boolean> }
   /** The run's readiness check passed. */

@@ -90,7 +90,7 @@ export const stop = (s: LifeSteps, life: Life, c: Command<"Stop">): Effect.Effec
 
 export const kill = (s: LifeSteps, life: Life, c: Command<"Kill">): Effect.Effect<Life> =>
   Effect.gen(function* () {
-    if (life.phase._tag !== "Active") {
+    if (life.phase._tag !== "Active" || (c.pid !== undefined && c.pid !== life.phase.run.handle.pid)) {
       yield* Deferred.succeed(c.reply, false)
       return life
     }

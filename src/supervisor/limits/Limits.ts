@@ -77,14 +77,17 @@ export const LimitsLive = Layer.scoped(
       return undefined
     }
 
-    /** Marked as being killed at once (not when the fiber starts): the next tick skips it. */
-    const kill = (id: string, message: string) => {
+    /**
+     * Marked as being killed at once (not when the fiber starts): the next tick skips it. Only
+     * the sampled process (`pid`) is killed: a run that replaced it meanwhile is left alone.
+     */
+    const kill = (id: string, pid: number, message: string) => {
       killing.add(id)
       runs.delete(id)
       return FiberSet.run(
         kills,
         supervisor
-          .kill(id, "limit", message)
+          .kill(id, "limit", message, pid)
           .pipe(Effect.ignore, Effect.ensuring(Effect.sync(() => killing.delete(id)))),
       )
     }
@@ -102,7 +105,7 @@ export const LimitsLive = Layer.scoped(
         if (tree === undefined) continue
         const message = judge(r, tree, now, threshold)
         // the kill waits for the group to exit: the next daemons are checked meanwhile
-        if (message !== undefined) yield* kill(r.def.id.qualified, message)
+        if (message !== undefined) yield* kill(r.def.id.qualified, r.pid as number, message)
       }
     })
 
