@@ -22,10 +22,11 @@ const liveDeps = Effect.gen(function* () {
       return root === undefined ? Effect.void : projects.note(root)
     },
     autoDaemons: Effect.map(SubscriptionRef.get(projects.snapshot), (snapshot) => {
+      // a supervisor setting: the global files' (and the environment's), read again as they change
+      const delay = snapshot.settings.general.autostop_delay
       const out = new Map<string, AutoDaemon>()
       for (const p of snapshot.projects) {
         if (p.dir === GLOBAL_DIR) continue
-        const delay = (p.config?.settings ?? snapshot.settings).general.autostop_delay
         for (const [id, def] of p.definitions) {
           const auto = def.config.auto
           if (auto.length === 0 || def.source === null || out.has(id)) continue
