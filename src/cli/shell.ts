@@ -11,7 +11,7 @@ export const CD_COMMAND = "cd"
 export const activateCommand = Command.make(
   "activate",
   {
-    shell: Args.choice(SHELLS.map((s) => [s, s] as const)).pipe(
+    shell: Args.choice(SHELLS.map((s) => [s, s] as const), { name: "shell" }).pipe(
       Args.withDescription("the shell: bash, zsh or fish"),
     ),
   },
