@@ -213,3 +213,56 @@ describe("shell hook (e2e)", () => {
     expect(r.stderr).toMatch(/bash, zsh, fish/)
   })
 })
+
+describe("project sessions (e2e)", () => {
+  it(
+    "project enter starts auto-start daemons, list shows the session, leave stops them after the delay",
+    async () => {
+      const dir = project("five", '["start", "stop"]')
+      const ide = spawn("sleep", ["300"], { stdio: "ignore" })
+      try {
+        const entered = sb.cli(["project", "enter", "--pid", String(ide.pid), "--directory", dir], sb.root)
+        expect(entered.status, entered.stderr).toBe(0)
+        expect(entered.stdout).toContain(`entered ${dir}`)
+        await until("five/api", "running")
+        const listed = sb.cli(["project", "list", "--json"], sb.root)
+        expect(listed.status, listed.stderr).toBe(0)
+        const sessions = JSON.parse(listed.stdout) as Array<Presence>
+        expect(sessions).toContainEqual(
+          expect.objectContaining({ kind: "session", pid: ide.pid, directory: dir }),
+        )
+        const text = sb.cli(["project", "list"], sb.root)
+        expect(text.stdout).toMatch(/^KIND +PID +SINCE +DIRECTORY/)
+        const left = sb.cli(["project", "leave", "--pid", String(ide.pid)], sb.root)
+        expect(left.status, left.stderr).toBe(0)
+        expect(left.stdout).toContain(`left ${dir}`)
+        await until("five/api", "stopped")
+        expect(sb.cli(["project", "leave", "--pid", String(ide.pid)], sb.root).stdout).toContain(
+          "no project session",
+        )
+      } finally {
+        ide.kill("SIGKILL")
+      }
+    },
+    T,
+  )
+
+  it(
+    "a session whose process exits is revoked; a pid with no process is refused",
+    async () => {
+      const dir = project("six", '["start", "stop"]')
+      const ide = spawn("sleep", ["300"], { stdio: "ignore" })
+      const entered = sb.cli(["project", "enter", "--pid", String(ide.pid)], dir)
+      expect(entered.status, entered.stderr).toBe(0)
+      await until("six/api", "running")
+      ide.kill("SIGKILL")
+      await until("six/api", "stopped")
+      const listed = JSON.parse(sb.cli(["project", "list", "--json"], sb.root).stdout) as Array<Presence>
+      expect(listed.some((s) => s.pid === ide.pid)).toBe(false)
+      const refused = sb.cli(["project", "enter", "--pid", "999999999"], dir)
+      expect(refused.status).toBe(1)
+      expect(refused.stderr).toContain("no running process has pid 999999999")
+    },
+    T,
+  )
+})
