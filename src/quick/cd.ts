@@ -4,9 +4,8 @@
 // else, ever: no error is printed, the exit status is 0. A supervisor that is not running is
 // started by a detached `cd --background`, which waits for it and reports the directory: the
 // prompt never waits for a start (docs/shell.md).
-import { spawn } from "node:child_process"
-import * as fs from "node:fs"
-import * as http from "node:http"
+// Its own bundle (dist/quick-cd.cjs) with `net` alone loaded up front: `node:http` costs more
+// than the rest of the command.
 import * as net from "node:net"
 import { supervisorNodeFlags } from "../host/nodeFlags.js"
 import { stateDir, statePaths } from "../state/paths.js"
@@ -40,61 +39,82 @@ export const parseCdArgs = (args: ReadonlyArray<string>): CdArgs | undefined => 
 
 type Answer = { readonly notices: ReadonlyArray<string> }
 
-/** The notices of the supervisor's answer; undefined when it is not running (or did not answer). */
+/** The notices in an answer's body (anything unexpected: none). */
+const noticesOf = (body: string): ReadonlyArray<string> => {
+  try {
+    const value: unknown = JSON.parse(body)
+    return typeof value === "object" && value !== null && "notices" in value && Array.isArray(value.notices)
+      ? value.notices.filter((n): n is string => typeof n === "string")
+      : []
+  } catch {
+    return []
+  }
+}
+
+/** The body of a whole HTTP/1.1 response (chunked or not); undefined when it is not a 200. */
+export const responseBody = (raw: string): string | undefined => {
+  const end = raw.indexOf("\r\n\r\n")
+  if (end < 0 || !/^HTTP\/1\.[01] 200 /.test(raw)) return undefined
+  const head = raw.slice(0, end).toLowerCase()
+  let body = raw.slice(end + 4)
+  if (/\r\ntransfer-encoding: *chunked/.test(head)) {
+    let out = ""
+    for (;;) {
+      const nl = body.indexOf("\r\n")
+      const size = nl < 0 ? 0 : Number.parseInt(body.slice(0, nl), 16)
+      if (!(size > 0)) break
+      out += body.slice(nl + 2, nl + 2 + size)
+      body = body.slice(nl + 2 + size + 2)
+    }
+    body = out
+  }
+  return body
+}
+
+/**
+ * One `POST /api/shells/cd` over the socket, in plain HTTP/1.1 (`Connection: close`); undefined
+ * when no supervisor listens there. A slow or odd answer gives no notices.
+ */
 const report = (socket: string, pid: number, directory: string): Promise<Answer | undefined> =>
   new Promise((resolve) => {
-    const body = JSON.stringify({ pid, directory })
-    const request = http.request(
-      {
-        createConnection: () => net.connect(socket),
-        path: "/api/shells/cd",
-        method: "POST",
-        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
-      },
-      (response) => {
-        let text = ""
-        response.setEncoding("utf8")
-        response.on("data", (d: string) => {
-          text += d
-        })
-        response.on("end", () => {
-          try {
-            const value: unknown = JSON.parse(text)
-            const notices =
-              typeof value === "object" &&
-              value !== null &&
-              "notices" in value &&
-              Array.isArray(value.notices)
-                ? value.notices.filter((n): n is string => typeof n === "string")
-                : []
-            resolve({ notices })
-          } catch {
-            resolve({ notices: [] })
-          }
-        })
-        response.on("error", () => resolve({ notices: [] }))
-      },
-    )
-    request.setTimeout(ANSWER_TIMEOUT_MS, () => {
-      request.destroy()
-      resolve({ notices: [] })
+    const body = Buffer.from(JSON.stringify({ pid, directory }))
+    const chunks: Array<Buffer> = []
+    let connected = false
+    const s = net.connect(socket)
+    const done = (answer: Answer | undefined) => {
+      s.destroy()
+      resolve(answer)
+    }
+    s.setTimeout(ANSWER_TIMEOUT_MS, () => done({ notices: [] }))
+    s.on("connect", () => {
+      connected = true
+      s.write(
+        `POST /api/shells/cd HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`,
+      )
+      s.end(body)
     })
-    request.on("error", () => resolve(undefined))
-    request.end(body)
+    s.on("data", (chunk: Buffer) => chunks.push(chunk))
+    s.on("end", () => {
+      const text = responseBody(Buffer.concat(chunks).toString("utf8"))
+      done({ notices: text === undefined ? [] : noticesOf(text) })
+    })
+    s.on("error", () => done(connected ? { notices: [] } : undefined))
   })
 
-const detached = (args: ReadonlyArray<string>, out: number | "ignore") => {
+const detached = async (args: ReadonlyArray<string>, out: number | "ignore") => {
+  const { spawn } = await import("node:child_process")
   const child = spawn(process.execPath, args, { detached: true, stdio: ["ignore", out, out] })
   child.unref()
 }
 
 /** Starts the supervisor in the background, its output in the supervisor log (as the CLI does). */
-const startSupervisor = (env: NodeJS.ProcessEnv) => {
+const startSupervisor = async (env: NodeJS.ProcessEnv) => {
+  const fs = await import("node:fs")
   const paths = statePaths(stateDir(env))
   fs.mkdirSync(paths.logsDir, { recursive: true, mode: 0o700 })
   const log = fs.openSync(paths.supervisorLog, "a", 0o600)
   try {
-    detached([...supervisorNodeFlags, process.argv[1]!, "supervisor", "run"], log)
+    await detached([...supervisorNodeFlags, process.argv[1]!, "supervisor", "run"], log)
   } finally {
     fs.closeSync(log)
   }
@@ -116,10 +136,10 @@ export const quickCd = async (args: ReadonlyArray<string>): Promise<boolean> => 
   if (process.env.SUPERVISOR_SUPERVISOR_AUTO_START === "false") return true
   if (!parsed.background) {
     // the prompt does not wait: a detached `cd` starts the supervisor and reports the directory
-    detached([process.argv[1]!, "cd", "--shell-pid", String(parsed.pid), "--background"], "ignore")
+    await detached([process.argv[1]!, "cd", "--shell-pid", String(parsed.pid), "--background"], "ignore")
     return true
   }
-  startSupervisor(process.env)
+  await startSupervisor(process.env)
   for (const deadline = Date.now() + START_TIMEOUT_MS; Date.now() < deadline; ) {
     await sleep(100)
     if ((await report(socket, parsed.pid, directory)) !== undefined) break
