@@ -11,9 +11,10 @@ export const CD_COMMAND = "cd"
 export const activateCommand = Command.make(
   "activate",
   {
-    shell: Args.choice(SHELLS.map((s) => [s, s] as const), { name: "shell" }).pipe(
-      Args.withDescription("the shell: bash, zsh or fish"),
-    ),
+    shell: Args.choice(
+      SHELLS.map((s) => [s, s] as const),
+      { name: "shell" },
+    ).pipe(Args.withDescription("the shell: bash, zsh or fish")),
   },
   ({ shell }) => lazy(load, (m) => m.activate(shell)),
 ).pipe(
