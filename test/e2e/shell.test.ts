@@ -266,3 +266,55 @@ describe("project sessions (e2e)", () => {
     T,
   )
 })
+
+describe("cd without a supervisor (e2e)", () => {
+  it(
+    "returns at once, prints nothing, and a detached cd starts the supervisor and reports the directory",
+    async () => {
+      const fresh = makeDaemonSandbox()
+      const idle = spawn("sleep", ["300"], { stdio: "ignore" })
+      try {
+        const dir = fresh.project(
+          "seven",
+          '[daemons.api]\nrun = "exec sleep 300"\nready_delay = 0\nauto = ["start"]\n',
+        )
+        const r = fresh.cli(["cd", "--shell-pid", String(idle.pid)], dir)
+        expect(r.status).toBe(0)
+        expect(r.stdout).toBe("")
+        expect(r.stderr).toBe("")
+        await waitFor(
+          "the shell recorded by the supervisor that cd started",
+          async () =>
+            ((await apiGet<Array<Presence>>(fresh.stateDir, "/api/sessions")) ?? []).some(
+              (p) => p.pid === idle.pid && p.directory === dir,
+            ),
+          { timeout: 20_000 },
+        )
+        await waitFor(
+          "seven/api running",
+          async () => (await daemonEntry(fresh.stateDir, "seven/api"))?.status.type === "running",
+          {
+            timeout: 20_000,
+          },
+        )
+      } finally {
+        idle.kill("SIGKILL")
+        fresh.destroy()
+      }
+    },
+    T,
+  )
+
+  it("bad arguments are the CLI's usage error; a pid of no process is ignored quietly", () => {
+    // a running supervisor: no detached cd outlives the test
+    expect(sb.cli(["supervisor", "start"], sb.root).status).toBe(0)
+    const r = sb.cli(["cd", "--shell-pid", "nope"], sb.root)
+    expect(r.status).toBe(2)
+    const quiet = sb.cli(["cd", "--shell-pid", "999999999"], sb.root)
+    expect(quiet.status).toBe(0)
+    expect(quiet.stdout).toBe("")
+    // the autostops of the tests above not reported yet are all it may print
+    for (const line of quiet.stderr.split("\n").filter((l) => l !== ""))
+      expect(line).toMatch(/^supervisor: autostopped \w+\/api$/)
+  })
+})
