@@ -12,10 +12,17 @@ export type PresenceEntry = typeof PresenceEntry.Type
 
 export const PresenceList = Schema.Array(PresenceEntry).annotations({ identifier: "PresenceList" })
 
+/** An absolute directory (a relative one means nothing to the supervisor, whose cwd is `/`). */
+const AbsoluteDirectory = Schema.String.pipe(
+  Schema.filter((s) => s.startsWith("/"), {
+    message: () => "expected an absolute directory (starting with /)",
+  }),
+)
+
 /** The shell hook's `supervisor cd`: the shell's pid and its directory now. */
 export const ShellCdRequest = Schema.Struct({
   pid: Schema.Int.pipe(Schema.positive()),
-  directory: Schema.String,
+  directory: AbsoluteDirectory,
 }).annotations({ identifier: "ShellCdRequest" })
 
 /** What the hook prints (on stderr): autostops not reported yet, each once to one shell. */
@@ -25,13 +32,13 @@ export const ShellCdAnswer = Schema.Struct({
 
 export const SessionEnter = Schema.Struct({
   pid: Schema.Int.pipe(Schema.positive()),
-  directory: Schema.String,
+  directory: AbsoluteDirectory,
 }).annotations({ identifier: "SessionEnter" })
 
 export const SessionLeave = Schema.Struct({
   pid: Schema.Int.pipe(Schema.positive()),
   /** Only the session in this directory; every session of the pid when absent. */
-  directory: Schema.optional(Schema.String),
+  directory: Schema.optional(AbsoluteDirectory),
 }).annotations({ identifier: "SessionLeave" })
 
 export const SessionsLeft = Schema.Struct({ left: PresenceList }).annotations({ identifier: "SessionsLeft" })
