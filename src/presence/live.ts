@@ -19,7 +19,13 @@ const liveDeps = Effect.gen(function* () {
     startTime: processStartTime,
     know: (dir) => {
       const root = projectDirOf(dir)
-      return root === undefined ? Effect.void : projects.note(root)
+      if (root === undefined) return Effect.void
+      return Effect.gen(function* () {
+        yield* projects.note(root)
+        // noted already but still loading (the supervisor notes the directory it starts in): wait
+        const { projects: known } = yield* SubscriptionRef.get(projects.snapshot)
+        if (!known.some((p) => p.dir === root && p.config !== undefined)) yield* projects.reload
+      })
     },
     autoDaemons: Effect.map(SubscriptionRef.get(projects.snapshot), (snapshot) => {
       // a supervisor setting: the global files' (and the environment's), read again as they change
