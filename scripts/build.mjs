@@ -103,6 +103,13 @@ await build({
   outfile: "dist/quick.cjs",
   plugins: [noEffect],
 })
+// The shell hook's `cd`, at every directory change: its own bundle, without `node:http`.
+await build({
+  ...common,
+  entryPoints: ["src/quick/cd.ts"],
+  outfile: "dist/quick-cd.cjs",
+  plugins: [noEffect],
+})
 // The typed API client for TypeScript automation (`devsupervisor/client`): ESM, with Effect and
 // @effect/platform left to the consumer's node_modules (they are this package's dependencies),
 // and its declarations emitted by tsc (tsconfig.client.json).

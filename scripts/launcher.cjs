@@ -34,15 +34,18 @@ if (args.length === 1 && args[0] === "--version") {
   quick((q) => q.quickList()).then((done) => done || runBundle(args))
 } else if (args[0] === "start") {
   quick((q) => q.quickStart(args.slice(1))).then((done) => done || runBundle(args))
+} else if (args[0] === "cd") {
+  // the shell hook's command, at every directory change: never the CLI bundle when it can help
+  quick((q) => q.quickCd(args.slice(1)), "./quick-cd.cjs").then((done) => done || runBundle(args))
 } else if (args[0] === "logs") {
   quick((q) => q.quickLogs(args.slice(1))).then((done) => done || runBundle(args))
 } else {
   runBundle(args)
 }
 
-function quick(f) {
+function quick(f, bundle = "./quick.cjs") {
   try {
-    return f(require("./quick.cjs")).catch(() => false)
+    return f(require(bundle)).catch(() => false)
   } catch {
     return Promise.resolve(false)
   }

@@ -17,6 +17,7 @@ import { StartEvent, StartFromEvent } from "../domain/StartEvent.js"
 import { StartOutcome } from "../domain/StartOutcome.js"
 import { DaemonNotFound } from "../supervisor/errors.js"
 import { ndjsonBody } from "./ndjson.js"
+import { PresenceGroup } from "./presenceGroup.js"
 
 /**
  * A daemon ID in a path: ONE url-encoded segment (`ns%2Fname`). The typed client
@@ -326,4 +327,4 @@ export class CliGroup extends HttpApiGroup.make("cli")
   )
   .prefix("/api/cli") {}
 
-export class Api extends HttpApi.make("supervisor").add(DaemonsGroup).add(CliGroup) {}
+export class Api extends HttpApi.make("supervisor").add(DaemonsGroup).add(CliGroup).add(PresenceGroup) {}

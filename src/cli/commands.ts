@@ -9,6 +9,7 @@ import { supervisorCommand } from "./host.js"
 import { listCommand, statusCommand } from "./listing.js"
 import { logsCommand } from "./logs.js"
 import { schemaCommand } from "./schema.js"
+import { activateCommand, cdCommand, projectCommand } from "./shell.js"
 import { specCommand } from "./spec.js"
 import { printUsage } from "./usageCommand.js"
 import { webCommand } from "./web.js"
@@ -38,8 +39,11 @@ export const rootCommand = Command.make("supervisor").pipe(
     configCommand,
     schemaCommand,
     webCommand,
+    activateCommand,
+    projectCommand,
     specCommand,
     usageCommand,
     completeCommand,
+    cdCommand,
   ]),
 )

@@ -9,6 +9,7 @@ import { valueFlags } from "./argvChecks.js"
 import { argvTables } from "./argvTables.js"
 import { COMPLETE_COMMAND } from "./complete.js"
 import { OPTIONAL_VALUE } from "./portFlags.js"
+import { CD_COMMAND } from "./shell.js"
 
 /** What every command takes besides its own flags (@effect/cli's `--help`); the program: `--version`. */
 const GLOBAL_FLAGS = ["--help", "-h"]
@@ -25,7 +26,7 @@ const didYouMean = (near: string | undefined) => (near === undefined ? "" : `; d
 export const closestCommand = (word: string): string | undefined => {
   const tables = argvTables()
   const candidates = new Map<string, string>()
-  for (const c of tables.commands) if (c !== COMPLETE_COMMAND) candidates.set(c, c)
+  for (const c of tables.commands) if (c !== COMPLETE_COMMAND && c !== CD_COMMAND) candidates.set(c, c)
   for (const [alias, command] of Object.entries(ALIASES)) candidates.set(alias, command)
   for (const [parent, subs] of Object.entries(tables.subcommands))
     for (const sub of subs) if (!candidates.has(sub)) candidates.set(sub, `${parent} ${sub}`)

@@ -43,6 +43,11 @@ export const GeneralSettings = Schema.Struct({
     "sh -c",
     "Shell that wraps each daemon's `run` command",
   ),
+  autostop_delay: setting(
+    HumanDuration,
+    "1m",
+    'How long after the last shell or project session leaves a project its `auto = ["stop"]` daemons are stopped (0s: at once)',
+  ),
 }).annotations({ identifier: "GeneralSettings", description: "General settings" })
 
 export const SupervisorSettings = Schema.Struct({

@@ -6,6 +6,7 @@ import { candidateLocations } from "../config/discover.js"
 import { loadConfig } from "../config/Loader.js"
 import { ControlLive } from "../control/Control.js"
 import { LogStore } from "../logs/LogStore.js"
+import { PresenceLive } from "../presence/live.js"
 import { ProcessServiceLive } from "../process/NodeProcessService.js"
 import { SpawnHelpersLive } from "../process/spawnHelper.js"
 import { ProjectRegistry, ProjectRegistryLive } from "../registry/ProjectRegistry.js"
@@ -73,6 +74,7 @@ export const runHost = (options: HostOptions) =>
         WatchLive({ stateDir: paths.dir }),
         CronLive.pipe(Layer.provide(ControlLive)),
         LimitsLive.pipe(Layer.provide(Layer.merge(TreeSamplerLive, LiveSettingsLive))),
+        PresenceLive.pipe(Layer.provide(ControlLive)),
       ).pipe(
         Layer.provideMerge(Layer.merge(SupervisorLive, ProjectRegistryLive)),
         Layer.provideMerge(ConfigLoaderLive),

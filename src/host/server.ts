@@ -8,9 +8,10 @@ import { Api } from "../api/Api.js"
 import { CliLive } from "../api/cliHandlers.js"
 import { ErrorBodiesLive } from "../api/errorBodies.js"
 import { DaemonsLive } from "../api/handlers.js"
+import { PresenceLive as PresenceApiLive } from "../api/presenceHandlers.js"
 
 export const ApiLive = Layer.merge(
-  HttpApiBuilder.api(Api).pipe(Layer.provide([DaemonsLive, CliLive])),
+  HttpApiBuilder.api(Api).pipe(Layer.provide([DaemonsLive, CliLive, PresenceApiLive])),
   ErrorBodiesLive,
 )
 

@@ -11,6 +11,7 @@ import { Settings } from "../domain/Settings.js"
 import { ApiLive } from "../host/server.js"
 import { makeSessions } from "../host/sessions.js"
 import { LogStore } from "../logs/LogStore.js"
+import { PresenceLive } from "../presence/live.js"
 import { ProcessService } from "../process/ProcessService.js"
 import { ProjectRegistryLive } from "../registry/ProjectRegistry.js"
 import { makeStateStore, StateStore } from "../state/StateStore.js"
@@ -68,7 +69,7 @@ export const makeApiHarness = (options: ApiHarnessOptions = {}) =>
       sessions: makeSessions(),
       shutdown: yield* Deferred.make<ShutdownMode>(),
     })
-    const services = ControlLive.pipe(
+    const services = Layer.merge(ControlLive, PresenceLive.pipe(Layer.provide(ControlLive))).pipe(
       Layer.provideMerge(Layer.merge(SupervisorLive, ProjectRegistryLive)),
       Layer.provideMerge(ConfigLoaderLive),
       Layer.provideMerge(

@@ -68,7 +68,13 @@ describe("Settings defaults", () => {
 
   it("encodes the defaults back to TOML values", () => {
     expect(Schema.encodeSync(Settings)(s)).toEqual({
-      general: { interval: "10s", tool_manager: false, tool_manager_bin: "mise", shell: "sh -c" },
+      general: {
+        interval: "10s",
+        tool_manager: false,
+        tool_manager_bin: "mise",
+        shell: "sh -c",
+        autostop_delay: "1m",
+      },
       supervisor: {
         stop_timeout: "5s",
         watch_poll_interval: "500ms",

@@ -56,7 +56,7 @@ describe("help", () => {
     expect(root).toContain("Run `supervisor <COMMAND> --help` for the help of a command.")
   })
 
-  it("--help groups the commands: daemons, logs, supervisor, configuration, then the spec tools", () => {
+  it("--help groups the commands: daemons, logs, supervisor, configuration, shell, then the spec tools", () => {
     const root = help("--help")
     const headings = [...root.matchAll(/^([A-Z][a-z]+(?: [a-z]+)?):$/gm)].map((m) => m[1])
     expect(headings).toEqual([
@@ -64,6 +64,7 @@ describe("help", () => {
       "Logs",
       "Supervisor",
       "Configuration",
+      "Shell",
       "Tools",
       "Flags",
       "Exit status",
@@ -73,6 +74,10 @@ describe("help", () => {
     expect(under("Logs")).toMatch(/^ {2}logs, l +show daemon logs/)
     expect(under("Supervisor")).toContain("supervisor status")
     expect(under("Configuration")).toContain("config validate")
+    expect(under("Shell")).toMatch(/^ {2}activate +print the shell hook/)
+    expect(under("Shell")).toContain("project enter")
+    // the hook's own command is hidden
+    expect(root).not.toMatch(/^ {2}cd /m)
     // every spec command is a tool, after the daily commands
     const tools = under("Tools")
     for (const sub of ["check", "resolve", "docs", "describe", "sdk", "fmt", "complete"])

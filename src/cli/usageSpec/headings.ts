@@ -19,6 +19,8 @@ export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   supervisor: "Supervisor",
   boot: "Supervisor",
   web: "Supervisor",
+  activate: "Shell",
+  project: "Shell",
   config: "Configuration",
   schema: "Configuration",
   spec: "Tools",

@@ -17,12 +17,14 @@ import {
   WaitResult,
 } from "../../domain/CliOutput.js"
 import { LogStreamItem } from "../../domain/LogEntry.js"
+import { PresenceList } from "../../domain/Presence.js"
 import { READY_TIMEOUT_STATUS } from "../../domain/StartOutcome.js"
 import { CommandDescription, CommandList } from "../../usage/consume/mcpResults.js"
 import type { ExitCode, Framing } from "../../usage/model.js"
 import { ALIASES } from "../aliases.js"
 import { COMPLETE_COMMAND } from "../complete.js"
 import { OPTIONAL_VALUE } from "../portFlags.js"
+import { CD_COMMAND } from "../shell.js"
 import { ExitCode as Status } from "../style.js"
 import type { Extras } from "./cliSpec.js"
 import { COMMAND_HEADINGS, COMPLETERS } from "./headings.js"
@@ -128,6 +130,7 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
   "boot enable": { outputs: [json("the boot file written, and what is left to do", BootChange)] },
   "boot disable": { outputs: [json("the files removed, and what is left to do", BootChange)] },
   "boot status": { outputs: [json("whether the supervisor starts at boot, and its file", BootState)] },
+  "project list": { outputs: [json("the live shells and project sessions", PresenceList)] },
   "config show": {
     outputs: [json("the merged configuration, or (exit 1) its problems", ConfigShown)],
     exit_codes: [{ code: Status.failure, description: "the configuration has problems (listed on stderr)" }],
@@ -201,6 +204,6 @@ export const CLI_EXTRAS: Extras = {
   ),
   optionalValues: { [OPTIONAL_VALUE.command]: [OPTIONAL_VALUE.flag] },
   headings: COMMAND_HEADINGS,
-  hidden: [COMPLETE_COMMAND],
+  hidden: [COMPLETE_COMMAND, CD_COMMAND],
   complete: COMPLETERS,
 }

@@ -64,10 +64,10 @@ describe("help_heading", () => {
     expect(index.indexOf("**Tools**")).toBeGreaterThan(index.indexOf("**Logs**"))
   })
 
-  it("the CLI lists its commands under Daemons, Logs, Supervisor, Configuration and Tools", () => {
+  it("the CLI lists its commands under Daemons, Logs, Supervisor, Configuration, Shell and Tools", () => {
     const cli = cliSpec(rootCommand, { version: "0.0.0-test" })
     const headings = [...new Set(cli.root.subcommands.filter((c) => !c.hide).map((c) => c.help_heading))]
-    expect(headings).toEqual(["Daemons", "Logs", "Supervisor", "Configuration", "Tools"])
+    expect(headings).toEqual(["Daemons", "Logs", "Supervisor", "Configuration", "Shell", "Tools"])
     expect(cli.root.subcommands.find((c) => c.name === "spec")?.help_heading).toBe("Tools")
   })
 })

@@ -1,0 +1,33 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import type { PresenceEntry } from "../domain/Presence.js"
+import { type Occupant, Presence } from "../presence/Presence.js"
+import { Api } from "./Api.js"
+
+const entry = (o: Occupant): PresenceEntry => ({
+  kind: o.kind,
+  pid: o.pid,
+  directory: o.directory,
+  since: new Date(o.since).toISOString(),
+})
+
+export const PresenceLive = HttpApiBuilder.group(Api, "presence", (h) =>
+  Effect.gen(function* () {
+    const presence = yield* Presence
+    return h
+      .handle("shellCd", ({ payload }) =>
+        // the prompt waits for this answer: the moves (and what they start) run on
+        presence.shellCd(payload.pid, payload.directory).pipe(
+          Effect.catchAll(() => Effect.void),
+          Effect.forkDaemon,
+          Effect.zipRight(presence.takeNotices),
+          Effect.map((notices) => ({ notices: [...notices] })),
+        ),
+      )
+      .handle("presence", () => Effect.map(presence.list, (all) => all.map(entry)))
+      .handle("enter", ({ payload }) => Effect.map(presence.enter(payload.pid, payload.directory), entry))
+      .handle("leave", ({ payload }) =>
+        Effect.map(presence.leave(payload.pid, payload.directory), (left) => ({ left: left.map(entry) })),
+      )
+  }),
+)

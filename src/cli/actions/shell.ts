@@ -1,0 +1,66 @@
+// `supervisor activate`, the hook's hidden `cd`, and `supervisor project enter|leave|list`.
+import * as nodePath from "node:path"
+import { Console, Effect, Option } from "effect"
+import { PresenceList } from "../../domain/Presence.js"
+import { quickCd } from "../../quick/cd.js"
+import { hookScript, type ShellName } from "../../shell/hooks.js"
+import { SupervisorClient } from "../client.js"
+import { printJson } from "../output.js"
+import { withSupervisor } from "../session.js"
+import { renderTable } from "../table.js"
+
+/** Prints the hook, running this very `node` and `supervisor` (absolute paths). */
+export const activate = (shell: ShellName) =>
+  Console.log(hookScript(shell, [process.execPath, nodePath.resolve(process.argv[1]!)]).trimEnd())
+
+/** The hook's command when the launcher did not answer it itself (src/quick/cd.ts does the work). */
+export const cd = (o: { readonly shellPid: number; readonly background: boolean }) =>
+  Effect.promise(() =>
+    quickCd(["--shell-pid", String(o.shellPid), ...(o.background ? ["--background"] : [])]),
+  ).pipe(Effect.asVoid)
+
+interface SessionOptions {
+  readonly pid: number
+  readonly directory: Option.Option<string>
+}
+
+const directoryOf = (o: SessionOptions) =>
+  nodePath.resolve(Option.getOrElse(o.directory, () => process.cwd()))
+
+export const enter = (o: SessionOptions) =>
+  withSupervisor(false, () =>
+    Effect.gen(function* () {
+      const c = yield* SupervisorClient
+      const entered = yield* c.api.presence.enter({ payload: { pid: o.pid, directory: directoryOf(o) } })
+      yield* Console.log(`entered ${entered.directory} (session of pid ${entered.pid})`)
+    }),
+  )
+
+export const leave = (o: SessionOptions) =>
+  withSupervisor(false, () =>
+    Effect.gen(function* () {
+      const c = yield* SupervisorClient
+      const directory = Option.map(o.directory, (d) => nodePath.resolve(d))
+      const { left } = yield* c.api.presence.leave({
+        payload: { pid: o.pid, ...(Option.isSome(directory) ? { directory: directory.value } : {}) },
+      })
+      if (left.length === 0) yield* Console.log(`no project session of pid ${o.pid} to leave`)
+      for (const s of left) yield* Console.log(`left ${s.directory} (session of pid ${s.pid})`)
+    }),
+  )
+
+export const list = (o: { readonly json: boolean }) =>
+  withSupervisor(false, () =>
+    Effect.gen(function* () {
+      const c = yield* SupervisorClient
+      const all = yield* c.api.presence.presence()
+      if (o.json) return yield* printJson(PresenceList, all)
+      if (all.length === 0) return yield* Console.log("no shell or project session")
+      yield* Console.log(
+        renderTable(
+          ["KIND", "PID", "SINCE", "DIRECTORY"],
+          all.map((s) => [s.kind, String(s.pid), s.since, s.directory]),
+        ),
+      )
+    }),
+  )

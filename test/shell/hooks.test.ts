@@ -1,0 +1,58 @@
+// The hook scripts parse in their shells, quote odd paths, and run `cd --shell-pid` with the
+// shell's own pid; the quick `cd` reads its arguments and the supervisor's answer.
+import { spawnSync } from "node:child_process"
+import { describe, expect, it } from "vitest"
+import { parseCdArgs, responseBody } from "../../src/quick/cd.js"
+import { hookScript, SHELLS } from "../../src/shell/hooks.js"
+
+const command = ["/opt/node it's/bin/node", "/home/me/my tools/supervisor.cjs"]
+
+describe("shell hooks", () => {
+  it.each(SHELLS)("the %s hook is valid syntax for its shell", (shell) => {
+    const script = hookScript(shell, command)
+    const r = spawnSync(shell, ["-n", "-c", script], { encoding: "utf8" })
+    expect(r.status, r.stderr).toBe(0)
+  })
+
+  it("bash and zsh report $$, fish $fish_pid; each quotes the paths", () => {
+    expect(hookScript("bash", command)).toContain(
+      `'/opt/node it'\\''s/bin/node' '/home/me/my tools/supervisor.cjs' cd --shell-pid $$`,
+    )
+    expect(hookScript("zsh", command)).toContain("add-zsh-hook chpwd _supervisor_hook")
+    expect(hookScript("fish", command)).toContain(
+      `'/opt/node it\\'s/bin/node' '/home/me/my tools/supervisor.cjs' cd --shell-pid $fish_pid`,
+    )
+    expect(hookScript("fish", command)).toContain("--on-variable PWD")
+  })
+
+  it("the bash hook runs once at load and then only when the directory changed", () => {
+    const script = hookScript("bash", ["echo"])
+    const r = spawnSync(
+      "bash",
+      ["--norc", "-c", `${script}\ncd /tmp; _supervisor_hook; _supervisor_hook; cd /; _supervisor_hook`],
+      { encoding: "utf8", cwd: "/" },
+    )
+    expect(r.stdout.trim().split("\n")).toHaveLength(3)
+  })
+})
+
+describe("quick cd", () => {
+  it("takes --shell-pid N (or =N) and --background, nothing else", () => {
+    expect(parseCdArgs(["--shell-pid", "42"])).toEqual({ pid: 42, background: false })
+    expect(parseCdArgs(["--shell-pid=42", "--background"])).toEqual({ pid: 42, background: true })
+    expect(parseCdArgs([])).toBeUndefined()
+    expect(parseCdArgs(["--shell-pid", "x"])).toBeUndefined()
+    expect(parseCdArgs(["--shell-pid", "1", "--shell-pid", "2"])).toBeUndefined()
+    expect(parseCdArgs(["--shell-pid", "1", "--verbose"])).toBeUndefined()
+  })
+
+  it("reads a plain or chunked 200, and nothing from another status", () => {
+    expect(responseBody('HTTP/1.1 200 OK\r\ncontent-length: 15\r\n\r\n{"notices":[]}')).toBe('{"notices":[]}')
+    expect(
+      responseBody(
+        'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"not\r\n3\r\nx"}\r\n0\r\n\r\n',
+      ),
+    ).toBe('{"notx"}')
+    expect(responseBody("HTTP/1.1 404 Not Found\r\n\r\n{}")).toBeUndefined()
+  })
+})
