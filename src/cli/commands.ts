@@ -9,6 +9,7 @@ import { supervisorCommand } from "./host.js"
 import { listCommand, statusCommand } from "./listing.js"
 import { logsCommand } from "./logs.js"
 import { schemaCommand } from "./schema.js"
+import { settingsCommand } from "./settings.js"
 import { specCommand } from "./spec.js"
 import { printUsage } from "./usageCommand.js"
 import { webCommand } from "./web.js"
@@ -36,6 +37,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     supervisorCommand,
     bootCommand,
     configCommand,
+    settingsCommand,
     schemaCommand,
     webCommand,
     specCommand,

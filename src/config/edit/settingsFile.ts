@@ -3,8 +3,7 @@ import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { Data, Effect, Either } from "effect"
 import { formatProblem } from "../../domain/ConfigProblem.js"
-import type { ResolvedConfig } from "../../domain/ResolvedConfig.js"
-import { type ConfigLocation, PROJECT_FILES, userConfigDir } from "../discover.js"
+import { type ConfigLocation, candidateLocations, PROJECT_FILES, userConfigDir } from "../discover.js"
 import { parseConfigText } from "../parseFile.js"
 import { projectSettingWarnings } from "../settings.js"
 import { setTomlValue, tomlValueText } from "./tomlEdit.js"
@@ -19,13 +18,13 @@ export class SettingsWriteRefused extends Data.TaggedError("SettingsWriteRefused
 }> {}
 
 /**
- * The file of `scope` seen from the configuration loaded here: the nearest project's
+ * The file of `scope` seen from `cwd`: the nearest project's
  * `supervisor.toml` (or `.config/supervisor.toml` when that is the one it has), its
  * `supervisor.local.toml` beside it, or the user's `config.toml`. A project without a file yet
  * is the current directory.
  */
 export const settingsTarget = (
-  config: ResolvedConfig,
+  cwd: string,
   scope: SettingsScope,
   env: Readonly<Record<string, string | undefined>>,
   home: string,
@@ -34,11 +33,14 @@ export const settingsTarget = (
     const dir = userConfigDir(env, home)
     return { path: nodePath.join(dir, "config.toml"), level: "user", local: false, baseDir: dir }
   }
-  const nearest = config.files.filter((f) => f.level === "project").at(-1)
+  // read without loading: a configuration with problems elsewhere can still be edited
+  const nearest = candidateLocations({ cwd, home, env })
+    .filter((l) => l.level === "project" && fs.existsSync(l.path))
+    .at(-1)
   // the project's directory and whether its files live in `.config/`
   const baseDir =
     nearest === undefined
-      ? config.cwd
+      ? nodePath.resolve(cwd)
       : nodePath.basename(nodePath.dirname(nearest.path)) === ".config"
         ? nodePath.dirname(nodePath.dirname(nearest.path))
         : nodePath.dirname(nearest.path)
