@@ -3,6 +3,7 @@ import type { Effect } from "effect"
 import { cleanCommand, runCommand, waitCommand } from "./adhoc.js"
 import { bootCommand } from "./boot.js"
 import { completeCommand } from "./complete.js"
+import { completionCommand } from "./completion.js"
 import { configCommand } from "./config.js"
 import { disableCommand, enableCommand, restartCommand, startCommand, stopCommand } from "./daemons.js"
 import { supervisorCommand } from "./host.js"
@@ -42,6 +43,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     webCommand,
     specCommand,
     usageCommand,
+    completionCommand,
     completeCommand,
   ]),
 )

@@ -24,6 +24,7 @@ export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   schema: "Configuration",
   spec: "Tools",
   usage: "Tools",
+  completion: "Tools",
 }
 
 /**
