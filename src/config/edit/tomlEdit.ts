@@ -97,7 +97,9 @@ export const setTomlValue = (
     return Either.right(`${text.slice(0, from)}${value}${text.slice(to)}`)
   }
   // a prefix of the path set to a value: a table there would clash with it
-  const prefix = all.find((e) => e.path.length < path.length && startsWith(path, e.path))
+  const prefix = all
+    .filter((e) => e.path.length < path.length && startsWith(path, e.path))
+    .sort((a, b) => b.path.length - a.path.length)[0]
   if (prefix !== undefined) {
     const at = `line ${lineOf(text, prefix.node.range[0])}`
     return Either.left(

@@ -105,7 +105,7 @@ describe("setTomlValue", () => {
     const text = '# x\nsettings = { general = { shell = "sh -c" } }\n'
     const r = setTomlValue(text, ["settings", "general", "interval"], '"1s"')
     expect(Either.isLeft(r) && r.left).toMatch(
-      /settings is an inline table \(line 2\).*\[settings\.general\]/,
+      /settings\.general is an inline table \(line 2\).*\[settings\.general\]/,
     )
     const inner = setTomlValue("[settings]\nweb = { }\n", ["settings", "web", "bind_port"], "1")
     expect(Either.isLeft(inner) && inner.left).toMatch(/settings\.web is an inline table \(line 2\)/)
