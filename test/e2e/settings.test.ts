@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { Schema } from "effect"
+import { parse } from "smol-toml"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { SettingEntry, SettingList } from "../../src/domain/SettingsOutput.js"
 import {
@@ -55,6 +56,16 @@ describe("settings (e2e)", () => {
     expect(r.stdout).toContain(
       "# Port of the web UI listener; 0 picks a free one (integer; SUPERVISOR_WEB_BIND_PORT)",
     )
+    // valid TOML: the values in force that differ from the defaults (and the project's own)
+    expect(parse(r.stdout)).toEqual({
+      settings: {
+        general: {},
+        supervisor: { auto_start: true },
+        web: { bind_port: 4100 },
+        api: {},
+        logs: {},
+      },
+    })
   })
 
   it("settings list shows key, type, value, default, source, variable and description; --json through its Schema", () => {
