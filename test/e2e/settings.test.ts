@@ -8,8 +8,10 @@ import { join } from "node:path"
 import { Schema } from "effect"
 import { parse } from "smol-toml"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { writeTomlAtomic } from "../../src/config/edit/tomlEditWrite.js"
 import { SettingEntry, SettingList } from "../../src/domain/SettingsOutput.js"
 import {
+  apiGet,
   type DaemonSandbox,
   makeDaemonSandbox,
   makeSandbox,
@@ -228,6 +230,18 @@ describe("settings set while the supervisor runs (e2e)", () => {
     const status = sb.cli(["status", "web"], proj)
     expect(status.status, status.stderr).toBe(0)
     expect(status.stdout).toMatch(/running/)
+
+    // the supervisor sees a file replaced the way `settings set` replaces it (a rename over it)
+    const file = join(proj, "supervisor.toml")
+    writeTomlAtomic(file, `${readFileSync(file, "utf8")}\n[daemons.api]\nrun = "exec sleep 301"\n`)
+    await waitFor(
+      "the supervisor to list the daemon added by an atomic replace",
+      async () =>
+        ((await apiGet<Array<{ id: { qualified: string } }>>(sb.stateDir, "/api/daemons")) ?? []).some(
+          (e) => e.id.qualified === "shop/api",
+        ),
+      { timeout: 15_000 },
+    )
 
     const stop = sb.cli(["supervisor", "stop"], proj)
     expect(stop.status, stop.stderr).toBe(0)
