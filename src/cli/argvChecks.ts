@@ -38,7 +38,7 @@ export const missingValueProblem = (args: ReadonlyArray<string>): string | undef
 }
 
 /** Commands made of subcommands that also run alone (`supervisor settings` prints them all). */
-const RUNS_ALONE: ReadonlySet<string> = new Set(["settings"])
+export const RUNS_ALONE: ReadonlySet<string> = new Set(["settings"])
 
 /**
  * A missing or unknown subcommand of a command made of them, in words; flags are left alone.
