@@ -1,10 +1,15 @@
 import { Args, Command, Options } from "@effect/cli"
 import type { Option } from "effect"
-import { settingGroups } from "../domain/Settings.js"
 import { lazy } from "./lazy.js"
 import { json } from "./options.js"
 
 const load = () => import("./actions/settings.js")
+
+/**
+ * The settings Schema's groups (src/domain/Settings.ts `settingGroups`, checked equal by
+ * test/cli/settingsCommand.test.ts), named here so that the CLI's start does not build the Schema.
+ */
+export const SETTING_GROUPS = ["general", "supervisor", "web", "api", "logs"] as const
 
 const key = Args.text({ name: "key" }).pipe(
   Args.withDescription("a setting's key: group.key (web.bind_port) or settings.group.key"),
@@ -13,10 +18,10 @@ const key = Args.text({ name: "key" }).pipe(
 const list = Command.make(
   "list",
   {
-    group: Options.choice(
-      "group",
-      Object.keys(settingGroups) as ReadonlyArray<keyof typeof settingGroups>,
-    ).pipe(Options.withDescription("only the settings of this group"), Options.optional),
+    group: Options.choice("group", SETTING_GROUPS).pipe(
+      Options.withDescription("only the settings of this group"),
+      Options.optional,
+    ),
     json,
   },
   ({ group, json }) => lazy(load, (m) => m.list(group as Option.Option<string>, json)),
