@@ -6,7 +6,7 @@ import { formatProblem } from "../../domain/ConfigProblem.js"
 import { type ConfigLocation, candidateLocations, PROJECT_FILES, userConfigDir } from "../discover.js"
 import { parseConfigText } from "../parseFile.js"
 import { projectSettingWarnings } from "../settings.js"
-import { setTomlValue, tomlValueText } from "./tomlEdit.js"
+import { hasTomlKey, setTomlValue, tomlValueText } from "./tomlEdit.js"
 import { writeTomlAtomic } from "./tomlEditWrite.js"
 
 /** Where `settings set` writes: the project's file, its local file, or the user's file. */
@@ -84,7 +84,14 @@ export const writeSetting = (
       try: () => (exists ? fs.readFileSync(location.path, "utf8") : ""),
       catch: (e) => refuse(`cannot read it (${(e as Error).message})`),
     })
-    const edited = setTomlValue(before, ["settings", group, key], tomlValueText(value))
+    // a key of a top-level [general] (pitchfork's spelling of [settings.general]) is edited there
+    const legacy =
+      group === "general" && !hasTomlKey(before, ["settings", group, key]) && hasTomlKey(before, [group, key])
+    const edited = setTomlValue(
+      before,
+      legacy ? [group, key] : ["settings", group, key],
+      tomlValueText(value),
+    )
     if (Either.isLeft(edited)) return yield* refuse(edited.left)
     const checked = parseConfigText(location, edited.right)
     if (checked.problems.length > 0)

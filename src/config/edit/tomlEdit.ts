@@ -66,6 +66,15 @@ const insertLineAfter = (text: string, offset: number, line: string, eol: string
   return `${text.slice(0, at)}${eol}${indentAt(text, offset)}${line}${text.slice(at)}`
 }
 
+/** Whether `text` (valid TOML) sets `path`, in any form: a table's key, a dotted key, an inline table. */
+export const hasTomlKey = (text: string, path: ReadonlyArray<string>): boolean => {
+  try {
+    return entries(parseTOML(text)).some((e) => same(e.path, path))
+  } catch {
+    return false
+  }
+}
+
 /**
  * Sets `path` (tables, then the key) to `value` (TOML text) in `text`: the existing value's range
  * is replaced; else the key is added to its table (a `[table]` section, or next to the dotted

@@ -118,6 +118,21 @@ describe("writeSetting", () => {
     )
   })
 
+  it("edits a key of a top-level [general] table where it is, not in a new [settings.general]", () => {
+    const sb = sandbox()
+    const text = '[general]\nshell = "bash -c" # pitchfork style\n'
+    sb.write({ "p/supervisor.toml": text })
+    const file = sb.path("p/supervisor.toml")
+    expect(Either.isRight(write(file, "general", "shell", "zsh -c"))).toBe(true)
+    expect(fs.readFileSync(file, "utf8")).toBe('[general]\nshell = "zsh -c" # pitchfork style\n')
+    // a key it does not have goes to [settings.general], the table's own spelling
+    expect(Either.isRight(write(file, "general", "interval", "5s"))).toBe(true)
+    expect(parse(fs.readFileSync(file, "utf8"))).toEqual({
+      general: { shell: "zsh -c" },
+      settings: { general: { interval: "5s" } },
+    })
+  })
+
   it("keeps the file's permissions", () => {
     const sb = sandbox()
     sb.write({ "p/supervisor.toml": PROJECT })
