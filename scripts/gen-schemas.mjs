@@ -1,6 +1,7 @@
 // Writes the generated schema files, from the same effect/Schema definitions the code uses:
 // - schemas/supervisor.schema.json: the built CLI's `supervisor schema`;
-// - schemas/openapi.json: the HttpApi definition (src/api/openapi.ts), bundled on the fly.
+// - schemas/openapi.json: the HttpApi definition (src/api/openapi.ts), bundled on the fly;
+// - docs/settings.md: its settings table, from the settings Schema (src/config/settingsDoc.ts).
 // With --check, fails when a committed file is stale instead of writing it.
 import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
@@ -9,23 +10,31 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { buildSync } from "esbuild"
 
-const openApi = () => {
-  const dir = mkdtempSync(join(tmpdir(), "supervisor-openapi-"))
+/** Bundles `entry` on the fly and gives `use` its exports. */
+const withModule = (entry, use) => {
+  const dir = mkdtempSync(join(tmpdir(), "supervisor-gen-"))
   try {
-    const out = join(dir, "openapi.cjs")
+    const out = join(dir, "module.cjs")
     buildSync({
-      entryPoints: ["src/api/openapi.ts"],
+      entryPoints: [entry],
       bundle: true,
       platform: "node",
       format: "cjs",
       outfile: out,
       logLevel: "error",
     })
-    return `${JSON.stringify(createRequire(import.meta.url)(out).openApiDocument(), null, 2)}\n`
+    return use(createRequire(import.meta.url)(out))
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
 }
+
+const openApi = () =>
+  withModule("src/api/openapi.ts", (m) => `${JSON.stringify(m.openApiDocument(), null, 2)}\n`)
+const settingsDoc = () =>
+  withModule("src/config/settingsDoc.ts", (m) =>
+    m.withSettingsTable(readFileSync("docs/settings.md", "utf8")),
+  )
 
 const outputs = [
   {
@@ -33,6 +42,7 @@ const outputs = [
     make: () => execFileSync(process.execPath, ["dist/supervisor.cjs", "schema"], { encoding: "utf8" }),
   },
   { file: "schemas/openapi.json", make: openApi },
+  { file: "docs/settings.md", make: settingsDoc },
 ]
 const check = process.argv.includes("--check")
 let stale = 0

@@ -37,6 +37,9 @@ export const missingValueProblem = (args: ReadonlyArray<string>): string | undef
   return undefined
 }
 
+/** Commands made of subcommands that also run alone (`supervisor settings` prints them all). */
+export const RUNS_ALONE: ReadonlySet<string> = new Set(["settings"])
+
 /**
  * A missing or unknown subcommand of a command made of them, in words; flags are left alone.
  * (@effect/cli answers `config bogus` with the root's commands and a bare `config` with the
@@ -48,6 +51,7 @@ export const subcommandProblem = (args: ReadonlyArray<string>): string | undefin
   const subs = command === undefined || !Object.hasOwn(table, command) ? undefined : table[command]
   if (subs === undefined || sub?.startsWith("-")) return undefined
   const choices = `${subs.join(", ")} (see \`supervisor ${command} --help\`)`
+  if (sub === undefined && RUNS_ALONE.has(command!)) return undefined
   if (sub === undefined) return `\`supervisor ${command}\` needs a subcommand: ${choices}`
   if (!subs.includes(sub)) {
     const near = closest(sub, subs)

@@ -3,6 +3,7 @@ import type { Effect } from "effect"
 import { cleanCommand, runCommand, waitCommand } from "./adhoc.js"
 import { bootCommand } from "./boot.js"
 import { completeCommand } from "./complete.js"
+import { completionCommand } from "./completion.js"
 import { configCommand } from "./config.js"
 import { disableCommand, enableCommand, restartCommand, startCommand, stopCommand } from "./daemons.js"
 import { supervisorCommand } from "./host.js"
@@ -10,6 +11,7 @@ import { listCommand, statusCommand } from "./listing.js"
 import { logsCommand } from "./logs.js"
 import { schemaCommand } from "./schema.js"
 import { activateCommand, cdCommand, projectCommand } from "./shell.js"
+import { settingsCommand } from "./settings.js"
 import { specCommand } from "./spec.js"
 import { printUsage } from "./usageCommand.js"
 import { webCommand } from "./web.js"
@@ -37,12 +39,14 @@ export const rootCommand = Command.make("supervisor").pipe(
     supervisorCommand,
     bootCommand,
     configCommand,
+    settingsCommand,
     schemaCommand,
     webCommand,
     activateCommand,
     projectCommand,
     specCommand,
     usageCommand,
+    completionCommand,
     completeCommand,
     cdCommand,
   ]),

@@ -1,4 +1,4 @@
-// `supervisor --completions bash|zsh|fish`: the completion script generated from the CLI's own
+// `supervisor completion bash|zsh|fish` (and its older form `--completions`): the completion script generated from the CLI's own
 // usage spec (src/usage/consume/completion.ts), not @effect/cli's, so that the aliases (`stat`,
 // `sup run`, ...) complete like their commands and every flag is the one the help lists.
 import { Console, Effect } from "effect"

@@ -14,12 +14,37 @@ export const mergeSettings = (layers: ReadonlyArray<Readonly<RawSettings>>): Raw
   return out
 }
 
-// Candidate typed readings of an environment string, tried in order.
+// Candidate typed readings of a string (an environment variable, a command line), tried in order.
 const readings = (value: string): Array<unknown> => {
   const out: Array<unknown> = [value]
   if (/^(true|false)$/i.test(value)) out.push(value.toLowerCase() === "true")
   if (/^-?\d+(\.\d+)?$/.test(value)) out.push(Number(value))
   return out
+}
+
+type GroupSchema = Schema.Struct<Record<string, Schema.Schema.All | Schema.PropertySignature.All>>
+
+/**
+ * Reads a setting's value from a string as the loader would from a file: the first typed reading
+ * (string, boolean, number) that the setting's schema accepts, as a file writes it; or why none is.
+ */
+export const readSettingText = (
+  group: SettingGroup,
+  key: string,
+  value: string,
+): Either.Either<unknown, string | undefined> => {
+  const schema = settingGroups[group] as unknown as GroupSchema
+  const probe = Schema.decodeUnknownEither(
+    Schema.Struct({ [key]: schema.fields[key]! }) as unknown as Schema.Schema<unknown>,
+  )
+  let error: string | undefined
+  for (const candidate of readings(value)) {
+    const r = probe({ [key]: candidate })
+    if (Either.isRight(r)) return Either.right(candidate)
+    // The string reading's message is the most specific ("has no unit" rather than "expected a string").
+    error ??= valueIssues(schema as unknown as Schema.Schema<unknown>, r.left)[0]?.message
+  }
+  return Either.left(error)
 }
 
 /** Applies `SUPERVISOR_<GROUP>_<KEY>` variables on top of the merged settings. */
@@ -30,37 +55,23 @@ export const applyEnvOverrides = (
   const settings: RawSettings = { ...merged }
   const problems: Array<ConfigProblem> = []
   for (const [group, schema] of Object.entries(settingGroups) as unknown as Array<
-    [SettingGroup, Schema.Struct<Record<string, Schema.Schema.All | Schema.PropertySignature.All>>]
+    [SettingGroup, GroupSchema]
   >) {
     for (const key of Object.keys(schema.fields)) {
       const name = settingEnvVar(group, key)
       const value = env[name]
       if (value === undefined || value === "") continue
-      const probe = Schema.decodeUnknownEither(
-        Schema.Struct({ [key]: schema.fields[key]! }) as unknown as Schema.Schema<unknown>,
-      )
-      let error: string | undefined
-      let accepted = false
-      for (const candidate of readings(value)) {
-        const r = probe({ [key]: candidate })
-        if (Either.isRight(r)) {
-          settings[group] = { ...settings[group], [key]: candidate }
-          accepted = true
-          break
-        }
-        // The string reading's message is the most specific ("has no unit" rather than "expected a string").
-        error ??= valueIssues(schema as unknown as Schema.Schema<unknown>, r.left)[0]?.message
-      }
-      if (!accepted) {
+      const read = readSettingText(group, key, value)
+      if (Either.isRight(read)) settings[group] = { ...settings[group], [key]: read.right }
+      else
         problems.push(
           new InvalidEnvOverride({
             file: `environment variable ${name}`,
             key: `settings.${group}.${key}`,
-            message: `invalid value ${JSON.stringify(value)}${error ? `: ${error}` : ""}`,
+            message: `invalid value ${JSON.stringify(value)}${read.left ? `: ${read.left}` : ""}`,
             hint: `fix or unset ${name}`,
           }),
         )
-      }
     }
   }
   return { settings, problems }

@@ -85,6 +85,13 @@ describe("subcommandProblem", () => {
     expect(subcommandProblem(["start", "bogus"])).toBeUndefined()
     expect(subcommandProblem([])).toBeUndefined()
   })
+
+  it("lets `settings` run alone (it prints every setting) but not with an unknown subcommand", () => {
+    expect(subcommandProblem(["settings"])).toBeUndefined()
+    expect(subcommandProblem(["settings", "lst"])).toBe(
+      "unknown subcommand `supervisor settings lst`; did you mean `list`? use one of list, get, set (see `supervisor settings --help`)",
+    )
+  })
 })
 
 describe("withAttachedValues", () => {

@@ -46,6 +46,8 @@ const ARG_SAMPLES: Record<string, (path: string) => ReadonlyArray<string>> = {
   id: (path) => [path === "run" ? "app/adhoc" : "app/once"],
   command: (path) => (path === "run" ? ["--", "sh", "-c", "exit 0"] : []),
   file: () => [specFile],
+  // `settings get`
+  key: () => ["web.bind_port"],
 }
 
 interface Run {

@@ -22,9 +22,11 @@ export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   activate: "Shell",
   project: "Shell",
   config: "Configuration",
+  settings: "Configuration",
   schema: "Configuration",
   spec: "Tools",
   usage: "Tools",
+  completion: "Tools",
 }
 
 /**

@@ -18,6 +18,7 @@ import {
 } from "../../domain/CliOutput.js"
 import { LogStreamItem } from "../../domain/LogEntry.js"
 import { PresenceList } from "../../domain/Presence.js"
+import { SettingEntry, SettingList } from "../../domain/SettingsOutput.js"
 import { READY_TIMEOUT_STATUS } from "../../domain/StartOutcome.js"
 import { CommandDescription, CommandList } from "../../usage/consume/mcpResults.js"
 import type { ExitCode, Framing } from "../../usage/model.js"
@@ -138,6 +139,23 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
   "config validate": {
     outputs: [json("the verdict, with every problem when invalid", ConfigVerdict)],
     exit_codes: [{ code: Status.failure, description: "the configuration has problems (listed on stderr)" }],
+  },
+  "settings list": { outputs: [json("every setting (or a group's), in the schema's order", SettingList)] },
+  "settings get": {
+    outputs: [json("the setting, its value in force and where it comes from", SettingEntry)],
+    exit_codes: [{ code: Status.failure, description: "unknown setting (the closest keys are on stderr)" }],
+  },
+  "settings set": {
+    exit_codes: [
+      {
+        code: Status.failure,
+        description: "unknown setting, bad value, or a file that cannot be edited; nothing was written",
+      },
+    ],
+  },
+  completion: {
+    hide: ["text"],
+    outputs: [{ name: "script", framing: "text", help: "the completion script of the shell", default: true }],
   },
   schema: {
     hide: ["text"],

@@ -1,0 +1,21 @@
+import { Args, Command } from "@effect/cli"
+import { printCompletions } from "./completions.js"
+
+// the shells `--completions` takes too (argvChecks.ts); not imported from there, which needs this tree
+const SHELLS = ["bash", "zsh", "fish"] as const
+
+/** `supervisor completion bash|zsh|fish`: the command form of `supervisor --completions SHELL`. */
+export const completionCommand = Command.make(
+  "completion",
+  {
+    shell: Args.choice(
+      SHELLS.map((s) => [s, s] as const),
+      { name: "shell" },
+    ).pipe(Args.withDescription("bash, zsh or fish")),
+  },
+  ({ shell }) => printCompletions(shell),
+).pipe(
+  Command.withDescription(
+    "print the shell completion script (daemon IDs, group names and setting keys complete too)",
+  ),
+)
