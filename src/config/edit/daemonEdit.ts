@@ -122,7 +122,7 @@ const daemonSpans = (p: Parsed, id: string): Array<Span> => {
     const prev = merged.at(-1)
     let between = prev === undefined ? -1 : prev.last + 1
     while (prev !== undefined && between < s.first && isBlank(p, between)) between++
-    if (prev !== undefined && prev.table && s.table && between >= s.first)
+    if (prev?.table && s.table && between >= s.first)
       merged[merged.length - 1] = { ...prev, last: Math.max(prev.last, s.last) }
     else merged.push(s)
   }
