@@ -16,6 +16,9 @@ export const valueFlags = (): ReadonlySet<string> => {
 /** The commands made of subcommands, and theirs (`config`: `show`, `validate`). */
 export const subcommands = (): Readonly<Record<string, ReadonlyArray<string>>> => argvTables().subcommands
 
+/** Commands made of subcommands that also run alone (`supervisor daemons` lists them). */
+const RUN_ALONE: ReadonlyArray<string> = ["daemons"]
+
 /** The shells `--completions` writes a script for (src/cli/completions.ts). */
 export const COMPLETION_SHELLS = ["bash", "zsh", "fish"] as const
 
@@ -48,7 +51,8 @@ export const subcommandProblem = (args: ReadonlyArray<string>): string | undefin
   const subs = command === undefined || !Object.hasOwn(table, command) ? undefined : table[command]
   if (subs === undefined || sub?.startsWith("-")) return undefined
   const choices = `${subs.join(", ")} (see \`supervisor ${command} --help\`)`
-  if (sub === undefined) return `\`supervisor ${command}\` needs a subcommand: ${choices}`
+  if (sub === undefined)
+    return RUN_ALONE.includes(command!) ? undefined : `\`supervisor ${command}\` needs a subcommand: ${choices}`
   if (!subs.includes(sub)) {
     const near = closest(sub, subs)
     const hint = near === undefined ? "" : `did you mean \`${near}\`? `

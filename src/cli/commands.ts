@@ -5,6 +5,7 @@ import { bootCommand } from "./boot.js"
 import { completeCommand } from "./complete.js"
 import { configCommand } from "./config.js"
 import { disableCommand, enableCommand, restartCommand, startCommand, stopCommand } from "./daemons.js"
+import { daemonsCommand } from "./daemonsEdit.js"
 import { supervisorCommand } from "./host.js"
 import { listCommand, statusCommand } from "./listing.js"
 import { logsCommand } from "./logs.js"
@@ -36,6 +37,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     supervisorCommand,
     bootCommand,
     configCommand,
+    daemonsCommand,
     schemaCommand,
     webCommand,
     specCommand,

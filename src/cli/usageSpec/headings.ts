@@ -20,6 +20,7 @@ export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   boot: "Supervisor",
   web: "Supervisor",
   config: "Configuration",
+  daemons: "Configuration",
   schema: "Configuration",
   spec: "Tools",
   usage: "Tools",

@@ -5,6 +5,7 @@ import {
   CleanResult,
   ConfigShown,
   ConfigVerdict,
+  ConfiguredDaemons,
   DaemonList,
   DaemonStatusOutput,
   JsonSchemaDocument,
@@ -20,7 +21,7 @@ import { LogStreamItem } from "../../domain/LogEntry.js"
 import { READY_TIMEOUT_STATUS } from "../../domain/StartOutcome.js"
 import { CommandDescription, CommandList } from "../../usage/consume/mcpResults.js"
 import type { ExitCode, Framing } from "../../usage/model.js"
-import { ALIASES } from "../aliases.js"
+import { ALIASES, SUBCOMMAND_ALIASES } from "../aliases.js"
 import { COMPLETE_COMMAND } from "../complete.js"
 import { OPTIONAL_VALUE } from "../portFlags.js"
 import { ExitCode as Status } from "../style.js"
@@ -132,6 +133,18 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
     outputs: [json("the merged configuration, or (exit 1) its problems", ConfigShown)],
     exit_codes: [{ code: Status.failure, description: "the configuration has problems (listed on stderr)" }],
   },
+  daemons: {
+    outputs: [json("the current project's configured daemons, with the files that declare them", ConfiguredDaemons)],
+    exit_codes: [{ code: Status.failure, description: "the configuration has problems (listed on stderr)" }],
+  },
+  "daemons add": {
+    exit_codes: [
+      { code: Status.failure, description: "refused (the id exists, a value is invalid): the file is untouched" },
+    ],
+  },
+  "daemons remove": {
+    exit_codes: [{ code: Status.failure, description: "refused (the id is not in that file): the file is untouched" }],
+  },
   "config validate": {
     outputs: [json("the verdict, with every problem when invalid", ConfigVerdict)],
     exit_codes: [{ code: Status.failure, description: "the configuration has problems (listed on stderr)" }],
@@ -193,13 +206,23 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
 export const CLI_EXTRAS: Extras = {
   root: ROOT_EXTRAS,
   commands: COMMAND_EXTRAS,
-  aliases: Object.fromEntries(
-    [...new Set(Object.values(ALIASES))].map((path) => [
-      path,
-      Object.keys(ALIASES).filter((alias) => ALIASES[alias] === path),
-    ]),
-  ),
-  optionalValues: { [OPTIONAL_VALUE.command]: [OPTIONAL_VALUE.flag] },
+  aliases: {
+    ...Object.fromEntries(
+      [...new Set(Object.values(ALIASES))].map((path) => [
+        path,
+        Object.keys(ALIASES).filter((alias) => ALIASES[alias] === path),
+      ]),
+    ),
+    ...Object.fromEntries(
+      Object.entries(SUBCOMMAND_ALIASES).flatMap(([command, subs]) =>
+        [...new Set(Object.values(subs))].map((sub) => [
+          `${command} ${sub}`,
+          Object.keys(subs).filter((alias) => subs[alias] === sub),
+        ]),
+      ),
+    ),
+  },
+  optionalValues: Object.fromEntries(OPTIONAL_VALUE.commands.map((c) => [c, [OPTIONAL_VALUE.flag]])),
   headings: COMMAND_HEADINGS,
   hidden: [COMPLETE_COMMAND],
   complete: COMPLETERS,
