@@ -14,6 +14,7 @@ export const ALIASES: Readonly<Record<string, string>> = {
   w: "wait",
   r: "run",
   sup: "supervisor",
+  daemon: "daemons",
 }
 
 /** The aliases of subcommands, by command: `daemons rm` is `daemons remove`. */

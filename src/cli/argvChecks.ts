@@ -52,7 +52,9 @@ export const subcommandProblem = (args: ReadonlyArray<string>): string | undefin
   if (subs === undefined || sub?.startsWith("-")) return undefined
   const choices = `${subs.join(", ")} (see \`supervisor ${command} --help\`)`
   if (sub === undefined)
-    return RUN_ALONE.includes(command!) ? undefined : `\`supervisor ${command}\` needs a subcommand: ${choices}`
+    return RUN_ALONE.includes(command!)
+      ? undefined
+      : `\`supervisor ${command}\` needs a subcommand: ${choices}`
   if (!subs.includes(sub)) {
     const near = closest(sub, subs)
     const hint = near === undefined ? "" : `did you mean \`${near}\`? `

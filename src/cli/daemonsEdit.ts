@@ -38,7 +38,11 @@ export const addOptions = {
   readyHttp: text("ready-http", "ready when this URL answers 2xx"),
   readyPort: text("ready-port", "ready when this TCP port accepts connections"),
   readyCmd: text("ready-cmd", "ready when this shell command exits 0"),
-  port: many("port", "a TCP port the daemon binds (repeat it, or 3000,3001)"),
+  port: Options.text("port").pipe(
+    Options.withAlias("expected-port"),
+    Options.withDescription("a TCP port the daemon binds (repeat it, or 3000,3001)"),
+    Options.repeated,
+  ),
   bump: text(
     "bump",
     "when a port is taken, shift the ports until they are free: --bump alone = no limit, --bump N = at most N shifts",
@@ -54,7 +58,11 @@ export const addOptions = {
   onRetry: text("on-retry", "a command run before each retry"),
   onStop: text("on-stop", "a command run when it is stopped"),
   onExit: text("on-exit", "a command run when it ends, however"),
-  cron: text("cron", "start it on this schedule (6 fields: second minute hour day month weekday)"),
+  cron: Options.text("cron").pipe(
+    Options.withAlias("cron-schedule"),
+    Options.withDescription("start it on this schedule (6 fields: second minute hour day month weekday)"),
+    Options.optional,
+  ),
   cronRetrigger: Options.choice("cron-retrigger", RETRIGGERS).pipe(
     Options.withDescription("what a firing does while it runs or after it ended (default finish)"),
     Options.optional,
@@ -85,6 +93,6 @@ const remove = Command.make("remove", removeOptions, (o) => lazy(load, (m) => m.
 export const daemonsCommand = Command.make("daemons", { json }, ({ json }) =>
   lazy(load, (m) => m.list(json)),
 ).pipe(
-  Command.withDescription("list the project's configured daemons, or add or remove one"),
+  Command.withDescription("list the configured daemons (with their files), or add or remove one"),
   Command.withSubcommands([add, remove]),
 )

@@ -116,7 +116,7 @@ export const JsonSchemaDocument = Schema.Record({ key: Schema.String, value: Sch
   jsonSchema: { $ref: "http://json-schema.org/draft-07/schema#" },
 })
 
-/** `supervisor daemons --json`: the current project's configured daemons. */
+/** `supervisor daemons --json`: the configured daemons seen from the current directory. */
 export const ConfiguredDaemons = Schema.Array(
   Schema.Struct({
     /** Qualified: namespace/name. */

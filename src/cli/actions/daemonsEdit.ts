@@ -180,14 +180,24 @@ const notHere = (file: string, text: string, id: string, line: number | undefine
   Effect.gen(function* () {
     const ids = declaredIds(text)
     const parsedOk = line === undefined
-    if (!parsedOk) return yield* new DaemonEditRefused({ file, line, problem: "the file is not valid TOML", hint: "fix it first" })
+    if (!parsedOk)
+      return yield* new DaemonEditRefused({
+        file,
+        line,
+        problem: "the file is not valid TOML",
+        hint: "fix it first",
+      })
     const loaded = yield* Effect.either(loadConfig(defaultLoadOptions()))
     const elsewhere =
       loaded._tag === "Right"
         ? Object.values(loaded.right.daemons).find((d) => d.id.name === id && !d.sources.includes(file))
         : undefined
     const flag = (source: string) =>
-      /\.local\.toml$/.test(source) ? "--local" : nodePath.basename(source) === "config.toml" ? "--global" : "--project"
+      /\.local\.toml$/.test(source)
+        ? "--local"
+        : nodePath.basename(source) === "config.toml"
+          ? "--global"
+          : "--project"
     const near = closest(id, ids)
     return yield* new DaemonEditRefused({
       file,
@@ -204,22 +214,19 @@ const notHere = (file: string, text: string, id: string, line: number | undefine
     })
   })
 
-/** `supervisor daemons [--json]`: the current project's configured daemons, with their files. */
+/**
+ * `supervisor daemons [--json]`: the daemons the current directory's configuration declares (the
+ * project's files and the global ones), with the files that declare each.
+ */
 export const list = (json: boolean) =>
   handleErrors(
     Effect.gen(function* () {
       const config = yield* loadHere(true)
-      const daemons = Object.values(config.daemons)
-        .filter((d) => d.id.namespace === config.namespace)
-        .map((d) => ({ id: d.id.qualified, run: d.config.run, files: d.sources }))
+      const daemons = Object.values(config.daemons).map((d) => ({ id: d.id.qualified, run: d.config.run, files: d.sources }))
       if (json) return yield* printJson(ConfiguredDaemons, daemons)
       if (daemons.length === 0)
         return yield* Console.log(
-          dim(
-            config.namespace === undefined
-              ? "no project configuration here: add a daemon with `supervisor daemons add ID --run CMD`"
-              : "no daemons configured: add one with `supervisor daemons add ID --run CMD`",
-          ),
+          dim("no daemons configured here: add one with `supervisor daemons add ID --run CMD`"),
         )
       yield* Console.log(
         renderTable(

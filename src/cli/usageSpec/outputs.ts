@@ -4,8 +4,8 @@ import { BootChange, BootState } from "../../domain/BootOutput.js"
 import {
   CleanResult,
   ConfigShown,
-  ConfigVerdict,
   ConfiguredDaemons,
+  ConfigVerdict,
   DaemonList,
   DaemonStatusOutput,
   JsonSchemaDocument,
@@ -134,16 +134,25 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
     exit_codes: [{ code: Status.failure, description: "the configuration has problems (listed on stderr)" }],
   },
   daemons: {
-    outputs: [json("the current project's configured daemons, with the files that declare them", ConfiguredDaemons)],
+    outputs: [
+      json("the configured daemons seen from here (project and global files), with the files that declare them", ConfiguredDaemons),
+    ],
     exit_codes: [{ code: Status.failure, description: "the configuration has problems (listed on stderr)" }],
   },
   "daemons add": {
+    hide: ["json"],
     exit_codes: [
-      { code: Status.failure, description: "refused (the id exists, a value is invalid): the file is untouched" },
+      {
+        code: Status.failure,
+        description: "refused (the id exists, a value is invalid): the file is untouched",
+      },
     ],
   },
   "daemons remove": {
-    exit_codes: [{ code: Status.failure, description: "refused (the id is not in that file): the file is untouched" }],
+    hide: ["json"],
+    exit_codes: [
+      { code: Status.failure, description: "refused (the id is not in that file): the file is untouched" },
+    ],
   },
   "config validate": {
     outputs: [json("the verdict, with every problem when invalid", ConfigVerdict)],

@@ -45,7 +45,10 @@ export const projectDir = (cwd: string): string => {
  */
 export const scopeFile = (scope: Scope, options: LoadOptions): string => {
   if (scope === "global")
-    return nodePath.join(userConfigDir(options.env, options.home ?? (options.env.HOME || os.homedir())), "config.toml")
+    return nodePath.join(
+      userConfigDir(options.env, options.home ?? (options.env.HOME || os.homedir())),
+      "config.toml",
+    )
   const dir = projectDir(options.cwd)
   const name = scope === "local" ? "supervisor.local.toml" : "supervisor.toml"
   const candidates = [nodePath.join(dir, name), nodePath.join(dir, ".config", name)]
@@ -57,7 +60,11 @@ export const readText = (file: string): Effect.Effect<string, DaemonEditRefused>
   Effect.try({
     try: () => (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : ""),
     catch: (e) =>
-      new DaemonEditRefused({ file, problem: `cannot read the file: ${(e as Error).message}`, hint: "check its permissions" }),
+      new DaemonEditRefused({
+        file,
+        problem: `cannot read the file: ${(e as Error).message}`,
+        hint: "check its permissions",
+      }),
   })
 
 const problemKey = (p: ConfigProblem) => `${p.file}\u0000${p.key ?? ""}\u0000${p.message}`
@@ -127,5 +134,9 @@ export const writeAtomic = (file: string, text: string): Effect.Effect<void, Dae
       }
     },
     catch: (e) =>
-      new DaemonEditRefused({ file, problem: `cannot write the file: ${(e as Error).message}`, hint: "check the directory's permissions" }),
+      new DaemonEditRefused({
+        file,
+        problem: `cannot write the file: ${(e as Error).message}`,
+        hint: "check the directory's permissions",
+      }),
   })
