@@ -222,7 +222,11 @@ export const list = (json: boolean) =>
   handleErrors(
     Effect.gen(function* () {
       const config = yield* loadHere(true)
-      const daemons = Object.values(config.daemons).map((d) => ({ id: d.id.qualified, run: d.config.run, files: d.sources }))
+      const daemons = Object.values(config.daemons).map((d) => ({
+        id: d.id.qualified,
+        run: d.config.run,
+        files: d.sources,
+      }))
       if (json) return yield* printJson(ConfiguredDaemons, daemons)
       if (daemons.length === 0)
         return yield* Console.log(

@@ -135,7 +135,10 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
   },
   daemons: {
     outputs: [
-      json("the configured daemons seen from here (project and global files), with the files that declare them", ConfiguredDaemons),
+      json(
+        "the configured daemons seen from here (project and global files), with the files that declare them",
+        ConfiguredDaemons,
+      ),
     ],
     exit_codes: [{ code: Status.failure, description: "the configuration has problems (listed on stderr)" }],
   },
