@@ -236,6 +236,22 @@ describe("supervisor daemons remove (e2e)", () => {
     expect(readFileSync(join(proj, "supervisor.local.toml"), "utf8")).toBe("")
     expect(readFileSync(join(proj, "supervisor.toml"), "utf8")).toBe('[daemons.web]\nrun = "x"\n')
   })
+
+  it("edits no file that is not TOML, and says so with the line", () => {
+    const broken = '[daemons.web\nrun = "x"\n'
+    const proj = sb.project("broken", broken)
+    for (const args of [
+      ["add", "api", "--run", "y"],
+      ["remove", "web"],
+    ]) {
+      const r = sb.cli(["daemons", ...args], proj)
+      expect(r.status, r.stderr).toBe(1)
+      expect(r.stderr).toMatch(
+        new RegExp(`${join(proj, "supervisor.toml")}:\\d+: not valid TOML .*fix the file first`),
+      )
+      expect(readFileSync(join(proj, "supervisor.toml"), "utf8")).toBe(broken)
+    }
+  })
 })
 
 describe("a running supervisor (e2e)", () => {

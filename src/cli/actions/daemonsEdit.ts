@@ -123,8 +123,8 @@ export const add = (o: AddOptions) =>
       if ("problem" in edited)
         return yield* new DaemonEditRefused({
           file,
-          ...(edited.problem.line === undefined ? {} : { line: edited.problem.line }),
-          key: `daemons.${o.id}`,
+          ...lineOf(edited.problem),
+          ...(edited.problem.kind === "syntax" ? {} : { key: `daemons.${o.id}` }),
           problem: edited.problem.message,
         })
       const config = yield* checkEdit(options, file, existsSync(file) ? before : undefined, edited.text)
@@ -147,6 +147,8 @@ export const add = (o: AddOptions) =>
     }),
   )
 
+const lineOf = (p: { readonly line?: number }) => (p.line === undefined ? {} : { line: p.line })
+
 /** `{ line }` of daemon `id` in `file` (for a message), or nothing. */
 const lineIn = (file: string, id: string) => {
   let text = ""
@@ -168,25 +170,20 @@ export const remove = (o: RemoveOptions) =>
       const file = scopeFile(scope, options)
       const before = yield* readText(file)
       const edited = removeDaemon(before, o.id)
-      if ("problem" in edited) return yield* notHere(file, before, o.id, edited.problem.line)
+      if ("problem" in edited)
+        return yield* edited.problem.kind === "syntax"
+          ? new DaemonEditRefused({ file, ...lineOf(edited.problem), problem: edited.problem.message })
+          : notHere(file, before, o.id)
       yield* checkEdit(options, file, before, edited.text)
       yield* writeAtomic(file, edited.text)
       yield* Console.log(`${green("removed")} ${o.id} ${dim(`from ${file}`)}`)
     }),
   )
 
-/** Why `remove` refuses: a TOML error, or the id is elsewhere (which file, which flag) or nowhere (the closest). */
-const notHere = (file: string, text: string, id: string, line: number | undefined) =>
+/** Why `remove` refuses an id: it is in another file (which, and its flag), or nowhere (the closest ids). */
+const notHere = (file: string, text: string, id: string) =>
   Effect.gen(function* () {
     const ids = declaredIds(text)
-    const parsedOk = line === undefined
-    if (!parsedOk)
-      return yield* new DaemonEditRefused({
-        file,
-        line,
-        problem: "the file is not valid TOML",
-        hint: "fix it first",
-      })
     const loaded = yield* Effect.either(loadConfig(defaultLoadOptions()))
     const elsewhere =
       loaded._tag === "Right"
@@ -210,7 +207,9 @@ const notHere = (file: string, text: string, id: string, line: number | undefine
             ? `did you mean ${near}? (declared here: ${ids.join(", ")})`
             : ids.length > 0
               ? `declared here: ${ids.join(", ")}`
-              : "this file declares no daemon",
+              : existsSync(file)
+                ? "this file declares no daemon"
+                : "this file does not exist",
     })
   })
 

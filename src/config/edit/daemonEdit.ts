@@ -8,6 +8,8 @@ import { daemonTables, type NewDaemon } from "./daemonToml.js"
 
 /** Why the text could not be edited (the caller names the file). */
 export interface EditProblem {
+  /** `syntax`: the text is not TOML; `exists`: add of a declared id; `missing`: remove of an undeclared one. */
+  readonly kind: "syntax" | "exists" | "missing"
   readonly line?: number
   readonly message: string
 }
@@ -43,6 +45,7 @@ const parse = (text: string): Parsed | EditProblem => {
   } catch (e) {
     const err = e as { message?: string; lineNumber?: number }
     return {
+      kind: "syntax",
       ...(typeof err.lineNumber === "number" ? { line: err.lineNumber } : {}),
       message: `not valid TOML (${err.message ?? String(e)}); fix the file first`,
     }
@@ -166,6 +169,7 @@ export const addDaemon = (text: string, daemon: NewDaemon): { text: string } | {
   if (existing !== undefined)
     return {
       problem: {
+        kind: "exists",
         line: existing.first + 1,
         message: `daemon ${JSON.stringify(daemon.id)} is already declared here; remove it first with \`supervisor daemons remove ${daemon.id}\`, or edit it in the file`,
       },
@@ -185,7 +189,8 @@ export const removeDaemon = (text: string, id: string): { text: string } | { pro
   const p = parse(text)
   if (!("program" in p)) return { problem: p }
   const spans = daemonSpans(p, id)
-  if (spans.length === 0) return { problem: { message: `daemon ${JSON.stringify(id)} is not declared here` } }
+  if (spans.length === 0)
+    return { problem: { kind: "missing", message: `daemon ${JSON.stringify(id)} is not declared here` } }
   const drop = new Set<number>()
   for (const s of spans) for (let l = s.first; l <= s.last; l++) drop.add(l)
   const count = lineCount(p)
