@@ -17,7 +17,7 @@ export const valueFlags = (): ReadonlySet<string> => {
 export const subcommands = (): Readonly<Record<string, ReadonlyArray<string>>> => argvTables().subcommands
 
 /** Commands made of subcommands that also run alone (`supervisor daemons` lists them). */
-const RUN_ALONE: ReadonlyArray<string> = ["daemons"]
+export const RUN_ALONE: ReadonlyArray<string> = ["daemons"]
 
 /** The shells `--completions` writes a script for (src/cli/completions.ts). */
 export const COMPLETION_SHELLS = ["bash", "zsh", "fish"] as const
