@@ -1,5 +1,5 @@
 import { Args, Command, Options } from "@effect/cli"
-import { RETRIGGERS } from "../domain/DaemonOptions.js"
+import type { RETRIGGERS } from "../domain/DaemonOptions.js"
 import { lazy } from "./lazy.js"
 import { json } from "./options.js"
 
@@ -7,6 +7,11 @@ import { json } from "./options.js"
 // the configured daemons, listed and edited in the configuration files (actions/daemonsEdit.ts).
 
 const load = () => import("./actions/daemonsEdit.js")
+
+/** The `cron.retrigger` values, written out: the schemas are not loaded at every start (lazy.ts). */
+export const RETRIGGER_CHOICES = ["finish", "always", "success", "fail"] as const satisfies ReadonlyArray<
+  (typeof RETRIGGERS)[number]
+>
 
 const text = (name: string, description: string) =>
   Options.text(name).pipe(Options.withDescription(description), Options.optional)
@@ -63,7 +68,7 @@ export const addOptions = {
     Options.withDescription("start it on this schedule (6 fields: second minute hour day month weekday)"),
     Options.optional,
   ),
-  cronRetrigger: Options.choice("cron-retrigger", RETRIGGERS).pipe(
+  cronRetrigger: Options.choice("cron-retrigger", RETRIGGER_CHOICES).pipe(
     Options.withDescription("what a firing does while it runs or after it ended (default finish)"),
     Options.optional,
   ),

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest"
+import { RETRIGGER_CHOICES } from "../../../src/cli/daemonsEdit.js"
 import { addDaemon, declaredIds, findDaemon, removeDaemon } from "../../../src/config/edit/daemonEdit.js"
 import { daemonTables, tomlString } from "../../../src/config/edit/daemonToml.js"
+import { RETRIGGERS } from "../../../src/domain/DaemonOptions.js"
 
 /** A hand-written file: comments, odd spacing, blank lines, other tables, dotted keys, sub-tables. */
 const FIXTURE = `#:schema ./schemas/supervisor.json
@@ -47,6 +49,10 @@ const ok = (r: { text: string } | { problem: unknown }): string => {
 }
 
 describe("daemon tables", () => {
+  it("offer --cron-retrigger the values of the Schema", () => {
+    expect([...RETRIGGER_CHOICES]).toEqual([...RETRIGGERS])
+  })
+
   it("escapes quotes, backslashes, newlines and control characters in strings", () => {
     expect(tomlString('say "hi"\\n\nnext\ttab\u0001')).toBe('"say \\"hi\\"\\\\n\\nnext\\ttab\\u0001"')
   })
