@@ -173,6 +173,15 @@ PGDATA = "./data"
     expect(ok(removeDaemon(added, "api"))).toBe(FIXTURE)
   })
 
+  it("finds and removes a quoted id (a dot in the name) and its sub-tables", () => {
+    const added = ok(addDaemon(FIXTURE, { id: "my.app", keys: [["run", "x"]], hooks: [["on_stop", "y"]] }))
+    expect(declaredIds(added)).toContain("my.app")
+    expect(addDaemon(added, { id: "my.app", keys: [["run", "x"]], hooks: [] })).toMatchObject({
+      problem: { kind: "exists" },
+    })
+    expect(ok(removeDaemon(added, "my.app"))).toBe(FIXTURE)
+  })
+
   it("keeps the #:schema line above a first daemon", () => {
     expect(ok(removeDaemon('#:schema x.json\n[daemons.a]\nrun = "x"\n\n[daemons.b]\nrun = "y"\n', "a"))).toBe(
       '#:schema x.json\n[daemons.b]\nrun = "y"\n',
