@@ -179,6 +179,9 @@ describe("supervisor daemons add (e2e)", () => {
 
   it("creates the project's supervisor.toml when there is none, and --global writes the user's file", () => {
     const fresh = sb.dir("fresh")
+    const none = sb.cli(["daemons"], fresh, { ...sb.env, SUPERVISOR_CONFIG_DIR: sb.dir("no-user-config") })
+    expect(none).toMatchObject({ status: 0, stdout: "" })
+    expect(none.stderr).toContain("no daemons configured here")
     const r = sb.cli(
       ["daemons", "add", "one", "--run", "exec sleep 306", "--cron", "0 0 * * * *", "--cron-immediate"],
       fresh,

@@ -227,8 +227,9 @@ export const list = (json: boolean) =>
         files: d.sources,
       }))
       if (json) return yield* printJson(ConfiguredDaemons, daemons)
+      // as for `list`: an empty listing prints nothing on stdout, the hint goes to stderr
       if (daemons.length === 0)
-        return yield* Console.log(
+        return yield* Console.error(
           dim("no daemons configured here: add one with `supervisor daemons add ID --run CMD`"),
         )
       yield* Console.log(
