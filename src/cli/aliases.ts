@@ -14,12 +14,24 @@ export const ALIASES: Readonly<Record<string, string>> = {
   w: "wait",
   r: "run",
   sup: "supervisor",
+  daemon: "daemons",
 }
 
-/** argv with an alias in the command's place replaced by the command it stands for. */
+/** The aliases of subcommands, by command: `daemons rm` is `daemons remove`. */
+export const SUBCOMMAND_ALIASES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  daemons: { rm: "remove" },
+}
+
+/** argv with an alias in the command's (or subcommand's) place replaced by what it stands for. */
 export const withAliases = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
   const command = argv[2]
-  return command !== undefined && Object.hasOwn(ALIASES, command)
-    ? [...argv.slice(0, 2), ALIASES[command]!, ...argv.slice(3)]
-    : argv
+  const out =
+    command !== undefined && Object.hasOwn(ALIASES, command)
+      ? [...argv.slice(0, 2), ALIASES[command]!, ...argv.slice(3)]
+      : argv
+  const subs = SUBCOMMAND_ALIASES[out[2] ?? ""]
+  const sub = out[3]
+  return subs !== undefined && sub !== undefined && Object.hasOwn(subs, sub)
+    ? [...out.slice(0, 3), subs[sub]!, ...out.slice(4)]
+    : out
 }

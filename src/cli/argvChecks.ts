@@ -37,8 +37,8 @@ export const missingValueProblem = (args: ReadonlyArray<string>): string | undef
   return undefined
 }
 
-/** Commands made of subcommands that also run alone (`supervisor settings` prints them all). */
-export const RUNS_ALONE: ReadonlySet<string> = new Set(["settings"])
+/** Commands made of subcommands that also run alone (`supervisor settings` prints them all, `supervisor daemons` lists them). */
+export const RUNS_ALONE: ReadonlySet<string> = new Set(["settings", "daemons"])
 
 /**
  * A missing or unknown subcommand of a command made of them, in words; flags are left alone.

@@ -6,12 +6,13 @@ import { completeCommand } from "./complete.js"
 import { completionCommand } from "./completion.js"
 import { configCommand } from "./config.js"
 import { disableCommand, enableCommand, restartCommand, startCommand, stopCommand } from "./daemons.js"
+import { daemonsCommand } from "./daemonsEdit.js"
 import { supervisorCommand } from "./host.js"
 import { listCommand, statusCommand } from "./listing.js"
 import { logsCommand } from "./logs.js"
 import { schemaCommand } from "./schema.js"
-import { activateCommand, cdCommand, projectCommand } from "./shell.js"
 import { settingsCommand } from "./settings.js"
+import { activateCommand, cdCommand, projectCommand } from "./shell.js"
 import { specCommand } from "./spec.js"
 import { printUsage } from "./usageCommand.js"
 import { webCommand } from "./web.js"
@@ -40,6 +41,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     bootCommand,
     configCommand,
     settingsCommand,
+    daemonsCommand,
     schemaCommand,
     webCommand,
     activateCommand,

@@ -19,15 +19,16 @@ export const portOptions = {
   ),
 }
 
-/** The one flag whose value may be left out (@effect/cli has no such flags): `start --bump`. */
-export const OPTIONAL_VALUE = { command: "start", flag: "bump" } as const
+/** The one flag whose value may be left out (@effect/cli has no such flags): `start --bump`, `daemons add --bump`. */
+export const OPTIONAL_VALUE = { commands: ["start", "daemons add"], flag: "bump" } as const
 
 /**
  * `--bump` takes an optional value: a bare `--bump` (at the end, or before another flag or a
  * daemon name) becomes `--bump true` before the arguments are parsed.
  */
 export const withOptionalBumpValue = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
-  if (argv[2] !== OPTIONAL_VALUE.command) return argv
+  const command = argv[2] === "daemons" ? `daemons ${argv[3]}` : argv[2]
+  if (!(OPTIONAL_VALUE.commands as ReadonlyArray<string | undefined>).includes(command)) return argv
   const out: Array<string> = []
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string

@@ -18,11 +18,11 @@ export interface PortOverrides {
 
 const usage = (message: string) => new UsageError({ message })
 
-const parsePort = (text: string): Either.Either<number, UsageError> => {
+const parsePort = (text: string, flag: string): Either.Either<number, UsageError> => {
   const port = /^\s*\d+\s*$/.test(text) ? Number(text) : Number.NaN
   return Number.isInteger(port) && port >= 1 && port <= 65535
     ? Either.right(port)
-    : Either.left(usage(`--expected-port ${JSON.stringify(text)}: expected a TCP port number (1-65535)`))
+    : Either.left(usage(`${flag} ${JSON.stringify(text)}: expected a TCP port number (1-65535)`))
 }
 
 const parseBump = (text: string): Either.Either<boolean | number, UsageError> => {
@@ -34,11 +34,12 @@ const parseBump = (text: string): Either.Either<boolean | number, UsageError> =>
   )
 }
 
-export const portOverrides = (flags: PortFlags) =>
+/** `portFlag`: the name of the ports flag, for messages (`daemons add` calls it `--port`). */
+export const portOverrides = (flags: PortFlags, portFlag = "--expected-port") =>
   Effect.gen(function* () {
     const ports: Array<number> = []
     for (const value of flags.expectedPort)
-      for (const part of value.split(",")) ports.push(yield* parsePort(part))
+      for (const part of value.split(",")) ports.push(yield* parsePort(part, portFlag))
     const bump = Option.isSome(flags.bump) ? Option.some(yield* parseBump(flags.bump.value)) : Option.none()
     return { expect: ports.length > 0 ? Option.some(ports) : Option.none(), bump } satisfies PortOverrides
   })

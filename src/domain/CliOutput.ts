@@ -115,3 +115,14 @@ export const JsonSchemaDocument = Schema.Record({ key: Schema.String, value: Sch
   identifier: "JsonSchemaDocument",
   jsonSchema: { $ref: "http://json-schema.org/draft-07/schema#" },
 })
+
+/** `supervisor daemons --json`: the configured daemons seen from the current directory. */
+export const ConfiguredDaemons = Schema.Array(
+  Schema.Struct({
+    /** Qualified: namespace/name. */
+    id: Schema.String,
+    run: Schema.String,
+    /** Every file that sets a key of it, in load order. */
+    files: Schema.Array(Schema.String),
+  }),
+).annotations({ identifier: "ConfiguredDaemons" })

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import { ALIASES, withAliases } from "../../src/cli/aliases.js"
 
 describe("command aliases", () => {
-  it("are pitchfork's: s, stat, l, c, d, e, w, r, sup, besides ls and kill", () => {
+  it("are pitchfork's: s, stat, l, c, d, e, w, r, sup, daemon, besides ls and kill", () => {
     expect(ALIASES).toEqual({
       s: "start",
       kill: "stop",
@@ -17,10 +17,36 @@ describe("command aliases", () => {
       w: "wait",
       r: "run",
       sup: "supervisor",
+      daemon: "daemons",
     })
     expect(withAliases(["node", "sv", "s", "web", "-f"])).toEqual(["node", "sv", "start", "web", "-f"])
     // only in the command's place
     expect(withAliases(["node", "sv", "logs", "l"])).toEqual(["node", "sv", "logs", "l"])
+  })
+
+  it("of subcommands: `daemons rm` (and `daemon rm`) is `daemons remove`, in the subcommand's place only", () => {
+    expect(withAliases(["node", "sv", "daemons", "rm", "web"])).toEqual([
+      "node",
+      "sv",
+      "daemons",
+      "remove",
+      "web",
+    ])
+    expect(withAliases(["node", "sv", "daemon", "rm", "web"])).toEqual([
+      "node",
+      "sv",
+      "daemons",
+      "remove",
+      "web",
+    ])
+    expect(withAliases(["node", "sv", "daemons", "add", "rm"])).toEqual([
+      "node",
+      "sv",
+      "daemons",
+      "add",
+      "rm",
+    ])
+    expect(withAliases(["node", "sv", "logs", "rm"])).toEqual(["node", "sv", "logs", "rm"])
   })
 
   it("the launcher's own copy (the commands it answers without the CLI) agrees", () => {

@@ -8,6 +8,7 @@ import {
   withAttachedValues,
 } from "../../src/cli/argvChecks.js"
 import { rootCommand } from "../../src/cli/commands.js"
+import { withOptionalBumpValue } from "../../src/cli/portFlags.js"
 import { cliSpecKdl } from "../../src/cli/usageSpec/cliSpec.js"
 
 describe("valueFlags", () => {
@@ -91,6 +92,52 @@ describe("subcommandProblem", () => {
     expect(subcommandProblem(["settings", "lst"])).toBe(
       "unknown subcommand `supervisor settings lst`; did you mean `list`? use one of list, get, set (see `supervisor settings --help`)",
     )
+  })
+
+  it("lets `daemons` run alone (it lists), and still names an unknown subcommand of it", () => {
+    expect(subcommandProblem(["daemons"])).toBeUndefined()
+    expect(subcommandProblem(["daemons", "--json"])).toBeUndefined()
+    expect(subcommandProblem(["daemons", "ad"])).toContain("did you mean `add`?")
+  })
+})
+
+describe("withOptionalBumpValue", () => {
+  it("gives a bare --bump of `start` and `daemons add` the value true", () => {
+    expect(withOptionalBumpValue(["n", "sv", "daemons", "add", "web", "--bump", "--run", "x"])).toEqual([
+      "n",
+      "sv",
+      "daemons",
+      "add",
+      "web",
+      "--bump",
+      "true",
+      "--run",
+      "x",
+    ])
+    expect(withOptionalBumpValue(["n", "sv", "daemons", "add", "web", "--bump", "3"])).toEqual([
+      "n",
+      "sv",
+      "daemons",
+      "add",
+      "web",
+      "--bump",
+      "3",
+    ])
+    expect(withOptionalBumpValue(["n", "sv", "start", "web", "--bump"])).toEqual([
+      "n",
+      "sv",
+      "start",
+      "web",
+      "--bump",
+      "true",
+    ])
+    expect(withOptionalBumpValue(["n", "sv", "daemons", "remove", "--bump"])).toEqual([
+      "n",
+      "sv",
+      "daemons",
+      "remove",
+      "--bump",
+    ])
   })
 })
 

@@ -23,6 +23,7 @@ export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   project: "Shell",
   config: "Configuration",
   settings: "Configuration",
+  daemons: "Configuration",
   schema: "Configuration",
   spec: "Tools",
   usage: "Tools",

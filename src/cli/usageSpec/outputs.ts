@@ -4,6 +4,7 @@ import { BootChange, BootState } from "../../domain/BootOutput.js"
 import {
   CleanResult,
   ConfigShown,
+  ConfiguredDaemons,
   ConfigVerdict,
   DaemonList,
   DaemonStatusOutput,
@@ -22,7 +23,7 @@ import { SettingEntry, SettingList } from "../../domain/SettingsOutput.js"
 import { READY_TIMEOUT_STATUS } from "../../domain/StartOutcome.js"
 import { CommandDescription, CommandList } from "../../usage/consume/mcpResults.js"
 import type { ExitCode, Framing } from "../../usage/model.js"
-import { ALIASES } from "../aliases.js"
+import { ALIASES, SUBCOMMAND_ALIASES } from "../aliases.js"
 import { COMPLETE_COMMAND } from "../complete.js"
 import { OPTIONAL_VALUE } from "../portFlags.js"
 import { CD_COMMAND } from "../shell.js"
@@ -136,6 +137,30 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
     outputs: [json("the merged configuration, or (exit 1) its problems", ConfigShown)],
     exit_codes: [{ code: Status.failure, description: "the configuration has problems (listed on stderr)" }],
   },
+  daemons: {
+    outputs: [
+      json(
+        "the configured daemons seen from here (project and global files), with the files that declare them",
+        ConfiguredDaemons,
+      ),
+    ],
+    exit_codes: [{ code: Status.failure, description: "the configuration has problems (listed on stderr)" }],
+  },
+  "daemons add": {
+    hide: ["json"],
+    exit_codes: [
+      {
+        code: Status.failure,
+        description: "refused (the id exists, a value is invalid): the file is untouched",
+      },
+    ],
+  },
+  "daemons remove": {
+    hide: ["json"],
+    exit_codes: [
+      { code: Status.failure, description: "refused (the id is not in that file): the file is untouched" },
+    ],
+  },
   "config validate": {
     outputs: [json("the verdict, with every problem when invalid", ConfigVerdict)],
     exit_codes: [{ code: Status.failure, description: "the configuration has problems (listed on stderr)" }],
@@ -214,13 +239,23 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
 export const CLI_EXTRAS: Extras = {
   root: ROOT_EXTRAS,
   commands: COMMAND_EXTRAS,
-  aliases: Object.fromEntries(
-    [...new Set(Object.values(ALIASES))].map((path) => [
-      path,
-      Object.keys(ALIASES).filter((alias) => ALIASES[alias] === path),
-    ]),
-  ),
-  optionalValues: { [OPTIONAL_VALUE.command]: [OPTIONAL_VALUE.flag] },
+  aliases: {
+    ...Object.fromEntries(
+      [...new Set(Object.values(ALIASES))].map((path) => [
+        path,
+        Object.keys(ALIASES).filter((alias) => ALIASES[alias] === path),
+      ]),
+    ),
+    ...Object.fromEntries(
+      Object.entries(SUBCOMMAND_ALIASES).flatMap(([command, subs]) =>
+        [...new Set(Object.values(subs))].map((sub) => [
+          `${command} ${sub}`,
+          Object.keys(subs).filter((alias) => subs[alias] === sub),
+        ]),
+      ),
+    ),
+  },
+  optionalValues: Object.fromEntries(OPTIONAL_VALUE.commands.map((c) => [c, [OPTIONAL_VALUE.flag]])),
   headings: COMMAND_HEADINGS,
   hidden: [COMPLETE_COMMAND, CD_COMMAND],
   complete: COMPLETERS,
