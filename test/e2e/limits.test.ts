@@ -21,8 +21,9 @@ let sb: DaemonSandbox
 let dir: string
 const cli = (...args: Array<string>) => sb.cli(args, dir)
 
-// ~150 MB touched (resident) and held, in a child of the shell
-const HOG = `node -e 'const b = Buffer.alloc(150e6, 1); setInterval(() => b[0]++, 1000)' & wait`
+// ~150 MB touched (resident) and held, in a child of the shell; allocated 300 ms after node starts,
+// so past the 0.1 s ready delay: a limit check between spawn and ready would fail the start instead
+const HOG = `node -e 'setTimeout(() => { const b = Buffer.alloc(150e6, 1); setInterval(() => b[0]++, 1000) }, 300)' & wait`
 
 beforeAll(() => {
   sb = makeDaemonSandbox()
