@@ -9,6 +9,7 @@ import type { ConfigProblem } from "../../domain/ConfigProblem.js"
 import type { ResolvedConfig } from "../../domain/ResolvedConfig.js"
 import { PROJECT_FILES, userConfigDir } from "../discover.js"
 import { type LoadOptions, loadConfig } from "../Loader.js"
+import { writeTomlAtomic } from "./tomlEditWrite.js"
 
 /** Which file to edit: the project's `supervisor.toml`, its `supervisor.local.toml`, or the user's. */
 export type Scope = "project" | "local" | "global"
@@ -106,33 +107,10 @@ export const checkEdit = (options: LoadOptions, file: string, before: string | u
     })
   })
 
-/**
- * Writes `text` to `file` atomically: a temporary file in the same directory, synced, then
- * renamed over it (a reader sees the old file or the new one, never half of it). An existing
- * file keeps its mode; a new one gets 0644, as an editor would create it.
- */
+/** Writes `text` to `file` atomically (src/config/edit/tomlEditWrite.ts), as a refusal when it cannot. */
 export const writeAtomic = (file: string, text: string): Effect.Effect<void, DaemonEditRefused> =>
   Effect.try({
-    try: () => {
-      const dir = nodePath.dirname(file)
-      fs.mkdirSync(dir, { recursive: true })
-      const mode = fs.existsSync(file) ? fs.statSync(file).mode & 0o7777 : 0o644
-      const tmp = nodePath.join(dir, `.${nodePath.basename(file)}.${process.pid}.${Date.now()}.tmp`)
-      const fd = fs.openSync(tmp, "w", mode)
-      try {
-        fs.writeFileSync(fd, text)
-        fs.fchmodSync(fd, mode)
-        fs.fsyncSync(fd)
-      } finally {
-        fs.closeSync(fd)
-      }
-      try {
-        fs.renameSync(tmp, file)
-      } catch (e) {
-        fs.rmSync(tmp, { force: true })
-        throw e
-      }
-    },
+    try: () => writeTomlAtomic(file, text),
     catch: (e) =>
       new DaemonEditRefused({
         file,
