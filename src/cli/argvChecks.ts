@@ -4,6 +4,7 @@
 // comes from the command tree (argvTables.ts).
 import { closest } from "../config/suggest.js"
 import { argvTables } from "./argvTables.js"
+import { RUNS_ALONE } from "./usageSpec/headings.js"
 
 let valueFlagSet: ReadonlySet<string> | undefined
 
@@ -37,8 +38,7 @@ export const missingValueProblem = (args: ReadonlyArray<string>): string | undef
   return undefined
 }
 
-/** Commands made of subcommands that also run alone (`supervisor settings` prints them all, `supervisor daemons` lists them). */
-export const RUNS_ALONE: ReadonlySet<string> = new Set(["settings", "daemons"])
+export { RUNS_ALONE }
 
 /**
  * A missing or unknown subcommand of a command made of them, in words; flags are left alone.

@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as net from "node:net"
-import { HttpApiClient, HttpClient } from "@effect/platform"
+import { HttpApiClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Context, Data, type Duration, Effect, Layer, Schedule } from "effect"
 import { Api } from "../api/Api.js"
+import { CLI_HEADER, NOTICES_HEADER, printNotices } from "../domain/cliNotices.js"
 import { supervisorNodeFlags } from "../host/nodeFlags.js"
 import { stateDir, statePaths } from "../state/paths.js"
 import { VERSION } from "../version.js"
@@ -116,7 +117,11 @@ export const supervisorClientLayer = (options: ConnectOptions) =>
       const transport = yield* Layer.build(
         NodeHttpClient.layerWithoutAgent.pipe(Layer.provide(socketAgent(paths.socket))),
       )
-      const http = Context.get(transport, HttpClient.HttpClient)
+      // every request says it comes from the CLI; the autostop notices answered are printed on stderr
+      const http = Context.get(transport, HttpClient.HttpClient).pipe(
+        HttpClient.mapRequest(HttpClientRequest.setHeader(CLI_HEADER, "1")),
+        HttpClient.tap((response) => Effect.sync(() => printNotices(response.headers[NOTICES_HEADER]))),
+      )
       const api = yield* makeApiClient().pipe(Effect.provideService(HttpClient.HttpClient, http))
       // the version check; the supervisor notes the project this CLI runs in
       const info = yield* api.cli.info({ urlParams: { cwd: process.cwd() } }).pipe(Effect.orDie)

@@ -1,7 +1,7 @@
 // What each setting is, read from the one settings Schema (src/domain/Settings.ts): its type,
 // default, description and environment variable. `settings list`, `supervisor settings` and
 // docs/settings.md are made from it, so a new setting needs no other code.
-import { Option, Schema } from "effect"
+import { Option, ParseResult, Schema } from "effect"
 import * as AST from "effect/SchemaAST"
 import { type SettingGroup, settingEnvVar, settingGroups } from "../domain/Settings.js"
 
@@ -29,6 +29,17 @@ const annotation = <A>(ast: AST.AST, get: (ast: AST.AST) => Option.Option<A>): A
   for (let a: AST.AST | undefined = ast; a !== undefined; ) {
     const found = get(a)
     if (Option.isSome(found)) return found.value
+    a = a._tag === "Refinement" || a._tag === "Transformation" ? a.from : undefined
+  }
+  return undefined
+}
+
+/** The default annotation (a decoded value) as a file writes it. */
+const encodedDefault = (ast: AST.AST): unknown => {
+  for (let a: AST.AST | undefined = ast; a !== undefined; ) {
+    const found = AST.getDefaultAnnotation(a)
+    if (Option.isSome(found))
+      return Option.getOrUndefined(ParseResult.encodeOption(Schema.make(a))(found.value))
     a = a._tag === "Refinement" || a._tag === "Transformation" ? a.from : undefined
   }
   return undefined
@@ -85,7 +96,7 @@ const infos = (): ReadonlyArray<SettingInfo> =>
         group: group as SettingGroup,
         name,
         type: typeName(ast),
-        default: annotation(ast, AST.getDefaultAnnotation),
+        default: encodedDefault(ast),
         description: annotation(ast, AST.getDescriptionAnnotation) ?? "",
         env: settingEnvVar(group, name),
       }

@@ -2,10 +2,12 @@ import { Schema } from "effect"
 import { HumanDuration } from "./HumanDuration.js"
 import { LogFormatName, logPolicyFields } from "./LogFormat.js"
 
-const setting = <A, I>(schema: Schema.Schema<A, I>, defaultValue: I, description: string) =>
-  Schema.optionalWith(schema.annotations({ description, default: defaultValue as never }), {
-    default: () => Schema.decodeSync(schema)(defaultValue),
-  })
+// The `default` annotation is the decoded value, as Effect expects: the JSON Schema encodes it
+// ("10s" for a duration; an encoded value there would be dropped) and settingsInfo.ts too.
+const setting = <A, I>(schema: Schema.Schema<A, I>, defaultValue: I, description: string) => {
+  const decode = () => Schema.decodeSync(schema)(defaultValue)
+  return Schema.optionalWith(schema.annotations({ description, default: decode() }), { default: decode })
+}
 const maybe = <A, I>(schema: Schema.Schema<A, I>, description: string) =>
   Schema.optional(schema.annotations({ description }))
 

@@ -8,11 +8,13 @@ import { Api } from "../api/Api.js"
 import { CliLive } from "../api/cliHandlers.js"
 import { ErrorBodiesLive } from "../api/errorBodies.js"
 import { DaemonsLive } from "../api/handlers.js"
+import { NoticesLive } from "../api/notices.js"
 import { PresenceLive as PresenceApiLive } from "../api/presenceHandlers.js"
 
-export const ApiLive = Layer.merge(
+export const ApiLive = Layer.mergeAll(
   HttpApiBuilder.api(Api).pipe(Layer.provide([DaemonsLive, CliLive, PresenceApiLive])),
   ErrorBodiesLive,
+  NoticesLive,
 )
 
 /**

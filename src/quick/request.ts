@@ -1,7 +1,14 @@
 // One JSON POST to the running supervisor's socket, in plain Node (no Effect: see list.ts).
 import * as http from "node:http"
 import * as net from "node:net"
+import { CLI_HEADER, NOTICES_HEADER, printNotices } from "../domain/cliNotices.js"
 import { stateDir, statePaths } from "../state/paths.js"
+
+/** Prints the autostop notices of an answer on stderr (src/domain/cliNotices.ts). */
+const noticed = (response: http.IncomingMessage): http.IncomingMessage => {
+  printNotices(response.headers[NOTICES_HEADER])
+  return response
+}
 
 /** This process's environment without its unset variables (as JSON would send it). */
 export const definedEnv = (): Record<string, string> => {
@@ -22,9 +29,13 @@ export const post = (path: string, value: unknown): Promise<http.IncomingMessage
         createConnection: () => net.connect(statePaths(stateDir(process.env)).socket),
         path,
         method: "POST",
-        headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        headers: {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+          [CLI_HEADER]: "1",
+        },
       },
-      resolve,
+      (response) => resolve(noticed(response)),
     )
     request.on("error", () => resolve(undefined))
     request.end(body)
@@ -49,6 +60,7 @@ export const getJson = (path: string, timeoutMs: number): Promise<unknown> =>
         path,
         method: "GET",
       },
+      // no CLI header: completion runs inside the shell's line editor and prints nothing
       (response) => {
         if (response.statusCode !== 200) {
           response.resume()

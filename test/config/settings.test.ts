@@ -1,5 +1,6 @@
-import { Duration } from "effect"
+import { Duration, Effect } from "effect"
 import { describe, expect, it } from "vitest"
+import { listenerPlans } from "../../src/host/listeners.js"
 import { loadErr, loadOk, toml, useSandbox } from "./helpers.js"
 
 const sandbox = useSandbox()
@@ -229,5 +230,17 @@ describe("SUPERVISOR_<GROUP>_<KEY> environment overrides", () => {
     })
     expect(ms(settings.general.interval)).toBe(60_000)
     expect(settings.supervisor.auto_start).toBe(false)
+  })
+})
+
+describe("web.base_path from the environment", () => {
+  it("the loader reads SUPERVISOR_WEB_BASE_PATH (its Schema-derived variable); SUPERVISOR_WEB_PATH (--web-path) wins in the listener", async () => {
+    const sb = sandbox()
+    const { settings } = await loadOk(sb, { cwd: "w", env: { SUPERVISOR_WEB_BASE_PATH: "/bp" } })
+    expect(settings.web.base_path).toBe("/bp")
+    const plan = (env: Record<string, string>) =>
+      Effect.runSync(listenerPlans(settings, { SUPERVISOR_WEB_PORT: "4312", ...env }))[0]?.basePath
+    expect(plan({})).toBe("/bp")
+    expect(plan({ SUPERVISOR_WEB_PATH: "/flag" })).toBe("/flag")
   })
 })

@@ -20,3 +20,15 @@ describe("docs/settings.md", () => {
     for (const s of settingInfos()) expect(page).toContain(`\`${s.env}\``)
   })
 })
+
+describe("docs/configuration.md's settings tables", () => {
+  const configuration = readFileSync(join(__dirname, "../../docs/configuration.md"), "utf8")
+  it("name each setting's environment variable as the loader reads it (SUPERVISOR_<GROUP>_<KEY>)", () => {
+    for (const s of settingInfos()) {
+      const section = configuration.split(`### \`[settings.${s.group}]\``)[1]?.split("\n### ")[0] ?? ""
+      const row = section.split("\n").find((l) => l.startsWith(`| \`${s.name}\` |`))
+      if (row === undefined) continue
+      expect(row, s.key).toContain(`\`${s.env}\``)
+    }
+  })
+})

@@ -94,6 +94,9 @@ describe("supervisor CLI basics", () => {
     const committed = readFileSync(resolve(__dirname, "../../schemas/supervisor.schema.json"), "utf8")
     expect(r.stdout).toBe(committed)
     expect(JSON.parse(r.stdout).$defs.DaemonOptions.properties.run.description).toMatch(/command/i)
+    // durations keep their defaults, as a file writes them
+    expect(JSON.parse(r.stdout).$defs.GeneralSettings.properties.interval.default).toBe("10s")
+    expect(JSON.parse(r.stdout).$defs.SupervisorSettings.properties.stop_timeout.default).toBe("5s")
   })
 })
 

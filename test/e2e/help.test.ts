@@ -56,6 +56,16 @@ describe("help", () => {
     expect(root).toContain("Run `supervisor <COMMAND> --help` for the help of a command.")
   })
 
+  it("--help lists `settings` and `daemons`, which run alone, before their subcommands; not `config` or `spec`", () => {
+    const root = help("--help")
+    expect(root).toMatch(/^ {2}settings +print every setting as TOML.*\n {2}settings list /m)
+    expect(root).toMatch(/^ {2}daemons +list the configured daemons.*\n {2}daemons add /m)
+    for (const command of ["config", "spec", "supervisor", "boot", "project"])
+      expect(root, command).not.toMatch(new RegExp(`^ {2}${command} {2,}`, "m"))
+    expect(help("daemons", "--help")).toContain("Usage: supervisor daemons [FLAGS] [COMMAND]")
+    expect(help("spec", "--help")).toContain("Usage: supervisor spec [FLAGS] <COMMAND>")
+  })
+
   it("--help groups the commands: daemons, logs, supervisor, configuration, shell, then the spec tools", () => {
     const root = help("--help")
     const headings = [...root.matchAll(/^([A-Z][a-z]+(?: [a-z]+)?):$/gm)].map((m) => m[1])
@@ -115,7 +125,8 @@ describe("help", () => {
       /^supervisor config show: print the merged configuration/,
     )
     const config = help("config", "--help")
-    expect(config).toContain("Usage: supervisor config [FLAGS] [COMMAND]")
+    // `config` needs a subcommand
+    expect(config).toContain("Usage: supervisor config [FLAGS] <COMMAND>")
     expect(config).toMatch(/^ {2}validate +check every configuration file/m)
     // a word that names no subcommand: the help of the command so far
     expect(help("config", "bogus", "--help")).toBe(config)

@@ -22,6 +22,11 @@ export interface Extras {
   readonly optionalValues?: Readonly<Record<string, ReadonlyArray<string>>>
   /** The heading each command is listed under in its parent's help, by path (`"start"`: Daemons). */
   readonly headings?: Readonly<Record<string, string>>
+  /**
+   * The commands made of subcommands that also run alone, by path (`"daemons"`); when given, every
+   * other command made of subcommands (the program aside) needs one (`subcommand_required`).
+   */
+  readonly runsAlone?: ReadonlyArray<string>
   /** Commands accepted but never listed or offered, by path (`"complete"`). */
   readonly hidden?: ReadonlyArray<string>
   /** The spec's top-level completers (`complete "id" run="..."`): every command has them. */
@@ -114,6 +119,13 @@ const buildCommand = (
     long_help: own?.long_help,
     hide: extras.hidden?.includes(path.join(" ")) === true,
     help_heading: extras.headings?.[path.join(" ")],
+    subcommand_required:
+      extras.runsAlone !== undefined &&
+      path.length > 0 &&
+      tree.subcommands.length > 0 &&
+      !extras.runsAlone.includes(path.join(" "))
+        ? true
+        : undefined,
     flags: [...flags, ...globals],
     args: tree.args,
     outputs: foldOutputs(parent?.outputs ?? [], own),

@@ -3,6 +3,12 @@ import type { Complete } from "../../usage/model.js"
 // The headings `supervisor --help` lists the commands under (usage's `help_heading`): the daily
 // ones first, the usage-spec tools last, so that `spec ...` does not crowd them.
 
+/**
+ * Commands made of subcommands that also run alone (`supervisor settings` prints them all,
+ * `supervisor daemons` lists them); the others need a subcommand (usage's `subcommand_required`).
+ */
+export const RUNS_ALONE: ReadonlySet<string> = new Set(["settings", "daemons"])
+
 /** By top-level command; a command made of subcommands is listed, with them, under its own. */
 export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   start: "Daemons",

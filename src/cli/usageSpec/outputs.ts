@@ -29,7 +29,7 @@ import { OPTIONAL_VALUE } from "../portFlags.js"
 import { CD_COMMAND } from "../shell.js"
 import { ExitCode as Status } from "../style.js"
 import type { Extras } from "./cliSpec.js"
-import { COMMAND_HEADINGS, COMPLETERS } from "./headings.js"
+import { COMMAND_HEADINGS, COMPLETERS, RUNS_ALONE } from "./headings.js"
 import { ResolveOutput } from "./resolveOutput.js"
 
 /**
@@ -257,6 +257,7 @@ export const CLI_EXTRAS: Extras = {
   },
   optionalValues: Object.fromEntries(OPTIONAL_VALUE.commands.map((c) => [c, [OPTIONAL_VALUE.flag]])),
   headings: COMMAND_HEADINGS,
+  runsAlone: [...RUNS_ALONE],
   hidden: [COMPLETE_COMMAND, CD_COMMAND],
   complete: COMPLETERS,
 }

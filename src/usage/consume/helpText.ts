@@ -26,11 +26,13 @@ export const helpText = (spec: Spec, command: Command): string => {
       ),
     )
   const subcommands = visibleSubcommands(command)
-  // a command made of subcommands is listed as those: `config show`, `config validate`
+  // a command made of subcommands is listed as those: `config show`, `config validate`; one that
+  // also runs alone (not `subcommand_required`) first has its own line: `daemons`, `daemons add`
   const rows = (sub: Command) => {
     const children = visibleSubcommands(sub)
     if (children.length === 0) return [[[sub.name, ...sub.aliases].join(", "), [shortHelp(sub)]] as const]
-    return children.map((child) => [`${sub.name} ${child.name}`, [shortHelp(child)]] as const)
+    const own = sub.subcommand_required === true ? [] : [[sub.name, [shortHelp(sub)]] as const]
+    return [...own, ...children.map((child) => [`${sub.name} ${child.name}`, [shortHelp(child)]] as const)]
   }
   // one section per `help_heading`, in the order of their first command; the others under "Commands"
   const headings = [...new Set(subcommands.map((sub) => sub.help_heading ?? "Commands"))]

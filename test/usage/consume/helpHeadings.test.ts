@@ -11,7 +11,7 @@ cmd "start" help="start daemons" help_heading="Daemons"
 cmd "stop" help="stop daemons" help_heading="Daemons"
 cmd "logs" help="show logs" help_heading="Logs"
 cmd "version" help="print the version"
-cmd "spec" help="spec tools" help_heading="Tools" {
+cmd "spec" help="spec tools" help_heading="Tools" subcommand_required=#true {
   cmd "check" help="check a spec"
 }
 `
@@ -51,6 +51,48 @@ describe("help_heading", () => {
         "  spec check  check a spec",
       ].join("\n"),
     )
+  })
+
+  it("a command made of subcommands that runs alone has its own line, then theirs; a required one has none", () => {
+    const alone = Effect.runSync(
+      parseSpecString(
+        [
+          'bin "demo"',
+          'cmd "daemons" help="list the daemons" {',
+          '  cmd "add" help="add one"',
+          "}",
+          'cmd "config" help="configuration" subcommand_required=#true {',
+          '  cmd "show" help="show it"',
+          "}",
+          "",
+        ].join("\n"),
+      ),
+    )
+    expect(helpText(alone, alone.root)).toContain(
+      [
+        "Commands:",
+        "  daemons      list the daemons",
+        "  daemons add  add one",
+        "  config show  show it",
+      ].join("\n"),
+    )
+  })
+
+  it("the CLI's settings and daemons run alone; its other commands made of subcommands need one", () => {
+    const cli = cliSpec(rootCommand, { version: "0.0.0-test" })
+    const parents = cli.root.subcommands.filter((c) => c.subcommands.length > 0 && !c.hide)
+    expect(parents.filter((c) => c.subcommand_required !== true).map((c) => c.name)).toEqual([
+      "settings",
+      "daemons",
+    ])
+    expect(parents.filter((c) => c.subcommand_required === true).map((c) => c.name)).toEqual(
+      expect.arrayContaining(["supervisor", "boot", "config", "project", "spec"]),
+    )
+    const text = helpText(cli, cli.root)
+    expect(text).toMatch(/\n {2}settings +print every setting as TOML[^\n]*\n {2}settings list /)
+    expect(text).toMatch(/\n {2}daemons +list the configured daemons[^\n]*\n {2}daemons add /)
+    expect(text).not.toMatch(/\n {2}config +inspect/)
+    expect(text).not.toMatch(/\n {2}spec +check, resolve/)
   })
 
   it("without headings, one Commands list as before", () => {
