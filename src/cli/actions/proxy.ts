@@ -3,7 +3,7 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
-import { Console, Effect, Either, Option } from "effect"
+import { Console, Effect, Either, Option, Schema } from "effect"
 import { type ConfigLocation, userConfigDir } from "../../config/discover.js"
 import {
   checkEdit,
@@ -19,6 +19,7 @@ import { UsageError } from "../../control/selection.js"
 import type { ProxyEntry } from "../../domain/ApiNamespaces.js"
 import { nameProblem } from "../../domain/Name.js"
 import { ProxyStatus } from "../../domain/ProxyStatus.js"
+import { Settings } from "../../domain/Settings.js"
 import { projectRootOf, slugProblem } from "../../proxy/slugs.js"
 import { effectiveProxy, slugUrl } from "../../proxy/url.js"
 import { stateDir, statePaths } from "../../state/paths.js"
@@ -90,7 +91,10 @@ export const add = (o: ProxyAddOptions) =>
           problem: edited.problem,
           ...(edited.hint === undefined ? {} : { hint: edited.hint }),
         })
-      const url = slugUrl(o.slug, effectiveProxy((yield* loadHere(false)).settings))
+      // the address as the settings in force say (the defaults when the files do not load)
+      const loaded = yield* Effect.either(loadConfig(options))
+      const settings = Either.isRight(loaded) ? loaded.right.settings : Schema.decodeSync(Settings)({})
+      const url = slugUrl(o.slug, effectiveProxy(settings))
       if (edited._tag === "Added") {
         yield* checkEdit(options, file, fs.existsSync(file) ? before : undefined, edited.text)
         yield* writeAtomic(file, edited.text)
