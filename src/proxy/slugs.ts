@@ -35,6 +35,12 @@ export const slugOf = (entry: ApiDaemonEntry, slugs: Slugs): string | null =>
     .sort()
     .find((name) => namesDaemon(slugs[name]!, entry)) ?? null
 
+/** The configured slug a host label names: exact first, else the one equal ignoring case (hosts are case-insensitive). */
+export const findSlug = (slugs: Slugs, label: string): string | undefined =>
+  Object.hasOwn(slugs, label)
+    ? label
+    : Object.keys(slugs).find((s) => s.toLowerCase() === label.toLowerCase())
+
 /** The daemon `slug` names among `entries`, or undefined (unknown slug, or no such daemon known). */
 export const slugTarget = (
   slug: string,

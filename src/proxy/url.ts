@@ -28,3 +28,15 @@ export const slugUrl = (slug: string, proxy: EffectiveProxy): string =>
 /** The `proxy_url` of a daemon entry: its slug's address while the proxy is enabled, else null. */
 export const proxyUrlOf = (slug: string | null, proxy: EffectiveProxy): string | null =>
   slug === null || !proxy.enable ? null : slugUrl(slug, proxy)
+
+/**
+ * The slug a request's `Host` header names (`shop.localhost:7443` → `shop`, case-insensitive),
+ * or undefined when the host is not `<one label>.<tld>` (the port, if any, is not checked).
+ */
+export const slugFromHost = (host: string, tld: string): string | undefined => {
+  const name = host.replace(/:\d*$/, "").replace(/\.$/, "").toLowerCase()
+  const suffix = `.${tld.toLowerCase()}`
+  if (!name.endsWith(suffix)) return undefined
+  const label = name.slice(0, -suffix.length)
+  return /^[a-z0-9_-]+$/.test(label) ? label : undefined
+}

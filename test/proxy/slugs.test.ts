@@ -4,6 +4,7 @@ import { configDefinitions } from "../../src/config/definitions.js"
 import { mergeDefinitions } from "../../src/control/listing.js"
 import { Settings } from "../../src/domain/Settings.js"
 import {
+  findSlug,
   projectRootOf,
   proxyEntries,
   slugOf,
@@ -11,7 +12,7 @@ import {
   slugTarget,
   withSlugs,
 } from "../../src/proxy/slugs.js"
-import { effectiveProxy, proxyUrlOf, slugUrl } from "../../src/proxy/url.js"
+import { effectiveProxy, proxyUrlOf, slugFromHost, slugUrl } from "../../src/proxy/url.js"
 import { loadOk, toml, useSandbox } from "../config/helpers.js"
 
 const sandbox = useSandbox()
@@ -36,6 +37,19 @@ describe("proxy URLs", () => {
     expect(proxyUrlOf("shop", proxy())).toBeNull()
     expect(proxyUrlOf("shop", proxy({ enable: true }))).toBe("https://shop.localhost:7443")
     expect(proxyUrlOf(null, proxy({ enable: true }))).toBeNull()
+  })
+})
+
+describe("the slug of a Host header", () => {
+  it("is the one label before the TLD, port and case aside; anything else is none", () => {
+    expect(slugFromHost("shop.localhost:7443", "localhost")).toBe("shop")
+    expect(slugFromHost("Shop.LocalHost", "localhost")).toBe("shop")
+    expect(slugFromHost("shop.localhost.", "localhost")).toBe("shop")
+    expect(slugFromHost("a.shop.localhost", "localhost")).toBeUndefined()
+    expect(slugFromHost("localhost:7443", "localhost")).toBeUndefined()
+    expect(slugFromHost("shop.test", "localhost")).toBeUndefined()
+    expect(findSlug({ Shop: { dir: "/a", daemon: "web" } }, "shop")).toBe("Shop")
+    expect(findSlug({ shop: { dir: "/a", daemon: "web" } }, "nope")).toBeUndefined()
   })
 })
 
