@@ -3,6 +3,7 @@
 import * as nodePath from "node:path"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { ProxyEntry } from "../domain/ApiNamespaces.js"
+import { nameProblem } from "../domain/Name.js"
 import type { ResolvedSlug } from "../domain/ResolvedConfig.js"
 import { type EffectiveProxy, proxyUrlOf, slugUrl } from "./url.js"
 
@@ -11,11 +12,16 @@ export type Slugs = Readonly<Record<string, ResolvedSlug>>
 /** A slug is one DNS label's worth of ASCII: letters, digits, `_` and `-`. */
 export const SLUG_PATTERN = /^[A-Za-z0-9_-]+$/
 
-/** Why `name` cannot be a slug, or undefined when it can. */
-export const slugProblem = (name: string): string | undefined =>
-  SLUG_PATTERN.test(name)
-    ? undefined
-    : `invalid slug ${JSON.stringify(name)}: a slug is ASCII letters, digits, "_" and "-" only ([A-Za-z0-9_-]+)`
+/**
+ * Why `name` cannot be a slug, or undefined when it can: a name (no `--`, no dash at either end)
+ * of ASCII letters, digits, `_` and `-` only, since it becomes a host name's first label.
+ */
+export const slugProblem = (name: string): string | undefined => {
+  const problem =
+    nameProblem(name) ??
+    (SLUG_PATTERN.test(name) ? undefined : 'may only contain ASCII letters, digits, "_" and "-"')
+  return problem === undefined ? undefined : `${problem} (a slug matches [A-Za-z0-9_-]+)`
+}
 
 /** The project directory of a configuration file: its directory, or the parent of `.config/`. */
 export const projectRootOf = (source: string): string => {

@@ -70,7 +70,7 @@ export const add = (o: ProxyAddOptions) =>
   handleErrors(
     Effect.gen(function* () {
       const problem = slugProblem(o.slug)
-      if (problem) return yield* usage(problem)
+      if (problem) return yield* usage(`invalid slug ${JSON.stringify(o.slug)}: ${problem}`)
       const options = defaultLoadOptions()
       const given = Option.getOrElse(o.dir, () => options.cwd)
       const abs = nodePath.resolve(options.cwd, given)
