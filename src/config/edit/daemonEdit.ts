@@ -93,22 +93,21 @@ const kvSpan = (p: Parsed, kv: AST.TOMLKeyValue): Span => {
 }
 
 /**
- * The lines that declare daemon `id` (or entry `id` of another table, `slugs`): each `[daemons.<id>]` table and its sub-tables
- * (`[daemons.<id>.env]`, `.hooks`), from the comment lines directly above the header to the last
+ * The lines that declare daemon `id` (or entry `id` of the table `under`, `slugs`): each
+ * `[daemons.<id>]` table and its sub-tables (`[daemons.<id>.env]`, `.hooks`), from the comment lines directly above the header to the last
  * line before the next table's own comments, less trailing blank lines; and each key written
  * elsewhere (`<id>.run = ...` under `[daemons]`, `<id> = { ... }`) with the comments above it.
  */
-const entrySpans = (p: Parsed, id: string, table = "daemons"): Array<Span> => {
-  const name = table
+const entrySpans = (p: Parsed, id: string, under = "daemons"): Array<Span> => {
   const items = p.program.body[0].body
   const tables = items.filter((i): i is AST.TOMLTable => i.type === "TOMLTable")
   const spans: Array<Span> = []
   for (const item of items)
-    if (item.type === "TOMLKeyValue" && isUnder(keyNames(item.key), id, table)) spans.push(kvSpan(p, item))
+    if (item.type === "TOMLKeyValue" && isUnder(keyNames(item.key), id, under)) spans.push(kvSpan(p, item))
   tables.forEach((table, i) => {
-    if (!isUnder(table.resolvedKey, id, name)) {
+    if (!isUnder(table.resolvedKey, id, under)) {
       for (const kv of table.body)
-        if (isUnder([...table.resolvedKey, ...keyNames(kv.key)], id, name)) spans.push(kvSpan(p, kv))
+        if (isUnder([...table.resolvedKey, ...keyNames(kv.key)], id, under)) spans.push(kvSpan(p, kv))
       return
     }
     const header = lineOf(p, table.range[0])
