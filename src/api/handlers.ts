@@ -3,12 +3,15 @@
 import * as os from "node:os"
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect, Either } from "effect"
+import { ConfigLoader } from "../config/ConfigLoader.js"
 import { Control } from "../control/Control.js"
+import { proxyView } from "../control/proxyView.js"
 import type { ControlResult } from "../domain/ApiDaemonEntry.js"
 import { type BadDaemonId, qualifiedId } from "../domain/DaemonId.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { LogStore } from "../logs/LogStore.js"
 import { listPids } from "../process/procfs.js"
+import { proxyEntries } from "../proxy/slugs.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
@@ -47,6 +50,7 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
     const host = yield* HostInfo
     const config = yield* SupervisorConfig
     const projects = yield* ProjectRegistry
+    const loader = yield* ConfigLoader
     // A control route: a malformed ID is a 400; a business failure is `ok: false` with why (HTTP
     // 200, as the spec says).
     const result =
@@ -91,14 +95,10 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
       .handle("registerNamespace", ({ payload }) => registerNamespace(projects, payload.dir))
       .handle("removeNamespace", ({ path }) => removeNamespace(projects, path.namespace))
       .handle("proxies", () =>
-        Effect.succeed(
-          Object.entries(config.slugs ?? {}).map(([slug, s]) => ({
-            slug,
-            daemon_id: s.daemon,
-            dir: s.dir,
-            proxy_url: null,
-          })),
-        ),
+        Effect.gen(function* () {
+          const view = yield* proxyView(loader, projects, config)
+          return proxyEntries(view.slugs, yield* control.listing({ usage: true }), view.proxy)
+        }),
       )
       .handle("tree", ({ path }) => Effect.flatMap(pathId(path), sup.tree))
       .handleRaw("tail", ({ path, urlParams }) =>

@@ -20,6 +20,7 @@ export const ALIASES: Readonly<Record<string, string>> = {
 /** The aliases of subcommands, by command: `daemons rm` is `daemons remove`. */
 export const SUBCOMMAND_ALIASES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   daemons: { rm: "remove" },
+  proxy: { rm: "remove" },
 }
 
 /** argv with an alias in the command's (or subcommand's) place replaced by what it stands for. */

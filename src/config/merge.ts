@@ -14,9 +14,9 @@ import { DaemonConfig } from "../domain/DaemonConfig.js"
 import { DaemonId, parseDaemonRef, toIdObject } from "../domain/DaemonId.js"
 import { type DaemonOptions, DEPRECATED_PORT_KEYS, daemonOptionFields } from "../domain/DaemonOptions.js"
 import { type DependencyCondition, entryCondition, entryId } from "../domain/Dependency.js"
-import { nameProblem } from "../domain/Name.js"
 import type { ResolvedConfig, ResolvedDaemon, ResolvedGroup, ResolvedSlug } from "../domain/ResolvedConfig.js"
 import { type TemplateSyntax, templateRefs } from "../domain/Template.js"
+import { slugProblem } from "../proxy/slugs.js"
 import { findCycle } from "./dependencies.js"
 import { locateKey } from "./locate.js"
 import type { ParsedFile } from "./parseFile.js"
@@ -342,7 +342,7 @@ export const mergeFiles = (
       continue
     }
     for (const [slug, value] of Object.entries(parsed.slugs)) {
-      const problem = nameProblem(slug)
+      const problem = slugProblem(slug)
       if (problem) {
         problems.push(
           new InvalidValue({

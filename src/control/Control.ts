@@ -9,13 +9,16 @@ import type { Reason } from "../domain/Reason.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import type { StartEvent } from "../domain/StartEvent.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
+import { withSlugs } from "../proxy/slugs.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
 import { type DaemonNotFound, daemonNotFound } from "../supervisor/errors.js"
 import { daemonUsage } from "../supervisor/resourceUsage.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
+import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
 import { awaitCompletion } from "./completion.js"
 import { mergeDefinitions, mergeListing } from "./listing.js"
 import type { PlannedStart, StartFrom, StartPlan, StopResult } from "./plan.js"
+import { proxyView } from "./proxyView.js"
 import { resolveId, selectIds } from "./selection.js"
 import { startEvents } from "./startEvents.js"
 import { startWithDependencies } from "./startOrder.js"
@@ -77,6 +80,10 @@ export const ControlLive = Layer.effect(
     const sup = yield* Supervisor
     const projects = yield* ProjectRegistry
     const loader = yield* ConfigLoader
+    const supervisorConfig = yield* SupervisorConfig
+    /** Fills each entry's `slug` and `proxy_url` from the slugs in force now. */
+    const slugged = (entries: ReadonlyArray<ApiDaemonEntry>) =>
+      Effect.map(proxyView(loader, projects, supervisorConfig), (v) => withSlugs(entries, v.slugs, v.proxy))
 
     const start = (plan: StartPlan, reason: Reason) =>
       startWithDependencies(sup.begin, plan.requested, plan.dependencies, plan.force, {
@@ -99,7 +106,7 @@ export const ControlLive = Layer.effect(
     const listing = (options: { readonly usage: boolean }) =>
       Effect.gen(function* () {
         const entries = yield* known(options.usage)
-        return mergeDefinitions(entries, yield* sup.disabledIds, yield* projects.definitions)
+        return yield* slugged(mergeDefinitions(entries, yield* sup.disabledIds, yield* projects.definitions))
       })
 
     const loadFrom = (options: LoadOptions): Effect.Effect<ResolvedConfig | undefined> =>
@@ -182,19 +189,20 @@ export const ControlLive = Layer.effect(
       entry: (id) =>
         Effect.gen(function* () {
           const r = yield* Effect.option(sup.get(id))
-          if (Option.isSome(r))
-            return sup.entry(r.value, yield* sup.isDisabled(id), daemonUsage([r.value]).get(id))
+          if (Option.isSome(r)) {
+            const entry = sup.entry(r.value, yield* sup.isDisabled(id), daemonUsage([r.value]).get(id))
+            return (yield* slugged([entry]))[0]!
+          }
           // never ran, but a known project configures it: its listing entry
           const configured = yield* projects.find(id).pipe(Effect.orElseSucceed(() => undefined))
           if (configured === undefined) return yield* Effect.fail(daemonNotFound(id))
-          const [entry] = mergeDefinitions([], yield* sup.disabledIds, [configured.def])
-          return entry!
+          return (yield* slugged(mergeDefinitions([], yield* sup.disabledIds, [configured.def])))[0]!
         }),
       listFrom: (options) =>
         Effect.gen(function* () {
           const config = yield* loadFrom(options)
           if (config === undefined) return undefined
-          return mergeListing(yield* listing({ usage: true }), yield* sup.disabledIds, config)
+          return yield* slugged(mergeListing(yield* listing({ usage: true }), yield* sup.disabledIds, config))
         }),
       resolveFrom: (options, typed) =>
         Effect.gen(function* () {

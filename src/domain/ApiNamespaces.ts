@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { StatusType } from "./DaemonStatus.js"
 
 /** `GET /api/namespaces`: the known projects' namespaces and those of the daemons the supervisor knows. */
 export const NamespaceEntry = Schema.Struct({
@@ -31,12 +32,26 @@ export const NamespaceResult = Schema.Struct({
   namespace: Schema.optional(Schema.Struct({ name: Schema.String, dir: Schema.String })),
 }).annotations({ identifier: "NamespaceResult" })
 
-/** `GET /api/proxies`: the configured slugs (the `[slugs]` table of the global config). */
+/** `GET /api/proxies`: the configured slugs (the `[slugs]` table of the user config) and their targets. */
 export const ProxyEntry = Schema.Struct({
   slug: Schema.String,
-  /** The daemon the slug points at (qualified ID). */
-  daemon_id: Schema.String,
-  dir: Schema.String,
-  /** The proxy address; null: this supervisor does not run a reverse proxy (yet). */
-  proxy_url: Schema.NullOr(Schema.String),
+  dir: Schema.String.annotations({ description: "The project directory the slug points at" }),
+  daemon: Schema.String.annotations({ description: "The daemon's name in that project" }),
+  daemon_id: Schema.NullOr(Schema.String).annotations({
+    description: "The daemon's qualified ID; null when the supervisor knows no such daemon in that directory",
+  }),
+  status: Schema.NullOr(StatusType).annotations({
+    description: "The daemon's status; null when the daemon is not known",
+  }),
+  port: Schema.NullOr(Schema.Int).annotations({
+    description:
+      "The port the proxy forwards to: the active port, else the first resolved port; null when none",
+  }),
+  url: Schema.String.annotations({
+    description: "The slug's address through the proxy: <scheme>://<slug>.<tld>:<port>",
+  }),
+  proxy_url: Schema.NullOr(Schema.String).annotations({
+    description: "The same address while the proxy is enabled (`proxy.enable`); null otherwise",
+  }),
 }).annotations({ identifier: "ProxyEntry" })
+export type ProxyEntry = typeof ProxyEntry.Type

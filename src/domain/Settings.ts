@@ -140,12 +140,40 @@ export const LogsSettings = Schema.Struct({
   archive_hook: maybe(ArchiveHook, "Run a command on the lines about to be pruned"),
 }).annotations({ identifier: "LogsSettings", description: "Defaults of the daemons' log storage" })
 
+const ProxyTld = Schema.String.pipe(
+  Schema.pattern(/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*$/, {
+    message: () => 'a domain such as "localhost" or "test" (letters, digits, "-" and ".")',
+  }),
+)
+
+export const ProxySettings = Schema.Struct({
+  enable: setting(
+    Schema.Boolean,
+    false,
+    "Serve the reverse proxy (https://<slug>.<tld>) when the supervisor runs",
+  ),
+  host: setting(Schema.String, "127.0.0.1", "Address the reverse proxy listens on"),
+  port: maybe(
+    BindPort,
+    "Port of the reverse proxy; default 7443 with https, 7080 without (unprivileged, so no root is needed)",
+  ),
+  https: setting(Schema.Boolean, true, "Serve the proxy over HTTPS with certificates of a local CA"),
+  tld: setting(ProxyTld, "localhost", "Domain under which each slug is served: <slug>.<tld>"),
+  auto_start: setting(Schema.Boolean, true, "Start a stopped daemon when a request for its slug arrives"),
+  auto_start_timeout: setting(
+    HumanDuration,
+    "30s",
+    "How long a request for a stopped daemon waits for it to be ready",
+  ),
+}).annotations({ identifier: "ProxySettings", description: "The reverse proxy in front of the daemons" })
+
 export const settingGroups = {
   general: GeneralSettings,
   supervisor: SupervisorSettings,
   web: WebSettings,
   api: ApiSettings,
   logs: LogsSettings,
+  proxy: ProxySettings,
 } as const
 export type SettingGroup = keyof typeof settingGroups
 
@@ -157,6 +185,7 @@ export const Settings = Schema.Struct({
   web: Schema.optionalWith(WebSettings, { default: () => Schema.decodeSync(WebSettings)({}) }),
   api: Schema.optionalWith(ApiSettings, { default: () => Schema.decodeSync(ApiSettings)({}) }),
   logs: Schema.optionalWith(LogsSettings, { default: () => Schema.decodeSync(LogsSettings)({}) }),
+  proxy: Schema.optionalWith(ProxySettings, { default: () => Schema.decodeSync(ProxySettings)({}) }),
 }).annotations({
   identifier: "Settings",
   description: "Settings; each key can be overridden by SUPERVISOR_<GROUP>_<KEY>",

@@ -225,6 +225,7 @@ function makeRow(id) {
     tr: el("tr"),
     idCell: cell(),
     title: el("div", { className: "sub" }),
+    proxy: el("a", { className: "sub proxy-link", target: "_blank", rel: "noopener" }),
     status: el("span", { className: "status" }),
     statusNote: el("div", { className: "sub" }),
     nextRun: el("div", { className: "sub next-run" }),
@@ -241,7 +242,7 @@ function makeRow(id) {
   row.tr.dataset.id = id;
   const link = el("button", { type: "button", className: "idlink", textContent: id, title: "Show logs" });
   link.addEventListener("click", () => openLogs(id));
-  row.idCell.append(link, row.title);
+  row.idCell.append(link, row.title, row.proxy);
   row.statusCell.append(row.status, row.statusNote, row.nextRun);
   for (const action of ACTIONS) {
     const b = el("button", { type: "button", textContent: action[0].toUpperCase() + action.slice(1) });
@@ -262,6 +263,11 @@ function setText(node, text) {
 function fillRow(row, d) {
   const running = d.pid !== null;
   setText(row.title, d.title && d.title !== d.id.name ? d.title : "");
+  // its address through the reverse proxy (null while the proxy is off or it has no slug)
+  setText(row.proxy, d.proxy_url || "");
+  if (d.proxy_url) row.proxy.href = d.proxy_url;
+  else row.proxy.removeAttribute("href");
+  row.proxy.hidden = !d.proxy_url;
   const s = d.status;
   setText(row.status, s.type);
   row.status.className = "status " + s.type;

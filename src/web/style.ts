@@ -48,6 +48,7 @@ td.num { font-variant-numeric: tabular-nums; white-space: nowrap; }
   color: var(--accent); text-align: left; }
 .idlink:hover { text-decoration: underline; }
 .sub { color: var(--muted); font-size: 12px; margin-top: 2px; max-width: 360px; overflow-wrap: anywhere; }
+a.proxy-link { display: block; color: var(--accent); }
 .status { display: inline-block; padding: 1px 8px; border-radius: 999px; font-size: 12px; font-weight: 600;
   color: var(--muted); border: 1px solid currentColor; }
 .status.running { color: var(--ok); }

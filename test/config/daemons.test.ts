@@ -432,6 +432,14 @@ describe("slugs", () => {
     expect(p.message).toContain('"my app"')
   })
 
+  it("a slug with a dot is an InvalidValue naming the rule: it is one label of a host name", async () => {
+    const sb = sandbox()
+    sb.write({ "home/.config/supervisor/config.toml": toml("[slugs]", '"my.shop" = { dir = "~/x" }') })
+    const p = only(await loadErr(sb, { cwd: "w" }), "InvalidValue")
+    expect(p.key).toBe("slugs.my.shop")
+    expect(p.message).toContain("[A-Za-z0-9_-]+")
+  })
+
   it("a slug without dir is an InvalidValue", async () => {
     const sb = sandbox()
     sb.write({ "home/.config/supervisor/config.toml": toml("[slugs.app]", 'daemon = "web"') })

@@ -13,7 +13,7 @@ const NOTE = "Parsed and validated; not acted on yet."
 /** Daemon keys and tables whose section starts with NOTE. */
 const PENDING_SECTIONS = ["Slugs"]
 /** Settings whose row ends with "(parsed and validated; not acted on yet)". */
-const PENDING_SETTINGS: ReadonlyArray<string> = []
+const PENDING_SETTINGS: ReadonlyArray<string> = ["enable", "host", "auto_start", "auto_start_timeout"]
 
 /** The text of each `##`/`###` section, by heading. */
 const sections = new Map(

@@ -9,6 +9,7 @@ import {
   settingGroups,
   WebSettings,
 } from "../../src/domain/Settings.js"
+import { effectiveProxy } from "../../src/proxy/url.js"
 import { decoder, messages, paths } from "./helpers.js"
 
 const { ok, fail } = decoder(Settings)
@@ -94,6 +95,14 @@ describe("Settings defaults", () => {
       },
       api: { auto_start: false, bind_address: "127.0.0.1", bind_port: 3121, allow_non_loopback: false },
       logs: { log_format: "text" },
+      proxy: {
+        enable: false,
+        host: "127.0.0.1",
+        https: true,
+        tld: "localhost",
+        auto_start: true,
+        auto_start_timeout: "30s",
+      },
     })
   })
 })
@@ -202,7 +211,38 @@ describe("Settings: logs", () => {
 })
 
 describe("settingGroups", () => {
-  it("has the five groups of Settings", () => {
-    expect(Object.keys(settingGroups).sort()).toEqual(["api", "general", "logs", "supervisor", "web"])
+  it("has the six groups of Settings", () => {
+    expect(Object.keys(settingGroups).sort()).toEqual([
+      "api",
+      "general",
+      "logs",
+      "proxy",
+      "supervisor",
+      "web",
+    ])
+  })
+})
+
+describe("Settings: proxy", () => {
+  it("is off by default; https on port 7443, or 7080 without https, unless a port is set", () => {
+    const s = ok({})
+    expect(s.proxy.enable).toBe(false)
+    expect(s.proxy.port).toBeUndefined()
+    expect(effectiveProxy(s)).toMatchObject({
+      enable: false,
+      host: "127.0.0.1",
+      port: 7443,
+      https: true,
+      tld: "localhost",
+    })
+    expect(ms(effectiveProxy(s).auto_start_timeout)).toBe(30_000)
+    expect(effectiveProxy(ok({ proxy: { https: false } })).port).toBe(7080)
+    expect(effectiveProxy(ok({ proxy: { https: false, port: 8080 } })).port).toBe(8080)
+  })
+
+  it("rejects bad values, at their key", () => {
+    expect(paths(fail({ proxy: { port: 70000 } }))).toContain("proxy.port")
+    expect(paths(fail({ proxy: { tld: "a b" } }))).toContain("proxy.tld")
+    expect(paths(fail({ proxy: { auto_start_timeout: "30" } }))).toContain("proxy.auto_start_timeout")
   })
 })

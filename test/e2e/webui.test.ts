@@ -4,7 +4,8 @@
  * table following actions, inline control errors, the live log panel, and no token in the page.
  * One supervisor for the file; every wait is on a condition with a deadline.
  */
-import { existsSync } from "node:fs"
+import { existsSync, mkdirSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type DaemonSandbox, freePort, makeDaemonSandbox, STACK_LINE, waitFor } from "./harness.js"
@@ -144,6 +145,27 @@ describe("web UI (e2e, Chromium)", () => {
       expect(await note.getAttribute("title")).toBe(next)
       // a daemon without a schedule shows none
       expect(await row(page, "app/web").locator(".next-run").textContent()).toBe("")
+      await page.context().close()
+    },
+    T,
+  )
+
+  it(
+    "a daemon with a slug links its proxy address under its ID; the others show none",
+    async () => {
+      mkdirSync(join(sb.home, ".config", "supervisor"), { recursive: true })
+      writeFileSync(
+        join(sb.home, ".config", "supervisor", "config.toml"),
+        "[settings.proxy]\nenable = true\n",
+      )
+      expectOk(["proxy", "add", "shop", "--daemon", "web"])
+      const page = await loggedInPage()
+      const link = row(page, "app/web").locator("a.proxy-link")
+      await link.filter({ hasText: "https://shop.localhost:7443" }).waitFor({ timeout: WAIT })
+      expect(await link.getAttribute("href")).toBe("https://shop.localhost:7443")
+      expect(await row(page, "app/chatty").locator("a.proxy-link").isHidden()).toBe(true)
+      expectOk(["proxy", "remove", "shop"])
+      await link.waitFor({ state: "hidden", timeout: WAIT })
       await page.context().close()
     },
     T,

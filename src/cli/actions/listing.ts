@@ -5,6 +5,8 @@ import type { ApiDaemonEntry, NextRetry } from "../../domain/ApiDaemonEntry.js"
 import { DaemonList, DaemonStatusOutput } from "../../domain/CliOutput.js"
 import { isActiveStatus, STATUS_TYPES, type StatusType } from "../../domain/DaemonStatus.js"
 import type { ResolvedConfig } from "../../domain/ResolvedConfig.js"
+import { withSlugs } from "../../proxy/slugs.js"
+import { effectiveProxy } from "../../proxy/url.js"
 import { SupervisorClient } from "../client.js"
 import type { ListOptions, StatusOptions } from "../listing.js"
 import { cyan, dim, green, printJson, red, yellow } from "../output.js"
@@ -18,7 +20,8 @@ const listing = (config: ResolvedConfig) =>
     const c = yield* SupervisorClient
     const known = yield* knownDaemons
     const disabled = yield* c.api.cli.disabled()
-    return mergeListing(known, disabled.ids, config)
+    // the slugs of this CLI's configuration, the same file the supervisor reads
+    return withSlugs(mergeListing(known, disabled.ids, config), config.slugs, effectiveProxy(config.settings))
   }).pipe(Effect.orDie)
 
 const statusColour = (t: StatusType) =>
@@ -59,6 +62,8 @@ export const list = (o: ListOptions) =>
           ),
         )
       }
+      // a PROXY column only when a daemon has a slug: the 80-column table stays as it is otherwise
+      const proxied = entries.some((e) => e.slug !== null)
       const rows = entries.map((e) => {
         const running = e.pid !== null
         return [
@@ -70,12 +75,24 @@ export const list = (o: ListOptions) =>
           running ? formatCpu(e.cpu_percent) : "-",
           running ? formatMemory(e.memory_bytes) : "-",
           e.resolved_port.join(",") || "-",
+          ...(proxied ? [proxyText(e)] : []),
           e.run.length > 48 ? `${e.run.slice(0, 47)}…` : e.run,
         ]
       })
       // RUN, the last column, is cut to keep a row within the terminal (80 columns when piped)
       const table = renderTable(
-        ["ID", "STATUS", "PID", "UPTIME", "RESTARTS", "CPU", "MEM", "PORTS", "RUN"],
+        [
+          "ID",
+          "STATUS",
+          "PID",
+          "UPTIME",
+          "RESTARTS",
+          "CPU",
+          "MEM",
+          "PORTS",
+          ...(proxied ? ["PROXY"] : []),
+          "RUN",
+        ],
         rows,
         { maxWidth: process.stdout.isTTY ? (process.stdout.columns ?? 80) : 80 },
       )
@@ -107,6 +124,10 @@ const statusText = (e: ApiDaemonEntry): string => {
   const shown = statusColour(s.type) + (why === undefined ? "" : ` (${why})`)
   return !e.enabled && s.type !== "disabled" ? `${shown} ${dim("disabled")}` : shown
 }
+
+/** The PROXY column: the daemon's address through the proxy, its slug while the proxy is off, or `-`. */
+const proxyText = (e: ApiDaemonEntry): string =>
+  e.proxy_url ?? (e.slug === null ? "-" : `${e.slug} ${dim("(proxy off)")}`)
 
 /** `Port: 3000 (active)`: the daemon's ports, the one it listens on marked. */
 const portsText = (e: ApiDaemonEntry): string => {
@@ -157,6 +178,11 @@ export const status = (o: StatusOptions) =>
       if (e.status.message) lines.push(["Message", e.status.message])
       if (e.next_run !== null) lines.push(["Next run", e.next_run])
       if (e.watch_problem !== null) lines.push(["Watch", e.watch_problem])
+      if (e.slug !== null)
+        lines.push(
+          ["Slug", e.slug],
+          ["Proxy URL", e.proxy_url ?? "- (the proxy is off: settings.proxy.enable)"],
+        )
       lines.push(
         ["Enabled", e.enabled ? "yes" : "no"],
         ["Run", e.run],

@@ -30,6 +30,7 @@ export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   config: "Configuration",
   settings: "Configuration",
   daemons: "Configuration",
+  proxy: "Configuration",
   schema: "Configuration",
   spec: "Tools",
   usage: "Tools",

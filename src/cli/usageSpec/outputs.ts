@@ -19,6 +19,7 @@ import {
 } from "../../domain/CliOutput.js"
 import { LogStreamItem } from "../../domain/LogEntry.js"
 import { PresenceList } from "../../domain/Presence.js"
+import { ProxyStatus } from "../../domain/ProxyStatus.js"
 import { SettingEntry, SettingList } from "../../domain/SettingsOutput.js"
 import { READY_TIMEOUT_STATUS } from "../../domain/StartOutcome.js"
 import { CommandDescription, CommandList } from "../../usage/consume/mcpResults.js"
@@ -164,6 +165,28 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
   "config validate": {
     outputs: [json("the verdict, with every problem when invalid", ConfigVerdict)],
     exit_codes: [{ code: Status.failure, description: "the configuration has problems (listed on stderr)" }],
+  },
+  "proxy add": {
+    exit_codes: [
+      {
+        code: Status.failure,
+        description: "the slug names another daemon, or the file cannot be edited; nothing was written",
+      },
+      { code: Status.usage, description: "an invalid slug or daemon name, or --dir is not a directory" },
+    ],
+  },
+  "proxy remove": {
+    exit_codes: [
+      {
+        code: Status.failure,
+        description: "no such slug (the closest ones are on stderr); the file is untouched",
+      },
+    ],
+  },
+  "proxy status": {
+    outputs: [
+      json("the proxy's settings and CA, and every slug with its daemon's status and port", ProxyStatus),
+    ],
   },
   "settings list": { outputs: [json("every setting (or a group's), in the schema's order", SettingList)] },
   "settings get": {

@@ -34,9 +34,9 @@ interface Span {
 const keyNames = (key: AST.TOMLKey): Array<string> =>
   key.keys.map((k) => (k.type === "TOMLBare" ? k.name : k.value))
 
-/** Whether `path` is `daemons.<id>` or inside it. */
-const isUnder = (path: ReadonlyArray<string | number>, id: string) =>
-  path.length >= 2 && path[0] === "daemons" && path[1] === id
+/** Whether `path` is `<table>.<id>` (`daemons.<id>`, `slugs.<id>`) or inside it. */
+const isUnder = (path: ReadonlyArray<string | number>, id: string, table: string) =>
+  path.length >= 2 && path[0] === table && path[1] === id
 
 const parse = (text: string): Parsed | EditProblem => {
   let program: AST.TOMLProgram
@@ -93,21 +93,21 @@ const kvSpan = (p: Parsed, kv: AST.TOMLKeyValue): Span => {
 }
 
 /**
- * The lines that declare daemon `id`: each `[daemons.<id>]` table and its sub-tables
- * (`[daemons.<id>.env]`, `.hooks`), from the comment lines directly above the header to the last
+ * The lines that declare daemon `id` (or entry `id` of the table `under`, `slugs`): each
+ * `[daemons.<id>]` table and its sub-tables (`[daemons.<id>.env]`, `.hooks`), from the comment lines directly above the header to the last
  * line before the next table's own comments, less trailing blank lines; and each key written
  * elsewhere (`<id>.run = ...` under `[daemons]`, `<id> = { ... }`) with the comments above it.
  */
-const daemonSpans = (p: Parsed, id: string): Array<Span> => {
+const entrySpans = (p: Parsed, id: string, under = "daemons"): Array<Span> => {
   const items = p.program.body[0].body
   const tables = items.filter((i): i is AST.TOMLTable => i.type === "TOMLTable")
   const spans: Array<Span> = []
   for (const item of items)
-    if (item.type === "TOMLKeyValue" && isUnder(keyNames(item.key), id)) spans.push(kvSpan(p, item))
+    if (item.type === "TOMLKeyValue" && isUnder(keyNames(item.key), id, under)) spans.push(kvSpan(p, item))
   tables.forEach((table, i) => {
-    if (!isUnder(table.resolvedKey, id)) {
+    if (!isUnder(table.resolvedKey, id, under)) {
       for (const kv of table.body)
-        if (isUnder([...table.resolvedKey, ...keyNames(kv.key)], id)) spans.push(kvSpan(p, kv))
+        if (isUnder([...table.resolvedKey, ...keyNames(kv.key)], id, under)) spans.push(kvSpan(p, kv))
       return
     }
     const header = lineOf(p, table.range[0])
@@ -136,7 +136,7 @@ const daemonSpans = (p: Parsed, id: string): Array<Span> => {
 export const findDaemon = (text: string, id: string): number | undefined => {
   const p = parse(text)
   if (!("program" in p)) return undefined
-  const first = daemonSpans(p, id)[0]
+  const first = entrySpans(p, id)[0]
   return first === undefined ? undefined : first.first + 1
 }
 
@@ -165,7 +165,7 @@ const eolOf = (text: string) => (/^[^\n]*\r\n/.test(text) ? "\r\n" : "\n")
 export const addDaemon = (text: string, daemon: NewDaemon): { text: string } | { problem: EditProblem } => {
   const p = parse(text)
   if (!("program" in p)) return { problem: p }
-  const existing = daemonSpans(p, daemon.id)[0]
+  const existing = entrySpans(p, daemon.id)[0]
   if (existing !== undefined)
     return {
       problem: {
@@ -181,16 +181,27 @@ export const addDaemon = (text: string, daemon: NewDaemon): { text: string } | {
 }
 
 /**
- * The text without daemon `id`'s lines (daemonSpans) and one run of blank lines next to each
+ * The text without daemon `id`'s lines (entrySpans) and one run of blank lines next to each
  * block (the one after it, or before it at the end of the file), so that removing what
  * `addDaemon` appended gives the file back as it was. Refused when the text does not declare it.
  */
-export const removeDaemon = (text: string, id: string): { text: string } | { problem: EditProblem } => {
+export const removeDaemon = (text: string, id: string): { text: string } | { problem: EditProblem } =>
+  removeEntry(text, "daemons", id, `daemon ${JSON.stringify(id)} is not declared here`)
+
+/**
+ * The text without entry `id` of `table` (`[slugs]`'s `shop = { ... }`, or a `[slugs.shop]`
+ * table), as `removeDaemon` removes a daemon; `missing`: the message when it is not there.
+ */
+export const removeEntry = (
+  text: string,
+  table: string,
+  id: string,
+  missing: string,
+): { text: string } | { problem: EditProblem } => {
   const p = parse(text)
   if (!("program" in p)) return { problem: p }
-  const spans = daemonSpans(p, id)
-  if (spans.length === 0)
-    return { problem: { kind: "missing", message: `daemon ${JSON.stringify(id)} is not declared here` } }
+  const spans = entrySpans(p, id, table)
+  if (spans.length === 0) return { problem: { kind: "missing", message: missing } }
   const drop = new Set<number>()
   for (const s of spans) for (let l = s.first; l <= s.last; l++) drop.add(l)
   const count = lineCount(p)

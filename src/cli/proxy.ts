@@ -1,0 +1,44 @@
+import { Args, Command, Options } from "@effect/cli"
+import { lazy } from "./lazy.js"
+import { json } from "./options.js"
+
+// `supervisor proxy add|remove|status`: the slugs of the reverse proxy, kept in the `[slugs]`
+// table of the user's configuration (actions/proxy.ts).
+
+const load = () => import("./actions/proxy.js")
+
+const slug = Args.text({ name: "slug" }).pipe(
+  Args.withDescription("the slug: the host name's first label (shop for shop.localhost); [A-Za-z0-9_-]+"),
+)
+
+export const proxyAddOptions = {
+  slug,
+  dir: Options.directory("dir").pipe(
+    Options.withDescription("the project directory (default: the project of the current directory)"),
+    Options.optional,
+  ),
+  daemon: Options.text("daemon").pipe(
+    Options.withDescription("the daemon's name in that project (default: the slug)"),
+    Options.optional,
+  ),
+}
+export type ProxyAddOptions = Command.Command.ParseConfig<typeof proxyAddOptions>
+
+const add = Command.make("add", proxyAddOptions, (o) => lazy(load, (m) => m.add(o))).pipe(
+  Command.withDescription(
+    "name a project's daemon with a slug in the user's configuration (comments kept), and register the project",
+  ),
+)
+
+const remove = Command.make("remove", { slug }, ({ slug }) => lazy(load, (m) => m.remove(slug))).pipe(
+  Command.withDescription("remove a slug from the user's configuration (everything else kept)"),
+)
+
+const status = Command.make("status", { json }, ({ json }) => lazy(load, (m) => m.status(json))).pipe(
+  Command.withDescription("the proxy's settings, its CA, and every slug with its daemon's status and port"),
+)
+
+export const proxyCommand = Command.make("proxy").pipe(
+  Command.withDescription("the reverse proxy's slugs: https://<slug>.localhost for a daemon"),
+  Command.withSubcommands([add, remove, status]),
+)
