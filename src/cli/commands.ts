@@ -10,6 +10,7 @@ import { daemonsCommand } from "./daemonsEdit.js"
 import { supervisorCommand } from "./host.js"
 import { listCommand, statusCommand } from "./listing.js"
 import { logsCommand } from "./logs.js"
+import { proxyCommand } from "./proxy.js"
 import { schemaCommand } from "./schema.js"
 import { settingsCommand } from "./settings.js"
 import { activateCommand, cdCommand, projectCommand } from "./shell.js"
@@ -44,6 +45,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     daemonsCommand,
     schemaCommand,
     webCommand,
+    proxyCommand,
     activateCommand,
     projectCommand,
     specCommand,

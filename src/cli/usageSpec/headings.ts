@@ -19,6 +19,7 @@ export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   supervisor: "Supervisor",
   boot: "Supervisor",
   web: "Supervisor",
+  proxy: "Supervisor",
   activate: "Shell",
   project: "Shell",
   config: "Configuration",
