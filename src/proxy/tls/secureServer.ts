@@ -2,6 +2,7 @@ import type * as http from "node:http"
 import * as http2 from "node:http2"
 import type * as net from "node:net"
 import { caNote, type LocalCa, loadOrCreateCa } from "./ca.js"
+import { dropConnectionHeaders, http1Headers } from "./h2Compat.js"
 import { type LeafCache, leafCache } from "./leaf.js"
 
 /** A request handler served over HTTP/2 (browsers) and HTTP/1.1 (curl, tools) alike. */
@@ -28,8 +29,8 @@ export interface SecureProxyServer {
 
 /**
  * An HTTPS server for the proxy: TLS with a certificate per SNI name from the local CA, ALPN
- * offering h2 then http/1.1. HTTP/2 requests carry the host in `:authority`; it is copied to
- * `host` so that one handler routes both protocols.
+ * offering h2 then http/1.1. HTTP/2 requests and responses are made to look like HTTP/1.1 ones
+ * (src/proxy/tls/h2Compat.ts) so that one handler serves both protocols.
  */
 export const createSecureProxyServer = (
   handler: ProxyRequestHandler,
@@ -52,9 +53,9 @@ export const createSecureProxyServer = (
         ),
     },
     (req, res) => {
-      if (req.httpVersionMajor === 2 && req.headers.host === undefined) {
-        const authority = req.headers[":authority"]
-        if (typeof authority === "string") req.headers.host = authority
+      if (isHttp2(req, res)) {
+        http1Headers(req)
+        dropConnectionHeaders(res)
       }
       handler(req, res)
     },
@@ -62,3 +63,8 @@ export const createSecureProxyServer = (
   server.on("upgrade", upgrade)
   return { server, ca, leaves, note: caNote(ca) }
 }
+
+const isHttp2 = (
+  req: http.IncomingMessage | http2.Http2ServerRequest,
+  res: http.ServerResponse | http2.Http2ServerResponse,
+): res is http2.Http2ServerResponse => req.httpVersionMajor === 2 && res instanceof http2.Http2ServerResponse

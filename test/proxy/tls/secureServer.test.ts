@@ -16,6 +16,13 @@ import {
 
 // A tiny handler standing in for the proxy: says which host and protocol it saw.
 const handler: ProxyRequestHandler = (req, res) => {
+  if (req.url === "/hop") {
+    // what a proxy copying a daemon's HTTP/1.1 response does: connection headers included
+    res.setHeader("keep-alive", "timeout=5")
+    res.writeHead(200, { connection: "keep-alive", "transfer-encoding": "chunked", "x-kept": "yes" })
+    res.end(Object.keys(req.headers).sort().join(","))
+    return
+  }
   res.setHeader("content-type", "text/plain")
   res.end(`host=${req.headers.host} http=${req.httpVersion}`)
 }
@@ -87,6 +94,26 @@ describe("the HTTPS proxy server", () => {
     ])
     expect(r.stdout).toBe(`host=c.localhost:${port} http=1.1 1.1`)
   })
+
+  it.runIf(hasCurl)(
+    "over HTTP/2: no pseudo-headers in req.headers, connection headers of a response dropped",
+    async () => {
+      const r = await curl([
+        "--cacert",
+        caPaths(state).cert,
+        "--http2",
+        "-i",
+        "--resolve",
+        `h.localhost:${port}:127.0.0.1`,
+        `https://h.localhost:${port}/hop`,
+      ])
+      expect(r.stderr).toBe("")
+      expect(r.stdout).toMatch(/^HTTP\/2 200/)
+      expect(r.stdout).toMatch(/^x-kept: yes\r$/m)
+      expect(r.stdout).not.toMatch(/^(connection|keep-alive|transfer-encoding):/im)
+      expect(r.stdout.split("\r\n\r\n")[1]).toBe("accept,host,user-agent")
+    },
+  )
 
   it("presents a certificate for each SNI name, verified against the CA by Node's TLS", async () => {
     const ca = fs.readFileSync(caPaths(state).cert)
