@@ -130,6 +130,15 @@ describe("the HTTPS proxy server", () => {
       })
     expect((await peerOf("one.localhost")).subjectaltname).toBe("DNS:one.localhost")
     expect((await peerOf("two.localhost")).subjectaltname).toBe("DNS:two.localhost")
+    // no SNI (an IP address): the tld's certificate
+    const noSni = await new Promise<tls.PeerCertificate>((resolve, reject) => {
+      const s = tls.connect({ host: "127.0.0.1", port, ca, checkServerIdentity: () => undefined }, () => {
+        resolve(s.getPeerCertificate())
+        s.end()
+      })
+      s.on("error", reject)
+    })
+    expect(noSni.subjectaltname).toBe("DNS:localhost")
     // a name the CA does not sign gets the tld's certificate, which the client then refuses
     await expect(peerOf("example.com")).rejects.toThrow(/altnames|does not match/i)
   })
