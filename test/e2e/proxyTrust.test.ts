@@ -1,7 +1,8 @@
+import { createPrivateKey, X509Certificate } from "node:crypto"
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
-import { makeSandbox, runCli, type Sandbox } from "./harness.js"
+import { makeSandbox, runCli, runCliAsync, type Sandbox } from "./harness.js"
 
 // `proxy trust|untrust` through the built CLI, with the store redirected to the sandbox
 // (SUPERVISOR_CA_STORE_DIR) and a fake update-ca-certificates first on PATH: the machine's
@@ -117,5 +118,19 @@ describe("supervisor proxy trust / untrust", () => {
     const bad = cli(["proxy", "untrust"], { ...t.env, SUPERVISOR_CA_TRUST_SYSTEM: "windows" })
     expect(bad.status).toBe(1)
     expect(bad.stderr).toContain("SUPERVISOR_CA_TRUST_SYSTEM=windows is not a trust store")
+  })
+
+  it("commands started together make one CA: one says it created it, the others load it", async () => {
+    const t = setup()
+    const runs = await Promise.all(
+      [1, 2, 3, 4].map(() => runCliAsync(["proxy", "trust", "--dry-run"], { cwd: sb.root, env: t.env })),
+    )
+    for (const r of runs) expect(r.status, r.stderr).toBe(0)
+    const outputs = runs.map((r) => r.stdout + r.stderr)
+    expect(outputs.filter((o) => o.includes("created the local CA"))).toHaveLength(1)
+    expect(outputs.filter((o) => o.includes("replaced"))).toHaveLength(0)
+    const cert = new X509Certificate(readFileSync(t.ca))
+    expect(cert.checkPrivateKey(createPrivateKey(readFileSync(join(t.ca, "..", "ca-key.pem"))))).toBe(true)
+    expect(existsSync(join(t.ca, "..", "ca.lock"))).toBe(false)
   })
 })

@@ -134,19 +134,73 @@ const writeAtomic = (path: string, data: string, mode: number) => {
 
 /**
  * The CA of `stateDir`: loaded when `ca.pem` and `ca-key.pem` are there and usable, else
- * generated (the directory 0700, the key 0600, the certificate 0644). Throws a CaError when
+ * generated (the directory 0700, the key 0600, the certificate 0644) under a lock file, so that
+ * processes starting together (the supervisor, `proxy trust`) make one CA. Throws a CaError when
  * the directory cannot be written.
  */
 export const loadOrCreateCa = (stateDir: string): LocalCa => {
   const paths = caPaths(stateDir)
-  const present = fs.existsSync(paths.cert) || fs.existsSync(paths.key)
-  if (present) {
-    const read = readCa(paths)
-    if (read.ok) return { paths, cert: read.cert, key: read.key, certPem: read.certPem, origin: "loaded" }
+  const loaded = load(paths)
+  if (loaded.ca !== undefined) return loaded.ca
+  return withLock(paths, () => {
+    // another process may have made it while this one waited
+    const again = load(paths)
+    if (again.ca !== undefined) return again.ca
     const made = create(paths)
-    return { ...made, origin: "replaced", replacedBecause: `${paths.cert} ${read.why}` }
+    return again.why === undefined
+      ? { ...made, origin: "created" }
+      : { ...made, origin: "replaced", replacedBecause: `${paths.cert} ${again.why}` }
+  })
+}
+
+/** The CA on disk; `why` it cannot serve when its files are there but unusable. */
+const load = (paths: CaPaths): { ca?: LocalCa; why?: string } => {
+  if (!fs.existsSync(paths.cert) && !fs.existsSync(paths.key)) return {}
+  const read = readCa(paths)
+  return read.ok
+    ? { ca: { paths, cert: read.cert, key: read.key, certPem: read.certPem, origin: "loaded" } }
+    : { why: read.why }
+}
+
+const LOCK_WAIT_MS = 15_000
+/** A lock older than this was left by a process that died while creating the CA. */
+const LOCK_STALE_MS = 60_000
+
+const sleep = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
+
+const withLock = <A>(paths: CaPaths, f: () => A): A => {
+  const lock = nodePath.join(paths.dir, "ca.lock")
+  const deadline = Date.now() + LOCK_WAIT_MS
+  try {
+    fs.mkdirSync(paths.dir, { recursive: true, mode: 0o700 })
+    for (;;) {
+      try {
+        fs.writeFileSync(lock, String(process.pid), { flag: "wx", mode: 0o600 })
+        break
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e
+        const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now())
+        if (age > LOCK_STALE_MS) fs.rmSync(lock, { force: true })
+        else if (Date.now() > deadline)
+          throw new CaError({
+            path: lock,
+            message: `${lock} has been held for ${Math.round(age / 1000)}s by a process creating the local CA; remove it if no supervisor is running`,
+          })
+        else sleep(50)
+      }
+    }
+  } catch (e) {
+    if (e instanceof CaError) throw e
+    throw new CaError({
+      path: paths.dir,
+      message: `cannot write the local CA in ${paths.dir}: ${e instanceof Error ? e.message : String(e)}; check that the state directory is writable (SUPERVISOR_STATE_DIR)`,
+    })
   }
-  return { ...create(paths), origin: "created" }
+  try {
+    return f()
+  } finally {
+    fs.rmSync(lock, { force: true })
+  }
 }
 
 const create = (paths: CaPaths): Omit<LocalCa, "origin"> => {
