@@ -83,6 +83,20 @@ describe("local CA", () => {
   })
 })
 
+describe("the CA's lock", () => {
+  it("is released after creating; a lock left by a dead process (over a minute old) is taken over", () => {
+    const state = tempState()
+    const paths = caPaths(state)
+    fs.mkdirSync(paths.dir, { recursive: true })
+    const lock = nodePath.join(paths.dir, "ca.lock")
+    fs.writeFileSync(lock, "99999999")
+    const old = new Date(Date.now() - 2 * 60 * 1000)
+    fs.utimesSync(lock, old, old)
+    expect(loadOrCreateCa(state).origin).toBe("created")
+    expect(fs.existsSync(lock)).toBe(false)
+  })
+})
+
 describe("leaf certificates", () => {
   it("name exactly the host (SAN), are issued by the CA, serverAuth, valid at most 397 days", () => {
     const ca = loadOrCreateCa(tempState())
