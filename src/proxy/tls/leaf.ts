@@ -60,11 +60,14 @@ export interface LeafCache {
   readonly signed: () => number
 }
 
+/** Names kept in memory at most; past it the least recently signed is forgotten (signed again if asked). */
+export const MAX_CACHED = 1000
+
 /**
  * Leaf certificates of `ca` per SNI name, cached in memory for the life of the process. Names
  * outside `tld` get the fallback (the certificate of `tld` itself): the CA signs nothing else.
  */
-export const leafCache = (ca: LocalCa, tld: string): LeafCache => {
+export const leafCache = (ca: LocalCa, tld: string, limit = MAX_CACHED): LeafCache => {
   const key = newLeafKey()
   const contexts = new Map<string, Promise<tls.SecureContext>>()
   let count = 0
@@ -92,6 +95,11 @@ export const leafCache = (ca: LocalCa, tld: string): LeafCache => {
       }),
     )
     contexts.set(name, pending)
+    // a Map iterates in insertion order: the first name after the tld's is the oldest
+    if (contexts.size > limit + 1) {
+      const oldest = [...contexts.keys()].find((n) => n !== tld.toLowerCase())
+      if (oldest !== undefined) contexts.delete(oldest)
+    }
     return pending
   }
   return { context, fallback, fallbackPem, signed: () => count }

@@ -145,4 +145,15 @@ describe("leaf certificates", () => {
     expect(cache.signed()).toBe(base + 2)
     expect(new crypto.X509Certificate(cache.fallbackPem.cert).subjectAltName).toBe("DNS:localhost")
   })
+
+  it("keep at most `limit` names: the oldest is forgotten, and signed again when asked", async () => {
+    const cache = leafCache(loadOrCreateCa(tempState()), "localhost", 2)
+    const a = await cache.context("a.localhost")
+    await cache.context("b.localhost")
+    expect(await cache.context("a.localhost")).toBe(a)
+    await cache.context("c.localhost")
+    const signed = cache.signed()
+    expect(await cache.context("a.localhost")).not.toBe(a)
+    expect(cache.signed()).toBe(signed + 1)
+  })
 })
