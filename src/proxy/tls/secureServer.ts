@@ -30,7 +30,8 @@ export interface SecureProxyServer {
 /**
  * An HTTPS server for the proxy: TLS with a certificate per SNI name from the local CA, ALPN
  * offering h2 then http/1.1. HTTP/2 requests and responses are made to look like HTTP/1.1 ones
- * (src/proxy/tls/h2Compat.ts) so that one handler serves both protocols.
+ * (src/proxy/tls/h2Compat.ts) so that one handler serves both protocols. Throws a CaError
+ * when the CA cannot be created.
  */
 export const createSecureProxyServer = (
   handler: ProxyRequestHandler,
@@ -60,6 +61,7 @@ export const createSecureProxyServer = (
       handler(req, res)
     },
   )
+  // HTTP/1.1 connections of an allowHTTP1 server emit 'upgrade' as an http.Server does
   server.on("upgrade", upgrade)
   return { server, ca, leaves, note: caNote(ca) }
 }
