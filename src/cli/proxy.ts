@@ -1,6 +1,7 @@
 import { Args, Command, Options } from "@effect/cli"
 import { lazy } from "./lazy.js"
 import { json } from "./options.js"
+import { trustCommand, untrustCommand } from "./proxyTrust.js"
 
 // `supervisor proxy add|remove|status`: the slugs of the reverse proxy, kept in the `[slugs]`
 // table of the user's configuration (actions/proxy.ts).
@@ -39,6 +40,8 @@ const status = Command.make("status", { json }, ({ json }) => lazy(load, (m) => 
 )
 
 export const proxyCommand = Command.make("proxy").pipe(
-  Command.withDescription("the reverse proxy's slugs: https://<slug>.localhost for a daemon"),
-  Command.withSubcommands([add, remove, status]),
+  Command.withDescription(
+    "the reverse proxy: https://<slug>.localhost for a daemon; its slugs and its local CA",
+  ),
+  Command.withSubcommands([add, remove, status, trustCommand, untrustCommand]),
 )

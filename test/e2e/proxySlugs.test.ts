@@ -49,6 +49,8 @@ describe("proxy add / remove / status", () => {
     "writes the slug under [slugs] keeping the file, refuses bad and clashing slugs, removes it byte for byte; no supervisor is started",
     () => {
       sb = makeDaemonSandbox()
+      // the trust store's kind fixed, so ca_trusted is false (no CA yet) on any machine
+      sb.env.SUPERVISOR_CA_TRUST_SYSTEM = "debian"
       const shop = sb.project("shop", 'namespace = "shop"\n[daemons.web]\nrun = "exec sleep 300"\n')
       const sub = join(shop, "src")
       mkdirSync(sub)
@@ -97,7 +99,7 @@ describe("proxy add / remove / status", () => {
         tld: "localhost",
         ca_path: join(sb.stateDir, "proxy", "ca.pem"),
         ca_exists: false,
-        ca_trusted: null,
+        ca_trusted: false,
         supervisor_running: false,
       })
       expect(json.slugs.map((s: { slug: string; status: string }) => [s.slug, s.status])).toEqual([

@@ -21,6 +21,7 @@ import { nameProblem } from "../../domain/Name.js"
 import { ProxyStatus } from "../../domain/ProxyStatus.js"
 import { Settings } from "../../domain/Settings.js"
 import { projectRootOf, slugProblem } from "../../proxy/slugs.js"
+import { caTrusted } from "../../proxy/tls/trust.js"
 import { effectiveProxy, slugUrl } from "../../proxy/url.js"
 import { stateDir, statePaths } from "../../state/paths.js"
 import { isUp, SupervisorClient, supervisorClientLayer } from "../client.js"
@@ -162,7 +163,7 @@ export const status = (json: boolean) =>
         tld: proxy.tld,
         ca_path: caPath,
         ca_exists: fs.existsSync(caPath),
-        ca_trusted: null,
+        ca_trusted: caTrusted(stateDir(process.env)),
         supervisor_running: Option.isSome(known),
         slugs: Object.keys(config.slugs)
           .sort()
@@ -184,7 +185,7 @@ export const status = (json: boolean) =>
       const onOff = out.enabled
         ? green("enabled")
         : `${yellow("disabled")} ${dim("(supervisor settings set proxy.enable true --global)")}`
-      const ca = `${out.ca_path} ${dim(out.ca_exists ? "(exists" : "(not created yet")}${dim("; trusted: unknown)")}`
+      const ca = `${out.ca_path} ${dim(out.ca_exists ? "(exists" : "(not created yet")}${dim(`; trusted: ${out.ca_trusted === null ? "unknown" : out.ca_trusted ? "yes" : "no"})`)}`
       yield* Console.log(
         [
           `proxy   ${onOff}`,

@@ -1,0 +1,136 @@
+import { createPrivateKey, X509Certificate } from "node:crypto"
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { afterEach, describe, expect, it } from "vitest"
+import { makeSandbox, runCli, runCliAsync, type Sandbox } from "./harness.js"
+
+// `proxy trust|untrust` through the built CLI, with the store redirected to the sandbox
+// (SUPERVISOR_CA_STORE_DIR) and a fake update-ca-certificates first on PATH: the machine's
+// real trust store is never touched.
+
+let sb: Sandbox
+afterEach(() => sb?.cleanup())
+
+const setup = (updateExit = 0) => {
+  sb = makeSandbox()
+  const bin = join(sb.root, "bin")
+  const calls = join(sb.root, "calls.log")
+  mkdirSync(bin)
+  writeFileSync(
+    join(bin, "update-ca-certificates"),
+    `#!/bin/sh\necho "update-ca-certificates $*" >> '${calls}'\n${updateExit === 0 ? 'echo "1 added, 0 removed; done."' : 'echo "cannot write /etc/ssl/certs" >&2'}\nexit ${updateExit}\n`,
+  )
+  chmodSync(join(bin, "update-ca-certificates"), 0o755)
+  const state = join(sb.root, "state")
+  const store = join(sb.root, "store")
+  const env = {
+    ...sb.env,
+    PATH: `${bin}:${sb.env.PATH}`,
+    SUPERVISOR_STATE_DIR: state,
+    SUPERVISOR_CA_STORE_DIR: store,
+    SUPERVISOR_CA_TRUST_SYSTEM: "debian",
+  }
+  const calledTimes = () =>
+    existsSync(calls) ? readFileSync(calls, "utf8").split("\n").filter(Boolean).length : 0
+  return {
+    env,
+    ca: join(state, "proxy", "ca.pem"),
+    installed: join(store, "supervisor-local-ca.crt"),
+    calledTimes,
+  }
+}
+
+const cli = (args: ReadonlyArray<string>, env: Record<string, string>) => runCli(args, { cwd: sb.root, env })
+
+describe("supervisor proxy trust / untrust", () => {
+  it("--dry-run prints the commands and changes nothing (the CA is created)", () => {
+    const t = setup()
+    const r = cli(["proxy", "trust", "--dry-run"], t.env)
+    expect(r.stderr).toBe("")
+    expect(r.status).toBe(0)
+    expect(r.stdout).toContain(`created the local CA ${t.ca}`)
+    expect(r.stdout).toContain("would run (Debian/Ubuntu system store):")
+    expect(r.stdout).toContain(`  install -m 0644 ${t.ca} ${t.installed}`)
+    expect(r.stdout).toContain("  update-ca-certificates")
+    expect(existsSync(t.ca)).toBe(true)
+    expect(existsSync(t.installed)).toBe(false)
+    expect(t.calledTimes()).toBe(0)
+  })
+
+  it("installs the CA, says what it ran, and untrust removes it", () => {
+    const t = setup()
+    const trust = cli(["proxy", "trust"], t.env)
+    expect(trust.stderr).toBe("")
+    expect(trust.status).toBe(0)
+    expect(trust.stdout).toContain(`ran: install -m 0644 ${t.ca} ${t.installed}`)
+    expect(trust.stdout).toContain("ran: update-ca-certificates")
+    expect(trust.stdout).toContain(`trusted the local CA ${t.ca}`)
+    expect(readFileSync(t.installed, "utf8")).toBe(readFileSync(t.ca, "utf8"))
+    expect(t.calledTimes()).toBe(1)
+
+    const again = cli(["proxy", "trust"], t.env)
+    expect(again.status).toBe(0)
+    expect(again.stdout).toContain("is already trusted")
+    expect(t.calledTimes()).toBe(1)
+
+    const untrust = cli(["proxy", "untrust"], t.env)
+    expect(untrust.stderr).toBe("")
+    expect(untrust.status).toBe(0)
+    expect(untrust.stdout).toContain(`ran: rm -f ${t.installed}`)
+    expect(untrust.stdout).toContain("ran: update-ca-certificates")
+    expect(existsSync(t.installed)).toBe(false)
+    expect(t.calledTimes()).toBe(2)
+
+    const twice = cli(["proxy", "untrust"], t.env)
+    expect(twice.status).toBe(0)
+    expect(twice.stdout).toContain("not in the Debian/Ubuntu system store: nothing to do")
+  })
+
+  it("a store it cannot write: prints the commands to run with sudo, exits 1, runs nothing", () => {
+    const t = setup()
+    writeFileSync(join(sb.root, "plainfile"), "")
+    const env = { ...t.env, SUPERVISOR_CA_STORE_DIR: join(sb.root, "plainfile", "store") }
+    const r = cli(["proxy", "trust"], env)
+    expect(r.status).toBe(1)
+    expect(r.stderr).toContain("needs root")
+    expect(r.stderr).toContain("supervisor never runs sudo itself")
+    expect(r.stderr).toContain(
+      `  sudo install -m 0644 ${t.ca} ${join(sb.root, "plainfile", "store", "supervisor-local-ca.crt")}`,
+    )
+    expect(r.stderr).toContain("  sudo update-ca-certificates")
+    expect(t.calledTimes()).toBe(0)
+  })
+
+  it("a failing update tool: its message and exit 1", () => {
+    const t = setup(1)
+    const r = cli(["proxy", "trust"], t.env)
+    expect(r.status).toBe(1)
+    expect(r.stderr).toContain("update-ca-certificates exited with 1: cannot write /etc/ssl/certs")
+  })
+
+  it("an unknown system: where the CA is, to trust by hand; a bad override is named", () => {
+    const t = setup()
+    const r = cli(["proxy", "trust"], { ...t.env, SUPERVISOR_CA_TRUST_SYSTEM: "none" })
+    expect(r.status).toBe(1)
+    expect(r.stderr).toContain(
+      `The CA is ${t.ca}: add it to your system's and browsers' trust stores by hand`,
+    )
+    const bad = cli(["proxy", "untrust"], { ...t.env, SUPERVISOR_CA_TRUST_SYSTEM: "windows" })
+    expect(bad.status).toBe(1)
+    expect(bad.stderr).toContain("SUPERVISOR_CA_TRUST_SYSTEM=windows is not a trust store")
+  })
+
+  it("commands started together make one CA: one says it created it, the others load it", async () => {
+    const t = setup()
+    const runs = await Promise.all(
+      [1, 2, 3, 4].map(() => runCliAsync(["proxy", "trust", "--dry-run"], { cwd: sb.root, env: t.env })),
+    )
+    for (const r of runs) expect(r.status, r.stderr).toBe(0)
+    const outputs = runs.map((r) => r.stdout + r.stderr)
+    expect(outputs.filter((o) => o.includes("created the local CA"))).toHaveLength(1)
+    expect(outputs.filter((o) => o.includes("replaced"))).toHaveLength(0)
+    const cert = new X509Certificate(readFileSync(t.ca))
+    expect(cert.checkPrivateKey(createPrivateKey(readFileSync(join(t.ca, "..", "ca-key.pem"))))).toBe(true)
+    expect(existsSync(join(t.ca, "..", "ca.lock"))).toBe(false)
+  })
+})
