@@ -138,12 +138,27 @@ export const LogsSettings = Schema.Struct({
   archive_hook: maybe(ArchiveHook, "Run a command on the lines about to be pruned"),
 }).annotations({ identifier: "LogsSettings", description: "Defaults of the daemons' log storage" })
 
+export const ProxySettings = Schema.Struct({
+  enable: setting(Schema.Boolean, false, "Serve the reverse proxy (<slug>.<tld> to a daemon's port)"),
+  host: setting(Schema.String, "127.0.0.1", "Address of the proxy listener"),
+  port: maybe(BindPort, "Port of the proxy listener: 7443 with https, 7080 without; 0 picks a free one"),
+  https: setting(Schema.Boolean, true, "Serve the proxy over HTTPS with a local CA"),
+  tld: setting(Schema.String, "localhost", "The domain under which slugs are served (<slug>.<tld>)"),
+  auto_start: setting(Schema.Boolean, true, "Start a stopped daemon when a request for its slug arrives"),
+  auto_start_timeout: setting(
+    HumanDuration,
+    "30s",
+    "How long a request waits for a daemon started on request to be ready",
+  ),
+}).annotations({ identifier: "ProxySettings", description: "The reverse proxy" })
+
 export const settingGroups = {
   general: GeneralSettings,
   supervisor: SupervisorSettings,
   web: WebSettings,
   api: ApiSettings,
   logs: LogsSettings,
+  proxy: ProxySettings,
 } as const
 export type SettingGroup = keyof typeof settingGroups
 
@@ -155,6 +170,7 @@ export const Settings = Schema.Struct({
   web: Schema.optionalWith(WebSettings, { default: () => Schema.decodeSync(WebSettings)({}) }),
   api: Schema.optionalWith(ApiSettings, { default: () => Schema.decodeSync(ApiSettings)({}) }),
   logs: Schema.optionalWith(LogsSettings, { default: () => Schema.decodeSync(LogsSettings)({}) }),
+  proxy: Schema.optionalWith(ProxySettings, { default: () => Schema.decodeSync(ProxySettings)({}) }),
 }).annotations({
   identifier: "Settings",
   description: "Settings; each key can be overridden by SUPERVISOR_<GROUP>_<KEY>",

@@ -1,0 +1,207 @@
+import * as http from "node:http"
+import * as net from "node:net"
+import type { Duplex } from "node:stream"
+import {
+  endToEnd,
+  forwardHeaders,
+  hopsOf,
+  MAX_HOPS,
+  requestHost,
+  slugOfHost,
+  upgradeRequestHead,
+} from "./headers.js"
+import { failure, type ProxyFailure, renderFailure } from "./pages.js"
+
+/** Where a slug's requests go now: a port on this host. */
+export interface ProxyTarget {
+  readonly _tag: "Target"
+  readonly port: number
+}
+export type Resolution = ProxyTarget | ProxyFailure
+
+export interface HandlerOptions {
+  readonly tld: string
+  readonly proto: "http" | "https"
+  /** The slug's target, starting its daemon when needed (src/proxy/targets.ts). */
+  readonly resolve: (slug: string) => Promise<Resolution>
+  /** How long the daemon may take to send a response's headers before a 504 (default 2 minutes). */
+  readonly responseTimeout?: number
+}
+
+/** The address the daemons are reached on: `localhost` tries 127.0.0.1 and ::1 (a daemon may bind either). */
+const TARGET_HOST = "localhost"
+export const RESPONSE_TIMEOUT = 120_000
+
+/** A request of HTTP/1.1 or of the HTTP/2 compatibility API (which has no Connection headers). */
+type Request = http.IncomingMessage
+type Response = http.ServerResponse
+
+export interface ProxyHandler {
+  readonly request: (req: Request, res: Response) => void
+  readonly upgrade: (req: Request, socket: Duplex, head: Buffer) => void
+  /** Closes the kept-alive connections to the daemons. */
+  readonly close: () => void
+}
+
+/** Routes a request by its host to a slug's target, or the failure to answer with. */
+const route = (
+  req: Request,
+  options: HandlerOptions,
+): Promise<{ host: string } & Resolution> | ProxyFailure => {
+  const host = requestHost(req.headers, req.httpVersionMajor)
+  if (host === undefined)
+    return failure(400, "Bad Request", [
+      `This is the supervisor's proxy: a request needs a Host header such as <slug>.${options.tld}.`,
+    ])
+  if (hopsOf(req.headers) >= MAX_HOPS)
+    return failure(508, "Loop Detected", [
+      `The request went through the proxy more than ${MAX_HOPS} times: a daemon forwards to its own slug.`,
+    ])
+  const slug = slugOfHost(host, options.tld)
+  if (slug === undefined)
+    return failure(404, "Not Found", [
+      `${host} is not a proxy host: the proxy answers <slug>.${options.tld} (settings.proxy.tld).`,
+    ])
+  return options.resolve(slug).then((r) => ({ ...r, host }))
+}
+
+const sendFailure = (req: Request, res: Response, f: ProxyFailure) => {
+  if (res.headersSent) {
+    res.destroy()
+    return
+  }
+  const page = renderFailure(f, req.headers.accept)
+  res.writeHead(f.status, { "content-type": page.contentType, "cache-control": "no-store" })
+  res.end(page.body)
+}
+
+const socketFailure = (req: Request, socket: Duplex, f: ProxyFailure) => {
+  const page = renderFailure(f, req.headers.accept)
+  const body = Buffer.from(page.body)
+  socket.end(
+    `HTTP/1.1 ${f.status} ${http.STATUS_CODES[f.status] ?? f.title}\r\ncontent-type: ${page.contentType}\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${page.body}`,
+  )
+}
+
+const unreachable = (port: number, e: Error & { code?: string }) =>
+  failure(502, "Bad Gateway", [
+    `The daemon does not answer on port ${port}: ${e.code ?? e.message}.`,
+    "It may still be starting, or listen on another port; `supervisor logs` shows its output.",
+  ])
+
+/**
+ * The proxy as plain Node handlers, to mount on an HTTP/1.1 server or the HTTP/2 compatibility
+ * API: streams both ways without buffering, keeps connections to each daemon alive.
+ */
+export const makeProxyHandler = (options: HandlerOptions): ProxyHandler => {
+  const agents = new Map<number, http.Agent>()
+  const agentFor = (port: number) => {
+    let agent = agents.get(port)
+    if (agent === undefined) {
+      agent = new http.Agent({ keepAlive: true, maxFreeSockets: 64 })
+      agents.set(port, agent)
+    }
+    return agent
+  }
+  const responseTimeout = options.responseTimeout ?? RESPONSE_TIMEOUT
+
+  const forward = (req: Request, res: Response, host: string, port: number) => {
+    const headers = forwardHeaders(req.headers, {
+      remoteAddress: req.socket.remoteAddress,
+      host,
+      proto: options.proto,
+      hops: hopsOf(req.headers),
+    })
+    const upstream = http.request({
+      host: TARGET_HOST,
+      port,
+      method: req.method,
+      path: req.url,
+      headers,
+      agent: agentFor(port),
+    })
+    const timer = setTimeout(() => {
+      sendFailure(
+        req,
+        res,
+        failure(504, "Gateway Timeout", [
+          `The daemon on port ${port} sent no response within ${Math.round(responseTimeout / 1000)}s.`,
+        ]),
+      )
+      upstream.destroy()
+    }, responseTimeout)
+    upstream.on("response", (up) => {
+      clearTimeout(timer)
+      // Hop-by-hop headers dropped: Node frames the body itself (and HTTP/2 forbids them).
+      const out = endToEnd(up.headers)
+      if (req.httpVersionMajor === 2) res.writeHead(up.statusCode ?? 502, out)
+      else res.writeHead(up.statusCode ?? 502, up.statusMessage, out)
+      // Server-sent events and chunked bodies go out as they arrive.
+      res.flushHeaders()
+      up.pipe(res)
+      up.on("error", () => res.destroy())
+    })
+    upstream.on("error", (e) => {
+      clearTimeout(timer)
+      if (!res.writableEnded) sendFailure(req, res, unreachable(port, e))
+    })
+    // The client went away before the end: stop the daemon's side too.
+    res.on("close", () => {
+      clearTimeout(timer)
+      if (!res.writableFinished) upstream.destroy()
+    })
+    req.pipe(upstream)
+  }
+
+  const request = (req: Request, res: Response) => {
+    const routed = route(req, options)
+    if (!(routed instanceof Promise)) return sendFailure(req, res, routed)
+    routed.then(
+      (r) => (r._tag === "Failure" ? sendFailure(req, res, r) : forward(req, res, r.host, r.port)),
+      (e: unknown) => sendFailure(req, res, failure(500, "Proxy Error", [String(e)])),
+    )
+  }
+
+  const upgrade = (req: Request, socket: Duplex, head: Buffer) => {
+    socket.on("error", () => socket.destroy())
+    const routed = route(req, options)
+    if (!(routed instanceof Promise)) return socketFailure(req, socket, routed)
+    routed.then(
+      (r) => {
+        if (r._tag === "Failure") return socketFailure(req, socket, r)
+        const headers = forwardHeaders(req.headers, {
+          remoteAddress: req.socket.remoteAddress,
+          host: r.host,
+          proto: options.proto,
+          hops: hopsOf(req.headers),
+        })
+        const upstream = net.connect({ host: TARGET_HOST, port: r.port })
+        upstream.on("connect", () => {
+          upstream.write(
+            upgradeRequestHead(req.method ?? "GET", req.url ?? "/", headers, req.headers.upgrade ?? ""),
+          )
+          if (head.length > 0) upstream.write(head)
+          // The daemon's answer (101 and frames, or a refusal) goes back as it is.
+          upstream.pipe(socket)
+          socket.pipe(upstream)
+        })
+        upstream.on("error", (e) => {
+          if (upstream.bytesRead === 0 && socket.writable) socketFailure(req, socket, unreachable(r.port, e))
+          else socket.destroy()
+        })
+        upstream.on("close", () => socket.destroy())
+        socket.on("close", () => upstream.destroy())
+      },
+      (e: unknown) => socketFailure(req, socket, failure(500, "Proxy Error", [String(e)])),
+    )
+  }
+
+  return {
+    request,
+    upgrade,
+    close: () => {
+      for (const agent of agents.values()) agent.destroy()
+      agents.clear()
+    },
+  }
+}
