@@ -2,7 +2,14 @@ import { Schema } from "effect"
 import { DaemonRef } from "./DaemonId.js"
 import { DaemonOptions } from "./DaemonOptions.js"
 import { DaemonName, Namespace } from "./Name.js"
-import { ApiSettings, GeneralSettings, LogsSettings, SupervisorSettings, WebSettings } from "./Settings.js"
+import {
+  ApiSettings,
+  GeneralSettings,
+  LogsSettings,
+  ProxySettings,
+  SupervisorSettings,
+  WebSettings,
+} from "./Settings.js"
 
 export const Group = Schema.Struct({
   daemons: Schema.Array(DaemonRef).annotations({ description: "Short names or qualified IDs" }),
@@ -56,9 +63,10 @@ export const ConfigFile = Schema.Struct({
       web: Schema.optional(WebSettings),
       api: Schema.optional(ApiSettings),
       logs: Schema.optional(LogsSettings),
+      proxy: Schema.optional(ProxySettings),
     }).annotations({
       description:
-        "Settings tables: [settings.general], [settings.supervisor], [settings.web], [settings.api], [settings.logs]",
+        "Settings tables: [settings.general], [settings.supervisor], [settings.web], [settings.api], [settings.logs], [settings.proxy]",
     }),
   ),
   general: Schema.optional(GeneralSettings.annotations({ description: "Same as [settings.general]" })),
