@@ -1,0 +1,100 @@
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
+import { afterEach, describe, expect, it } from "vitest"
+import { makeProxyHandler, type Resolution } from "../../src/proxy/handler.js"
+import { failure, renderFailure } from "../../src/proxy/pages.js"
+
+const closers: Array<() => void> = []
+afterEach(() => {
+  for (const close of closers.splice(0)) close()
+})
+
+const serve = (handler: http.RequestListener) =>
+  new Promise<number>((resolve) => {
+    const server = http.createServer(handler)
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port))
+    closers.push(() => {
+      server.closeAllConnections()
+      server.close()
+    })
+  })
+
+const proxy = async (resolve: (slug: string) => Promise<Resolution>, responseTimeout?: number) => {
+  const handler = makeProxyHandler({
+    tld: "localhost",
+    proto: "http",
+    resolve,
+    ...(responseTimeout === undefined ? {} : { responseTimeout }),
+  })
+  closers.push(handler.close)
+  return serve(handler.request)
+}
+
+const get = (port: number, headers: http.OutgoingHttpHeaders) =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    http
+      .get({ host: "127.0.0.1", port, headers, agent: false }, (res) => {
+        let body = ""
+        res.setEncoding("utf8").on("data", (d: string) => {
+          body += d
+        })
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }))
+      })
+      .on("error", reject)
+  })
+
+describe("the proxy handler", () => {
+  it("routes by Host to the slug's port and asks the resolver for that slug", async () => {
+    const target = await serve((req, res) => res.end(`hello ${req.headers.host}`))
+    const asked: Array<string> = []
+    const port = await proxy(async (slug) => {
+      asked.push(slug)
+      return { _tag: "Target", port: target }
+    })
+    expect(await get(port, { host: "shop.localhost" })).toEqual({ status: 200, body: "hello shop.localhost" })
+    expect(asked).toEqual(["shop"])
+  })
+
+  it("answers a loop (more than 5 hops) with 508 without resolving", async () => {
+    const port = await proxy(async () => {
+      throw new Error("not asked")
+    })
+    const r = await get(port, { host: "shop.localhost", "x-supervisor-hops": "5", accept: "text/plain" })
+    expect(r.status).toBe(508)
+    expect(r.body).toMatch(/^508 Loop Detected/)
+  })
+
+  it("answers a host outside the TLD with 404, a resolver's failure with its page", async () => {
+    const port = await proxy(async (slug) => failure(404, "Not Found", [`No slug ${slug} is configured.`]))
+    expect((await get(port, { host: "example.com" })).status).toBe(404)
+    const r = await get(port, { host: "nope.localhost" })
+    expect(r.status).toBe(404)
+    expect(r.body).toContain("No slug nope is configured.")
+  })
+
+  it("is 502 when nothing listens on the port, 504 when the daemon sends no response in time", async () => {
+    const closed = await serve(() => {})
+    closers.pop()?.()
+    const refused = await proxy(async () => ({ _tag: "Target", port: closed }))
+    expect((await get(refused, { host: "a.localhost" })).status).toBe(502)
+    const silent = await serve(() => {})
+    const slow = await proxy(async () => ({ _tag: "Target", port: silent }), 200)
+    const r = await get(slow, { host: "a.localhost", accept: "text/plain" })
+    expect(r.status).toBe(504)
+    expect(r.body).toContain("no response within")
+  })
+})
+
+describe("failure pages", () => {
+  it("are HTML by default, escaped, and plain text when Accept asks for it", () => {
+    const f = failure(502, "Bad Gateway", ["<b>down</b>"], ["line 1"])
+    const html = renderFailure(f, "text/html,*/*")
+    expect(html.contentType).toMatch(/^text\/html/)
+    expect(html.body).toContain("&lt;b&gt;down&lt;/b&gt;")
+    expect(html.body).toContain("<pre>line 1</pre>")
+    expect(renderFailure(f, undefined).contentType).toMatch(/^text\/html/)
+    const text = renderFailure(f, "text/plain")
+    expect(text.contentType).toMatch(/^text\/plain/)
+    expect(text.body).toBe("502 Bad Gateway\n\n<b>down</b>\n\nLast log lines:\nline 1\n")
+  })
+})
