@@ -139,11 +139,11 @@ export const LogsSettings = Schema.Struct({
 }).annotations({ identifier: "LogsSettings", description: "Defaults of the daemons' log storage" })
 
 export const ProxySettings = Schema.Struct({
-  enable: setting(Schema.Boolean, false, "Serve the reverse proxy (<slug>.<tld> to a daemon's port)"),
+  enable: setting(Schema.Boolean, false, "Serve the reverse proxy (`<slug>.<tld>` to a daemon's port)"),
   host: setting(Schema.String, "127.0.0.1", "Address of the proxy listener"),
   port: maybe(BindPort, "Port of the proxy listener: 7443 with https, 7080 without; 0 picks a free one"),
   https: setting(Schema.Boolean, true, "Serve the proxy over HTTPS with a local CA"),
-  tld: setting(Schema.String, "localhost", "The domain under which slugs are served (<slug>.<tld>)"),
+  tld: setting(Schema.String, "localhost", "The domain under which slugs are served (`<slug>.<tld>`)"),
   auto_start: setting(Schema.Boolean, true, "Start a stopped daemon when a request for its slug arrives"),
   auto_start_timeout: setting(
     HumanDuration,
