@@ -22,8 +22,8 @@ export type Resolution = ProxyTarget | ProxyFailure
 export interface HandlerOptions {
   readonly tld: string
   readonly proto: "http" | "https"
-  /** The slug's target, starting its daemon when needed (src/proxy/targets.ts). */
-  readonly resolve: (slug: string) => Promise<Resolution>
+  /** The slug's target, starting its daemon when needed (src/proxy/targets.ts); known ones at once. */
+  readonly resolve: (slug: string) => Resolution | Promise<Resolution>
   /** How long the daemon may take to send a response's headers before a 504 (default 2 minutes). */
   readonly responseTimeout?: number
 }
@@ -43,11 +43,18 @@ export interface ProxyHandler {
   readonly close: () => void
 }
 
+/** A routed request: the daemon's port and the host it was asked for. */
+interface Routed {
+  readonly _tag: "Target"
+  readonly port: number
+  readonly host: string
+}
+
 /** Routes a request by its host to a slug's target, or the failure to answer with. */
 const route = (
   req: Request,
   options: HandlerOptions,
-): Promise<{ host: string } & Resolution> | ProxyFailure => {
+): Routed | ProxyFailure | Promise<Routed | ProxyFailure> => {
   const host = requestHost(req.headers, req.httpVersionMajor)
   if (host === undefined)
     return failure(400, "Bad Request", [
@@ -62,7 +69,19 @@ const route = (
     return failure(404, "Not Found", [
       `${host} is not a proxy host: the proxy answers <slug>.${options.tld} (settings.proxy.tld).`,
     ])
-  return options.resolve(slug).then((r) => ({ ...r, host }))
+  const withHost = (r: Resolution): Routed | ProxyFailure => (r._tag === "Target" ? { ...r, host } : r)
+  const resolved = options.resolve(slug)
+  return resolved instanceof Promise ? resolved.then(withHost) : withHost(resolved)
+}
+
+/** Runs `then` on a routing now when it is known, else when it settles. */
+const whenRouted = (
+  routed: ReturnType<typeof route>,
+  then: (r: Routed | ProxyFailure) => void,
+  onError: (f: ProxyFailure) => void,
+) => {
+  if (!(routed instanceof Promise)) return then(routed)
+  routed.then(then, (e: unknown) => onError(failure(500, "Proxy Error", [String(e)])))
 }
 
 const sendFailure = (req: Request, res: Response, f: ProxyFailure) => {
@@ -136,8 +155,8 @@ export const makeProxyHandler = (options: HandlerOptions): ProxyHandler => {
       const out = endToEnd(up.headers)
       if (req.httpVersionMajor === 2) res.writeHead(up.statusCode ?? 502, out)
       else res.writeHead(up.statusCode ?? 502, up.statusMessage, out)
-      // Server-sent events and chunked bodies go out as they arrive.
-      res.flushHeaders()
+      // a body of unknown length (server-sent events, a stream): its headers go out at once
+      if (up.headers["content-length"] === undefined) res.flushHeaders()
       up.pipe(res)
       up.on("error", () => res.destroy())
     })
@@ -154,19 +173,17 @@ export const makeProxyHandler = (options: HandlerOptions): ProxyHandler => {
   }
 
   const request = (req: Request, res: Response) => {
-    const routed = route(req, options)
-    if (!(routed instanceof Promise)) return sendFailure(req, res, routed)
-    routed.then(
+    whenRouted(
+      route(req, options),
       (r) => (r._tag === "Failure" ? sendFailure(req, res, r) : forward(req, res, r.host, r.port)),
-      (e: unknown) => sendFailure(req, res, failure(500, "Proxy Error", [String(e)])),
+      (f) => sendFailure(req, res, f),
     )
   }
 
   const upgrade = (req: Request, socket: Duplex, head: Buffer) => {
     socket.on("error", () => socket.destroy())
-    const routed = route(req, options)
-    if (!(routed instanceof Promise)) return socketFailure(req, socket, routed)
-    routed.then(
+    whenRouted(
+      route(req, options),
       (r) => {
         if (r._tag === "Failure") return socketFailure(req, socket, r)
         const headers = forwardHeaders(req.headers, {
@@ -192,7 +209,7 @@ export const makeProxyHandler = (options: HandlerOptions): ProxyHandler => {
         upstream.on("close", () => socket.destroy())
         socket.on("close", () => upstream.destroy())
       },
-      (e: unknown) => socketFailure(req, socket, failure(500, "Proxy Error", [String(e)])),
+      (f) => socketFailure(req, socket, f),
     )
   }
 

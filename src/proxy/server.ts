@@ -1,6 +1,6 @@
 import * as http from "node:http"
 import type { Server } from "node:net"
-import { Console, Effect, Layer, Runtime } from "effect"
+import { Console, Effect, Layer, Ref, Runtime } from "effect"
 import { HostInfo } from "../api/HostInfo.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
 import { makeProxyHandler } from "./handler.js"
@@ -29,12 +29,15 @@ export const ProxyListener = Layer.scopedDiscard(
     const options = proxyOptions(settings)
     if (!options.enable) return
     const host = yield* HostInfo
-    const resolve = yield* makeResolver(options)
+    const lookup = yield* makeResolver(options)
     const runtime = yield* Effect.runtime<never>()
     const handler = makeProxyHandler({
       tld: options.tld,
       proto: options.https ? "https" : "http",
-      resolve: (slug) => Runtime.runPromise(runtime)(resolve(slug)),
+      resolve: (slug) => {
+        const found = lookup(slug)
+        return Effect.isEffect(found) ? Runtime.runPromise(runtime)(found) : found
+      },
     })
     const made = yield* Effect.try(() => {
       if (options.https) return createSecureProxyServer(handler.request, handler.upgrade, host.stateDir)
@@ -42,21 +45,24 @@ export const ProxyListener = Layer.scopedDiscard(
       server.on("upgrade", handler.upgrade)
       return server
     }).pipe(Effect.either)
+    /** Said in the supervisor's log and by `supervisor supervisor status`; the supervisor runs on. */
+    const notStarted = (why: string) =>
+      Ref.update(host.listeners, (l) => ({ ...l, proxyProblem: `not started: ${why}` })).pipe(
+        Effect.zipRight(Console.error(`proxy: not started: ${why}`)),
+      )
     if (made._tag === "Left") {
       const cause = made.left.error
-      return yield* Console.error(
-        `proxy: not started: ${cause instanceof Error ? cause.message : String(cause)}`,
-      )
+      return yield* notStarted(cause instanceof Error ? cause.message : String(cause))
     }
     const server = made.right
     const bound = yield* listenOn(server, options.host, options.port).pipe(Effect.either)
     if (bound._tag === "Left") {
       const e = bound.left as NodeJS.ErrnoException
       handler.close()
-      return yield* Console.error(
+      return yield* notStarted(
         e.code === "EADDRINUSE"
-          ? `proxy: not started: port ${options.port} on ${options.host} is in use; choose another with settings.proxy.port (0 picks a free one)`
-          : `proxy: not started: cannot listen on ${options.host}:${options.port}: ${e.message}`,
+          ? `port ${options.port} on ${options.host} is in use; choose another with settings.proxy.port (0 picks a free one)`
+          : `cannot listen on ${options.host}:${options.port}: ${e.message}`,
       )
     }
     yield* Effect.addFinalizer(() =>
@@ -67,6 +73,8 @@ export const ProxyListener = Layer.scopedDiscard(
       }),
     )
     const scheme = options.https ? "https" : "http"
+    const address = options.host.includes(":") ? `[${options.host}]` : options.host
+    yield* Ref.update(host.listeners, (l) => ({ ...l, proxy: `${scheme}://${address}:${bound.right}` }))
     yield* Console.error(
       `Proxy listening on ${scheme}://${options.host}:${bound.right} (<slug>.${options.tld}:${bound.right})`,
     )

@@ -1,5 +1,5 @@
 import * as nodePath from "node:path"
-import { Deferred, Effect, Option, SubscriptionRef } from "effect"
+import { Deferred, Effect, Option, Stream, SubscriptionRef } from "effect"
 import { Control } from "../control/Control.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
@@ -7,7 +7,7 @@ import type { DaemonState } from "../supervisor/DaemonState.js"
 import { daemonUsage } from "../supervisor/resourceUsage.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
-import type { Resolution } from "./handler.js"
+import type { ProxyTarget, Resolution } from "./handler.js"
 import type { ProxyOptions } from "./options.js"
 import { failure, type ProxyFailure } from "./pages.js"
 
@@ -42,6 +42,21 @@ export const makeResolver = (options: ProxyOptions) =>
     /** daemon ID -> the port found for its current process (a /proc scan only when the pid changes) */
     const ports = new Map<string, { readonly pid: number; readonly port: number }>()
     const starting = new Map<string, Deferred.Deferred<Resolution>>()
+    /**
+     * slug -> target while no daemon changed: the fast path of every request. Any change of any
+     * daemon's state clears it (a restart may move the port); `generation` keeps a resolution
+     * that raced a change out of it.
+     */
+    const resolved = new Map<string, ProxyTarget>()
+    let generation = 0
+    yield* Effect.forkScoped(
+      Stream.runForEach(sup.changes, () =>
+        Effect.sync(() => {
+          generation++
+          resolved.clear()
+        }),
+      ),
+    )
     // concurrent first requests: one of them makes the project known, the others wait for it
     const noting = yield* Effect.makeSemaphore(1)
 
@@ -179,5 +194,17 @@ export const makeResolver = (options: ProxyOptions) =>
         )
       })
 
-    return resolve
+    /** The cached target of a slug, else the resolution as an Effect. */
+    const lookup = (slug: string): ProxyTarget | Effect.Effect<Resolution> => {
+      const hit = resolved.get(slug)
+      if (hit !== undefined) return hit
+      const before = generation
+      return Effect.tap(resolve(slug), (r) =>
+        Effect.sync(() => {
+          if (r._tag === "Target" && generation === before) resolved.set(slug, r)
+        }),
+      )
+    }
+
+    return lookup
   })

@@ -207,3 +207,46 @@ describe("the reverse proxy (e2e)", () => {
     T,
   )
 })
+
+describe("the reverse proxy's port in use (e2e)", () => {
+  it(
+    "is said by supervisor status and the supervisor's log; the supervisor runs on",
+    async () => {
+      const other = makeDaemonSandbox()
+      const busy = net.createServer()
+      try {
+        await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve))
+        const taken = (busy.address() as net.AddressInfo).port
+        other.write({
+          "home/.config/supervisor/config.toml": `[settings.proxy]\nenable = true\nhttps = false\nport = ${taken}\n`,
+        })
+        expect(other.cli(["supervisor", "start"], other.root).status).toBe(0)
+        const status = other.cli(["supervisor", "status"], other.root)
+        expect(status.status, status.stderr).toBe(0)
+        expect(status.stdout).toContain(
+          `proxy    not started: port ${taken} on 127.0.0.1 is in use; choose another with settings.proxy.port`,
+        )
+        const json = JSON.parse(other.cli(["supervisor", "status", "--json"], other.root).stdout) as {
+          proxy_problem?: string
+          proxy_url?: string
+        }
+        expect(json.proxy_problem).toContain("is in use")
+        expect(json.proxy_url).toBeUndefined()
+        expect(readFileSync(join(other.stateDir, "logs", "supervisor.log"), "utf8")).toContain(
+          "proxy: not started: port",
+        )
+      } finally {
+        busy.close()
+        other.destroy()
+      }
+    },
+    T,
+  )
+
+  it("a listening proxy's URL is in supervisor status --json", () => {
+    const json = JSON.parse(sb.cli(["supervisor", "status", "--json"], sb.root).stdout) as {
+      proxy_url?: string
+    }
+    expect(json.proxy_url).toBe(`http://127.0.0.1:${port}`)
+  })
+})
