@@ -16,6 +16,8 @@ import { failure, type ProxyFailure, renderFailure } from "./pages.js"
 export interface ProxyTarget {
   readonly _tag: "Target"
   readonly port: number
+  /** The loopback address it listens on (default 127.0.0.1; `::1` for an IPv6-only server). */
+  readonly address?: string | undefined
 }
 export type Resolution = ProxyTarget | ProxyFailure
 
@@ -28,8 +30,7 @@ export interface HandlerOptions {
   readonly responseTimeout?: number
 }
 
-/** The address the daemons are reached on: `localhost` tries 127.0.0.1 and ::1 (a daemon may bind either). */
-const TARGET_HOST = "localhost"
+const DEFAULT_ADDRESS = "127.0.0.1"
 export const RESPONSE_TIMEOUT = 120_000
 
 /** A request of HTTP/1.1 or of the HTTP/2 compatibility API (which has no Connection headers). */
@@ -47,6 +48,7 @@ export interface ProxyHandler {
 interface Routed {
   readonly _tag: "Target"
   readonly port: number
+  readonly address?: string | undefined
   readonly host: string
 }
 
@@ -113,18 +115,19 @@ const unreachable = (port: number, e: Error & { code?: string }) =>
  * API: streams both ways without buffering, keeps connections to each daemon alive.
  */
 export const makeProxyHandler = (options: HandlerOptions): ProxyHandler => {
-  const agents = new Map<number, http.Agent>()
-  const agentFor = (port: number) => {
-    let agent = agents.get(port)
+  const agents = new Map<string, http.Agent>()
+  const agentFor = (address: string, port: number) => {
+    const key = `${address} ${port}`
+    let agent = agents.get(key)
     if (agent === undefined) {
       agent = new http.Agent({ keepAlive: true, maxFreeSockets: 64 })
-      agents.set(port, agent)
+      agents.set(key, agent)
     }
     return agent
   }
   const responseTimeout = options.responseTimeout ?? RESPONSE_TIMEOUT
 
-  const forward = (req: Request, res: Response, host: string, port: number) => {
+  const forward = (req: Request, res: Response, { host, port, address = DEFAULT_ADDRESS }: Routed) => {
     const headers = forwardHeaders(req.headers, {
       remoteAddress: req.socket.remoteAddress,
       host,
@@ -132,12 +135,12 @@ export const makeProxyHandler = (options: HandlerOptions): ProxyHandler => {
       hops: hopsOf(req.headers),
     })
     const upstream = http.request({
-      host: TARGET_HOST,
+      host: address,
       port,
       method: req.method,
       path: req.url,
       headers,
-      agent: agentFor(port),
+      agent: agentFor(address, port),
     })
     const timer = setTimeout(() => {
       sendFailure(
@@ -175,7 +178,7 @@ export const makeProxyHandler = (options: HandlerOptions): ProxyHandler => {
   const request = (req: Request, res: Response) => {
     whenRouted(
       route(req, options),
-      (r) => (r._tag === "Failure" ? sendFailure(req, res, r) : forward(req, res, r.host, r.port)),
+      (r) => (r._tag === "Failure" ? sendFailure(req, res, r) : forward(req, res, r)),
       (f) => sendFailure(req, res, f),
     )
   }
@@ -192,7 +195,7 @@ export const makeProxyHandler = (options: HandlerOptions): ProxyHandler => {
           proto: options.proto,
           hops: hopsOf(req.headers),
         })
-        const upstream = net.connect({ host: TARGET_HOST, port: r.port })
+        const upstream = net.connect({ host: r.address ?? DEFAULT_ADDRESS, port: r.port })
         upstream.on("connect", () => {
           upstream.write(
             upgradeRequestHead(req.method ?? "GET", req.url ?? "/", headers, req.headers.upgrade ?? ""),

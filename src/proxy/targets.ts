@@ -7,6 +7,7 @@ import type { DaemonState } from "../supervisor/DaemonState.js"
 import { daemonUsage } from "../supervisor/resourceUsage.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
+import { loopbackFor } from "./address.js"
 import type { ProxyTarget, Resolution } from "./handler.js"
 import type { ProxyOptions } from "./options.js"
 import { failure, type ProxyFailure } from "./pages.js"
@@ -40,7 +41,7 @@ export const makeResolver = (options: ProxyOptions) =>
     /** slug -> qualified daemon ID, once its project is known */
     const ids = new Map<string, string>()
     /** daemon ID -> the port found for its current process (a /proc scan only when the pid changes) */
-    const ports = new Map<string, { readonly pid: number; readonly port: number }>()
+    const ports = new Map<string, { readonly pid: number; readonly target: ProxyTarget }>()
     const starting = new Map<string, Deferred.Deferred<Resolution>>()
     /**
      * slug -> target while no daemon changed: the fast path of every request. Any change of any
@@ -90,13 +91,15 @@ export const makeResolver = (options: ProxyOptions) =>
         return def.id.qualified
       })
 
-    const portOf = (id: string, r: DaemonState): number | undefined => {
+    const targetOf = (id: string, r: DaemonState): ProxyTarget | undefined => {
       if (r.pid === null) return undefined
       const cached = ports.get(id)
-      if (cached !== undefined && cached.pid === r.pid) return cached.port
+      if (cached !== undefined && cached.pid === r.pid) return cached.target
       const port = daemonUsage([r]).get(id)?.activePort ?? r.ports[0]
-      if (port !== undefined && port !== null) ports.set(id, { pid: r.pid, port })
-      return port ?? undefined
+      if (port === undefined || port === null) return undefined
+      const target: ProxyTarget = { _tag: "Target", port, address: loopbackFor(port) }
+      ports.set(id, { pid: r.pid, target })
+      return target
     }
 
     const down = (id: string, r: DaemonState | undefined, why: ReadonlyArray<string>) =>
@@ -109,8 +112,8 @@ export const makeResolver = (options: ProxyOptions) =>
       Effect.gen(function* () {
         const r = Option.getOrUndefined(yield* Effect.option(sup.get(id)))
         if (r?.status.type !== "running") return undefined
-        const port = portOf(id, r)
-        if (port !== undefined) return { _tag: "Target", port } as const
+        const found = targetOf(id, r)
+        if (found !== undefined) return found
         return yield* down(id, r, [
           "It runs but listens on no TCP port; give it `port` in its configuration.",
         ])

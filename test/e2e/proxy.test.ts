@@ -146,6 +146,31 @@ describe("the reverse proxy (e2e)", () => {
     expect(rest).toBe("last\n")
   })
 
+  it("carries a large upload to the daemon whole", async () => {
+    const size = 8 * 1024 * 1024
+    const counted = await new Promise<string>((resolve, reject) => {
+      const req = http.request({
+        host: "127.0.0.1",
+        port,
+        path: "/upload",
+        method: "POST",
+        headers: { host: "shop.localhost" },
+      })
+      req.on("response", (res) => {
+        let body = ""
+        res.setEncoding("utf8").on("data", (d: string) => {
+          body += d
+        })
+        res.on("end", () => resolve(body))
+      })
+      req.on("error", reject)
+      const chunk = Buffer.alloc(64 * 1024, 120)
+      for (let sent = 0; sent < size; sent += chunk.length) req.write(chunk)
+      req.end()
+    })
+    expect(Number(counted)).toBe(size)
+  })
+
   it("passes a WebSocket through both ways", async () => {
     const socket = net.connect({ host: "127.0.0.1", port })
     let data = Buffer.alloc(0)

@@ -1,6 +1,7 @@
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
+import { listeningAddresses, loopbackFor } from "../../src/proxy/address.js"
 import { makeProxyHandler, type Resolution } from "../../src/proxy/handler.js"
 import { failure, renderFailure } from "../../src/proxy/pages.js"
 
@@ -82,6 +83,57 @@ describe("the proxy handler", () => {
     const r = await get(slow, { host: "a.localhost", accept: "text/plain" })
     expect(r.status).toBe(504)
     expect(r.body).toContain("no response within")
+  })
+})
+
+describe("the proxy handler's streaming", () => {
+  it("passes a request body on as it arrives: the daemon answers before the client ends it", async () => {
+    const target = await serve((req, res) => req.once("data", (d: Buffer) => res.end(`got ${d.toString()}`)))
+    const port = await proxy(async () => ({ _tag: "Target", port: target }))
+    const req = http.request({ host: "127.0.0.1", port, method: "POST", headers: { host: "up.localhost" } })
+    const body = new Promise<string>((resolve) =>
+      req.on("response", (res) => {
+        let text = ""
+        res.setEncoding("utf8").on("data", (d: string) => {
+          text += d
+        })
+        res.on("end", () => resolve(text))
+      }),
+    )
+    req.write("first chunk")
+    expect(await body).toBe("got first chunk")
+    req.destroy()
+  })
+
+  it("reaches a daemon listening on ::1 only, found from /proc/net/tcp6", async () => {
+    const server = http.createServer((_req, res) => res.end("v6"))
+    const listening = await new Promise<boolean>((resolve) => {
+      server.once("error", () => resolve(false))
+      server.listen(0, "::1", () => resolve(true))
+    })
+    if (!listening) return // no IPv6 loopback on this machine
+    closers.push(() => server.close())
+    const target = (server.address() as AddressInfo).port
+    expect(loopbackFor(target)).toBe("::1")
+    const port = await proxy(async () => ({ _tag: "Target", port: target, address: loopbackFor(target) }))
+    expect(await get(port, { host: "v6.localhost" })).toEqual({ status: 200, body: "v6" })
+  })
+})
+
+describe("listening addresses", () => {
+  it("reads the LISTEN rows of a port from /proc/net/tcp6 text", () => {
+    const text = [
+      "  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode",
+      "   0: 00000000000000000000000001000000:1F90 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000  1000        0 111 1",
+      "   1: 00000000000000000000000001000000:1F90 00000000000000000000000001000000:D431 01 00000000:00000000 00:00000000 00000000  1000        0 112 1",
+    ].join("\n")
+    expect(listeningAddresses(text, 8080)).toEqual(["00000000000000000000000001000000"])
+    expect(listeningAddresses(text, 8081)).toEqual([])
+  })
+
+  it("a port that listens on IPv4 (or nowhere) is reached on 127.0.0.1", async () => {
+    const target = await serve((_req, res) => res.end())
+    expect(loopbackFor(target)).toBe("127.0.0.1")
   })
 })
 
