@@ -94,6 +94,14 @@ describe("Settings defaults", () => {
       },
       api: { auto_start: false, bind_address: "127.0.0.1", bind_port: 3121, allow_non_loopback: false },
       logs: { log_format: "text" },
+      proxy: {
+        enable: false,
+        host: "127.0.0.1",
+        https: true,
+        tld: "localhost",
+        auto_start: true,
+        auto_start_timeout: "30s",
+      },
     })
   })
 })
@@ -202,7 +210,14 @@ describe("Settings: logs", () => {
 })
 
 describe("settingGroups", () => {
-  it("has the five groups of Settings", () => {
-    expect(Object.keys(settingGroups).sort()).toEqual(["api", "general", "logs", "supervisor", "web"])
+  it("has the six groups of Settings", () => {
+    expect(Object.keys(settingGroups).sort()).toEqual([
+      "api",
+      "general",
+      "logs",
+      "proxy",
+      "supervisor",
+      "web",
+    ])
   })
 })
