@@ -1,4 +1,5 @@
 import * as http from "node:http"
+import type { Http2ServerRequest, Http2ServerResponse } from "node:http2"
 import * as net from "node:net"
 import type { Duplex } from "node:stream"
 import {
@@ -34,12 +35,12 @@ const DEFAULT_ADDRESS = "127.0.0.1"
 export const RESPONSE_TIMEOUT = 120_000
 
 /** A request of HTTP/1.1 or of the HTTP/2 compatibility API (which has no Connection headers). */
-type Request = http.IncomingMessage
-type Response = http.ServerResponse
+type Request = http.IncomingMessage | Http2ServerRequest
+type Response = http.ServerResponse | Http2ServerResponse
 
 export interface ProxyHandler {
   readonly request: (req: Request, res: Response) => void
-  readonly upgrade: (req: Request, socket: Duplex, head: Buffer) => void
+  readonly upgrade: (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void
   /** Closes the kept-alive connections to the daemons. */
   readonly close: () => void
 }
@@ -156,10 +157,11 @@ export const makeProxyHandler = (options: HandlerOptions): ProxyHandler => {
       clearTimeout(timer)
       // Hop-by-hop headers dropped: Node frames the body itself (and HTTP/2 forbids them).
       const out = endToEnd(up.headers)
-      if (req.httpVersionMajor === 2) res.writeHead(up.statusCode ?? 502, out)
-      else res.writeHead(up.statusCode ?? 502, up.statusMessage, out)
-      // a body of unknown length (server-sent events, a stream): its headers go out at once
-      if (up.headers["content-length"] === undefined) res.flushHeaders()
+      if (res instanceof http.ServerResponse) {
+        res.writeHead(up.statusCode ?? 502, up.statusMessage, out)
+        // a body of unknown length (server-sent events, a stream): its headers go out at once
+        if (up.headers["content-length"] === undefined) res.flushHeaders()
+      } else res.writeHead(up.statusCode ?? 502, out) // HTTP/2 sends them at once, with no reason phrase
       up.pipe(res)
       up.on("error", () => res.destroy())
     })
@@ -183,7 +185,7 @@ export const makeProxyHandler = (options: HandlerOptions): ProxyHandler => {
     )
   }
 
-  const upgrade = (req: Request, socket: Duplex, head: Buffer) => {
+  const upgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on("error", () => socket.destroy())
     whenRouted(
       route(req, options),
