@@ -1,4 +1,5 @@
 import * as http from "node:http"
+import * as http2 from "node:http2"
 import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
 import { listeningAddresses, loopbackFor } from "../../src/proxy/address.js"
@@ -117,6 +118,50 @@ describe("the proxy handler's streaming", () => {
     expect(loopbackFor(target)).toBe("::1")
     const port = await proxy(async () => ({ _tag: "Target", port: target, address: loopbackFor(target) }))
     expect(await get(port, { host: "v6.localhost" })).toEqual({ status: 200, body: "v6" })
+  })
+})
+
+describe("the proxy handler over HTTP/2", () => {
+  it("routes by :authority and drops the daemon's connection headers (HTTP/2 forbids them)", async () => {
+    const target = await serve((req, res) => {
+      res.setHeader("connection", "keep-alive")
+      res.setHeader("keep-alive", "timeout=5")
+      res.end(`h2 ${req.headers.host} ${req.headers["x-forwarded-host"]}`)
+    })
+    const handler = makeProxyHandler({
+      tld: "localhost",
+      proto: "https",
+      resolve: () => ({ _tag: "Target", port: target }),
+    })
+    closers.push(handler.close)
+    const server = http2.createServer(handler.request)
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const client = http2.connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)
+    closers.push(() => {
+      client.close()
+      server.close()
+    })
+    const reply = await new Promise<{ status: number; headers: http2.IncomingHttpHeaders; body: string }>(
+      (resolve, reject) => {
+        const stream = client.request({ ":path": "/", ":authority": "shop.localhost" })
+        let body = ""
+        let status = 0
+        let headers: http2.IncomingHttpHeaders = {}
+        stream.on("response", (h) => {
+          headers = h
+          status = Number(h[":status"])
+        })
+        stream.setEncoding("utf8").on("data", (d: string) => {
+          body += d
+        })
+        stream.on("end", () => resolve({ status, headers, body }))
+        stream.on("error", reject)
+      },
+    )
+    expect(reply.status).toBe(200)
+    expect(reply.body).toBe("h2 shop.localhost shop.localhost")
+    expect(reply.headers.connection).toBeUndefined()
+    expect(reply.headers["keep-alive"]).toBeUndefined()
   })
 })
 
