@@ -15,6 +15,10 @@ export interface Sessions {
 export interface ListenerUrls {
   readonly web: string | null
   readonly api: string | null
+  /** The reverse proxy's URL while it listens (src/proxy/server.ts). */
+  readonly proxy?: string | undefined
+  /** Why the enabled proxy is not listening (a port in use), for `supervisor supervisor status`. */
+  readonly proxyProblem?: string | undefined
 }
 
 /** Facts about the running supervisor process, for `supervisor supervisor status`. */

@@ -151,6 +151,8 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
             socket: host.socket,
             web_url: urls.web,
             api_url: urls.api,
+            ...(urls.proxy === undefined ? {} : { proxy_url: urls.proxy }),
+            ...(urls.proxyProblem === undefined ? {} : { proxy_problem: urls.proxyProblem }),
             daemons: all.length,
             config_problems: known.flatMap((p) =>
               p.problem === undefined

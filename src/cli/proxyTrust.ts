@@ -1,7 +1,7 @@
 import { Command, Options } from "@effect/cli"
 import { lazy } from "./lazy.js"
 
-// `supervisor proxy trust|untrust`: the proxy's local CA in the system's trust store. docs/proxy-https.md.
+// `supervisor proxy trust|untrust`: the proxy's local CA in the system's trust store. docs/proxy.md (HTTPS and trust).
 const load = () => import("./actions/proxyTrust.js")
 
 const dryRun = Options.boolean("dry-run").pipe(Options.withDescription("print the commands, run nothing"))

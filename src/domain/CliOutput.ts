@@ -72,6 +72,10 @@ export const SupervisorInfo = Schema.Struct({
   socket: Schema.String,
   web_url: Schema.NullOr(Schema.String),
   api_url: Schema.NullOr(Schema.String),
+  /** The reverse proxy's URL; absent when it is off. */
+  proxy_url: Schema.optional(Schema.String),
+  /** Why the enabled reverse proxy does not listen (a port in use); absent when it does or is off. */
+  proxy_problem: Schema.optional(Schema.String),
   daemons: Schema.Int,
   /**
    * The known projects whose configuration files are invalid now (their last good configuration

@@ -9,6 +9,7 @@ import { LogStore } from "../logs/LogStore.js"
 import { PresenceLive } from "../presence/live.js"
 import { ProcessServiceLive } from "../process/NodeProcessService.js"
 import { SpawnHelpersLive } from "../process/spawnHelper.js"
+import { ProxyListener } from "../proxy/server.js"
 import { ProjectRegistry, ProjectRegistryLive } from "../registry/ProjectRegistry.js"
 import { statePaths } from "../state/paths.js"
 import { StateStore, StateStoreLive } from "../state/StateStore.js"
@@ -98,7 +99,7 @@ export const runHost = (options: HostOptions) =>
         ),
       )
       const context = yield* Layer.build(
-        Layer.merge(socketServer(paths.socket), tcpListeners(plans, token)).pipe(
+        Layer.mergeAll(socketServer(paths.socket), tcpListeners(plans, token), ProxyListener).pipe(
           Layer.provideMerge(services),
           Layer.provide(host),
         ),

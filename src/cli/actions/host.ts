@@ -132,6 +132,8 @@ export const status = (json: boolean) =>
       yield* Console.log(`  daemons  ${info.daemons}`)
       yield* Console.log(`  web      ${info.web_url ?? "off"}`)
       if (info.api_url !== null) yield* Console.log(`  api      ${info.api_url}/api`)
+      if (info.proxy_url !== undefined) yield* Console.log(`  proxy    ${info.proxy_url}`)
+      if (info.proxy_problem !== undefined) yield* Console.log(`  proxy    ${info.proxy_problem}`)
       // an invalid file: the last good configuration stays in force, nothing is stopped
       for (const p of info.config_problems) {
         const what = p.namespace === null ? p.dir : `${p.namespace} (${p.dir})`

@@ -188,7 +188,7 @@ describe("the HTTPS proxy server", () => {
     const first = await handshake("fresh.localhost")
     const cached = await handshake("fresh.localhost")
     expect(proxy.leaves.signed()).toBe(signed + 1)
-    // generous bounds for a shared 2-core machine; docs/proxy-https.md reports the measure
+    // generous bounds for a shared 2-core machine; docs/proxy.md (HTTPS and trust) reports the measure
     expect(first).toBeLessThan(2000)
     expect(cached).toBeLessThan(1000)
     console.log(`TLS handshake: new name ${first.toFixed(1)} ms, cached ${cached.toFixed(1)} ms`)

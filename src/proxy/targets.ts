@@ -1,0 +1,213 @@
+import * as nodePath from "node:path"
+import { Deferred, Effect, Option, Stream, SubscriptionRef } from "effect"
+import { Control } from "../control/Control.js"
+import type { StartOutcome } from "../domain/StartOutcome.js"
+import { ProjectRegistry } from "../registry/ProjectRegistry.js"
+import type { DaemonState } from "../supervisor/DaemonState.js"
+import { daemonUsage } from "../supervisor/resourceUsage.js"
+import { Supervisor } from "../supervisor/Supervisor.js"
+import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
+import { loopbackFor } from "./address.js"
+import type { ProxyTarget, Resolution } from "./handler.js"
+import type { ProxyOptions } from "./options.js"
+import { failure, type ProxyFailure } from "./pages.js"
+
+/** How many of a daemon's last log lines a 502 page shows. */
+const LOG_LINES = 20
+
+const statusText = (r: DaemonState | undefined): string => {
+  if (r === undefined) return "never started"
+  const s = r.status
+  const how =
+    s.exit_code !== undefined && s.exit_code !== null
+      ? ` (exit code ${s.exit_code})`
+      : s.signal !== undefined && s.signal !== null
+        ? ` (${s.signal})`
+        : ""
+  return `${s.type}${how}`
+}
+
+/**
+ * Resolves a slug to the port its daemon serves on (the port it was given, else the one its
+ * processes listen on), starting a stopped daemon first with `auto_start`: one start per daemon
+ * however many requests wait, each request waiting up to `auto_start_timeout`.
+ */
+export const makeResolver = (options: ProxyOptions) =>
+  Effect.gen(function* () {
+    const sup = yield* Supervisor
+    const control = yield* Control
+    const projects = yield* ProjectRegistry
+    const { slugs } = yield* SupervisorConfig
+    /** slug -> qualified daemon ID, once its project is known */
+    const ids = new Map<string, string>()
+    /** daemon ID -> the port found for its current process (a /proc scan only when the pid changes) */
+    const ports = new Map<string, { readonly pid: number; readonly target: ProxyTarget }>()
+    const starting = new Map<string, Deferred.Deferred<Resolution>>()
+    /**
+     * slug -> target while no daemon changed: the fast path of every request. Any change of any
+     * daemon's state clears it (a restart may move the port); `generation` keeps a resolution
+     * that raced a change out of it.
+     */
+    const resolved = new Map<string, ProxyTarget>()
+    let generation = 0
+    yield* Effect.forkScoped(
+      Stream.runForEach(sup.changes, () =>
+        Effect.sync(() => {
+          generation++
+          resolved.clear()
+        }),
+      ),
+    )
+    // concurrent first requests: one of them makes the project known, the others wait for it
+    const noting = yield* Effect.makeSemaphore(1)
+
+    const known = () =>
+      Object.keys(slugs ?? {})
+        .sort()
+        .map((s) => `${s}.${options.tld}`)
+
+    const daemonId = (slug: string, dir: string, daemon: string) => {
+      const cached = ids.get(slug)
+      return cached !== undefined ? Effect.succeed(cached) : noting.withPermits(1)(findId(slug, dir, daemon))
+    }
+
+    const findId = (slug: string, dir: string, daemon: string) =>
+      Effect.gen(function* () {
+        const cached = ids.get(slug)
+        if (cached !== undefined) return cached
+        const absolute = nodePath.resolve(dir)
+        // the slug's project becomes known to the supervisor (its daemons listed, watched)
+        yield* projects.note(absolute)
+        const { projects: all } = yield* SubscriptionRef.get(projects.snapshot)
+        const project = all.find((p) => p.dir === absolute)
+        const def = [...(project?.definitions.values() ?? [])].find((d) => d.id.name === daemon)
+        if (def === undefined)
+          return failure(502, "Bad Gateway", [
+            `Slug ${slug}: no daemon named ${daemon} is configured in ${absolute}.`,
+            ...(project?.problem === undefined ? [] : [project.problem]),
+            "Fix the [slugs] entry in the user config or the project's supervisor.toml.",
+          ])
+        ids.set(slug, def.id.qualified)
+        return def.id.qualified
+      })
+
+    const targetOf = (id: string, r: DaemonState): ProxyTarget | undefined => {
+      if (r.pid === null) return undefined
+      const cached = ports.get(id)
+      if (cached !== undefined && cached.pid === r.pid) return cached.target
+      const port = daemonUsage([r]).get(id)?.activePort ?? r.ports[0]
+      if (port === undefined || port === null) return undefined
+      const target: ProxyTarget = { _tag: "Target", port, address: loopbackFor(port) }
+      ports.set(id, { pid: r.pid, target })
+      return target
+    }
+
+    const down = (id: string, r: DaemonState | undefined, why: ReadonlyArray<string>) =>
+      Effect.map(sup.lastLines(id, LOG_LINES), (log) =>
+        failure(502, "Bad Gateway", [`Daemon ${id} is ${statusText(r)}.`, ...why], log),
+      )
+
+    /** The target of a running daemon, or why there is none. */
+    const target = (id: string): Effect.Effect<Resolution | undefined> =>
+      Effect.gen(function* () {
+        const r = Option.getOrUndefined(yield* Effect.option(sup.get(id)))
+        if (r?.status.type !== "running") return undefined
+        const found = targetOf(id, r)
+        if (found !== undefined) return found
+        return yield* down(id, r, [
+          "It runs but listens on no TCP port; give it `port` in its configuration.",
+        ])
+      })
+
+    const afterStart = (id: string, outcome: StartOutcome): Effect.Effect<Resolution> =>
+      Effect.gen(function* () {
+        const r = Option.getOrUndefined(yield* Effect.option(sup.get(id)))
+        switch (outcome._tag) {
+          case "Ready":
+          case "AlreadyRunning":
+            return (yield* target(id)) ?? (yield* down(id, r, ["It stopped right after it started."]))
+          case "StartFailed":
+            return failure(
+              502,
+              "Bad Gateway",
+              [`Daemon ${id} could not be started: ${outcome.message}`],
+              outcome.output,
+            )
+          case "Completed":
+            return yield* down(id, r, ["It exited with status 0 before it was ready: it serves nothing."])
+          case "Disabled":
+            return yield* down(id, r, [`It is disabled: \`supervisor enable ${id}\` allows it to start.`])
+          case "Interrupted":
+            return yield* down(id, r, ["It was stopped while it started."])
+        }
+      })
+
+    /** One start per daemon: later requests wait on the first one's. */
+    const startOnce = (id: string) =>
+      Effect.gen(function* () {
+        const running = starting.get(id)
+        if (running !== undefined) return running
+        const done = yield* Deferred.make<Resolution>()
+        starting.set(id, done)
+        yield* control.startById(id, { force: false, reason: "proxy" }).pipe(
+          Effect.flatMap((outcome) => afterStart(id, outcome)),
+          Effect.catchAll((e) =>
+            Effect.succeed(failure(502, "Bad Gateway", [`Daemon ${id} could not be started: ${e.message}`])),
+          ),
+          Effect.flatMap((res) => Deferred.succeed(done, res)),
+          Effect.ensuring(Effect.sync(() => starting.delete(id))),
+          // the start goes on when a request gives up waiting: the next request finds it running
+          Effect.forkDaemon,
+        )
+        return done
+      })
+
+    const resolve = (slug: string): Effect.Effect<Resolution> =>
+      Effect.gen(function* () {
+        const entry = slugs?.[slug]
+        if (entry === undefined) {
+          const list = known()
+          return failure(404, "Not Found", [
+            `No slug ${slug} is configured.`,
+            list.length === 0
+              ? "No slugs are configured: add one to [slugs] in the user config."
+              : `Known slugs: ${list.join(", ")}.`,
+          ])
+        }
+        const id = yield* daemonId(slug, entry.dir, entry.daemon)
+        if (typeof id !== "string") return id satisfies ProxyFailure
+        const ready = yield* target(id)
+        if (ready !== undefined) return ready
+        if (!options.autoStart) {
+          const r = Option.getOrUndefined(yield* Effect.option(sup.get(id)))
+          return yield* down(id, r, ["settings.proxy.auto_start is off: start it with `supervisor start`."])
+        }
+        const done = yield* startOnce(id)
+        const seconds = Math.round(options.autoStartTimeout / 100) / 10
+        return yield* Deferred.await(done).pipe(
+          Effect.timeoutTo({
+            duration: options.autoStartTimeout,
+            onSuccess: (r): Resolution => r,
+            onTimeout: () =>
+              failure(504, "Gateway Timeout", [
+                `Daemon ${id} was started for this request but was not ready within ${seconds}s (settings.proxy.auto_start_timeout).`,
+                "It goes on starting: reload the page in a moment.",
+              ]),
+          }),
+        )
+      })
+
+    /** The cached target of a slug, else the resolution as an Effect. */
+    const lookup = (slug: string): ProxyTarget | Effect.Effect<Resolution> => {
+      const hit = resolved.get(slug)
+      if (hit !== undefined) return hit
+      const before = generation
+      return Effect.tap(resolve(slug), (r) =>
+        Effect.sync(() => {
+          if (r._tag === "Target" && generation === before) resolved.set(slug, r)
+        }),
+      )
+    }
+
+    return lookup
+  })
