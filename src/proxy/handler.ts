@@ -2,36 +2,18 @@ import * as http from "node:http"
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2"
 import * as net from "node:net"
 import type { Duplex } from "node:stream"
-import {
-  endToEnd,
-  forwardHeaders,
-  hopsOf,
-  MAX_HOPS,
-  requestHost,
-  slugOfHost,
-  upgradeRequestHead,
-} from "./headers.js"
+import { endToEnd, forwardHeaders, hopsOf, requestHost, upgradeRequestHead } from "./headers.js"
 import { failure, type ProxyFailure, renderFailure } from "./pages.js"
+import { DEFAULT_ADDRESS, type Routed, type RouteOptions, route, unreachable, whenRouted } from "./route.js"
 
-/** Where a slug's requests go now: a port on this host. */
-export interface ProxyTarget {
-  readonly _tag: "Target"
-  readonly port: number
-  /** The loopback address it listens on (default 127.0.0.1; `::1` for an IPv6-only server). */
-  readonly address?: string | undefined
-}
-export type Resolution = ProxyTarget | ProxyFailure
+export type { ProxyTarget, Resolution } from "./route.js"
 
-export interface HandlerOptions {
-  readonly tld: string
+export interface HandlerOptions extends RouteOptions {
   readonly proto: "http" | "https"
-  /** The slug's target, starting its daemon when needed (src/proxy/targets.ts); known ones at once. */
-  readonly resolve: (slug: string) => Resolution | Promise<Resolution>
   /** How long the daemon may take to send a response's headers before a 504 (default 2 minutes). */
   readonly responseTimeout?: number
 }
 
-const DEFAULT_ADDRESS = "127.0.0.1"
 export const RESPONSE_TIMEOUT = 120_000
 
 /** A request of HTTP/1.1 or of the HTTP/2 compatibility API (which has no Connection headers). */
@@ -45,47 +27,9 @@ export interface ProxyHandler {
   readonly close: () => void
 }
 
-/** A routed request: the daemon's port and the host it was asked for. */
-interface Routed {
-  readonly _tag: "Target"
-  readonly port: number
-  readonly address?: string | undefined
-  readonly host: string
-}
-
-/** Routes a request by its host to a slug's target, or the failure to answer with. */
-const route = (
-  req: Request,
-  options: HandlerOptions,
-): Routed | ProxyFailure | Promise<Routed | ProxyFailure> => {
-  const host = requestHost(req.headers, req.httpVersionMajor)
-  if (host === undefined)
-    return failure(400, "Bad Request", [
-      `This is the supervisor's proxy: a request needs a Host header such as <slug>.${options.tld}.`,
-    ])
-  if (hopsOf(req.headers) >= MAX_HOPS)
-    return failure(508, "Loop Detected", [
-      `The request went through the proxy more than ${MAX_HOPS} times: a daemon forwards to its own slug.`,
-    ])
-  const slug = slugOfHost(host, options.tld)
-  if (slug === undefined)
-    return failure(404, "Not Found", [
-      `${host} is not a proxy host: the proxy answers <slug>.${options.tld} (settings.proxy.tld).`,
-    ])
-  const withHost = (r: Resolution): Routed | ProxyFailure => (r._tag === "Target" ? { ...r, host } : r)
-  const resolved = options.resolve(slug)
-  return resolved instanceof Promise ? resolved.then(withHost) : withHost(resolved)
-}
-
-/** Runs `then` on a routing now when it is known, else when it settles. */
-const whenRouted = (
-  routed: ReturnType<typeof route>,
-  then: (r: Routed | ProxyFailure) => void,
-  onError: (f: ProxyFailure) => void,
-) => {
-  if (!(routed instanceof Promise)) return then(routed)
-  routed.then(then, (e: unknown) => onError(failure(500, "Proxy Error", [String(e)])))
-}
+/** Routes a request of either HTTP version by its Host (or :authority). */
+const routeRequest = (req: Request, options: HandlerOptions) =>
+  route(requestHost(req.headers, req.httpVersionMajor), hopsOf(req.headers), options)
 
 const sendFailure = (req: Request, res: Response, f: ProxyFailure) => {
   if (res.headersSent) {
@@ -104,12 +48,6 @@ const socketFailure = (req: Request, socket: Duplex, f: ProxyFailure) => {
     `HTTP/1.1 ${f.status} ${http.STATUS_CODES[f.status] ?? f.title}\r\ncontent-type: ${page.contentType}\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${page.body}`,
   )
 }
-
-const unreachable = (port: number, e: Error & { code?: string }) =>
-  failure(502, "Bad Gateway", [
-    `The daemon does not answer on port ${port}: ${e.code ?? e.message}.`,
-    "It may still be starting, or listen on another port; `supervisor logs` shows its output.",
-  ])
 
 /**
  * The proxy as plain Node handlers, to mount on an HTTP/1.1 server or the HTTP/2 compatibility
@@ -179,7 +117,7 @@ export const makeProxyHandler = (options: HandlerOptions): ProxyHandler => {
 
   const request = (req: Request, res: Response) => {
     whenRouted(
-      route(req, options),
+      routeRequest(req, options),
       (r) => (r._tag === "Failure" ? sendFailure(req, res, r) : forward(req, res, r)),
       (f) => sendFailure(req, res, f),
     )
@@ -188,7 +126,7 @@ export const makeProxyHandler = (options: HandlerOptions): ProxyHandler => {
   const upgrade = (req: http.IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on("error", () => socket.destroy())
     whenRouted(
-      route(req, options),
+      routeRequest(req, options),
       (r) => {
         if (r._tag === "Failure") return socketFailure(req, socket, r)
         const headers = forwardHeaders(req.headers, {

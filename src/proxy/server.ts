@@ -1,12 +1,16 @@
 import * as http from "node:http"
-import type { Server } from "node:net"
+import { createServer, type Server, type Socket } from "node:net"
 import { Console, Effect, Layer, Ref, Runtime } from "effect"
 import { HostInfo } from "../api/HostInfo.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
-import { makeProxyHandler } from "./handler.js"
+import { makeProxyHandler, RESPONSE_TIMEOUT } from "./handler.js"
+import { relayConnection } from "./http1/relay.js"
 import { proxyOptions } from "./options.js"
 import { makeResolver } from "./targets.js"
 import { createSecureProxyServer } from "./tls/secureServer.js"
+
+/** How long an idle client connection of the relay stays open: Node's HTTP server keeps 5 s too. */
+const IDLE_TIMEOUT = 5_000
 
 const listenOn = (server: Server, host: string, port: number) =>
   Effect.async<number, Error>((resume) => {
@@ -31,14 +35,17 @@ export const ProxyListener = Layer.scopedDiscard(
     const host = yield* HostInfo
     const lookup = yield* makeResolver(options)
     const runtime = yield* Effect.runtime<never>()
-    const handler = makeProxyHandler({
+    const routeOptions = {
       tld: options.tld,
-      proto: options.https ? "https" : "http",
-      resolve: (slug) => {
+      proto: options.https ? ("https" as const) : ("http" as const),
+      resolve: (slug: string) => {
         const found = lookup(slug)
         return Effect.isEffect(found) ? Runtime.runPromise(runtime)(found) : found
       },
-    })
+    }
+    const handler = makeProxyHandler(routeOptions)
+    const relayOptions = { ...routeOptions, responseTimeout: RESPONSE_TIMEOUT, idleTimeout: IDLE_TIMEOUT }
+    let closeFallback = () => {}
     const made = yield* Effect.try(() => {
       if (options.https) {
         const secure = createSecureProxyServer(handler.request, handler.upgrade, host.stateDir, {
@@ -47,8 +54,25 @@ export const ProxyListener = Layer.scopedDiscard(
         if (secure.note !== undefined) console.error(`proxy: ${secure.note}`)
         return secure.server
       }
-      const server = http.createServer({ keepAlive: true }, handler.request)
-      server.on("upgrade", handler.upgrade)
+      // Plain HTTP: most requests go through the relay; the rest through Node's HTTP server.
+      const fallback = http.createServer({ keepAlive: true }, handler.request)
+      fallback.on("upgrade", handler.upgrade)
+      const relayed = new Set<Socket>()
+      const server = createServer({ allowHalfOpen: true, noDelay: true, keepAlive: true }, (socket) => {
+        relayed.add(socket)
+        socket.once("close", () => relayed.delete(socket))
+        relayConnection(socket, {
+          ...relayOptions,
+          handOff: (s) => {
+            relayed.delete(s)
+            fallback.emit("connection", s)
+          },
+        })
+      })
+      closeFallback = () => {
+        for (const s of relayed) s.destroy()
+        fallback.closeAllConnections()
+      }
       return server
     }).pipe(Effect.either)
     /** Said in the supervisor's log and by `supervisor supervisor status`; the supervisor runs on. */
@@ -76,6 +100,7 @@ export const ProxyListener = Layer.scopedDiscard(
         handler.close()
         server.close(() => resume(Effect.void))
         if (server instanceof http.Server) server.closeAllConnections()
+        closeFallback()
       }),
     )
     const scheme = options.https ? "https" : "http"

@@ -1,0 +1,69 @@
+import { MAX_HOPS, slugOfHost } from "./headers.js"
+import { failure, type ProxyFailure } from "./pages.js"
+
+/** Where a slug's requests go now: a port on this host. */
+export interface ProxyTarget {
+  readonly _tag: "Target"
+  readonly port: number
+  /** The loopback address it listens on (default 127.0.0.1; `::1` for an IPv6-only server). */
+  readonly address?: string | undefined
+}
+export type Resolution = ProxyTarget | ProxyFailure
+
+export const DEFAULT_ADDRESS = "127.0.0.1"
+
+export interface RouteOptions {
+  readonly tld: string
+  /** The slug's target, starting its daemon when needed (src/proxy/targets.ts); known ones at once. */
+  readonly resolve: (slug: string) => Resolution | Promise<Resolution>
+}
+
+/** A routed request: the daemon's port and the host it was asked for. */
+export interface Routed {
+  readonly _tag: "Target"
+  readonly port: number
+  readonly address?: string | undefined
+  readonly host: string
+}
+export type Routing = Routed | ProxyFailure
+
+/** Routes a request by its host to a slug's target, or the failure to answer with. */
+export const route = (
+  host: string | undefined,
+  hops: number,
+  options: RouteOptions,
+): Routing | Promise<Routing> => {
+  if (host === undefined)
+    return failure(400, "Bad Request", [
+      `This is the supervisor's proxy: a request needs a Host header such as <slug>.${options.tld}.`,
+    ])
+  if (hops >= MAX_HOPS)
+    return failure(508, "Loop Detected", [
+      `The request went through the proxy more than ${MAX_HOPS} times: a daemon forwards to its own slug.`,
+    ])
+  const slug = slugOfHost(host, options.tld)
+  if (slug === undefined)
+    return failure(404, "Not Found", [
+      `${host} is not a proxy host: the proxy answers <slug>.${options.tld} (settings.proxy.tld).`,
+    ])
+  const withHost = (r: Resolution): Routing => (r._tag === "Target" ? { ...r, host } : r)
+  const resolved = options.resolve(slug)
+  return resolved instanceof Promise ? resolved.then(withHost) : withHost(resolved)
+}
+
+/** Runs `then` on a routing now when it is known, else when it settles. */
+export const whenRouted = (
+  routed: Routing | Promise<Routing>,
+  then: (r: Routing) => void,
+  onError: (f: ProxyFailure) => void,
+) => {
+  if (!(routed instanceof Promise)) return then(routed)
+  routed.then(then, (e: unknown) => onError(failure(500, "Proxy Error", [String(e)])))
+}
+
+/** The 502 of a daemon that does not take the connection. */
+export const unreachable = (port: number, e: Error & { code?: string }) =>
+  failure(502, "Bad Gateway", [
+    `The daemon does not answer on port ${port}: ${e.code ?? e.message}.`,
+    "It may still be starting, or listen on another port; `supervisor logs` shows its output.",
+  ])
