@@ -86,7 +86,7 @@ export const makeProxyHandler = (options: HandlerOptions): ProxyHandler => {
         req,
         res,
         failure(504, "Gateway Timeout", [
-          `The daemon on port ${port} sent no response within ${Math.round(responseTimeout / 1000)}s.`,
+          `The daemon on port ${port} sent no response within ${responseTimeout / 1000}s.`,
         ]),
       )
       upstream.destroy()

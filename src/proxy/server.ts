@@ -1,10 +1,10 @@
 import * as http from "node:http"
-import { createServer, type Server, type Socket } from "node:net"
+import type { Server } from "node:net"
 import { Console, Effect, Layer, Ref, Runtime } from "effect"
 import { HostInfo } from "../api/HostInfo.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
 import { makeProxyHandler, RESPONSE_TIMEOUT } from "./handler.js"
-import { relayConnection } from "./http1/relay.js"
+import { createPlainProxyServer } from "./http1/plainServer.js"
 import { proxyOptions } from "./options.js"
 import { makeResolver } from "./targets.js"
 import { createSecureProxyServer } from "./tls/secureServer.js"
@@ -45,7 +45,7 @@ export const ProxyListener = Layer.scopedDiscard(
     }
     const handler = makeProxyHandler(routeOptions)
     const relayOptions = { ...routeOptions, responseTimeout: RESPONSE_TIMEOUT, idleTimeout: IDLE_TIMEOUT }
-    let closeFallback = () => {}
+    let closeConnections = () => {}
     const made = yield* Effect.try(() => {
       if (options.https) {
         const secure = createSecureProxyServer(handler.request, handler.upgrade, host.stateDir, {
@@ -54,25 +54,9 @@ export const ProxyListener = Layer.scopedDiscard(
         if (secure.note !== undefined) console.error(`proxy: ${secure.note}`)
         return secure.server
       }
-      // Plain HTTP: most requests go through the relay; the rest through Node's HTTP server.
-      const fallback = http.createServer({ keepAlive: true }, handler.request)
-      fallback.on("upgrade", handler.upgrade)
-      const relayed = new Set<Socket>()
-      const server = createServer({ allowHalfOpen: true, noDelay: true, keepAlive: true }, (socket) => {
-        relayed.add(socket)
-        socket.once("close", () => relayed.delete(socket))
-        relayConnection(socket, {
-          ...relayOptions,
-          handOff: (s) => {
-            relayed.delete(s)
-            fallback.emit("connection", s)
-          },
-        })
-      })
-      closeFallback = () => {
-        for (const s of relayed) s.destroy()
-        fallback.closeAllConnections()
-      }
+      const plain = createPlainProxyServer(handler, relayOptions)
+      closeConnections = plain.closeConnections
+      const server = plain.server
       return server
     }).pipe(Effect.either)
     /** Said in the supervisor's log and by `supervisor supervisor status`; the supervisor runs on. */
@@ -100,7 +84,7 @@ export const ProxyListener = Layer.scopedDiscard(
         handler.close()
         server.close(() => resume(Effect.void))
         if (server instanceof http.Server) server.closeAllConnections()
-        closeFallback()
+        closeConnections()
       }),
     )
     const scheme = options.https ? "https" : "http"

@@ -317,7 +317,7 @@ class Relay {
 
   private onBackendIdle() {
     if (this.pending.length === 0 || this.responding) return
-    const seconds = Math.round(this.options.responseTimeout / 1000)
+    const seconds = this.options.responseTimeout / 1000
     this.answer(
       this.pending[0],
       failure(504, "Gateway Timeout", [
