@@ -1,16 +1,21 @@
 // The reverse proxy's throughput and latency, side by side in one run: the same small-response
-// HTTP server measured directly, through the supervisor's proxy (plain HTTP), and through a plain
-// `http-proxy`-based Node proxy (the peer). Load: autocannon, keep-alive, 50 connections.
-// Usage: node bench/proxy.mjs [--duration 5] [--rounds 3] [--connections 50] [--json FILE]
-//          [--peer-flags none|supervisor]
+// HTTP server measured directly, through the supervisor's proxy (plain HTTP), through a plain
+// `http-proxy`-based Node proxy (the peer) and, as references of what this machine allows, through
+// nginx (when installed: Debian `nginx`) and a Node TCP pipe that does no HTTP work at all.
+// Usage: node bench/proxy.mjs [--duration 5] [--rounds 3] [--connections 50] [--tool wrk|autocannon]
+//          [--rate 5000] [--json FILE] [--peer-flags none|supervisor]
 // (build first: npm run build)
 //
-// Everything runs in a temp dir with its own HOME, config dirs and SUPERVISOR_STATE_DIR; the
-// supervisor, its daemon and the peer are stopped at the end, also on error or Ctrl-C. Each round
-// measures the three targets in a rotated order after a 1 s warm-up each; the table shows the
-// medians over the rounds. Targets: at least 70% of the direct throughput and at most 2 ms of
-// added p99.
-import { spawn, spawnSync } from "node:child_process"
+// Two phases. Throughput: each target as fast as the load generator can drive it (wrk from Debian
+// when installed, else autocannon), keep-alive, 50 connections; requests per second and p99.
+// Latency: each target at a fixed `--rate` (autocannon's overallRate, below every target's
+// throughput), p50 and p99, so that the added latency is the proxy's own and not queueing on a
+// saturated CPU. Everything runs in a temp dir with its own HOME, config dirs and
+// SUPERVISOR_STATE_DIR; the supervisor, its daemon and the other proxies are stopped at the end,
+// also on error or Ctrl-C. Each round measures the targets in a rotated order after a 1 s
+// warm-up each; the tables show the medians over the rounds. Targets: at least 70% of the direct
+// throughput and at most 2 ms of added p99.
+import { execFile, spawn, spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import * as net from "node:net"
@@ -31,7 +36,10 @@ const opt = (name, fallback) => {
 const duration = Number(opt("duration", "5"))
 const rounds = Number(opt("rounds", "3"))
 const connections = Number(opt("connections", "50"))
+const rate = Number(opt("rate", "5000"))
 const jsonOut = opt("json", undefined)
+const onPath = (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0
+const tool = opt("tool", onPath("wrk") ? "wrk" : "autocannon")
 // `--peer-flags supervisor`: the peer runs with the supervisor's own Node flags (src/host/nodeFlags.ts)
 const SUPERVISOR_FLAGS = ["--max-semi-space-size=1", "--heap-growing-percent=60", "--v8-pool-size=1"]
 const peerFlags = opt("peer-flags", "none") === "supervisor" ? SUPERVISOR_FLAGS : []
@@ -61,9 +69,9 @@ const env = {
 }
 const cli = (...argv) => spawnSync(process.execPath, [BIN, ...argv], { cwd: project, env, encoding: "utf8" })
 
-let peer
+const children = []
 const cleanup = () => {
-  peer?.kill("SIGKILL")
+  for (const c of children) c.kill("SIGKILL")
   cli("supervisor", "stop")
   rmSync(root, { recursive: true, force: true })
 }
@@ -72,8 +80,105 @@ process.on("SIGINT", () => {
   process.exit(130)
 })
 
+/** Starts a helper process and waits for its "up" line. */
+const startChild = async (cmd, argv) => {
+  const child = spawn(cmd, argv, { cwd: repo, stdio: ["ignore", "pipe", "inherit"] })
+  children.push(child)
+  await new Promise((res, rej) => {
+    child.stdout.once("data", res)
+    child.once("exit", (code) => rej(new Error(`${cmd} exited with ${code}`)))
+  })
+  return child
+}
+
+/** nginx with one worker and kept-alive upstream connections, as a proxy of C for reference. */
+const startNginx = async (port, targetPort) => {
+  const dir = join(root, "nginx")
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(
+    join(dir, "nginx.conf"),
+    `worker_processes 1;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  upstream daemon { server 127.0.0.1:${targetPort}; keepalive 64; }
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://daemon;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+    }
+  }
+}
+`,
+  )
+  const child = spawn("nginx", ["-p", dir, "-c", join(dir, "nginx.conf")], { stdio: "ignore" })
+  children.push(child)
+  for (let i = 0; i < 100; i++) {
+    const up = await new Promise((res) => {
+      const s = net.connect(port, "127.0.0.1", () => {
+        s.destroy()
+        res(true)
+      })
+      s.on("error", () => res(false))
+    })
+    if (up) return
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error("nginx did not start")
+}
+
+const ms = (value, unit) => Number(value) * { us: 0.001, ms: 1, s: 1000 }[unit]
+
+/** As fast as possible: wrk (one thread) or autocannon. */
+const saturate = async (t, seconds) => {
+  if (tool === "autocannon") {
+    const r = await autocannon({ url: t.url, connections, duration: seconds, headers: { host: t.host } })
+    return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors }
+  }
+  const out = await new Promise((res, rej) =>
+    execFile(
+      "wrk",
+      ["-t1", `-c${connections}`, `-d${seconds}s`, "--latency", "-H", `Host: ${t.host}`, t.url],
+      (e, stdout) => (e ? rej(e) : res(stdout)),
+    ),
+  )
+  const pct = (p) => {
+    const m = new RegExp(`^\\s+${p}%\\s+([\\d.]+)(us|ms|s)$`, "m").exec(out)
+    return m === null ? Number.NaN : ms(m[1], m[2])
+  }
+  const bad = /Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? "0"
+  const errors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out)
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN),
+    p50: pct(50),
+    p99: pct(99),
+    bad: Number(bad) + (errors === null ? 0 : errors.slice(1, 4).reduce((a, b) => a + Number(b), 0)),
+  }
+}
+
+/** At a fixed rate below every target's throughput: the latency a request sees when no CPU is saturated. */
+const atRate = async (t, seconds) => {
+  const r = await autocannon({
+    url: t.url,
+    connections,
+    duration: seconds,
+    overallRate: rate,
+    headers: { host: t.host },
+  })
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors }
+}
+
 const main = async () => {
-  const [targetPort, proxyPort, peerPort] = [await freePort(), await freePort(), await freePort()]
+  const [targetPort, proxyPort, peerPort, nginxPort, pipePort] = await Promise.all(
+    Array.from({ length: 5 }, freePort),
+  )
   writeFileSync(
     join(project, "server.cjs"),
     `require("node:http").createServer((req, res) => res.end("ok")).listen(${targetPort}, "127.0.0.1", () => console.log("up"))\n`,
@@ -91,62 +196,96 @@ const main = async () => {
   const daemon = cli("start", "web")
   if (daemon.status !== 0) throw new Error(`start web failed: ${daemon.stderr}`)
   // the peer: a plain http-proxy server in its own process, as the supervisor's proxy is
-  const peerScript = `
-    const http = require("node:http")
+  await startChild(process.execPath, [
+    ...peerFlags,
+    "-e",
+    `const http = require("node:http")
     const proxy = require("http-proxy").createProxyServer({ target: "http://127.0.0.1:${targetPort}", agent: new http.Agent({ keepAlive: true, maxSockets: Infinity }), xfwd: true })
     proxy.on("error", (e, req, res) => { res.writeHead(502); res.end() })
-    http.createServer((req, res) => proxy.web(req, res)).listen(${peerPort}, "127.0.0.1", () => console.log("up"))
-  `
-  peer = spawn(process.execPath, [...peerFlags, "-e", peerScript], {
-    cwd: repo,
-    stdio: ["ignore", "pipe", "inherit"],
-  })
-  await new Promise((res) => peer.stdout.once("data", res))
+    http.createServer((req, res) => proxy.web(req, res)).listen(${peerPort}, "127.0.0.1", () => console.log("up"))`,
+  ])
+  // a reference: bytes piped between two sockets, no HTTP at all (the most any Node proxy can do)
+  await startChild(process.execPath, [
+    "-e",
+    `const net = require("node:net")
+    net.createServer({ noDelay: true }, (c) => {
+      const u = net.connect({ port: ${targetPort}, host: "127.0.0.1", noDelay: true })
+      c.pipe(u); u.pipe(c)
+      c.on("error", () => u.destroy()); u.on("error", () => c.destroy())
+    }).listen(${pipePort}, "127.0.0.1", () => console.log("up"))`,
+  ])
+  const hasNginx = onPath("nginx")
+  if (hasNginx) await startNginx(nginxPort, targetPort)
+  else process.stderr.write("nginx not installed (apt-get install -y nginx): its reference row is left out\n")
 
   const targets = [
     { name: "direct", url: `http://127.0.0.1:${targetPort}/`, host: `127.0.0.1:${targetPort}` },
     { name: "supervisor proxy", url: `http://127.0.0.1:${proxyPort}/`, host: `bench.localhost:${proxyPort}` },
     { name: "http-proxy (peer)", url: `http://127.0.0.1:${peerPort}/`, host: `127.0.0.1:${peerPort}` },
+    ...(hasNginx
+      ? [{ name: "nginx (reference)", url: `http://127.0.0.1:${nginxPort}/`, host: `127.0.0.1:${nginxPort}` }]
+      : []),
+    {
+      name: "Node TCP pipe (reference)",
+      url: `http://127.0.0.1:${pipePort}/`,
+      host: `127.0.0.1:${pipePort}`,
+    },
   ]
-  const load = (t, seconds) =>
-    autocannon({ url: t.url, connections, duration: seconds, headers: { host: t.host } })
-  const samples = new Map(targets.map((t) => [t.name, []]))
+  const phases = [
+    { name: "throughput", run: saturate },
+    { name: "latency", run: atRate },
+  ]
+  const samples = new Map(phases.flatMap((p) => targets.map((t) => [`${p.name} ${t.name}`, []])))
   for (let round = 0; round < rounds; round++) {
     const order = targets.map((_, i) => targets[(i + round) % targets.length])
-    for (const t of order) {
-      await load(t, 1)
-      const r = await load(t, duration)
-      if (r.non2xx > 0 || r.errors > 0) throw new Error(`${t.name}: ${r.non2xx} non-2xx, ${r.errors} errors`)
-      samples.get(t.name).push({ rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 })
-      process.stderr.write(
-        `round ${round + 1} ${t.name}: ${Math.round(r.requests.average)} req/s, p99 ${r.latency.p99} ms\n`,
-      )
-    }
+    for (const phase of phases)
+      for (const t of order) {
+        await phase.run(t, 1)
+        const r = await phase.run(t, duration)
+        if (r.bad > 0) throw new Error(`${t.name}: ${r.bad} failed requests`)
+        samples.get(`${phase.name} ${t.name}`).push(r)
+        process.stderr.write(
+          `round ${round + 1} ${phase.name} ${t.name}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms\n`,
+        )
+      }
   }
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-  const row = (name) => {
-    const s = samples.get(name)
+  const row = (key) => {
+    const s = samples.get(key)
     return {
       rps: median(s.map((x) => x.rps)),
       p50: median(s.map((x) => x.p50)),
       p99: median(s.map((x) => x.p99)),
     }
   }
-  const direct = row("direct")
+  const round2 = (x) => Math.round(x * 100) / 100
   console.log(
     `\n${new Date().toISOString()}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), load average ${os.loadavg()[0].toFixed(2)}, node ${process.version}`,
   )
   console.log(
-    `autocannon: ${connections} connections, keep-alive, ${duration} s x ${rounds} rounds, 2-byte responses; peer flags: ${peerFlags.join(" ") || "none"}\n`,
+    `${connections} connections, keep-alive, ${duration} s x ${rounds} rounds, 2-byte responses; throughput by ${tool}${tool === "wrk" ? " (1 thread)" : ""}, latency by autocannon at ${rate} req/s; peer flags: ${peerFlags.join(" ") || "none"}\n`,
   )
-  console.log("| target | req/s (median) | % of direct | p50 ms | p99 ms | added p99 ms |")
-  console.log("|---|---|---|---|---|---|")
   const out = {}
+  const direct = row("throughput direct")
+  console.log(
+    "| target | req/s (median) | % of direct | p99 ms at full load | p50 ms at " +
+      rate +
+      " req/s | p99 ms at " +
+      rate +
+      " req/s | added p99 ms |",
+  )
+  console.log("|---|---|---|---|---|---|---|")
+  const directRate = row("latency direct")
   for (const t of targets) {
-    const r = row(t.name)
-    out[t.name] = { ...r, samples: samples.get(t.name) }
+    const full = row(`throughput ${t.name}`)
+    const slow = row(`latency ${t.name}`)
+    out[t.name] = {
+      throughput: full,
+      latency: slow,
+      samples: { throughput: samples.get(`throughput ${t.name}`), latency: samples.get(`latency ${t.name}`) },
+    }
     console.log(
-      `| ${t.name} | ${Math.round(r.rps)} | ${Math.round((r.rps / direct.rps) * 100)}% | ${r.p50} | ${r.p99} | ${t.name === "direct" ? "" : r.p99 - direct.p99} |`,
+      `| ${t.name} | ${Math.round(full.rps)} | ${Math.round((full.rps / direct.rps) * 100)}% | ${round2(full.p99)} | ${round2(slow.p50)} | ${round2(slow.p99)} | ${t.name === "direct" ? "" : round2(slow.p99 - directRate.p99)} |`,
     )
   }
   if (jsonOut !== undefined) writeFileSync(jsonOut, JSON.stringify(out, null, 2))
