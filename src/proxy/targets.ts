@@ -3,6 +3,7 @@ import { Deferred, Effect, Option, Stream, SubscriptionRef } from "effect"
 import { Control } from "../control/Control.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
+import { GLOBAL_DIR, type RegistrySnapshot } from "../registry/snapshot.js"
 import type { DaemonState } from "../supervisor/DaemonState.js"
 import { daemonUsage } from "../supervisor/resourceUsage.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
@@ -11,6 +12,7 @@ import { loopbackFor } from "./address.js"
 import type { ProxyTarget, Resolution } from "./handler.js"
 import type { ProxyOptions } from "./options.js"
 import { failure, type ProxyFailure } from "./pages.js"
+import type { Slugs } from "./slugs.js"
 
 /** How many of a daemon's last log lines a 502 page shows. */
 const LOG_LINES = 20
@@ -37,7 +39,11 @@ export const makeResolver = (options: ProxyOptions) =>
     const sup = yield* Supervisor
     const control = yield* Control
     const projects = yield* ProjectRegistry
-    const { slugs } = yield* SupervisorConfig
+    const config = yield* SupervisorConfig
+    /** The `[slugs]` table in force: the registry's last good global config, else the start's. */
+    const slugsOf = (snapshot: RegistrySnapshot): Slugs =>
+      snapshot.projects.find((p) => p.dir === GLOBAL_DIR)?.config?.slugs ?? config.slugs ?? {}
+    let slugs = slugsOf(yield* SubscriptionRef.get(projects.snapshot))
     /** slug -> qualified daemon ID, once its project is known */
     const ids = new Map<string, string>()
     /** daemon ID -> the port found for its current process (a /proc scan only when the pid changes) */
@@ -50,11 +56,20 @@ export const makeResolver = (options: ProxyOptions) =>
      */
     const resolved = new Map<string, ProxyTarget>()
     let generation = 0
+    const forget = () => {
+      generation++
+      resolved.clear()
+    }
+    yield* Effect.forkScoped(Stream.runForEach(sup.changes, () => Effect.sync(forget)))
+    // an edited [slugs] table (`proxy add|remove`) is followed without a restart
     yield* Effect.forkScoped(
-      Stream.runForEach(sup.changes, () =>
+      Stream.runForEach(projects.snapshot.changes, (snapshot) =>
         Effect.sync(() => {
-          generation++
-          resolved.clear()
+          const next = slugsOf(snapshot)
+          if (next === slugs) return
+          slugs = next
+          ids.clear()
+          forget()
         }),
       ),
     )
@@ -62,7 +77,7 @@ export const makeResolver = (options: ProxyOptions) =>
     const noting = yield* Effect.makeSemaphore(1)
 
     const known = () =>
-      Object.keys(slugs ?? {})
+      Object.keys(slugs)
         .sort()
         .map((s) => `${s}.${options.tld}`)
 
@@ -164,7 +179,7 @@ export const makeResolver = (options: ProxyOptions) =>
 
     const resolve = (slug: string): Effect.Effect<Resolution> =>
       Effect.gen(function* () {
-        const entry = slugs?.[slug]
+        const entry = slugs[slug]
         if (entry === undefined) {
           const list = known()
           return failure(404, "Not Found", [

@@ -191,6 +191,28 @@ describe("the reverse proxy (e2e)", () => {
     socket.destroy()
   })
 
+  it(
+    "routes a slug added while the supervisor runs, and stops routing it once removed",
+    async () => {
+      expect((await get("live.localhost", "/", { accept: "text/plain" })).status).toBe(404)
+      const added = sb.cli(["proxy", "add", "live", "--daemon", "web"], shop)
+      expect(added.status, added.stderr).toBe(0)
+      const served = await waitFor("the new slug served", async () => {
+        const r = await get("live.localhost", "/hello")
+        return r.status === 200 ? r : undefined
+      })
+      expect(JSON.parse(served.body)).toMatchObject({ url: "/hello", headers: { host: "live.localhost" } })
+      const removed = sb.cli(["proxy", "remove", "live"], shop)
+      expect(removed.status, removed.stderr).toBe(0)
+      const gone = await waitFor("the removed slug unknown", async () => {
+        const r = await get("live.localhost", "/", { accept: "text/plain" })
+        return r.status === 404 ? r : undefined
+      })
+      expect(gone.body).toContain("No slug live is configured.")
+    },
+    T,
+  )
+
   it("answers an unknown slug with 404 naming it and listing the known ones; no Host is 400", async () => {
     const r = await get("nope.localhost")
     expect(r.status).toBe(404)
