@@ -104,7 +104,8 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
       .handleRaw("tail", ({ path, urlParams }) =>
         Effect.gen(function* () {
           const id = yield* pathId(path)
-          yield* sup.get(id)
+          // a configured daemon that never ran is followed too: its lines come once it starts
+          yield* control.entry(id)
           const since = urlParams.since === undefined ? undefined : parseSince(urlParams.since)
           if (since !== undefined && Either.isLeft(since)) return problem(400, "BadRequest", since.left)
           const stream = filteredTail(logs, id, {

@@ -242,6 +242,46 @@ describe("HTTP API on TCP (e2e)", () => {
   )
 
   it(
+    "GET /api/logs/{id}/tail of a configured daemon that never ran follows it: its lines come once it starts",
+    async () => {
+      const file = join(dir, "supervisor.toml")
+      writeFileSync(
+        file,
+        `${readFileSync(file, "utf8")}\n[daemons.later]\nrun = "while :; do echo tick; sleep 0.2; done"\nready_delay = 0\n`,
+      )
+      await waitFor(
+        "the new daemon listed",
+        async () => (await http("GET", "/api/daemons/app%2Flater")).status === 200,
+      )
+      const first = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("no line of the daemon within 10 s")), 10_000)
+        const req = request(
+          new URL("/api/logs/app%2Flater/tail?lines=0", base),
+          { headers: { "x-supervisor-token": token } },
+          (res) => {
+            if (res.statusCode !== 200) {
+              clearTimeout(timer)
+              return reject(new Error(`status ${res.statusCode}`))
+            }
+            // the tail is open on a daemon that never ran: now it starts
+            expect(sb.cli(["start", "later"], dir).status).toBe(0)
+            res.setEncoding("utf8").on("data", (c: string) => {
+              clearTimeout(timer)
+              req.destroy()
+              resolve(c.split("\n")[0]!)
+            })
+          },
+        )
+        req.on("error", () => undefined)
+        req.end()
+      })
+      expect(JSON.parse(first)).toMatchObject({ daemon_id: "app/later", message: "tick" })
+      expect(sb.cli(["stop", "later"], dir).status).toBe(0)
+    },
+    T,
+  )
+
+  it(
     "the tail's grep matches new lines as they look, colour codes and case aside, like the stored ones",
     async () => {
       // An ad-hoc daemon that prints "ERROR <n>" with the R in red each time a file appears.
