@@ -185,12 +185,16 @@ const main = async () => {
         },
         (res) => {
           if (res.statusCode !== 200) throw new Error(`tail ${f}: ${res.statusCode}`)
-          createInterface({ input: res }).on("line", (line) => {
+          res.on("error", () => undefined) // the tail is ended by destroying its request
+          const lines = createInterface({ input: res })
+          lines.on("error", () => undefined)
+          lines.on("line", (line) => {
             const item = JSON.parse(line)
             if (item._clear !== true) numbers.push(Number(item.message))
           })
         },
       )
+      req.on("error", () => undefined)
       tails.push({ kind: "API", daemon: f, numbers, stop: () => req.destroy() })
     }
   }
@@ -200,6 +204,7 @@ const main = async () => {
   // the clients
   const latencies = { list: [], status: [], start: [], stop: [] }
   const failures = []
+  const refused = new Map()
   let running = true
   const client = async (n) => {
     let i = n
@@ -221,8 +226,13 @@ const main = async () => {
               : ["stop", "POST", `/api/daemons/${encodeURIComponent(qualified(d))}/stop`]
       const r = await request(method, path)
       latencies[op].push(r.ms)
-      const failed = r.status !== 200 || ((op === "start" || op === "stop") && JSON.parse(r.body).ok !== true)
-      if (failed) failures.push({ op, path, status: r.status, body: r.body.slice(0, 200) })
+      // a request fails when it gets no answer or an error status; `ok: false` is an answer (a
+      // start that a concurrent stop ended says so), counted apart with its reason
+      if (r.status !== 200) failures.push({ op, path, status: r.status, body: r.body.slice(0, 200) })
+      else if (op === "start" || op === "stop") {
+        const body = JSON.parse(r.body)
+        if (body.ok !== true) refused.set(body.error, (refused.get(body.error) ?? 0) + 1)
+      }
     }
   }
   const clients = Array.from({ length: CLIENTS }, (_, n) => client(n + 1))
@@ -274,6 +284,8 @@ const main = async () => {
       `| ${op} | ${xs.length} | ${round(quantile(xs, 0.5))} | ${round(quantile(xs, 0.99))} | ${round(Math.max(...xs))} |`,
     )
   console.log(`\nfailed requests: ${failures.length}`)
+  for (const [why, n] of refused)
+    console.log(`answered ok: false: ${n} x ${why.replace(/load\/d\d+/, "<daemon>")}`)
   for (const f of failures.slice(0, 5)) console.log(`  ${JSON.stringify(f)}`)
   const peak = Math.max(...rss)
   console.log(
