@@ -45,7 +45,10 @@ const refused = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
     const length = request.headers["content-length"]
     const hasBody =
       (length !== undefined && length !== "0") || request.headers["transfer-encoding"] !== undefined
-    return Effect.succeed(hasBody || type.includes("multipart/") ? notJson : undefined)
+    // read to its end and dropped (not parsed): a client still sending would otherwise get EPIPE
+    return hasBody || type.includes("multipart/")
+      ? Effect.as(Effect.ignore(request.arrayBuffer), notJson)
+      : Effect.succeed(undefined)
   }
   return Effect.map(Effect.either(request.text), (text) =>
     Either.isRight(text) && nestsDeeperThan(text.right, MAX_BODY_DEPTH)

@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from "vitest"
 import { loadConfig } from "../../src/config/Loader.js"
 import { makeSandbox } from "../config/helpers.js"
 import { STACK_LINE } from "../e2e/harness.js"
-import { params, tried } from "./fuzz.js"
+import { params, TIMEOUT, tried } from "./fuzz.js"
 import { configValue, mutate, wrongValue } from "./tomlArbitrary.js"
 
 const sb = makeSandbox()
@@ -31,6 +31,7 @@ const toToml = (value: Record<string, unknown>): string => {
   }
 }
 
+let lastProblems = ""
 /** Loads `text` as the project's file: "config", or "invalid" after checking the typed error. */
 const load = async (suite: string, text: string | Uint8Array): Promise<"config" | "invalid"> => {
   tried(suite)
@@ -49,6 +50,7 @@ const load = async (suite: string, text: string | Uint8Array): Promise<"config" 
     expect(p.message.length).toBeGreaterThan(0)
   }
   expect(invalid!.message).not.toMatch(STACK_LINE)
+  lastProblems = invalid!.message
   return "invalid"
 }
 
@@ -59,106 +61,130 @@ const count = (o: "config" | "invalid") => {
 }
 
 describe("configuration loader (fuzz)", () => {
-  it("a configuration of the schema's shape loads or is refused with typed problems", async () => {
-    await fc.assert(
-      fc.asyncProperty(configValue, async (value) =>
-        count(await load("TOML of the schema's shape", toToml(value))),
-      ),
-      params(60),
-    )
-  })
-
-  it("plain daemons load, with their names", async () => {
-    const daemon = fc.record(
-      {
-        run: fc.constantFrom("sleep 10", "exec node server.js", "echo 'hi' && sleep 1"),
-        retry: fc.oneof(fc.nat(10), fc.boolean()),
-        ready_delay: fc.constantFrom("0s", "500ms", "1m 30s", 2),
-        watch_mode: fc.constantFrom("native", "poll", "auto"),
-        env: fc.dictionary(fc.stringMatching(/^[A-Z_][A-Z0-9_]{0,8}$/), fc.string({ maxLength: 20 }), {
-          maxKeys: 3,
-        }),
-      },
-      { requiredKeys: ["run"] },
-    )
-    const names = fc.uniqueArray(fc.stringMatching(/^[a-z][a-z0-9]{0,6}(-[a-z0-9]{1,3})?$/), {
-      minLength: 1,
-      maxLength: 4,
-    })
-    await fc.assert(
-      fc.asyncProperty(
-        names.chain((ns) =>
-          fc.tuple(fc.constant(ns), fc.array(daemon, { minLength: ns.length, maxLength: ns.length })),
+  it(
+    "a configuration of the schema's shape loads or is refused with typed problems",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(configValue, async (value) =>
+          count(await load("TOML of the schema's shape", toToml(value))),
         ),
-        async ([ns, ds]) => {
-          const toml = toToml({ daemons: Object.fromEntries(ns.map((n, i) => [n, ds[i]])) })
-          expect(await load("valid TOML", toml), toml).toBe("config")
-          count("config")
+        params(40),
+      )
+    },
+    TIMEOUT,
+  )
+
+  it(
+    "plain daemons load, with their names",
+    async () => {
+      const daemon = fc.record(
+        {
+          run: fc.constantFrom("sleep 10", "exec node server.js", "echo 'hi' && sleep 1"),
+          retry: fc.oneof(fc.nat(10), fc.boolean()),
+          ready_delay: fc.constantFrom("0s", "500ms", "1m 30s", 2),
+          watch_mode: fc.constantFrom("native", "poll", "auto"),
+          env: fc.dictionary(fc.stringMatching(/^[A-Z_][A-Z0-9_]{0,8}$/), fc.string({ maxLength: 20 }), {
+            maxKeys: 3,
+          }),
         },
-      ),
-      params(40),
-    )
-  })
-
-  it("wrong types, unknown keys and huge values are typed problems", async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        configValue,
-        fc.array(fc.nat(), { minLength: 1, maxLength: 4 }),
-        fc.option(
-          fc.oneof(
-            fc.string({ maxLength: 10 }),
-            fc.constantFrom("run", "port", "depends", "__proto__", "constructor"),
+        { requiredKeys: ["run"] },
+      )
+      const names = fc.uniqueArray(fc.stringMatching(/^[a-z][a-z0-9]{0,6}(-[a-z0-9]{1,3})?$/), {
+        minLength: 1,
+        maxLength: 4,
+      })
+      await fc.assert(
+        fc.asyncProperty(
+          names.chain((ns) =>
+            fc.tuple(fc.constant(ns), fc.array(daemon, { minLength: ns.length, maxLength: ns.length })),
           ),
-          { nil: undefined },
+          async ([ns, ds]) => {
+            const toml = toToml({ daemons: Object.fromEntries(ns.map((n, i) => [n, ds[i]])) })
+            expect(await load("valid TOML", toml), `${toml}\n${lastProblems}`).toBe("config")
+            count("config")
+          },
         ),
-        wrongValue,
-        async (value, picks, key, wrong) =>
-          count(await load("TOML with a wrong value", toToml(mutate(value, picks, key, wrong)))),
-      ),
-      params(60),
-    )
-  })
+        params(40),
+      )
+    },
+    TIMEOUT,
+  )
 
-  it("mutated bytes are a syntax error or a typed problem", async () => {
-    const edit = fc.record({
-      at: fc.nat(),
-      op: fc.constantFrom("flip", "insert", "delete", "truncate"),
-      byte: fc.integer({ min: 0, max: 255 }),
-    })
-    await fc.assert(
-      fc.asyncProperty(configValue, fc.array(edit, { minLength: 1, maxLength: 6 }), async (value, edits) => {
-        let bytes = Buffer.from(toToml(value))
-        for (const { at, op, byte } of edits) {
-          const i = bytes.length === 0 ? 0 : at % bytes.length
-          bytes =
-            op === "flip"
-              ? Buffer.concat([bytes.subarray(0, i), Buffer.from([byte]), bytes.subarray(i + 1)])
-              : op === "insert"
-                ? Buffer.concat([bytes.subarray(0, i), Buffer.from([byte]), bytes.subarray(i)])
-                : op === "delete"
-                  ? Buffer.concat([bytes.subarray(0, i), bytes.subarray(i + 1)])
-                  : bytes.subarray(0, i)
-        }
-        count(await load("TOML with mutated bytes", bytes))
-      }),
-      params(80),
-    )
-  })
+  it(
+    "wrong types, unknown keys and huge values are typed problems",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          configValue,
+          fc.array(fc.nat(), { minLength: 1, maxLength: 4 }),
+          fc.option(
+            fc.oneof(
+              fc.string({ maxLength: 10 }),
+              fc.constantFrom("run", "port", "depends", "__proto__", "constructor"),
+            ),
+            { nil: undefined },
+          ),
+          wrongValue,
+          async (value, picks, key, wrong) =>
+            count(await load("TOML with a wrong value", toToml(mutate(value, picks, key, wrong)))),
+        ),
+        params(40),
+      )
+    },
+    TIMEOUT,
+  )
 
-  it("huge and deep documents are refused or loaded, never a crash", async () => {
-    const huge = [
-      `a = ${"[".repeat(50_000)}${"]".repeat(50_000)}\n`,
-      `x = ${"{ a = ".repeat(20_000)}1${" }".repeat(20_000)}\n`,
-      `[daemons.a]\nrun = "${"x".repeat(5_000_000)}"\n`,
-      Array.from({ length: 3000 }, (_, i) => `[daemons.d${i}]\nrun = "sleep 1"\n`).join(""),
-      `[daemons.a]\nrun = "sleep 1"\nretry = 99999999999999999999999\n`,
-      `[daemons.a]\nrun = "sleep 1"\nready_delay = "${"9".repeat(400)}y"\n`,
-      `[daemons.a]\nrun = "sleep 1"\nport = inf\ncpu_limit = nan\n`,
-      `[daemons.a]\nrun = "sleep 1"\ndepends = [${Array.from({ length: 2000 }, (_, i) => `"d${i}"`).join(",")}]\n`,
-      `[daemons.${"n".repeat(10_000)}]\nrun = "sleep 1"\n`,
-      `\uFEFF[daemons.a]\nrun = "\u0000"\n`,
-    ]
-    for (const text of huge) count(await load("huge or deep TOML", text))
-  }, 60_000)
+  it(
+    "mutated bytes are a syntax error or a typed problem",
+    async () => {
+      const edit = fc.record({
+        at: fc.nat(),
+        op: fc.constantFrom("flip", "insert", "delete", "truncate"),
+        byte: fc.integer({ min: 0, max: 255 }),
+      })
+      await fc.assert(
+        fc.asyncProperty(
+          configValue,
+          fc.array(edit, { minLength: 1, maxLength: 6 }),
+          async (value, edits) => {
+            let bytes = Buffer.from(toToml(value))
+            for (const { at, op, byte } of edits) {
+              const i = bytes.length === 0 ? 0 : at % bytes.length
+              bytes =
+                op === "flip"
+                  ? Buffer.concat([bytes.subarray(0, i), Buffer.from([byte]), bytes.subarray(i + 1)])
+                  : op === "insert"
+                    ? Buffer.concat([bytes.subarray(0, i), Buffer.from([byte]), bytes.subarray(i)])
+                    : op === "delete"
+                      ? Buffer.concat([bytes.subarray(0, i), bytes.subarray(i + 1)])
+                      : bytes.subarray(0, i)
+            }
+            count(await load("TOML with mutated bytes", bytes))
+          },
+        ),
+        params(80),
+      )
+    },
+    TIMEOUT,
+  )
+
+  it(
+    "huge and deep documents are refused or loaded, never a crash",
+    async () => {
+      const huge = [
+        `a = ${"[".repeat(50_000)}${"]".repeat(50_000)}\n`,
+        `x = ${"{ a = ".repeat(20_000)}1${" }".repeat(20_000)}\n`,
+        `[daemons.a]\nrun = "${"x".repeat(5_000_000)}"\n`,
+        Array.from({ length: 3000 }, (_, i) => `[daemons.d${i}]\nrun = "sleep 1"\n`).join(""),
+        `[daemons.a]\nrun = "sleep 1"\nretry = 99999999999999999999999\n`,
+        `[daemons.a]\nrun = "sleep 1"\nready_delay = "${"9".repeat(400)}y"\n`,
+        `[daemons.a]\nrun = "sleep 1"\nport = inf\ncpu_limit = nan\n`,
+        `[daemons.a]\nrun = "sleep 1"\ndepends = [${Array.from({ length: 2000 }, (_, i) => `"d${i}"`).join(",")}]\n`,
+        `[daemons.${"n".repeat(10_000)}]\nrun = "sleep 1"\n`,
+        `\uFEFF[daemons.a]\nrun = "\u0000"\n`,
+      ]
+      for (const text of huge) count(await load("huge or deep TOML", text))
+    },
+    TIMEOUT,
+  )
 })

@@ -12,6 +12,9 @@ export const runs = (bounded: number): number => {
   return full > 0 ? Math.max(bounded, full) : bounded
 }
 
+/** A test's time limit: the suite's default when bounded, ten minutes in the long run. */
+export const TIMEOUT = Number(process.env.FUZZ_RUNS ?? 0) > 0 ? 600_000 : 60_000
+
 const counts = new Map<string, number>()
 /** Counts one input of a suite (reported at the end of the file, for docs/reliability.md). */
 export const tried = (suite: string): void => {
@@ -21,10 +24,10 @@ afterAll(() => {
   for (const [suite, n] of counts) console.log(`fuzz: ${suite}: ${n} inputs (seed ${SEED})`)
 })
 
-/** fast-check's parameters of a property of `bounded` runs. */
-export const params = (bounded: number): fc.Parameters<unknown> => ({
+/** fast-check's parameters of a property of `bounded` runs (at most `cap` in the long run). */
+export const params = (bounded: number, cap = Number.POSITIVE_INFINITY): fc.Parameters<unknown> => ({
   seed: SEED,
-  numRuns: runs(bounded),
+  numRuns: Math.min(runs(bounded), Math.max(bounded, cap)),
 })
 
 /** Strings a hostile client or user tries: traversal, encodings, NUL, control bytes, unicode, huge. */

@@ -15,9 +15,9 @@ import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Api } from "../../src/api/Api.js"
 import { type DaemonSandbox, makeDaemonSandbox, runCli, STACK_LINE, supervisorPids } from "../e2e/harness.js"
-import { hostileString, params, runs, tried } from "./fuzz.js"
+import { hostileString, params, runs, TIMEOUT, tried } from "./fuzz.js"
 
-const T = 120_000
+const T = Math.max(TIMEOUT, 120_000)
 const REPO = resolve(__dirname, "../..")
 let sb: DaemonSandbox
 let dir: string
@@ -130,8 +130,10 @@ const anyJson: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 3 }),
   hostileString,
   fc.array(hostileString, { maxLength: 3 }),
+  // small: a route that answers without reading a body of hundreds of KB closes the
+  // connection under the client (EPIPE); the huge bodies have their own test below
   fc.constantFrom(
-    Array.from({ length: 50_000 }, (_, i) => i),
+    Array.from({ length: 2000 }, (_, i) => i),
     -1,
     2 ** 64,
     1e308,
@@ -346,8 +348,8 @@ describe("API under hostile requests (fuzz, e2e)", () => {
       for (const [i, route] of withPayload.entries()) {
         const key = route.keys[0]!
         const texts = [deep(100_000), `{"${key}":${deep(5000)}}`]
-        // an 8 MB body costs a second: on a few routes in the bounded run, on all in the long one
-        if (i < 3 || runs(0) > 0) texts.push(`{"${key}":"${"x".repeat(8_000_000)}"}`)
+        // an 8 MB body costs a second: on one route in the bounded run, on all in the long one
+        if (i === 0 || runs(0) > 0) texts.push(`{"${key}":"${"x".repeat(8_000_000)}"}`)
         for (const text of texts) {
           tried("huge or deep bodies")
           const reply = await send({
@@ -494,7 +496,8 @@ describe("CLI under hostile values (fuzz, e2e)", () => {
           // NUL cannot be passed in an argument vector
           cliCheck(["logs", "app/web", `${flag}=${value.replaceAll("\u0000", "")}`], dir)
         }),
-        params(4),
+        // a CLI run costs ~0.4 s: 100 of them in the long run
+        params(2, 100),
       )
       const huge = cliCheck(["logs", "app/web", "--since", `${"9".repeat(400)}y`], dir)
       expect(huge.status).not.toBe(0)
@@ -513,7 +516,6 @@ describe("CLI under hostile values (fuzz, e2e)", () => {
       for (const text of [
         `[daemons.a]\nrun = ${"[".repeat(50_000)}`,
         `[daemons.a]\nrun = "sleep 1"\nready_delay = "${"9".repeat(400)}y"\n`,
-        "\u0000\u00ff[[",
       ]) {
         sb.write({ "broken/supervisor.toml": text })
         expect(cliCheck(["list"], broken).status).toBe(1)

@@ -107,6 +107,8 @@ export const mutate = (
     }
     at = next as Record<string, unknown>
   }
-  if (key !== undefined) at[key] = value
+  // defined, not assigned: `__proto__` is a key like any other in TOML
+  if (key !== undefined)
+    Object.defineProperty(at, key, { value, enumerable: true, writable: true, configurable: true })
   return copy
 }

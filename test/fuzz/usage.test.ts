@@ -9,7 +9,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { parseSpecString } from "../../src/usage/index.js"
 import { STACK_LINE } from "../e2e/harness.js"
-import { hostileString, params, tried } from "./fuzz.js"
+import { hostileString, params, TIMEOUT, tried } from "./fuzz.js"
 
 /** The example spec of docs/usage-spec.md: a seed for mutations. */
 const EXAMPLE = /```kdl\n([\s\S]*?)```/.exec(
@@ -124,50 +124,62 @@ const node: fc.Memo<string> = fc.memo((depth) =>
 )
 
 describe("usage spec parser (fuzz)", () => {
-  it("documents of the language's words are a spec or a typed error", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(node(3), { maxLength: 8 }), (nodes) =>
-        parse("KDL documents", nodes.join("\n")),
-      ),
-      params(150),
-    )
-  })
+  it(
+    "documents of the language's words are a spec or a typed error",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(node(3), { maxLength: 8 }), (nodes) =>
+          parse("KDL documents", nodes.join("\n")),
+        ),
+        params(150),
+      )
+    },
+    TIMEOUT,
+  )
 
-  it("mutated bytes of a real spec are a spec or a typed error", async () => {
-    const edit = fc.record({
-      at: fc.nat(),
-      cut: fc.nat(8),
-      insert: fc.string({ unit: "binary", maxLength: 4 }),
-    })
-    await fc.assert(
-      fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 6 }), (edits) => {
-        let text = EXAMPLE
-        for (const { at, cut, insert } of edits) {
-          const i = at % (text.length + 1)
-          text = text.slice(0, i) + insert + text.slice(i + cut)
-        }
-        return parse("mutated KDL", text)
-      }),
-      params(150),
-    )
-  })
+  it(
+    "mutated bytes of a real spec are a spec or a typed error",
+    async () => {
+      const edit = fc.record({
+        at: fc.nat(),
+        cut: fc.nat(8),
+        insert: fc.string({ unit: "binary", maxLength: 4 }),
+      })
+      await fc.assert(
+        fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 6 }), (edits) => {
+          let text = EXAMPLE
+          for (const { at, cut, insert } of edits) {
+            const i = at % (text.length + 1)
+            text = text.slice(0, i) + insert + text.slice(i + cut)
+          }
+          return parse("mutated KDL", text)
+        }),
+        params(150),
+      )
+    },
+    TIMEOUT,
+  )
 
-  it("any text, and huge or deep documents, are a spec or a typed error", async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.string({ unit: "binary", maxLength: 200 }), hostileString), (text) =>
-        parse("any text as KDL", text),
-      ),
-      params(100),
-    )
-    for (const text of [
-      `${"cmd a {\n".repeat(3000)}${"}\n".repeat(3000)}`,
-      `flag "-a" ${"x=1 ".repeat(50_000)}`,
-      `about "${"x".repeat(2_000_000)}"`,
-      Array.from({ length: 5000 }, (_, i) => `flag "--f${i}"`).join("\n"),
-      `${"/* ".repeat(10_000)}`,
-      `cmd "${"a".repeat(100_000)}"`,
-    ])
-      await parse("huge or deep KDL", text)
-    console.log(`fuzz: usage specs: ${outcomes.spec} parsed, ${outcomes.error} refused`)
-  }, 60_000)
+  it(
+    "any text, and huge or deep documents, are a spec or a typed error",
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(fc.string({ unit: "binary", maxLength: 200 }), hostileString), (text) =>
+          parse("any text as KDL", text),
+        ),
+        params(100),
+      )
+      for (const text of [
+        `${"cmd a {\n".repeat(3000)}${"}\n".repeat(3000)}`,
+        `flag "-a" ${"x=1 ".repeat(50_000)}`,
+        `about "${"x".repeat(2_000_000)}"`,
+        Array.from({ length: 5000 }, (_, i) => `flag "--f${i}"`).join("\n"),
+        `${"/* ".repeat(10_000)}`,
+        `cmd "${"a".repeat(100_000)}"`,
+      ])
+        await parse("huge or deep KDL", text)
+      console.log(`fuzz: usage specs: ${outcomes.spec} parsed, ${outcomes.error} refused`)
+    },
+    TIMEOUT,
+  )
 })
