@@ -1,5 +1,6 @@
-import { HttpApiBuilder, HttpServerError } from "@effect/platform"
-import { Cause, Effect } from "effect"
+import { HttpApiBuilder, HttpServerError, HttpServerRequest } from "@effect/platform"
+import { Cause, Effect, Either } from "effect"
+import { MAX_BODY_DEPTH, nestsDeeperThan } from "./bodyDepth.js"
 import { problem } from "./problem.js"
 
 /**
@@ -23,14 +24,54 @@ const bodyless = (cause: Cause.Cause<unknown>) => {
   }
 }
 
+const notJson = problem(
+  415,
+  "UnsupportedMediaType",
+  "the API takes JSON bodies: send content-type: application/json",
+)
+
+/**
+ * A request refused before the API reads it, or undefined: a body of a type no route takes
+ * (multipart would be stored under the system's temporary directory, and an empty one waits
+ * forever), or one nested deeper than MAX_BODY_DEPTH. Only a body the API reads as text is read
+ * here (it is kept: the handler reads the same text); one that cannot be read is left to it.
+ */
+const refused = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+  if (request.method === "GET" || request.method === "HEAD") return Effect.succeed(undefined)
+  const type = (request.headers["content-type"] ?? "application/json").toLowerCase().trim()
+  const textual =
+    type.includes("application/json") || type.includes("x-www-form-urlencoded") || type.startsWith("text/")
+  if (!textual) {
+    const length = request.headers["content-length"]
+    const hasBody =
+      (length !== undefined && length !== "0") || request.headers["transfer-encoding"] !== undefined
+    // read to its end and dropped (not parsed): a client still sending would otherwise get EPIPE
+    return hasBody || type.includes("multipart/")
+      ? Effect.as(Effect.ignore(request.arrayBuffer), notJson)
+      : Effect.succeed(undefined)
+  }
+  return Effect.map(Effect.either(request.text), (text) =>
+    Either.isRight(text) && nestsDeeperThan(text.right, MAX_BODY_DEPTH)
+      ? problem(
+          400,
+          "BadRequest",
+          `the request body nests arrays and objects more than ${MAX_BODY_DEPTH} levels deep`,
+        )
+      : undefined,
+  )
+})
+
 /**
  * Every 4xx of the API carries the JSON error body `{ _tag, message }`: those its schemas describe
  * (BadDaemonId, DaemonNotFound, HttpApiDecodeError, ...) have one, and this middleware gives one
  * to the failures of the HTTP server itself, which would answer with an empty body.
  */
 export const ErrorBodiesLive = HttpApiBuilder.middleware((app) =>
-  Effect.catchAllCause(app, (cause) => {
-    const response = bodyless(cause)
-    return response === undefined ? Effect.failCause(cause) : Effect.succeed(response)
-  }),
+  Effect.catchAllCause(
+    Effect.flatMap(refused, (refused) => (refused === undefined ? app : Effect.succeed(refused))),
+    (cause) => {
+      const response = bodyless(cause)
+      return response === undefined ? Effect.failCause(cause) : Effect.succeed(response)
+    },
+  ),
 )

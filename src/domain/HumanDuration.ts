@@ -46,6 +46,9 @@ export const parseHumanDuration = (input: string): Either.Either<number, string>
     at = re.lastIndex
     while (text[at] === " ") at++
   }
+  // 400 nines of years is Infinity: no time can be computed from it (and JSON has no Infinity)
+  if (!Number.isFinite(total))
+    return Either.left(`duration ${JSON.stringify(input)} is too large; write at most a few thousand years`)
   return Either.right(total)
 }
 

@@ -5,6 +5,7 @@ import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer } from "effect"
 import { Api } from "../api/Api.js"
+import { jsonClientErrors } from "../api/clientErrors.js"
 import { CliLive } from "../api/cliHandlers.js"
 import { ErrorBodiesLive } from "../api/errorBodies.js"
 import { DaemonsLive } from "../api/handlers.js"
@@ -35,7 +36,11 @@ export const socketServer = (socket: string) => {
     Effect.map(HttpApiBuilder.httpApp, (app) =>
       HttpServer.serve(app).pipe(
         Layer.tap(() => Effect.sync(() => fs.chmodSync(socket, 0o600))),
-        Layer.provide(NodeHttpServer.layer(createServer, { path: socket }).pipe(Layer.provide(prepare))),
+        Layer.provide(
+          NodeHttpServer.layer(() => jsonClientErrors(createServer()), { path: socket }).pipe(
+            Layer.provide(prepare),
+          ),
+        ),
       ),
     ),
   ).pipe(Layer.provide(ApiLive), Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]))

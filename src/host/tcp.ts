@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import * as os from "node:os"
 import { Data, Effect } from "effect"
+import { jsonClientErrors } from "../api/clientErrors.js"
 
 /** How many ports a listener tries (the configured one, then the next ones) when one is busy. */
 export const PORT_ATTEMPTS = 10
@@ -55,7 +56,7 @@ export const listen = (
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
-        const server = createServer(handler)
+        const server = jsonClientErrors(createServer(handler))
         const attempts = port === 0 ? 1 : PORT_ATTEMPTS
         let last: unknown
         for (let i = 0; i < attempts && port + i <= 65535; i++) {

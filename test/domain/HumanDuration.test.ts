@@ -131,6 +131,11 @@ describe("HumanDuration schema", () => {
     expect(messages(fail("5"))).toContain('duration "5" has no unit; write e.g. 5s or 5ms')
   })
 
+  it("rejects a duration too large for a number (found by test/fuzz)", () => {
+    expect(messages(fail(`${"9".repeat(400)}y`))).toContain("is too large")
+    expect(parseHumanDuration(`${"9".repeat(400)}M`)._tag).toBe("Left")
+  })
+
   it("rejects an unknown unit", () => {
     expect(messages(fail("5 fortnights"))).toContain('unknown unit "fortnights"')
   })

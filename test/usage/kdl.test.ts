@@ -1,7 +1,7 @@
 import { parse as kdljsParse } from "kdljs"
 import { describe, expect, it } from "vitest"
 import { formatNode } from "../../src/usage/kdl/format.js"
-import { type KdlDocNode, parseKdlDocument } from "../../src/usage/kdl/parse.js"
+import { type KdlDocNode, MAX_DEPTH, parseKdlDocument } from "../../src/usage/kdl/parse.js"
 
 // The KDL 2.0 parser (src/usage/kdl/): the syntax of https://kdl.dev/spec/ (KDL 2.0.0), checked
 // against kdljs 0.3.0 where kdljs is right, and on the cases it gets wrong.
@@ -122,5 +122,22 @@ describe("KDL 2 parsing", () => {
     if (!parsed.ok) throw new Error(parsed.message)
     const again = ours(formatNode(parsed.nodes[0]!).join("\n"))
     expect(again).toEqual(ours(text))
+  })
+})
+
+describe("KDL nesting depth", () => {
+  const nested = (n: number) => `${"cmd a {\n".repeat(n)}${"}\n".repeat(n)}`
+
+  it("reads blocks nested up to MAX_DEPTH", () => {
+    expect(parseKdlDocument(nested(MAX_DEPTH)).ok).toBe(true)
+  })
+
+  it("refuses deeper nesting with a syntax error, not a stack overflow (found by test/fuzz)", () => {
+    expect(parseKdlDocument(nested(MAX_DEPTH + 1))).toMatchObject({
+      ok: false,
+      message: expect.stringContaining(`nested more than ${MAX_DEPTH} deep`),
+    })
+    // 3000 levels overflowed the stack of the include and decode stages: a defect, not an error
+    expect(parseKdlDocument(nested(3000))).toMatchObject({ ok: false, line: MAX_DEPTH + 1 })
   })
 })

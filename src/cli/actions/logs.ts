@@ -22,6 +22,8 @@ export const parseTimeArg = (value: string, now = Date.now()): Either.Either<num
     )
   const relative = parseHumanDuration(value.replace(/\s+ago$/, ""))
   if (Either.isRight(relative)) return Either.right(now - relative.right)
+  if (relative.left.includes("too large"))
+    return Either.left(`invalid time ${JSON.stringify(value)}: ${relative.left}`)
   const absolute = Date.parse(value.includes("T") || !value.includes(" ") ? value : value.replace(" ", "T"))
   if (!Number.isNaN(absolute)) return Either.right(absolute)
   return Either.left(

@@ -18,6 +18,8 @@ export class KdlSyntaxError extends Error {
 export class Cursor {
   pos = 0
   line = 1
+  /** How many `{` blocks are open here (bounded by the parser: see MAX_DEPTH in parse.ts). */
+  depth = 0
 
   constructor(readonly src: string) {}
 

@@ -118,9 +118,19 @@ const node = (cur: Cursor): KdlDocNode => {
   return { name, values, properties, children, block, line }
 }
 
+/** Blocks nested deeper than this are refused: each level costs stack in every later stage. */
+export const MAX_DEPTH = 100
+
 const childBlock = (cur: Cursor): Array<KdlDocNode> => {
+  if (cur.depth >= MAX_DEPTH)
+    throw new KdlSyntaxError(
+      cur.line,
+      `blocks nested more than ${MAX_DEPTH} deep; a usage spec needs only a few levels`,
+    )
   cur.pos++ // {
+  cur.depth++
   const inner = nodes(cur, true)
+  cur.depth--
   cur.pos++ // }
   return inner
 }
