@@ -1,0 +1,266 @@
+/**
+ * Daemons that misbehave, through the built CLI against one real supervisor: a daemon that
+ * ignores SIGTERM, one that forks 200 children, one that closes its stdout and stderr, one that
+ * writes a 10 MB line without a newline, one that writes invalid UTF-8, one that exits within a
+ * millisecond (leaving a child behind), one that execs into another program. For each: `stop`
+ * ends the whole group and session (nothing of it left in /proc), the supervisor's open file
+ * descriptors are back to what they were, its memory stays bounded, its logs keep what was
+ * written, and it keeps answering. `FAULT_ROUNDS` (npm run test:faults) repeats the cases.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  apiGet,
+  cmdlineOf,
+  type DaemonSandbox,
+  daemonEntry,
+  daemonPids,
+  makeDaemonSandbox,
+  storedLogs,
+  supervisorPids,
+  waitFor,
+} from "../e2e/harness.js"
+import { fdCount, fdTargets, leftOf, memoryOf } from "./procs.js"
+
+const T = 60_000
+/** The full run (`FAULT_ROUNDS=100`) plays every case a tenth as many times; the normal run once. */
+const ROUNDS = Math.max(1, Math.ceil(Number(process.env.FAULT_ROUNDS ?? 0) / 10))
+/** The supervisor's resident memory must stay under this, whatever its daemons write. */
+const RSS_BOUND = 200 * 1024 * 1024
+const TEN_MB = 10 * 1024 * 1024
+
+const CONFIG = `
+[daemons.warm]
+run = "exec sleep 300"
+ready_delay = 0
+
+[daemons.deaf]
+run = "trap '' TERM; echo deaf up; while :; do sleep 1; done"
+ready_delay = 0
+stop_signal = { signal = "SIGTERM", timeout = "1s" }
+
+[daemons.forker]
+run = "i=0; while [ $i -lt 200 ]; do sleep 300 & i=$((i+1)); done; echo forked 200; wait"
+ready_output = "forked 200"
+
+[daemons.mute]
+run = "echo out before close; echo err before close >&2; exec >&- 2>&-; echo lost; exec sleep 300"
+ready_delay = 0
+
+[daemons.longline]
+run = "head -c ${TEN_MB} /dev/zero | tr '\\\\0' x; exec sleep 300"
+ready_delay = 0
+
+[daemons.badutf]
+run = "printf 'bad \\\\377\\\\376 bytes\\\\n'; printf 'cut \\\\342\\\\202\\\\n'; printf '\\\\355\\\\240\\\\200 surrogate\\\\n'; exec sleep 300"
+ready_delay = 0
+
+[daemons.blink]
+run = "sleep 300 & exit 0"
+ready_delay = 0
+
+[daemons.shifter]
+run = "echo before exec; exec sh -c 'echo after exec; exec sleep 300'"
+ready_delay = 0
+`
+
+let sb: DaemonSandbox
+let proj: string
+let sup: number
+let fdBaseline: number
+/** What the supervisor's descriptors point at before any daemon ran (`fd -> target`). */
+let baselineTargets: Set<string>
+let peakRss = 0
+const cli = (...args: Array<string>) => sb.cliAsync(args, proj)
+
+beforeAll(async () => {
+  sb = makeDaemonSandbox()
+  proj = sb.project("mis", CONFIG)
+  expect((await cli("supervisor", "start")).status).toBe(0)
+  sup = await waitFor("the supervisor", () => supervisorPids(sb.stateDir)[0])
+  // warm: the first start opens what the supervisor keeps open for good (its config watchers,
+  // the pipes to the helper that forks daemons)
+  expect((await cli("start", "warm")).status).toBe(0)
+  expect((await cli("stop", "warm")).status).toBe(0)
+  fdBaseline = fdCount(sup)
+  baselineTargets = new Set(fdTargets(sup))
+}, T)
+afterAll(() => {
+  console.log(
+    `misbehave: supervisor peak RSS ${(peakRss / 1024 / 1024).toFixed(1)} MB over ${ROUNDS} round(s)`,
+  )
+  sb.destroy()
+}, T)
+
+/** The supervisor still answers: the API at once, and (`viaCli`) `supervisor status` through the CLI. */
+const answers = async (viaCli = false) => {
+  expect(await apiGet(sb.stateDir, "/api/daemons"), "GET /api/daemons").toBeDefined()
+  if (!viaCli) return
+  const r = await cli("supervisor", "status", "--json")
+  expect(r.status, r.stderr).toBe(0)
+  expect(JSON.parse(r.stdout).pid).toBe(sup)
+}
+
+/** A started daemon's log files, which the supervisor keeps open until `clean` forgets the daemon. */
+const KEPT_LOG = /\/logs\/mis--[a-z]+\.(out|idx)$/
+
+/** The supervisor's descriptors beyond its baseline that are not a kept log file: leaks. */
+const leakedFds = () => fdTargets(sup).filter((t) => !baselineTargets.has(t) && !KEPT_LOG.test(t))
+
+/**
+ * Stops `name` through the CLI and checks that nothing of `pid`'s group is left (when the
+ * daemon still had one), that the supervisor holds no descriptor more than its baseline and the
+ * kept log files, that its memory is bounded, and that it answers.
+ */
+const stopAndCheck = async (name: string, pid: number | undefined) => {
+  const r = await cli("stop", name)
+  expect(r.status, r.stdout + r.stderr).toBe(0)
+  if (pid !== undefined) expect(leftOf(pid), `processes of ${name}'s group left after stop`).toEqual([])
+  expect(daemonPids(sb.stateDir, `mis/${name}`)).toEqual([])
+  await waitFor("no descriptor leaked by the supervisor", () => leakedFds().length === 0, {
+    timeout: 5_000,
+  }).catch((e) => {
+    throw new Error(`${e}\n${leakedFds().join("\n")}`)
+  })
+  expect(fdCount(sup)).toBeLessThanOrEqual(fdBaseline + 2 * 7)
+  const { rss, peak } = memoryOf(sup)
+  peakRss = Math.max(peakRss, peak)
+  expect(rss, "supervisor RSS").toBeLessThan(RSS_BOUND)
+  await answers()
+}
+
+const started = async (name: string): Promise<number> => {
+  const r = await cli("start", name)
+  expect(r.status, r.stdout + r.stderr).toBe(0)
+  const e = await waitFor(`${name} running`, async () => {
+    const e = await daemonEntry(sb.stateDir, `mis/${name}`)
+    return e?.status.type === "running" && e.pid !== null ? e : undefined
+  })
+  return e.pid!
+}
+
+const messages = async (name: string) => (await storedLogs(sb.stateDir, `mis/${name}`)).map((e) => e.message)
+
+describe.each(Array.from({ length: ROUNDS }, (_, i) => i + 1))("round %i", () => {
+  it(
+    "ignores SIGTERM: stop SIGKILLs the group after the stop timeout",
+    async () => {
+      const pid = await started("deaf")
+      await waitFor("deaf's first line", async () => (await messages("deaf")).includes("deaf up"))
+      const r = await cli("stop", "deaf", "--json")
+      expect(r.status, r.stderr).toBe(0)
+      expect(JSON.parse(r.stdout)).toEqual([{ id: "mis/deaf", was_running: true, killed: true }])
+      expect((await daemonEntry(sb.stateDir, "mis/deaf"))?.status).toMatchObject({ signal: "SIGKILL" })
+      await stopAndCheck("deaf", pid)
+    },
+    T,
+  )
+
+  it(
+    "forks 200 children: stop ends every one",
+    async () => {
+      const pid = await started("forker")
+      expect(leftOf(pid).length).toBeGreaterThanOrEqual(201)
+      await answers()
+      await stopAndCheck("forker", pid)
+    },
+    T,
+  )
+
+  it(
+    "closes stdout and stderr: keeps running, the lines written before are kept",
+    async () => {
+      const pid = await started("mute")
+      await waitFor("sleep after the close", () => cmdlineOf(pid)[0] === "sleep")
+      expect(await messages("mute")).toEqual(expect.arrayContaining(["out before close", "err before close"]))
+      expect(await messages("mute")).not.toContain("lost")
+      expect((await daemonEntry(sb.stateDir, "mis/mute"))?.status.type).toBe("running")
+      await stopAndCheck("mute", pid)
+    },
+    T,
+  )
+
+  it(
+    "writes a 10 MB line without a newline: kept whole, split into pieces of at most 64 KiB",
+    async () => {
+      const before = (await messages("longline")).length
+      const pid = await started("longline")
+      const pieces = await waitFor(
+        "the whole 10 MB line stored",
+        async () => {
+          const m = (await messages("longline")).slice(before)
+          return m.reduce((n, s) => n + s.length, 0) === TEN_MB ? m : undefined
+        },
+        { timeout: 20_000, interval: 250 },
+      )
+      expect(pieces.every((p) => p.length > 0 && p.length <= 64 * 1024)).toBe(true)
+      expect(pieces.every((p) => /^x+$/.test(p))).toBe(true)
+      expect(pieces).toHaveLength(TEN_MB / (64 * 1024))
+      await answers()
+      await stopAndCheck("longline", pid)
+    },
+    T,
+  )
+
+  it(
+    "writes invalid UTF-8: stored with U+FFFD for each bad sequence",
+    async () => {
+      const pid = await started("badutf")
+      const want = [
+        Buffer.from("bad \xff\xfe bytes", "latin1").toString("utf8"),
+        Buffer.from("cut \xe2\x82", "latin1").toString("utf8"),
+        Buffer.from("\xed\xa0\x80 surrogate", "latin1").toString("utf8"),
+      ]
+      expect(want[0]).toBe("bad \uFFFD\uFFFD bytes")
+      await waitFor("three lines", async () => (await messages("badutf")).length >= 3)
+      expect((await messages("badutf")).slice(-3)).toEqual(want)
+      await stopAndCheck("badutf", pid)
+    },
+    T,
+  )
+
+  it(
+    "exits within a millisecond, leaving a child: the supervisor ends the child at once",
+    async () => {
+      const before = (await messages("blink")).length
+      const r = await cli("start", "blink")
+      expect(r.status, r.stdout + r.stderr).toBe(0)
+      await waitFor("blink's child ended", () => daemonPids(sb.stateDir, "mis/blink").length === 0)
+      await waitFor("the note in blink's log", async () =>
+        (await messages("blink"))
+          .slice(before)
+          .includes("[supervisor] stopped 1 process left in its process group"),
+      )
+      await stopAndCheck("blink", undefined)
+    },
+    T,
+  )
+
+  it(
+    "execs into another program: the same pid is tracked and stopped",
+    async () => {
+      const pid = await started("shifter")
+      await waitFor("sleep after two execs", () => cmdlineOf(pid)[0] === "sleep")
+      expect(await messages("shifter")).toEqual(expect.arrayContaining(["before exec", "after exec"]))
+      expect((await daemonEntry(sb.stateDir, "mis/shifter"))?.pid).toBe(pid)
+      await stopAndCheck("shifter", pid)
+    },
+    T,
+  )
+})
+
+describe("after every round", () => {
+  it(
+    "clean forgets the stopped daemons: the supervisor's descriptors are back to its baseline",
+    async () => {
+      const r = await cli("clean")
+      expect(r.status, r.stderr).toBe(0)
+      await waitFor(`the supervisor's fds back to ${fdBaseline}`, () => fdCount(sup) <= fdBaseline, {
+        timeout: 5_000,
+      }).catch((e) => {
+        throw new Error(`${e}\n${fdTargets(sup).join("\n")}`)
+      })
+      await answers(true)
+    },
+    T,
+  )
+})
