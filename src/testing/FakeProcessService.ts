@@ -18,6 +18,8 @@ export interface FakeProcess {
   readonly exited: Deferred.Deferred<ExitStatus>
   /** Signals it ignores (SIGKILL cannot be ignored). */
   readonly ignored: Set<NodeJS.Signals>
+  /** Other members of its group (children it put in the background): they end on any signal that kills. */
+  readonly members: Set<number>
 }
 
 /** What the next spawn does; queued with `exitNext`, `failNext` and `ignoreNext`, consumed in order. */
@@ -60,6 +62,8 @@ export interface FakeProcessService {
   readonly ignoreNext: (...signals: ReadonlyArray<NodeJS.Signals>) => Effect.Effect<void>
   /** Makes a running process ignore a signal. */
   readonly ignore: (pid: number, signal: NodeJS.Signals) => Effect.Effect<void>
+  /** Gives a running process a child in its group, which outlives it until a signal that kills. */
+  readonly leaveChild: (pid: number) => Effect.Effect<void>
   /** Creates a running process without a spawn request: what a restarted supervisor finds to adopt. */
   readonly seed: () => Effect.Effect<FakeProcess>
 }
@@ -112,6 +116,7 @@ export const makeFakeProcessService = (options?: {
           request,
           exited: yield* Deferred.make<ExitStatus>(),
           ignored: new Set(),
+          members: new Set(),
         }
         yield* Ref.update(all, (ps) => [...ps, fake])
         return fake
@@ -126,6 +131,7 @@ export const makeFakeProcessService = (options?: {
         const found = yield* find(pgid)
         if (Option.isNone(found)) return
         const p = found.value
+        if (!HARMLESS.has(signal)) p.members.clear()
         if (HARMLESS.has(signal) || (signal !== "SIGKILL" && p.ignored.has(signal))) return
         yield* finish(p, { code: null, signal, known: true })
       })
@@ -172,7 +178,9 @@ export const makeFakeProcessService = (options?: {
     const groupMembers = (pgid: number) =>
       Effect.gen(function* () {
         const found = yield* find(pgid)
-        return Option.isSome(found) && (yield* isRunning(found.value)) ? [pgid] : []
+        if (Option.isNone(found)) return []
+        const leader = (yield* isRunning(found.value)) ? [pgid] : []
+        return [...leader, ...found.value.members]
       })
 
     const stop = (handle: ProcessHandle, signal: NodeJS.Signals, timeout: Duration.DurationInput) =>
@@ -236,6 +244,12 @@ export const makeFakeProcessService = (options?: {
         Effect.flatMap(find(pid), (found) =>
           Effect.sync(() => {
             if (Option.isSome(found)) found.value.ignored.add(signal)
+          }),
+        ),
+      leaveChild: (pid) =>
+        Effect.flatMap(find(pid), (found) =>
+          Effect.sync(() => {
+            if (Option.isSome(found)) found.value.members.add(pid + 500_000)
           }),
         ),
       seed: () => create(undefined),

@@ -77,6 +77,9 @@ export const makeLifeSteps = (
       ...vars,
     })
 
+  /** Writes a line of the supervisor's own into the daemon's log (`[supervisor] …`). */
+  const note = (text: string) => ctx.note(id, text)
+
   /** Stops the run's process group (signal, then SIGKILL) and closes the run; `final` is its status then. */
   const stopRun = (life: Life, run: Run, final: (s: ExitStatus) => DaemonStatus) =>
     Effect.gen(function* () {
@@ -89,6 +92,22 @@ export const makeLifeSteps = (
       yield* ctx.update(id, (r) => ({ ...r, status: final(s), pid: null, startTime: null, handle: null }))
       yield* Scope.close(run.scope, Exit.void)
       return s
+    })
+
+  /**
+   * After the tracked process exited on its own: ends what the run left in its process group (a
+   * child put in the background) the way a stop would, so nothing of it runs on untracked.
+   */
+  const endLeftovers = (life: Life, run: Run) =>
+    Effect.gen(function* () {
+      const left = yield* ctx.processes.groupMembers(run.handle.pid)
+      if (left.length === 0) return
+      yield* note(`stopped ${left.length} process${left.length === 1 ? "" : "es"} left in its process group`)
+      yield* ctx.processes.stop(
+        run.handle,
+        life.def.config.stop_signal.signal,
+        life.def.config.stop_signal.timeout ?? ctx.stopTimeout,
+      )
     })
 
   /** Stops a run as asked (`reason`): stopped, with on_stop (but at shutdown) and on_exit. */
@@ -165,9 +184,6 @@ export const makeLifeSteps = (
       } satisfies Life
     })
 
-  /** Writes a line of the supervisor's own into the daemon's log (`[supervisor] …`). */
-  const note = (text: string) => ctx.note(id, text)
-
   const activeRun = (life: Life, serial: number): Run | undefined =>
     life.phase._tag === "Active" && life.phase.run.serial === serial ? life.phase.run : undefined
 
@@ -179,6 +195,7 @@ export const makeLifeSteps = (
     fire,
     stopRun,
     stopActive,
+    endLeftovers,
     spawnNext,
     startFresh,
     failed,

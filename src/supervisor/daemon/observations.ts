@@ -59,6 +59,8 @@ export const exited = (s: LifeSteps, life: Life, c: Command<"Exited">): Effect.E
     // a crash (an exit 0 is a finished task or a clean exit: the daemon's own output says it)
     if (final.type === "errored") yield* s.note(exitNote(c.status))
     yield* s.ctx.update(s.id, (r) => ({ ...r, status: final, pid: null, startTime: null, handle: null }))
+    // before a retry spawns a new run, and before a start hears that a one-shot task is done
+    yield* s.endLeftovers(life, run)
     // A crash is retried when a retry is left: on_exit waits until the daemon's runs end for good.
     if (final.type === "errored") return yield* s.failed(life, c.status, `${s.id} ${describeExit(c.status)}`)
     yield* s.fire(life, "on_exit", { exit: c.status, reason: "exit" })
