@@ -15,6 +15,7 @@ import { statePaths } from "../state/paths.js"
 import { StateStore, StateStoreLive } from "../state/StateStore.js"
 import { loadOrCreateToken } from "../state/token.js"
 import { CronLive } from "../supervisor/cron/Cron.js"
+import { inheritableEnv } from "../supervisor/environment.js"
 import { HookRunnerLive } from "../supervisor/hooks/HookRunner.js"
 import { LimitsLive } from "../supervisor/limits/Limits.js"
 import { TreeSamplerLive } from "../supervisor/limits/trees.js"
@@ -92,8 +93,9 @@ export const runHost = (options: HostOptions) =>
         Layer.provideMerge(
           Layer.succeed(SupervisorConfig, {
             settings: config.settings,
-            // a plain copy: every spawn copies it, and process.env is slow to enumerate
-            env: { ...options.env },
+            // a plain copy (every spawn copies it, and process.env is slow to enumerate),
+            // without the API token: no daemon or hook may see it
+            env: inheritableEnv(options.env),
             slugs: config.slugs,
           }),
         ),
