@@ -89,13 +89,20 @@ depends = ["a"]
 on_ready = "${dump("b-hook")}"
 `,
   )
-  const env = { ...sb.env, SUPERVISOR_API_TOKEN: TOKEN }
+  // the proxy too, for its CA key
+  const env = {
+    ...sb.env,
+    SUPERVISOR_API_TOKEN: TOKEN,
+    SUPERVISOR_PROXY_ENABLE: "true",
+    SUPERVISOR_PROXY_PORT: String(await freePort()),
+  }
   const started = sb.cli(["supervisor", "start", "--web-port", "0"], dir, env)
   expect(started.status, started.stderr).toBe(0)
   base = (JSON.parse(sb.cli(["supervisor", "status", "--json"], dir, env).stdout) as { web_url: string })
     .web_url
   const r = sb.cli(["start", "b"], dir, env)
   expect(r.status, r.stderr).toBe(0)
+  await waitFor("the proxy's CA key", () => existsSync(join(sb.stateDir, "proxy", "ca-key.pem")))
   for (const name of ["a-run", "a-ready", "a-hook", "b-run", "b-ready", "b-hook"])
     await waitFor(
       `${name}.env`,
@@ -186,8 +193,30 @@ describe("file modes (e2e)", () => {
     for (const f of state) expect(mode(f), f).toBe(0o600)
     for (const d of dirsUnder(sb.stateDir)) expect(mode(d), d).toBe(0o700)
     for (const f of filesUnder(join(sb.stateDir, "logs"))) expect(mode(f), f).toBe(0o600)
+    expect(mode(join(sb.stateDir, "proxy"))).toBe(0o700)
+    expect(mode(join(sb.stateDir, "proxy", "ca-key.pem"))).toBe(0o600)
     for (const p of [...filesUnder(sb.stateDir), ...dirsUnder(sb.stateDir)])
       if (!p.endsWith(".sock")) expect(statSync(p).uid, p).toBe(uid)
+  })
+})
+
+describe("web login (e2e)", () => {
+  it("the one-time link of `supervisor web` works once; its cookie is HttpOnly, SameSite=Strict and expires", async () => {
+    const link = sb.cli(["web"], dir).stdout.trim()
+    expect(link).toMatch(/\/login\?code=[\w-]+$/)
+    expect(link).not.toContain(TOKEN)
+    const first = await http("GET", link)
+    expect(first.status).toBe(303)
+    const cookie = String(first.headers["set-cookie"])
+    expect(cookie).toMatch(/^supervisor_session=[\w-]+; Max-Age=604800; Path=\/; HttpOnly; SameSite=Strict/)
+    const session = cookie.split(";")[0]!
+    expect((await http("GET", "/api/daemons", { cookie: session })).status).toBe(200)
+    const again = await http("GET", link)
+    expect(again.status).toBe(401)
+    expect(again.headers["set-cookie"]).toBeUndefined()
+    // logout: the same cookie is refused from then on
+    expect((await http("POST", "/logout", { cookie: session })).status).toBe(200)
+    expect((await http("GET", "/api/daemons", { cookie: session })).status).toBe(401)
   })
 })
 
