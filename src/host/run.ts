@@ -11,6 +11,7 @@ import { ProcessServiceLive } from "../process/NodeProcessService.js"
 import { SpawnHelpersLive } from "../process/spawnHelper.js"
 import { ProxyListener } from "../proxy/server.js"
 import { ProjectRegistry, ProjectRegistryLive } from "../registry/ProjectRegistry.js"
+import { tightenStateModes } from "../state/modes.js"
 import { statePaths } from "../state/paths.js"
 import { StateStore, StateStoreLive } from "../state/StateStore.js"
 import { loadOrCreateToken } from "../state/token.js"
@@ -56,6 +57,7 @@ export const runHost = (options: HostOptions) =>
       const paths = statePaths(options.stateDir)
       fs.mkdirSync(paths.dir, { recursive: true, mode: 0o700 })
       yield* acquireSupervisorLock(paths.dir)
+      tightenStateModes(paths)
       // Global settings only: project files are read by the CLI in each project.
       const config = yield* loadConfig({ cwd: "/", env: options.env })
       const plans = yield* listenerPlans(config.settings, options.env)

@@ -5,7 +5,17 @@
  * it is restarted with `api.token` set in the settings file instead of `SUPERVISOR_API_TOKEN`.
  */
 import { randomBytes } from "node:crypto"
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs"
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs"
 import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -89,6 +99,12 @@ depends = ["a"]
 on_ready = "${dump("b-hook")}"
 `,
   )
+  // what an earlier version left: a state directory and logs readable by the group
+  mkdirSync(join(sb.stateDir, "logs"), { recursive: true, mode: 0o750 })
+  chmodSync(sb.stateDir, 0o750)
+  chmodSync(join(sb.stateDir, "logs"), 0o750)
+  writeFileSync(join(sb.stateDir, "logs", "old--daemon.log"), "an old line\n", { mode: 0o640 })
+  chmodSync(join(sb.stateDir, "logs", "old--daemon.log"), 0o640)
   // the proxy too, for its CA key
   const env = {
     ...sb.env,
