@@ -9,6 +9,8 @@ export interface Sessions {
   /** A new session (after a correct token was pasted). */
   readonly newSession: () => string
   readonly isValid: (session: string) => boolean
+  /** Ends a session at once (logout): its cookie is worthless from then on. */
+  readonly revoke: (session: string) => void
 }
 
 /** The URLs of the TCP listeners that are up (null: off). */

@@ -6,6 +6,7 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Context, Data, type Duration, Effect, Layer, Schedule } from "effect"
 import { Api } from "../api/Api.js"
 import { CLI_HEADER, NOTICES_HEADER, printNotices } from "../domain/cliNotices.js"
+import { lockHeld } from "../host/lock.js"
 import { supervisorNodeFlags } from "../host/nodeFlags.js"
 import { stateDir, statePaths } from "../state/paths.js"
 import { VERSION } from "../version.js"
@@ -46,13 +47,24 @@ export const isUp = (socket: string) =>
     s.once("error", () => resume(Effect.succeed(false)))
   })
 
+/** A supervisor started in the background: its exit, and where its output starts in its log. */
+export interface BackgroundSupervisor {
+  /** Resolves once the process has exited (a supervisor that started never does while we wait). */
+  readonly exited: Promise<void>
+  readonly log: string
+  /** The log's size before the start: what this supervisor wrote comes after it. */
+  readonly logOffset: number
+  readonly stateDir: string
+}
+
 /** Starts `supervisor supervisor run` in the background, detached, its output in the supervisor log. */
 export const spawnBackgroundSupervisor = (env: NodeJS.ProcessEnv, args: ReadonlyArray<string> = []) =>
-  Effect.sync(() => {
+  Effect.sync((): BackgroundSupervisor => {
     const paths = statePaths(stateDir(env))
     fs.mkdirSync(paths.logsDir, { recursive: true, mode: 0o700 })
     const log = fs.openSync(paths.supervisorLog, "a", 0o600)
     try {
+      const logOffset = fs.fstatSync(log).size
       const child = spawn(
         process.execPath,
         [...supervisorNodeFlags, process.argv[1]!, "supervisor", "run", ...args],
@@ -63,7 +75,12 @@ export const spawnBackgroundSupervisor = (env: NodeJS.ProcessEnv, args: Readonly
           cwd: "/",
         },
       )
+      const exited = new Promise<void>((resolve) => {
+        child.once("exit", () => resolve())
+        child.once("error", () => resolve())
+      })
       child.unref()
+      return { exited, log: paths.supervisorLog, logOffset, stateDir: paths.dir }
     } finally {
       fs.closeSync(log)
     }
@@ -76,6 +93,47 @@ export const waitUntilUp = (socket: string, timeout: Duration.DurationInput) =>
     // succeeds), not the probe's: once it ends, the socket is up.
     Effect.repeat({ schedule: Schedule.spaced("50 millis"), until: (up) => up }),
     Effect.timeoutTo({ duration: timeout, onTimeout: () => false, onSuccess: () => true }),
+  )
+
+/** How a background start ended: up, the process gone first (with what it logged), or no answer in time. */
+export type StartOutcome =
+  | { readonly _tag: "Up" }
+  | { readonly _tag: "Exited"; readonly output: string }
+  | { readonly _tag: "TimedOut" }
+
+/** The last lines the supervisor wrote to its log since `from` (at most 20). */
+const logSince = (log: string, from: number): string => {
+  try {
+    const text = fs.readFileSync(log).subarray(from).toString("utf8").trim()
+    return text.split("\n").slice(-20).join("\n")
+  } catch {
+    return ""
+  }
+}
+
+/**
+ * Waits for a supervisor started in the background: up once its socket answers; a process that
+ * exits first (bad settings, a port it may not bind) is reported at once with its own message,
+ * not after the whole timeout.
+ */
+export const awaitStart = (
+  socket: string,
+  started: BackgroundSupervisor,
+  timeout: Duration.DurationInput,
+): Effect.Effect<StartOutcome> =>
+  Effect.raceFirst(
+    waitUntilUp(socket, timeout).pipe(
+      Effect.map((up): StartOutcome => (up ? { _tag: "Up" } : { _tag: "TimedOut" })),
+    ),
+    Effect.promise(() => started.exited).pipe(
+      // Another CLI's supervisor won the lock: it answers soon (or the timeout tells).
+      Effect.zipRight(lockHeld(started.stateDir)),
+      Effect.flatMap((held) => (held ? Effect.never : isUp(socket))),
+      Effect.map(
+        (up): StartOutcome =>
+          up ? { _tag: "Up" } : { _tag: "Exited", output: logSince(started.log, started.logOffset) },
+      ),
+    ),
   )
 
 export interface ConnectOptions {
@@ -106,8 +164,12 @@ export const supervisorClientLayer = (options: ConnectOptions) =>
           })
         }
         const spawnedAt = Date.now()
-        yield* spawnBackgroundSupervisor(env)
-        if (!(yield* waitUntilUp(paths.socket, "15 seconds"))) {
+        const outcome = yield* awaitStart(paths.socket, yield* spawnBackgroundSupervisor(env), "15 seconds")
+        if (outcome._tag === "Exited")
+          return yield* new NotRunning({
+            message: `the supervisor exited at start: ${outcome.output.replace(/^error: /gm, "") || "it wrote nothing"} (its log: ${paths.supervisorLog})`,
+          })
+        if (outcome._tag === "TimedOut") {
           return yield* new NotRunning({
             message: `the supervisor did not start (gave up after ${Date.now() - spawnedAt} ms); see its log: ${paths.supervisorLog}`,
           })

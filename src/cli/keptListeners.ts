@@ -1,6 +1,8 @@
 // What `supervisor supervisor start --force` carries from the running supervisor to the next:
 // its TCP listeners, as the variables that open them (src/host/listeners.ts).
 
+import { isLoopback } from "../host/tcp.js"
+
 /** The URLs of the running supervisor's listeners (`web_url`, `api_url` of its info). */
 export interface ListenerUrls {
   readonly web_url: string | null
@@ -26,6 +28,13 @@ export const keptListenerEnv = (urls: ListenerUrls): Record<string, string> => {
   if (api !== undefined) env.SUPERVISOR_API_PORT = portOf(api)
   return env
 }
+
+/** The listeners' URLs whose host is not a loopback address (they get the plain-HTTP warning). */
+export const nonLoopbackUrls = (urls: ListenerUrls): Array<string> =>
+  [urls.web_url, urls.api_url].filter((url): url is string => {
+    const u = parse(url)
+    return u !== undefined && !isLoopback(u.hostname.replace(/^\[(.*)\]$/, "$1"))
+  })
 
 const parse = (url: string | null): URL | undefined => {
   if (url === null) return undefined

@@ -1,9 +1,10 @@
 import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import { Duration, Effect } from "effect"
 import type { Sessions } from "../api/HostInfo.js"
 import { problem } from "../api/problem.js"
 import { daemonRoutes } from "../api/routes.js"
 import { sameToken } from "../state/token.js"
+import { SESSION_TTL_MS } from "./sessions.js"
 
 /**
  * What stands between a TCP connection and the API: the Host check (DNS rebinding), the web UI's
@@ -55,17 +56,18 @@ export const daemonPathProblem = (pathname: string): string | undefined => {
   return `no such route ${pathname}: the daemon ID is ONE url-encoded path segment: "app/web" is written app%2Fweb (${forms.join(", ")})`
 }
 
+/** The session cookie: HttpOnly, SameSite=Strict, and gone from the browser when the session ends. */
 const sessionCookie = (
   res: HttpServerResponse.HttpServerResponse,
   value: string,
   basePath: string,
-  maxAge?: number,
+  maxAge: Duration.Duration = Duration.millis(SESSION_TTL_MS),
 ) =>
   HttpServerResponse.unsafeSetCookie(res, SESSION_COOKIE, value, {
     httpOnly: true,
     sameSite: "strict",
     path: basePath === "" ? "/" : basePath,
-    ...(maxAge !== undefined ? { maxAge } : {}),
+    maxAge,
   })
 
 const html = (body: string, options: { status?: number; headers?: Record<string, string> } = {}) =>
@@ -139,8 +141,10 @@ export const guarded =
           )
         return sessionCookie(HttpServerResponse.unsafeJson({ ok: true }), o.sessions.newSession(), base)
       }
-      if (o.ui && path === "/logout" && req.method === "POST")
-        return sessionCookie(HttpServerResponse.unsafeJson({ ok: true }), "", base, 0)
+      if (o.ui && path === "/logout" && req.method === "POST") {
+        if (session !== undefined) o.sessions.revoke(session)
+        return sessionCookie(HttpServerResponse.unsafeJson({ ok: true }), "", base, Duration.zero)
+      }
 
       if (!path.startsWith("/api/") || path.startsWith("/api/cli/"))
         return problem(404, "NotFound", `no such route ${req.method} ${path}`)

@@ -7,7 +7,7 @@ import type { Settings } from "../domain/Settings.js"
 import { renderPage } from "../web/page.js"
 import { guarded, normalizeBasePath } from "./guard.js"
 import { ApiLive } from "./server.js"
-import { allowedHosts, isLoopback, ListenError, listen } from "./tcp.js"
+import { allowedHosts, isLoopback, ListenError, listen, PLAIN_HTTP_WARNING } from "./tcp.js"
 
 /** One TCP listener to open: the web UI (which serves the API too) or the API alone. */
 export interface ListenerPlan {
@@ -83,10 +83,6 @@ export const listenerPlans = (
         })
     return plans
   })
-
-/** The spec's warning for a listener reachable from other hosts. */
-export const PLAIN_HTTP_WARNING =
-  "warning: this listener is not on loopback and serves plain HTTP. A direct non-loopback request sends the token unencrypted, so anyone who can observe the traffic can capture and reuse it to control the supervisor. Put an HTTPS reverse proxy on this host in front of it and keep the backend on loopback."
 
 /**
  * Opens the planned TCP listeners over the same API as the Unix socket, each behind the guard

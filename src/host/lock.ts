@@ -2,6 +2,21 @@ import { createHash } from "node:crypto"
 import * as net from "node:net"
 import { Data, Effect } from "effect"
 
+/** The abstract socket that is the lock of a state directory. */
+export const lockName = (stateDir: string) =>
+  `\0supervisor-${createHash("sha256").update(stateDir).digest("hex").slice(0, 32)}`
+
+/** Whether a supervisor holds the lock of `stateDir` (it may still be starting: no API socket yet). */
+export const lockHeld = (stateDir: string) =>
+  Effect.async<boolean>((resume) => {
+    const s = net.createConnection({ path: lockName(stateDir) })
+    s.once("connect", () => {
+      s.destroy()
+      resume(Effect.succeed(true))
+    })
+    s.once("error", () => resume(Effect.succeed(false)))
+  })
+
 export class AlreadyRunning extends Data.TaggedError("AlreadyRunning")<{ readonly stateDir: string }> {}
 
 /**
@@ -13,7 +28,7 @@ export class AlreadyRunning extends Data.TaggedError("AlreadyRunning")<{ readonl
 export const acquireSupervisorLock = (stateDir: string) =>
   Effect.acquireRelease(
     Effect.async<net.Server, AlreadyRunning>((resume) => {
-      const name = `\0supervisor-${createHash("sha256").update(stateDir).digest("hex").slice(0, 32)}`
+      const name = lockName(stateDir)
       const server = net.createServer((socket) => socket.destroy())
       server.once("error", () => resume(Effect.fail(new AlreadyRunning({ stateDir }))))
       server.listen({ path: name }, () => {

@@ -11,10 +11,12 @@ import { ProcessServiceLive } from "../process/NodeProcessService.js"
 import { SpawnHelpersLive } from "../process/spawnHelper.js"
 import { ProxyListener } from "../proxy/server.js"
 import { ProjectRegistry, ProjectRegistryLive } from "../registry/ProjectRegistry.js"
+import { tightenStateModes } from "../state/modes.js"
 import { statePaths } from "../state/paths.js"
 import { StateStore, StateStoreLive } from "../state/StateStore.js"
 import { loadOrCreateToken } from "../state/token.js"
 import { CronLive } from "../supervisor/cron/Cron.js"
+import { inheritableEnv } from "../supervisor/environment.js"
 import { HookRunnerLive } from "../supervisor/hooks/HookRunner.js"
 import { LimitsLive } from "../supervisor/limits/Limits.js"
 import { TreeSamplerLive } from "../supervisor/limits/trees.js"
@@ -55,6 +57,7 @@ export const runHost = (options: HostOptions) =>
       const paths = statePaths(options.stateDir)
       fs.mkdirSync(paths.dir, { recursive: true, mode: 0o700 })
       yield* acquireSupervisorLock(paths.dir)
+      tightenStateModes(paths)
       // Global settings only: project files are read by the CLI in each project.
       const config = yield* loadConfig({ cwd: "/", env: options.env })
       const plans = yield* listenerPlans(config.settings, options.env)
@@ -92,8 +95,9 @@ export const runHost = (options: HostOptions) =>
         Layer.provideMerge(
           Layer.succeed(SupervisorConfig, {
             settings: config.settings,
-            // a plain copy: every spawn copies it, and process.env is slow to enumerate
-            env: { ...options.env },
+            // a plain copy (every spawn copies it, and process.env is slow to enumerate),
+            // without the API token: no daemon or hook may see it
+            env: inheritableEnv(options.env),
             slugs: config.slugs,
           }),
         ),

@@ -4,12 +4,13 @@ import { randomId } from "../state/token.js"
 /**
  * Browser sessions of the web UI. `supervisor web` asks the supervisor (over its Unix socket) for
  * a one-time login code, valid for 2 minutes; opening `/login?code=...` exchanges it for a
- * session cookie (HttpOnly, SameSite=Strict). A pasted token is exchanged the same way. Sessions
- * live in memory: a supervisor restart logs browsers out.
+ * session cookie (HttpOnly, SameSite=Strict, Max-Age: the session's lifetime). A pasted token is
+ * exchanged the same way. Sessions live in memory: a supervisor restart logs browsers out; logout
+ * ends the session on the server too.
  */
 
-const CODE_TTL_MS = 2 * 60 * 1000
-const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000
+export const CODE_TTL_MS = 2 * 60 * 1000
+export const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000
 
 export const makeSessions = (now: () => number = Date.now): Sessions => {
   const codes = new Map<string, number>()
@@ -40,6 +41,9 @@ export const makeSessions = (now: () => number = Date.now): Sessions => {
     isValid: (session) => {
       const expires = sessions.get(session)
       return expires !== undefined && expires > now()
+    },
+    revoke: (session) => {
+      sessions.delete(session)
     },
   }
 }

@@ -11,6 +11,10 @@ export class ListenError extends Data.TaggedError("ListenError")<{ readonly mess
 export const isLoopback = (address: string): boolean =>
   address === "localhost" || address === "::1" || /^127\.\d+\.\d+\.\d+$/.test(address)
 
+/** The spec's warning for a listener reachable from other hosts. */
+export const PLAIN_HTTP_WARNING =
+  "warning: this listener is not on loopback and serves plain HTTP. A direct non-loopback request sends the token unencrypted, so anyone who can observe the traffic can capture and reuse it to control the supervisor. Put an HTTPS reverse proxy on this host in front of it and keep the backend on loopback."
+
 const withPort = (host: string, port: number) =>
   host.includes(":") ? `[${host}]:${port}` : `${host}:${port}`
 

@@ -184,10 +184,10 @@ export const openFollower = (d: DaemonLog, now: number): FollowerHandles => {
   const { rawPath, indexPath } = d.paths
   let rawFd: number
   try {
-    rawFd = fs.openSync(rawPath, fs.constants.O_RDONLY | fs.constants.O_CREAT, 0o640)
+    rawFd = fs.openSync(rawPath, fs.constants.O_RDONLY | fs.constants.O_CREAT, 0o600)
   } catch (error) {
     if (!isErrno(error, "ENOENT")) throw fsError("open", rawPath, error)
-    fs.mkdirSync(nodePath.dirname(rawPath), { recursive: true, mode: 0o750 })
+    fs.mkdirSync(nodePath.dirname(rawPath), { recursive: true, mode: 0o700 })
     rawFd = fsio.openSync(rawPath, fs.constants.O_RDONLY | fs.constants.O_CREAT)
   }
   let idxFd: number | undefined

@@ -19,13 +19,13 @@ import { fsError, isErrno, LogStoreError } from "./errors.js"
 export const open = (
   path: string,
   flags: string | number,
-  mode = 0o640,
+  mode = 0o600,
 ): Effect.Effect<number, LogStoreError> =>
   Effect.try({ try: () => fs.openSync(path, flags, mode), catch: (cause) => fsError("open", path, cause) })
 
 /**
- * Creates `path` if it is missing, as a daemon's writer opens it (`O_APPEND | O_CREAT`, 0640),
- * and its directory (0750) only when that is missing too: one open and one close when both exist,
+ * Creates `path` if it is missing, as a daemon's writer opens it (`O_APPEND | O_CREAT`, 0600),
+ * and its directory (0700) only when that is missing too: one open and one close when both exist,
  * which they do for every start but the first.
  */
 export const ensureFile = (path: string): Effect.Effect<void, LogStoreError> =>
@@ -33,11 +33,11 @@ export const ensureFile = (path: string): Effect.Effect<void, LogStoreError> =>
     try: () => {
       let fd: number
       try {
-        fd = fs.openSync(path, "a", 0o640)
+        fd = fs.openSync(path, "a", 0o600)
       } catch (error) {
         if (!isErrno(error, "ENOENT")) throw error
-        fs.mkdirSync(nodePath.dirname(path), { recursive: true, mode: 0o750 })
-        fd = fs.openSync(path, "a", 0o640)
+        fs.mkdirSync(nodePath.dirname(path), { recursive: true, mode: 0o700 })
+        fd = fs.openSync(path, "a", 0o600)
       }
       fs.closeSync(fd)
     },
@@ -45,7 +45,7 @@ export const ensureFile = (path: string): Effect.Effect<void, LogStoreError> =>
   })
 
 /**
- * The size of the file at `path`, which is created (0640, and its directory 0750) when missing,
+ * The size of the file at `path`, which is created (0600, and its directory 0700) when missing,
  * as a daemon's writer opens it: one `stat` when it exists. Throws a LogStoreError.
  */
 export const ensureFileSize = (path: string): number => {
@@ -57,8 +57,8 @@ export const ensureFileSize = (path: string): number => {
   }
   if (st !== undefined) return st.size
   try {
-    fs.mkdirSync(nodePath.dirname(path), { recursive: true, mode: 0o750 })
-    fs.closeSync(fs.openSync(path, "a", 0o640))
+    fs.mkdirSync(nodePath.dirname(path), { recursive: true, mode: 0o700 })
+    fs.closeSync(fs.openSync(path, "a", 0o600))
     return fs.statSync(path).size
   } catch (cause) {
     throw fsError("open", path, cause)
@@ -146,7 +146,7 @@ export const rename = (from: string, to: string): Effect.Effect<void, LogStoreEr
 
 export const mkdirp = (dir: string): Effect.Effect<void, LogStoreError> =>
   Effect.async((resume) => {
-    fs.mkdir(dir, { recursive: true, mode: 0o750 }, (err) =>
+    fs.mkdir(dir, { recursive: true, mode: 0o700 }, (err) =>
       resume(err ? Effect.fail(fsError("mkdir", dir, err)) : Effect.succeed(undefined)),
     )
   })
@@ -242,7 +242,7 @@ export const writeAllSyncRaw = (fd: number, data: Uint8Array | string, path: str
   }
 }
 
-export const openSync = (path: string, flags: string | number, mode = 0o640): number => {
+export const openSync = (path: string, flags: string | number, mode = 0o600): number => {
   try {
     return fs.openSync(path, flags, mode)
   } catch (cause) {

@@ -18,7 +18,7 @@ export const supervisorLineBytes = (text: string, afterPartialLine: boolean): st
  * own output is appended (O_APPEND): the follower indexes it like any other line.
  */
 export const appendSupervisorLineSync = (rawPath: string, text: string): void => {
-  const fd = fs.openSync(rawPath, "a+", 0o640)
+  const fd = fs.openSync(rawPath, "a+", 0o600)
   try {
     const size = fs.fstatSync(fd).size
     const last = Buffer.alloc(1)

@@ -12,7 +12,7 @@ export interface SpawnRequest {
   readonly cwd: string
   /** The complete environment: nothing is inherited from the supervisor. */
   readonly env: Readonly<Record<string, string>>
-  /** stdout and stderr are appended to this file (created with mode 0640); stdin is /dev/null. */
+  /** stdout and stderr are appended to this file (created with mode 0600); stdin is /dev/null. */
   readonly outputFile: string
   readonly uid?: number
   readonly gid?: number

@@ -58,7 +58,7 @@ const launch = (
 ): { readonly child: ChildProcess } | { readonly problem: string } => {
   let fd: number
   try {
-    fd = fs.openSync(req.outputFile, "a", 0o640) // O_WRONLY | O_APPEND | O_CREAT
+    fd = fs.openSync(req.outputFile, "a", 0o600) // O_WRONLY | O_APPEND | O_CREAT
   } catch (error) {
     return { problem: `cannot open output file ${req.outputFile}: ${errorMessage(error)}` }
   }

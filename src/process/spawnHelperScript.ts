@@ -85,7 +85,7 @@ sub start {
     open(STDOUT, '>', '/dev/null') or $fail->('open');
     $SIG{$_} = 'DEFAULT' for qw(CHLD PIPE INT QUIT HUP TSTP TTIN TTOU);
     if ($sys_setsid) { syscall($sys_setsid + 0) >= 0 or $fail->('setsid') } else { setpgrp(0, 0) or $fail->('setsid') }
-    sysopen(my $o, $outfile, $out_flags + 0, 0640) or $fail->('open');
+    sysopen(my $o, $outfile, $out_flags + 0, 0600) or $fail->('open');
     open(STDOUT, '>&', $o) or $fail->('open');
     open(STDERR, '>&', $o) or $fail->('open');
     close $o;

@@ -1,5 +1,20 @@
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 
+/** Variables of the supervisor's environment that are secrets of the supervisor itself. */
+export const SUPERVISOR_SECRETS: ReadonlyArray<string> = ["SUPERVISOR_API_TOKEN"]
+
+/**
+ * The environment daemons, hooks, `ready_cmd` and the log archive hook start from: the
+ * supervisor's, less its secrets (`SUPERVISOR_API_TOKEN` would let any daemon drive the API).
+ */
+export const inheritableEnv = (
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string | undefined> => {
+  const out = { ...env }
+  for (const name of SUPERVISOR_SECRETS) delete out[name]
+  return out
+}
+
 const defined = new WeakMap<object, Readonly<Record<string, string>>>()
 
 /** `base` without its undefined values, made once per base (the supervisor's environment). */

@@ -50,7 +50,7 @@ const collect = <A, E>(stream: Stream.Stream<A, E>) =>
 
 describe("LogStore", () => {
   it.scopedLive(
-    "prepare creates a missing logs directory (0750) and the output file (0640), and keeps both",
+    "prepare creates a missing logs directory (0700) and the output file (0600), and keeps both",
     () =>
       Effect.gen(function* () {
         const root = yield* tempDir
@@ -60,8 +60,8 @@ describe("LogStore", () => {
         // the modes asked for, less what the umask takes: as a directory and a file made so here
         const refDir = nodePath.join(root, "ref-dir")
         const refFile = nodePath.join(root, "ref-file")
-        fs.mkdirSync(refDir, { mode: 0o750 })
-        fs.writeFileSync(refFile, "", { mode: 0o640 })
+        fs.mkdirSync(refDir, { mode: 0o700 })
+        fs.writeFileSync(refFile, "", { mode: 0o600 })
         expect(fs.statSync(dir).mode & 0o777).toBe(fs.statSync(refDir).mode & 0o777)
         expect(fs.statSync(rawPath).mode & 0o777).toBe(fs.statSync(refFile).mode & 0o777)
         fs.appendFileSync(rawPath, "kept\n")

@@ -1,16 +1,17 @@
 import { Console, Effect, Option, Schedule } from "effect"
 import { SupervisorStatus } from "../../domain/CliOutput.js"
+import { PLAIN_HTTP_WARNING } from "../../host/tcp.js"
 import { isExitedState, readStat } from "../../process/procfs.js"
 import { stateDir, statePaths } from "../../state/paths.js"
 import {
+  awaitStart,
   isUp,
   type NotRunning,
   SupervisorClient,
   spawnBackgroundSupervisor,
   supervisorClientLayer,
-  waitUntilUp,
 } from "../client.js"
-import { keptListenerEnv } from "../keptListeners.js"
+import { keptListenerEnv, nonLoopbackUrls } from "../keptListeners.js"
 import { ExitCode, exitWith, green, printJson } from "../output.js"
 import { formatUptime } from "../table.js"
 
@@ -51,6 +52,18 @@ const runningListeners = connected(
   Effect.orElseSucceed((): Record<string, string> => ({})),
 )
 
+/** The spec's plain-HTTP warning for each listener of the started supervisor beyond loopback. */
+const warnNonLoopback = connected(
+  Effect.flatMap(SupervisorClient, (c) => c.api.cli.info({ urlParams: {} })),
+).pipe(
+  Effect.flatMap((info) =>
+    Effect.forEach(nonLoopbackUrls(info), (url) =>
+      Console.error(PLAIN_HTTP_WARNING.replace("this listener", `the listener ${url}`)),
+    ),
+  ),
+  Effect.ignore,
+)
+
 /**
  * `supervisor supervisor start [--force] [--boot]`: starts the supervisor in the background
  * (`--boot`: it starts the boot_start daemons). A restart
@@ -74,7 +87,7 @@ export const start = (
       yield* connected(stopSupervisor(true)).pipe(Effect.catchAll(() => Effect.void))
       yield* waitForSocketGone(p.socket)
     }
-    yield* spawnBackgroundSupervisor(
+    const started = yield* spawnBackgroundSupervisor(
       {
         ...kept,
         ...process.env,
@@ -83,10 +96,18 @@ export const start = (
       },
       boot ? ["--boot"] : [],
     )
-    if (!(yield* waitUntilUp(p.socket, "15 seconds"))) {
+    const outcome = yield* awaitStart(p.socket, started, "15 seconds")
+    if (outcome._tag === "Exited") {
+      // its own message (bad settings, a refused address): the reason, at once
+      yield* Console.error(outcome.output === "" ? "error: the supervisor exited at start" : outcome.output)
+      yield* Console.error(`the supervisor exited at start; its log: ${p.supervisorLog}`)
+      return yield* exitWith(ExitCode.failure)
+    }
+    if (outcome._tag === "TimedOut") {
       yield* Console.error(`the supervisor did not start within 15 s; see ${p.supervisorLog}`)
       return yield* exitWith(ExitCode.failure)
     }
+    yield* warnNonLoopback
     yield* Console.log(
       up
         ? `${green("✓")} supervisor restarted (${p.socket}); the daemons it ran keep running`
