@@ -15,7 +15,15 @@ import {
   supervisorPids,
   waitFor,
 } from "../e2e/harness.js"
-import { checkFlood, DAEMONS, daemonRoots, FILES, NAMESPACE, snapshot, stateFileLoads } from "./killProject.js"
+import {
+  checkFlood,
+  DAEMONS,
+  daemonRoots,
+  FILES,
+  NAMESPACE,
+  snapshot,
+  stateFileLoads,
+} from "./killProject.js"
 
 const ROUNDS = Number(process.env.FAULT_ROUNDS ?? 3)
 const SEED = Number(process.env.FAULT_SEED ?? Date.now() % 1_000_000)
