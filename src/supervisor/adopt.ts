@@ -4,6 +4,7 @@ import type { FollowOptions, LogStoreShape } from "../logs/LogStore.js"
 import type { ProcessHandle, ProcessServiceShape } from "../process/ProcessService.js"
 import type { StateStoreShape } from "../state/StateStore.js"
 import { initialState, isActive } from "./DaemonState.js"
+import { type FoundProcess, findDaemonProcesses, outputFileKey } from "./orphans.js"
 import type { Registry } from "./registry.js"
 
 const decodeDefinition = Schema.decodeUnknownEither(DaemonDefinition)
@@ -22,6 +23,8 @@ export interface AdoptDeps {
   readonly stop: (id: string) => Effect.Effect<unknown, unknown>
   /** How the daemon's output is stored (its log_format). */
   readonly followOptions?: (def: DaemonDefinition) => FollowOptions
+  /** The live daemon processes of the log directory (default: found in /proc). */
+  readonly found?: Effect.Effect<ReadonlyArray<FoundProcess>>
 }
 
 /** Takes back what a previous supervisor left running: same PID and start time, or it is gone. */
@@ -34,9 +37,30 @@ export const adoptPrevious = ({
   resume,
   stop,
   followOptions,
+  found = Effect.sync(() => findDaemonProcesses(logs.dir)),
 }: AdoptDeps) =>
   Effect.gen(function* () {
     const s = yield* state.get
+    // Every live daemon process, by output file: those the state file does not name were spawned
+    // by a supervisor that died before it wrote them down.
+    const byFile = new Map<string, Array<FoundProcess>>()
+    for (const p of yield* found) byFile.set(p.outputFile, [...(byFile.get(p.outputFile) ?? []), p])
+    const claim = (id: string) =>
+      logs.paths(id).pipe(
+        Effect.map(({ rawPath }) => {
+          const key = outputFileKey(rawPath)
+          const mine = byFile.get(key) ?? []
+          byFile.delete(key)
+          return mine
+        }),
+        Effect.orElseSucceed((): ReadonlyArray<FoundProcess> => []),
+      )
+    /** Ends a daemon process nobody tracks: a second copy, or one of a daemon nobody knows. */
+    const end = (p: FoundProcess, why: string) =>
+      Effect.zipRight(
+        processes.signalGroup(p.pid, "SIGKILL"),
+        Effect.logWarning(`stopped pid ${p.pid} (output ${p.outputFile}): ${why}`),
+      )
     for (const record of Object.values(s.daemons)) {
       const decoded = decodeDefinition(record.definition)
       if (Either.isLeft(decoded)) {
@@ -56,10 +80,37 @@ export const adoptPrevious = ({
         retryCount: record.retry_count,
         ports: record.ports,
       }
-      const handle =
+      const recordedHandle =
         isActive(record) && record.pid !== null && record.start_time !== null
           ? yield* processes.adopt(record.pid, record.start_time)
           : Option.none()
+      const live = yield* claim(record.id)
+      // Without a live recorded process, the newest unrecorded one is the daemon (the state
+      // write of its spawn was lost); any other is a second copy.
+      const unrecorded = live.filter((p) => Option.isNone(recordedHandle) || p.pid !== record.pid)
+      const newest = [...unrecorded].sort((a, b) => Number(b.startTime) - Number(a.startTime))[0]
+      const found =
+        Option.isNone(recordedHandle) && newest !== undefined
+          ? yield* processes.adopt(newest.pid, newest.startTime)
+          : Option.none()
+      for (const p of unrecorded)
+        if (Option.isNone(found) || p.pid !== newest?.pid) yield* end(p, `a second copy of ${record.id}`)
+      if (Option.isSome(found) && newest !== undefined) {
+        yield* registry.put({
+          ...recorded,
+          status: { type: "running" },
+          pid: newest.pid,
+          startTime: newest.startTime,
+          handle: found.value,
+        })
+        yield* logs.follow(record.id, followOptions?.(def)).pipe(Effect.ignore)
+        yield* adopt(def, found.value, record.retry_count)
+        yield* Effect.logInfo(
+          `adopted ${record.id} (pid ${newest.pid}, spawned just before the previous supervisor died)`,
+        )
+        continue
+      }
+      const handle = recordedHandle
       if (Option.isSome(handle)) {
         yield* registry.put({
           ...recorded,
@@ -89,5 +140,7 @@ export const adoptPrevious = ({
         yield* resume(def, record.retry_count, `${record.id} ${record.status.message ?? "failed"}`)
       } else yield* registry.put(recorded, false)
     }
+    for (const ps of byFile.values())
+      for (const p of ps) yield* end(p, "a daemon the state file does not know")
     yield* state.sync
   })

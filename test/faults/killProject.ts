@@ -63,7 +63,7 @@ export const CONFIG = [
   '[daemons.cron]\nrun = "sh cron.sh"\nready_delay = 0\ncron = "* * * * * *"\n',
 ].join("\n")
 
-const D_SH = `echo $$ > "pids/$1.$$"
+export const D_SH = `echo $$ > "pids/$1.$$"
 echo "$1 up"
 exec sleep 300
 `
@@ -152,13 +152,13 @@ export const daemonRoots = (stateDir: string): Map<string, Array<number>> => {
 }
 
 /** Live processes per daemon that recorded themselves in pids/ (a second copy shows as two). */
-export const recordedLive = (projectDir: string): Map<string, Array<number>> => {
+export const recordedLive = (projectDir: string, namespace = NAMESPACE): Map<string, Array<number>> => {
   const out = new Map<string, Array<number>>()
   for (const f of readdirSync(join(projectDir, "pids"))) {
     const m = /^(.+)\.(\d+)$/.exec(f)
     if (m === null) continue
     const pid = Number(m[2])
-    const id = `${NAMESPACE}/${m[1]}`
+    const id = `${namespace}/${m[1]}`
     // the pid may have been reused by another process: it must still be this daemon's
     if (!isAlive(pid) || daemonIdOf(pid) !== id) continue
     out.set(id, [...(out.get(id) ?? []), pid])
@@ -174,7 +174,11 @@ export interface Snapshot {
 }
 
 /** Compares the live daemon processes against the supervisor's daemon list. */
-export const snapshot = async (stateDir: string, projectDir: string): Promise<Snapshot> => {
+export const snapshot = async (
+  stateDir: string,
+  projectDir: string,
+  namespace = NAMESPACE,
+): Promise<Snapshot> => {
   const entries = await apiGet<Array<DaemonEntry>>(stateDir, "/api/daemons")
   if (entries === undefined) return { problems: ["the supervisor does not answer"], tracked: new Map() }
   const tracked = new Map<string, number>()
@@ -186,7 +190,7 @@ export const snapshot = async (stateDir: string, projectDir: string): Promise<Sn
       if (tracked.get(id) !== pid)
         problems.push(`${id}: pid ${pid} is alive but untracked (tracked: ${tracked.get(id) ?? "none"})`)
   }
-  for (const [id, pids] of recordedLive(projectDir))
+  for (const [id, pids] of recordedLive(projectDir, namespace))
     if (pids.length > 1) problems.push(`${id}: ${pids.length} live copies (${pids.join(", ")})`)
   return { problems, tracked }
 }
