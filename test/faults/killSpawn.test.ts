@@ -44,6 +44,7 @@ describe("a kill between spawn and the state write", () => {
     `every daemon spawned before the kill is tracked by the next supervisor (kills ${DELAYS.join(", ")} ms into a start)`,
     async () => {
       let untrackedRounds = 0
+      let tracked = 0
       const problems: Array<string> = []
       for (const delay of DELAYS) {
         const stop = await run("stop", "--all")
@@ -77,7 +78,9 @@ describe("a kill between spawn and the state write", () => {
           return undefined
         })
         if (settled === undefined) break
+        tracked += settled.tracked.size
       }
+      console.log(`kill sweep: ${DELAYS.length} kills, ${tracked} daemon processes tracked after them`)
       expect(problems, `${untrackedRounds} rounds left daemons untracked`).toEqual([])
     },
     T,
