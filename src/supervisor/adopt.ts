@@ -55,7 +55,7 @@ export const adoptPrevious = ({
         }),
         Effect.orElseSucceed((): ReadonlyArray<FoundProcess> => []),
       )
-    /** Ends a daemon process nobody tracks: a second copy, or one of a daemon nobody knows. */
+    /** Ends a daemon process of a daemon nobody knows: nothing could stop it later. */
     const end = (p: FoundProcess, why: string) =>
       Effect.zipRight(
         processes.signalGroup(p.pid, "SIGKILL"),
@@ -65,6 +65,8 @@ export const adoptPrevious = ({
       const decoded = decodeDefinition(record.definition)
       if (Either.isLeft(decoded)) {
         yield* Effect.logWarning(`forgetting ${record.id}: its saved definition is unreadable`)
+        // its processes (if any) run on as before: nothing is known of how to stop them
+        yield* claim(record.id)
         yield* state.update((st) => {
           const daemons = { ...st.daemons }
           delete daemons[record.id]
@@ -85,28 +87,27 @@ export const adoptPrevious = ({
           ? yield* processes.adopt(record.pid, record.start_time)
           : Option.none()
       const live = yield* claim(record.id)
-      // Without a live recorded process, the newest unrecorded one is the daemon (the state
-      // write of its spawn was lost); any other is a second copy.
+      // Without a live recorded process, the oldest unrecorded one is the daemon (the state
+      // write of its spawn was lost). Later ones are its descendants in sessions of their own
+      // (`setsid`): theirs to run, left alone as before.
       const unrecorded = live.filter((p) => Option.isNone(recordedHandle) || p.pid !== record.pid)
-      const newest = [...unrecorded].sort((a, b) => Number(b.startTime) - Number(a.startTime))[0]
+      const oldest = [...unrecorded].sort((a, b) => Number(a.startTime) - Number(b.startTime))[0]
       const found =
-        Option.isNone(recordedHandle) && newest !== undefined
-          ? yield* processes.adopt(newest.pid, newest.startTime)
+        Option.isNone(recordedHandle) && oldest !== undefined
+          ? yield* processes.adopt(oldest.pid, oldest.startTime)
           : Option.none()
-      for (const p of unrecorded)
-        if (Option.isNone(found) || p.pid !== newest?.pid) yield* end(p, `a second copy of ${record.id}`)
-      if (Option.isSome(found) && newest !== undefined) {
+      if (Option.isSome(found) && oldest !== undefined) {
         yield* registry.put({
           ...recorded,
           status: { type: "running" },
-          pid: newest.pid,
-          startTime: newest.startTime,
+          pid: oldest.pid,
+          startTime: oldest.startTime,
           handle: found.value,
         })
         yield* logs.follow(record.id, followOptions?.(def)).pipe(Effect.ignore)
         yield* adopt(def, found.value, record.retry_count)
         yield* Effect.logInfo(
-          `adopted ${record.id} (pid ${newest.pid}, spawned just before the previous supervisor died)`,
+          `adopted ${record.id} (pid ${oldest.pid}, spawned just before the previous supervisor died)`,
         )
         continue
       }

@@ -1,8 +1,8 @@
 /**
  * Adoption of daemon processes the state file does not name: a supervisor killed between a
  * spawn and the state write leaves a live process whose output file is the daemon's log. The
- * next supervisor adopts it when nothing else runs for the daemon, and ends it when it is a
- * second copy or belongs to a daemon nobody knows.
+ * next supervisor adopts it when nothing else runs for the daemon, and ends it when it belongs
+ * to a daemon nobody knows.
  */
 import * as nodePath from "node:path"
 import { describe, expect, it } from "@effect/vitest"
@@ -69,7 +69,13 @@ describe("adoption of processes the state file does not name", () => {
     Effect.gen(function* () {
       const env = yield* adoptWith([record(web, { type: "stopped", exit_code: 0, signal: null }, null, null)])
       const p = yield* env.fake.seed()
-      yield* run(env, [{ pid: p.pid, startTime: p.startTime, outputFile: env.logFile(web.id.qualified) }])
+      // a descendant of it that called setsid, started later: not the daemon
+      const child = yield* env.fake.seed()
+      const file = env.logFile(web.id.qualified)
+      yield* run(env, [
+        { pid: child.pid, startTime: child.startTime, outputFile: file },
+        { pid: p.pid, startTime: p.startTime, outputFile: file },
+      ])
       const r = yield* env.registry.current(web.id.qualified)
       expect(r?.status).toEqual({ type: "running" })
       expect(r?.pid).toBe(p.pid)
@@ -92,7 +98,7 @@ describe("adoption of processes the state file does not name", () => {
     }),
   )
 
-  it.scoped("a second copy next to the recorded live process is SIGKILLed with its group", () =>
+  it.scoped("a process in a session of its own next to the recorded live one is left alone", () =>
     Effect.gen(function* () {
       const env = yield* adoptWith([])
       const recorded = yield* env.fake.seed()
@@ -107,7 +113,8 @@ describe("adoption of processes the state file does not name", () => {
         { pid: extra.pid, startTime: extra.startTime, outputFile: file },
       ])
       expect((yield* env.registry.current(web.id.qualified))?.pid).toBe(recorded.pid)
-      expect(yield* Ref.get(env.fake.signals)).toEqual([{ pgid: extra.pid, signal: "SIGKILL" }])
+      expect(yield* Ref.get(env.fake.signals)).toEqual([])
+      expect(yield* Ref.get(env.adopted)).toEqual([{ id: web.id.qualified, pid: recorded.pid }])
     }),
   )
 
