@@ -4,6 +4,7 @@ import type { FollowOptions, LogStoreShape } from "../logs/LogStore.js"
 import type { ProcessHandle, ProcessServiceShape } from "../process/ProcessService.js"
 import type { StateStoreShape } from "../state/StateStore.js"
 import { initialState, isActive } from "./DaemonState.js"
+import { type FoundProcess, findDaemonProcesses, outputFileKey } from "./orphans.js"
 import type { Registry } from "./registry.js"
 
 const decodeDefinition = Schema.decodeUnknownEither(DaemonDefinition)
@@ -22,6 +23,8 @@ export interface AdoptDeps {
   readonly stop: (id: string) => Effect.Effect<unknown, unknown>
   /** How the daemon's output is stored (its log_format). */
   readonly followOptions?: (def: DaemonDefinition) => FollowOptions
+  /** The live daemon processes of the log directory (default: found in /proc). */
+  readonly found?: Effect.Effect<ReadonlyArray<FoundProcess>>
 }
 
 /** Takes back what a previous supervisor left running: same PID and start time, or it is gone. */
@@ -34,13 +37,36 @@ export const adoptPrevious = ({
   resume,
   stop,
   followOptions,
+  found = Effect.sync(() => findDaemonProcesses(logs.dir)),
 }: AdoptDeps) =>
   Effect.gen(function* () {
     const s = yield* state.get
+    // Every live daemon process, by output file: those the state file does not name were spawned
+    // by a supervisor that died before it wrote them down.
+    const byFile = new Map<string, Array<FoundProcess>>()
+    for (const p of yield* found) byFile.set(p.outputFile, [...(byFile.get(p.outputFile) ?? []), p])
+    const claim = (id: string) =>
+      logs.paths(id).pipe(
+        Effect.map(({ rawPath }) => {
+          const key = outputFileKey(rawPath)
+          const mine = byFile.get(key) ?? []
+          byFile.delete(key)
+          return mine
+        }),
+        Effect.orElseSucceed((): ReadonlyArray<FoundProcess> => []),
+      )
+    /** Ends a daemon process of a daemon nobody knows: nothing could stop it later. */
+    const end = (p: FoundProcess, why: string) =>
+      Effect.zipRight(
+        processes.signalGroup(p.pid, "SIGKILL"),
+        Effect.logWarning(`stopped pid ${p.pid} (output ${p.outputFile}): ${why}`),
+      )
     for (const record of Object.values(s.daemons)) {
       const decoded = decodeDefinition(record.definition)
       if (Either.isLeft(decoded)) {
         yield* Effect.logWarning(`forgetting ${record.id}: its saved definition is unreadable`)
+        // its processes (if any) run on as before: nothing is known of how to stop them
+        yield* claim(record.id)
         yield* state.update((st) => {
           const daemons = { ...st.daemons }
           delete daemons[record.id]
@@ -56,10 +82,36 @@ export const adoptPrevious = ({
         retryCount: record.retry_count,
         ports: record.ports,
       }
-      const handle =
+      const recordedHandle =
         isActive(record) && record.pid !== null && record.start_time !== null
           ? yield* processes.adopt(record.pid, record.start_time)
           : Option.none()
+      const live = yield* claim(record.id)
+      // Without a live recorded process, the oldest unrecorded one is the daemon (the state
+      // write of its spawn was lost). Later ones are its descendants in sessions of their own
+      // (`setsid`): theirs to run, left alone as before.
+      const unrecorded = live.filter((p) => Option.isNone(recordedHandle) || p.pid !== record.pid)
+      const oldest = [...unrecorded].sort((a, b) => Number(a.startTime) - Number(b.startTime))[0]
+      const found =
+        Option.isNone(recordedHandle) && oldest !== undefined
+          ? yield* processes.adopt(oldest.pid, oldest.startTime)
+          : Option.none()
+      if (Option.isSome(found) && oldest !== undefined) {
+        yield* registry.put({
+          ...recorded,
+          status: { type: "running" },
+          pid: oldest.pid,
+          startTime: oldest.startTime,
+          handle: found.value,
+        })
+        yield* logs.follow(record.id, followOptions?.(def)).pipe(Effect.ignore)
+        yield* adopt(def, found.value, record.retry_count)
+        yield* Effect.logInfo(
+          `adopted ${record.id} (pid ${oldest.pid}, spawned just before the previous supervisor died)`,
+        )
+        continue
+      }
+      const handle = recordedHandle
       if (Option.isSome(handle)) {
         yield* registry.put({
           ...recorded,
@@ -89,5 +141,7 @@ export const adoptPrevious = ({
         yield* resume(def, record.retry_count, `${record.id} ${record.status.message ?? "failed"}`)
       } else yield* registry.put(recorded, false)
     }
+    for (const ps of byFile.values())
+      for (const p of ps) yield* end(p, "a daemon the state file does not know")
     yield* state.sync
   })
