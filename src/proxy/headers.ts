@@ -6,7 +6,7 @@ export const HOPS_HEADER = "x-supervisor-hops"
 export const MAX_HOPS = 5
 
 /** Hop-by-hop headers (RFC 9110 7.6.1): they describe one connection and are never forwarded. */
-const HOP_BY_HOP = new Set([
+export const HOP_BY_HOP: ReadonlySet<string> = new Set([
   "connection",
   "keep-alive",
   "proxy-connection",

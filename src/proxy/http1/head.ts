@@ -1,4 +1,4 @@
-import { HOPS_HEADER } from "../headers.js"
+import { HOP_BY_HOP, HOPS_HEADER } from "../headers.js"
 
 /** The end of a message head: the empty line. */
 export const HEAD_END = Buffer.from("\r\n\r\n", "latin1")
@@ -9,18 +9,10 @@ const REQUEST_LINE = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) ([^\x00-\x20\x7f]+) HTTP\/1
 const FIELD = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*([^\x00-\x08\x0a-\x1f\x7f]*?)[ \t]*$/
 const DIGITS = /^\d{1,15}$/
 
-/** Request headers that describe one connection (RFC 9110 7.6.1); the framing ones are relayed. */
-const HOP_BY_HOP = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "proxy-authenticate",
-  "proxy-authorization",
-  "te",
-  "trailer",
-  "upgrade",
-  "http2-settings",
-])
+/** Request headers that describe one connection (RFC 9110 7.6.1); the framing (and its Trailer) is relayed. */
+const HOP_BY_HOP_REQUEST = new Set(
+  [...HOP_BY_HOP].filter((h) => h !== "transfer-encoding" && h !== "trailer"),
+)
 /** Set by the proxy itself. */
 const REPLACED = new Set(["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", HOPS_HEADER])
 
@@ -114,7 +106,7 @@ export const parseRequestHead = (buf: Buffer, start: number, end: number): Reque
   let kept = lines[0]!
   for (let i = 1; i < lines.length; i++) {
     const name = names[i - 1]!
-    if (HOP_BY_HOP.has(name) || REPLACED.has(name) || named?.has(name) === true) continue
+    if (HOP_BY_HOP_REQUEST.has(name) || REPLACED.has(name) || named?.has(name) === true) continue
     kept += `\r\n${lines[i]}`
   }
   return {
@@ -129,16 +121,10 @@ export const parseRequestHead = (buf: Buffer, start: number, end: number): Reque
   }
 }
 
-/** Response headers that describe the daemon's connection; the framing ones are relayed. */
-const RESPONSE_HOP_BY_HOP = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "proxy-authenticate",
-  "te",
-  "upgrade",
-  "http2-settings",
-])
+/** Response headers that describe the daemon's connection; the framing (and its Trailer) is relayed. */
+const RESPONSE_HOP_BY_HOP = new Set(
+  [...HOP_BY_HOP].filter((h) => h !== "transfer-encoding" && h !== "trailer" && h !== "proxy-authorization"),
+)
 
 /** How a response's body is framed, read from its head. */
 export interface ResponseHead {
