@@ -35,7 +35,7 @@ import { makeLogMutex } from "./mutex.js"
 import { pagesAfter } from "./pages.js"
 import { pruneCut, releaseUpTo } from "./prune.js"
 import { followerStats, readAfter, readStats, readStatsSync, runQuery } from "./reader.js"
-import { appendSupervisorLineSync } from "./supervisorLine.js"
+import { appendSupervisorLineCounted } from "./supervisorLine.js"
 import { readTextAfter } from "./textReader.js"
 
 export type { LogPaths } from "./daemonLog.js"
@@ -301,7 +301,7 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
           d.mutex
             .sync(() => {
               fsio.ensureFileSize(d.paths.rawPath) // the directory too
-              appendSupervisorLineSync(d.paths.rawPath, text)
+              appendSupervisorLineCounted(d.paths.rawPath, text)
             })
             // a daemon that never ran here has no follower: without one the line is never indexed
             .pipe(Effect.zipRight(service.follow(id))),
