@@ -24,7 +24,9 @@ export const guardOutputFile = (stream: NodeJS.WriteStream, fd: number, path: st
       let done = 0
       while (done < bytes.length) done += fs.writeSync(fd, bytes, done, bytes.length - done)
     } catch (error) {
-      storageFailed("supervisor_log", path, error)
+      storageFailed("supervisor_log", path, error, (over) => {
+        fs.writeSync(fd, `[supervisor] ${recoveredText(over)}\n`)
+      })
       return
     }
     const over = storageOk(path)

@@ -66,7 +66,9 @@ const noteRecovered = (rawPath: string, over: StorageProblem): void => {
   try {
     appendSupervisorLineSync(rawPath, recoveredText(over))
   } catch {
-    storageFailed("logs", rawPath, { code: over.code })
+    storageFailed("logs", rawPath, { code: over.code }, () =>
+      appendSupervisorLineSync(rawPath, recoveredText(over)),
+    )
   }
 }
 

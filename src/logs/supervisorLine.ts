@@ -39,7 +39,7 @@ export const appendSupervisorLineCounted = (rawPath: string, text: string): void
     throwInjected(rawPath)
     appendSupervisorLineSync(rawPath, text)
   } catch (error) {
-    storageFailed("logs", rawPath, error)
+    storageFailed("logs", rawPath, error, (over) => appendSupervisorLineSync(rawPath, recoveredText(over)))
     throw error
   }
   const over = storageOk(rawPath)

@@ -52,8 +52,52 @@ export const fixFor = (code: string, file: string): string => {
   }
 }
 
-/** Counts a failed write of `file`. */
-export const storageFailed = (area: StorageArea, file: string, error: unknown, now = Date.now()): void => {
+// Per failing file, a write that says it is writable again (the `[supervisor]` line): tried every
+// second while the file fails, so that a file nobody writes to any more recovers too. The timer
+// is unref'd: it never keeps the process alive.
+const probes = new Map<string, (over: StorageProblem) => void>()
+let timer: NodeJS.Timeout | undefined
+
+const probeAll = (): void => {
+  for (const [file, probe] of probes) {
+    const known = problems.get(file)
+    if (known === undefined) {
+      probes.delete(file)
+      continue
+    }
+    try {
+      throwInjected(file)
+      probe(known)
+    } catch {
+      continue // still failing: counted by the next real write
+    }
+    problems.delete(file)
+    probes.delete(file)
+  }
+  if (probes.size === 0 && timer !== undefined) {
+    clearInterval(timer)
+    timer = undefined
+  }
+}
+
+/**
+ * Counts a failed write of `file`. `probe`, if given, writes the line saying that writes work again
+ * (it throws while they do not): it is tried every second until it goes through.
+ */
+export const storageFailed = (
+  area: StorageArea,
+  file: string,
+  error: unknown,
+  probe?: (over: StorageProblem) => void,
+  now = Date.now(),
+): void => {
+  if (probe !== undefined) {
+    probes.set(file, probe)
+    if (timer === undefined) {
+      timer = setInterval(probeAll, 1000)
+      timer.unref()
+    }
+  }
   const code = codeOf(error)
   const known = problems.get(file)
   const what = area === "state" ? "the state file" : area === "logs" ? "the log file" : "the supervisor log"
@@ -73,6 +117,7 @@ export const storageOk = (file: string): StorageProblem | undefined => {
   const known = problems.get(file)
   if (known === undefined || known.code === "corrupt") return undefined
   problems.delete(file)
+  probes.delete(file)
   return known
 }
 
@@ -84,7 +129,10 @@ export const storageNote = (problem: StorageProblem): void => {
 export const storageProblems = (): ReadonlyArray<StorageProblem> => [...problems.values()]
 
 /** For tests: forget every problem. */
-export const resetStorageProblems = (): void => problems.clear()
+export const resetStorageProblems = (): void => {
+  problems.clear()
+  probes.clear()
+}
 
 /** One line saying that writes failed and work again. */
 export const recoveredText = (p: StorageProblem, now = Date.now()): string =>
