@@ -10,6 +10,7 @@ import {
   waitFor,
 } from "../e2e/harness.js"
 import {
+  fillToTheBrim,
   isRoot,
   mountTmpfs,
   onlySupervisor,
@@ -99,6 +100,8 @@ describe("a full disk", () => {
       const supervisor = onlySupervisor(sb)
       const full = () => statfsSync(sb!.stateDir).bavail === 0
       await waitFor("the tmpfs full", full, { timeout: 20_000 })
+      // the supervisor log's last block too: its next line fails (which killed it before)
+      fillToTheBrim(join(sb.stateDir, "logs", "supervisor.log"))
       // restarts write the state, log lines and the supervisor log on a full disk
       for (let i = 0; i < 3; i++) {
         const r = sb.cli(["restart", "flood"], app)

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process"
-import { existsSync, writeFileSync } from "node:fs"
+import { closeSync, existsSync, openSync, writeFileSync, writeSync } from "node:fs"
 import { join } from "node:path"
 import { apiGet, type DaemonSandbox, isAlive, supervisorPids, waitFor } from "../e2e/harness.js"
 
@@ -55,7 +55,7 @@ export const tickerProject = (sb: DaemonSandbox, extra = ""): string => {
   const dir = sb.project("app", `[daemons.ticker]\nrun = "node ticker.js"\n${extra}`)
   writeFileSync(
     join(dir, "ticker.js"),
-    "let n = 0\nsetInterval(() => { try { process.stdout.write(`tick ${++n}\\n`) } catch {} }, 20)\n",
+    "let n = 0\nsetInterval(() => { try { process.stdout.write('tick ' + ++n + '\\n') } catch {} }, 20)\n",
   )
   return dir
 }
@@ -87,4 +87,16 @@ export const mountTmpfs = (dir: string, size: string) =>
 
 export const umount = (dir: string) => {
   if (existsSync(dir)) spawnSync("umount", ["-l", dir])
+}
+
+/** Appends to `file` until the disk refuses a byte: its last block full, its next write fails. */
+export const fillToTheBrim = (file: string): void => {
+  const fd = openSync(file, "a")
+  try {
+    for (let i = 0; i < 65_536; i++) writeSync(fd, "\n")
+  } catch {
+    // ENOSPC: full
+  } finally {
+    closeSync(fd)
+  }
 }
