@@ -128,6 +128,14 @@ export const storageNote = (problem: StorageProblem): void => {
 
 export const storageProblems = (): ReadonlyArray<StorageProblem> => [...problems.values()]
 
+/** The problem of a daemon's log files (`<dir>/<safe path>.out`, `.idx`, ...), if any. */
+export const logProblemOf = (safePath: string): StorageProblem | undefined => {
+  if (problems.size === 0) return undefined
+  const prefix = `${nodePath.sep}${safePath}.`
+  for (const p of problems.values()) if (p.area === "logs" && p.file.includes(prefix)) return p
+  return undefined
+}
+
 /** For tests: forget every problem. */
 export const resetStorageProblems = (): void => {
   problems.clear()

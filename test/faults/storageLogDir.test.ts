@@ -38,6 +38,9 @@ describe("the log directory", () => {
       )
       expect(problem.message).toContain(`the file system of ${logs} is read-only: remount it read-write`)
       expect(sb.cli(["supervisor", "status"], app).stdout).toContain("is read-only: remount it read-write")
+      expect(sb.cli(["status", "ticker"], app).stdout).toMatch(
+        /^Log: cannot write the log file .*app--ticker\.\w+ \(EROFS\)/m,
+      )
       expect(onlySupervisor(sb)).toBe(supervisor)
       expect((await daemonEntry(sb.stateDir, "app/ticker"))?.status.type).toBe("running")
       setFaults(faults, [])
@@ -49,5 +52,6 @@ describe("the log directory", () => {
       messages.some((m) => /^\[supervisor\] \d+ write\(s\) to .*app--ticker\.idx failed .*\(EROFS\)/.test(m)),
     ).toBe(true)
     expect(readFileSync(join(logs, "supervisor.log"), "utf8")).toContain("EROFS")
+    expect(sb.cli(["status", "ticker"], app).stdout).not.toContain("Log:")
   }, 60_000)
 })
