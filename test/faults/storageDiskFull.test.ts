@@ -102,8 +102,8 @@ describe("a full disk", () => {
       await waitFor("the tmpfs full", full, { timeout: 20_000 })
       // the supervisor log's last block too: its next line fails (which killed it before)
       fillToTheBrim(join(sb.stateDir, "logs", "supervisor.log"))
-      // restarts write the state, log lines and the supervisor log on a full disk
-      for (let i = 0; i < 3; i++) {
+      // a restart writes the state, log lines and the supervisor log on a full disk
+      for (let i = 0; i < ROUNDS; i++) {
         const r = sb.cli(["restart", "flood"], app)
         expect(r.status, r.stderr).toBe(0)
         expect(isAlive(supervisor)).toBe(true)
