@@ -94,7 +94,9 @@ describe("a full disk", () => {
       mounted = sb.stateDir
       const app = sb.project(
         "app",
-        `[daemons.flood]\nrun = "sh -c 'L=$(printf %01000d 0); i=0; while [ $i -lt 8192 ]; do echo $i-$L; i=$((i+1)); done; exec sleep 1000'"\n`,
+        `[daemons.flood]\nrun = "sh -c 'L=$(printf %01000d 0); i=0; while [ $i -lt 8192 ]; do echo $i-$L; i=$((i+1)); done; exec sleep 1000'"\n` +
+          // its output goes to the supervisor log: a line of it on every restart
+          `[daemons.flood.hooks]\non_stop = "echo stopped"\n`,
       )
       expect(sb.cli(["start", "flood"], app).status).toBe(0)
       const supervisor = onlySupervisor(sb)
