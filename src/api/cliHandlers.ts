@@ -10,6 +10,7 @@ import { stripAnsi } from "../logs/ansi.js"
 import { LogStore } from "../logs/LogStore.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
 import { projectNamespace } from "../registry/snapshot.js"
+import { storageProblems } from "../state/storageHealth.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { Api, LogsQuery, StartRequest } from "./Api.js"
 import { HostInfo } from "./HostInfo.js"
@@ -159,6 +160,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
                 ? []
                 : [{ dir: p.dir, namespace: projectNamespace(p) ?? null, problem: p.problem }],
             ),
+            storage_problems: storageProblems(),
           }
           return info
         }),

@@ -47,6 +47,10 @@ export const ApiDaemonEntry = Schema.Struct({
     description:
       "Why its `watch` files cannot be watched (the watcher could not be set up); null when they are, or it has no `watch` list",
   }),
+  log_problem: Schema.optional(Schema.String).annotations({
+    description:
+      "Why writes of its log files fail now (a full or read-only disk) and the fix; absent when they work",
+  }),
 }).annotations({ identifier: "ApiDaemonEntry" })
 export type ApiDaemonEntry = typeof ApiDaemonEntry.Type
 

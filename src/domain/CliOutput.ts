@@ -62,6 +62,22 @@ export const CleanResult = Schema.Struct({ removed: Schema.Array(Schema.String) 
   identifier: "CleanResult",
 })
 
+/**
+ * A problem with the supervisor's storage: writes of a file that fail (counted until one succeeds
+ * again), or a state file that was found corrupt at start and kept aside.
+ */
+export const StorageProblem = Schema.Struct({
+  area: Schema.Literal("state", "logs", "supervisor_log"),
+  file: Schema.String,
+  /** The error code (`ENOSPC`, `EROFS`, `EACCES`, ...), or `corrupt`. */
+  code: Schema.String,
+  /** What is wrong and the fix, in one line. */
+  message: Schema.String,
+  /** Epoch milliseconds of the first failure. */
+  since: Schema.Number,
+  failed_writes: Schema.Int,
+}).annotations({ identifier: "StorageProblem" })
+
 /** The running supervisor (`GET /api/cli/supervisor`). */
 export const SupervisorInfo = Schema.Struct({
   pid: Schema.Int,
@@ -84,6 +100,8 @@ export const SupervisorInfo = Schema.Struct({
   config_problems: Schema.Array(
     Schema.Struct({ dir: Schema.String, namespace: Schema.NullOr(Schema.String), problem: Schema.String }),
   ),
+  /** What is wrong with the state file, the log directory or the supervisor log now; empty when nothing. */
+  storage_problems: Schema.Array(StorageProblem),
 }).annotations({ identifier: "SupervisorInfo" })
 export type SupervisorInfo = typeof SupervisorInfo.Type
 

@@ -2,8 +2,9 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Console, Effect } from "effect"
 import { formatProblem } from "../domain/ConfigProblem.js"
-import { stateDir } from "../state/paths.js"
+import { stateDir, statePaths } from "../state/paths.js"
 import { closeInheritedFds } from "./inheritedFds.js"
+import { guardOutputFile } from "./logSink.js"
 import { runHost } from "./run.js"
 
 /**
@@ -13,7 +14,11 @@ import { runHost } from "./run.js"
 export const hostMain = (options: { readonly boot?: boolean } = {}) => {
   // Before anything is spawned: daemons, hooks and checks must not hold the caller's descriptors.
   closeInheritedFds()
-  return runHost({ stateDir: stateDir(process.env), env: process.env, boot: options.boot === true }).pipe(
+  // A full disk must not kill the supervisor through a failed write of its own log.
+  const dir = stateDir(process.env)
+  guardOutputFile(process.stdout, 1, statePaths(dir).supervisorLog)
+  guardOutputFile(process.stderr, 2, statePaths(dir).supervisorLog)
+  return runHost({ stateDir: dir, env: process.env, boot: options.boot === true }).pipe(
     Effect.catchTags({
       AlreadyRunning: (e) =>
         Console.error(`a supervisor is already running for ${e.stateDir}`).pipe(

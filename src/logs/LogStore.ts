@@ -14,6 +14,7 @@ import {
 } from "effect"
 import { parseDaemonRef } from "../domain/DaemonId.js"
 import type { LogClear, LogEntry } from "../domain/LogEntry.js"
+import { logProblemOf } from "../state/storageHealth.js"
 import type { DaemonLog, LogPaths } from "./daemonLog.js"
 import { LogStoreError } from "./errors.js"
 import {
@@ -35,7 +36,7 @@ import { makeLogMutex } from "./mutex.js"
 import { pagesAfter } from "./pages.js"
 import { pruneCut, releaseUpTo } from "./prune.js"
 import { followerStats, readAfter, readStats, readStatsSync, runQuery } from "./reader.js"
-import { appendSupervisorLineSync } from "./supervisorLine.js"
+import { appendSupervisorLineCounted } from "./supervisorLine.js"
 import { readTextAfter } from "./textReader.js"
 
 export type { LogPaths } from "./daemonLog.js"
@@ -156,9 +157,11 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
         Effect.catchAllCause((cause) =>
           Cause.isInterruptedOnly(cause)
             ? Effect.interrupt
-            : Effect.logWarning(`log follower of ${d.id} failed; restarting it in 1s`, cause).pipe(
-                Effect.zipRight(Effect.interruptible(Effect.sleep("1 second"))),
-              ),
+            : // a disk that stays full: said once, then counted (supervisor supervisor status)
+              ((logProblemOf(d.key)?.failed_writes ?? 0) > 1
+                ? Effect.void
+                : Effect.logWarning(`log follower of ${d.id} failed; restarting it in 1s`, cause)
+              ).pipe(Effect.zipRight(Effect.interruptible(Effect.sleep("1 second")))),
         ),
       )
       return Effect.forever(round)
@@ -301,7 +304,7 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
           d.mutex
             .sync(() => {
               fsio.ensureFileSize(d.paths.rawPath) // the directory too
-              appendSupervisorLineSync(d.paths.rawPath, text)
+              appendSupervisorLineCounted(d.paths.rawPath, text)
             })
             // a daemon that never ran here has no follower: without one the line is never indexed
             .pipe(Effect.zipRight(service.follow(id))),

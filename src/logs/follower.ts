@@ -1,6 +1,13 @@
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { Clock, Effect, PubSub } from "effect"
+import {
+  recoveredText,
+  type StorageProblem,
+  storageFailed,
+  storageOk,
+  throwInjected,
+} from "../state/storageHealth.js"
 import type { DaemonLog, FollowerState } from "./daemonLog.js"
 import { fsError, isErrno, type LogStoreError } from "./errors.js"
 import * as fsio from "./fsio.js"
@@ -10,6 +17,7 @@ import { repairOpenIndex } from "./indexWrite.js"
 import { retain } from "./retention.js"
 import { countPieces } from "./split.js"
 import { fieldsText } from "./structured/fieldsFile.js"
+import { appendSupervisorLineSync } from "./supervisorLine.js"
 
 export { rewriting, startGeneration } from "./generation.js"
 
@@ -53,6 +61,17 @@ const appendFields = (
   return { fo, fe: f.fldSize }
 }
 
+/** Says in the daemon's log that its log files are writable again (best effort: it may fail again). */
+const noteRecovered = (rawPath: string, over: StorageProblem): void => {
+  try {
+    appendSupervisorLineSync(rawPath, recoveredText(over))
+  } catch {
+    storageFailed("logs", rawPath, { code: over.code }, () =>
+      appendSupervisorLineSync(rawPath, recoveredText(over)),
+    )
+  }
+}
+
 /**
  * Appends one index record for `count` entries ending at raw offset `end` and advances the
  * follower; `bytes` (from `f.lineStart`) are parsed for a structured daemon. Synchronous (lock
@@ -70,15 +89,25 @@ const appendRecord = (
 ): void => {
   const late = end <= f.lateEnd
   const ts = Math.max(late ? f.lateTs : now, f.lastTs)
-  const fields = appendFields(d, f, bytes, end, maxLine)
-  const line = encodeRecord({ first: f.nextId, n: count, off: f.lineStart, end, ts, late, ...fields })
-  if (f.idxFd === undefined) {
-    // the daemon's first line: the index file is made now, not by every start of a silent daemon
-    f.idxFd = fsio.openSync(d.paths.indexPath, "a+")
-    const header = encodeHeader({ gen: f.gen, next: f.first, off: f.base, ts: 0 })
-    f.idxSize = repairOpenIndex(f.idxFd, d.paths.indexPath, header)
+  let line: string
+  try {
+    throwInjected(d.paths.indexPath)
+    const fields = appendFields(d, f, bytes, end, maxLine)
+    line = encodeRecord({ first: f.nextId, n: count, off: f.lineStart, end, ts, late, ...fields })
+    if (f.idxFd === undefined) {
+      // the daemon's first line: the index file is made now, not by every start of a silent daemon
+      f.idxFd = fsio.openSync(d.paths.indexPath, "a+")
+      const header = encodeHeader({ gen: f.gen, next: f.first, off: f.base, ts: 0 })
+      f.idxSize = repairOpenIndex(f.idxFd, d.paths.indexPath, header)
+    }
+    fsio.writeAllSyncRaw(f.idxFd, line, d.paths.indexPath)
+  } catch (error) {
+    // counted for `supervisor supervisor status`; the follower starts again from the index
+    storageFailed("logs", d.paths.indexPath, error)
+    throw error
   }
-  fsio.writeAllSyncRaw(f.idxFd, line, d.paths.indexPath)
+  const over = storageOk(d.paths.indexPath)
+  if (over !== undefined) noteRecovered(d.paths.rawPath, over)
   f.nextId += count
   f.lineStart = end
   f.lastTs = ts

@@ -1,4 +1,5 @@
 import * as fs from "node:fs"
+import { recoveredText, storageFailed, storageOk, throwInjected } from "../state/storageHealth.js"
 
 // Lines the supervisor itself writes into a daemon's log (its crashes and restarts), marked by a
 // prefix: they are stored, read, tailed and filtered like the daemon's own lines (docs/logs.md).
@@ -27,4 +28,20 @@ export const appendSupervisorLineSync = (rawPath: string, text: string): void =>
   } finally {
     fs.closeSync(fd)
   }
+}
+
+/**
+ * `appendSupervisorLineSync`, its failures counted for `supervisor supervisor status`; the first
+ * line that goes through after failures is followed by one saying how many failed, and when.
+ */
+export const appendSupervisorLineCounted = (rawPath: string, text: string): void => {
+  try {
+    throwInjected(rawPath)
+    appendSupervisorLineSync(rawPath, text)
+  } catch (error) {
+    storageFailed("logs", rawPath, error, (over) => appendSupervisorLineSync(rawPath, recoveredText(over)))
+    throw error
+  }
+  const over = storageOk(rawPath)
+  if (over !== undefined) appendSupervisorLineSync(rawPath, recoveredText(over))
 }

@@ -1,7 +1,8 @@
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
-import { Context, Deferred, Duration, Effect, Either, Exit, FiberId, Layer, Schema } from "effect"
+import { Cause, Context, Deferred, Duration, Effect, Either, Exit, FiberId, Layer, Schema } from "effect"
 import { emptyState, PersistentState } from "./State.js"
+import { recoveredText, storageFailed, storageNote, storageOk, throwInjected } from "./storageHealth.js"
 
 export interface StateStoreShape {
   readonly get: Effect.Effect<PersistentState>
@@ -39,15 +40,22 @@ const tempPathFor = (file: string) =>
 export const writeFileAtomic = (file: string, text: string): void => {
   const dir = nodePath.dirname(file)
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
+  throwInjected(file)
   const tmp = tempPathFor(file)
-  const fd = fs.openSync(tmp, "w", 0o600)
   try {
-    fs.writeFileSync(fd, text)
-    fs.fsyncSync(fd)
-  } finally {
-    fs.closeSync(fd)
+    const fd = fs.openSync(tmp, "w", 0o600)
+    try {
+      fs.writeFileSync(fd, text)
+      fs.fsyncSync(fd)
+    } finally {
+      fs.closeSync(fd)
+    }
+    fs.renameSync(tmp, file)
+  } catch (e) {
+    // a half-written temp file would hold on to the space a full disk needs back
+    fs.rmSync(tmp, { force: true })
+    throw e
   }
-  fs.renameSync(tmp, file)
   try {
     const dirFd = fs.openSync(dir, "r")
     try {
@@ -67,15 +75,22 @@ export const writeFileAtomic = (file: string, text: string): void => {
 export const writeFileAtomicAsync = async (file: string, text: string): Promise<void> => {
   const dir = nodePath.dirname(file)
   await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 })
+  throwInjected(file)
   const tmp = tempPathFor(file)
-  const handle = await fs.promises.open(tmp, "w", 0o600)
   try {
-    await handle.writeFile(text)
-    await handle.sync()
-  } finally {
-    await handle.close()
+    const handle = await fs.promises.open(tmp, "w", 0o600)
+    try {
+      await handle.writeFile(text)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await fs.promises.rename(tmp, file)
+  } catch (e) {
+    // a half-written temp file would hold on to the space a full disk needs back
+    await fs.promises.rm(tmp, { force: true })
+    throw e
   }
-  await fs.promises.rename(tmp, file)
   try {
     const dirHandle = await fs.promises.open(dir, "r")
     try {
@@ -105,11 +120,18 @@ export const readStateFile = (file: string): { state: PersistentState; warnings:
   const aside = `${file}.corrupt-${Date.now()}`
   try {
     fs.renameSync(file, aside)
-  } catch {}
+  } catch (e) {
+    return {
+      state: emptyState(),
+      warnings: [
+        `the state file ${file} is not valid (truncated or not valid JSON) and could not be moved aside (${(e as Error).message}); the supervisor starts with an empty state: move the file away`,
+      ],
+    }
+  }
   return {
     state: emptyState(),
     warnings: [
-      `the state file ${file} was unreadable (truncated or not valid JSON); it was moved to ${aside} and the supervisor starts with an empty state`,
+      `the state file ${file} was not valid (truncated or not valid JSON); it was kept as ${aside} and the supervisor starts with an empty state: look into that file, then delete it`,
     ],
   }
 }
@@ -135,13 +157,21 @@ export const asyncWriter: StateWriter = (file, text) =>
  */
 export const STATE_COALESCE = Duration.millis(20)
 
-export const makeStateStore = (
+/** How long the writer waits before trying again after a failed write (a full disk, say). */
+export const STATE_RETRY = Duration.seconds(1)
+
+/** The store, and `stop`: ends the retries of a failing write (the supervisor is exiting). */
+const makeStore = (
   file: string,
-  write: StateWriter = syncWriter,
-  coalesce: Duration.DurationInput = STATE_COALESCE,
+  write: StateWriter,
+  coalesce: Duration.DurationInput,
+  retry: Duration.DurationInput,
 ) =>
   Effect.gen(function* () {
     const loaded = readStateFile(file)
+    const loadedAt = Date.now()
+    for (const message of loaded.warnings)
+      storageNote({ area: "state", file, code: "corrupt", message, since: loadedAt, failed_writes: 0 })
     let current = loaded.state
     // Group commit: changes apply at once, and one writer at a time writes the latest state
     // until it has written every change: concurrent changes (50 daemons starting together)
@@ -150,6 +180,9 @@ export const makeStateStore = (
     let version = 0
     let written = 0
     let writing = false
+    // The last write failed: the writer retries until one succeeds, or `stop`.
+    let failing = false
+    const stopped = Deferred.unsafeMake<void>(FiberId.none)
     const waiters: Array<{ readonly want: number; readonly done: Deferred.Deferred<void> }> = []
     // Between two writes while changes keep coming and nobody waits for them: a start of 50
     // daemons made ~150 writes (each a JSON text of every daemon and two fsyncs) where a few
@@ -174,17 +207,54 @@ export const makeStateStore = (
         const snapshot = current
         const at = version
         // Uninterruptible: a write cut short would leave the temp file behind. Whatever goes wrong
-        // (even a defect) is logged, and the writer goes on: `sync` must never wait forever.
-        yield* Effect.suspend(() => write(file, `${JSON.stringify(encoded(snapshot), null, 2)}\n`)).pipe(
-          Effect.catchAllCause((cause) => Effect.logError(`cannot write the state file ${file}`, cause)),
+        // (even a defect) is counted and logged once, and the writer tries again later: the state
+        // in memory stays the truth, and `sync` never waits for a disk that has no room.
+        const ok = yield* Effect.suspend(() =>
+          write(file, `${JSON.stringify(encoded(snapshot), null, 2)}\n`),
+        ).pipe(
+          Effect.as(true),
+          Effect.catchAllCause((cause) => {
+            const first = !failing
+            failing = true
+            const error = Cause.squash(cause)
+            storageFailed("state", file, error)
+            return first
+              ? Effect.as(
+                  Effect.logError(`cannot write the state file ${file}; retrying every second`, cause),
+                  false,
+                )
+              : Effect.succeed(false)
+          }),
           Effect.uninterruptible,
         )
-        written = at
+        if (ok) {
+          written = at
+          if (failing) {
+            failing = false
+            const over = storageOk(file)
+            if (over !== undefined) yield* Effect.logWarning(recoveredText(over))
+          }
+        }
         for (let i = waiters.length - 1; i >= 0; i--) {
           const waiter = waiters[i]!
-          if (waiter.want > written) continue
+          if (ok && waiter.want > written) continue
           waiters.splice(i, 1)
           Deferred.unsafeDone(waiter.done, Exit.void)
+        }
+        if (!ok) {
+          // a `sync` (an `update`) cuts the wait short: it gets one more attempt, not a wait
+          const k = Deferred.unsafeMake<void>(FiberId.none)
+          kick = waiters.length > 0 ? undefined : k
+          yield* Effect.interruptible(
+            Effect.raceAll([Effect.sleep(retry), Deferred.await(stopped), Deferred.await(k)]),
+          ).pipe(
+            Effect.ensuring(
+              Effect.sync(() => {
+                kick = undefined
+              }),
+            ),
+          )
+          if (yield* Deferred.isDone(stopped)) break
         }
       }
       writing = false
@@ -216,9 +286,29 @@ export const makeStateStore = (
       sync,
       warnings: loaded.warnings,
     }
-    return store
+    return { store, stop: Deferred.succeed(stopped, undefined) }
   })
+
+export const makeStateStore = (
+  file: string,
+  write: StateWriter = syncWriter,
+  coalesce: Duration.DurationInput = STATE_COALESCE,
+  retry: Duration.DurationInput = STATE_RETRY,
+) => Effect.map(makeStore(file, write, coalesce, retry), (s) => s.store)
+
+/** The store until the scope closes: then a write that keeps failing is retried no more. */
+export const makeStateStoreScoped = (
+  file: string,
+  write: StateWriter = syncWriter,
+  coalesce: Duration.DurationInput = STATE_COALESCE,
+  retry: Duration.DurationInput = STATE_RETRY,
+) =>
+  Effect.map(
+    Effect.acquireRelease(makeStore(file, write, coalesce, retry), (s) => s.stop),
+    (s) => s.store,
+  )
 
 export class StateStore extends Context.Tag("supervisor/StateStore")<StateStore, StateStoreShape>() {}
 
-export const StateStoreLive = (file: string) => Layer.effect(StateStore, makeStateStore(file, asyncWriter))
+export const StateStoreLive = (file: string) =>
+  Layer.scoped(StateStore, makeStateStoreScoped(file, asyncWriter))

@@ -1,4 +1,5 @@
 import type { ApiDaemonEntry, NextRetry } from "../domain/ApiDaemonEntry.js"
+import { logProblemOf } from "../state/storageHealth.js"
 import { nextRunOf } from "./cron/schedule.js"
 import { type DaemonState, isActive } from "./DaemonState.js"
 import type { DaemonUsage } from "./resourceUsage.js"
@@ -49,5 +50,12 @@ export const apiEntry = (
     source: r.def.source,
     next_run: nextRunOf(r.def, now),
     watch_problem: watchProblem ?? null,
+    ...logProblem(r),
   }
+}
+
+/** A failing write of its log files (a full disk), for `supervisor status ID`. */
+const logProblem = (r: DaemonState): { log_problem?: string } => {
+  const p = logProblemOf(r.def.id.safe_path)
+  return p === undefined ? {} : { log_problem: `${p.message} (${p.failed_writes} failed write(s))` }
 }

@@ -173,7 +173,7 @@ describe("StateStore", () => {
         expect(aside).toBeDefined()
         const asidePath = nodePath.join(dir, aside!)
         expect(store.warnings[0]).toBe(
-          `the state file ${file} was unreadable (truncated or not valid JSON); it was moved to ${asidePath} and the supervisor starts with an empty state`,
+          `the state file ${file} was not valid (truncated or not valid JSON); it was kept as ${asidePath} and the supervisor starts with an empty state: look into that file, then delete it`,
         )
         expect(fs.readFileSync(asidePath)).toEqual(Buffer.from(bad))
         expect(fs.existsSync(file)).toBe(false)

@@ -161,6 +161,14 @@ export const status = (json: boolean) =>
         yield* Console.log(`  config   ${what}: invalid, the last good configuration stays in force`)
         for (const line of p.problem.split("\n")) yield* Console.log(`    ${line}`)
       }
+      // a full or read-only disk: the supervisor runs on, and says what fails and the fix
+      for (const p of info.storage_problems) {
+        const count =
+          p.failed_writes === 0
+            ? ""
+            : ` (${p.failed_writes} failed write(s) since ${new Date(p.since).toLocaleTimeString()})`
+        yield* Console.log(`  storage  ${p.message}${count}`)
+      }
     }),
   ).pipe(
     Effect.catchTag("NotRunning", (e: NotRunning) =>

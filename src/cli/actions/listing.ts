@@ -178,6 +178,7 @@ export const status = (o: StatusOptions) =>
       if (e.status.message) lines.push(["Message", e.status.message])
       if (e.next_run !== null) lines.push(["Next run", e.next_run])
       if (e.watch_problem !== null) lines.push(["Watch", e.watch_problem])
+      if (e.log_problem !== undefined) lines.push(["Log", e.log_problem])
       if (e.slug !== null)
         lines.push(
           ["Slug", e.slug],
