@@ -1,6 +1,6 @@
 // The supervisor under load: many daemons, many API clients and log tails during a log flood.
 // Usage: node bench/load.mjs [--daemons 200] [--clients 50] [--tails 20] [--lines 1000000]
-//          [--flooders 10] [--json FILE]
+//          [--flooders 10] [--seconds 20] [--json FILE]
 // (build first: npm run build)
 //
 // `--daemons` daemons in one project: `--flooders` of them print `--lines` numbered lines in all
@@ -8,7 +8,8 @@
 // log tails follow the flooders (half `supervisor logs ID --tail --json`, half
 // `GET /api/logs/{id}/tail`), `--clients` API clients loop over list (GET /api/daemons), status
 // (GET /api/daemons/{id}), start and stop (of a pool of sleeping daemons) with the token, and
-// the flooders are started. It ends once the flood is stored and every tail has caught up.
+// the flooders are started. It ends once the flood is stored, every tail has caught up and the
+// clients have run `--seconds`.
 // Measured: every request's latency and outcome (none may fail), the supervisor's RSS every
 // 100 ms (peak, and VmHWM at the end), and for each flooder that its stored log and each tail
 // hold 1..N in order, none lost, none twice. Everything runs in a temp dir with its own HOME and
@@ -34,6 +35,8 @@ const CLIENTS = Number(opt("clients", "50"))
 const TAILS = Number(opt("tails", "20"))
 const LINES = Number(opt("lines", "1000000"))
 const FLOODERS = Number(opt("flooders", "10"))
+/** The clients run at least this long, the flood within it. */
+const SECONDS = Number(opt("seconds", "20"))
 const jsonOut = opt("json", undefined)
 const PER = Math.floor(LINES / FLOODERS)
 const log = (...a) => console.error(`[${new Date().toISOString().slice(11, 23)}]`, ...a)
@@ -235,6 +238,7 @@ const main = async () => {
       }
     }
   }
+  const clientsStarted = performance.now()
   const clients = Array.from({ length: CLIENTS }, (_, n) => client(n + 1))
 
   log(`${CLIENTS} clients and ${TAILS} tails running; starting the flood: ${FLOODERS} x ${PER} lines`)
@@ -257,6 +261,7 @@ const main = async () => {
   while (Date.now() < deadline && tails.some((t) => t.numbers.at(-1) !== PER))
     await new Promise((r) => setTimeout(r, 200))
   const tailSeconds = (performance.now() - t0) / 1000
+  while (performance.now() - clientsStarted < SECONDS * 1000) await new Promise((r) => setTimeout(r, 200))
   running = false
   await Promise.all(clients)
   clearInterval(sampler)
