@@ -30,8 +30,8 @@ const protocolOut = (): Writable => {
   })
 }
 
-/** Serves `definition` over stdin/stdout until stdin ends. */
-export const serveMcp = async (definition: McpDefinition): Promise<void> => {
+/** The MCP server of `definition`, not yet connected to a transport. */
+export const mcpServer = (definition: McpDefinition): Server => {
   const server = new Server(
     { name: "supervisor", version: definition.version },
     { capabilities: { tools: {}, resources: {} }, instructions: definition.instructions },
@@ -71,6 +71,12 @@ export const serveMcp = async (definition: McpDefinition): Promise<void> => {
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => ({
     contents: [{ ...(await definition.resources.read(request.params.uri)) }],
   }))
+  return server
+}
+
+/** Serves `definition` over stdin/stdout until stdin ends. */
+export const serveMcp = async (definition: McpDefinition): Promise<void> => {
+  const server = mcpServer(definition)
   const closed = new Promise<void>((resolve) => {
     process.stdin.once("end", resolve)
     process.stdin.once("close", resolve)

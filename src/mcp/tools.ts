@@ -31,7 +31,7 @@ export const LogsInput = Schema.Struct({
   ids: Schema.optional(Schema.Array(DaemonId)).annotations({
     description: "the daemons (default: every daemon)",
   }),
-  n: Schema.optional(Schema.Int.pipe(Schema.between(0, 10_000))).annotations({
+  n: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(0, 10_000))).annotations({
     description: "the last N lines (default 100)",
   }),
   since: Schema.optional(Schema.String).annotations({
