@@ -101,6 +101,8 @@ export const mcpDefinition = <N extends string, E, A>(
       wrap: (value: O) => W,
     ): Promise<ToolResult> => {
       const c = await run(args)
+      // a successful command's warnings (configuration, notices) go where a CLI's would: stderr
+      if (c.exitCode === 0 && c.stderr !== "") process.stderr.write(c.stderr)
       const decoded = Schema.decodeUnknownEither(Schema.parseJson(schema))(c.stdout)
       return Either.isLeft(decoded) ? failure(c, args[0] ?? "") : answer(output, wrap(decoded.right), c)
     }

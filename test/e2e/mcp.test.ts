@@ -22,9 +22,9 @@ const APP = `
 run = "echo web up; echo line two; exec sleep 300"
 ready_delay = 0.2
 
-[daemons.other]
+[daemons.never]
 run = "exec sleep 300"
-ready_delay = 0
+ready_output = { pattern = "ready", timeout = "300ms" }
 `
 
 describe("supervisor mcp", () => {
@@ -139,6 +139,18 @@ describe("supervisor mcp", () => {
       const dash = await call("stop", { ids: ["--all"] })
       expect(dash.isError).toBe(true)
       expect(dash.content[0]?.text).toMatch(/not starting with -/)
+    },
+    T,
+  )
+
+  it(
+    "returns a start whose readiness timed out with its outcomes, as an error",
+    async () => {
+      const r = await call("start", { ids: ["never"] })
+      expect(r.isError).toBe(true)
+      const outcomes = r.structuredContent.outcomes as Array<{ id: string }>
+      expect(outcomes.map((o) => o.id)).toEqual(["app/never"])
+      expect(r.content[0]?.text).toContain('"outcomes"')
     },
     T,
   )
