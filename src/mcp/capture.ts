@@ -1,5 +1,5 @@
 import { Command, ValidationError } from "@effect/cli"
-import { Effect } from "effect"
+import { Cause, Effect } from "effect"
 import { stripAnsi } from "../logs/ansi.js"
 import { VERSION } from "../version.js"
 
@@ -49,7 +49,7 @@ export const capture = <E, R>(effect: Effect.Effect<unknown, E, R>): Effect.Effe
     ).pipe(
       Effect.catchAllCause((cause) =>
         Effect.sync(() => {
-          stderr += `error: ${String(cause).split("\n")[0]}\n`
+          stderr += `error: ${Cause.pretty(cause).split("\n")[0]}\n`
           process.exitCode = process.exitCode || 1
         }),
       ),

@@ -53,10 +53,18 @@ export const StopOutput = Schema.Struct({ results: StopResults })
 export const LogsOutput = Schema.Struct({ lines: LogLines })
 export const CommandsOutput = Schema.Struct({ commands: CommandList })
 
-/** The JSON Schema of an object Schema, as the SDK's low-level server takes it. */
+/**
+ * The JSON Schema of an object Schema, as the SDK's low-level server takes it: a Schema with an
+ * identifier comes out as `{ $ref: "#/$defs/X" }`, and MCP clients look for `type: "object"` and
+ * its `properties` at the root, so the referenced definition is inlined there (`$defs` kept for
+ * the nested references).
+ */
 export const objectSchema = (schema: Schema.Schema.Any): JsonSchemaObject => {
-  const json: Record<string, unknown> = { ...JSONSchema.make(schema) }
-  return { ...json, type: "object" }
+  const { $ref, ...json }: Record<string, unknown> = { ...JSONSchema.make(schema) }
+  const defs = (json.$defs ?? {}) as Record<string, Record<string, unknown>>
+  const name = typeof $ref === "string" ? $ref.replace("#/$defs/", "") : undefined
+  const root = name !== undefined && defs[name] !== undefined ? { ...json, ...defs[name] } : json
+  return { ...root, type: "object" }
 }
 
 export const hints = (title: string, kind: "read" | "write" | "destructive"): ToolAnnotations => ({

@@ -50,6 +50,10 @@ describe("mcpDefinition", () => {
       grep: { type: "array" },
     })
     expect(tools.start?.inputSchema.properties).toHaveProperty("force")
+    // identified Schemas are inlined at the root, not left as a $ref
+    expect(tools.status?.outputSchema).not.toHaveProperty("$ref")
+    expect(tools.status?.outputSchema.properties).toHaveProperty("status_text")
+    expect(tools.describe_command?.outputSchema.properties).toHaveProperty("exit_codes")
     for (const name of ["start", "stop", "restart"]) {
       expect(tools[name]?.annotations.destructiveHint).toBe(true)
       expect(tools[name]?.annotations.readOnlyHint).toBe(false)
