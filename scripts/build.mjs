@@ -45,6 +45,22 @@ const hostExternal = {
   },
 }
 
+// The MCP SDK, only for `supervisor mcp` (src/mcp/server.ts): dist/mcp.cjs, required when the
+// command runs. A plain `require` next to the bundle: the launcher runs cli.cjs in a vm.Script,
+// where a dynamic `import()` has no loader.
+const mcpExternal = {
+  name: "mcp-external",
+  setup(b) {
+    b.onResolve({ filter: /^\.\/server\.js$/ }, (args) =>
+      args.importer.endsWith("/mcp/command.ts") ? { path: "mcp.cjs", namespace: "mcp-bundle" } : undefined,
+    )
+    b.onLoad({ filter: /.*/, namespace: "mcp-bundle" }, () => ({
+      contents: 'module.exports = require(require("node:path").join(__dirname, "mcp.cjs"))',
+      loader: "js",
+    }))
+  },
+}
+
 mkdirSync("dist", { recursive: true })
 const common = {
   bundle: true,
@@ -62,6 +78,11 @@ await build({
   entryPoints: ["src/host-entry.ts"],
   outfile: "dist/host.cjs",
   plugins: [stubs, deepImports, lazyGlobals],
+})
+await build({
+  ...common,
+  entryPoints: ["src/mcp/server.ts"],
+  outfile: "dist/mcp.cjs",
 })
 // What the CLI's argument checks need of its command tree (src/cli/argvTables.ts), read from the
 // tree now and baked into the bundle: the CLI does not walk the tree at every start.
@@ -86,7 +107,7 @@ const result = await build({
   entryPoints: ["src/main.ts"],
   outfile: "dist/cli.cjs",
   define: { SUPERVISOR_ARGV_TABLES: JSON.stringify(await argvTables()) },
-  plugins: [stubs, hostExternal, deepImports, lazyGlobals],
+  plugins: [stubs, hostExternal, mcpExternal, deepImports, lazyGlobals],
 })
 // The fast `list --json` and `start` of the launcher: plain Node, and it must stay so.
 const noEffect = {

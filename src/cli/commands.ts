@@ -1,5 +1,6 @@
-import { Command } from "@effect/cli"
+import { type CliApp, Command } from "@effect/cli"
 import type { Effect } from "effect"
+import type { McpRoot } from "../mcp/command.js"
 import { cleanCommand, runCommand, waitCommand } from "./adhoc.js"
 import { bootCommand } from "./boot.js"
 import { completeCommand } from "./complete.js"
@@ -8,6 +9,7 @@ import { configCommand } from "./config.js"
 import { disableCommand, enableCommand, restartCommand, startCommand, stopCommand } from "./daemons.js"
 import { daemonsCommand } from "./daemonsEdit.js"
 import { supervisorCommand } from "./host.js"
+import { lazy } from "./lazy.js"
 import { listCommand, statusCommand } from "./listing.js"
 import { logsCommand } from "./logs.js"
 import { proxyCommand } from "./proxy.js"
@@ -22,6 +24,17 @@ import { webCommand } from "./web.js"
 const usageCommand = Command.make("usage", {}, (): Effect.Effect<void> => printUsage(rootCommand)).pipe(
   Command.withDescription("print the usage spec (KDL) of this CLI"),
 )
+
+/** `supervisor mcp`: an MCP server over stdio whose tools run this tree's commands (docs/mcp.md). */
+const mcpCommand = Command.make(
+  "mcp",
+  {},
+  (): Effect.Effect<void, never, CliApp.CliApp.Environment> =>
+    lazy(
+      () => import("../mcp/command.js"),
+      (m) => m.mcp(rootCommand as McpRoot),
+    ),
+).pipe(Command.withDescription("serve the Model Context Protocol over stdio, for coding agents"))
 
 /** The CLI's command tree: what @effect/cli parses, and what the usage spec is generated from. */
 export const rootCommand = Command.make("supervisor").pipe(
@@ -50,6 +63,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     projectCommand,
     specCommand,
     usageCommand,
+    mcpCommand,
     completionCommand,
     completeCommand,
     cdCommand,

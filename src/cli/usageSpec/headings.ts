@@ -33,6 +33,7 @@ export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   daemons: "Configuration",
   schema: "Configuration",
   spec: "Tools",
+  mcp: "Tools",
   usage: "Tools",
   completion: "Tools",
 }

@@ -1,0 +1,212 @@
+import type { CliApp, Command } from "@effect/cli"
+import { Effect, Either, ParseResult, Runtime, Schema } from "effect"
+import { cliSpec } from "../cli/usageSpec/cliSpec.js"
+import type { AnyCliCommand } from "../cli/usageSpec/effectCli.js"
+import { DaemonList, DaemonStatusOutput, LogLines, StartOutcomes, StopResults } from "../domain/CliOutput.js"
+import { describeCommand, listCommands } from "../usage/consume/index.js"
+import { CommandDescription } from "../usage/consume/mcpResults.js"
+import { VERSION } from "../version.js"
+import { type Captured, runCommand } from "./capture.js"
+import type { McpDefinition, ToolDefinition, ToolResult } from "./definition.js"
+import { logResources } from "./resources.js"
+import {
+  CommandsOutput,
+  DescribeInput,
+  hints,
+  ListInput,
+  ListOutput,
+  LogsInput,
+  LogsOutput,
+  logsArgs,
+  objectSchema,
+  StartInput,
+  StartOutput,
+  StatusInput,
+  StopInput,
+  StopOutput,
+} from "./tools.js"
+
+/**
+ * `supervisor mcp`: the tools and resources of the MCP server (docs/mcp.md). Each daemon tool runs
+ * the CLI command it names in this process (same configuration, same SupervisorClient, the
+ * supervisor started when needed) with `--json`, and returns what it printed decoded through the
+ * command's own output Schema.
+ */
+
+/** A tool's answer: structured content encoded through its output Schema. */
+const answer = <O, OI>(schema: Schema.Schema<O, OI>, value: O, c?: Captured): ToolResult => {
+  const structured = Schema.encodeSync(schema)(value) as Record<string, unknown>
+  const isError = c !== undefined && c.exitCode !== 0
+  const notes = c?.stderr.trim() ?? ""
+  const text = JSON.stringify(structured, null, 2)
+  return { isError, structured, text: isError && notes !== "" ? `${notes}\n${text}` : text }
+}
+
+const failure = (c: Captured, command: string): ToolResult => ({
+  isError: true,
+  text: c.stderr.trim() || c.stdout.trim() || `supervisor ${command} failed with exit status ${c.exitCode}`,
+})
+
+/** The input Schema's decoding, with a message naming the keys at fault. */
+const decodeInput = <I, II>(name: string, schema: Schema.Schema<I, II>, args: unknown) =>
+  Either.mapLeft(
+    Schema.decodeUnknownEither(schema, { onExcessProperty: "error", errors: "all" })(args),
+    (e): ToolResult => ({
+      isError: true,
+      text: `invalid arguments for ${name}:\n${ParseResult.TreeFormatter.formatErrorSync(e)}`,
+    }),
+  )
+
+type Kind = "read" | "write" | "destructive"
+
+const tool = <I, II, O, OI>(t: {
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  readonly kind: Kind
+  readonly input: Schema.Schema<I, II>
+  readonly output: Schema.Schema<O, OI>
+  readonly call: (input: I) => Promise<ToolResult>
+}): ToolDefinition => ({
+  name: t.name,
+  title: t.title,
+  description: t.description,
+  inputSchema: objectSchema(t.input),
+  outputSchema: objectSchema(t.output),
+  annotations: hints(t.title, t.kind),
+  call: (args) => {
+    const input = decodeInput(t.name, t.input, args)
+    return Either.isLeft(input) ? Promise.resolve(input.left) : t.call(input.right)
+  },
+})
+
+/**
+ * The server's definition for the CLI tree `root`; `runtime` runs its commands (the CLI's
+ * platform services: file system, path, terminal).
+ */
+export const mcpDefinition = <N extends string, E, A>(
+  root: Command.Command<N, CliApp.CliApp.Environment, E, A> & AnyCliCommand,
+  runtime: Runtime.Runtime<CliApp.CliApp.Environment>,
+): Effect.Effect<McpDefinition> =>
+  Effect.gen(function* () {
+    const lock = yield* Effect.makeSemaphore(1)
+    // one command at a time: each sets the process's exit status and captures its stdout
+    const run = (args: ReadonlyArray<string>) =>
+      Runtime.runPromise(runtime)(lock.withPermits(1)(runCommand(root, [...args, "--json"])))
+    /** Runs `args --json` and decodes its stdout with `schema`; failures carry what it printed. */
+    const cli = async <O, OI, W, WI>(
+      args: ReadonlyArray<string>,
+      schema: Schema.Schema<O, OI>,
+      output: Schema.Schema<W, WI>,
+      wrap: (value: O) => W,
+    ): Promise<ToolResult> => {
+      const c = await run(args)
+      // a successful command's warnings (configuration, notices) go where a CLI's would: stderr
+      if (c.exitCode === 0 && c.stderr !== "") process.stderr.write(c.stderr)
+      const decoded = Schema.decodeUnknownEither(Schema.parseJson(schema))(c.stdout)
+      return Either.isLeft(decoded) ? failure(c, args[0] ?? "") : answer(output, wrap(decoded.right), c)
+    }
+    const spec = cliSpec(root, { version: VERSION })
+    const tools: ReadonlyArray<ToolDefinition> = [
+      tool({
+        name: "list",
+        title: "List daemons",
+        description:
+          "every daemon the supervisor knows, with its status, pid, ports and uptime (supervisor list)",
+        kind: "read",
+        input: ListInput,
+        output: ListOutput,
+        call: () => cli(["list"], DaemonList, ListOutput, (daemons) => ({ daemons })),
+      }),
+      tool({
+        name: "status",
+        title: "Daemon status",
+        description: "one daemon's status (supervisor status ID)",
+        kind: "read",
+        input: StatusInput,
+        output: DaemonStatusOutput,
+        call: (i) => cli(["status", i.id], DaemonStatusOutput, DaemonStatusOutput, (s) => s),
+      }),
+      tool({
+        name: "start",
+        title: "Start daemons",
+        description:
+          "start daemons and wait until they are ready (supervisor start); with force, restart those already running (destructive)",
+        kind: "destructive",
+        input: StartInput,
+        output: StartOutput,
+        call: (i) =>
+          cli(
+            ["start", ...(i.ids ?? []), ...(i.force ? ["--force"] : [])],
+            StartOutcomes,
+            StartOutput,
+            (outcomes) => ({
+              outcomes,
+            }),
+          ),
+      }),
+      tool({
+        name: "stop",
+        title: "Stop daemons",
+        description: "stop daemons, their whole process group (supervisor stop)",
+        kind: "destructive",
+        input: StopInput,
+        output: StopOutput,
+        call: (i) => cli(["stop", ...(i.ids ?? [])], StopResults, StopOutput, (results) => ({ results })),
+      }),
+      tool({
+        name: "restart",
+        title: "Restart daemons",
+        description: "stop then start daemons, waiting until they are ready (supervisor restart)",
+        kind: "destructive",
+        input: StopInput,
+        output: StartOutput,
+        call: (i) =>
+          cli(["restart", ...(i.ids ?? [])], StartOutcomes, StartOutput, (outcomes) => ({ outcomes })),
+      }),
+      tool({
+        name: "logs",
+        title: "Daemon logs",
+        description: "the last lines of daemons' logs, filtered by time and text (supervisor logs)",
+        kind: "read",
+        input: LogsInput,
+        output: LogsOutput,
+        call: (i) => cli(["logs", ...logsArgs(i)], LogLines, LogsOutput, (lines) => ({ lines })),
+      }),
+      tool({
+        name: "describe_command",
+        title: "Describe a CLI command",
+        description:
+          "how to call a supervisor CLI command: its flags, arguments, outputs (with JSON Schemas) and exit codes, from the CLI's usage spec",
+        kind: "read",
+        input: DescribeInput,
+        output: CommandDescription,
+        call: async (i) => {
+          const found = describeCommand(spec, i.command)
+          return found.ok
+            ? answer(CommandDescription, found.command)
+            : {
+                isError: true,
+                text: [found.error, "known commands:", ...found.known.map((k) => `  ${k}`)].join("\n"),
+              }
+        },
+      }),
+      tool({
+        name: "list_commands",
+        title: "List CLI commands",
+        description:
+          "every supervisor CLI command with its help and effect (read, write, destructive), from the usage spec",
+        kind: "read",
+        input: ListInput,
+        output: CommandsOutput,
+        call: async () => answer(CommandsOutput, { commands: listCommands(spec) }),
+      }),
+    ]
+    return {
+      version: VERSION,
+      instructions:
+        "Manages the daemons of the project this server was started in (its supervisor.toml), like the supervisor CLI there. Each daemon's recent log is a resource (supervisor://logs/ID).",
+      tools,
+      resources: logResources(run),
+    }
+  })

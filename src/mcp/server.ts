@@ -1,0 +1,87 @@
+import * as fs from "node:fs"
+import { Writable } from "node:stream"
+import { Server } from "@modelcontextprotocol/sdk/server/index.js"
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
+import {
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js"
+import type { McpDefinition } from "./definition.js"
+
+/**
+ * The MCP protocol side of `supervisor mcp`, on the SDK's low-level `Server`: it takes tool
+ * definitions with raw JSON Schemas (generated from Effect Schemas), so no zod is involved.
+ * Its own bundle (dist/mcp.cjs), loaded only by `supervisor mcp`: it holds the SDK, and it is
+ * plain promises (no Effect) so that nothing but plain data crosses between the two bundles.
+ */
+
+/**
+ * The protocol's own stream on fd 1. `process.stdout` is left to the commands the tools run,
+ * whose output the tools capture: a stray write there could never corrupt the protocol.
+ */
+const protocolOut = (): Writable => {
+  const fd = 1
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      fs.write(fd, chunk, (error) => done(error ?? null))
+    },
+  })
+}
+
+/** The MCP server of `definition`, not yet connected to a transport. */
+export const mcpServer = (definition: McpDefinition): Server => {
+  const server = new Server(
+    { name: "supervisor", version: definition.version },
+    { capabilities: { tools: {}, resources: {} }, instructions: definition.instructions },
+  )
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: definition.tools.map((t) => ({
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: t.inputSchema,
+      outputSchema: t.outputSchema,
+      annotations: t.annotations,
+    })),
+  }))
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = definition.tools.find((t) => t.name === request.params.name)
+    if (tool === undefined)
+      return {
+        isError: true,
+        content: [
+          {
+            type: "text" as const,
+            text: `unknown tool ${JSON.stringify(request.params.name)}; the tools are: ${definition.tools.map((t) => t.name).join(", ")}`,
+          },
+        ],
+      }
+    const result = await tool.call(request.params.arguments ?? {})
+    return {
+      content: [{ type: "text" as const, text: result.text }],
+      ...(result.structured === undefined ? {} : { structuredContent: result.structured }),
+      ...(result.isError ? { isError: true } : {}),
+    }
+  })
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: (await definition.resources.list()).map((r) => ({ ...r })),
+  }))
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => ({
+    contents: [{ ...(await definition.resources.read(request.params.uri)) }],
+  }))
+  return server
+}
+
+/** Serves `definition` over stdin/stdout until stdin ends. */
+export const serveMcp = async (definition: McpDefinition): Promise<void> => {
+  const server = mcpServer(definition)
+  const closed = new Promise<void>((resolve) => {
+    process.stdin.once("end", resolve)
+    process.stdin.once("close", resolve)
+  })
+  await server.connect(new StdioServerTransport(process.stdin, protocolOut()))
+  await closed
+  await server.close()
+}

@@ -1,0 +1,184 @@
+/**
+ * `supervisor mcp` through the built CLI: the SDK's own client over a real stdio pipe to
+ * `dist/supervisor.cjs mcp`, in a sandbox with its own supervisor (started by the first tool call).
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  BIN,
+  type DaemonSandbox,
+  daemonPids,
+  isAlive,
+  makeDaemonSandbox,
+  supervisorPids,
+  waitFor,
+} from "./harness.js"
+
+const T = 60_000
+
+const APP = `
+[daemons.web]
+run = "echo web up; echo line two; exec sleep 300"
+ready_delay = 0.2
+
+[daemons.never]
+run = "exec sleep 300"
+ready_output = { pattern = "ready", timeout = "300ms" }
+`
+
+describe("supervisor mcp", () => {
+  let sb: DaemonSandbox
+  let client: Client
+  let app: string
+  beforeAll(async () => {
+    sb = makeDaemonSandbox()
+    app = sb.project("app", APP)
+    client = new Client({ name: "e2e", version: "1.0.0" })
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [BIN, "mcp"],
+        cwd: app,
+        env: sb.env,
+        stderr: "pipe",
+      }),
+    )
+  }, T)
+  afterAll(async () => {
+    await client?.close()
+    sb?.destroy()
+  })
+
+  const call = async (name: string, args: Record<string, unknown> = {}) => {
+    const r = (await client.callTool({ name, arguments: args })) as {
+      isError?: boolean
+      structuredContent?: Record<string, unknown>
+      content: Array<{ type: string; text?: string }>
+    }
+    return { ...r, structuredContent: r.structuredContent ?? {} }
+  }
+
+  it(
+    "lists its tools with JSON Schemas and hints",
+    async () => {
+      const { tools } = await client.listTools()
+      const byName = Object.fromEntries(tools.map((t) => [t.name, t]))
+      expect(Object.keys(byName).sort()).toEqual(
+        ["describe_command", "list", "list_commands", "logs", "restart", "start", "status", "stop"].sort(),
+      )
+      for (const name of ["stop", "restart", "start"])
+        expect(byName[name]?.annotations?.destructiveHint).toBe(true)
+      for (const name of ["list", "status", "logs", "describe_command", "list_commands"])
+        expect(byName[name]?.annotations?.readOnlyHint).toBe(true)
+      expect(byName.start?.inputSchema.properties).toHaveProperty("force")
+      expect(byName.logs?.inputSchema.properties).toHaveProperty("grep")
+      expect(byName.list?.outputSchema?.properties).toHaveProperty("daemons")
+    },
+    T,
+  )
+
+  it(
+    "starts, lists, reads logs of, restarts and stops daemons, starting the supervisor",
+    async () => {
+      expect(supervisorPids(sb.stateDir)).toEqual([])
+      const started = await call("start", { ids: ["web"] })
+      expect(started.isError).toBeFalsy()
+      const outcomes = started.structuredContent.outcomes as Array<{ id: string; status: string }>
+      expect(outcomes.map((o) => o.id)).toEqual(["app/web"])
+      expect(supervisorPids(sb.stateDir).length).toBe(1)
+      const [pid] = daemonPids(sb.stateDir, "app/web")
+      expect(pid !== undefined && isAlive(pid)).toBe(true)
+
+      const listed = await call("list")
+      const daemons = listed.structuredContent.daemons as Array<{
+        id: { qualified: string }
+        status: unknown
+      }>
+      expect(daemons.find((d) => d.id.qualified === "app/web")?.status).toEqual({ type: "running" })
+
+      const status = await call("status", { id: "web" })
+      expect(status.structuredContent.status_text).toBe("running")
+
+      const logs = await waitFor("the grepped log line", async () => {
+        const r = await call("logs", { ids: ["web"], grep: ["TWO"] })
+        const lines = r.structuredContent.lines as Array<{ message: string }>
+        return lines.length > 0 ? lines : undefined
+      })
+      expect(logs.map((l) => l.message)).toEqual(["line two"])
+
+      const { resources } = await client.listResources()
+      expect(resources.map((r) => r.uri)).toContain("supervisor://logs/app/web")
+      const read = await client.readResource({ uri: "supervisor://logs/app/web" })
+      expect((read.contents[0] as { text: string }).text).toMatch(/web up\n.*line two\n/)
+
+      const restarted = await call("restart", { ids: ["web"] })
+      expect(restarted.isError).toBeFalsy()
+      await waitFor("a new pid after the restart", () => {
+        const [next] = daemonPids(sb.stateDir, "app/web")
+        return next !== undefined && next !== pid ? next : undefined
+      })
+
+      const stopped = await call("stop", { ids: ["web"] })
+      expect(stopped.structuredContent.results).toEqual([{ id: "app/web", was_running: true, killed: false }])
+      await waitFor("the daemon gone", () => pid !== undefined && !isAlive(pid))
+    },
+    T,
+  )
+
+  it(
+    "reports a command's failure and bad arguments as tool errors",
+    async () => {
+      const unknown = await call("status", { id: "nosuch" })
+      expect(unknown.isError).toBe(true)
+      expect(unknown.content[0]?.text).toMatch(/nosuch/)
+      const bad = await call("logs", { n: -1, colour: true })
+      expect(bad.isError).toBe(true)
+      expect(bad.content[0]?.text).toMatch(/invalid arguments for logs/)
+      expect(bad.content[0]?.text).toMatch(/colour/)
+      const dash = await call("stop", { ids: ["--all"] })
+      expect(dash.isError).toBe(true)
+      expect(dash.content[0]?.text).toMatch(/not starting with -/)
+    },
+    T,
+  )
+
+  it(
+    "returns a start whose readiness timed out with its outcomes, as an error",
+    async () => {
+      const r = await call("start", { ids: ["never"] })
+      expect(r.isError).toBe(true)
+      const outcomes = r.structuredContent.outcomes as Array<{ id: string }>
+      expect(outcomes.map((o) => o.id)).toEqual(["app/never"])
+      expect(r.content[0]?.text).toContain('"outcomes"')
+    },
+    T,
+  )
+
+  it(
+    "describes the CLI's commands from its usage spec",
+    async () => {
+      const described = await call("describe_command", { command: ["logs"] })
+      const d = described.structuredContent as {
+        path: Array<string>
+        flags: Array<{ names: Array<string> }>
+        outputs: Array<{ name: string; schema: unknown }>
+        exit_codes: Array<{ code: number }>
+      }
+      expect(d.path).toEqual(["logs"])
+      expect(d.flags.some((f) => f.names.includes("--grep"))).toBe(true)
+      expect(d.outputs.find((o) => o.name === "json")?.schema).toBeTypeOf("object")
+      expect(d.exit_codes.map((c) => c.code)).toContain(2)
+      const listed = await call("list_commands")
+      const paths = (listed.structuredContent.commands as Array<{ path: Array<string> }>).map((c) =>
+        c.path.join(" "),
+      )
+      expect(paths).toContain("mcp")
+      expect(paths).toContain("daemons add")
+      const wrong = await call("describe_command", { command: ["nosuch"] })
+      expect(wrong.isError).toBe(true)
+      expect(wrong.content[0]?.text).toMatch(/known commands/)
+    },
+    T,
+  )
+})

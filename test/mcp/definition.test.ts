@@ -1,0 +1,109 @@
+import { Args, type CliApp, Command, Options } from "@effect/cli"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import { Console, Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { rootCommand } from "../../src/cli/commands.js"
+import type { McpRoot } from "../../src/mcp/command.js"
+import type { ToolDefinition } from "../../src/mcp/definition.js"
+import { mcpDefinition } from "../../src/mcp/index.js"
+
+const runtime = Effect.runPromise(
+  Effect.runtime<CliApp.CliApp.Environment>().pipe(Effect.provide(NodeContext.layer)),
+)
+
+/** A stand-in CLI: `list --json` prints an empty list, `status ID --json` fails like the CLI does. */
+const json = Options.boolean("json")
+const fakeRoot = Command.make("supervisor").pipe(
+  Command.withSubcommands([
+    Command.make("list", { json }, () => Console.log("[]")),
+    Command.make("status", { json, id: Args.text({ name: "id" }) }, () =>
+      Console.error("error: no daemon nosuch").pipe(
+        Effect.zipRight(
+          Effect.sync(() => {
+            process.exitCode = 1
+          }),
+        ),
+      ),
+    ),
+  ]),
+)
+
+const toolsOf = async (root: McpRoot) => {
+  const def = await Effect.runPromise(mcpDefinition(root, await runtime))
+  return Object.fromEntries(def.tools.map((t) => [t.name, t])) as Record<string, ToolDefinition>
+}
+
+describe("mcpDefinition", () => {
+  it("declares each tool's input and output as object JSON Schemas, with the hints of what it does", async () => {
+    const tools = await toolsOf(rootCommand as McpRoot)
+    expect(Object.keys(tools).sort()).toEqual(
+      ["describe_command", "list", "list_commands", "logs", "restart", "start", "status", "stop"].sort(),
+    )
+    for (const t of Object.values(tools)) {
+      expect(t.inputSchema.type).toBe("object")
+      expect(t.outputSchema.type).toBe("object")
+    }
+    expect(tools.logs?.inputSchema.properties).toMatchObject({
+      ids: { type: "array" },
+      n: { type: "integer" },
+      since: { type: "string" },
+      grep: { type: "array" },
+    })
+    expect(tools.start?.inputSchema.properties).toHaveProperty("force")
+    // identified Schemas are inlined at the root, not left as a $ref
+    expect(tools.status?.outputSchema).not.toHaveProperty("$ref")
+    expect(tools.status?.outputSchema.properties).toHaveProperty("status_text")
+    expect(tools.describe_command?.outputSchema.properties).toHaveProperty("exit_codes")
+    for (const name of ["start", "stop", "restart"]) {
+      expect(tools[name]?.annotations.destructiveHint).toBe(true)
+      expect(tools[name]?.annotations.readOnlyHint).toBe(false)
+    }
+    for (const name of ["list", "status", "logs", "describe_command", "list_commands"])
+      expect(tools[name]?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false })
+  })
+
+  it("describes commands from the CLI's usage spec, with outputs and exit codes", async () => {
+    const tools = await toolsOf(rootCommand as McpRoot)
+    const r = await tools.describe_command!.call({ command: ["stop"] })
+    expect(r.isError).toBe(false)
+    const d = r.structured as {
+      path: Array<string>
+      outputs: Array<{ name: string }>
+      exit_codes: Array<{ code: number }>
+    }
+    expect(d.path).toEqual(["stop"])
+    expect(d.outputs.map((o) => o.name)).toContain("json")
+    expect(d.exit_codes.map((c) => c.code)).toEqual(expect.arrayContaining([0, 1, 2]))
+    const list = await tools.list_commands!.call({})
+    const paths = ((list.structured ?? {}).commands as Array<{ path: Array<string> }>).map((c) =>
+      c.path.join(" "),
+    )
+    expect(paths).toEqual(expect.arrayContaining(["start", "logs", "mcp", "spec describe"]))
+    const unknown = await tools.describe_command!.call({ command: ["nosuch"] })
+    expect(unknown).toMatchObject({ isError: true })
+    expect(unknown.text).toMatch(/unknown command "supervisor nosuch"[\s\S]*known commands:/)
+  })
+
+  it("refuses bad arguments naming the key, before running anything", async () => {
+    const tools = await toolsOf(rootCommand as McpRoot)
+    const r = await tools.logs!.call({ n: "ten", extra: 1 })
+    expect(r.isError).toBe(true)
+    expect(r.text).toMatch(/invalid arguments for logs/)
+    expect(r.text).toMatch(/\["n"\]/)
+    expect(r.text).toMatch(/\["extra"\]/)
+    const dash = await tools.stop!.call({ ids: ["--all"] })
+    expect(dash.isError).toBe(true)
+    expect(dash.text).toMatch(/not starting with -/)
+  })
+
+  it("runs the command with --json, decodes its output, and reports its failure with what it printed", async () => {
+    const before = process.exitCode
+    const tools = await toolsOf(fakeRoot as unknown as McpRoot)
+    const listed = await tools.list!.call({})
+    expect(listed).toEqual({ isError: false, structured: { daemons: [] }, text: '{\n  "daemons": []\n}' })
+    const failed = await tools.status!.call({ id: "nosuch" })
+    expect(failed).toEqual({ isError: true, text: "error: no daemon nosuch" })
+    // the command's exit status is the tool's, not the server's
+    expect(process.exitCode).toBe(before)
+  })
+})
