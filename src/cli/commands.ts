@@ -8,6 +8,7 @@ import { configCommand } from "./config.js"
 import { disableCommand, enableCommand, restartCommand, startCommand, stopCommand } from "./daemons.js"
 import { daemonsCommand } from "./daemonsEdit.js"
 import { supervisorCommand } from "./host.js"
+import { importCommand } from "./import.js"
 import { listCommand, statusCommand } from "./listing.js"
 import { logsCommand } from "./logs.js"
 import { proxyCommand } from "./proxy.js"
@@ -43,6 +44,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     configCommand,
     settingsCommand,
     daemonsCommand,
+    importCommand,
     proxyCommand,
     schemaCommand,
     webCommand,
