@@ -83,7 +83,7 @@ export class Collector {
 /** The `supervisor.toml` text: a comment naming the source, then one table per daemon, blank lines between. */
 export const renderToml = (imported: Imported, source: string): string =>
   [
-    `# Imported from ${source} by \`supervisor import\`.`,
+    `# Imported from ${source} by \`supervisor import\`.\n`,
     ...imported.daemons.map((d) => daemonTables(d, "\n")),
   ].join("\n")
 
