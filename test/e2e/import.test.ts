@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs"
-import { join } from "node:path"
+import { join, resolve } from "node:path"
 import { Schema } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { ImportOutput } from "../../src/import/model.js"
@@ -163,5 +163,35 @@ describe("supervisor import (e2e)", () => {
     expect(existsSync(join(project, "supervisor.toml"))).toBe(false)
     const usage = cli("import", "yaml", "x")
     expect(usage.status).toBe(2)
+  })
+})
+
+/** The examples of docs/import.md: a source block under `<!-- import: SOURCE FILE -->`, then its TOML and warnings. */
+const docExamples = () => {
+  const text = readFileSync(resolve(__dirname, "../../docs/import.md"), "utf8")
+  const blocks = [...text.matchAll(/(?:<!-- import: (\w+) (\S+) -->\n)?```(\w*)\n([\s\S]*?)```/g)]
+  return blocks.flatMap((b, i) => {
+    if (b[1] === undefined) return []
+    const toml = blocks[i + 1]!
+    const stderr = blocks[i + 2]?.[3] === "text" ? blocks[i + 2]![4]! : ""
+    expect(toml[3]).toBe("toml")
+    return [{ source: b[1], file: b[2]!, input: b[4]!, toml: toml[4]!, stderr }]
+  })
+}
+
+describe("docs/import.md (e2e)", () => {
+  it("each example imports to the TOML and the warnings the page shows, and that TOML loads", () => {
+    const examples = docExamples()
+    expect(examples.map((e) => e.source)).toEqual(["procfile", "pm2", "compose"])
+    for (const e of examples) {
+      sb.write({ [`work/shop/${e.file}`]: e.input })
+      const r = cli("import", e.source, e.file, "--dry-run")
+      expect(r.status, r.stderr).toBe(0)
+      expect(r.stdout, e.file).toBe(e.toml)
+      expect(r.stderr, e.file).toBe(e.stderr)
+      sb.write({ "work/shop/supervisor.toml": r.stdout })
+      const valid = cli("config", "validate")
+      expect(valid.status, valid.stderr).toBe(0)
+    }
   })
 })
