@@ -60,11 +60,12 @@ export class Collector {
         .replace(/^-+|-+$/g, "")
       if (out === "" || nameProblem(out) !== undefined) out = "daemon"
     }
-    for (let n = 2; this.taken.has(out); n++) out = `${out.replace(/-\d+$/, "")}-${n}`
+    const valid = out
+    for (let n = 2; this.taken.has(out); n++) out = `${valid}-${n}`
     if (out !== name)
       this.warn(
         key,
-        `${JSON.stringify(name)} is not a valid daemon name here: imported as ${JSON.stringify(out)}`,
+        `${JSON.stringify(name)} ${valid === name ? "is taken by another process" : "is not a valid daemon name"}: imported as ${JSON.stringify(out)}`,
       )
     this.taken.add(out)
     return out

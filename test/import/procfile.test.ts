@@ -42,6 +42,14 @@ describe("import procfile", () => {
     expect(Object.keys(config.daemons).sort()).toEqual(["proj/my.app", "proj/web"])
   })
 
+  it("gives a name taken twice a suffix, with a warning", () => {
+    const imported = ok(importProcfile("web: ./a\nweb: ./b\n", "Procfile"))
+    expect(imported.daemons.map((d) => d.id)).toEqual(["web", "web-2"])
+    expect(imported.warnings).toEqual([
+      { key: "line 2", message: '"web" is taken by another process: imported as "web-2"' },
+    ])
+  })
+
   it("fails naming the file when no process is found", () => {
     const r = importProcfile("# nothing\n", "/p/Procfile")
     expect(r).toBeInstanceOf(ImportFailed)
