@@ -1,9 +1,10 @@
+import { spawnSync } from "node:child_process"
 import { existsSync, readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { Schema } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { ImportOutput } from "../../src/import/model.js"
-import { makeSandbox, runCli, type Sandbox, STACK_LINE } from "./harness.js"
+import { copyInstall, makeSandbox, runCli, type Sandbox, STACK_LINE } from "./harness.js"
 
 let sb: Sandbox
 let project: string
@@ -140,6 +141,22 @@ describe("supervisor import (e2e)", () => {
       ready_http: { url: "http://127.0.0.1:8080/health" },
     })
     expect(daemons["shop/seed"]!.config.depends_conditions).toEqual({ "shop/api": "started" })
+  })
+
+  it("compose runs from the package alone: its YAML bundle needs no installed dependency", () => {
+    const dist = copyInstall(join(sb.root, "pkg"))
+    sb.write({ "work/shop/process-compose.yaml": "processes:\n  web:\n    command: exec ./web\n" })
+    const r = spawnSync(
+      process.execPath,
+      [join(dist, "supervisor.cjs"), "import", "compose", "process-compose.yaml", "--dry-run"],
+      {
+        cwd: project,
+        env: sb.env,
+        encoding: "utf8",
+      },
+    )
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toContain('[daemons.web]\nrun = "exec ./web"\n')
   })
 
   it("bad input: a clear error naming the file (and key), exit 1, nothing written, no stack trace", () => {
