@@ -159,6 +159,25 @@ describe("supervisor import (e2e)", () => {
     expect(r.stdout).toContain('[daemons.web]\nrun = "exec ./web"\n')
   })
 
+  it("a value the config loader refuses: its message with the line of the TOML, nothing written; --dry-run prints the TOML", () => {
+    sb.write({
+      "work/shop/ecosystem.config.js":
+        'module.exports = { apps: [{ name: "a", script: "a.js", cron_restart: "99 * * * *" }] }\n',
+    })
+    const r = cli("import", "pm2", "ecosystem.config.js")
+    expect(r.status).toBe(1)
+    expect(r.stderr).toContain(
+      `${join(project, "supervisor.toml")}:6: daemons.a.cron.schedule: invalid cron schedule "0 99 * * * *"`,
+    )
+    expect(r.stderr).toContain(
+      "(imported from ecosystem.config.js; nothing was written)\n  hint: change that value in ecosystem.config.js",
+    )
+    expect(existsSync(join(project, "supervisor.toml"))).toBe(false)
+    const dry = cli("import", "pm2", "ecosystem.config.js", "--dry-run")
+    expect(dry.status).toBe(1)
+    expect(dry.stdout.split("\n")[5]).toBe('cron = { schedule = "0 99 * * * *", retrigger = "always" }')
+  })
+
   it("bad input: a clear error naming the file (and key), exit 1, nothing written, no stack trace", () => {
     sb.write({
       "work/shop/bad.yaml": "processes: [\n",

@@ -41,9 +41,23 @@ export const importAction = (o: ImportOptions) =>
       // the written text must load: checked by the loader itself, as it would read it from `out`'s place
       const target = checkedAs(out)
       const before = fs.existsSync(target) ? fs.readFileSync(target, "utf8") : undefined
-      yield* checkEdit({ ...defaultLoadOptions(), cwd: nodePath.dirname(out) }, target, before, toml)
       for (const w of imported.warnings)
         yield* Console.error(`${yellow("warning:")} ${o.file}: ${w.key}: ${w.message}`)
+      const checked = yield* Effect.either(
+        checkEdit({ ...defaultLoadOptions(), cwd: nodePath.dirname(out) }, target, before, toml),
+      )
+      if (checked._tag === "Left") {
+        const e = checked.left
+        // --dry-run still prints the text: the problem's line is a line of it
+        if (!write && !o.json) yield* Console.log(toml.trimEnd())
+        return yield* new DaemonEditRefused({
+          file: e.file === target ? out : e.file,
+          ...(e.line === undefined ? {} : { line: e.line }),
+          ...(e.key === undefined ? {} : { key: e.key }),
+          problem: `${e.problem} (imported from ${o.file}; nothing was written)`,
+          hint: `change that value in ${o.file}, or save the TOML of --dry-run and fix it there`,
+        })
+      }
       if (write) yield* writeAtomic(out, toml)
       if (o.json) return yield* printJson(ImportOutput, { toml, warnings: imported.warnings })
       if (!write) return yield* Console.log(toml.trimEnd())
