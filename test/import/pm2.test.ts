@@ -109,6 +109,18 @@ module.exports = { apps: [{ name: "a", script: "a.js", env: { PID: String(proces
     expect(esm.daemons.map((d) => d.id)).toEqual(["b"])
   })
 
+  it("reads an ecosystem.config.json as JSON, and names the file when it is not", async () => {
+    const sb = sandbox()
+    sb.write({
+      "ecosystem.config.json": JSON.stringify({ apps: [{ name: "web", script: "npm", args: "run dev" }] }),
+      "broken.json": '{ "apps": [',
+    })
+    const r = await Effect.runPromise(importFile("pm2", sb.path("ecosystem.config.json")))
+    expect(r.daemons[0]!.keys[0]).toEqual(["run", "exec npm run dev"])
+    const bad = await Effect.runPromise(Effect.either(importFile("pm2", sb.path("broken.json"))))
+    expect(Either.isLeft(bad) && bad.left.message).toContain(`${sb.path("broken.json")}: not valid JSON:`)
+  })
+
   it("reports an ecosystem file that throws, with the error's message", async () => {
     const sb = sandbox()
     sb.write({ "ecosystem.config.js": 'throw new Error("no such env")' })
