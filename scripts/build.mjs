@@ -42,6 +42,17 @@ const hostExternal = {
   name: "host-external",
   setup(b) {
     b.onResolve({ filter: /\/host\/main\.js$/ }, () => ({ path: "./host.cjs", external: true }))
+    // `import compose` parses YAML: its own bundle (with the `yaml` library), required (the launcher's
+    // script has no dynamic import()) by that command only
+    b.onResolve({ filter: /(^|\/)yaml\.js$/ }, (args) =>
+      /[/\\]src[/\\]import$/.test(args.resolveDir)
+        ? { path: "import-yaml", namespace: "import-yaml" }
+        : undefined,
+    )
+    b.onLoad({ filter: /.*/, namespace: "import-yaml" }, () => ({
+      contents: 'module.exports = require(require("node:path").join(__dirname, "import-yaml.cjs"))',
+      loader: "js",
+    }))
   },
 }
 
@@ -109,6 +120,7 @@ const result = await build({
   define: { SUPERVISOR_ARGV_TABLES: JSON.stringify(await argvTables()) },
   plugins: [stubs, hostExternal, mcpExternal, deepImports, lazyGlobals],
 })
+await build({ ...common, entryPoints: ["src/import/yaml.ts"], outfile: "dist/import-yaml.cjs" })
 // The fast `list --json` and `start` of the launcher: plain Node, and it must stay so.
 const noEffect = {
   name: "no-effect",

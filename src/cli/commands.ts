@@ -9,6 +9,7 @@ import { configCommand } from "./config.js"
 import { disableCommand, enableCommand, restartCommand, startCommand, stopCommand } from "./daemons.js"
 import { daemonsCommand } from "./daemonsEdit.js"
 import { supervisorCommand } from "./host.js"
+import { importCommand } from "./import.js"
 import { lazy } from "./lazy.js"
 import { listCommand, statusCommand } from "./listing.js"
 import { logsCommand } from "./logs.js"
@@ -56,6 +57,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     configCommand,
     settingsCommand,
     daemonsCommand,
+    importCommand,
     proxyCommand,
     schemaCommand,
     webCommand,

@@ -266,7 +266,9 @@ describe("corrupt state file", () => {
       expect(r.status, r.stderr).toBe(0)
       expect(supervisorPids(sb.stateDir)).toHaveLength(1)
       const log = readFileSync(join(sb.stateDir, "logs", "supervisor.log"), "utf8")
-      expect(log).toMatch(/the state file .*state\.json was not valid .*it was kept as .*state\.json\.corrupt-\d+/)
+      expect(log).toMatch(
+        /the state file .*state\.json was not valid .*it was kept as .*state\.json\.corrupt-\d+/,
+      )
       expect(readdirSync(sb.stateDir).some((f) => f.startsWith("state.json.corrupt-"))).toBe(true)
 
       const s = cli("start", "plain")

@@ -23,6 +23,7 @@ let sb: DaemonSandbox
 let app: string
 let broken: string
 let specFile: string
+let procfile: string
 
 const PROJECT = `[daemons.web]
 run = "echo hello; exec sleep 300"
@@ -45,7 +46,9 @@ const ARG_SAMPLES: Record<string, (path: string) => ReadonlyArray<string>> = {
   // `run` takes an ad-hoc daemon (no configured ID) and its command after `--`
   id: (path) => [path === "run" ? "app/adhoc" : "app/once"],
   command: (path) => (path === "run" ? ["--", "sh", "-c", "exit 0"] : []),
-  file: () => [specFile],
+  // `import` reads a Procfile (printed, not written: the project has its supervisor.toml)
+  file: (path) => (path === "import" ? [procfile, "--dry-run"] : [specFile]),
+  source: () => ["procfile"],
   // `settings get`
   key: () => ["web.bind_port"],
 }
@@ -142,6 +145,8 @@ beforeAll(() => {
   const usage = sb.cli(["usage"], sb.root)
   expect(usage.status, usage.stderr).toBe(0)
   writeFileSync(specFile, usage.stdout)
+  procfile = join(sb.root, "Procfile")
+  writeFileSync(procfile, "web: exec node server.js\n")
   expect(sb.cli(["supervisor", "start"], app).status).toBe(0)
   const started = sb.cli(["start", "web"], app)
   expect(started.status, started.stderr).toBe(0)

@@ -32,6 +32,7 @@ export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   settings: "Configuration",
   daemons: "Configuration",
   schema: "Configuration",
+  import: "Configuration",
   spec: "Tools",
   mcp: "Tools",
   usage: "Tools",

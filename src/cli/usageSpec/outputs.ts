@@ -22,6 +22,7 @@ import { PresenceList } from "../../domain/Presence.js"
 import { ProxyStatus } from "../../domain/ProxyStatus.js"
 import { SettingEntry, SettingList } from "../../domain/SettingsOutput.js"
 import { READY_TIMEOUT_STATUS } from "../../domain/StartOutcome.js"
+import { ImportOutput } from "../../import/model.js"
 import { CommandDescription, CommandList } from "../../usage/consume/mcpResults.js"
 import type { ExitCode, Framing } from "../../usage/model.js"
 import { ALIASES, SUBCOMMAND_ALIASES } from "../aliases.js"
@@ -160,6 +161,16 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
     hide: ["json"],
     exit_codes: [
       { code: Status.failure, description: "refused (the id is not in that file): the file is untouched" },
+    ],
+  },
+  import: {
+    outputs: [json("the supervisor.toml text and the warnings (what did not map)", ImportOutput)],
+    exit_codes: [
+      {
+        code: Status.failure,
+        description:
+          "the source cannot be read or mapped, or the output file exists (without --force); nothing was written",
+      },
     ],
   },
   "config validate": {
