@@ -7,6 +7,7 @@ import { completionCommand } from "./completion.js"
 import { configCommand } from "./config.js"
 import { disableCommand, enableCommand, restartCommand, startCommand, stopCommand } from "./daemons.js"
 import { daemonsCommand } from "./daemonsEdit.js"
+import { exportCommand } from "./export.js"
 import { supervisorCommand } from "./host.js"
 import { listCommand, statusCommand } from "./listing.js"
 import { logsCommand } from "./logs.js"
@@ -43,6 +44,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     configCommand,
     settingsCommand,
     daemonsCommand,
+    exportCommand,
     proxyCommand,
     schemaCommand,
     webCommand,

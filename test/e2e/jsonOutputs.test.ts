@@ -48,6 +48,8 @@ const ARG_SAMPLES: Record<string, (path: string) => ReadonlyArray<string>> = {
   file: () => [specFile],
   // `settings get`
   key: () => ["web.bind_port"],
+  // `export`
+  target: () => ["compose"],
 }
 
 interface Run {

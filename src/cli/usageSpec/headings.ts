@@ -31,6 +31,7 @@ export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   config: "Configuration",
   settings: "Configuration",
   daemons: "Configuration",
+  export: "Configuration",
   schema: "Configuration",
   spec: "Tools",
   usage: "Tools",

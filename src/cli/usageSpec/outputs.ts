@@ -17,6 +17,7 @@ import {
   ToggleResults,
   WaitResult,
 } from "../../domain/CliOutput.js"
+import { ExportOutput } from "../../domain/ExportOutput.js"
 import { LogStreamItem } from "../../domain/LogEntry.js"
 import { PresenceList } from "../../domain/Presence.js"
 import { ProxyStatus } from "../../domain/ProxyStatus.js"
@@ -160,6 +161,18 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
     hide: ["json"],
     exit_codes: [
       { code: Status.failure, description: "refused (the id is not in that file): the file is untouched" },
+    ],
+  },
+  export: {
+    outputs: [
+      json("the files (with --out: the paths written) and the warnings of what did not map", ExportOutput),
+    ],
+    exit_codes: [
+      {
+        code: Status.failure,
+        description:
+          "the configuration has problems, or --out would replace files (without --force): nothing written",
+      },
     ],
   },
   "config validate": {
