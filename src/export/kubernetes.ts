@@ -78,7 +78,8 @@ const container = (config: ResolvedConfig, d: ResolvedDaemon, w: Warnings): Reco
     command: ["sh", "-c", literal(run)],
     workingDir: c.dir,
   }
-  if (Object.keys(env).length > 0) out.env = Object.entries(env).map(([name, value]) => ({ name, value: literal(value) }))
+  if (Object.keys(env).length > 0)
+    out.env = Object.entries(env).map(([name, value]) => ({ name, value: literal(value) }))
   if (c.port !== undefined) out.ports = c.port.expect.map((containerPort) => ({ containerPort }))
   const limits: Record<string, string> = {}
   if (c.memory_limit !== undefined) limits.memory = String(c.memory_limit)
