@@ -59,7 +59,7 @@ export const healthcheckOf = (
 /** `supervisor export compose`: one `compose.yaml`. */
 export const exportCompose = (config: ResolvedConfig): ExportResult => {
   const w = new Warnings()
-  const daemons = daemonsOf(config)
+  const daemons = daemonsOf(config, w)
   const services: Record<string, Record<string, unknown>> = {}
   const healthy = new Set<string>()
   const checks = new Map<string, Healthcheck>()

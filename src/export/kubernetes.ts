@@ -131,10 +131,11 @@ const cronJob = (config: ResolvedConfig, d: ResolvedDaemon, schedule: string, w:
   const main = container(config, d, w)
   if (probeOf(config, d, new Warnings()) !== undefined)
     w.add(d.id.qualified, "ready_*", "is not mapped for a CronJob: its pods run to completion")
+  // a CronJob's name is at most 52 characters: its Jobs add a suffix to it
   return {
     apiVersion: "batch/v1",
     kind: "CronJob",
-    metadata: { name: exportName(d), labels: labels(d) },
+    metadata: { name: exportName(d).slice(0, 52).replace(/-+$/, ""), labels: labels(d) },
     spec: {
       schedule,
       concurrencyPolicy: retrigger === "always" ? "Allow" : "Forbid",
@@ -152,7 +153,7 @@ const cronJob = (config: ResolvedConfig, d: ResolvedDaemon, schedule: string, w:
 export const exportKubernetes = (config: ResolvedConfig): ExportResult => {
   const w = new Warnings()
   const files: Array<ExportFile> = []
-  const daemons = daemonsOf(config)
+  const daemons = daemonsOf(config, w)
   if (daemons.length > 0)
     w.general(
       `kubernetes: every container runs image ${DEFAULT_IMAGE} in its daemon's directory; set the image that holds the daemons' programs and files`,

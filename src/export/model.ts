@@ -34,9 +34,29 @@ export class Warnings {
 /** The image a container target uses; the daemons' programs must be in it (a warning says so). */
 export const DEFAULT_IMAGE = "debian:stable-slim"
 
-/** The daemons in a stable order (by qualified ID). */
-export const daemonsOf = (config: ResolvedConfig): ReadonlyArray<ResolvedDaemon> =>
-  Object.values(config.daemons).sort((a, b) => a.id.qualified.localeCompare(b.id.qualified))
+/**
+ * The daemons in a stable order (by qualified ID). Two daemons whose exported names are the same
+ * (`shop/a_b` and `shop/a.b` are both `shop--a-b`) would overwrite each other: the later is left
+ * out, with a warning.
+ */
+export const daemonsOf = (config: ResolvedConfig, warnings: Warnings): ReadonlyArray<ResolvedDaemon> => {
+  const byName = new Map<string, ResolvedDaemon>()
+  // code-unit order: the same on every machine, whatever its locale
+  const sorted = Object.values(config.daemons).sort((a, b) =>
+    a.id.qualified < b.id.qualified ? -1 : a.id.qualified > b.id.qualified ? 1 : 0,
+  )
+  for (const d of sorted) {
+    const first = byName.get(exportName(d))
+    if (first === undefined) byName.set(exportName(d), d)
+    else
+      warnings.add(
+        d.id.qualified,
+        "name",
+        `is exported as ${exportName(d)}, as ${first.id.qualified} is: left out; rename one of them`,
+      )
+  }
+  return [...byName.values()]
+}
 
 /** `app--api` in lower case with only [a-z0-9-]: a name every target accepts (DNS-1123 label). */
 export const exportName = (d: ResolvedDaemon): string =>

@@ -101,7 +101,7 @@ const job = (config: ResolvedConfig, d: ResolvedDaemon, w: Warnings): Record<str
 export const exportNomad = (config: ResolvedConfig): ExportResult => {
   const w = new Warnings()
   const files: Array<ExportFile> = []
-  for (const d of daemonsOf(config)) {
+  for (const d of daemonsOf(config, w)) {
     warnUnmappable(d, w, "nomad")
     files.push({
       path: `${exportName(d)}.nomad.json`,

@@ -167,7 +167,7 @@ const timerUnit = (d: ResolvedDaemon, w: Warnings): string | undefined => {
 /** `supervisor export systemd`. */
 export const exportSystemd = (config: ResolvedConfig): ExportResult => {
   const w = new Warnings()
-  const daemons = daemonsOf(config)
+  const daemons = daemonsOf(config, w)
   const completed = new Set(
     daemons.flatMap((d) => d.config.depends.filter((dep) => conditionOf(d.config, dep) === "completed")),
   )
