@@ -88,6 +88,12 @@ describe("supervisor export (e2e)", () => {
     const forced = cli("export", "systemd", "--out", out, "--force")
     expect(forced.status, forced.stderr).toBe(0)
     expect(readFileSync(join(out, "shop--db.service"), "utf8")).toContain("MemoryMax=536870912")
+    // --json with --out: the paths written, with their content
+    const asJson = cli("export", "systemd", "--out", out, "--force", "--json")
+    expect(asJson.status, asJson.stderr).toBe(0)
+    const written = decodeOutput(JSON.parse(asJson.stdout))
+    expect(written.files.map((f) => f.path)).toContain(join(out, "shop--report.timer"))
+    for (const f of written.files) expect(readFileSync(f.path, "utf8")).toBe(f.content)
     if (hasSystemdAnalyze) {
       const verify = spawnSync("systemd-analyze", ["verify", "--man=no", ...readdirSync(out)], {
         cwd: out,
