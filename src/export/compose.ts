@@ -1,3 +1,4 @@
+import type { Duration } from "effect"
 import { stringify } from "yaml"
 import { conditionOf } from "../domain/Dependency.js"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
@@ -29,7 +30,7 @@ export const healthcheckOf = (
 ): Healthcheck | undefined => {
   const c = d.config
   const id = d.id.qualified
-  const timeout = (t: { timeout?: import("effect").Duration.Duration | undefined }) =>
+  const timeout = (t: { timeout?: Duration.Duration | undefined }) =>
     t.timeout === undefined ? {} : { start_period: `${wholeSeconds(t.timeout)}s` }
   const check = (command: string, extra: Healthcheck = {}): Healthcheck => ({
     test: ["CMD-SHELL", literal(command)],

@@ -1,3 +1,4 @@
+import type { Duration } from "effect"
 import { stringify } from "yaml"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
 import { toFiveFields } from "./cron.js"
@@ -25,7 +26,7 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]", "0.0.0.0"])
 export const probeOf = (config: ResolvedConfig, d: ResolvedDaemon, w: Warnings): Probe | undefined => {
   const c = d.config
   const id = d.id.qualified
-  const every = (timeout: import("effect").Duration.Duration | undefined): Probe => ({
+  const every = (timeout: Duration.Duration | undefined): Probe => ({
     periodSeconds: 1,
     ...(timeout === undefined ? {} : { failureThreshold: wholeSeconds(timeout) }),
   })
