@@ -22,8 +22,7 @@ import { build } from "esbuild"
 import { deepImports } from "./deep-imports.mjs"
 import { lazyGlobals } from "./lazy-globals.mjs"
 
-const stubbed = /^(yaml|toml|ini|fast-check)$/
-const stubs = {
+const stubbedIn = (stubbed) => ({
   name: "stub-unused",
   setup(b) {
     b.onResolve({ filter: stubbed }, (args) => ({ path: args.path, namespace: "stub" }))
@@ -33,7 +32,8 @@ module.exports = new Proxy({}, { get: (_, key) => key === "__esModule" ? false :
       loader: "js",
     }))
   },
-}
+})
+const stubs = stubbedIn(/^(yaml|toml|ini|fast-check)$/)
 
 // The CLI bundle stays lean: the supervisor process (HTTP server, lifecycle,
 // process and log services) is a second bundle, loaded only by
@@ -69,6 +69,15 @@ const mcpExternal = {
       contents: 'module.exports = require(require("node:path").join(__dirname, "mcp.cjs"))',
       loader: "js",
     }))
+  },
+}
+
+// `supervisor export` writes YAML: its exporters (and the yaml library) are a bundle of their own,
+// dist/export.cjs, loaded by that command only.
+const exportExternal = {
+  name: "export-external",
+  setup(b) {
+    b.onResolve({ filter: /\/export\/index\.js$/ }, () => ({ path: "./export.cjs", external: true }))
   },
 }
 
@@ -118,7 +127,13 @@ const result = await build({
   entryPoints: ["src/main.ts"],
   outfile: "dist/cli.cjs",
   define: { SUPERVISOR_ARGV_TABLES: JSON.stringify(await argvTables()) },
-  plugins: [stubs, hostExternal, mcpExternal, deepImports, lazyGlobals],
+  plugins: [stubs, hostExternal, mcpExternal, exportExternal, deepImports, lazyGlobals],
+})
+await build({
+  ...common,
+  entryPoints: ["src/export/index.ts"],
+  outfile: "dist/export.cjs",
+  plugins: [stubbedIn(/^(toml|ini|fast-check)$/), deepImports],
 })
 await build({ ...common, entryPoints: ["src/import/yaml.ts"], outfile: "dist/import-yaml.cjs" })
 // The fast `list --json` and `start` of the launcher: plain Node, and it must stay so.

@@ -8,6 +8,7 @@ import { completionCommand } from "./completion.js"
 import { configCommand } from "./config.js"
 import { disableCommand, enableCommand, restartCommand, startCommand, stopCommand } from "./daemons.js"
 import { daemonsCommand } from "./daemonsEdit.js"
+import { exportCommand } from "./export.js"
 import { supervisorCommand } from "./host.js"
 import { importCommand } from "./import.js"
 import { lazy } from "./lazy.js"
@@ -58,6 +59,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     settingsCommand,
     daemonsCommand,
     importCommand,
+    exportCommand,
     proxyCommand,
     schemaCommand,
     webCommand,

@@ -51,6 +51,8 @@ const ARG_SAMPLES: Record<string, (path: string) => ReadonlyArray<string>> = {
   source: () => ["procfile"],
   // `settings get`
   key: () => ["web.bind_port"],
+  // `export`
+  target: () => ["compose"],
 }
 
 interface Run {

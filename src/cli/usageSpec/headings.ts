@@ -31,6 +31,7 @@ export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   config: "Configuration",
   settings: "Configuration",
   daemons: "Configuration",
+  export: "Configuration",
   schema: "Configuration",
   import: "Configuration",
   spec: "Tools",

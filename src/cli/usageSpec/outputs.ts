@@ -17,6 +17,7 @@ import {
   ToggleResults,
   WaitResult,
 } from "../../domain/CliOutput.js"
+import { ExportOutput } from "../../domain/ExportOutput.js"
 import { LogStreamItem } from "../../domain/LogEntry.js"
 import { PresenceList } from "../../domain/Presence.js"
 import { ProxyStatus } from "../../domain/ProxyStatus.js"
@@ -170,6 +171,18 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
         code: Status.failure,
         description:
           "the source cannot be read or mapped, or the output file exists (without --force); nothing was written",
+      },
+    ],
+  },
+  export: {
+    outputs: [
+      json("the files (with --out: the paths written) and the warnings of what did not map", ExportOutput),
+    ],
+    exit_codes: [
+      {
+        code: Status.failure,
+        description:
+          "the configuration has problems, or --out would replace files (without --force): nothing written",
       },
     ],
   },

@@ -1,0 +1,133 @@
+import type { Duration } from "effect"
+import { stringify } from "yaml"
+import { conditionOf } from "../domain/Dependency.js"
+import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
+import {
+  commandAndEnv,
+  DEFAULT_IMAGE,
+  daemonsOf,
+  type ExportResult,
+  exportName,
+  renderPorts,
+  Warnings,
+  warnUnmappable,
+  wholeSeconds,
+} from "./model.js"
+
+// One compose file (the Compose Specification); readiness checks become healthchecks, so that
+// `depends_on` can wait with `condition: service_healthy`.
+
+/** Compose interpolates `$VAR` in every string: a literal `$` is written `$$`. */
+const literal = (s: string): string => s.replace(/\$/g, "$$$$")
+
+type Healthcheck = Record<string, unknown>
+
+/** The healthcheck of a daemon's readiness check, when it has a shell form. */
+export const healthcheckOf = (
+  config: ResolvedConfig,
+  d: ResolvedDaemon,
+  w: Warnings,
+): Healthcheck | undefined => {
+  const c = d.config
+  const id = d.id.qualified
+  const timeout = (t: { timeout?: Duration.Duration | undefined }) =>
+    t.timeout === undefined ? {} : { start_period: `${wholeSeconds(t.timeout)}s` }
+  const check = (command: string, extra: Healthcheck = {}): Healthcheck => ({
+    test: ["CMD-SHELL", literal(command)],
+    interval: "1s",
+    retries: 3,
+    ...extra,
+  })
+  if (c.ready_output !== undefined)
+    w.add(id, "ready_output", "(an output line) has no healthcheck form: left out")
+  if (c.ready_cmd !== undefined)
+    return check(renderPorts(config, d, "ready_cmd", c.ready_cmd.run, w), timeout(c.ready_cmd))
+  if (c.ready_http !== undefined) {
+    const url = renderPorts(config, d, "ready_http", c.ready_http.url, w)
+    if (c.ready_http.status.length > 0)
+      w.add(id, "ready_http.status", "(more accepted codes) is not mapped: the healthcheck wants 2xx")
+    return check(`curl -fsS -o /dev/null '${url}' || wget -q -O /dev/null '${url}'`, timeout(c.ready_http))
+  }
+  if (c.ready_port !== undefined) {
+    const port = renderPorts(config, d, "ready_port", String(c.ready_port.port), w)
+    return check(`nc -z 127.0.0.1 ${port}`, timeout(c.ready_port))
+  }
+  if (c.ready_delay !== undefined && c.ready_delay > 0)
+    return { test: ["CMD", "true"], interval: `${Math.max(1, Math.ceil(c.ready_delay))}s`, retries: 1 }
+  return undefined
+}
+
+/** `supervisor export compose`: one `compose.yaml`. */
+export const exportCompose = (config: ResolvedConfig): ExportResult => {
+  const w = new Warnings()
+  const daemons = daemonsOf(config, w)
+  const services: Record<string, Record<string, unknown>> = {}
+  const healthy = new Set<string>()
+  const checks = new Map<string, Healthcheck>()
+  for (const d of daemons) {
+    const check = healthcheckOf(config, d, w)
+    if (check !== undefined) {
+      checks.set(d.id.qualified, check)
+      healthy.add(d.id.qualified)
+    }
+  }
+  if (daemons.length > 0)
+    w.general(
+      `compose: every service runs in image ${DEFAULT_IMAGE} with its directory mounted; set the image that holds the daemons' programs (and curl or nc for the healthchecks)`,
+    )
+  for (const d of daemons) {
+    const c = d.config
+    const id = d.id.qualified
+    warnUnmappable(d, w, "compose")
+    const { run, env } = commandAndEnv(config, d, w)
+    const service: Record<string, unknown> = {
+      image: DEFAULT_IMAGE,
+      working_dir: c.dir,
+      volumes: [`${c.dir}:${c.dir}`],
+      command: ["sh", "-c", literal(run)],
+    }
+    if (Object.keys(env).length > 0)
+      service.environment = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, literal(v)]))
+    if (c.port !== undefined) service.ports = c.port.expect.map((p) => `${p}:${p}`)
+    const dependsOn: Record<string, { condition: string }> = {}
+    for (const dep of c.depends) {
+      const target = config.daemons[dep]
+      if (target === undefined) {
+        w.add(id, "depends", `names ${dep}, which is not in the configuration: left out`)
+        continue
+      }
+      const condition = conditionOf(c, dep)
+      dependsOn[exportName(target)] = {
+        condition:
+          condition === "completed"
+            ? "service_completed_successfully"
+            : condition === "started" || !healthy.has(dep)
+              ? "service_started"
+              : "service_healthy",
+      }
+      if (condition === "ready" && !healthy.has(dep))
+        w.add(
+          id,
+          `depends (${dep})`,
+          "waits for readiness, but the dependency has no healthcheck: service_started",
+        )
+    }
+    if (Object.keys(dependsOn).length > 0) service.depends_on = dependsOn
+    service.restart =
+      c.retry === true ? "on-failure" : c.retry === false || c.retry === 0 ? "no" : `on-failure:${c.retry}`
+    const check = checks.get(id)
+    if (check !== undefined) service.healthcheck = check
+    if (c.memory_limit !== undefined) service.mem_limit = c.memory_limit
+    if (c.cpu_limit !== undefined) service.cpus = c.cpu_limit / 100
+    if (c.stop_signal.signal !== "SIGTERM") service.stop_signal = c.stop_signal.signal
+    if (c.stop_signal.timeout !== undefined)
+      service.stop_grace_period = `${wholeSeconds(c.stop_signal.timeout)}s`
+    if (c.user !== undefined) service.user = c.user
+    if (c.cron !== undefined)
+      w.add(id, "cron", `(${c.cron.schedule}) has no compose equivalent: the service runs once at up`)
+    if (c.boot_start) w.add(id, "boot_start", "is left to the Docker daemon (restart policies)")
+    services[exportName(d)] = service
+  }
+  const content = `# exported by supervisor from ${config.files.map((f) => f.path).join(", ") || "no file"}\n${stringify({ services }, { version: "1.1", lineWidth: 0 })}`
+  return { files: [{ path: "compose.yaml", content }], warnings: w.list }
+}

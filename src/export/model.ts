@@ -1,0 +1,125 @@
+import { Duration } from "effect"
+import type { DaemonConfig } from "../domain/DaemonConfig.js"
+import { formatHumanDuration } from "../domain/HumanDuration.js"
+import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
+import { renderTemplate } from "../domain/Template.js"
+
+/** The formats `supervisor export` writes. */
+export const EXPORT_TARGETS = ["systemd", "compose", "kubernetes", "nomad"] as const
+export type ExportTarget = (typeof EXPORT_TARGETS)[number]
+
+export interface ExportFile {
+  /** Relative to the output directory. */
+  readonly path: string
+  readonly content: string
+}
+
+/** What a target writes, and every key it could not carry over (never dropped silently). */
+export interface ExportResult {
+  readonly files: ReadonlyArray<ExportFile>
+  readonly warnings: ReadonlyArray<string>
+}
+
+/** Collects the warnings of one export, each naming the daemon and the key. */
+export class Warnings {
+  readonly list: Array<string> = []
+  add(daemon: string, key: string, why: string): void {
+    this.list.push(`${daemon}: ${key} ${why}`)
+  }
+  general(message: string): void {
+    this.list.push(message)
+  }
+}
+
+/** The image a container target uses; the daemons' programs must be in it (a warning says so). */
+export const DEFAULT_IMAGE = "debian:stable-slim"
+
+/**
+ * The daemons in a stable order (by qualified ID). Two daemons whose exported names are the same
+ * (`shop/a_b` and `shop/a.b` are both `shop--a-b`) would overwrite each other: the later is left
+ * out, with a warning.
+ */
+export const daemonsOf = (config: ResolvedConfig, warnings: Warnings): ReadonlyArray<ResolvedDaemon> => {
+  const byName = new Map<string, ResolvedDaemon>()
+  // code-unit order: the same on every machine, whatever its locale
+  const sorted = Object.values(config.daemons).sort((a, b) =>
+    a.id.qualified < b.id.qualified ? -1 : a.id.qualified > b.id.qualified ? 1 : 0,
+  )
+  for (const d of sorted) {
+    const first = byName.get(exportName(d))
+    if (first === undefined) byName.set(exportName(d), d)
+    else
+      warnings.add(
+        d.id.qualified,
+        "name",
+        `is exported as ${exportName(d)}, as ${first.id.qualified} is: left out; rename one of them`,
+      )
+  }
+  return [...byName.values()]
+}
+
+/** `app--api` in lower case with only [a-z0-9-]: a name every target accepts (DNS-1123 label). */
+export const exportName = (d: ResolvedDaemon): string =>
+  d.id.safe_path
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 63)
+
+/**
+ * Renders `{{ daemons.<name>.port }}` with the first `port` the named daemon declares; one whose
+ * daemon declares none is kept as written, with a warning.
+ */
+export const renderPorts = (
+  config: ResolvedConfig,
+  d: ResolvedDaemon,
+  key: string,
+  value: string,
+  warnings: Warnings,
+): string =>
+  renderTemplate(
+    value,
+    (name) => {
+      const target = config.daemons[name] ?? config.daemons[`${d.id.namespace}/${name}`] ?? undefined
+      const port = target?.config.port?.expect[0]
+      if (port !== undefined) return String(port)
+      warnings.add(
+        d.id.qualified,
+        key,
+        `uses the port of ${name}, which declares no port: the template is kept as written`,
+      )
+      return `{{ daemons.${name}.port }}`
+    },
+    "shell",
+  )
+
+/** The daemon's `run` and `env` with port templates rendered. */
+export const commandAndEnv = (config: ResolvedConfig, d: ResolvedDaemon, warnings: Warnings) => ({
+  run: renderPorts(config, d, "run", d.config.run, warnings),
+  env: Object.fromEntries(
+    Object.entries(d.config.env).map(([k, v]) => [k, renderPorts(config, d, `env.${k}`, v, warnings)]),
+  ) as Record<string, string>,
+})
+
+/** Seconds of a Duration, rounded up to a whole second (at least 1). */
+export const wholeSeconds = (d: Duration.Duration): number =>
+  Math.max(1, Math.ceil(Duration.toMillis(d) / 1000))
+
+/** The supervisor's own keys no target can carry: one warning each when set. */
+export const warnUnmappable = (d: ResolvedDaemon, warnings: Warnings, target: string): void => {
+  const c: DaemonConfig = d.config
+  const id = d.id.qualified
+  if (c.watch.length > 0) warnings.add(id, "watch", `(restart on file change) has no ${target} equivalent`)
+  const hooks = Object.keys(c.hooks).filter((k) => c.hooks[k as keyof typeof c.hooks] !== undefined)
+  if (hooks.length > 0) warnings.add(id, "hooks", `(${hooks.join(", ")}) have no ${target} equivalent`)
+  if (c.auto.length > 0) warnings.add(id, "auto", `(shell hook start/stop) has no ${target} equivalent`)
+  if (c.pty) warnings.add(id, "pty", `(pseudo-terminal) has no ${target} equivalent`)
+  if (c.tool_manager === true)
+    warnings.add(id, "tool_manager", "is not applied: the command is exported as written")
+  if (c.port?.bump !== undefined && c.port.bump !== false)
+    warnings.add(id, "port.bump", `(shift ports when taken) has no ${target} equivalent`)
+  if (c.logs !== undefined) warnings.add(id, "logs", `(log storage) is left to ${target}`)
+}
+
+/** "30s" for messages. */
+export const durationText = (d: Duration.Duration): string => formatHumanDuration(Duration.toMillis(d))

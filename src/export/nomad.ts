@@ -1,0 +1,112 @@
+import { Duration } from "effect"
+import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
+import { toSevenFields } from "./cron.js"
+import {
+  commandAndEnv,
+  daemonsOf,
+  type ExportFile,
+  type ExportResult,
+  exportName,
+  Warnings,
+  warnUnmappable,
+} from "./model.js"
+
+// Nomad jobs in the JSON job specification (`nomad job run -json FILE`), one per daemon, each a
+// task of the raw_exec driver; cron daemons are periodic batch jobs. Durations are nanoseconds.
+
+const NS_PER_SECOND = 1_000_000_000
+const MIB = 1024 * 1024
+
+/** Single quotes for `sh -c`: the daemon's directory may hold spaces. */
+const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
+
+const restartPolicy = (retry: number | boolean) =>
+  retry === true
+    ? { Attempts: 3, Interval: 60 * NS_PER_SECOND, Delay: NS_PER_SECOND, Mode: "delay" }
+    : {
+        Attempts: retry === false ? 0 : retry,
+        Interval: 24 * 3600 * NS_PER_SECOND,
+        Delay: NS_PER_SECOND,
+        Mode: "fail",
+      }
+
+const job = (config: ResolvedConfig, d: ResolvedDaemon, w: Warnings): Record<string, unknown> => {
+  const c = d.config
+  const id = d.id.qualified
+  const name = exportName(d)
+  const { run, env } = commandAndEnv(config, d, w)
+  const task: Record<string, unknown> = {
+    Name: name,
+    Driver: "raw_exec",
+    Config: { command: "/bin/sh", args: ["-c", `cd ${shellQuote(c.dir)} && ${run}`] },
+    KillSignal: c.stop_signal.signal,
+  }
+  if (Object.keys(env).length > 0) task.Env = env
+  if (c.memory_limit !== undefined)
+    task.Resources = { MemoryMB: Math.max(1, Math.ceil(c.memory_limit / MIB)) }
+  if (c.stop_signal.timeout !== undefined)
+    task.KillTimeout = Math.round(Duration.toMillis(c.stop_signal.timeout) * 1_000_000)
+  if (c.user !== undefined) task.User = c.user
+  if (c.cpu_limit !== undefined)
+    w.add(
+      id,
+      "cpu_limit",
+      `(${c.cpu_limit}%) is not mapped: Nomad reserves CPU in MHz, not a share of a core`,
+    )
+  for (const key of ["ready_delay", "ready_output", "ready_http", "ready_port", "ready_cmd"] as const)
+    if (c[key] !== undefined)
+      w.add(
+        id,
+        key,
+        "is not mapped: Nomad's checks belong to a registered service, which a raw_exec job does not declare",
+      )
+  if (c.depends.length > 0)
+    w.add(
+      id,
+      "depends",
+      `(${c.depends.join(", ")}) has no Nomad equivalent between jobs: they start in any order`,
+    )
+  if (c.boot_start) w.add(id, "boot_start", "is left to Nomad: jobs run while the cluster does")
+  const group: Record<string, unknown> = {
+    Name: name,
+    Count: 1,
+    RestartPolicy: restartPolicy(c.retry),
+    Tasks: [task],
+  }
+  if (c.port !== undefined)
+    group.Networks = [{ ReservedPorts: c.port.expect.map((p) => ({ Label: `port${p}`, Value: p })) }]
+  const out: Record<string, unknown> = {
+    ID: name,
+    Name: name,
+    Type: c.cron === undefined ? "service" : "batch",
+    Datacenters: ["*"],
+    Meta: { "supervisor.daemon": id, "supervisor.source": d.source },
+    TaskGroups: [group],
+  }
+  if (c.cron !== undefined) {
+    out.Periodic = {
+      Enabled: true,
+      SpecType: "cron",
+      Spec: toSevenFields(c.cron.schedule),
+      ProhibitOverlap: c.cron.retrigger !== "always",
+    }
+    if (c.cron.retrigger !== "finish" && c.cron.retrigger !== "always")
+      w.add(id, "cron.retrigger", `(${c.cron.retrigger}) is mapped to ProhibitOverlap`)
+    if (c.cron.immediate) w.add(id, "cron.immediate", "has no Nomad equivalent")
+  }
+  return { Job: out }
+}
+
+/** `supervisor export nomad`: one JSON job per daemon. */
+export const exportNomad = (config: ResolvedConfig): ExportResult => {
+  const w = new Warnings()
+  const files: Array<ExportFile> = []
+  for (const d of daemonsOf(config, w)) {
+    warnUnmappable(d, w, "nomad")
+    files.push({
+      path: `${exportName(d)}.nomad.json`,
+      content: `${JSON.stringify(job(config, d, w), null, 2)}\n`,
+    })
+  }
+  return { files, warnings: w.list }
+}

@@ -1,0 +1,117 @@
+import { spawnSync } from "node:child_process"
+import { readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { join } from "node:path"
+import { Schema } from "effect"
+import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { parse } from "yaml"
+import { ExportOutput } from "../../src/domain/ExportOutput.js"
+import { SHOP } from "../export/fixture.js"
+import { type Job, jobProblems, manifestProblems, type Obj, validateCompose } from "../export/validate.js"
+import { makeSandbox, runCli, type Sandbox, STACK_LINE } from "./harness.js"
+
+const hasSystemdAnalyze = spawnSync("systemd-analyze", ["--version"]).status === 0
+const decodeOutput = Schema.decodeUnknownSync(ExportOutput, { onExcessProperty: "error" })
+
+let sb: Sandbox
+let project: string
+beforeEach(() => {
+  sb = makeSandbox()
+  project = join(sb.root, "work", "shop")
+  sb.write({ "work/shop/supervisor.toml": SHOP })
+})
+afterEach(() => sb.cleanup())
+const cli = (...args: Array<string>) => runCli(args, { cwd: project, env: sb.env })
+
+describe("supervisor export (e2e)", () => {
+  it("compose to stdout: one document that validates against the compose spec; warnings on stderr", () => {
+    const r = cli("export", "compose")
+    expect(r.status, r.stderr).toBe(0)
+    const doc = parse(r.stdout) as { services: Record<string, Obj> }
+    expect(Object.keys(doc.services)).toEqual(["shop--api", "shop--db", "shop--migrate", "shop--report"])
+    expect(validateCompose(doc)).toBe(true)
+    expect(r.stderr).toContain(
+      "warning: shop/report: cron (0 30 2 * * 1-5) has no compose equivalent: the service runs once at up",
+    )
+  })
+
+  it("kubernetes to stdout: a separator per file; every manifest has its kind's required fields", () => {
+    const r = cli("export", "kubernetes")
+    expect(r.status, r.stderr).toBe(0)
+    const parts = r.stdout.split(/^# ==> (.+) <==\n/m).slice(1)
+    const names = parts.filter((_, i) => i % 2 === 0)
+    expect(names).toEqual(["shop--api.yaml", "shop--db.yaml", "shop--migrate.yaml", "shop--report.yaml"])
+    for (let i = 0; i < parts.length; i += 2)
+      expect(manifestProblems(parse(parts[i + 1]!) as Obj), parts[i]).toEqual([])
+    expect(r.stderr).toContain(
+      "warning: shop/api: depends (shop/db, shop/migrate) has no Kubernetes equivalent",
+    )
+  })
+
+  it("nomad --json: the files and warnings decode with the declared schema; each job parses back", () => {
+    const r = cli("export", "nomad", "--json")
+    expect(r.status, r.stderr).toBe(0)
+    const out = decodeOutput(JSON.parse(r.stdout))
+    expect(out.files.map((f) => f.path)).toEqual([
+      "shop--api.nomad.json",
+      "shop--db.nomad.json",
+      "shop--migrate.nomad.json",
+      "shop--report.nomad.json",
+    ])
+    for (const f of out.files) expect(jobProblems(JSON.parse(f.content) as Job), f.path).toEqual([])
+    // the same warnings as on stderr
+    expect(out.warnings).toContain(
+      "shop/db: cpu_limit (50%) is not mapped: Nomad reserves CPU in MHz, not a share of a core",
+    )
+    for (const w of out.warnings) expect(r.stderr).toContain(`warning: ${w}`)
+  })
+
+  it("systemd --out DIR writes the units; a second run refuses without --force and changes nothing", () => {
+    const out = join(sb.root, "units")
+    const first = cli("export", "systemd", "--out", out)
+    expect(first.status, first.stderr).toBe(0)
+    expect(readdirSync(out).sort()).toEqual([
+      "shop--api.service",
+      "shop--db.service",
+      "shop--migrate.service",
+      "shop--report.service",
+      "shop--report.timer",
+    ])
+    expect(first.stdout).toContain(`wrote ${join(out, "shop--report.timer")}`)
+    writeFileSync(join(out, "shop--db.service"), "# mine\n")
+    const again = cli("export", "systemd", "--out", out)
+    expect(again.status).toBe(1)
+    expect(again.stderr).toContain(`error: files exist in ${out}: ${join(out, "shop--api.service")}, `)
+    expect(again.stderr).toContain("; nothing was written")
+    expect(again.stderr).toContain("Add --force")
+    expect(again.stderr).not.toMatch(STACK_LINE)
+    expect(readFileSync(join(out, "shop--db.service"), "utf8")).toBe("# mine\n")
+    const forced = cli("export", "systemd", "--out", out, "--force")
+    expect(forced.status, forced.stderr).toBe(0)
+    expect(readFileSync(join(out, "shop--db.service"), "utf8")).toContain("MemoryMax=536870912")
+    // --json with --out: the paths written, with their content
+    const asJson = cli("export", "systemd", "--out", out, "--force", "--json")
+    expect(asJson.status, asJson.stderr).toBe(0)
+    const written = decodeOutput(JSON.parse(asJson.stdout))
+    expect(written.files.map((f) => f.path)).toContain(join(out, "shop--report.timer"))
+    for (const f of written.files) expect(readFileSync(f.path, "utf8")).toBe(f.content)
+    if (hasSystemdAnalyze) {
+      const verify = spawnSync("systemd-analyze", ["verify", "--man=no", ...readdirSync(out)], {
+        cwd: out,
+        encoding: "utf8",
+      })
+      expect(verify.stderr).toBe("")
+      expect(verify.status).toBe(0)
+    }
+  })
+
+  it("an unknown target is a usage error naming the choices; a broken configuration exits 1 with its problem", () => {
+    const bad = cli("export", "swarm")
+    expect(bad.status).toBe(2)
+    expect(bad.stderr).toMatch(/systemd|compose|kubernetes|nomad/)
+    sb.write({ "work/shop/supervisor.toml": '[daemons.x]\nrun = "x"\nretyr = 3\n' })
+    const broken = cli("export", "compose")
+    expect(broken.status).toBe(1)
+    expect(broken.stderr).toContain("retyr")
+    expect(broken.stdout).toBe("")
+  })
+})

@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest"
+import { parse } from "yaml"
+import { exportCompose } from "../../src/export/compose.js"
+import { useSandbox } from "../config/helpers.js"
+import { fileNamed, loadShop } from "./fixture.js"
+import { validateCompose } from "./validate.js"
+
+type Service = Record<string, unknown> & { depends_on?: Record<string, { condition: string }> }
+
+describe("export compose", () => {
+  const sandbox = useSandbox()
+
+  it("one compose.yaml: depends_on conditions from depends and readiness, healthchecks, limits, restart", async () => {
+    const { files, warnings } = exportCompose(await loadShop(sandbox()))
+    expect(files.map((f) => f.path)).toEqual(["compose.yaml"])
+    const doc = parse(fileNamed(files, "compose.yaml")) as { services: Record<string, Service> }
+    const api = doc.services["shop--api"]!
+    expect(api.depends_on).toEqual({
+      "shop--db": { condition: "service_healthy" },
+      "shop--migrate": { condition: "service_completed_successfully" },
+    })
+    expect(api.command).toEqual(["sh", "-c", "node server.js --db=$$DB_URL"])
+    expect(api.restart).toBe("on-failure")
+    expect(api.stop_signal).toBe("SIGINT")
+    expect(api.stop_grace_period).toBe("5s")
+    expect((api.healthcheck as { test: Array<string> }).test[1]).toContain("http://127.0.0.1:3000/health")
+    const db = doc.services["shop--db"]!
+    expect(db.healthcheck).toMatchObject({ test: ["CMD-SHELL", "nc -z 127.0.0.1 5432"] })
+    expect(db.restart).toBe("on-failure:3")
+    expect(db.mem_limit).toBe(536870912)
+    expect(db.cpus).toBe(0.5)
+    // `no` would be a boolean to a YAML 1.1 reader: it is quoted
+    expect(fileNamed(files, "compose.yaml")).toContain('restart: "no"')
+    // migrate waits for db's healthcheck; report has no dependency
+    expect(doc.services["shop--migrate"]!.depends_on).toEqual({
+      "shop--db": { condition: "service_healthy" },
+    })
+    expect(warnings).toEqual(
+      expect.arrayContaining([
+        "shop/report: cron (0 30 2 * * 1-5) has no compose equivalent: the service runs once at up",
+        "shop/api: watch (restart on file change) has no compose equivalent",
+      ]),
+    )
+  })
+
+  it("a dependency without a readiness check is waited for as started, with a warning", async () => {
+    const config = await loadShop(
+      sandbox(),
+      '[daemons.a]\nrun = "a"\n[daemons.b]\nrun = "b"\ndepends = ["a"]\n',
+    )
+    const { files, warnings } = exportCompose(config)
+    const doc = parse(fileNamed(files, "compose.yaml")) as { services: Record<string, Service> }
+    expect(doc.services["shop--b"]!.depends_on).toEqual({ "shop--a": { condition: "service_started" } })
+    expect(warnings).toContain(
+      "shop/b: depends (shop/a) waits for readiness, but the dependency has no healthcheck: service_started",
+    )
+  })
+
+  it("the file validates against the Compose Specification's JSON Schema", async () => {
+    const { files } = exportCompose(await loadShop(sandbox()))
+    const valid = validateCompose(parse(fileNamed(files, "compose.yaml")))
+    expect(validateCompose.errors ?? []).toEqual([])
+    expect(valid).toBe(true)
+  })
+
+  it("the schema check is real: a service with an unknown key fails it", async () => {
+    const { files } = exportCompose(await loadShop(sandbox()))
+    const doc = parse(fileNamed(files, "compose.yaml")) as { services: Record<string, Service> }
+    doc.services["shop--db"]!.restart_policy = "always"
+    expect(validateCompose(doc)).toBe(false)
+  })
+})
