@@ -62,7 +62,9 @@ describe("Prometheus text format", () => {
     c.count("GET", "/metrics", 401)
     const parsed = parsePrometheus(render([c.family()]))
     const name = "supervisor_http_requests_total"
-    expect(sampleValue(parsed, name, { method: "POST", route: "/api/daemons/:id/start", code: "200" })).toBe(2)
+    expect(sampleValue(parsed, name, { method: "POST", route: "/api/daemons/:id/start", code: "200" })).toBe(
+      2,
+    )
     expect(sampleValue(parsed, name, { method: "GET", route: "/metrics", code: "401" })).toBe(1)
   })
 })
