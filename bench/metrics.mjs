@@ -3,11 +3,12 @@
 // Starts a supervisor (built CLI, `--web-port 0`) on a fresh state directory, starts the
 // daemons (`sleep`), waits until all run, then times `--requests` sequential scrapes with the
 // token over one keep-alive connection (after `--warmup` untimed ones) and prints the median,
-// p90 and max latency, the response size and the machine.
+// p90 and max latency, the response size, the supervisor's CPU time per scrape (from
+// /proc/<pid>/stat: what the scrape costs whatever the machine's load) and the machine.
 import { spawnSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { Agent, request } from "node:http"
-import { cpus, tmpdir } from "node:os"
+import { cpus, loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 
@@ -49,6 +50,13 @@ const cli = (...argv) => {
   return r.stdout
 }
 
+/** CPU time (user + system) of a process so far, in ms (10 ms ticks of /proc/<pid>/stat). */
+const cpuMs = (pid) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
 const agent = new Agent({ keepAlive: true, maxSockets: 1 })
 const get = (url, token) =>
   new Promise((ok, fail) => {
@@ -68,7 +76,8 @@ const get = (url, token) =>
 
 try {
   cli("supervisor", "start", "--web-port", "0")
-  const base = JSON.parse(cli("supervisor", "status", "--json")).web_url
+  const status = JSON.parse(cli("supervisor", "status", "--json"))
+  const base = status.web_url
   const token = cli("supervisor", "token").trim()
   cli("start", "--all")
   for (let i = 0; i < 600; i++) {
@@ -90,18 +99,22 @@ try {
   for (let i = 0; i < Number(options.warmup); i++) await get(`${base}/metrics`, token)
   const times = []
   let size = 0
+  const cpu0 = cpuMs(status.pid)
   for (let i = 0; i < Number(options.requests); i++) {
     const r = await get(`${base}/metrics`, token)
     if (r.status !== 200) throw new Error(`GET /metrics: HTTP ${r.status}`)
     times.push(r.ms)
     size = r.size
   }
+  const cpuPerScrape = (cpuMs(status.pid) - cpu0) / times.length
   times.sort((a, b) => a - b)
   const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(2)
   console.log(
-    `GET /metrics, ${N} running daemons, ${times.length} requests: median ${at(0.5)} ms, p90 ${at(0.9)} ms, max ${times.at(-1).toFixed(2)} ms; ${size} bytes`,
+    `GET /metrics, ${N} running daemons, ${times.length} requests: median ${at(0.5)} ms, p90 ${at(0.9)} ms, max ${times.at(-1).toFixed(2)} ms; ${size} bytes; supervisor CPU ${cpuPerScrape.toFixed(1)} ms per scrape`,
   )
-  console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? "unknown CPU"}, node ${process.version}`)
+  console.log(
+    `machine: ${cpus().length} x ${cpus()[0]?.model ?? "unknown CPU"}, node ${process.version}, load average ${loadavg()[0].toFixed(1)}`,
+  )
 } finally {
   agent.destroy()
   try {

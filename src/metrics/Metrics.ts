@@ -1,5 +1,5 @@
 import { monitorEventLoopDelay } from "node:perf_hooks"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { isActive } from "../domain/DaemonStatus.js"
 import { LogStore } from "../logs/LogStore.js"
 import { TreeSampler } from "../supervisor/limits/trees.js"
@@ -53,28 +53,33 @@ export const MetricsLive = Layer.scoped(
       const running = all.filter((r) => isActive(r) && r.pid !== null)
       const sampled = yield* trees.sample(running.map((r) => r.pid as number))
       const now = Date.now()
+      // one log look-up per daemon; the rest is plain computation
       return yield* Effect.forEach(all, (r) =>
-        Effect.gen(function* () {
+        Effect.map(Effect.option(logs.stats(r.def.id.qualified)), (log): DaemonFacts => {
           const id = r.def.id.qualified
-          const tree = isActive(r) && r.pid !== null ? sampled.get(r.pid) : undefined
-          const log = yield* Effect.option(logs.stats(id))
-          const ready =
-            r.readyAt != null && r.startedAt !== null && r.readyAt >= r.startedAt
-              ? (r.readyAt - r.startedAt) / 1000
-              : undefined
-          const facts: DaemonFacts = {
+          const active = isActive(r)
+          const tree = active && r.pid !== null ? sampled.get(r.pid) : undefined
+          let cpuSeconds: number | undefined
+          if (tree !== undefined) {
+            cpuSeconds = 0
+            for (const p of tree.processes) cpuSeconds += p.cpuSeconds
+          }
+          const readyAt = r.readyAt ?? null
+          return {
             id,
-            status: disabled.has(id) && !isActive(r) ? "disabled" : r.status.type,
+            status: disabled.has(id) && !active ? "disabled" : r.status.type,
             restarts: Math.max(0, (r.spawns ?? 0) - 1),
             retries: r.retryCount,
-            uptimeSeconds: r.startedAt !== null && isActive(r) ? Math.max(0, (now - r.startedAt) / 1000) : 0,
-            cpuSeconds: tree?.processes.reduce((sum, p) => sum + p.cpuSeconds, 0),
+            uptimeSeconds: r.startedAt !== null && active ? Math.max(0, (now - r.startedAt) / 1000) : 0,
+            cpuSeconds,
             memoryBytes: tree?.memoryBytes,
-            logLines: log._tag === "Some" ? Math.max(0, log.value.lastId) : undefined,
-            logBytes: log._tag === "Some" ? log.value.endOffset : undefined,
-            readySeconds: ready,
+            logLines: Option.isSome(log) ? Math.max(0, log.value.lastId) : undefined,
+            logBytes: Option.isSome(log) ? log.value.endOffset : undefined,
+            readySeconds:
+              readyAt !== null && r.startedAt !== null && readyAt >= r.startedAt
+                ? (readyAt - r.startedAt) / 1000
+                : undefined,
           }
-          return facts
         }),
       )
     })

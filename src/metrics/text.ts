@@ -21,28 +21,38 @@ export const CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 /** A label value as the format quotes it: backslash, double quote and newline escaped. */
 export const escapeLabelValue = (value: string): string =>
-  value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n")
+  NEEDS_ESCAPE.test(value) ? value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n") : value
+const NEEDS_ESCAPE = /[\\"\n]/
 
 /** A HELP text: backslash and newline escaped. */
 const escapeHelp = (text: string): string => text.replace(/\\/g, "\\\\").replace(/\n/g, "\\n")
 
 /** A sample value: integers as they are, `+Inf`, `-Inf` and `NaN` as the format spells them. */
 export const formatValue = (value: number): string =>
-  Number.isNaN(value) ? "NaN" : value === Infinity ? "+Inf" : value === -Infinity ? "-Inf" : String(value)
+  Number.isFinite(value)
+    ? String(value)
+    : Number.isNaN(value)
+      ? "NaN"
+      : value === Infinity
+        ? "+Inf"
+        : value === -Infinity
+          ? "-Inf"
+          : String(value)
 
+// a scrape writes thousands of samples: plain loops and concatenation, no arrays per sample
 const labelText = (labels: Readonly<Record<string, string>>): string => {
-  const keys = Object.keys(labels)
-  if (keys.length === 0) return ""
-  return `{${keys.map((k) => `${k}="${escapeLabelValue(labels[k] as string)}"`).join(",")}}`
+  let out = ""
+  for (const k in labels) out += `${out === "" ? "{" : ","}${k}="${escapeLabelValue(labels[k] as string)}"`
+  return out === "" ? "" : `${out}}`
 }
 
 /** The families as the text format, ending with a newline. A family without samples is left out. */
 export const render = (families: ReadonlyArray<Family>): string => {
-  const out: Array<string> = []
+  let out = ""
   for (const f of families) {
     if (f.samples.length === 0) continue
-    out.push(`# HELP ${f.name} ${escapeHelp(f.help)}`, `# TYPE ${f.name} ${f.type}`)
-    for (const s of f.samples) out.push(`${f.name}${labelText(s.labels)} ${formatValue(s.value)}`)
+    out += `# HELP ${f.name} ${escapeHelp(f.help)}\n# TYPE ${f.name} ${f.type}\n`
+    for (const s of f.samples) out += `${f.name}${labelText(s.labels)} ${formatValue(s.value)}\n`
   }
-  return out.length === 0 ? "" : `${out.join("\n")}\n`
+  return out
 }

@@ -93,7 +93,7 @@ describe("GET /metrics (e2e)", () => {
         return (sampleValue(parsed, "supervisor_daemon_log_lines_total", d) ?? 0) >= 2 ? parsed : undefined
       })
       expect(sampleValue(m, "supervisor_daemon_status", { ...d, status: "running" })).toBe(1)
-      expect(sampleValue(m, "supervisor_daemon_status", { ...d, status: "stopped" })).toBe(0)
+      expect(sampleValue(m, "supervisor_daemon_status", { ...d, status: "stopped" })).toBeUndefined()
       expect(sampleValue(m, "supervisor_daemon_uptime_seconds", d)).toBeGreaterThan(0)
       expect(sampleValue(m, "supervisor_daemon_cpu_seconds_total", d)).toBeGreaterThanOrEqual(0)
       expect(sampleValue(m, "supervisor_daemon_resident_memory_bytes", d)).toBeGreaterThan(100_000)

@@ -30,7 +30,8 @@ describe("Prometheus text format", () => {
     const parsed = parsePrometheus(text)
     const d = { daemon: "proj/api" }
     expect(sampleValue(parsed, "supervisor_daemon_status", { ...d, status: "running" })).toBe(1)
-    expect(sampleValue(parsed, "supervisor_daemon_status", { ...d, status: "stopped" })).toBe(0)
+    // one status sample per daemon
+    expect(parsed.find((f) => f.name === "supervisor_daemon_status")?.metrics).toHaveLength(1)
     expect(sampleValue(parsed, "supervisor_daemon_retries", d)).toBe(1)
     expect(sampleValue(parsed, "supervisor_daemon_uptime_seconds", d)).toBe(12.5)
     expect(sampleValue(parsed, "supervisor_daemon_cpu_seconds_total", d)).toBe(0.75)
