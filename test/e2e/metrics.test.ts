@@ -4,6 +4,7 @@
  * metrics, and `metrics.public` serving a loopback scrape without the token.
  */
 import { request } from "node:http"
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ParsedFamily, parsePrometheus, sampleValue } from "../metrics/prometheus.js"
 import { type DaemonSandbox, makeDaemonSandbox, waitFor } from "./harness.js"
@@ -155,6 +156,23 @@ describe("GET /metrics (e2e)", () => {
   )
 })
 
+/** GET on the supervisor's Unix socket (its file mode is its authentication: no token). */
+const socketGet = (stateDir: string, path: string): Promise<Reply> =>
+  new Promise((resolve, reject) => {
+    const req = request({ socketPath: join(stateDir, "sock", "api.sock"), path, agent: false }, (res) => {
+      let body = ""
+      res.setEncoding("utf8")
+      res.on("data", (c: string) => {
+        body += c
+      })
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, contentType: res.headers["content-type"], body }),
+      )
+    })
+    req.on("error", reject)
+    req.end()
+  })
+
 describe("metrics.public (e2e)", () => {
   let sb: DaemonSandbox
   afterAll(() => sb?.destroy())
@@ -172,6 +190,12 @@ describe("metrics.public (e2e)", () => {
       const m = parsePrometheus(r.body)
       expect(sampleValue(m, "supervisor_daemon_status", { daemon: "pub/one", status: "running" })).toBe(1)
       expect((await get(base, "/api/daemons", null)).status).toBe(401)
+      // the Unix socket serves them too, as it serves the API
+      const viaSocket = await socketGet(sb.stateDir, "/metrics")
+      expect(viaSocket.status).toBe(200)
+      expect(
+        sampleValue(parsePrometheus(viaSocket.body), "supervisor_daemon_retries", { daemon: "pub/one" }),
+      ).toBe(0)
     },
     T,
   )
