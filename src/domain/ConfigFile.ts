@@ -6,6 +6,7 @@ import {
   ApiSettings,
   GeneralSettings,
   LogsSettings,
+  MetricsSettings,
   ProxySettings,
   SupervisorSettings,
   WebSettings,
@@ -64,9 +65,10 @@ export const ConfigFile = Schema.Struct({
       api: Schema.optional(ApiSettings),
       logs: Schema.optional(LogsSettings),
       proxy: Schema.optional(ProxySettings),
+      metrics: Schema.optional(MetricsSettings),
     }).annotations({
       description:
-        "Settings tables: [settings.general], [settings.supervisor], [settings.web], [settings.api], [settings.logs], [settings.proxy]",
+        "Settings tables: [settings.general], [settings.supervisor], [settings.web], [settings.api], [settings.logs], [settings.proxy], [settings.metrics]",
     }),
   ),
   general: Schema.optional(GeneralSettings.annotations({ description: "Same as [settings.general]" })),

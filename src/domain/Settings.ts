@@ -167,6 +167,14 @@ export const ProxySettings = Schema.Struct({
   ),
 }).annotations({ identifier: "ProxySettings", description: "The reverse proxy in front of the daemons" })
 
+export const MetricsSettings = Schema.Struct({
+  public: setting(
+    Schema.Boolean,
+    false,
+    "Serve GET /metrics without the token to loopback clients of a loopback listener (for a local Prometheus)",
+  ),
+}).annotations({ identifier: "MetricsSettings", description: "The Prometheus metrics at GET /metrics" })
+
 export const settingGroups = {
   general: GeneralSettings,
   supervisor: SupervisorSettings,
@@ -174,6 +182,7 @@ export const settingGroups = {
   api: ApiSettings,
   logs: LogsSettings,
   proxy: ProxySettings,
+  metrics: MetricsSettings,
 } as const
 export type SettingGroup = keyof typeof settingGroups
 
@@ -186,6 +195,7 @@ export const Settings = Schema.Struct({
   api: Schema.optionalWith(ApiSettings, { default: () => Schema.decodeSync(ApiSettings)({}) }),
   logs: Schema.optionalWith(LogsSettings, { default: () => Schema.decodeSync(LogsSettings)({}) }),
   proxy: Schema.optionalWith(ProxySettings, { default: () => Schema.decodeSync(ProxySettings)({}) }),
+  metrics: Schema.optionalWith(MetricsSettings, { default: () => Schema.decodeSync(MetricsSettings)({}) }),
 }).annotations({
   identifier: "Settings",
   description: "Settings; each key can be overridden by SUPERVISOR_<GROUP>_<KEY>",

@@ -1,10 +1,12 @@
 import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Duration, Effect } from "effect"
+import { Duration, Effect, Option } from "effect"
 import type { Sessions } from "../api/HostInfo.js"
 import { problem } from "../api/problem.js"
 import { daemonRoutes } from "../api/routes.js"
+import { METRICS_PATH } from "../metrics/http.js"
 import { sameToken } from "../state/token.js"
 import { SESSION_TTL_MS } from "./sessions.js"
+import { isLoopback } from "./tcp.js"
 
 /**
  * What stands between a TCP connection and the API: the Host check (DNS rebinding), the web UI's
@@ -26,6 +28,11 @@ export interface GuardOptions {
    * the root. `/` redirects to it; the API and pages see paths without it.
    */
   readonly basePath: string
+  /**
+   * `metrics.public` on a loopback listener: `GET /metrics` from a loopback client needs no
+   * token (a local Prometheus scrape).
+   */
+  readonly metricsPublic?: boolean
 }
 
 /** `web.base_path` as the guard uses it: "" or `/a/b` (no trailing slash). */
@@ -146,7 +153,14 @@ export const guarded =
         return sessionCookie(HttpServerResponse.unsafeJson({ ok: true }), "", base, Duration.zero)
       }
 
-      if (!path.startsWith("/api/") || path.startsWith("/api/cli/"))
+      const isMetrics = path === METRICS_PATH && req.method === "GET"
+      if (
+        isMetrics &&
+        o.metricsPublic === true &&
+        isLoopback(req.remoteAddress.pipe(Option.getOrElse(() => "")).replace(/^::ffff:/, ""))
+      )
+        return yield* withBase(app, req, path, url.search, base)
+      if (!isMetrics && (!path.startsWith("/api/") || path.startsWith("/api/cli/")))
         return problem(404, "NotFound", `no such route ${req.method} ${path}`)
       const shape = daemonPathProblem(path)
       if (shape !== undefined) return problem(400, "BadDaemonId", shape)
@@ -161,12 +175,20 @@ export const guarded =
         )
       if (path === "/api/openapi.json" && req.method === "GET")
         return HttpServerResponse.unsafeJson(o.openApi())
-      if (base === "") return yield* app
-      // the API's routes know nothing of the prefix
-      return yield* app.pipe(
-        Effect.provideService(
-          HttpServerRequest.HttpServerRequest,
-          req.modify({ url: `${path}${url.search}` }),
-        ),
-      )
+      return yield* withBase(app, req, path, url.search, base)
     })
+
+/** Runs `app` on the request; under a base path, with the path it has without it. */
+const withBase = <E, R>(
+  app: HttpApp.Default<E, R>,
+  req: HttpServerRequest.HttpServerRequest,
+  path: string,
+  search: string,
+  base: string,
+) =>
+  base === ""
+    ? app
+    : // the API's routes know nothing of the prefix
+      app.pipe(
+        Effect.provideService(HttpServerRequest.HttpServerRequest, req.modify({ url: `${path}${search}` })),
+      )

@@ -4,6 +4,7 @@ import { Console, Effect, Layer, Ref } from "effect"
 import { HostInfo } from "../api/HostInfo.js"
 import { openApiDocument } from "../api/openapi.js"
 import type { Settings } from "../domain/Settings.js"
+import { countingRequests, withMetricsRoute } from "../metrics/http.js"
 import { renderPage } from "../web/page.js"
 import { guarded, normalizeBasePath } from "./guard.js"
 import { ApiLive } from "./server.js"
@@ -88,7 +89,11 @@ export const listenerPlans = (
  * Opens the planned TCP listeners over the same API as the Unix socket, each behind the guard
  * (Host check, token or session, the web UI's pages), and records their URLs in HostInfo.
  */
-export const tcpListeners = (plans: ReadonlyArray<ListenerPlan>, token: string) =>
+export const tcpListeners = (
+  plans: ReadonlyArray<ListenerPlan>,
+  token: string,
+  options: { readonly metricsPublic: boolean } = { metricsPublic: false },
+) =>
   Layer.scopedDiscard(
     Effect.gen(function* () {
       if (plans.length === 0) return
@@ -99,15 +104,19 @@ export const tcpListeners = (plans: ReadonlyArray<ListenerPlan>, token: string) 
         // The Host check needs the bound port, which a busy or 0 port only tells after the bind.
         let hosts: ReadonlySet<string> = new Set()
         const handler = yield* NodeHttpServer.makeHandler(
-          guarded(app, {
-            token,
-            allowedHosts: () => hosts,
-            sessions: host.sessions,
-            ui: plan.kind === "web",
-            page: renderPage,
-            openApi: () => spec,
-            basePath: plan.basePath,
-          })(),
+          countingRequests(
+            guarded(withMetricsRoute(app), {
+              token,
+              allowedHosts: () => hosts,
+              sessions: host.sessions,
+              ui: plan.kind === "web",
+              page: renderPage,
+              openApi: () => spec,
+              basePath: plan.basePath,
+              metricsPublic: options.metricsPublic && isLoopback(plan.address),
+            })(),
+            plan.basePath,
+          ),
         )
         const bound = yield* listen(handler, plan.address, plan.port)
         hosts = allowedHosts(plan.address, bound.port)

@@ -6,6 +6,7 @@ import { candidateLocations } from "../config/discover.js"
 import { loadConfig } from "../config/Loader.js"
 import { ControlLive } from "../control/Control.js"
 import { LogStore } from "../logs/LogStore.js"
+import { MetricsLive } from "../metrics/Metrics.js"
 import { PresenceLive } from "../presence/live.js"
 import { ProcessServiceLive } from "../process/NodeProcessService.js"
 import { SpawnHelpersLive } from "../process/spawnHelper.js"
@@ -103,7 +104,12 @@ export const runHost = (options: HostOptions) =>
         ),
       )
       const context = yield* Layer.build(
-        Layer.mergeAll(socketServer(paths.socket), tcpListeners(plans, token), ProxyListener).pipe(
+        Layer.mergeAll(
+          socketServer(paths.socket),
+          tcpListeners(plans, token, { metricsPublic: config.settings.metrics.public }),
+          ProxyListener,
+        ).pipe(
+          Layer.provideMerge(MetricsLive.pipe(Layer.provide(TreeSamplerLive))),
           Layer.provideMerge(services),
           Layer.provide(host),
         ),

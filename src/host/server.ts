@@ -11,6 +11,7 @@ import { ErrorBodiesLive } from "../api/errorBodies.js"
 import { DaemonsLive } from "../api/handlers.js"
 import { NoticesLive } from "../api/notices.js"
 import { PresenceLive as PresenceApiLive } from "../api/presenceHandlers.js"
+import { countingRequests, withMetricsRoute } from "../metrics/http.js"
 
 export const ApiLive = Layer.mergeAll(
   HttpApiBuilder.api(Api).pipe(Layer.provide([DaemonsLive, CliLive, PresenceApiLive])),
@@ -34,7 +35,7 @@ export const socketServer = (socket: string) => {
   )
   return Layer.unwrapEffect(
     Effect.map(HttpApiBuilder.httpApp, (app) =>
-      HttpServer.serve(app).pipe(
+      HttpServer.serve(countingRequests(withMetricsRoute(app))).pipe(
         Layer.tap(() => Effect.sync(() => fs.chmodSync(socket, 0o600))),
         Layer.provide(
           NodeHttpServer.layer(() => jsonClientErrors(createServer()), { path: socket }).pipe(

@@ -25,6 +25,10 @@ export interface DaemonState {
   readonly handle: ProcessHandle | null
   /** The ports of the latest run (`port.expect`, shifted by a bump); empty without `port`. */
   readonly ports: ReadonlyArray<number>
+  /** Runs this supervisor spawned or adopted (GET /metrics counts restarts from it); 0 when absent. */
+  readonly spawns?: number
+  /** Epoch ms at which the latest run passed its readiness check; null or absent until it did. */
+  readonly readyAt?: number | null
 }
 
 export { isActive } from "../domain/DaemonStatus.js"

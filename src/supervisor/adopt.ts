@@ -103,6 +103,7 @@ export const adoptPrevious = ({
           pid: oldest.pid,
           startTime: oldest.startTime,
           handle: found.value,
+          spawns: 1,
         })
         yield* logs.follow(record.id, followOptions?.(def)).pipe(Effect.ignore)
         yield* adopt(def, found.value, record.retry_count)
@@ -119,6 +120,7 @@ export const adoptPrevious = ({
           pid: record.pid,
           startTime: record.start_time,
           handle: handle.value,
+          spawns: 1,
         })
         yield* logs.follow(record.id, followOptions?.(def)).pipe(Effect.ignore)
         yield* adopt(def, handle.value, record.retry_count)

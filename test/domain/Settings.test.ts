@@ -95,6 +95,7 @@ describe("Settings defaults", () => {
       },
       api: { auto_start: false, bind_address: "127.0.0.1", bind_port: 3121, allow_non_loopback: false },
       logs: { log_format: "text" },
+      metrics: { public: false },
       proxy: {
         enable: false,
         host: "127.0.0.1",
@@ -211,11 +212,12 @@ describe("Settings: logs", () => {
 })
 
 describe("settingGroups", () => {
-  it("has the six groups of Settings", () => {
+  it("has the seven groups of Settings", () => {
     expect(Object.keys(settingGroups).sort()).toEqual([
       "api",
       "general",
       "logs",
+      "metrics",
       "proxy",
       "supervisor",
       "web",

@@ -23,7 +23,7 @@ export const ready = (s: LifeSteps, life: Life, c: Command<"Ready">): Effect.Eff
   Effect.gen(function* () {
     const run = s.activeRun(life, c.serial)
     if (run === undefined || run.ready) return life
-    yield* s.ctx.update(s.id, (r) => ({ ...r, status: { type: "running" } }))
+    yield* s.ctx.update(s.id, (r) => ({ ...r, status: { type: "running" }, readyAt: Date.now() }))
     yield* s.fire(life, "on_ready")
     yield* tell(life.waiters, readyOutcome(s.id, run, life.def.config.port?.expect ?? []))
     const next: Life = { ...life, phase: { _tag: "Active", run: { ...run, ready: true } }, waiters: [] }

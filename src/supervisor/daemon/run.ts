@@ -146,6 +146,8 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
       startedAt: Date.now(),
       retryCount: attempt,
       handle,
+      spawns: (r.spawns ?? 0) + 1,
+      readyAt: null,
     }))
     // What the lifecycle hears of this run, in one fiber that ends with it: ready (or not in
     // time), then the exit.
