@@ -1,6 +1,6 @@
 // The supervisor under load: many daemons, many API clients and log tails during a log flood.
 // Usage: node bench/load.mjs [--daemons 200] [--clients 50] [--tails 20] [--lines 1000000]
-//          [--flooders 10] [--seconds 20] [--json FILE]
+//          [--flooders 10] [--seconds 20] [--tail-kind both|cli|api] [--json FILE]
 // (build first: npm run build)
 //
 // `--daemons` daemons in one project: `--flooders` of them print `--lines` numbered lines in all
@@ -37,6 +37,8 @@ const LINES = Number(opt("lines", "1000000"))
 const FLOODERS = Number(opt("flooders", "10"))
 /** The clients run at least this long, the flood within it. */
 const SECONDS = Number(opt("seconds", "20"))
+/** Which tails: both kinds alternately, or only `cli` or `api` ones. */
+const TAIL_KIND = opt("tail-kind", "both")
 const jsonOut = opt("json", undefined)
 const PER = Math.floor(LINES / FLOODERS)
 const log = (...a) => console.error(`[${new Date().toISOString().slice(11, 23)}]`, ...a)
@@ -64,6 +66,7 @@ const env = {
   SUPERVISOR_STATE_DIR: join(root, "state"),
   SUPERVISOR_API_PORT: String(apiPort),
   NO_COLOR: "1",
+  ...(process.env.NODE_OPTIONS === undefined ? {} : { NODE_OPTIONS: process.env.NODE_OPTIONS }),
 }
 const cli = (...argv) => {
   const r = spawnSync(process.execPath, [BIN, ...argv], {
@@ -166,7 +169,7 @@ const main = async () => {
   for (let i = 0; i < TAILS; i++) {
     const f = flooders[i % FLOODERS]
     const numbers = []
-    if (i % 2 === 0) {
+    if (TAIL_KIND === "cli" || (TAIL_KIND === "both" && i % 2 === 0)) {
       const child = spawn(process.execPath, [BIN, "logs", f, "--tail", "--json", "-n", "0"], {
         cwd: project,
         env,
