@@ -142,15 +142,20 @@ const supervisor = async () => {
   const cli = (...args) => spawnSync(process.execPath, [BIN, ...args], { cwd: dir, env, encoding: "utf8" })
   cli("start", "--all")
   const pid = JSON.parse(cli("supervisor", "status", "--json").stdout).pid
-  return report(
-    "supervisor",
-    "sv",
-    dir,
-    () => process.kill(pid, "SIGKILL"),
-    async () => cli("list"),
-    async () => JSON.parse(cli("list", "--json").stdout).filter((e) => e.pid !== null).length,
-    async () => cli("logs", "ticker", "-n", "1000000", "--raw", "--no-timestamp").stdout.split("\n"),
-  )
+  try {
+    return await report(
+      "supervisor",
+      "sv",
+      dir,
+      () => process.kill(pid, "SIGKILL"),
+      async () => cli("list"),
+      async () => JSON.parse(cli("list", "--json").stdout).filter((e) => e.pid !== null).length,
+      async () => cli("logs", "ticker", "-n", "1000000", "--raw", "--no-timestamp").stdout.split("\n"),
+    )
+  } finally {
+    // the supervisor started again by `list` goes too, with its daemons
+    cli("supervisor", "stop")
+  }
 }
 
 const supervisord = async () => {
