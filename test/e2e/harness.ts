@@ -69,7 +69,12 @@ export const makeSandbox = (): Sandbox => {
         writeFileSync(path, content)
       }
     },
-    cleanup: () => rmSync(root, { recursive: true, force: true }),
+    cleanup: () => {
+      // a supervisor that a command of the test started (most commands start one) goes with it
+      if (existsSync(join(home, ".local", "state", "supervisor")))
+        spawnSync(process.execPath, [BIN, "supervisor", "stop"], { cwd: root, env, timeout: 30_000 })
+      rmSync(root, { recursive: true, force: true })
+    },
   }
 }
 
