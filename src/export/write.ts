@@ -1,6 +1,7 @@
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { Data, Effect } from "effect"
+import { replaceFile } from "../state/replaceFile.js"
 import type { ExportFile } from "./model.js"
 
 /** `--out DIR` would replace files that exist: nothing was written. */
@@ -16,22 +17,8 @@ export class ExportWriteFailed extends Data.TaggedError("ExportWriteFailed")<{
 }> {}
 
 /** Writes `content` to a temporary file next to `path`, syncs it, then renames it over `path`. */
-const writeAtomically = (path: string, content: string): void => {
-  const temp = `${path}.${process.pid}.tmp`
-  try {
-    const fd = fs.openSync(temp, "w", 0o644)
-    try {
-      fs.writeFileSync(fd, content)
-      fs.fsyncSync(fd)
-    } finally {
-      fs.closeSync(fd)
-    }
-    fs.renameSync(temp, path)
-  } catch (e) {
-    fs.rmSync(temp, { force: true })
-    throw e
-  }
-}
+const writeAtomically = (path: string, content: string): void =>
+  replaceFile(path, `${path}.${process.pid}.tmp`, content, 0o644)
 
 /**
  * Writes the files under `dir` (created if missing), each atomically. Without `force`, refuses

@@ -1,6 +1,7 @@
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { Cause, Context, Deferred, Duration, Effect, Either, Exit, FiberId, Layer, Schema } from "effect"
+import { replaceFile } from "./replaceFile.js"
 import { emptyState, PersistentState } from "./State.js"
 import { recoveredText, storageFailed, storageNote, storageOk, throwInjected } from "./storageHealth.js"
 
@@ -41,21 +42,7 @@ export const writeFileAtomic = (file: string, text: string): void => {
   const dir = nodePath.dirname(file)
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
   throwInjected(file)
-  const tmp = tempPathFor(file)
-  try {
-    const fd = fs.openSync(tmp, "w", 0o600)
-    try {
-      fs.writeFileSync(fd, text)
-      fs.fsyncSync(fd)
-    } finally {
-      fs.closeSync(fd)
-    }
-    fs.renameSync(tmp, file)
-  } catch (e) {
-    // a half-written temp file would hold on to the space a full disk needs back
-    fs.rmSync(tmp, { force: true })
-    throw e
-  }
+  replaceFile(file, tempPathFor(file), text, 0o600)
   try {
     const dirFd = fs.openSync(dir, "r")
     try {

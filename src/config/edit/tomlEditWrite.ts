@@ -1,5 +1,6 @@
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
+import { replaceFile } from "../../state/replaceFile.js"
 
 /**
  * Replaces a configuration file atomically: the new text goes to a temporary file beside it,
@@ -15,19 +16,10 @@ export const writeTomlAtomic = (file: string, text: string): void => {
   } catch {
     // a new file
   }
-  const tmp = nodePath.join(dir, `.${nodePath.basename(file)}.${process.pid}.${Date.now()}.tmp`)
-  try {
-    const fd = fs.openSync(tmp, "w", mode)
-    try {
-      fs.writeFileSync(fd, text)
-      fs.fchmodSync(fd, mode)
-      fs.fsyncSync(fd)
-    } finally {
-      fs.closeSync(fd)
-    }
-    fs.renameSync(tmp, file)
-  } catch (e) {
-    fs.rmSync(tmp, { force: true })
-    throw e
-  }
+  replaceFile(
+    file,
+    nodePath.join(dir, `.${nodePath.basename(file)}.${process.pid}.${Date.now()}.tmp`),
+    text,
+    mode,
+  )
 }
