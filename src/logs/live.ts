@@ -24,6 +24,12 @@ export const consistent = <A>(
   })
 
 /**
+ * At most this many entries per pull: a batch of short lines stays small enough to die in V8's
+ * young generation instead of being promoted (a flood read by many tails grew the heap by GiBs).
+ */
+const BATCH_ENTRIES = 1000
+
+/**
  * Entries after `start`, pulled from the index whenever the follower signals (`sub`), about
  * `batchBytes` of output per pull. The end is a flag checked per pull rather than
  * `Stream.interruptWhen`, which races every pull against the signal: costly for a tail of a
@@ -41,7 +47,9 @@ export const live = (
   const pull = Effect.gen(function* () {
     for (;;) {
       if (d.closed) return yield* Effect.fail(Option.none()) // forgotten, or the store closed: end
-      const b = yield* consistent(d, readAfter(d.ctx, cursor, batchBytes)).pipe(Effect.mapError(Option.some))
+      const b = yield* consistent(d, readAfter(d.ctx, cursor, batchBytes, BATCH_ENTRIES)).pipe(
+        Effect.mapError(Option.some),
+      )
       const out: Array<LogEntry | LogClear> = []
       if (b.gen !== gen || b.lastId < cursor) {
         // cleared (or the index was replaced behind our back: ids restarted)

@@ -335,6 +335,7 @@ export const readAfter = (
   ctx: ReadContext,
   cursor: number,
   budget: number,
+  maxEntries = Number.POSITIVE_INFINITY,
 ): Effect.Effect<Batch, LogStoreError> =>
   fsio.attempt(() =>
     withRecordsAfter(ctx, cursor, budget, Number.POSITIVE_INFINITY, (picked, rawFd, gen, lastIndexed) => {
@@ -348,7 +349,7 @@ export const readAfter = (
             picked,
             (id, timestamp, message, parsed) => {
               if (id > cursor) out.push(makeEntry(id, timestamp, ctx.daemonId, message, parsed))
-              return true
+              return out.length < maxEntries
             },
             fields,
           )

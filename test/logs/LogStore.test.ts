@@ -275,6 +275,25 @@ describe("LogStore", () => {
     }),
   )
 
+  it.scopedLive("a follower catching up reads at most 1000 entries per pull, in order", () =>
+    Effect.gen(function* () {
+      const { store, rawPath } = yield* setup()
+      yield* store.follow(ID)
+      // 5,000 short lines: well within one pull's byte budget
+      yield* runWriter(rawPath, "seq 1 5000")
+      yield* waitForLastId(store, 5000)
+      const chunks = yield* store.after(ID, { afterId: 0 }).pipe(
+        Stream.chunks,
+        Stream.map((c) => [...c] as Array<LogEntry>),
+        Stream.take(5),
+        Stream.runCollect,
+      )
+      const sizes = [...chunks].map((c) => c.length)
+      expect(sizes).toEqual([1000, 1000, 1000, 1000, 1000])
+      expect([...chunks].flat().map((e) => e.message)).toEqual(range(1, 5000).map(String))
+    }),
+  )
+
   it.scopedLive("onLines sees only new entries; forget deletes the files and ends tails", () =>
     Effect.gen(function* () {
       const { store, rawPath, dir } = yield* setup()
