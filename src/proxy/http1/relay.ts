@@ -407,7 +407,8 @@ class Relay {
   }
 
   private readonly onClientIdle = () => {
-    if (this.pending.length === 0 && this.body === undefined && !this.tunnel) this.close()
+    // a request held for its routing (a daemon started on request) is not idle
+    if (this.pending.length === 0 && this.body === undefined && !this.tunnel && !this.suspended) this.close()
   }
 
   private readonly onClientClose = () => {

@@ -271,6 +271,17 @@ describe("the plain-HTTP relay", () => {
     expect([...text.matchAll(/from (\w)/g)].map((m) => m[1])).toEqual(["a", "b", "a"])
   })
 
+  it("holds a request while its routing waits (a daemon started on request) longer than the idle timeout", async () => {
+    const daemon = await serve((_req, res) => res.end("started and served"))
+    const port = await proxy(() => new Promise((r) => setTimeout(() => r(target(daemon.port)), 400)), {
+      idleTimeout: 100,
+    })
+    const { text } = await exchange(port, ["GET / HTTP/1.1\r\nHost: late.localhost\r\n\r\n"], (t) =>
+      t.includes("started and served"),
+    )
+    expect(text).toMatch(/^HTTP\/1\.1 200 OK/)
+  })
+
   it("answers failures with a page after the outstanding responses: 404, 508, 502 refused, 504", async () => {
     const slow = await serve(() => {})
     const ok = await serve((_req, res) => res.end("fine"))
