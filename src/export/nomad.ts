@@ -1,5 +1,6 @@
 import { Duration } from "effect"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
+import { posixQuote } from "../shell/quote.js"
 import { toSevenFields } from "./cron.js"
 import {
   commandAndEnv,
@@ -16,9 +17,6 @@ import {
 
 const NS_PER_SECOND = 1_000_000_000
 const MIB = 1024 * 1024
-
-/** Single quotes for `sh -c`: the daemon's directory may hold spaces. */
-const shellQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`
 
 const restartPolicy = (retry: number | boolean) =>
   retry === true
@@ -38,7 +36,7 @@ const job = (config: ResolvedConfig, d: ResolvedDaemon, w: Warnings): Record<str
   const task: Record<string, unknown> = {
     Name: name,
     Driver: "raw_exec",
-    Config: { command: "/bin/sh", args: ["-c", `cd ${shellQuote(c.dir)} && ${run}`] },
+    Config: { command: "/bin/sh", args: ["-c", `cd ${posixQuote(c.dir)} && ${run}`] },
     KillSignal: c.stop_signal.signal,
   }
   if (Object.keys(env).length > 0) task.Env = env

@@ -88,10 +88,6 @@ export const renderToml = (imported: Imported, source: string): string =>
     ...imported.daemons.map((d) => daemonTables(d, "\n")),
   ].join("\n")
 
-/** A word quoted for `sh -c` when it needs it (`'it'\''s'`). */
-export const shellQuote = (word: string): string =>
-  /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
-
 /** A plain JSON object (not an array, not null). */
 export const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v)

@@ -3,7 +3,8 @@
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import type { TomlValue } from "../config/edit/daemonToml.js"
-import { Collector, envTable, type Imported, ImportFailed, isRecord, shellQuote } from "./model.js"
+import { shellWord } from "../shell/quote.js"
+import { Collector, envTable, type Imported, ImportFailed, isRecord } from "./model.js"
 
 /** Keys read below; any other key of an app is a warning. */
 const MAPPED = new Set([
@@ -49,7 +50,7 @@ const runOf = (app: Record<string, unknown>, key: string, c: Collector): string 
   const words = (v: unknown, at: string): Array<string> => {
     if (v === undefined) return []
     if (typeof v === "string") return v.trim() === "" ? [] : [v.trim()]
-    if (Array.isArray(v) && v.every((w) => typeof w === "string")) return v.map(shellQuote)
+    if (Array.isArray(v) && v.every((w) => typeof w === "string")) return v.map(shellWord)
     c.warn(at, "expected a string or an array of strings: not imported")
     return []
   }
@@ -62,11 +63,11 @@ const runOf = (app: Record<string, unknown>, key: string, c: Collector): string 
     interpreter === "none"
       ? []
       : interpreter !== undefined
-        ? [shellQuote(interpreter), ...interpreterArgs]
+        ? [shellWord(interpreter), ...interpreterArgs]
         : SCRIPT_EXT.test(script)
           ? ["node", ...interpreterArgs]
           : []
-  return ["exec", ...program, shellQuote(script), ...words(app.args, `${key}.args`)].join(" ")
+  return ["exec", ...program, shellWord(script), ...words(app.args, `${key}.args`)].join(" ")
 }
 
 /** `retry` from autorestart/max_restarts: PM2 restarts a crashed app without limit unless told. */

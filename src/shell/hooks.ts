@@ -1,12 +1,11 @@
 // The shell hooks `supervisor activate bash|zsh|fish` prints (docs/shell.md): at each directory
 // change, and once when loaded, they run `supervisor cd --shell-pid <the shell's pid>` with the
 // absolute paths of this `node` and this `supervisor`, so that no PATH lookup is paid at a prompt.
+import { posixQuote } from "./quote.js"
 
 export const SHELLS = ["bash", "zsh", "fish"] as const
 export type ShellName = (typeof SHELLS)[number]
 
-/** A word for bash and zsh: single-quoted. */
-const posixQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`
 /** A word for fish: single-quoted, with `\` and `'` escaped. */
 const fishQuote = (s: string) => `'${s.replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`
 

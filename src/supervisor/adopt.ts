@@ -87,6 +87,14 @@ export const adoptPrevious = ({
           ? yield* processes.adopt(record.pid, record.start_time)
           : Option.none()
       const live = yield* claim(record.id)
+      /** Tracks `handle` (pid `pid`) as the daemon's running process, and follows its log. */
+      const track = (pid: number, startTime: string, handle: ProcessHandle, note: string) =>
+        Effect.gen(function* () {
+          yield* registry.put({ ...recorded, status: { type: "running" }, pid, startTime, handle, spawns: 1 })
+          yield* logs.follow(record.id, followOptions?.(def)).pipe(Effect.ignore)
+          yield* adopt(def, handle, record.retry_count)
+          yield* Effect.logInfo(`adopted ${record.id} (pid ${pid}${note})`)
+        })
       // Without a live recorded process, the oldest unrecorded one is the daemon (the state
       // write of its spawn was lost). Later ones are its descendants in sessions of their own
       // (`setsid`): theirs to run, left alone as before.
@@ -97,34 +105,17 @@ export const adoptPrevious = ({
           ? yield* processes.adopt(oldest.pid, oldest.startTime)
           : Option.none()
       if (Option.isSome(found) && oldest !== undefined) {
-        yield* registry.put({
-          ...recorded,
-          status: { type: "running" },
-          pid: oldest.pid,
-          startTime: oldest.startTime,
-          handle: found.value,
-          spawns: 1,
-        })
-        yield* logs.follow(record.id, followOptions?.(def)).pipe(Effect.ignore)
-        yield* adopt(def, found.value, record.retry_count)
-        yield* Effect.logInfo(
-          `adopted ${record.id} (pid ${oldest.pid}, spawned just before the previous supervisor died)`,
+        yield* track(
+          oldest.pid,
+          oldest.startTime,
+          found.value,
+          ", spawned just before the previous supervisor died",
         )
         continue
       }
       const handle = recordedHandle
-      if (Option.isSome(handle)) {
-        yield* registry.put({
-          ...recorded,
-          status: { type: "running" },
-          pid: record.pid,
-          startTime: record.start_time,
-          handle: handle.value,
-          spawns: 1,
-        })
-        yield* logs.follow(record.id, followOptions?.(def)).pipe(Effect.ignore)
-        yield* adopt(def, handle.value, record.retry_count)
-        yield* Effect.logInfo(`adopted ${record.id} (pid ${record.pid})`)
+      if (Option.isSome(handle) && record.pid !== null && record.start_time !== null) {
+        yield* track(record.pid, record.start_time, handle.value, "")
         // It was being stopped when the previous supervisor died: finish the stop.
         if (record.status.type === "stopping") yield* Effect.forkDaemon(stop(record.id).pipe(Effect.ignore))
       } else if (record.status.type === "stopping") {

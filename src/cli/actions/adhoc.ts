@@ -7,6 +7,7 @@ import { DaemonConfig } from "../../domain/DaemonConfig.js"
 import { DaemonId, toIdObject } from "../../domain/DaemonId.js"
 import { nameProblem } from "../../domain/Name.js"
 import { signalExitStatus } from "../../domain/Signal.js"
+import { shellWord } from "../../shell/quote.js"
 import type { RunOptions, WaitOptions } from "../adhoc.js"
 import { SupervisorClient } from "../client.js"
 import { cyan, dim, exitWith, green, printJson } from "../output.js"
@@ -16,8 +17,6 @@ import { runCommandWords } from "../runArgs.js"
 import { knownDaemons } from "../selection.js"
 import { handleErrors, loadHere, withClient, withSupervisor } from "../session.js"
 import { reportStart } from "../startReport.js"
-
-const shellQuote = (s: string) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`)
 
 /** `supervisor run ID -- CMD...`: an ad-hoc daemon that is in no config file. */
 export const run = (o: RunOptions) =>
@@ -45,7 +44,7 @@ export const run = (o: RunOptions) =>
         {
           id: toIdObject(id),
           config: new DaemonConfig({
-            run: command.map(shellQuote).join(" "),
+            run: command.map(shellWord).join(" "),
             dir: nodePath.resolve(process.cwd()),
           }),
           adhoc: true,

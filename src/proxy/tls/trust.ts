@@ -3,6 +3,7 @@ import * as crypto from "node:crypto"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { findOnPath } from "../../boot/boot.js"
+import { shellWord } from "../../shell/quote.js"
 import { caPaths } from "./ca.js"
 
 /**
@@ -71,7 +72,7 @@ export const stepText = (s: Step): string =>
     ? `install -m 0644 ${s.from} ${s.to}`
     : s.kind === "remove"
       ? `rm -f ${s.file}`
-      : s.argv.map((a) => (/^[\w./@:=-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(" ")
+      : s.argv.map(shellWord).join(" ")
 
 const sha1 = (pem: string) => new crypto.X509Certificate(pem).fingerprint.replace(/:/g, "")
 
