@@ -1,6 +1,6 @@
-import { HttpApiBuilder, HttpServerError, HttpServerRequest } from "@effect/platform"
-import { Cause, Effect, Either } from "effect"
-import { MAX_BODY_DEPTH, nestsDeeperThan } from "./bodyDepth.js"
+import { HttpApiBuilder, HttpIncomingMessage, HttpServerError, HttpServerRequest } from "@effect/platform"
+import { Cause, Effect, Either, Option } from "effect"
+import { MAX_BODY_BYTES, MAX_BODY_DEPTH, nestsDeeperThan } from "./bodyDepth.js"
 import { problem } from "./problem.js"
 
 /**
@@ -24,11 +24,25 @@ const bodyless = (cause: Cause.Cause<unknown>) => {
   }
 }
 
+const tooLarge = problem(
+  413,
+  "PayloadTooLarge",
+  `the request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB, more than any of the API's payloads`,
+)
+
+/** The body read whole, up to MAX_BODY_BYTES: past it the read fails and the connection is closed. */
+const bounded = <A, E, R>(read: Effect.Effect<A, E, R>) =>
+  HttpIncomingMessage.withMaxBodySize(read, Option.some(MAX_BODY_BYTES))
+
 const notJson = problem(
   415,
   "UnsupportedMediaType",
   "the API takes JSON bodies: send content-type: application/json",
 )
+
+/** The read failure of a body past MAX_BODY_BYTES (a chunked one: no length to check first). */
+const overLimit = (e: unknown) =>
+  HttpServerError.isServerError(e) && e.cause instanceof Error && e.cause.message === "maxBytes exceeded"
 
 /**
  * A request refused before the API reads it, or undefined: a body of a type no route takes
@@ -38,6 +52,8 @@ const notJson = problem(
  */
 const refused = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
   if (request.method === "GET" || request.method === "HEAD") return Effect.succeed(undefined)
+  // a declared length over the limit is answered before anything is read
+  if (Number(request.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return Effect.succeed(tooLarge)
   const type = (request.headers["content-type"] ?? "application/json").toLowerCase().trim()
   const textual =
     type.includes("application/json") || type.includes("x-www-form-urlencoded") || type.startsWith("text/")
@@ -47,17 +63,20 @@ const refused = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
       (length !== undefined && length !== "0") || request.headers["transfer-encoding"] !== undefined
     // read to its end and dropped (not parsed): a client still sending would otherwise get EPIPE
     return hasBody || type.includes("multipart/")
-      ? Effect.as(Effect.ignore(request.arrayBuffer), notJson)
+      ? Effect.as(Effect.ignore(bounded(request.arrayBuffer)), notJson)
       : Effect.succeed(undefined)
   }
-  return Effect.map(Effect.either(request.text), (text) =>
-    Either.isRight(text) && nestsDeeperThan(text.right, MAX_BODY_DEPTH)
-      ? problem(
-          400,
-          "BadRequest",
-          `the request body nests arrays and objects more than ${MAX_BODY_DEPTH} levels deep`,
-        )
-      : undefined,
+  // the text is kept: the handler reads the same one (or the same failure) afterwards
+  return Effect.map(Effect.either(bounded(request.text)), (text) =>
+    Either.isLeft(text) && overLimit(text.left)
+      ? tooLarge
+      : Either.isRight(text) && nestsDeeperThan(text.right, MAX_BODY_DEPTH)
+        ? problem(
+            400,
+            "BadRequest",
+            `the request body nests arrays and objects more than ${MAX_BODY_DEPTH} levels deep`,
+          )
+        : undefined,
   )
 })
 

@@ -1,4 +1,4 @@
-import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { type HttpApp, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Duration, Effect, Option } from "effect"
 import type { Sessions } from "../api/HostInfo.js"
 import { problem } from "../api/problem.js"
@@ -7,6 +7,9 @@ import { METRICS_PATH } from "../metrics/http.js"
 import { sameToken } from "../state/token.js"
 import { SESSION_TTL_MS } from "./sessions.js"
 import { isLoopback } from "./tcp.js"
+
+/** The web UI's login body is `{ "token": ... }`: 64 KiB is far more than a token. */
+const LOGIN_BODY_BYTES = 64 * 1024
 
 /**
  * What stands between a TCP connection and the API: the Host check (DNS rebinding), the web UI's
@@ -137,7 +140,16 @@ export const guarded =
         return sessionCookie(HttpServerResponse.redirect(`${base}/`, { status: 303 }), id, base)
       }
       if (o.ui && path === "/login" && req.method === "POST") {
-        const body = yield* req.json.pipe(Effect.orElseSucceed(() => undefined))
+        // before authentication: a token's worth of body is read, no more (past it: a reset)
+        if (Number(req.headers["content-length"] ?? 0) > LOGIN_BODY_BYTES)
+          return problem(
+            413,
+            "PayloadTooLarge",
+            'the login body is larger than 64 KiB: send { "token": ... }',
+          )
+        const body = yield* HttpIncomingMessage.withMaxBodySize(req.json, Option.some(LOGIN_BODY_BYTES)).pipe(
+          Effect.orElseSucceed(() => undefined),
+        )
         const token =
           typeof body === "object" && body !== null && "token" in body ? String(body.token).trim() : ""
         if (!sameToken(token, o.token))
