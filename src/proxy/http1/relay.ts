@@ -12,6 +12,7 @@ import {
 } from "../route.js"
 import { type BodyFraming, ChunkedBody, LengthBody } from "./body.js"
 import { HEAD_END, MAX_HEAD, parseRequestHead, parseResponseHead, type RequestHead } from "./head.js"
+import { replayable } from "./retry.js"
 
 export interface RelayOptions extends RouteOptions {
   readonly proto: "http" | "https"
@@ -48,6 +49,10 @@ class Relay {
   private body: BodyFraming | undefined
   /** The requests sent and not answered yet, oldest first. */
   private readonly pending: RequestHead[] = []
+  /** What was sent of each pending request, when it may be sent again (`replayable`). */
+  private readonly replays: Array<string | undefined> = []
+  /** Responses the daemon's current connection carried: a kept-alive one has at least one. */
+  private answered = 0
   /** A partial response head. */
   private responseHead: Buffer | undefined
   /** The body of the response being relayed; "close" runs to the end of the connection. */
@@ -150,10 +155,10 @@ class Relay {
     if (this.backend === undefined) this.connect(r, key)
     const forwardedFor =
       head.forwardedFor === undefined ? this.remote : `${head.forwardedFor}, ${this.remote}`
-    this.toBackend(
-      `${head.kept}\r\nx-forwarded-for: ${forwardedFor}\r\nx-forwarded-host: ${head.host}\r\nx-forwarded-proto: ${this.options.proto}\r\n${HOPS_HEADER}: ${head.hops + 1}\r\n\r\n`,
-    )
+    const wire = `${head.kept}\r\nx-forwarded-for: ${forwardedFor}\r\nx-forwarded-host: ${head.host}\r\nx-forwarded-proto: ${this.options.proto}\r\n${HOPS_HEADER}: ${head.hops + 1}\r\n\r\n`
+    this.toBackend(wire)
     this.pending.push(head)
+    this.replays.push(replayable(head) ? wire : undefined)
     this.body =
       head.body === "chunked" ? new ChunkedBody() : head.body > 0 ? new LengthBody(head.body) : undefined
     return true
@@ -165,6 +170,7 @@ class Relay {
     this.backendKey = key
     this.backendError = undefined
     this.target = r
+    this.answered = 0
     backend.setTimeout(this.options.responseTimeout)
     backend.on("data", (chunk: Buffer) => {
       if (this.backend === backend) this.onBackendData(chunk)
@@ -274,6 +280,8 @@ class Relay {
 
   private responseDone() {
     this.pending.shift()
+    this.replays.shift()
+    this.answered++
     this.responding = false
     if (this.pending.length > 0 || this.body !== undefined) return
     if (this.clientEnded) return this.close()
@@ -301,6 +309,7 @@ class Relay {
       this.responding = false
       return
     }
+    if (!this.responding && this.target !== undefined && this.replay(this.target)) return
     if (!this.responding && this.target !== undefined) {
       const port = this.target.port
       return void this.answer(
@@ -313,6 +322,20 @@ class Relay {
       )
     }
     this.destroy()
+  }
+
+  /**
+   * Sends the pending requests again on a new connection, when the daemon closed a kept-alive one
+   * without a byte of their answers and each of them may be repeated; false otherwise. The new
+   * connection has answered nothing, so a close of it is a 502.
+   */
+  private replay(target: Routed): boolean {
+    if (this.answered === 0 || this.body !== undefined || this.responseHead !== undefined) return false
+    const wires = this.replays.filter((w) => w !== undefined)
+    if (wires.length === 0 || wires.length !== this.pending.length) return false
+    this.connect(target, this.backendKey)
+    for (const wire of wires) this.toBackend(wire)
+    return true
   }
 
   private onBackendIdle() {

@@ -81,6 +81,11 @@ const exchange = (
 
 const count = (text: string, needle: string) => text.split(needle).length - 1
 
+/** Resolves once `check` holds (polled every 5 ms); the test's timeout bounds it. */
+const waitUntil = async (check: () => boolean) => {
+  while (!check()) await new Promise((r) => setTimeout(r, 5))
+}
+
 describe("the plain-HTTP relay", () => {
   it("relays pipelined requests in order on one connection, setting X-Forwarded-* and dropping hop-by-hop headers both ways", async () => {
     const seen: Array<http.IncomingHttpHeaders> = []
@@ -242,20 +247,66 @@ describe("the plain-HTTP relay", () => {
   it("opens a new connection when the daemon closed an idle one", async () => {
     const daemon = await serve((req, res) => res.end(`n${req.url}`))
     daemon.server.keepAliveTimeout = 50
+    let closedByDaemon = false
+    daemon.server.on("connection", (socket: net.Socket) => socket.on("close", () => (closedByDaemon = true)))
     const port = await proxy(() => target(daemon.port))
     const { text } = await exchange(
       port,
       ["GET /1 HTTP/1.1\r\nHost: k.localhost\r\n\r\n"],
       (t) => t.includes("n/2"),
       (s) => {
-        // well after the daemon's 50 ms keep-alive timeout: the relay must have seen the close
-        // (not observable from here) before the next request, or that request meets the closing
-        // connection, as a direct client would
-        s.once("data", () => setTimeout(() => s.write("GET /2 HTTP/1.1\r\nHost: k.localhost\r\n\r\n"), 300))
+        // the next request once the daemon closed its idle connection: whether the relay saw the
+        // close first or sends the request into it, the request is answered
+        s.once("data", () =>
+          waitUntil(() => closedByDaemon).then(() => s.write("GET /2 HTTP/1.1\r\nHost: k.localhost\r\n\r\n")),
+        )
       },
     )
     expect(text).toContain("n/1")
     expect(text).toContain("n/2")
+  })
+
+  it("sends idempotent requests again when the daemon closes a kept-alive connection without answering them", async () => {
+    // each connection answers its first request and closes at the next one, as a daemon closing
+    // an idle connection just as a request arrives
+    let connections = 0
+    const daemon = net.createServer((socket) => {
+      connections++
+      let answered = false
+      socket.on("data", (d) => {
+        if (answered) return void socket.destroy()
+        answered = true
+        const line = d.toString("latin1").split("\r\n")[0]
+        socket.write(`HTTP/1.1 200 OK\r\ncontent-length: ${line.length}\r\n\r\n${line}`)
+      })
+    })
+    closers.push(() => daemon.close())
+    const daemonPort = await listen(daemon)
+    const port = await proxy(() => target(daemonPort))
+    for (const method of ["GET", "HEAD", "DELETE"]) {
+      // the second answer's end: its body (the request line), or for HEAD its head
+      const end = method === "HEAD" ? "\r\n\r\n" : `${method} /2 HTTP/1.1`
+      const { text } = await exchange(
+        port,
+        ["GET /1 HTTP/1.1\r\nHost: r.localhost\r\n\r\n"],
+        (t) => (count(t, "HTTP/1.1 200 OK") === 2 && t.endsWith(end)) || t.includes("</html>"),
+        (s) => s.once("data", () => s.write(`${method} /2 HTTP/1.1\r\nHost: r.localhost\r\n\r\n`)),
+      )
+      expect(text, method).toContain("GET /1 HTTP/1.1")
+      expect(text, method).toMatch(/HTTP\/1\.1 200 OK\r\n[\s\S]*HTTP\/1\.1 200 OK/)
+      if (method !== "HEAD") expect(text, method).toContain(`${method} /2 HTTP/1.1`)
+    }
+    // a POST might have had its effect: it is not sent twice
+    const before = connections
+    const { text } = await exchange(
+      port,
+      ["GET /1 HTTP/1.1\r\nHost: r.localhost\r\n\r\n"],
+      (t) => t.includes("502 Bad Gateway") && t.includes("</html>"),
+      (s) =>
+        s.once("data", () => s.write("POST /2 HTTP/1.1\r\nHost: r.localhost\r\ncontent-length: 0\r\n\r\n")),
+    )
+    expect(text).toContain("HTTP/1.1 502 Bad Gateway")
+    expect(connections - before).toBe(1)
   })
 
   it("routes each request of a connection by its own Host, waiting for an asynchronous routing", async () => {
