@@ -276,7 +276,7 @@ describe("the plain-HTTP relay", () => {
       socket.on("data", (d) => {
         if (answered) return void socket.destroy()
         answered = true
-        const line = d.toString("latin1").split("\r\n")[0]
+        const line = d.toString("latin1").split("\r\n")[0] ?? ""
         socket.write(`HTTP/1.1 200 OK\r\ncontent-length: ${line.length}\r\n\r\n${line}`)
       })
     })
