@@ -189,6 +189,32 @@ export const removeDaemon = (text: string, id: string): { text: string } | { pro
   removeEntry(text, "daemons", id, `daemon ${JSON.stringify(id)} is not declared here`)
 
 /**
+ * The text without a `[table]` header left with nothing under it (no key, no comment, no comment
+ * above it) and the blank lines that went with it; the text as it is otherwise.
+ */
+export const dropEmptyTable = (text: string, table: string): string => {
+  const p = parse(text)
+  if (!("program" in p)) return text
+  const tables = p.program.body[0].body.filter((i): i is AST.TOMLTable => i.type === "TOMLTable")
+  const i = tables.findIndex(
+    (t) => t.kind === "standard" && t.resolvedKey.length === 1 && t.resolvedKey[0] === table,
+  )
+  const found = tables[i]
+  if (found === undefined || found.body.length > 0) return text
+  const header = lineOf(p, found.range[0])
+  if (attachedAbove(p, header) !== header || lineText(p, header).includes("#")) return text
+  const next = tables[i + 1]
+  const end = next === undefined ? lineCount(p) : lineOf(p, next.range[0])
+  for (let l = header + 1; l < end; l++) if (!isBlank(p, l)) return text
+  // the header and the blank lines after it; at the end of the file, the blank lines before it
+  let first = header
+  if (next === undefined) while (first > 0 && isBlank(p, first - 1)) first--
+  let out = ""
+  for (let l = 0; l < lineCount(p); l++) if (l < first || l >= end) out += lineText(p, l)
+  return out
+}
+
+/**
  * The text without entry `id` of `table` (`[slugs]`'s `shop = { ... }`, or a `[slugs.shop]`
  * table), as `removeDaemon` removes a daemon; `missing`: the message when it is not there.
  */

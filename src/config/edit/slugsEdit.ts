@@ -4,7 +4,7 @@ import type { ResolvedSlug } from "../../domain/ResolvedConfig.js"
 import type { ConfigLocation } from "../discover.js"
 import { parseConfigText } from "../parseFile.js"
 import { expandPath } from "../paths.js"
-import { type EditProblem, removeEntry } from "./daemonEdit.js"
+import { dropEmptyTable, type EditProblem, removeEntry } from "./daemonEdit.js"
 import { setTomlValue, tomlValueText } from "./tomlEdit.js"
 
 /** The slugs the text declares (`dir` expanded as the loader expands it), by name; {} when it is not TOML. */
@@ -62,6 +62,11 @@ export const addSlug = (
     : { _tag: "Added", text: edited.right }
 }
 
-/** The text without slug `slug` (every other byte kept), or why not (`missing`: it is not there). */
-export const removeSlug = (text: string, slug: string): { text: string } | { problem: EditProblem } =>
-  removeEntry(text, "slugs", slug, `slug ${JSON.stringify(slug)} is not declared here`)
+/**
+ * The text without slug `slug` (every other byte kept, but a `[slugs]` header left empty), or why
+ * not (`missing`: it is not there).
+ */
+export const removeSlug = (text: string, slug: string): { text: string } | { problem: EditProblem } => {
+  const removed = removeEntry(text, "slugs", slug, `slug ${JSON.stringify(slug)} is not declared here`)
+  return "text" in removed ? { text: dropEmptyTable(removed.text, "slugs") } : removed
+}

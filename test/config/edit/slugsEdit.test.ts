@@ -53,6 +53,21 @@ describe("proxy add: a slug written into [slugs]", () => {
     })
   })
 
+  it("removing the last slug drops the [slugs] header added with it: the file as it was", () => {
+    const before = "# mine\n[settings.web]\nbind_port = 4000 # keep\n"
+    expect(removeSlug(added(before), "shop")).toEqual({ text: before })
+    expect(removeSlug(added(""), "shop")).toEqual({ text: "" })
+    // a header with the user's comments, or followed by another table, is handled as such
+    const commented = '# my slugs\n[slugs]\nshop = { dir = "/w/shop" }\n'
+    expect(removeSlug(commented, "shop")).toEqual({ text: "# my slugs\n[slugs]\n" })
+    const inner = '[slugs] # keep\nshop = { dir = "/w/shop" }\n'
+    expect(removeSlug(inner, "shop")).toEqual({ text: "[slugs] # keep\n" })
+    const middle = '[slugs]\nshop = { dir = "/w/shop" }\n\n[settings.web]\nbind_port = 1\n'
+    expect(removeSlug(middle, "shop")).toEqual({ text: "[settings.web]\nbind_port = 1\n" })
+    const more = '[slugs]\nshop = { dir = "/w/shop" }\napi = { dir = "/w/api" }\n'
+    expect(removeSlug(more, "shop")).toEqual({ text: '[slugs]\napi = { dir = "/w/api" }\n' })
+  })
+
   it("an identical slug is unchanged; another target is refused naming proxy remove", () => {
     const text = added("")
     expect(addSlug(location, text, home, "shop", target)).toEqual({ _tag: "Unchanged" })
