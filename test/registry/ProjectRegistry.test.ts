@@ -152,8 +152,10 @@ describe("ProjectRegistry (known projects and their live configuration)", () => 
       fs.writeFileSync(file, app("web", "worker"))
       // the interval fiber is asleep: nothing changes before the interval has passed
       while ((yield* TestClock.sleeps()).length === 0) yield* Effect.yieldNow()
+      const asleep = yield* TestClock.sleeps()
       yield* TestClock.adjust("9 seconds")
-      yield* Effect.promise(() => new Promise((r) => setTimeout(r, 300)))
+      // the same sleep is still pending: the fiber has not woken (a reload would have slept again)
+      expect(yield* TestClock.sleeps()).toEqual(asleep)
       expect(daemons(yield* SubscriptionRef.get(registry.snapshot))).toEqual(["shop/web"])
       yield* TestClock.adjust("1 second")
       const realDeadline = Effect.promise(() => new Promise((r) => setTimeout(r, 10_000))).pipe(
