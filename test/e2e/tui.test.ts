@@ -129,6 +129,23 @@ describe("supervisor tui", () => {
   )
 
   it(
+    "says so when the supervisor stops answering, and goes on once it is back",
+    async () => {
+      expect(sb.cli(["supervisor", "stop"], app).status).toBe(0)
+      await screen("the unreachable notice", (t) =>
+        t.includes("the supervisor is not answering: retrying every 0.3s"),
+      )
+      expect(sb.cli(["supervisor", "start"], app).status).toBe(0)
+      const text = await screen(
+        "the table again",
+        (t) => !t.includes("not answering") && /app\/web\s+stopped/.test(t),
+      )
+      expect(text).toContain("supervisor · 3 daemons")
+    },
+    T,
+  )
+
+  it(
     "filters with /: only the matching rows, kept on Enter, cleared on Esc",
     async () => {
       tui.sendKeys("/", "wor")
