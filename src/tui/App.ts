@@ -164,7 +164,15 @@ export const App = ({ runtime, intervalMs }: AppProps) => {
           ...Array.from({ length: tableRows }, (_, i) => {
             const r = visible[i]
             if (r === undefined)
-              return h(Text, { key: `empty${i}` }, i === 0 && rows !== undefined ? "  (no daemons)" : " ")
+              return h(
+                Text,
+                { key: `empty${i}` },
+                i > 0 || rows === undefined
+                  ? " "
+                  : all.length === 0
+                    ? "  (no daemons)"
+                    : "  (no daemon matches the filter)",
+              )
             const isSel = r.id === selected?.id
             const cells = r.cells.map((c, j) => fitCell(c, widths[j]!))
             return h(

@@ -158,6 +158,10 @@ describe("supervisor tui", () => {
       expect(text).toContain('1 match "wor"')
       tui.sendKeys("Escape")
       await screen("every row back", (t) => t.includes("supervisor · 3 daemons") && !t.includes("match"))
+      tui.sendKeys("/", "zzz")
+      await screen("no row matching", (t) => t.includes("(no daemon matches the filter)"))
+      tui.sendKeys("Escape")
+      await screen("every row back again", (t) => /^> app\/\w+/m.test(t) && !t.includes("match"))
     },
     T,
   )
