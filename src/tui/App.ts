@@ -27,15 +27,14 @@ type Status = { readonly text: string; readonly tone: "info" | "ok" | "error" }
 /** The terminal's size, followed on resize. */
 const useSize = () => {
   const { stdout } = useStdout()
-  const read = () => ({ rows: stdout.rows || 24, columns: stdout.columns || 80 })
-  const [size, setSize] = useState(read)
+  const [size, setSize] = useState(() => ({ rows: stdout.rows || 24, columns: stdout.columns || 80 }))
   useEffect(() => {
-    const onResize = () => setSize(read())
+    const onResize = () => setSize({ rows: stdout.rows || 24, columns: stdout.columns || 80 })
     stdout.on("resize", onResize)
     return () => {
       stdout.off("resize", onResize)
     }
-  })
+  }, [stdout])
   return size
 }
 
