@@ -13,12 +13,13 @@ const name = (i: number) => `d${String(i).padStart(2, "0")}`
 describe("supervisor tui with many daemons", () => {
   let sb: DaemonSandbox
   let tui: TmuxSession
+  let app: string
   beforeAll(() => {
     sb = makeDaemonSandbox()
     const toml = Array.from({ length: N }, (_, i) => `[daemons.${name(i)}]\nrun = "exec sleep 300"\n`).join(
       "\n",
     )
-    const app = sb.project("app", toml)
+    app = sb.project("app", toml)
     tui = tmuxCli(`sv-tui-scroll-${process.pid}`, ["tui"], { cwd: app, env: sb.env, width: 100, height: 30 })
   }, T)
   afterAll(() => {
@@ -73,6 +74,27 @@ describe("supervisor tui with many daemons", () => {
       tui.sendKeys("C-c")
       const text = await screen("the exit", (t) => t.includes("EXIT=0"))
       expect(text).not.toContain("app/d00")
+    },
+    T,
+  )
+
+  it(
+    "follows the CLI's auto-start setting: none, and no supervisor, is an error (exit 1)",
+    async () => {
+      expect(sb.cli(["supervisor", "stop"], app).status).toBe(0)
+      expect(sb.cli(["settings", "set", "supervisor.auto_start", "false", "--global"], app).status).toBe(0)
+      const second = tmuxCli(`sv-tui-noauto-${process.pid}`, ["tui"], { cwd: app, env: sb.env })
+      try {
+        const text = await waitFor("the refusal", () => {
+          const t = second.capture()
+          return t.includes("EXIT=") ? t : undefined
+        })
+        expect(text).toContain("the supervisor is not running")
+        expect(text).toContain("auto-start is disabled")
+        expect(text).toContain("EXIT=1")
+      } finally {
+        second.kill()
+      }
     },
     T,
   )
