@@ -104,6 +104,18 @@ await build({
   entryPoints: ["src/mcp/server.ts"],
   outfile: "dist/mcp.cjs",
 })
+// `supervisor tui`: Ink and React, with the dashboard's code, in an ESM bundle (Ink's layout engine
+// uses top-level await, which CommonJS cannot hold), run by that command only in a child process.
+// Ink's devtools module (react-devtools-core) is only loaded with DEV=true: a stub here.
+await build({
+  ...common,
+  format: "esm",
+  entryPoints: ["src/tui/main.ts"],
+  outfile: "dist/tui.mjs",
+  banner: { js: 'import{createRequire}from"module";const require=createRequire(import.meta.url);' },
+  define: { "process.env.NODE_ENV": '"production"' },
+  plugins: [stubs, stubbedIn(/^react-devtools-core$/), deepImports],
+})
 // What the CLI's argument checks need of its command tree (src/cli/argvTables.ts), read from the
 // tree now and baked into the bundle: the CLI does not walk the tree at every start.
 const argvTables = async () => {

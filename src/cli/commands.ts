@@ -19,6 +19,7 @@ import { schemaCommand } from "./schema.js"
 import { settingsCommand } from "./settings.js"
 import { activateCommand, cdCommand, projectCommand } from "./shell.js"
 import { specCommand } from "./spec.js"
+import { tuiCommand } from "./tui.js"
 import { printUsage } from "./usageCommand.js"
 import { webCommand } from "./web.js"
 
@@ -63,6 +64,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     proxyCommand,
     schemaCommand,
     webCommand,
+    tuiCommand,
     activateCommand,
     projectCommand,
     specCommand,

@@ -43,3 +43,16 @@ export const formatUptime = (secs: number): string => {
   if (secs < 86400) return `${Math.floor(secs / 3600)}h${Math.floor((secs % 3600) / 60)}m`
   return `${Math.floor(secs / 86400)}d${Math.floor((secs % 86400) / 3600)}h`
 }
+
+/** `0.4%`: CPU use in percent of one core. */
+export const formatCpu = (percent: number) => `${percent.toFixed(1)}%`
+
+/** `820K`, `12.4M`, `310M`, `1.2G`: resident memory in binary units, short enough for a column. */
+export const formatMemory = (bytes: number): string => {
+  const kib = bytes / 1024
+  if (kib < 1024) return `${Math.round(kib)}K`
+  const mibs = kib / 1024
+  if (mibs < 100) return `${mibs.toFixed(1)}M`
+  if (mibs < 1024) return `${Math.round(mibs)}M`
+  return `${(mibs / 1024).toFixed(1)}G`
+}

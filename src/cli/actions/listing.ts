@@ -12,7 +12,9 @@ import type { ListOptions, StatusOptions } from "../listing.js"
 import { cyan, dim, green, printJson, red, yellow } from "../output.js"
 import { knownDaemons } from "../selection.js"
 import { withSupervisor } from "../session.js"
-import { formatUptime, renderTable } from "../table.js"
+import { formatCpu, formatMemory, formatUptime, renderTable } from "../table.js"
+
+export { formatMemory }
 
 /** Every daemon known to the supervisor, plus those configured here that it never ran. */
 const listing = (config: ResolvedConfig) =>
@@ -136,19 +138,6 @@ const portsText = (e: ApiDaemonEntry): string => {
 }
 
 const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`
-
-/** `0.4%`: CPU use in percent of one core. */
-const formatCpu = (percent: number) => `${percent.toFixed(1)}%`
-
-/** `820K`, `12.4M`, `310M`, `1.2G`: resident memory in binary units, short enough for a column. */
-export const formatMemory = (bytes: number): string => {
-  const kib = bytes / 1024
-  if (kib < 1024) return `${Math.round(kib)}K`
-  const mibs = kib / 1024
-  if (mibs < 100) return `${mibs.toFixed(1)}M`
-  if (mibs < 1024) return `${Math.round(mibs)}M`
-  return `${(mibs / 1024).toFixed(1)}G`
-}
 
 /** `supervisor status ID`: one daemon's status. */
 export const status = (o: StatusOptions) =>

@@ -25,6 +25,7 @@ export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   supervisor: "Supervisor",
   boot: "Supervisor",
   web: "Supervisor",
+  tui: "Supervisor",
   proxy: "Supervisor",
   activate: "Shell",
   project: "Shell",

@@ -1,0 +1,112 @@
+// What `supervisor tui`'s refresh loop costs: the dashboard on 200 running daemons, in tmux.
+// Usage: node bench/tui.mjs [--daemons 200] [--seconds 25] [--interval 1]   (build first)
+// Starts a supervisor on a fresh state directory and the daemons (`sleep`), runs the built
+// `supervisor tui` in a 160x45 tmux session on a private socket, waits until its table shows
+// them all, then reads the CPU time (utime + stime of /proc/<pid>/stat) of the dashboard's
+// process (dist/tui.mjs) and of the CLI process that waits for it over `--seconds`, and prints
+// it as a percentage of one core.
+import { spawnSync } from "node:child_process"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { cpus, loadavg, tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { setTimeout as sleep } from "node:timers/promises"
+
+const args = process.argv.slice(2)
+const options = { daemons: "200", seconds: "25", interval: "1" }
+for (let i = 0; i < args.length; i++) {
+  const name = args[i].startsWith("--") ? args[i].slice(2) : undefined
+  if (name === undefined || !(name in options)) throw new Error(`unknown option ${args[i]}`)
+  options[name] = args[++i]
+}
+const N = Number(options.daemons)
+const BIN = resolve(import.meta.dirname, "../dist/supervisor.cjs")
+const TUI = resolve(import.meta.dirname, "../dist/tui.mjs")
+const root = mkdtempSync(join(tmpdir(), "sv-tui-bench-"))
+const project = join(root, "many")
+mkdirSync(project)
+writeFileSync(
+  join(project, "supervisor.toml"),
+  Array.from(
+    { length: N },
+    (_, i) => `[daemons.d${String(i + 1).padStart(3, "0")}]\nrun = "exec sleep 3600"\nready_delay = 0\n`,
+  ).join("\n"),
+)
+const env = {
+  PATH: process.env.PATH,
+  HOME: join(root, "home"),
+  SUPERVISOR_STATE_DIR: join(root, "state"),
+  SUPERVISOR_CONFIG_DIR: join(root, "home", ".config", "supervisor"),
+  SUPERVISOR_SYSTEM_CONFIG_DIR: join(root, "etc"),
+  TERM: "xterm-256color",
+}
+mkdirSync(env.HOME, { recursive: true })
+const cli = (...argv) => {
+  const r = spawnSync(process.execPath, [BIN, ...argv], {
+    cwd: project,
+    env,
+    encoding: "utf8",
+    timeout: 300_000,
+  })
+  if (r.status !== 0) throw new Error(`supervisor ${argv.join(" ")}: ${r.stderr}`)
+  return r.stdout
+}
+const socket = `sv-tui-bench-${process.pid}`
+const tmux = (...a) => spawnSync("tmux", ["-L", socket, "-f", "/dev/null", ...a], { encoding: "utf8", env })
+
+/** CPU time (user + system) of a process so far, in ms (10 ms ticks of /proc/<pid>/stat). */
+const cpuMs = (pid) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+/** The pid whose command line has `word` among its arguments. */
+const pidOf = (word, also) =>
+  readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .find((pid) => {
+      try {
+        const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")
+        return argv.includes(word) && (also === undefined || argv.includes(also))
+      } catch {
+        return false
+      }
+    })
+
+try {
+  cli("start", "--all", "--quiet")
+  const command = `${process.execPath} ${BIN} tui --interval ${options.interval}`
+  tmux("new-session", "-d", "-x", "160", "-y", "45", "-s", "bench", "-c", project, command)
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    const screen = tmux("capture-pane", "-p", "-t", "bench").stdout
+    if (screen.includes(`${N} daemons`) && /d001\s+running/.test(screen)) break
+    if (Date.now() > deadline) throw new Error(`the dashboard did not show ${N} daemons:\n${screen}`)
+    await sleep(200)
+  }
+  const tuiPid = pidOf(TUI)
+  const cliPid = pidOf(BIN, "tui")
+  if (tuiPid === undefined || cliPid === undefined)
+    throw new Error("the dashboard's processes were not found")
+  await sleep(3000) // past the first renders
+  const t0 = [cpuMs(tuiPid), cpuMs(cliPid)]
+  const start = Date.now()
+  await sleep(Number(options.seconds) * 1000)
+  const wall = Date.now() - start
+  const [tui, waiting] = [cpuMs(tuiPid) - t0[0], cpuMs(cliPid) - t0[1]]
+  const pct = (ms) => ((ms / wall) * 100).toFixed(2)
+  const lines = tmux("capture-pane", "-p", "-t", "bench").stdout.split("\n")
+  const rows = lines.filter((l) => /^[> ] \S+\/d\d{3}\s/.test(l)).length
+  console.log(
+    `supervisor tui, ${N} running daemons, refresh every ${options.interval} s, ${(wall / 1000).toFixed(1)} s: dashboard process ${tui} ms CPU = ${pct(tui)}% of one core; waiting CLI process ${waiting} ms = ${pct(waiting)}%; ${rows} table rows drawn in a 45-line terminal`,
+  )
+  console.log(
+    `machine: ${cpus().length} x ${cpus()[0]?.model ?? "unknown CPU"}, node ${process.version}, load average ${loadavg()[0].toFixed(1)}`,
+  )
+} finally {
+  tmux("kill-server")
+  try {
+    cli("supervisor", "stop")
+  } catch {}
+  rmSync(root, { recursive: true, force: true })
+}

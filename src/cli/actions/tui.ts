@@ -1,0 +1,57 @@
+import { spawn } from "node:child_process"
+import * as path from "node:path"
+import { Console, Effect } from "effect"
+import { UsageError } from "../../control/selection.js"
+import { ExitCode, exitWith, red } from "../output.js"
+import { handleErrors, withSupervisor } from "../session.js"
+import type { TuiOptions } from "../tui.js"
+
+/**
+ * `supervisor tui`: checks its terminal and its options, connects (starting the supervisor as
+ * every command does), then runs the dashboard: dist/tui.mjs, an ESM bundle (Ink's layout
+ * engine needs top-level await), in a child process with this terminal, whose exit it takes.
+ */
+export const tui = (o: TuiOptions) =>
+  Effect.gen(function* () {
+    if (!(o.interval >= 0.1 && o.interval <= 60))
+      return yield* handleErrors(
+        Effect.fail(
+          new UsageError({
+            message: `--interval ${o.interval}: give seconds from 0.1 to 60 (e.g. --interval 2)`,
+          }),
+        ),
+      )
+    if (process.stdin.isTTY !== true || process.stdout.isTTY !== true) {
+      yield* Console.error(
+        `${red("error:")} supervisor tui needs a terminal (its input and output are not one); use \`supervisor list\` or \`supervisor logs\` in scripts`,
+      )
+      return yield* exitWith(ExitCode.usage)
+    }
+    // the same connection as every command: the project here becomes known, auto-start applies
+    yield* withSupervisor(false, () => Effect.void)
+    if (process.exitCode !== undefined && process.exitCode !== 0) return
+    const code = yield* Effect.async<number>((resume) => {
+      const child = spawn(
+        process.execPath,
+        [
+          path.join(path.dirname(process.argv[1]!), "tui.mjs"),
+          "--interval-ms",
+          String(Math.round(o.interval * 1000)),
+        ],
+        { stdio: "inherit" },
+      )
+      // Ctrl-C reaches the dashboard as a key (raw mode); a SIGINT sent to the group ends it alone
+      const ignore = () => {}
+      process.on("SIGINT", ignore)
+      child.once("error", (e) => {
+        process.off("SIGINT", ignore)
+        process.stderr.write(`${red("error:")} could not run the dashboard: ${e.message}\n`)
+        resume(Effect.succeed(ExitCode.failure))
+      })
+      child.once("exit", (c, signal) => {
+        process.off("SIGINT", ignore)
+        resume(Effect.succeed(c ?? (signal === null ? 0 : ExitCode.failure)))
+      })
+    })
+    if (code !== 0) yield* exitWith(code)
+  })

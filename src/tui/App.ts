@@ -1,0 +1,221 @@
+import { Effect, Fiber } from "effect"
+import { Box, Text, useApp, useInput, useStdout } from "ink"
+import { createElement as h, useCallback, useEffect, useMemo, useRef, useState } from "react"
+import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
+import { control, followLog, listDaemons, pollDaemons, type TuiRuntime } from "./connection.js"
+import { HelpScreen, helpLine } from "./help.js"
+import { initialUi, keyAction, reduce, selection, type Verb } from "./keys.js"
+import { appendLog, type LogLine } from "./logBuffer.js"
+import { columnWidths, fitCell, HEADER, layout, type Row, toRows, windowTop } from "./model.js"
+
+export interface AppProps {
+  readonly runtime: TuiRuntime
+  readonly intervalMs: number
+}
+
+/** What each verb says once done: `started proj/api`. */
+const DONE: Readonly<Record<Verb, string>> = {
+  start: "started",
+  stop: "stopped",
+  restart: "restarted",
+  enable: "enabled",
+  disable: "disabled",
+}
+
+type Status = { readonly text: string; readonly tone: "info" | "ok" | "error" }
+
+/** The terminal's size, followed on resize. */
+const useSize = () => {
+  const { stdout } = useStdout()
+  const [size, setSize] = useState(() => ({ rows: stdout.rows || 24, columns: stdout.columns || 80 }))
+  useEffect(() => {
+    const onResize = () => setSize({ rows: stdout.rows || 24, columns: stdout.columns || 80 })
+    stdout.on("resize", onResize)
+    return () => {
+      stdout.off("resize", onResize)
+    }
+  }, [stdout])
+  return size
+}
+
+/** Rows of the listing, set only when a cell changed: an unchanged listing renders nothing. */
+const useRows = (runtime: TuiRuntime, intervalMs: number) => {
+  const [rows, setRows] = useState<ReadonlyArray<Row> | undefined>(undefined)
+  const [down, setDown] = useState<string | undefined>(undefined)
+  const last = useRef("")
+  const apply = useCallback((entries: ReadonlyArray<ApiDaemonEntry>) => {
+    const next = toRows(entries)
+    const key = JSON.stringify(next)
+    setDown(undefined)
+    if (key === last.current) return
+    last.current = key
+    setRows(next)
+  }, [])
+  useEffect(() => {
+    const fiber = runtime.runFork(pollDaemons(intervalMs, apply, setDown))
+    return () => {
+      runtime.runFork(Fiber.interrupt(fiber))
+    }
+  }, [runtime, intervalMs, apply])
+  const refresh = useCallback(() => {
+    runtime.runFork(
+      listDaemons.pipe(
+        Effect.tap((e) => Effect.sync(() => apply(e))),
+        Effect.ignore,
+      ),
+    )
+  }, [runtime, apply])
+  return { rows, down, refresh }
+}
+
+/** The selected daemon's log, followed while the pane is open (a short pause while selecting). */
+const useLog = (runtime: TuiRuntime, id: string | undefined, open: boolean) => {
+  const [lines, setLines] = useState<ReadonlyArray<LogLine>>([])
+  useEffect(() => {
+    setLines([])
+    if (!open || id === undefined) return
+    let fiber: Fiber.RuntimeFiber<unknown, unknown> | undefined
+    const timer = setTimeout(() => {
+      fiber = runtime.runFork(
+        followLog(
+          id,
+          100,
+          () => setLines([]),
+          (items) => setLines((prev) => appendLog(prev, items)),
+        ),
+      )
+    }, 150)
+    return () => {
+      clearTimeout(timer)
+      if (fiber !== undefined) runtime.runFork(Fiber.interrupt(fiber))
+    }
+  }, [runtime, id, open])
+  return lines
+}
+
+/** The dashboard: title, table, log pane, status line, help line. */
+export const App = ({ runtime, intervalMs }: AppProps) => {
+  const app = useApp()
+  const { rows: terminalRows, columns } = useSize()
+  const { rows, down, refresh } = useRows(runtime, intervalMs)
+  const [ui, setUi] = useState(initialUi)
+  const [status, setStatus] = useState<Status>({ text: "connecting…", tone: "info" })
+  const all = rows ?? []
+  const { shown, index } = selection(all, ui)
+  const selected = index >= 0 ? shown[index] : undefined
+  const { tableRows, logRows } = layout(terminalRows, ui.logOpen)
+  const logLines = useLog(runtime, selected?.id, ui.logOpen)
+
+  useEffect(() => {
+    if (rows !== undefined && status.text === "connecting…") setStatus({ text: "", tone: "info" })
+  }, [rows, status.text])
+
+  // the status line tells the result of the latest action: an earlier one that ends later is not shown
+  const latest = useRef(0)
+  const act = (verb: Verb, id: string) => {
+    const n = ++latest.current
+    setStatus({ text: `${verb} ${id}…`, tone: "info" })
+    runtime
+      .runPromise(control(verb, id))
+      .then((r) =>
+        n !== latest.current
+          ? undefined
+          : setStatus(
+              r.ok
+                ? { text: `${DONE[verb]} ${id}`, tone: "ok" }
+                : { text: `${verb} ${id} failed: ${r.error ?? "unknown error"}`, tone: "error" },
+            ),
+      )
+      .finally(refresh)
+  }
+
+  // Keys typed faster than a render (or sent at once, as by tmux) arrive as one string: one action per key.
+  useInput((input, key) => {
+    const keys =
+      input.length > 1 && !key.ctrl && !key.meta && !input.startsWith("\u001b") ? [...input] : [input]
+    let u = ui
+    for (const k of keys) {
+      const action = keyAction(u.mode, k, key, tableRows)
+      if (action._tag === "Quit") return app.exit()
+      if (action._tag === "Control") {
+        const sel = selection(all, u)
+        const target = sel.index >= 0 ? sel.shown[sel.index] : undefined
+        if (target === undefined) setStatus({ text: "no daemon selected", tone: "error" })
+        else act(action.verb, target.id)
+      } else u = reduce(u, action, all, tableRows)
+    }
+    setUi(u)
+  })
+
+  const top = windowTop(shown.length, Math.max(index, 0), tableRows, ui.top)
+  const visible = shown.slice(top, top + tableRows)
+  const widths = useMemo(() => columnWidths(visible), [visible])
+  const line = (cells: ReadonlyArray<string>) => cells.map((c, i) => fitCell(c, widths[i]!)).join("  ")
+  const title = `supervisor · ${all.length} daemon${all.length === 1 ? "" : "s"}${ui.filter ? ` · ${shown.length} match "${ui.filter}"` : ""}${shown.length > tableRows ? ` · rows ${top + 1}-${top + visible.length}` : ""}`
+
+  const body =
+    ui.mode === "help"
+      ? h(HelpScreen, { height: terminalRows - 3 })
+      : h(
+          Box,
+          { flexDirection: "column" },
+          h(Text, { bold: true, wrap: "truncate-end" }, `  ${line(HEADER)}`),
+          ...Array.from({ length: tableRows }, (_, i) => {
+            const r = visible[i]
+            if (r === undefined)
+              return h(
+                Text,
+                { key: `empty${i}` },
+                i > 0 || rows === undefined
+                  ? " "
+                  : all.length === 0
+                    ? "  (no daemons)"
+                    : "  (no daemon matches the filter)",
+              )
+            const isSel = r.id === selected?.id
+            const cells = r.cells.map((c, j) => fitCell(c, widths[j]!))
+            return h(
+              Text,
+              { key: r.id, inverse: isSel, wrap: "truncate-end" },
+              isSel ? "> " : "  ",
+              cells[0],
+              "  ",
+              h(Text, { color: r.colour }, cells[1]),
+              "  ",
+              cells.slice(2).join("  "),
+            )
+          }),
+          ...(ui.logOpen
+            ? [
+                h(
+                  Text,
+                  { key: "logtitle", bold: true, wrap: "truncate-end" },
+                  `── log: ${selected?.id ?? "(none)"} ${"─".repeat(Math.max(0, columns))}`,
+                ),
+                ...Array.from({ length: logRows }, (_, i) => {
+                  const l = logLines[logLines.length - logRows + i]
+                  return h(
+                    Text,
+                    { key: `log${i}`, wrap: "truncate-end", dimColor: l?.clear === true },
+                    l === undefined ? " " : l.text,
+                  )
+                }),
+              ]
+            : []),
+        )
+
+  const statusText = down !== undefined ? `${down}: retrying every ${intervalMs / 1000}s` : status.text
+  const tone = down !== undefined ? "error" : status.tone
+  return h(
+    Box,
+    { flexDirection: "column", width: columns },
+    h(Text, { bold: true, wrap: "truncate-end" }, title),
+    body,
+    h(
+      Text,
+      { ...(tone === "info" ? {} : { color: tone === "error" ? "red" : "green" }), wrap: "truncate-end" },
+      statusText || " ",
+    ),
+    h(Text, { dimColor: ui.mode !== "filter", wrap: "truncate-end" }, helpLine(ui.mode, ui.filter)),
+  )
+}

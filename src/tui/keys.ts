@@ -1,0 +1,124 @@
+// Keys -> actions, and the dashboard's UI state (selection, filter, panes) as a pure reducer.
+import { filterRows, type Row, windowTop } from "./model.js"
+
+/** The daemon actions of the keys, named like the API's routes (`POST /api/daemons/{id}/start`). */
+export type Verb = "start" | "stop" | "restart" | "enable" | "disable"
+
+export type Action =
+  | { readonly _tag: "Move"; readonly by: number }
+  | { readonly _tag: "MoveTo"; readonly to: "first" | "last" }
+  | { readonly _tag: "Control"; readonly verb: Verb }
+  | { readonly _tag: "ToggleLog" }
+  | { readonly _tag: "FilterStart" }
+  | { readonly _tag: "FilterType"; readonly text: string }
+  | { readonly _tag: "FilterBackspace" }
+  | { readonly _tag: "FilterDone" }
+  | { readonly _tag: "FilterCancel" }
+  | { readonly _tag: "Help" }
+  | { readonly _tag: "CloseHelp" }
+  | { readonly _tag: "Quit" }
+  | { readonly _tag: "None" }
+
+/** What the dashboard reads of a key press (a subset of Ink's `Key`). */
+export interface KeyInfo {
+  readonly upArrow: boolean
+  readonly downArrow: boolean
+  readonly pageUp: boolean
+  readonly pageDown: boolean
+  readonly home: boolean
+  readonly end: boolean
+  readonly return: boolean
+  readonly escape: boolean
+  readonly ctrl: boolean
+  readonly backspace: boolean
+  readonly delete: boolean
+}
+
+export type Mode = "table" | "filter" | "help"
+
+const VERBS: Readonly<Record<string, Verb>> = {
+  s: "start",
+  x: "stop",
+  S: "stop",
+  r: "restart",
+  e: "enable",
+  d: "disable",
+}
+
+/** The action of a key in `mode`; `page` is how many rows PgUp/PgDn move. */
+export const keyAction = (mode: Mode, input: string, key: KeyInfo, page: number): Action => {
+  if (key.ctrl && input === "c") return { _tag: "Quit" }
+  if (mode === "help") return input === "q" ? { _tag: "Quit" } : { _tag: "CloseHelp" }
+  if (mode === "filter") {
+    if (key.return) return { _tag: "FilterDone" }
+    if (key.escape) return { _tag: "FilterCancel" }
+    if (key.backspace || key.delete) return { _tag: "FilterBackspace" }
+    if (key.ctrl || input === "" || /[\x00-\x1f]/.test(input)) return { _tag: "None" }
+    return { _tag: "FilterType", text: input }
+  }
+  if (key.upArrow || input === "k") return { _tag: "Move", by: -1 }
+  if (key.downArrow || input === "j") return { _tag: "Move", by: 1 }
+  if (key.pageUp) return { _tag: "Move", by: -Math.max(1, page) }
+  if (key.pageDown) return { _tag: "Move", by: Math.max(1, page) }
+  if (key.home || input === "g") return { _tag: "MoveTo", to: "first" }
+  if (key.end || input === "G") return { _tag: "MoveTo", to: "last" }
+  if (key.return || input === "l") return { _tag: "ToggleLog" }
+  if (input === "/") return { _tag: "FilterStart" }
+  if (input === "?") return { _tag: "Help" }
+  if (input === "q") return { _tag: "Quit" }
+  if (key.escape) return { _tag: "FilterCancel" }
+  const verb = VERBS[input]
+  return verb === undefined ? { _tag: "None" } : { _tag: "Control", verb }
+}
+
+/** The UI's state: the selection is a daemon ID, so it stays on its daemon when rows move. */
+export interface UiState {
+  readonly mode: Mode
+  readonly filter: string
+  readonly selected: string | undefined
+  readonly top: number
+  readonly logOpen: boolean
+}
+
+export const initialUi: UiState = { mode: "table", filter: "", selected: undefined, top: 0, logOpen: true }
+
+/** The rows shown and the selected one's index (the first row when the selected is gone). */
+export const selection = (rows: ReadonlyArray<Row>, ui: UiState) => {
+  const shown = filterRows(rows, ui.filter)
+  const found = shown.findIndex((r) => r.id === ui.selected)
+  return { shown, index: shown.length === 0 ? -1 : Math.max(0, found) }
+}
+
+/** The state after `action` (Control and Quit are effects: App runs them; the state is unchanged). */
+export const reduce = (ui: UiState, action: Action, rows: ReadonlyArray<Row>, height: number): UiState => {
+  const { shown, index } = selection(rows, ui)
+  const select = (i: number): UiState => {
+    if (shown.length === 0) return ui
+    const to = Math.min(Math.max(i, 0), shown.length - 1)
+    return { ...ui, selected: shown[to]!.id, top: windowTop(shown.length, to, height, ui.top) }
+  }
+  switch (action._tag) {
+    case "Move":
+      return select(index + action.by)
+    case "MoveTo":
+      return select(action.to === "first" ? 0 : shown.length - 1)
+    case "ToggleLog":
+      return { ...ui, logOpen: !ui.logOpen }
+    case "FilterStart":
+      return { ...ui, mode: "filter" }
+    case "FilterType":
+      return { ...ui, filter: ui.filter + action.text, top: 0 }
+    case "FilterBackspace":
+      return { ...ui, filter: ui.filter.slice(0, -1), top: 0 }
+    case "FilterDone":
+      return { ...ui, mode: "table" }
+    case "FilterCancel":
+      return { ...ui, mode: "table", filter: "", top: 0 }
+    case "Help":
+      return { ...ui, mode: "help" }
+    case "CloseHelp":
+      return { ...ui, mode: "table" }
+    default:
+      return ui
+  }
+}

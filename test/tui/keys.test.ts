@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest"
+import { initialUi, type KeyInfo, keyAction, reduce, selection, type UiState } from "../../src/tui/keys.js"
+import { toRows } from "../../src/tui/model.js"
+import { entry } from "./fixtures.js"
+
+const none: KeyInfo = {
+  upArrow: false,
+  downArrow: false,
+  pageUp: false,
+  pageDown: false,
+  home: false,
+  end: false,
+  return: false,
+  escape: false,
+  ctrl: false,
+  backspace: false,
+  delete: false,
+}
+const key = (k: Partial<KeyInfo>): KeyInfo => ({ ...none, ...k })
+
+describe("keyAction in the table", () => {
+  const act = (input: string, k: Partial<KeyInfo> = {}) => keyAction("table", input, key(k), 20)
+  it("moves with the arrows, j/k, PgUp/PgDn by a page, Home/End and g/G", () => {
+    expect(act("", { downArrow: true })).toEqual({ _tag: "Move", by: 1 })
+    expect(act("j")).toEqual({ _tag: "Move", by: 1 })
+    expect(act("", { upArrow: true })).toEqual({ _tag: "Move", by: -1 })
+    expect(act("k")).toEqual({ _tag: "Move", by: -1 })
+    expect(act("", { pageDown: true })).toEqual({ _tag: "Move", by: 20 })
+    expect(act("", { pageUp: true })).toEqual({ _tag: "Move", by: -20 })
+    expect(act("", { home: true })).toEqual({ _tag: "MoveTo", to: "first" })
+    expect(act("G")).toEqual({ _tag: "MoveTo", to: "last" })
+  })
+  it("maps s, x/S, r, e, d to the daemon actions", () => {
+    expect(["s", "x", "S", "r", "e", "d"].map((i) => act(i))).toEqual(
+      ["start", "stop", "stop", "restart", "enable", "disable"].map((verb) => ({ _tag: "Control", verb })),
+    )
+  })
+  it("has keys for the log pane, the filter, the help and quitting", () => {
+    expect(act("l")).toEqual({ _tag: "ToggleLog" })
+    expect(act("\r", { return: true })).toEqual({ _tag: "ToggleLog" })
+    expect(act("/")).toEqual({ _tag: "FilterStart" })
+    expect(act("?")).toEqual({ _tag: "Help" })
+    expect(act("q")).toEqual({ _tag: "Quit" })
+    expect(act("c", { ctrl: true })).toEqual({ _tag: "Quit" })
+    expect(act("z")).toEqual({ _tag: "None" })
+  })
+})
+
+describe("keyAction in the filter and the help", () => {
+  it("types letters (q and s too) into the filter; Enter keeps it, Esc clears it", () => {
+    const f = (input: string, k: Partial<KeyInfo> = {}) => keyAction("filter", input, key(k), 20)
+    expect(f("q")).toEqual({ _tag: "FilterType", text: "q" })
+    expect(f("s")).toEqual({ _tag: "FilterType", text: "s" })
+    expect(f("", { backspace: true })).toEqual({ _tag: "FilterBackspace" })
+    expect(f("\r", { return: true })).toEqual({ _tag: "FilterDone" })
+    expect(f("", { escape: true })).toEqual({ _tag: "FilterCancel" })
+    expect(f("c", { ctrl: true })).toEqual({ _tag: "Quit" })
+  })
+  it("closes the help on any key but q, which quits", () => {
+    expect(keyAction("help", "x", none, 20)).toEqual({ _tag: "CloseHelp" })
+    expect(keyAction("help", "q", none, 20)).toEqual({ _tag: "Quit" })
+  })
+})
+
+describe("reduce", () => {
+  const rows = toRows(
+    Array.from({ length: 100 }, (_, i) => entry(`app/d${String(i).padStart(3, "0")}`, "running")),
+  )
+  const run = (ui: UiState, ...actions: Parameters<typeof reduce>[1][]) =>
+    actions.reduce((u, a) => reduce(u, a, rows, 10), ui)
+  it("starts on the first row, moves and scrolls the window with the selection", () => {
+    expect(selection(rows, initialUi).index).toBe(0)
+    const ui = run(initialUi, { _tag: "Move", by: 15 })
+    expect(ui.selected).toBe("app/d015")
+    expect(ui.top).toBe(6)
+    const end = run(ui, { _tag: "MoveTo", to: "last" })
+    expect(end).toMatchObject({ selected: "app/d099", top: 90 })
+    expect(run(end, { _tag: "Move", by: 5 }).selected).toBe("app/d099")
+    expect(run(end, { _tag: "MoveTo", to: "first" })).toMatchObject({ selected: "app/d000", top: 0 })
+  })
+  it("filters as one types, keeps the filter on Enter, clears it on Esc", () => {
+    const typed = run(initialUi, { _tag: "FilterStart" }, { _tag: "FilterType", text: "d05" })
+    expect(typed.mode).toBe("filter")
+    expect(selection(rows, typed).shown.map((r) => r.id)).toHaveLength(10)
+    const kept = run(typed, { _tag: "FilterDone" })
+    expect(kept).toMatchObject({ mode: "table", filter: "d05" })
+    const back = run(kept, { _tag: "FilterStart" }, { _tag: "FilterBackspace" })
+    expect(back.filter).toBe("d0")
+    expect(run(back, { _tag: "FilterCancel" })).toMatchObject({ mode: "table", filter: "" })
+  })
+  it("keeps the selection on its daemon when the filter hides rows above it", () => {
+    const ui = run(initialUi, { _tag: "Move", by: 51 })
+    expect(ui.selected).toBe("app/d051")
+    const filtered = run(ui, { _tag: "FilterStart" }, { _tag: "FilterType", text: "5" })
+    const { shown, index } = selection(rows, filtered)
+    expect(shown[index]!.id).toBe("app/d051")
+  })
+  it("toggles the log pane and the help", () => {
+    expect(run(initialUi, { _tag: "ToggleLog" }).logOpen).toBe(false)
+    expect(run(initialUi, { _tag: "Help" }).mode).toBe("help")
+    expect(run(initialUi, { _tag: "Help" }, { _tag: "CloseHelp" }).mode).toBe("table")
+  })
+})
