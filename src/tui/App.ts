@@ -6,7 +6,7 @@ import { control, followLog, listDaemons, pollDaemons, type TuiRuntime } from ".
 import { HelpScreen, helpLine } from "./help.js"
 import { initialUi, keyAction, reduce, selection, type Verb } from "./keys.js"
 import { appendLog, type LogLine } from "./logBuffer.js"
-import { columnWidths, fitCell, HEADER, layout, type Row, toRows, windowTop } from "./model.js"
+import { columnWidths, fitCell, HEADER, layout, type Row, ruleTitle, toRows, windowTop } from "./model.js"
 
 export interface AppProps {
   readonly runtime: TuiRuntime
@@ -190,7 +190,7 @@ export const App = ({ runtime, intervalMs }: AppProps) => {
                 h(
                   Text,
                   { key: "logtitle", bold: true, wrap: "truncate-end" },
-                  `── log: ${selected?.id ?? "(none)"} ${"─".repeat(Math.max(0, columns))}`,
+                  ruleTitle(`── log: ${selected?.id ?? "(none)"} `, columns),
                 ),
                 ...Array.from({ length: logRows }, (_, i) => {
                   const l = logLines[logLines.length - logRows + i]

@@ -100,3 +100,7 @@ export const layout = (rows: number, logOpen: boolean): Layout => {
   const logRows = Math.max(1, Math.floor((free - 1) / 2))
   return { tableRows: Math.max(1, free - 1 - logRows), logRows }
 }
+
+/** A title followed by a rule to exactly `columns` wide (the title cut when it is wider). */
+export const ruleTitle = (title: string, columns: number): string =>
+  title.length >= columns ? title.slice(0, Math.max(0, columns)) : title + "─".repeat(columns - title.length)

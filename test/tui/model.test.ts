@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest"
 import { appendLog, MAX_LOG_LINES } from "../../src/tui/logBuffer.js"
-import { columnWidths, filterRows, fitCell, layout, toRow, toRows, windowTop } from "../../src/tui/model.js"
+import {
+  columnWidths,
+  filterRows,
+  fitCell,
+  layout,
+  ruleTitle,
+  toRow,
+  toRows,
+  windowTop,
+} from "../../src/tui/model.js"
 import { entry } from "./fixtures.js"
 
 describe("toRow", () => {
@@ -74,6 +83,15 @@ describe("cells", () => {
     const widths = columnWidths(toRows([entry(`app/${"x".repeat(60)}`, "running")]))
     expect(widths[0]).toBe(40)
     expect(widths[1]).toBe("running".length)
+  })
+})
+
+describe("ruleTitle", () => {
+  it("fills the width exactly: no cut-off rule, a long title cut", () => {
+    expect(ruleTitle("── log: a/b ", 20)).toBe("── log: a/b ────────")
+    expect(ruleTitle("── log: a/b ", 20)).toHaveLength(20)
+    expect(ruleTitle("── log: a/very-long-name ", 10)).toBe("── log: a/")
+    expect(ruleTitle("x", 0)).toBe("")
   })
 })
 
