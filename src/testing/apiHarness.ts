@@ -15,11 +15,13 @@ import { PresenceLive } from "../presence/live.js"
 import { ProcessService } from "../process/ProcessService.js"
 import { ProjectRegistryLive } from "../registry/ProjectRegistry.js"
 import { makeStateStore, StateStore } from "../state/StateStore.js"
+import { makeUsageHistory, UsageHistory } from "../supervisor/history/UsageHistory.js"
 import type { ReadinessProbesShape } from "../supervisor/readiness/index.js"
 import { SupervisorLive } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
 import { VERSION } from "../version.js"
 import { makeFakeProcessService } from "./FakeProcessService.js"
+import { makeFakeTreeSampler } from "./FakeTreeSampler.js"
 import { makeRecordingHookRunner, portsLayer, probesLayer } from "./fakes.js"
 import { makeMemoryLogStore } from "./MemoryLogStore.js"
 
@@ -69,7 +71,10 @@ export const makeApiHarness = (options: ApiHarnessOptions = {}) =>
       sessions: makeSessions(),
       shutdown: yield* Deferred.make<ShutdownMode>(),
     })
-    const services = Layer.merge(ControlLive, PresenceLive.pipe(Layer.provide(ControlLive))).pipe(
+    const trees = yield* makeFakeTreeSampler
+    // the usage history without its loop: nothing is sampled unless a test asks
+    const history = Layer.effect(UsageHistory, makeUsageHistory).pipe(Layer.provide(trees.layer))
+    const services = Layer.mergeAll(ControlLive, PresenceLive.pipe(Layer.provide(ControlLive)), history).pipe(
       Layer.provideMerge(Layer.merge(SupervisorLive, ProjectRegistryLive)),
       Layer.provideMerge(ConfigLoaderLive),
       Layer.provideMerge(
