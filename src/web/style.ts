@@ -87,6 +87,7 @@ td.usage .val { display: block; }
 svg.spark { display: block; margin-top: 3px; overflow: visible; }
 svg.spark .line { fill: none; stroke-width: 1.4; stroke-linejoin: round; stroke-linecap: round; }
 svg.spark .area { stroke: none; opacity: .14; }
+svg.spark .track { stroke: var(--line); stroke-width: 1; stroke-dasharray: 2 2; }
 svg.spark-cpu .line { stroke: var(--accent); }
 svg.spark-cpu .area { fill: var(--accent); }
 svg.spark-memory .line { stroke: var(--ok); }

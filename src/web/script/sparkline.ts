@@ -26,7 +26,9 @@ function makeSpark(kind) {
     viewBox: "0 0 " + SPARK_W + " " + SPARK_H, role: "img",
   });
   const title = svgEl("title", {});
-  svg.append(title, svgEl("polygon", { class: "area", points: "" }), svgEl("polyline", { class: "line", points: "" }));
+  // a track over a full history's width: a young history fills it from the right
+  const track = svgEl("line", { class: "track", x1: 0, y1: SPARK_H - 0.5, x2: SPARK_W, y2: SPARK_H - 0.5 });
+  svg.append(title, track, svgEl("polygon", { class: "area", points: "" }), svgEl("polyline", { class: "line", points: "" }));
   return svg;
 }
 
