@@ -373,7 +373,7 @@ describe("web page (e2e, Chromium)", () => {
   )
 
   it(
-    "keyboard: ? lists the shortcuts, j/k select, x/s stop and start, l logs, / filters; none fires while typing",
+    "keyboard: ? lists the shortcuts, j/k select, x/s/d/e act, l logs, / filters; none fires while typing",
     async () => {
       const page = await loggedInPage()
       const ids = await page
@@ -407,6 +407,11 @@ describe("web page (e2e, Chromium)", () => {
       await waitStatus(page, "app/web", "stopped")
       await page.keyboard.press("s")
       await waitStatus(page, "app/web", "running")
+      // d and e: disabled while running, it keeps Stop and offers Enable; then enabled again
+      await page.keyboard.press("d")
+      await waitActions(page, "app/web", ["stop", "enable"])
+      await page.keyboard.press("e")
+      await waitActions(page, "app/web", ["stop", "restart", "disable"])
 
       await page.keyboard.press("l")
       await page.locator("#log-title", { hasText: "app/web" }).waitFor({ timeout: WAIT })
