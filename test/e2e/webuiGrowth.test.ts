@@ -161,17 +161,15 @@ describe("web page (e2e, Chromium)", () => {
       await waitStatus(page, "app/broken", "errored")
       await waitStatus(page, "app/idle", "available")
       await page.locator("#stats", { hasText: /processes/ }).waitFor({ timeout: WAIT })
-      // every running row has drawn its sparklines
-      await page
-        .locator("#daemons svg.spark-cpu[data-values]")
-        .nth(2)
-        .waitFor({ state: "attached", timeout: WAIT })
       const shot = await page.screenshot({
         mask: [page.locator("#stats"), page.locator("td.pid, td.uptime, td.usage")],
         maskColor: "#c8ccd4",
         animations: "disabled",
         caret: "hide",
       })
+      // the same view with its header changed: the check must see it
+      await page.addStyleTag({ content: "header { background: #1d232b !important; }" })
+      const changed = await page.screenshot({ animations: "disabled", caret: "hide" })
       await page.context().close()
       mkdirSync(join(__dirname, "__screenshots__"), { recursive: true })
       if (process.env.UPDATE_SCREENSHOTS === "1") {
@@ -194,6 +192,8 @@ describe("web page (e2e, Chromium)", () => {
         result.differing / result.total,
         `${result.differing} of ${result.total} pixels differ from ${BASELINE} (this run: ${actual}); if the change is intended, UPDATE_SCREENSHOTS=1`,
       ).toBeLessThanOrEqual(TOLERANCE)
+      const other = await comparePngs(changed, readFileSync(BASELINE))
+      expect(typeof other === "string" ? 1 : other.differing / other.total).toBeGreaterThan(TOLERANCE)
     },
     T,
   )
