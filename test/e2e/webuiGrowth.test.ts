@@ -4,19 +4,18 @@
  * match each status, the log filter, the proxy link, project problems, and keyboard shortcuts.
  * One supervisor for the file; every wait is on a condition with a deadline.
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { appendFileSync, existsSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { visibleActions } from "../../src/web/actions.js"
 import { apiPost, type DaemonSandbox, freePort, makeDaemonSandbox, STACK_LINE, waitFor } from "./harness.js"
+import { expectBaseline, screenshotDiffers } from "./screenshot.js"
 
 const CHROMIUM = "/usr/bin/chromium"
 const T = 60_000
 const WAIT = 15_000
 const BASELINE = join(__dirname, "__screenshots__", "webui-main.png")
-/** The share of pixels that may differ from the baseline (font antialiasing). */
-const TOLERANCE = 0.005
 
 let sb: DaemonSandbox
 let dir: string
@@ -63,51 +62,6 @@ const loggedInPage = async (viewport = { width: 1280, height: 720 }): Promise<Pa
   await page.locator("#login-form button[type=submit]").click()
   await row(page, "app/web").waitFor({ timeout: WAIT })
   return page
-}
-
-/** Differing pixels of two PNGs (decoded by the browser into canvases): [differing, total], or a size mismatch. */
-const comparePngs = async (a: Buffer, b: Buffer): Promise<{ differing: number; total: number } | string> => {
-  const page = await (await browser.newContext()).newPage()
-  try {
-    return await page.evaluate(
-      async ([x, y]: ReadonlyArray<string>) => {
-        const g = globalThis as unknown as {
-          Image: new () => { src: string; width: number; height: number; decode(): Promise<void> }
-          document: { createElement(t: "canvas"): unknown }
-        }
-        const pixels = async (src: string) => {
-          const img = new g.Image()
-          img.src = src
-          await img.decode()
-          const canvas = g.document.createElement("canvas") as {
-            width: number
-            height: number
-            getContext(k: "2d"): {
-              drawImage(i: unknown, x: number, y: number): void
-              getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray }
-            }
-          }
-          canvas.width = img.width
-          canvas.height = img.height
-          const ctx = canvas.getContext("2d")
-          ctx.drawImage(img, 0, 0)
-          return { w: img.width, h: img.height, data: ctx.getImageData(0, 0, img.width, img.height).data }
-        }
-        const [p, q] = [await pixels(x ?? ""), await pixels(y ?? "")]
-        if (p.w !== q.w || p.h !== q.h) return `size ${p.w}x${p.h} differs from the baseline's ${q.w}x${q.h}`
-        let differing = 0
-        for (let i = 0; i < p.data.length; i += 4) {
-          let d = 0
-          for (let c = i; c < i + 3; c++) d = Math.max(d, Math.abs((p.data[c] ?? 0) - (q.data[c] ?? 0)))
-          if (d > 40) differing++
-        }
-        return { differing, total: p.w * p.h }
-      },
-      [`data:image/png;base64,${a.toString("base64")}`, `data:image/png;base64,${b.toString("base64")}`],
-    )
-  } finally {
-    await page.context().close()
-  }
 }
 
 beforeAll(async () => {
@@ -171,29 +125,8 @@ describe("web page (e2e, Chromium)", () => {
       await page.addStyleTag({ content: "header { background: #1d232b !important; }" })
       const changed = await page.screenshot({ animations: "disabled", caret: "hide" })
       await page.context().close()
-      mkdirSync(join(__dirname, "__screenshots__"), { recursive: true })
-      if (process.env.UPDATE_SCREENSHOTS === "1") {
-        writeFileSync(BASELINE, shot)
-        return
-      }
-      if (!existsSync(BASELINE))
-        throw new Error(
-          `no baseline at ${BASELINE}: run UPDATE_SCREENSHOTS=1 npx vitest run test/e2e/webuiGrowth.test.ts, look at it, and commit it`,
-        )
-      const result = await comparePngs(shot, readFileSync(BASELINE))
-      const actual = join(sb.root, "webui-main.actual.png")
-      if (typeof result === "string" || result.differing / result.total > TOLERANCE)
-        writeFileSync(actual, shot)
-      expect(result, `the screenshot differs from ${BASELINE}; this run's is ${actual}`).not.toBeTypeOf(
-        "string",
-      )
-      if (typeof result === "string") return
-      expect(
-        result.differing / result.total,
-        `${result.differing} of ${result.total} pixels differ from ${BASELINE} (this run: ${actual}); if the change is intended, UPDATE_SCREENSHOTS=1`,
-      ).toBeLessThanOrEqual(TOLERANCE)
-      const other = await comparePngs(changed, readFileSync(BASELINE))
-      expect(typeof other === "string" ? 1 : other.differing / other.total).toBeGreaterThan(TOLERANCE)
+      await expectBaseline(browser, BASELINE, shot, join(sb.root, "webui-main.actual.png"))
+      expect(await screenshotDiffers(browser, BASELINE, changed)).toBe(true)
     },
     T,
   )
