@@ -15,6 +15,7 @@ import { LogLevelName } from "../domain/LogFormat.js"
 import { ProcessTreeNode } from "../domain/ProcessTree.js"
 import { StartEvent, StartFromEvent } from "../domain/StartEvent.js"
 import { StartOutcome } from "../domain/StartOutcome.js"
+import { UsageHistoryResponse } from "../domain/UsageHistory.js"
 import { DaemonNotFound } from "../supervisor/errors.js"
 import { ndjsonBody } from "./ndjson.js"
 import { PresenceGroup } from "./presenceGroup.js"
@@ -60,6 +61,7 @@ export class DaemonsGroup extends HttpApiGroup.make("daemons")
   .add(control("enable"))
   .add(control("disable"))
   .add(HttpApiEndpoint.get("stats", "/stats").addSuccess(SystemStats))
+  .add(HttpApiEndpoint.get("usage", "/usage").addSuccess(UsageHistoryResponse))
   .add(
     HttpApiEndpoint.get("tail", "/logs/:id/tail")
       .setPath(idPath)

@@ -13,6 +13,7 @@ import { LogStore } from "../logs/LogStore.js"
 import { listPids } from "../process/procfs.js"
 import { proxyEntries } from "../proxy/slugs.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
+import { UsageHistory } from "../supervisor/history/UsageHistory.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
 import { Api } from "./Api.js"
@@ -51,6 +52,7 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
     const config = yield* SupervisorConfig
     const projects = yield* ProjectRegistry
     const loader = yield* ConfigLoader
+    const history = yield* UsageHistory
     // A control route: a malformed ID is a 400; a business failure is `ok: false` with why (HTTP
     // 200, as the spec says).
     const result =
@@ -91,6 +93,7 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
           total_memory: os.totalmem(),
         })),
       )
+      .handle("usage", () => history.snapshot)
       .handle("namespaces", () => sup.list.pipe(Effect.flatMap((all) => listNamespaces(projects, all))))
       .handle("registerNamespace", ({ payload }) => registerNamespace(projects, payload.dir))
       .handle("removeNamespace", ({ path }) => removeNamespace(projects, path.namespace))

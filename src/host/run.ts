@@ -18,6 +18,7 @@ import { StateStore, StateStoreLive } from "../state/StateStore.js"
 import { loadOrCreateToken } from "../state/token.js"
 import { CronLive } from "../supervisor/cron/Cron.js"
 import { inheritableEnv } from "../supervisor/environment.js"
+import { UsageHistoryLive } from "../supervisor/history/UsageHistory.js"
 import { HookRunnerLive } from "../supervisor/hooks/HookRunner.js"
 import { LimitsLive } from "../supervisor/limits/Limits.js"
 import { TreeSamplerLive } from "../supervisor/limits/trees.js"
@@ -80,6 +81,8 @@ export const runHost = (options: HostOptions) =>
         CronLive.pipe(Layer.provide(ControlLive)),
         LimitsLive.pipe(Layer.provide(Layer.merge(TreeSamplerLive, LiveSettingsLive))),
         PresenceLive.pipe(Layer.provide(ControlLive)),
+        // its own scanner: it samples every running daemon, the limits only the limited ones
+        UsageHistoryLive.pipe(Layer.provide(Layer.fresh(TreeSamplerLive))),
       ).pipe(
         Layer.provideMerge(Layer.merge(SupervisorLive, ProjectRegistryLive)),
         Layer.provideMerge(ConfigLoaderLive),

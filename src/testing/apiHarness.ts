@@ -15,11 +15,13 @@ import { PresenceLive } from "../presence/live.js"
 import { ProcessService } from "../process/ProcessService.js"
 import { ProjectRegistryLive } from "../registry/ProjectRegistry.js"
 import { makeStateStore, StateStore } from "../state/StateStore.js"
+import { makeUsageHistory, UsageHistory, type UsageHistoryShape } from "../supervisor/history/UsageHistory.js"
 import type { ReadinessProbesShape } from "../supervisor/readiness/index.js"
 import { SupervisorLive } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
 import { VERSION } from "../version.js"
 import { makeFakeProcessService } from "./FakeProcessService.js"
+import { makeFakeTreeSampler } from "./FakeTreeSampler.js"
 import { makeRecordingHookRunner, portsLayer, probesLayer } from "./fakes.js"
 import { makeMemoryLogStore } from "./MemoryLogStore.js"
 
@@ -69,7 +71,15 @@ export const makeApiHarness = (options: ApiHarnessOptions = {}) =>
       sessions: makeSessions(),
       shutdown: yield* Deferred.make<ShutdownMode>(),
     })
-    const services = Layer.merge(ControlLive, PresenceLive.pipe(Layer.provide(ControlLive))).pipe(
+    const trees = yield* makeFakeTreeSampler
+    // the usage history without its loop: nothing is sampled unless a test asks (`sampleUsage`)
+    const built = yield* Deferred.make<UsageHistoryShape>()
+    const history = Layer.effect(
+      UsageHistory,
+      Effect.tap(makeUsageHistory, (h) => Deferred.succeed(built, h)),
+    ).pipe(Layer.provide(trees.layer))
+    const sampleUsage = Effect.flatMap(Deferred.await(built), (h) => h.sampleNow)
+    const services = Layer.mergeAll(ControlLive, PresenceLive.pipe(Layer.provide(ControlLive)), history).pipe(
       Layer.provideMerge(Layer.merge(SupervisorLive, ProjectRegistryLive)),
       Layer.provideMerge(ConfigLoaderLive),
       Layer.provideMerge(
@@ -125,5 +135,5 @@ export const makeApiHarness = (options: ApiHarnessOptions = {}) =>
       fs.writeFileSync(nodePath.join(projectDir, "supervisor.toml"), toml)
       return projectDir
     }
-    return { request, project, fake, logs, hooks: hooks.hooks, dir }
+    return { request, project, fake, logs, hooks: hooks.hooks, dir, trees, sampleUsage }
   })

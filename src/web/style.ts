@@ -39,6 +39,8 @@ button.primary { background: var(--accent); border-color: var(--accent); color: 
 .error { color: var(--bad); }
 #login .error { margin: 12px 0 0; color: var(--bad); }
 table { width: 100%; border-collapse: collapse; }
+#app > .card { overflow-x: auto; }
+#app > .card > table { table-layout: fixed; min-width: 980px; }
 th, td { text-align: left; padding: 8px 12px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-size: 12px; font-weight: 600; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
 tbody tr:last-child td { border-bottom: none; }
@@ -58,7 +60,7 @@ a.proxy-link { display: block; color: var(--accent); }
 .port { font-family: var(--mono); font-size: 12.5px; margin-right: 6px; }
 .port.active { color: var(--ok); font-weight: 600; }
 .actions { white-space: nowrap; }
-.actions button + button { margin-left: 4px; }
+.actions button { margin: 0 4px 4px 0; }
 .result { font-size: 12px; margin-top: 4px; max-width: 420px; white-space: normal; overflow-wrap: anywhere; }
 .empty { padding: 28px; text-align: center; color: var(--muted); }
 #logs { margin-top: 20px; overflow: hidden; }
@@ -74,4 +76,46 @@ a.proxy-link { display: block; color: var(--accent); }
 .lvl-warn { color: var(--warn); }
 .lvl-error, .lvl-fatal { color: var(--bad); }
 .log-line.lvl-fatal .msg { color: var(--bad); font-weight: 600; }
+`
+
+/** The parts of the page added for the usage sparklines, log filter, project problems and shortcuts. */
+export const STYLE_MORE = `
+col.c-status { width: 180px; } col.c-pid { width: 84px; } col.c-uptime { width: 92px; }
+col.c-ports { width: 110px; } col.c-usage { width: 120px; } col.c-actions { width: 240px; }
+#daemons td { overflow-wrap: anywhere; }
+td.usage .val { display: block; }
+svg.spark { display: block; margin-top: 3px; overflow: visible; }
+svg.spark .line { fill: none; stroke-width: 1.4; stroke-linejoin: round; stroke-linecap: round; }
+svg.spark .area { stroke: none; opacity: .14; }
+svg.spark .track { stroke: var(--line); stroke-width: 1; stroke-dasharray: 2 2; }
+svg.spark-cpu .line { stroke: var(--accent); }
+svg.spark-cpu .area { fill: var(--accent); }
+svg.spark-memory .line { stroke: var(--ok); }
+svg.spark-memory .area { fill: var(--ok); }
+tbody tr.cursor td:first-child { box-shadow: inset 3px 0 0 var(--accent); }
+tbody tr.cursor { background: color-mix(in srgb, var(--accent) 5%, transparent); }
+.problems { margin-bottom: 16px; border: 1px solid var(--warn); border-radius: 10px;
+  background: color-mix(in srgb, var(--warn) 8%, var(--panel)); padding: 4px 14px; }
+.problem { padding: 8px 0; }
+.problem + .problem { border-top: 1px solid color-mix(in srgb, var(--warn) 30%, transparent); }
+.problem-head { display: flex; align-items: baseline; gap: 10px; flex-wrap: wrap; }
+.problem-head strong { color: var(--warn); }
+.problem pre { margin: 6px 0 0; font-family: var(--mono); font-size: 12.5px; white-space: pre-wrap;
+  overflow-wrap: anywhere; }
+#logs .bar { flex-wrap: wrap; }
+#log-filter { font: inherit; font-size: 12.5px; font-family: var(--mono); width: 220px; padding: 3px 8px;
+  border-radius: 6px; border: 1px solid var(--line); background: var(--bg); color: var(--fg); }
+#log-filter[aria-invalid="true"] { border-color: var(--bad); }
+label.check { color: var(--muted); font-size: 12px; display: inline-flex; align-items: center; gap: 4px; }
+#log-count { color: var(--muted); font-size: 12px; }
+#log-filter-error { padding: 6px 12px; font-size: 12.5px; border-bottom: 1px solid var(--line); }
+#help-open { border-radius: 999px; width: 26px; height: 26px; padding: 0; font-weight: 600; }
+dialog#help { border: 1px solid var(--line); border-radius: 12px; background: var(--panel); color: var(--fg);
+  padding: 20px 24px; min-width: 360px; box-shadow: 0 12px 40px rgba(0, 0, 0, .25); }
+dialog#help::backdrop { background: rgba(10, 14, 20, .35); }
+dialog#help h2 { margin: 0 0 12px; font-size: 16px; }
+table.keys td { border: none; padding: 4px 12px 4px 0; }
+kbd { font-family: var(--mono); font-size: 12px; padding: 1px 6px; border-radius: 5px;
+  border: 1px solid var(--line); border-bottom-width: 2px; background: var(--bg); }
+dialog#help form { margin-top: 12px; text-align: right; }
 `

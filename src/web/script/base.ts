@@ -1,0 +1,174 @@
+/**
+ * The script's helpers, the login form and the refresh loop (plain browser JavaScript, written
+ * without template literals so that it can live in a TS one).
+ */
+export const BASE = `
+"use strict";
+const REFRESH_MS = 2000;
+const $ = (id) => document.getElementById(id);
+
+/** An element with properties (textContent, className, ...) and children (nodes or text). */
+function el(tag, props, ...children) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);
+  return node;
+}
+
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+/** A cron daemon's next run in local time: "next run 14:03:00" today, else with its date. */
+function nextRunText(iso) {
+  const at = new Date(iso);
+  const pad = (n) => String(n).padStart(2, "0");
+  const time = pad(at.getHours()) + ":" + pad(at.getMinutes()) + ":" + pad(at.getSeconds());
+  if (at.toDateString() === new Date().toDateString()) return "next run " + time;
+  return "next run " + at.getFullYear() + "-" + pad(at.getMonth() + 1) + "-" + pad(at.getDate()) + " " + time;
+}
+
+function humanDuration(secs) {
+  if (secs < 60) return secs + "s";
+  const m = Math.floor(secs / 60), h = Math.floor(m / 60), d = Math.floor(h / 24);
+  if (m < 60) return m + "m " + (secs % 60) + "s";
+  if (h < 24) return h + "h " + (m % 60) + "m";
+  return d + "d " + (h % 24) + "h";
+}
+
+function humanBytes(n) {
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) { n /= 1024; i++; }
+  return (i === 0 ? String(n) : n.toFixed(1)) + " " + units[i];
+}
+
+/** The message of an API error body ({_tag, message}), or the HTTP status. */
+async function problemText(res) {
+  try {
+    const body = await res.json();
+    if (body && typeof body.message === "string") return body.message;
+  } catch {}
+  return "HTTP " + res.status + " " + res.statusText;
+}
+
+// ---- views -------------------------------------------------------------------------------
+
+function showLogin() {
+  refreshSeq++; // a refresh under way is now stale
+  clearTimeout(refreshTimer);
+  closeLogs();
+  rows.clear();
+  cursorId = null;
+  $("daemons").replaceChildren();
+  $("stats").textContent = "";
+  $("app").hidden = true;
+  $("logout").hidden = true;
+  $("banner").hidden = true;
+  renderProblems([]);
+  $("login").hidden = false;
+  $("token").focus();
+}
+
+function showApp() {
+  $("login").hidden = true;
+  $("app").hidden = false;
+  $("logout").hidden = false;
+}
+
+function showBanner(text) {
+  $("banner").textContent = text;
+  $("banner").hidden = !text;
+}
+
+$("login-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  $("login-error").textContent = "";
+  try {
+    const res = await fetch("login", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token: $("token").value.trim() }),
+    });
+    if (!res.ok) {
+      $("login-error").textContent = await problemText(res);
+      return;
+    }
+    $("token").value = "";
+    refreshNow();
+  } catch (e) {
+    $("login-error").textContent = "cannot reach the supervisor: " + e.message;
+  }
+});
+
+$("logout").addEventListener("click", async () => {
+  try {
+    await fetch("logout", { method: "POST" });
+  } catch {}
+  showLogin();
+});
+
+// ---- refresh -----------------------------------------------------------------------------
+
+let refreshTimer;
+let refreshSeq = 0;
+
+/** Fetches the list, the usage history, the stats and the projects now, then every REFRESH_MS. */
+async function refreshNow() {
+  clearTimeout(refreshTimer);
+  const seq = ++refreshSeq;
+  const get = (path) => fetch(path, { cache: "no-store", signal: AbortSignal.timeout(10000) });
+  const json = async (res) => (res.ok ? res.json() : null);
+  try {
+    const [list, usage, stats, projects] = await Promise.all(
+      ["api/daemons", "api/usage", "api/stats", "api/namespaces"].map(get),
+    );
+    if (seq !== refreshSeq) return;
+    if (list.status === 401) return showLogin();
+    showApp();
+    const [usageBody, statsBody, projectsBody] = await Promise.all([json(usage), json(stats), json(projects)]);
+    if (seq !== refreshSeq) return;
+    if (usageBody) setUsage(usageBody);
+    if (!list.ok) showBanner("cannot list the daemons: " + (await problemText(list)));
+    else {
+      renderDaemons(await list.json());
+      showBanner("");
+    }
+    if (statsBody) renderStats(statsBody);
+    if (projectsBody) renderProblems(projectsBody);
+  } catch (e) {
+    if (seq !== refreshSeq) return;
+    showBanner("cannot reach the supervisor: " + e.message);
+  }
+  // keep polling (also through errors) unless the login form is up
+  if (seq === refreshSeq && $("login").hidden) refreshTimer = setTimeout(refreshNow, REFRESH_MS);
+}
+
+function renderStats(s) {
+  $("stats").textContent =
+    s.process_count + " processes · " + s.cpu_count + " CPUs · " + humanBytes(s.total_memory) + " memory";
+}
+
+/** The known projects whose files are invalid now: their name, directory and problem. */
+function renderProblems(list) {
+  const bad = list.filter((n) => n.problem !== null);
+  const box = $("problems");
+  const key = JSON.stringify(bad.map((n) => [n.name, n.dir, n.problem]));
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.replaceChildren(
+    ...bad.map((n) => {
+      const item = el("div", { className: "problem" },
+        el("div", { className: "problem-head" },
+          el("strong", { textContent: n.name }),
+          n.dir ? el("code", { textContent: n.dir }) : "",
+          el("span", { className: "sub", textContent: "invalid: its last good configuration stays in force" }),
+        ),
+        el("pre", { textContent: n.problem }),
+      );
+      item.dataset.namespace = n.name;
+      return item;
+    }),
+  );
+  box.hidden = bad.length === 0;
+}
+`
