@@ -5,16 +5,14 @@
  * webuiGrowth.test.ts).
  * One supervisor for the file; every wait is on a condition with a deadline.
  */
-import { existsSync, mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { type Browser, chromium, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type DaemonSandbox, freePort, makeDaemonSandbox, STACK_LINE, waitFor } from "./harness.js"
+import { launchChromium, loggedInPage as logIn, row, WAIT, waitStatus } from "./webPage.js"
 
-const CHROMIUM = "/usr/bin/chromium"
 const T = 45_000
-/** How long a wait on the page may take before the test fails. */
-const WAIT = 15_000
 
 let sb: DaemonSandbox
 let dir: string
@@ -43,26 +41,9 @@ const listed = (id: string): ListedDaemon | undefined =>
 /** The number of a `tick N` line of the chatty daemon (NaN for anything else). */
 const tickOf = (message: string | null) => Number(/^tick (\d+) /.exec(message ?? "")?.[1])
 
-const row = (page: Page, id: string) => page.locator(`#daemons tr[data-id="${id}"]`)
-
-/** Waits until the table shows `type` as the status of `id`. */
-const waitStatus = (page: Page, id: string, type: string) =>
-  row(page, id)
-    .locator(".status", { hasText: new RegExp(`^${type}$`) })
-    .waitFor({ timeout: WAIT })
-
-/** A fresh browser context logged in with the token through the page's form. */
-const loggedInPage = async (): Promise<Page> => {
-  const page = await (await browser.newContext()).newPage()
-  await page.goto(webUrl)
-  await page.locator("#token").fill(token)
-  await page.locator("#login-form button[type=submit]").click()
-  await row(page, "app/web").waitFor({ timeout: WAIT })
-  return page
-}
+const loggedInPage = (): Promise<Page> => logIn(browser, webUrl, token)
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`)
   sb = makeDaemonSandbox()
   dir = sb.project(
     "app",
@@ -93,7 +74,7 @@ cron = "0 0 3 * * *"
   token = expectOk(["supervisor", "token"]).stdout.trim()
   expect(token).toMatch(/^\S{16,}$/)
   expectOk(["start", "web", "chatty", "levels"])
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] })
+  browser = await launchChromium()
 }, 60_000)
 
 afterAll(async () => {

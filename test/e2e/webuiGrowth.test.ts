@@ -4,17 +4,16 @@
  * match each status, the log filter, the proxy link, project problems, and keyboard shortcuts.
  * One supervisor for the file; every wait is on a condition with a deadline.
  */
-import { appendFileSync, existsSync, writeFileSync } from "node:fs"
+import { appendFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { type Browser, chromium, type Page } from "playwright-core"
+import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { visibleActions } from "../../src/web/actions.js"
 import { apiPost, type DaemonSandbox, freePort, makeDaemonSandbox, STACK_LINE, waitFor } from "./harness.js"
 import { expectBaseline, screenshotDiffers } from "./screenshot.js"
+import { launchChromium, loggedInPage as logIn, row, WAIT, waitStatus } from "./webPage.js"
 
-const CHROMIUM = "/usr/bin/chromium"
 const T = 60_000
-const WAIT = 15_000
 const BASELINE = join(__dirname, "__screenshots__", "webui-main.png")
 
 let sb: DaemonSandbox
@@ -29,13 +28,6 @@ const expectOk = (args: Array<string>, cwd = dir) => {
   expect(r.stderr).not.toMatch(STACK_LINE)
   return r
 }
-
-const row = (page: Page, id: string) => page.locator(`#daemons tr[data-id="${id}"]`)
-
-const waitStatus = (page: Page, id: string, type: string) =>
-  row(page, id)
-    .locator(".status", { hasText: new RegExp(`^${type}$`) })
-    .waitFor({ timeout: WAIT })
 
 /** The action buttons the row shows, in order. */
 const shownActions = (page: Page, id: string) =>
@@ -54,18 +46,10 @@ const waitActions = (page: Page, id: string, actions: ReadonlyArray<string>) =>
     { timeout: WAIT },
   )
 
-const loggedInPage = async (viewport = { width: 1280, height: 720 }): Promise<Page> => {
-  const context = await browser.newContext({ viewport, colorScheme: "light", deviceScaleFactor: 1 })
-  const page = await context.newPage()
-  await page.goto(webUrl)
-  await page.locator("#token").fill(token)
-  await page.locator("#login-form button[type=submit]").click()
-  await row(page, "app/web").waitFor({ timeout: WAIT })
-  return page
-}
+const loggedInPage = (viewport = { width: 1280, height: 720 }): Promise<Page> =>
+  logIn(browser, webUrl, token, { viewport, colorScheme: "light", deviceScaleFactor: 1 })
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`)
   sb = makeDaemonSandbox()
   dir = sb.project(
     "app",
@@ -98,7 +82,7 @@ run = "exec sleep 303"
   expectOk(["start", "web", "worker", "mixed"])
   const broken = sb.cli(["start", "broken"], dir)
   expect(broken.status).toBe(1)
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] })
+  browser = await launchChromium()
 }, 60_000)
 
 afterAll(async () => {
