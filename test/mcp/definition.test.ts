@@ -75,7 +75,9 @@ describe("mcpDefinition", () => {
     expect(d.outputs.map((o) => o.name)).toContain("json")
     expect(d.exit_codes.map((c) => c.code)).toEqual(expect.arrayContaining([0, 1, 2]))
     const list = await tools.list_commands!.call({})
-    const paths = (list.structured?.commands as Array<{ path: Array<string> }>).map((c) => c.path.join(" "))
+    const commands = list.structured?.commands as Array<{ path: Array<string> }> | undefined
+    expect(commands).toBeDefined()
+    const paths = (commands ?? []).map((c) => c.path.join(" "))
     expect(paths).toEqual(expect.arrayContaining(["start", "logs", "mcp", "spec describe"]))
     const unknown = await tools.describe_command!.call({ command: ["nosuch"] })
     expect(unknown).toMatchObject({ isError: true })
