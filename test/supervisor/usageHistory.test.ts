@@ -26,6 +26,16 @@ const withHistory = (loop: boolean) =>
 const samplesOf = (history: Context.Tag.Service<UsageHistory>, id: string) =>
   Effect.map(history.snapshot, (s) => s.daemons.find((d) => d.id === id)?.samples ?? [])
 
+/** Yields until `id` has `n` samples (the loop's fiber runs meanwhile); dies after 20,000 turns. */
+const awaitSampled = (history: Context.Tag.Service<UsageHistory>, id: string, n: number) =>
+  Effect.gen(function* () {
+    for (let turn = 0; turn < 20_000; turn++) {
+      if ((yield* samplesOf(history, id)).length >= n) return
+      yield* Effect.yieldNow()
+    }
+    return yield* Effect.dieMessage(`${id} never had ${n} samples`)
+  })
+
 describe("usage history", () => {
   it.scoped("keeps each running daemon's CPU (change since the last sample) and memory, with times", () =>
     Effect.gen(function* () {
@@ -97,11 +107,17 @@ describe("usage history", () => {
     }),
   )
 
-  it.scoped("the live layer samples every 2 s on the clock", () =>
+  it.scoped("the live layer samples nothing until asked, then every 2 s on the clock", () =>
     Effect.gen(function* () {
       const { h, sampler, history } = yield* withHistory(true)
       const pid = yield* startReady(h.sup, definition("web"))
       yield* sampler.set(pid, { memoryBytes: 7 * MB })
+      // nobody asked yet: no pass, however long the supervisor runs
+      yield* TestClock.adjust(60_000)
+      expect(yield* sampler.calls).toEqual([])
+      // the first ask starts the passes: the first one at once
+      expect(yield* samplesOf(history, "app/web")).toEqual([])
+      yield* awaitSampled(history, "app/web", 1)
       const before = (yield* samplesOf(history, "app/web")).length
       for (let i = 0; i < 3; i++) {
         const now = yield* TestClock.currentTimeMillis
