@@ -16,6 +16,7 @@ import { parseDaemonRef } from "../domain/DaemonId.js"
 import type { LogClear, LogEntry } from "../domain/LogEntry.js"
 import { logProblemOf } from "../state/storageHealth.js"
 import type { DaemonLog, LogPaths } from "./daemonLog.js"
+import { drainFollower } from "./drain.js"
 import { LogStoreError } from "./errors.js"
 import {
   closeFollower,
@@ -242,6 +243,21 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
         }),
 
       unfollow: (id) => Effect.flatMap(daemon(id), stopFollowing),
+
+      retire: (id) =>
+        Effect.flatMap(daemon(id), (d) =>
+          Effect.gen(function* () {
+            const now = yield* Clock.currentTimeMillis
+            const appended = yield* d.mutex.sync(() =>
+              d.follower === undefined ? false : drainFollower(d, d.follower, cfg, now),
+            )
+            if (appended) yield* PubSub.publish(d.changed, undefined)
+            yield* stopFollowing(d)
+            // a line appended between the drain and the stop (a note) is not left unindexed
+            const size = yield* fsio.sizeOfSync(d.paths.rawPath)
+            if (size > (yield* service.stats(id)).endOffset) yield* service.follow(id)
+          }),
+        ),
 
       isFollowing: (id) => Effect.flatMap(daemon(id), (d) => FiberMap.has(followers, d.key)),
 

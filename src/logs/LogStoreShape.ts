@@ -74,6 +74,12 @@ export interface LogStoreShape {
   readonly follow: (id: string, options?: FollowOptions) => Effect.Effect<void, LogStoreError>
   /** Stops the follower, if any, and waits for it. What was indexed stays. */
   readonly unfollow: (id: string) => Effect.Effect<void, LogStoreError>
+  /**
+   * For a daemon whose run ended (nothing writes its output any more): indexes the rest of its
+   * file, a last line without a newline included, then stops its follower, closing its files.
+   * A line written meanwhile (a note) is followed again. `follow` resumes it, as at a start.
+   */
+  readonly retire: (id: string) => Effect.Effect<void, LogStoreError>
   readonly isFollowing: (id: string) => Effect.Effect<boolean, LogStoreError>
   /** Unfollows and deletes the daemon's files (for `clean`); its open tails end. */
   readonly forget: (id: string) => Effect.Effect<void, LogStoreError>

@@ -285,7 +285,7 @@ export const closeFollower = (d: DaemonLog, h: FollowerHandles): void => {
 }
 
 /** Reads what the daemon wrote since the last step and indexes its complete lines (lock held). */
-const step = (
+export const step = (
   d: DaemonLog,
   f: FollowerState,
   rawFd: number,

@@ -79,6 +79,12 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
           runStart.set(id, stats.lastId)
           return rawPath
         }).pipe(Effect.orDie),
+      releaseLogs: (id) =>
+        logs
+          .retire(id)
+          .pipe(
+            Effect.catchAll((e) => Effect.logWarning(`cannot release the log files of ${id}: ${e.message}`)),
+          ),
       note: (id, text) =>
         logs
           .note(id, text)

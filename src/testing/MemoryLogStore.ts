@@ -64,6 +64,7 @@ export const makeMemoryLogStore = (options: MemoryLogStoreOptions) =>
         }),
       follow: () => Effect.void,
       unfollow: () => Effect.void,
+      retire: () => Effect.void,
       isFollowing: () => Effect.succeed(false),
       forget: (id) =>
         Ref.update(forgotten, (ids) => [...ids, id]).pipe(

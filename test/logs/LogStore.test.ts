@@ -76,6 +76,51 @@ describe("LogStore", () => {
       }),
   )
 
+  it.scopedLive(
+    "retire indexes the rest (a last line without a newline too) and closes the files; follow resumes",
+    () =>
+      Effect.gen(function* () {
+        const { store, rawPath, indexPath } = yield* setup({ partialLineFlush: "1 hour" })
+        yield* store.follow(ID)
+        yield* runWriter(rawPath, "echo zero")
+        yield* waitForLastId(store, 1)
+        // the tail is reading once it gave the stored line
+        const tail = yield* collect(store.tail(ID, { lines: 1 }))
+        expect(messages((yield* tail.take(1)) as Array<LogEntry>)).toEqual(["zero"])
+        yield* runWriter(rawPath, "echo one; echo two")
+        yield* store.retire(ID)
+        // no wait: every byte is indexed when retire returns
+        expect(messages(yield* store.query(ID))).toEqual(["zero", "one", "two"])
+        expect(yield* store.isFollowing(ID)).toBe(false)
+        // a note is indexed (it follows again)
+        yield* store.note(ID, "stopped by hand")
+        yield* waitForLastId(store, 4)
+        yield* store.retire(ID)
+        // nothing follows now: a start's `follow` resumes where the index ends
+        yield* runWriter(rawPath, "echo three; printf 'no newline'")
+        expect(yield* store.isFollowing(ID)).toBe(false)
+        expect((yield* store.stats(ID)).lastId).toBe(4)
+        yield* store.follow(ID)
+        yield* waitForLastId(store, 5)
+        // the partial line waits for partialLineFlush (an hour) while followed; retire stores it
+        yield* store.retire(ID)
+        expect(messages(yield* store.query(ID)).slice(3)).toEqual([
+          "[supervisor] stopped by hand",
+          "three",
+          "no newline",
+        ])
+        expect(checkTiling(indexPath).end).toBe(fs.statSync(rawPath).size)
+        // the tail went on through all of it
+        expect(messages((yield* tail.take(5)) as Array<LogEntry>)).toEqual([
+          "one",
+          "two",
+          "[supervisor] stopped by hand",
+          "three",
+          "no newline",
+        ])
+      }),
+  )
+
   it.scopedLive("indexes every line in order with increasing ids; records tile the raw file", () =>
     Effect.gen(function* () {
       const { store, rawPath, indexPath } = yield* setup()

@@ -30,6 +30,8 @@ export interface DaemonContext {
   readonly isDisabled: (id: string) => Effect.Effect<boolean>
   /** Prepares the log files and starts following them; returns the raw output file. */
   readonly prepareLogs: (id: string) => Effect.Effect<string>
+  /** After a run ended for good: its log indexed to the end and its files closed (until a start). */
+  readonly releaseLogs: (id: string) => Effect.Effect<void>
   /**
    * Writes a line of the supervisor's own into the daemon's log, `[supervisor] <text>`: an exit
    * nobody asked for, a restart and its reason (docs/logs.md). A write that fails is logged.

@@ -10,6 +10,8 @@ import { exited, giveUp, notReady, ready, resume, retryDue } from "./observation
 import { forget, kill, restart, start, stop } from "./requests.js"
 import { adoptRun } from "./run.js"
 
+const isIdle = (life: Life): boolean => life.phase._tag === "Idle"
+
 /** One command moves the daemon to its next state (docs/states.md). */
 const step = (s: LifeSteps, life: Life, c: DaemonCommand): Effect.Effect<Life> => {
   switch (c._tag) {
@@ -76,8 +78,11 @@ export const daemonLifecycle = (
       // However the fiber ends, no start is left waiting (what is still queued: `answerUnhandled`).
       yield* Effect.addFinalizer(() => Effect.suspend(() => tell(life.waiters, steps.interrupted)))
       for (;;) {
+        const wasIdle = isIdle(life)
         life = yield* step(steps, life, yield* queue.take)
         if (life.forgotten && (yield* retire)) return
+        // a run ended for good (no retry pending): its log files are closed until the next start
+        if (!wasIdle && isIdle(life) && !life.forgotten) yield* ctx.releaseLogs(first.id.qualified)
       }
     }),
   )
