@@ -1,28 +1,12 @@
 import * as nodePath from "node:path"
-import {
-  Cause,
-  Clock,
-  Context,
-  Duration,
-  Effect,
-  Either,
-  FiberMap,
-  Layer,
-  PubSub,
-  type Scope,
-  Stream,
-} from "effect"
+import { Clock, Context, Duration, Effect, Either, FiberMap, Layer, PubSub, type Scope, Stream } from "effect"
 import { parseDaemonRef } from "../domain/DaemonId.js"
 import type { LogClear, LogEntry } from "../domain/LogEntry.js"
-import { logProblemOf } from "../state/storageHealth.js"
 import type { DaemonLog, LogPaths } from "./daemonLog.js"
 import { drainFollower } from "./drain.js"
 import { LogStoreError } from "./errors.js"
 import {
-  closeFollower,
   type FollowerConfig,
-  type FollowerHandles,
-  followLoop,
   markBoundary,
   openFollower,
   type RetentionState,
@@ -37,6 +21,7 @@ import { makeLogMutex } from "./mutex.js"
 import { pagesAfter } from "./pages.js"
 import { pruneCut, releaseUpTo } from "./prune.js"
 import { followerStats, readAfter, readStats, readStatsSync, runQuery } from "./reader.js"
+import { supervisedFollower } from "./supervised.js"
 import { appendSupervisorLineCounted } from "./supervisorLine.js"
 import { readTextAfter } from "./textReader.js"
 
@@ -135,39 +120,6 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
           ),
       })
 
-    const openNow = (d: DaemonLog) =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => d.mutex.sync(() => openFollower(d, now)))
-
-    /**
-     * The follower fiber, from the files `follow` opened: forked uninterruptible (so that its
-     * files are closed however it ends), it indexes interruptibly and, when it fails, says so
-     * and starts again from the index 1 s later.
-     */
-    const supervised = (d: DaemonLog, first: FollowerHandles): Effect.Effect<never> => {
-      let opened: FollowerHandles | undefined = first
-      const round = Effect.suspend(() => {
-        const h = opened
-        opened = undefined
-        return h === undefined ? openNow(d) : Effect.succeed(h)
-      }).pipe(
-        Effect.flatMap((h) =>
-          Effect.interruptible(followLoop(d, h, cfg, retention)).pipe(
-            Effect.ensuring(d.mutex.sync(() => closeFollower(d, h)).pipe(Effect.ignore)),
-          ),
-        ),
-        Effect.catchAllCause((cause) =>
-          Cause.isInterruptedOnly(cause)
-            ? Effect.interrupt
-            : // a disk that stays full: said once, then counted (supervisor supervisor status)
-              ((logProblemOf(d.key)?.failed_writes ?? 0) > 1
-                ? Effect.void
-                : Effect.logWarning(`log follower of ${d.id} failed; restarting it in 1s`, cause)
-              ).pipe(Effect.zipRight(Effect.interruptible(Effect.sleep("1 second")))),
-        ),
-      )
-      return Effect.forever(round)
-    }
-
     /** Interrupts the daemon's follower, if any, and waits until its files are closed. */
     const stopFollowing = (d: DaemonLog) => FiberMap.remove(followers, d.key)
 
@@ -237,7 +189,7 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
                       : openFollower(d, now),
                   )
                   if (h === undefined) return
-                  yield* FiberMap.run(followers, d.key, supervised(d, h))
+                  yield* FiberMap.run(followers, d.key, supervisedFollower(d, h, cfg, retention))
                 }),
               )
         }),
