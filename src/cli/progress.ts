@@ -1,5 +1,4 @@
-import { HttpClientRequest, HttpClientResponse } from "@effect/platform"
-import * as Ndjson from "@effect/platform/Ndjson"
+import { HttpClientRequest } from "@effect/platform"
 import { Console, Effect, Schema, Stream } from "effect"
 import { StartRequest } from "../api/Api.js"
 import { configDefinitions, dependencyClosure } from "../config/definitions.js"
@@ -10,6 +9,7 @@ import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { StartEvent, type StartProgress, type Waiting } from "../domain/StartEvent.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { SupervisorClient } from "./client.js"
+import { ndjsonItems } from "./ndjson.js"
 import { startSpinner } from "./spinner.js"
 import { outcomeReportLine, waitingLine } from "./startText.js"
 
@@ -31,10 +31,7 @@ const streamStart = (
       Effect.orDie,
     )
     let outcomes: ReadonlyArray<StartOutcome> | undefined
-    yield* HttpClientResponse.stream(c.http.execute(request)).pipe(
-      // decoded as one text: a character cut between two reads is not two U+FFFD
-      Stream.decodeText(),
-      Stream.pipeThroughChannel(Ndjson.unpackString()),
+    yield* ndjsonItems(c, request).pipe(
       Stream.map(decodeEvent),
       Stream.runForEach((event) =>
         "outcomes" in event ? Effect.sync(() => (outcomes = event.outcomes)) : onProgress(event),

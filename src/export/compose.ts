@@ -2,6 +2,7 @@ import type { Duration } from "effect"
 import { stringify } from "yaml"
 import { conditionOf } from "../domain/Dependency.js"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
+import { posixQuote } from "../shell/quote.js"
 import {
   commandAndEnv,
   DEFAULT_IMAGE,
@@ -46,7 +47,8 @@ export const healthcheckOf = (
     const url = renderPorts(config, d, "ready_http", c.ready_http.url, w)
     if (c.ready_http.status.length > 0)
       w.add(id, "ready_http.status", "(more accepted codes) is not mapped: the healthcheck wants 2xx")
-    return check(`curl -fsS -o /dev/null '${url}' || wget -q -O /dev/null '${url}'`, timeout(c.ready_http))
+    const quoted = posixQuote(url)
+    return check(`curl -fsS -o /dev/null ${quoted} || wget -q -O /dev/null ${quoted}`, timeout(c.ready_http))
   }
   if (c.ready_port !== undefined) {
     const port = renderPorts(config, d, "ready_port", String(c.ready_port.port), w)

@@ -1,7 +1,7 @@
-import { HttpClientRequest, HttpClientResponse } from "@effect/platform"
-import * as Ndjson from "@effect/platform/Ndjson"
+import { HttpClientRequest } from "@effect/platform"
 import { Cause, Chunk, type Duration, Effect, ManagedRuntime, Schedule, Schema, Stream } from "effect"
 import { SupervisorClient, supervisorClientLayer } from "../cli/client.js"
+import { ndjsonItems } from "../cli/ndjson.js"
 import type { ApiDaemonEntry, ControlResult } from "../domain/ApiDaemonEntry.js"
 import { LogStreamItem } from "../domain/LogEntry.js"
 import type { Verb } from "./keys.js"
@@ -64,9 +64,7 @@ export const followLog = (
       HttpClientRequest.setUrlParam("lines", String(lines)),
     )
     onStart()
-    yield* HttpClientResponse.stream(c.http.execute(request)).pipe(
-      Stream.decodeText(),
-      Stream.pipeThroughChannel(Ndjson.unpackString()),
+    yield* ndjsonItems(c, request).pipe(
       Stream.map(decodeItem),
       Stream.runForEachChunk((chunk) => Effect.sync(() => onItems(Chunk.toReadonlyArray(chunk)))),
     )

@@ -1,5 +1,4 @@
-import { HttpClientRequest, HttpClientResponse } from "@effect/platform"
-import * as Ndjson from "@effect/platform/Ndjson"
+import { HttpClientRequest } from "@effect/platform"
 import { Console, Effect, Either, Option, Schema, Stream } from "effect"
 import { resolveId, UsageError } from "../../control/selection.js"
 import { LogsCleared } from "../../domain/CliOutput.js"
@@ -9,6 +8,7 @@ import { isLogClear, LogEntry, LogStreamItem } from "../../domain/LogEntry.js"
 import { stripAnsi } from "../../logs/ansi.js"
 import { SupervisorClient } from "../client.js"
 import type { LogsOptions } from "../logs.js"
+import { ndjsonItems } from "../ndjson.js"
 import { cyan, dim, ExitCode, isTTY, printJson, red } from "../output.js"
 import { handleErrors, loadHere, Reported, withClient } from "../session.js"
 import { structuredFlags } from "./logFilters.js"
@@ -166,10 +166,7 @@ export const logs = (o: LogsOptions) =>
             )
             let first = true
             if (o.json) yield* writeOut("[")
-            yield* HttpClientResponse.stream(c.http.execute(request)).pipe(
-              // decoded as one text: a character split between two reads must not become two U+FFFD
-              Stream.decodeText(),
-              Stream.pipeThroughChannel(Ndjson.unpackString()),
+            yield* ndjsonItems(c, request).pipe(
               Stream.runForEachChunk((chunk) => {
                 let text = ""
                 for (const item of chunk) {
@@ -190,9 +187,7 @@ export const logs = (o: LogsOptions) =>
           const follow = yield* HttpClientRequest.post("http://localhost/api/cli/logs/follow").pipe(
             HttpClientRequest.bodyJson({ ...query, lines: Option.getOrElse(o.lines, () => 10) }),
           )
-          yield* HttpClientResponse.stream(c.http.execute(follow)).pipe(
-            Stream.decodeText(),
-            Stream.pipeThroughChannel(Ndjson.unpackString()),
+          yield* ndjsonItems(c, follow).pipe(
             Stream.map(decodeItem),
             Stream.runForEach((item) => {
               if (isLogClear(item))
