@@ -1,12 +1,6 @@
 // A request body nested deeper than any of the API's payloads is refused before it is decoded:
 // decoding and describing a 5,000-deep array overflows the stack (a 500 with an empty body).
 
-/**
- * The largest request body read (8 MiB): the largest payloads (a start request's `env`, a daemon
- * definition) are kilobytes; a bigger body would only be held in memory whole.
- */
-export const MAX_BODY_BYTES = 8 * 1024 * 1024
-
 /** The API's payloads nest a few levels; 64 leaves room for any `env` or definition. */
 export const MAX_BODY_DEPTH = 64
 

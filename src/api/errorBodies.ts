@@ -1,6 +1,7 @@
-import { HttpApiBuilder, HttpIncomingMessage, HttpServerError, HttpServerRequest } from "@effect/platform"
-import { Cause, Effect, Either, Option } from "effect"
-import { MAX_BODY_BYTES, MAX_BODY_DEPTH, nestsDeeperThan } from "./bodyDepth.js"
+import { HttpApiBuilder, HttpServerError, HttpServerRequest } from "@effect/platform"
+import { Cause, Effect, Either } from "effect"
+import { MAX_BODY_DEPTH, nestsDeeperThan } from "./bodyDepth.js"
+import { declaresMoreThan, MAX_BODY_BYTES, readingAtMost } from "./bodySize.js"
 import { problem } from "./problem.js"
 
 /**
@@ -30,9 +31,7 @@ const tooLarge = problem(
   `the request body is larger than ${MAX_BODY_BYTES / 1024 / 1024} MiB, more than any of the API's payloads`,
 )
 
-/** The body read whole, up to MAX_BODY_BYTES: past it the read fails and the connection is closed. */
-const bounded = <A, E, R>(read: Effect.Effect<A, E, R>) =>
-  HttpIncomingMessage.withMaxBodySize(read, Option.some(MAX_BODY_BYTES))
+const bounded = <A, E, R>(read: Effect.Effect<A, E, R>) => readingAtMost(read, MAX_BODY_BYTES)
 
 const notJson = problem(
   415,
@@ -53,7 +52,7 @@ const overLimit = (e: unknown) =>
 const refused = Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
   if (request.method === "GET" || request.method === "HEAD") return Effect.succeed(undefined)
   // a declared length over the limit is answered before anything is read
-  if (Number(request.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return Effect.succeed(tooLarge)
+  if (declaresMoreThan(request, MAX_BODY_BYTES)) return Effect.succeed(tooLarge)
   const type = (request.headers["content-type"] ?? "application/json").toLowerCase().trim()
   const textual =
     type.includes("application/json") || type.includes("x-www-form-urlencoded") || type.startsWith("text/")

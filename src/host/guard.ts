@@ -1,5 +1,6 @@
-import { type HttpApp, HttpIncomingMessage, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Duration, Effect, Option } from "effect"
+import { declaresMoreThan, readingAtMost } from "../api/bodySize.js"
 import type { Sessions } from "../api/HostInfo.js"
 import { problem } from "../api/problem.js"
 import { daemonRoutes } from "../api/routes.js"
@@ -141,13 +142,13 @@ export const guarded =
       }
       if (o.ui && path === "/login" && req.method === "POST") {
         // before authentication: a token's worth of body is read, no more (past it: a reset)
-        if (Number(req.headers["content-length"] ?? 0) > LOGIN_BODY_BYTES)
+        if (declaresMoreThan(req, LOGIN_BODY_BYTES))
           return problem(
             413,
             "PayloadTooLarge",
             'the login body is larger than 64 KiB: send { "token": ... }',
           )
-        const body = yield* HttpIncomingMessage.withMaxBodySize(req.json, Option.some(LOGIN_BODY_BYTES)).pipe(
+        const body = yield* readingAtMost(req.json, LOGIN_BODY_BYTES).pipe(
           Effect.orElseSucceed(() => undefined),
         )
         const token =
