@@ -141,3 +141,116 @@ describe("KDL nesting depth", () => {
     expect(parseKdlDocument(nested(3000))).toMatchObject({ ok: false, line: MAX_DEPTH + 1 })
   })
 })
+
+// Rules of KDL 2.0 the official suite (kdl-test-cases.test.ts) found this parser breaking.
+describe("KDL 2 rules found by the official test suite", () => {
+  it("reads bare identifiers with characters above U+FFFF (emoji, mathematical letters)", () => {
+    expect(ours("😀 🦀=𝔘𝔫𝔦 a𝑥b\n𝔫𝔬𝔡𝔢 { 🎉 }")).toEqual([
+      { name: "😀", values: ["a𝑥b"], properties: { "🦀": "𝔘𝔫𝔦" }, children: [] },
+      {
+        name: "𝔫𝔬𝔡𝔢",
+        values: [],
+        properties: {},
+        children: [{ name: "🎉", values: [], properties: {}, children: [] }],
+      },
+    ])
+  })
+
+  it("refuses a lone surrogate in a bare identifier", () => {
+    expect(errorOf("a\uD83D b")).toMatchObject({ line: 1, message: expect.stringContaining("U+D83D") })
+    expect(errorOf("x \uDE00")).toMatchObject({ line: 1, message: expect.stringContaining("U+DE00") })
+  })
+
+  it("resolves whitespace escapes in a multi-line string before removing the indentation", () => {
+    // an escaped newline joins two lines, even one indented less than the closing quotes
+    expect(ours('n """\n  foo \\\nbar\n  baz\n  """')[0]!.values).toEqual(["foo bar\nbaz"])
+    // a backslash may stand on the closing line: the whitespace it escapes is gone
+    expect(ours('n """\n  foo \\\nbar\n  baz\n  \\   """')[0]!.values).toEqual(["foo bar\nbaz"])
+    expect(ours('n """\n  foo \\\nbar\n  baz\n\\   """')[0]!.values).toEqual(["  foo bar\n  baz"])
+    // escaping the last newline makes the last content line the closing line's indentation
+    expect(ours('n """\n    a\n   \\\n"""')[0]!.values).toEqual([" a"])
+    // the other escapes are resolved after the dedent: "\t" is not indentation
+    expect(ours('n """\n  \\ta\n  \\\\\n  """')[0]!.values).toEqual(["\ta\n\\"])
+  })
+
+  it("refuses a whitespace escape that puts the closing quotes after text", () => {
+    expect(errorOf('n """\n  foo\n  bar\\\n  """')).toEqual({
+      line: 4,
+      message: "the closing quotes of a multi-line string must be on their own line",
+    })
+    expect(errorOf('n """\na\n   \\\n"""')).toEqual({
+      line: 2,
+      message: "a multi-line string line is indented less than its closing quotes",
+    })
+  })
+
+  it('refuses anything but a newline right after the opening """', () => {
+    expect(errorOf('n """  \n  a\n  """')).toEqual({
+      line: 1,
+      message: 'unexpected " " (a multi-line string starts with """ and a newline)',
+    })
+  })
+
+  it("refuses entries after a slashdashed children block; more children blocks may follow it", () => {
+    expect(errorOf("node /-{\n  child\n} foo {\n  bar\n}")).toEqual({
+      line: 3,
+      message: 'unexpected "f" (arguments and properties come before the children block)',
+    })
+    expect(errorOf("node /-{ a } k=1")?.message).toContain("before the children block")
+    expect(ours("node 1 /-{ a } { b } /-{ c }")).toEqual([
+      {
+        name: "node",
+        values: [1],
+        properties: {},
+        children: [{ name: "b", values: [], properties: {}, children: [] }],
+      },
+    ])
+  })
+
+  it("refuses a slashdash before a semicolon rather than commenting out the next line", () => {
+    expect(errorOf("a /-;\nb")).toEqual({ line: 1, message: 'unexpected ";"' })
+    expect(errorOf("/-;\nb")).toMatchObject({ line: 1 })
+  })
+
+  const BANNED: ReadonlyArray<readonly [string, string]> = [
+    ["U+202E", "\u202E"],
+    ["U+200F", "\u200F"],
+    ["U+2066", "\u2066"],
+    ["U+0001", "\u0001"],
+    ["U+001B", "\u001B"],
+    ["U+007F", "\u007F"],
+    ["U+FEFF", "\uFEFF"],
+    ["U+D800", "\uD800"],
+    ["U+DC00", "\uDC00"],
+  ]
+  const PLACES: ReadonlyArray<readonly [string, (c: string) => string]> = [
+    ["a quoted string", (c) => `n "a${c}b"`],
+    ["a raw string", (c) => `n #"a${c}b"#`],
+    ["a multi-line string", (c) => `n """\n  a${c}b\n  """`],
+    ["a raw multi-line string", (c) => `n #"""\n  a${c}b\n  """#`],
+    ["a line comment", (c) => `n // a${c}b\nm`],
+    ["a block comment", (c) => `n /* a\n ${c}b */ m`],
+  ]
+  describe.each(PLACES)("in %s", (_place, doc) => {
+    it.each(BANNED)("refuses %s", (name, c) => {
+      const error = errorOf(doc(c))
+      expect(error?.message).toBe(
+        `unexpected ${name} (KDL forbids this code point anywhere, even in strings and comments)`,
+      )
+    })
+
+    it("still reads tabs and characters above U+FFFF there", () => {
+      expect(errorOf(doc("\t😀"))).toBeUndefined()
+    })
+  })
+
+  it("reads those code points written as \\u{...} escapes in a quoted string", () => {
+    expect(ours('n "\\u{202e}\\u{1}\\u{feff}"')[0]!.values).toEqual(["\u202E\u0001\uFEFF"])
+  })
+
+  it("keeps a property named __proto__ as a property", () => {
+    const props = ours("n __proto__=1 a=2")[0]!.properties
+    expect(Object.keys(props)).toEqual(["__proto__", "a"])
+    expect(Object.getOwnPropertyDescriptor(props, "__proto__")?.value).toBe(1)
+  })
+})

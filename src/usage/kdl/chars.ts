@@ -33,8 +33,20 @@ export const isDisallowed = (c: number): boolean =>
 /** `\ / ( ) { } ; [ ] " # =`: never part of a bare identifier. */
 const SPECIAL = new Set([0x5c, 0x2f, 0x28, 0x29, 0x7b, 0x7d, 0x3b, 0x5b, 0x5d, 0x22, 0x23, 0x3d])
 
+/** For one UTF-16 unit; a character above U+FFFF (a surrogate pair) is checked by `Cursor.identLength`. */
 export const isIdentifierChar = (c: number): boolean =>
-  !SPECIAL.has(c) && !isSpace(c) && !isNewline(c) && !isDisallowed(c)
+  c < 0x80 ? c >= 0 && ASCII_IDENTIFIER[c] === 1 : !isSpace(c) && !isNewline(c) && !isDisallowed(c)
+
+/** The ASCII answers of `isIdentifierChar`, looked up: identifiers are most of a spec's text. */
+const ASCII_IDENTIFIER = Uint8Array.from({ length: 0x80 }, (_, c) =>
+  !SPECIAL.has(c) && !isSpace(c) && !isNewline(c) && !isDisallowed(c) ? 1 : 0,
+)
+
+/** Whether c is the first (high) half of a UTF-16 surrogate pair. */
+export const isHighSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdbff
+
+/** Whether c is the second (low) half of a UTF-16 surrogate pair. */
+export const isLowSurrogate = (c: number): boolean => c >= 0xdc00 && c <= 0xdfff
 
 export const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39
 

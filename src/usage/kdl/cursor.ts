@@ -1,4 +1,11 @@
-import { isDisallowed, isNewline, isSpace } from "./chars.js"
+import {
+  isDisallowed,
+  isHighSurrogate,
+  isIdentifierChar,
+  isLowSurrogate,
+  isNewline,
+  isSpace,
+} from "./chars.js"
 
 /** A KDL syntax error: where it is and what was found there. */
 export class KdlSyntaxError extends Error {
@@ -21,7 +28,14 @@ export class Cursor {
   /** How many `{` blocks are open here (bounded by the parser: see MAX_DEPTH in parse.ts). */
   depth = 0
 
-  constructor(readonly src: string) {}
+  /**
+   * @param detail whether the parser keeps what the usage language ignores (type annotations,
+   *   numbers as written), for a faithful reprint of the document
+   */
+  constructor(
+    readonly src: string,
+    readonly detail = false,
+  ) {}
 
   get eof(): boolean {
     return this.pos >= this.src.length
@@ -33,6 +47,29 @@ export class Cursor {
 
   startsWith(text: string): boolean {
     return this.src.startsWith(text, this.pos)
+  }
+
+  /**
+   * How many UTF-16 units the identifier character at `offset` takes: 1, 2 for a character
+   * above U+FFFF (a surrogate pair: emoji, mathematical letters), 0 when none starts there.
+   */
+  identLength(offset = 0): number {
+    const c = this.code(offset)
+    if (isHighSurrogate(c)) return isLowSurrogate(this.code(offset + 1)) ? 2 : 0
+    return isIdentifierChar(c) ? 1 : 0
+  }
+
+  /**
+   * Steps over one character of a string or comment body. KDL 2 forbids some code points
+   * anywhere in a document, strings and comments included (controls, bidi overrides, a BOM
+   * after the start, lone surrogates): at one of those this throws.
+   */
+  stepLiteral(): void {
+    const c = this.code()
+    if (c >= 0x20 && c < 0x7f) this.pos++
+    else if (isHighSurrogate(c) && isLowSurrogate(this.code(1))) this.pos += 2
+    else if (c !== -1 && !isDisallowed(c)) this.pos++
+    else throw this.unexpected(" (KDL forbids this code point anywhere, even in strings and comments)")
   }
 
   /** Consumes one newline (CRLF as one); returns false when not at a newline. */
@@ -77,13 +114,13 @@ export class Cursor {
       } else if (this.code() === 0x2a && this.code(1) === 0x2f) {
         depth--
         this.pos += 2
-      } else if (!this.advanceNewline()) this.pos++
+      } else if (!this.advanceNewline()) this.stepLiteral()
     } while (depth > 0)
   }
 
   /** Skips a `//` comment up to (not including) the end of its line. */
   skipLineComment(): void {
-    while (!this.eof && !isNewline(this.code())) this.pos++
+    while (!this.eof && !isNewline(this.code())) this.stepLiteral()
   }
 
   /**
@@ -103,8 +140,11 @@ export class Cursor {
     }
   }
 
-  /** Skips node-space, newlines, `//` comments and stray `;` between nodes. */
-  skipLineSpace(): void {
+  /**
+   * Skips node-space, newlines and `//` comments; between nodes (`semicolons`), stray `;` too.
+   * After a `/-` a `;` is not space: `/-;` comments out nothing.
+   */
+  skipLineSpace(semicolons = true): void {
     for (;;) {
       this.skipNodeSpace()
       if (this.advanceNewline()) continue
@@ -112,7 +152,7 @@ export class Cursor {
         this.skipLineComment()
         continue
       }
-      if (this.code() === 0x3b) {
+      if (semicolons && this.code() === 0x3b) {
         this.pos++
         continue
       }

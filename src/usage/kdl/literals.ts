@@ -1,4 +1,4 @@
-import { isDigit, isIdentifierChar, isNewline, isSpace, KEYWORDS } from "./chars.js"
+import { isDigit, isNewline, isSpace, KEYWORDS } from "./chars.js"
 import { Cursor, KdlSyntaxError } from "./cursor.js"
 
 /**
@@ -18,7 +18,12 @@ export const startsString = (cur: Cursor): boolean => {
     while (cur.code(i) === 0x23) i++
     return cur.code(i) === 0x22
   }
-  return c !== -1 && isIdentifierChar(c) && !startsNumber(cur)
+  return cur.identLength() > 0 && !startsNumber(cur)
+}
+
+/** Moves past the identifier characters from here (a bare word, a number, a `#` keyword). */
+const skipIdentChars = (cur: Cursor): void => {
+  for (let n = cur.identLength(); n > 0; n = cur.identLength()) cur.pos += n
 }
 
 /** `1`, `-2.5e3`, `+0x1F`: a sign, then a digit. */
@@ -41,7 +46,7 @@ export const readString = (cur: Cursor): string => {
 
 const readIdentifier = (cur: Cursor): string => {
   const start = cur.pos
-  while (!cur.eof && isIdentifierChar(cur.code())) cur.pos++
+  skipIdentChars(cur)
   const word = cur.src.slice(start, cur.pos)
   if (word === "") throw cur.unexpected()
   if (KEYWORDS.has(word))
@@ -97,7 +102,7 @@ const readQuoted = (cur: Cursor): string => {
       out += cur.src.slice(chunk, cur.pos)
       out += readEscape(cur)
       chunk = cur.pos
-    } else cur.pos++
+    } else cur.stepLiteral()
   }
 }
 
@@ -106,7 +111,7 @@ const readEscape = (cur: Cursor): string => {
   cur.pos++ // backslash
   const c = cur.code()
   if (isSpace(c) || isNewline(c)) {
-    while (isSpace(cur.code()) || cur.advanceNewline()) if (isSpace(cur.code())) cur.pos++
+    skipEscapedWhitespace(cur)
     return ""
   }
   const ch = cur.src[cur.pos] ?? ""
@@ -127,6 +132,14 @@ const readEscape = (cur: Cursor): string => {
   throw new KdlSyntaxError(cur.line, `invalid escape \\${ch} in a string`)
 }
 
+/** The whitespace (newlines included) after a backslash that escapes it. */
+const skipEscapedWhitespace = (cur: Cursor): void => {
+  for (;;) {
+    if (isSpace(cur.code())) cur.pos++
+    else if (!cur.advanceNewline()) return
+  }
+}
+
 /** A single-line raw string `#"..."#` (any number of `#`): no escapes. */
 const readRaw = (cur: Cursor, hashes: number): string => {
   const line = cur.line
@@ -134,42 +147,61 @@ const readRaw = (cur: Cursor, hashes: number): string => {
   const start = cur.pos + hashes + 1
   const end = cur.src.indexOf(closer, start)
   if (end < 0) throw new KdlSyntaxError(line, "unclosed raw string")
-  const text = cur.src.slice(start, end)
-  for (let i = 0; i < text.length; i++)
-    if (isNewline(text.charCodeAt(i)))
+  cur.pos = start
+  while (cur.pos < end) {
+    if (isNewline(cur.code()))
       throw new KdlSyntaxError(line, 'newline in a #"..."# string (use a #"""...""""# multi-line string)')
+    cur.stepLiteral()
+  }
   cur.pos = end + closer.length
-  return text
+  return cur.src.slice(start, end)
 }
 
 /**
  * A multi-line string, `"""` (escapes) or `#"""` (raw): the text between the newline after the
  * opening quotes and the line of the closing ones, with that last line's indentation removed
- * from every line (whitespace-only lines become empty).
+ * from every line (whitespace-only lines become empty). As KDL 2 orders it, whitespace escapes
+ * are resolved first (an escaped newline joins two lines; a `\` may stand on the closing
+ * line), then the indentation is removed, then the other escapes are resolved.
  */
 const readMultiline = (cur: Cursor, hashes: number): string => {
   const line = cur.line
   const closer = `"""${"#".repeat(hashes)}`
   cur.pos += hashes + 3
-  cur.skipWs()
   if (!cur.advanceNewline()) throw cur.unexpected(' (a multi-line string starts with """ and a newline)')
-  const bodyStart = cur.pos
-  let end = -1
-  while (!cur.eof) {
-    if (hashes === 0 && cur.code() === 0x5c) {
-      cur.pos += 2
-      continue
-    }
-    if (cur.startsWith(closer)) {
-      end = cur.pos
-      break
-    }
-    if (!cur.advanceNewline()) cur.pos++
+  // The body's lines, whitespace escapes resolved, each with the source line it starts on.
+  const lines: Array<string> = []
+  const lineNumbers: Array<number> = []
+  let text = ""
+  let chunk = cur.pos
+  let lineNumber = cur.line
+  for (;;) {
+    if (cur.eof) throw new KdlSyntaxError(line, "unclosed multi-line string")
+    const c = cur.code()
+    if (c === 0x22 && cur.startsWith(closer)) break
+    if (isNewline(c)) {
+      lines.push(text + cur.src.slice(chunk, cur.pos))
+      lineNumbers.push(lineNumber)
+      cur.advanceNewline()
+      text = ""
+      chunk = cur.pos
+      lineNumber = cur.line
+    } else if (c === 0x5c && hashes === 0) {
+      const next = cur.code(1)
+      if (isSpace(next) || isNewline(next)) {
+        text += cur.src.slice(chunk, cur.pos)
+        cur.pos++
+        skipEscapedWhitespace(cur)
+        chunk = cur.pos
+      } else {
+        // kept as written until after the dedent; its second character cannot close the string
+        cur.pos++
+        if (!cur.eof) cur.stepLiteral()
+      }
+    } else cur.stepLiteral()
   }
-  if (end < 0) throw new KdlSyntaxError(line, "unclosed multi-line string")
-  cur.pos = end + closer.length
-  const lines = cur.src.slice(bodyStart, end).split(/\r\n|[\r\n\u0085\u000b\u000c\u2028\u2029]/)
-  const prefix = lines.pop() ?? ""
+  const prefix = text + cur.src.slice(chunk, cur.pos)
+  cur.pos += closer.length
   if (!ONLY_SPACES.test(prefix))
     throw new KdlSyntaxError(cur.line, "the closing quotes of a multi-line string must be on their own line")
   const body = lines
@@ -177,19 +209,22 @@ const readMultiline = (cur: Cursor, hashes: number): string => {
       if (ONLY_SPACES.test(l)) return ""
       if (!l.startsWith(prefix))
         throw new KdlSyntaxError(
-          line + 1 + i,
+          lineNumbers[i] ?? line,
           "a multi-line string line is indented less than its closing quotes",
         )
       return l.slice(prefix.length)
     })
     .join("\n")
-  return hashes > 0 ? body : unescapeMultiline(body, cur.line)
+  return hashes > 0 ? body : unescapeMultiline(body, line)
 }
 
 const ONLY_SPACES = /^[\t \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]*$/
 
+/** Resolves the escapes left after the dedent (whitespace escapes are gone by then). */
 const unescapeMultiline = (text: string, line: number): string => {
   if (!text.includes("\\")) return text
+  const sub = new Cursor(text)
+  sub.line = line
   let out = ""
   let i = 0
   while (i < text.length) {
@@ -199,9 +234,7 @@ const unescapeMultiline = (text: string, line: number): string => {
       break
     }
     out += text.slice(i, j)
-    const sub = new Cursor(text)
     sub.pos = j
-    sub.line = line
     out += readEscape(sub)
     i = sub.pos
   }
@@ -212,7 +245,7 @@ const unescapeMultiline = (text: string, line: number): string => {
 export const readKeyword = (cur: Cursor): KdlValue => {
   const start = cur.pos
   cur.pos++
-  while (!cur.eof && isIdentifierChar(cur.code())) cur.pos++
+  skipIdentChars(cur)
   const word = cur.src.slice(start, cur.pos)
   switch (word) {
     case "#true":
@@ -245,7 +278,7 @@ const DECIMAL = /^[+-]?[0-9][0-9_]*(\.[0-9][0-9_]*)?([eE][+-]?[0-9][0-9_]*)?$/
 /** A decimal, hexadecimal (`0x`), octal (`0o`) or binary (`0b`) number; `_` separates digits. */
 export const readNumber = (cur: Cursor): number => {
   const start = cur.pos
-  while (!cur.eof && isIdentifierChar(cur.code())) cur.pos++
+  skipIdentChars(cur)
   const word = cur.src.slice(start, cur.pos)
   const sign = word.startsWith("-") ? -1 : 1
   const unsigned = word.replace(/^[+-]/, "")
