@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { formatMemory, retryText } from "../../src/cli/actions/listing.js"
-import { formatUptime, renderTable } from "../../src/cli/table.js"
+import { cutVisible, formatUptime, renderTable } from "../../src/cli/table.js"
 
 describe("formatUptime", () => {
   it("shows seconds, minutes, hours and days, two units at most; a fresh process has 0s", () => {
@@ -32,6 +32,43 @@ describe("renderTable with maxWidth", () => {
     expect(renderTable(["ID", "STATUS", "RUN"], rows).split("\n")[1]).toBe(
       "app/web  running  exec node server.js --port 3000",
     )
+  })
+})
+
+describe("renderTable with a shrink plan", () => {
+  const header = ["ID", "STATUS", "RUN"]
+  const rows = [
+    [
+      "app/web",
+      "errored (killed: memory 161.2 MB over memory_limit 80 MB)",
+      "exec node server.js --port 3000",
+    ],
+  ]
+  const plan = [
+    { column: 2, min: 12 },
+    { column: 1, min: 20 },
+    { column: 2, min: 8 },
+  ]
+  it("cuts the columns in the plan's order, each down to its minimum, so a long status leaves RUN readable", () => {
+    const row = (maxWidth: number) => renderTable(header, rows, { maxWidth, shrink: plan }).split("\n")[1]
+    // RUN first, down to 12
+    expect(row(88)).toBe(
+      "app/web  errored (killed: memory 161.2 MB over memory_limit 80 MB)  exec node server.js…",
+    )
+    // then STATUS, down to 20
+    expect(row(60)).toBe("app/web  errored (killed: memory 161.2 MB ove…  exec node s…")
+    // then RUN again, down to 8
+    expect(row(39)).toBe("app/web  errored (killed: me…  exec no…")
+    for (const w of [88, 60, 39]) expect(row(w).length).toBe(w)
+    // nothing left to cut: the row is as narrow as the plan allows
+    expect(row(20)).toBe(row(39))
+  })
+
+  it("cuts a coloured cell by its visible characters and closes its colour", () => {
+    const red = "\u001b[31merrored\u001b[39m (killed: memory)"
+    expect(cutVisible(red, 6)).toBe("\u001b[31merror…\u001b[0m")
+    expect(cutVisible(red, 12)).toBe("\u001b[31merrored\u001b[39m (ki…")
+    expect(cutVisible(red, 100)).toBe(red)
   })
 })
 

@@ -13,6 +13,7 @@ import {
   daemonPids,
   isAlive,
   makeDaemonSandbox,
+  tableRow,
   waitFor,
 } from "./harness.js"
 
@@ -86,6 +87,12 @@ describe("limits (e2e)", () => {
       await waitFor("the hog's group to be gone", () => daemonPids(sb.stateDir, "app/hog").length === 0)
       const status = cli("status", "hog")
       expect(status.stdout).toMatch(/Message:\s+killed: memory \d+\.\d MB over memory_limit 80 MB/)
+      // `list` names the limit, not SIGKILL; the long status is cut before RUN becomes unreadable
+      const list = cli("list").stdout
+      const row = tableRow(list, "app/hog")!
+      expect(row[1]).toMatch(/^errored \(killed: memory/)
+      expect(row.at(-1)!.length).toBeGreaterThanOrEqual(20)
+      for (const line of list.split("\n")) expect(line.length).toBeLessThanOrEqual(80)
       const logs = cli("logs", "hog", "--no-timestamp").stdout.trim().split("\n")
       expect(logs.filter((l) => l.startsWith("[supervisor] killed:"))).toEqual([
         `[supervisor] ${e.status.message}`,

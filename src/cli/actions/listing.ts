@@ -35,6 +35,10 @@ const statusColour = (t: StatusType) =>
         ? yellow(t)
         : dim(t)
 
+/** How far `list` cuts RUN, then STATUS, before it cuts RUN further. */
+const READABLE_RUN = 20
+const READABLE_STATUS = 24
+
 /** `supervisor list`: every daemon, filtered by status and namespace. */
 export const list = (o: ListOptions) =>
   withSupervisor(false, (config) =>
@@ -81,23 +85,19 @@ export const list = (o: ListOptions) =>
           e.run.length > 48 ? `${e.run.slice(0, 47)}…` : e.run,
         ]
       })
-      // RUN, the last column, is cut to keep a row within the terminal (80 columns when piped)
-      const table = renderTable(
-        [
-          "ID",
-          "STATUS",
-          "PID",
-          "UPTIME",
-          "RESTARTS",
-          "CPU",
-          "MEM",
-          "PORTS",
-          ...(proxied ? ["PROXY"] : []),
-          "RUN",
+      // Rows stay within the terminal (80 columns when piped): RUN is cut first but kept readable,
+      // then a long STATUS (a limit's reason, a retry) is cut, then RUN down to 8 characters
+      const header = ["ID", "STATUS", "PID", "UPTIME", "RESTARTS", "CPU", "MEM", "PORTS"]
+      if (proxied) header.push("PROXY")
+      const run = header.push("RUN") - 1
+      const table = renderTable(header, rows, {
+        maxWidth: process.stdout.isTTY ? (process.stdout.columns ?? 80) : 80,
+        shrink: [
+          { column: run, min: READABLE_RUN },
+          { column: 1, min: READABLE_STATUS },
+          { column: run, min: 8 },
         ],
-        rows,
-        { maxWidth: process.stdout.isTTY ? (process.stdout.columns ?? 80) : 80 },
-      )
+      })
       yield* Console.log(o.hideHeader ? table.split("\n").slice(1).join("\n") : table)
     }),
   )
@@ -115,14 +115,17 @@ const statusText = (e: ApiDaemonEntry): string => {
   const s = e.status
   if (s.type === "errored" && e.next_retry !== null)
     return `${statusColour(s.type)}, ${retryText(e.next_retry)}`
+  // a limit's kill says which limit (`killed: memory 161.2 MB over memory_limit 80 MB`), not SIGKILL
   const why =
     s.type !== "errored"
       ? undefined
-      : s.exit_code != null
-        ? `exit code ${s.exit_code}`
-        : s.signal
-          ? `killed by ${s.signal}`
-          : undefined
+      : s.message?.startsWith("killed: ")
+        ? s.message
+        : s.exit_code != null
+          ? `exit code ${s.exit_code}`
+          : s.signal
+            ? `killed by ${s.signal}`
+            : undefined
   const shown = statusColour(s.type) + (why === undefined ? "" : ` (${why})`)
   return !e.enabled && s.type !== "disabled" ? `${shown} ${dim("disabled")}` : shown
 }
