@@ -167,11 +167,14 @@ const daemonReload = (ctx: BootContext): SystemctlRun => {
 }
 
 /** What is left to do by hand after `enable` (null when nothing is). */
-const enableNextStep = (ctx: BootContext, reload: SystemctlRun): string | null => {
+const enableNextStep = (ctx: BootContext, reload: SystemctlRun, renamed: boolean): string | null => {
   const { location } = ctx
   if (location.manager === "launchd")
     return `it starts at your next login; to start it now: launchctl load -w ${location.file}`
   const user = location.scope === "user" ? " --user" : ""
+  // removing the old-named unit does not stop the supervisor it started: that is said
+  if (renamed)
+    return `${enableNextStep(ctx, reload, false)}; a supervisor started by the old ${OLD_UNIT_NAME} runs on until \`systemctl${user} stop ${OLD_UNIT_NAME}\``
   const linger =
     location.scope === "user" ? "; to start it at boot before you log in: loginctl enable-linger $USER" : ""
   if (!reload.ran)
@@ -220,7 +223,7 @@ export const enableBoot = (ctx: BootContext): Effect.Effect<BootChange, BootErro
       rewritten: before.written ? before.stale : [],
       removed,
       daemon_reload: reload,
-      next_step: enableNextStep(ctx, reload),
+      next_step: enableNextStep(ctx, reload, removed.length > 0),
     }
   })
 

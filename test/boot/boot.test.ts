@@ -265,6 +265,9 @@ describe("boot enable, status, disable (systemd)", () => {
         removed: [old.link, old.file],
         stale: [],
       })
+      expect(change.next_step).toBe(
+        "it starts at the next boot; to start it now: systemctl start devsupervisor.service; a supervisor started by the old supervisor.service runs on until `systemctl stop supervisor.service`",
+      )
       expect(fs.existsSync(old.file) || fs.existsSync(old.link)).toBe(false)
       expect(ctx.location.manager === "systemd" && fs.readlinkSync(ctx.location.link)).toBe(ctx.location.file)
       expect(systemctlCalls()).toEqual(["daemon-reload"])
