@@ -19,8 +19,8 @@ export const BootState = Schema.Struct({
   node: Schema.NullOr(Schema.String),
   cli: Schema.NullOr(Schema.String),
   /**
-   * The file, or the link, when it is another program's (say, supervisord's own
-   * supervisor.service): never written over or removed.
+   * The file, or the link, when it is another program's (without the mark `enable` writes): never
+   * written over or removed.
    */
   foreign: Schema.Array(Schema.String),
   /**
