@@ -11,6 +11,7 @@ import {
   commandOf,
   isOurs,
   LAUNCHD_LABEL,
+  OLD_UNIT_NAME,
   UNIT_NAME,
 } from "./files.js"
 
@@ -77,6 +78,17 @@ const linkTarget = (path: string) => {
   }
 }
 
+/**
+ * Our unit under the old name (OLD_UNIT_NAME), when its mark says it is ours: `status` shows it,
+ * `enable` replaces it, `disable` removes it. Another program's unit of that name is not looked at.
+ */
+const oldUnit = (location: BootLocation) => {
+  if (location.manager !== "systemd") return undefined
+  const text = readText(location.old.file)
+  if (text === undefined || !isOurs("systemd", text)) return undefined
+  return { ...location.old, text, linked: linkTarget(location.old.link) === location.old.file }
+}
+
 /** `boot status`: is the boot file there (and linked), is it ours, and does it run this CLI? */
 export const bootStatus = (ctx: BootContext): BootState => {
   const { location } = ctx
@@ -88,19 +100,47 @@ export const bootStatus = (ctx: BootContext): BootState => {
     ...(text !== undefined && !ours ? [location.file] : []),
     ...(link !== null && target !== undefined && target !== location.file ? [link] : []),
   ]
-  const found = ours ? commandOf(location.manager, text) : undefined
+  const old = oldUnit(location)
+  // no unit of the new name: the old-named one of ours is the one in force
+  const shown = text === undefined ? old : undefined
+  const written = ours || shown !== undefined
+  const found = ours ? commandOf(location.manager, text) : shown && commandOf("systemd", shown.text)
+  const renamed =
+    old === undefined
+      ? []
+      : shown !== undefined
+        ? [`it has the old name ${OLD_UNIT_NAME}, which Debian's supervisor package (supervisord) uses too`]
+        : [`an older unit of ours, ${old.file}, is there too`]
   return {
     manager: location.manager,
     scope: location.scope,
-    file: location.file,
-    link,
-    written: ours,
-    enabled: ours && (link === null || target === location.file),
+    file: shown?.file ?? location.file,
+    link: shown?.link ?? link,
+    written,
+    enabled: shown !== undefined ? shown.linked : ours && (link === null || target === location.file),
     node: found?.node ?? null,
     cli: found?.cli ?? null,
     foreign,
-    stale: ours ? staleReasons(found, ctx.command) : [],
+    stale: [...renamed, ...(written ? staleReasons(found, ctx.command) : [])],
   }
+}
+
+/** Removes each path that is there; the paths removed. */
+const removeAll = (paths: ReadonlyArray<string>, fix: string) =>
+  Effect.gen(function* () {
+    const removed: Array<string> = []
+    for (const path of paths) {
+      if (!isLink(path) && !fs.existsSync(path)) continue
+      yield* attempt(`remove ${path}`, fix, () => fs.rmSync(path, { force: true }))
+      removed.push(path)
+    }
+    return removed
+  })
+
+/** The paths of our old-named unit: its link (when it points to it) and the unit. */
+const oldPaths = (location: BootLocation): Array<string> => {
+  const old = oldUnit(location)
+  return old === undefined ? [] : [...(old.linked ? [old.link] : []), old.file]
 }
 
 const foreignError = (paths: ReadonlyArray<string>) =>
@@ -127,11 +167,14 @@ const daemonReload = (ctx: BootContext): SystemctlRun => {
 }
 
 /** What is left to do by hand after `enable` (null when nothing is). */
-const enableNextStep = (ctx: BootContext, reload: SystemctlRun): string | null => {
+const enableNextStep = (ctx: BootContext, reload: SystemctlRun, renamed: boolean): string | null => {
   const { location } = ctx
   if (location.manager === "launchd")
     return `it starts at your next login; to start it now: launchctl load -w ${location.file}`
   const user = location.scope === "user" ? " --user" : ""
+  // removing the old-named unit does not stop the supervisor it started: that is said
+  if (renamed)
+    return `${enableNextStep(ctx, reload, false)}; a supervisor started by the old ${OLD_UNIT_NAME} runs on until \`systemctl${user} stop ${OLD_UNIT_NAME}\``
   const linger =
     location.scope === "user" ? "; to start it at boot before you log in: loginctl enable-linger $USER" : ""
   if (!reload.ran)
@@ -170,15 +213,17 @@ export const enableBoot = (ctx: BootContext): Effect.Effect<BootChange, BootErro
         fs.symlinkSync(location.file, link)
       })
     }
+    // our unit under the old name goes, now that the new one is in force
+    const removed = yield* removeAll(oldPaths(location), fix)
     const reload = daemonReload(ctx)
     return {
       ...bootStatus(ctx),
       action: "enable",
-      changed: old !== text || !before.enabled,
+      changed: old !== text || !before.enabled || removed.length > 0,
       rewritten: before.written ? before.stale : [],
-      removed: [],
+      removed,
       daemon_reload: reload,
-      next_step: enableNextStep(ctx, reload),
+      next_step: enableNextStep(ctx, reload, removed.length > 0),
     }
   })
 
@@ -186,15 +231,12 @@ export const enableBoot = (ctx: BootContext): Effect.Effect<BootChange, BootErro
 export const disableBoot = (ctx: BootContext): Effect.Effect<BootChange, BootError> =>
   Effect.gen(function* () {
     const { location } = ctx
-    const removed: Array<string> = []
     const { foreign } = bootStatus(ctx)
     const fix = location.scope === "system" ? "run it as root" : "check the directory's permissions"
-    for (const path of location.manager === "systemd" ? [location.link, location.file] : [location.file]) {
-      const there = isLink(path) || fs.existsSync(path)
-      if (!there || foreign.includes(path)) continue
-      yield* attempt(`remove ${path}`, fix, () => fs.rmSync(path, { force: true }))
-      removed.push(path)
-    }
+    const ours = (location.manager === "systemd" ? [location.link, location.file] : [location.file]).filter(
+      (path) => !foreign.includes(path),
+    )
+    const removed = yield* removeAll([...ours, ...oldPaths(location)], fix)
     const reload =
       removed.length > 0 ? daemonReload(ctx) : { ran: false, ok: false, command: null, output: "" }
     const user = location.scope === "user" ? " --user" : ""

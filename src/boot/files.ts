@@ -29,7 +29,10 @@ export const isOurs = (manager: "systemd" | "launchd", text: string): boolean =>
 
 /** The launchd label, and the plist's name. */
 export const LAUNCHD_LABEL = "devsupervisor"
-export const UNIT_NAME = "supervisor.service"
+/** The systemd unit's name: not `supervisor.service`, which Debian's supervisord package owns. */
+export const UNIT_NAME = "devsupervisor.service"
+/** The name our units had before: one of ours (by its mark) is still found, moved and removed. */
+export const OLD_UNIT_NAME = "supervisor.service"
 
 export type BootLocation =
   | {
@@ -38,6 +41,8 @@ export type BootLocation =
       readonly file: string
       /** The `*.target.wants` link that `systemctl enable` would make. */
       readonly link: string
+      /** The same two paths under the old name (OLD_UNIT_NAME). */
+      readonly old: { readonly file: string; readonly link: string }
     }
   | { readonly manager: "launchd"; readonly scope: "user"; readonly file: string }
 
@@ -59,22 +64,17 @@ export const bootLocation = (o: LocationOptions): BootLocation | undefined => {
       file: nodePath.join(o.home, "Library", "LaunchAgents", `${LAUNCHD_LABEL}.plist`),
     }
   if (o.platform !== "linux") return undefined
-  if (o.isRoot) {
-    const dir = o.systemDir ?? "/etc/systemd/system"
-    return {
-      manager: "systemd",
-      scope: "system",
-      file: nodePath.join(dir, UNIT_NAME),
-      link: nodePath.join(dir, "multi-user.target.wants", UNIT_NAME),
-    }
-  }
-  const config = o.env.XDG_CONFIG_HOME || nodePath.join(o.home, ".config")
-  const dir = nodePath.join(config, "systemd", "user")
+  const scope = o.isRoot ? "system" : "user"
+  const dir = o.isRoot
+    ? (o.systemDir ?? "/etc/systemd/system")
+    : nodePath.join(o.env.XDG_CONFIG_HOME || nodePath.join(o.home, ".config"), "systemd", "user")
+  const wants = nodePath.join(dir, o.isRoot ? "multi-user.target.wants" : "default.target.wants")
   return {
     manager: "systemd",
-    scope: "user",
+    scope,
     file: nodePath.join(dir, UNIT_NAME),
-    link: nodePath.join(dir, "default.target.wants", UNIT_NAME),
+    link: nodePath.join(wants, UNIT_NAME),
+    old: { file: nodePath.join(dir, OLD_UNIT_NAME), link: nodePath.join(wants, OLD_UNIT_NAME) },
   }
 }
 

@@ -19,11 +19,14 @@ export const BootState = Schema.Struct({
   node: Schema.NullOr(Schema.String),
   cli: Schema.NullOr(Schema.String),
   /**
-   * The file, or the link, when it is another program's (say, supervisord's own
-   * supervisor.service): never written over or removed.
+   * The file, or the link, when it is another program's (without the mark `enable` writes): never
+   * written over or removed.
    */
   foreign: Schema.Array(Schema.String),
-  /** Why the file does not run this CLI (a path that is gone or another one); empty when it does. */
+  /**
+   * Why the file does not run this CLI (a path that is gone or another one), or has the old name
+   * supervisor.service; empty when neither.
+   */
   stale: Schema.Array(Schema.String),
 }).annotations({ identifier: "BootState" })
 export type BootState = typeof BootState.Type
@@ -48,7 +51,7 @@ export const BootChange = Schema.extend(
     changed: Schema.Boolean,
     /** `enable`: why the file that was there was rewritten (its stale paths). */
     rewritten: Schema.Array(Schema.String),
-    /** `disable`: the files removed. */
+    /** `disable`: the files removed; `enable`: those of our unit under the old name, replaced. */
     removed: Schema.Array(Schema.String),
     daemon_reload: SystemctlRun,
     /** What is left to do by hand, or how to start it now; null when nothing. */

@@ -1,7 +1,10 @@
+import * as nodePath from "node:path"
 import type { CliApp, Command } from "@effect/cli"
 import { Effect, Either, ParseResult, Runtime, Schema } from "effect"
 import { cliSpec } from "../cli/usageSpec/cliSpec.js"
 import type { AnyCliCommand } from "../cli/usageSpec/effectCli.js"
+import { defaultLoadOptions, loadConfig } from "../config/Loader.js"
+import { currentNamespace } from "../control/selection.js"
 import { DaemonList, DaemonStatusOutput, LogLines, StartOutcomes, StopResults } from "../domain/CliOutput.js"
 import { describeCommand, listCommands } from "../usage/consume/index.js"
 import { CommandDescription } from "../usage/consume/mcpResults.js"
@@ -12,7 +15,9 @@ import { logResources } from "./resources.js"
 import {
   CommandsOutput,
   DescribeInput,
+  daemonIds,
   hints,
+  ListDaemonsInput,
   ListInput,
   ListOutput,
   LogsInput,
@@ -106,17 +111,33 @@ export const mcpDefinition = <N extends string, E, A>(
       const decoded = Schema.decodeUnknownEither(Schema.parseJson(schema))(c.stdout)
       return Either.isLeft(decoded) ? failure(c, args[0] ?? "") : answer(output, wrap(decoded.right), c)
     }
+    /** The project the server was started in: its namespace (the CLI's, for short IDs, there). */
+    const projectNamespace = () =>
+      Runtime.runPromise(runtime)(
+        loadConfig(defaultLoadOptions()).pipe(
+          Effect.map(currentNamespace),
+          // a configuration that cannot be read: `list` says why; the directory names the project
+          Effect.orElseSucceed(() => nodePath.basename(process.cwd())),
+        ),
+      )
+    const namespace = yield* Effect.promise(projectNamespace)
     const spec = cliSpec(root, { version: VERSION })
     const tools: ReadonlyArray<ToolDefinition> = [
       tool({
         name: "list",
         title: "List daemons",
         description:
-          "every daemon the supervisor knows, with its status, pid, ports and uptime (supervisor list)",
+          "the daemons of this project (with all, of every project the supervisor knows), with their status, pid, ports and uptime (supervisor list --namespace NS)",
         kind: "read",
-        input: ListInput,
+        input: ListDaemonsInput,
         output: ListOutput,
-        call: () => cli(["list"], DaemonList, ListOutput, (daemons) => ({ daemons })),
+        call: async (i) =>
+          cli(
+            ["list", ...(i.all ? [] : ["--namespace", await projectNamespace()])],
+            DaemonList,
+            ListOutput,
+            (daemons) => ({ daemons }),
+          ),
       }),
       tool({
         name: "status",
@@ -137,7 +158,7 @@ export const mcpDefinition = <N extends string, E, A>(
         output: StartOutput,
         call: (i) =>
           cli(
-            ["start", ...(i.ids ?? []), ...(i.force ? ["--force"] : [])],
+            ["start", ...daemonIds(i), ...(i.force ? ["--force"] : [])],
             StartOutcomes,
             StartOutput,
             (outcomes) => ({
@@ -152,7 +173,7 @@ export const mcpDefinition = <N extends string, E, A>(
         kind: "destructive",
         input: StopInput,
         output: StopOutput,
-        call: (i) => cli(["stop", ...(i.ids ?? [])], StopResults, StopOutput, (results) => ({ results })),
+        call: (i) => cli(["stop", ...daemonIds(i)], StopResults, StopOutput, (results) => ({ results })),
       }),
       tool({
         name: "restart",
@@ -162,7 +183,7 @@ export const mcpDefinition = <N extends string, E, A>(
         input: StopInput,
         output: StartOutput,
         call: (i) =>
-          cli(["restart", ...(i.ids ?? [])], StartOutcomes, StartOutput, (outcomes) => ({ outcomes })),
+          cli(["restart", ...daemonIds(i)], StartOutcomes, StartOutput, (outcomes) => ({ outcomes })),
       }),
       tool({
         name: "logs",
@@ -204,9 +225,8 @@ export const mcpDefinition = <N extends string, E, A>(
     ]
     return {
       version: VERSION,
-      instructions:
-        "Manages the daemons of the project this server was started in (its supervisor.toml), like the supervisor CLI there. Each daemon's recent log is a resource (supervisor://logs/ID).",
+      instructions: `Manages the daemons of the project this server was started in (namespace ${namespace}, its supervisor.toml), like the supervisor CLI there: a short ID (api) is this project's daemon, a qualified one (proj/api) another project's. \`list\` shows this project's daemons (all: true, every project's). Each of this project's daemons has its recent log as a resource (supervisor://logs/${namespace}/NAME).`,
       tools,
-      resources: logResources(run),
+      resources: logResources(run, projectNamespace),
     }
   })

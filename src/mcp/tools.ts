@@ -20,17 +20,37 @@ const Ids = Schema.optional(Schema.Array(DaemonId)).annotations({
   description: "the daemons (default: as the CLI without IDs, the daemons of the current project)",
 })
 
+/** pitchfork's name for the daemons (its MCP tools take `id`): one ID or a list, added to `ids`. */
+const PitchforkId = Schema.optional(Schema.Union(DaemonId, Schema.Array(DaemonId))).annotations({
+  description: "the daemons as pitchfork's MCP tools name them: an ID or a list of IDs (the same as ids)",
+})
+
+/** The daemons a tool's input names: `ids`, then pitchfork's `id`, each once. */
+export const daemonIds = (i: {
+  readonly ids?: ReadonlyArray<string> | undefined
+  readonly id?: string | ReadonlyArray<string> | undefined
+}): Array<string> => [
+  ...new Set([...(i.ids ?? []), ...(i.id === undefined ? [] : typeof i.id === "string" ? [i.id] : i.id)]),
+]
+
 export const ListInput = Schema.Struct({})
+export const ListDaemonsInput = Schema.Struct({
+  all: Schema.optional(Schema.Boolean).annotations({
+    description: "every daemon the supervisor knows, of every project (default: this project's)",
+  }),
+})
 export const StatusInput = Schema.Struct({ id: DaemonId })
 export const StartInput = Schema.Struct({
   ids: Ids,
+  id: PitchforkId,
   force: Schema.optional(Schema.Boolean).annotations({ description: "restart the daemons that already run" }),
 })
-export const StopInput = Schema.Struct({ ids: Ids })
+export const StopInput = Schema.Struct({ ids: Ids, id: PitchforkId })
 export const LogsInput = Schema.Struct({
   ids: Schema.optional(Schema.Array(DaemonId)).annotations({
     description: "the daemons (default: every daemon)",
   }),
+  id: PitchforkId,
   n: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(0, 10_000))).annotations({
     description: "the last N lines (default 100)",
   }),
@@ -77,7 +97,7 @@ export const hints = (title: string, kind: "read" | "write" | "destructive"): To
 
 /** The flags of `logs` for the tool's input; 100 lines unless told. */
 export const logsArgs = (i: typeof LogsInput.Type): Array<string> => [
-  ...(i.ids ?? []),
+  ...daemonIds(i),
   "-n",
   String(i.n ?? 100),
   ...(i.since === undefined ? [] : ["--since", i.since]),

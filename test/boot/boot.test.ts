@@ -4,7 +4,7 @@ import * as nodePath from "node:path"
 import { Effect } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { type BootContext, bootStatus, disableBoot, enableBoot, findOnPath } from "../../src/boot/boot.js"
-import { bootLocation } from "../../src/boot/files.js"
+import { bootLocation, systemdUnit } from "../../src/boot/files.js"
 
 let dir: string
 beforeEach(() => {
@@ -41,6 +41,9 @@ const systemctlCalls = () => {
   const log = nodePath.join(dir, "systemctl.log")
   return fs.existsSync(log) ? fs.readFileSync(log, "utf8").trim().split("\n") : []
 }
+
+const supervisordUnit =
+  "[Unit]\nDescription=Supervisor process control system for UNIX\n[Service]\nExecStart=/usr/bin/supervisord -n\n"
 
 const linuxContext = (overrides: Partial<BootContext> = {}, isRoot = false): BootContext => {
   const { node, cli } = files()
@@ -112,8 +115,15 @@ describe("boot enable, status, disable (systemd)", () => {
     const change = await Effect.runPromise(enableBoot(ctx))
     expect(change).toMatchObject({
       scope: "system",
-      file: nodePath.join(dir, "etc", "systemd", "system", "supervisor.service"),
-      link: nodePath.join(dir, "etc", "systemd", "system", "multi-user.target.wants", "supervisor.service"),
+      file: nodePath.join(dir, "etc", "systemd", "system", "devsupervisor.service"),
+      link: nodePath.join(
+        dir,
+        "etc",
+        "systemd",
+        "system",
+        "multi-user.target.wants",
+        "devsupervisor.service",
+      ),
       enabled: true,
     })
     expect(systemctlCalls()).toEqual(["daemon-reload"])
@@ -164,11 +174,30 @@ describe("boot enable, status, disable (systemd)", () => {
     expect(systemctlCalls()).toHaveLength(2)
   })
 
-  it("another program's unit or link (supervisord's supervisor.service) is reported and left alone", async () => {
+  it("as root, supervisord's supervisor.service and its link are none of ours: enable and disable leave them alone", async () => {
     const ctx = linuxContext({ systemctl: fakeSystemctl() }, true)
     if (ctx.location.manager !== "systemd") throw new Error("systemd expected")
-    const theirs =
-      "[Unit]\nDescription=Supervisor process control system for UNIX\n[Service]\nExecStart=/usr/bin/supervisord -n\n"
+    // what Debian's supervisor package installs and enables (its unit in /etc, or in /lib and linked)
+    const theirs = supervisordUnit
+    const { old } = ctx.location
+    fs.mkdirSync(nodePath.dirname(old.link), { recursive: true })
+    fs.writeFileSync(old.file, theirs)
+    fs.symlinkSync("/lib/systemd/system/supervisor.service", old.link)
+    expect(bootStatus(ctx)).toMatchObject({ written: false, enabled: false, foreign: [], stale: [] })
+    const enabled = await Effect.runPromise(enableBoot(ctx))
+    expect(enabled).toMatchObject({ enabled: true, foreign: [], removed: [], rewritten: [] })
+    expect(fs.readlinkSync(ctx.location.link)).toBe(ctx.location.file)
+    expect(bootStatus(ctx)).toMatchObject({ enabled: true, stale: [] })
+    const disabled = await Effect.runPromise(disableBoot(ctx))
+    expect(disabled.removed).toEqual([ctx.location.link, ctx.location.file])
+    expect(fs.readFileSync(old.file, "utf8")).toBe(theirs)
+    expect(fs.readlinkSync(old.link)).toBe("/lib/systemd/system/supervisor.service")
+  })
+
+  it("another program's unit or link at our unit's path is reported and left alone", async () => {
+    const ctx = linuxContext({ systemctl: fakeSystemctl() }, true)
+    if (ctx.location.manager !== "systemd") throw new Error("systemd expected")
+    const theirs = supervisordUnit
     fs.mkdirSync(nodePath.dirname(ctx.location.link), { recursive: true })
     fs.writeFileSync(ctx.location.file, theirs)
     expect(bootStatus(ctx)).toMatchObject({
@@ -186,15 +215,86 @@ describe("boot enable, status, disable (systemd)", () => {
     expect(fs.readFileSync(ctx.location.file, "utf8")).toBe(theirs)
     // their link, to their unit elsewhere
     fs.rmSync(ctx.location.file)
-    fs.symlinkSync("/lib/systemd/system/supervisor.service", ctx.location.link)
+    fs.symlinkSync("/lib/systemd/system/devsupervisor.service", ctx.location.link)
     expect(bootStatus(ctx).foreign).toEqual([ctx.location.link])
     expect((await Effect.runPromise(Effect.flip(enableBoot(ctx)))).message).toContain(
       `${ctx.location.link} is another program's`,
     )
     expect(fs.existsSync(ctx.location.file)).toBe(false)
     await Effect.runPromise(disableBoot(ctx))
-    expect(fs.readlinkSync(ctx.location.link)).toBe("/lib/systemd/system/supervisor.service")
+    expect(fs.readlinkSync(ctx.location.link)).toBe("/lib/systemd/system/devsupervisor.service")
     expect(systemctlCalls()).toEqual([])
+  })
+
+  describe("our unit under the old name supervisor.service", () => {
+    /** A unit of ours as an earlier version wrote it: the same text, under the old name, linked. */
+    const writeOld = (ctx: BootContext, linked = true) => {
+      if (ctx.location.manager !== "systemd") throw new Error("systemd expected")
+      const { old } = ctx.location
+      fs.mkdirSync(nodePath.dirname(old.link), { recursive: true })
+      fs.writeFileSync(old.file, systemdUnit(ctx.command, ctx.location.scope))
+      if (linked) fs.symlinkSync(old.file, old.link)
+      return old
+    }
+    const renamed =
+      "it has the old name supervisor.service, which Debian's supervisor package (supervisord) uses too"
+
+    it("status shows it as the unit in force, stale by its name", () => {
+      const ctx = linuxContext()
+      const old = writeOld(ctx)
+      expect(bootStatus(ctx)).toMatchObject({
+        file: old.file,
+        link: old.link,
+        written: true,
+        enabled: true,
+        cli: ctx.command.cli,
+        foreign: [],
+        stale: [renamed],
+      })
+    })
+
+    it("enable writes the new unit and removes the old one and its link", async () => {
+      const ctx = linuxContext({ systemctl: fakeSystemctl() }, true)
+      const old = writeOld(ctx)
+      const change = await Effect.runPromise(enableBoot(ctx))
+      expect(change).toMatchObject({
+        file: ctx.location.file,
+        enabled: true,
+        changed: true,
+        rewritten: [renamed],
+        removed: [old.link, old.file],
+        stale: [],
+      })
+      expect(change.next_step).toBe(
+        "it starts at the next boot; to start it now: systemctl start devsupervisor.service; a supervisor started by the old supervisor.service runs on until `systemctl stop supervisor.service`",
+      )
+      expect(fs.existsSync(old.file) || fs.existsSync(old.link)).toBe(false)
+      expect(ctx.location.manager === "systemd" && fs.readlinkSync(ctx.location.link)).toBe(ctx.location.file)
+      expect(systemctlCalls()).toEqual(["daemon-reload"])
+    })
+
+    it("disable removes it, unlinked or beside a new one", async () => {
+      const ctx = linuxContext()
+      const old = writeOld(ctx, false)
+      expect(bootStatus(ctx)).toMatchObject({ file: old.file, written: true, enabled: false })
+      expect((await Effect.runPromise(disableBoot(ctx))).removed).toEqual([old.file])
+
+      await Effect.runPromise(enableBoot(ctx))
+      writeOld(ctx)
+      expect(bootStatus(ctx)).toMatchObject({
+        file: ctx.location.file,
+        enabled: true,
+        stale: [`an older unit of ours, ${old.file}, is there too`],
+      })
+      const change = await Effect.runPromise(disableBoot(ctx))
+      expect(ctx.location.manager === "systemd" && change.removed).toEqual([
+        ctx.location.manager === "systemd" ? ctx.location.link : "",
+        ctx.location.file,
+        old.link,
+        old.file,
+      ])
+      expect(bootStatus(ctx)).toMatchObject({ written: false, stale: [] })
+    })
   })
 
   it("a unit that cannot be written fails naming the file and the fix", async () => {

@@ -22,21 +22,29 @@ describe("bootLocation", () => {
     ).toEqual({
       manager: "systemd",
       scope: "user",
-      file: "/x/cfg/systemd/user/supervisor.service",
-      link: "/x/cfg/systemd/user/default.target.wants/supervisor.service",
+      file: "/x/cfg/systemd/user/devsupervisor.service",
+      link: "/x/cfg/systemd/user/default.target.wants/devsupervisor.service",
+      old: {
+        file: "/x/cfg/systemd/user/supervisor.service",
+        link: "/x/cfg/systemd/user/default.target.wants/supervisor.service",
+      },
     })
   })
   it("~/.config when XDG_CONFIG_HOME is not set", () => {
     expect(bootLocation({ platform: "linux", env: {}, home: "/home/u", isRoot: false })?.file).toBe(
-      "/home/u/.config/systemd/user/supervisor.service",
+      "/home/u/.config/systemd/user/devsupervisor.service",
     )
   })
-  it("a system unit in /etc/systemd/system as root, linked into multi-user.target.wants", () => {
+  it("a system unit in /etc/systemd/system as root, not supervisord's supervisor.service", () => {
     expect(bootLocation({ platform: "linux", env: {}, home: "/root", isRoot: true })).toEqual({
       manager: "systemd",
       scope: "system",
-      file: "/etc/systemd/system/supervisor.service",
-      link: "/etc/systemd/system/multi-user.target.wants/supervisor.service",
+      file: "/etc/systemd/system/devsupervisor.service",
+      link: "/etc/systemd/system/multi-user.target.wants/devsupervisor.service",
+      old: {
+        file: "/etc/systemd/system/supervisor.service",
+        link: "/etc/systemd/system/multi-user.target.wants/supervisor.service",
+      },
     })
   })
   it("a launchd agent in ~/Library/LaunchAgents on macOS; nothing elsewhere", () => {

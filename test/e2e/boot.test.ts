@@ -11,6 +11,7 @@ import {
   readlinkSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs"
 import { join } from "node:path"
@@ -43,8 +44,8 @@ beforeEach(() => {
   mkdirSync(bin)
   // a user unit even when the tests run as root
   env = { ...sb.env, XDG_CONFIG_HOME: config, PATH: bin, SUPERVISOR_BOOT_SCOPE: "user" }
-  unit = join(config, "systemd", "user", "supervisor.service")
-  link = join(config, "systemd", "user", "default.target.wants", "supervisor.service")
+  unit = join(config, "systemd", "user", "devsupervisor.service")
+  link = join(config, "systemd", "user", "default.target.wants", "devsupervisor.service")
 })
 afterEach(() => sb.destroy(), T)
 
@@ -142,6 +143,72 @@ describe.skipIf(process.platform !== "linux")("supervisor boot (systemd user uni
     T,
   )
 })
+
+describe.skipIf(process.platform !== "linux")(
+  "supervisor boot and the old unit name supervisor.service",
+  () => {
+    it(
+      "supervisord's supervisor.service is left alone; ours under that name is shown by status, replaced by enable",
+      () => {
+        const dir = join(sb.root, "xdg-config", "systemd", "user")
+        const oldUnit = join(dir, "supervisor.service")
+        const oldLink = join(dir, "default.target.wants", "supervisor.service")
+        mkdirSync(join(dir, "default.target.wants"), { recursive: true })
+        const theirs =
+          "[Unit]\nDescription=Supervisor process control system\n[Service]\nExecStart=/usr/bin/supervisord -n\n"
+        writeFileSync(oldUnit, theirs)
+        symlinkSync(oldUnit, oldLink)
+        expect(JSON.parse(boot("status", "--json").stdout)).toMatchObject({
+          written: false,
+          foreign: [],
+          stale: [],
+        })
+        const enabled = boot("enable")
+        expect(enabled.status, enabled.stderr).toBe(0)
+        expect(readlinkSync(link)).toBe(unit)
+        expect(boot("disable").status).toBe(0)
+        expect(readFileSync(oldUnit, "utf8")).toBe(theirs)
+        expect(readlinkSync(oldLink)).toBe(oldUnit)
+
+        // ours, as an earlier version wrote it: marked on its first line, under the old name
+        const ours = [
+          "# Written by `supervisor boot enable`; removed by `supervisor boot disable`.",
+          "[Service]",
+          `ExecStart=${process.execPath} ${realpathSync(BIN)} supervisor run --boot`,
+          "[Install]",
+          "WantedBy=default.target",
+          "",
+        ].join("\n")
+        writeFileSync(oldUnit, ours)
+        const status = boot("status")
+        expect(status.stdout).toContain("boot: enabled (systemd user unit)")
+        expect(status.stdout).toContain(`file  ${oldUnit}`)
+        expect(status.stdout).toContain("stale: it has the old name supervisor.service")
+        const moved = boot("enable")
+        expect(moved.status, moved.stderr).toBe(0)
+        expect(moved.stdout).toContain(`removed  ${oldLink}`)
+        expect(moved.stdout).toContain(`removed  ${oldUnit}`)
+        expect(existsSync(oldUnit) || existsSync(oldLink)).toBe(false)
+        expect(readlinkSync(link)).toBe(unit)
+        expect(JSON.parse(boot("status", "--json").stdout)).toMatchObject({
+          file: unit,
+          enabled: true,
+          stale: [],
+        })
+
+        // an old-named unit of ours only: disable removes it
+        rmSync(unit)
+        rmSync(link)
+        writeFileSync(oldUnit, ours)
+        const disabled = boot("disable", "--json")
+        expect(disabled.status, disabled.stderr).toBe(0)
+        expect(JSON.parse(disabled.stdout)).toMatchObject({ removed: [oldUnit], written: false })
+        expect(existsSync(oldUnit)).toBe(false)
+      },
+      T,
+    )
+  },
+)
 
 const GLOBAL = `
 [daemons.gboot]

@@ -127,6 +127,52 @@ describe("supervisor mcp", () => {
   )
 
   it(
+    "takes pitchfork's `id`; lists this project's daemons and their logs as resources, with their state in words",
+    async () => {
+      const other = sb.project("other", `[daemons.x]\nrun = "exec sleep 300"\nready_delay = 0\n`)
+      const elsewhere = sb.cli(["start", "x"], other)
+      expect(elsewhere.status, elsewhere.stderr).toBe(0)
+
+      // as an agent configured for pitchfork calls it: `id`, one ID or a list
+      const started = await call("start", { id: "web" })
+      expect(started.isError, started.content[0]?.text).toBeFalsy()
+      expect((started.structuredContent.outcomes as Array<{ id: string }>).map((o) => o.id)).toEqual([
+        "app/web",
+      ])
+      const [pid] = daemonPids(sb.stateDir, "app/web")
+
+      const { resources } = await client.listResources()
+      const uris = resources.map((r) => r.uri)
+      expect(uris).toContain("supervisor://logs/app/web")
+      expect(uris.filter((u) => !u.startsWith("supervisor://logs/app/"))).toEqual([])
+      expect(resources.find((r) => r.uri === "supervisor://logs/app/web")?.description).toBe(
+        `the last 200 lines of the log of app/web (running, pid ${pid})`,
+      )
+
+      const ids = async (args: Record<string, unknown>) =>
+        ((await call("list", args)).structuredContent.daemons as Array<{ id: { qualified: string } }>).map(
+          (d) => d.id.qualified,
+        )
+      const here = await ids({})
+      expect(here).toContain("app/web")
+      expect(here.filter((id) => !id.startsWith("app/"))).toEqual([])
+      expect(await ids({ all: true })).toEqual(expect.arrayContaining(["app/web", "other/x"]))
+
+      const logs = await call("logs", { id: ["web"], n: 1 })
+      expect(logs.isError, logs.content[0]?.text).toBeFalsy()
+      expect(logs.structuredContent.lines).toHaveLength(1)
+
+      const stopped = await call("stop", { id: ["web", "other/x"] })
+      expect(stopped.isError, stopped.content[0]?.text).toBeFalsy()
+      expect((stopped.structuredContent.results as Array<{ id: string }>).map((r) => r.id).sort()).toEqual([
+        "app/web",
+        "other/x",
+      ])
+    },
+    T,
+  )
+
+  it(
     "reports a command's failure and bad arguments as tool errors",
     async () => {
       const unknown = await call("status", { id: "nosuch" })

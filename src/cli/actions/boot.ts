@@ -90,14 +90,14 @@ const report = (json: boolean, change: BootChange) =>
       yield* Console.log(`${green("✓")} boot enabled (${kind(change)})`)
       yield* describe(change)
       for (const reason of change.rewritten) yield* Console.log(`  rewritten: ${reason}`)
-    } else {
+    } else
       yield* Console.log(
         change.removed.length > 0
           ? `${green("✓")} boot disabled`
           : "boot: already disabled (nothing to remove)",
       )
-      for (const path of change.removed) yield* Console.log(`  removed  ${path}`)
-    }
+    // disable: what it removed; enable: our unit of the old name, replaced
+    for (const path of change.removed) yield* Console.log(`  removed  ${path}`)
     const reload = change.daemon_reload
     if (reload.ran)
       yield* Console.log(
