@@ -20,8 +20,8 @@ import { shellWord } from "../../shell/quote.js"
 import type { AddOptions, RemoveOptions } from "../daemonsEdit.js"
 import { dim, green, printJson } from "../output.js"
 import { portOverrides } from "../portOverrides.js"
-import { handleErrors, loadHere } from "../session.js"
 import { runCommandWords } from "../runArgs.js"
+import { handleErrors, loadHere } from "../session.js"
 import { renderTable } from "../table.js"
 
 const usage = (message: string) => new UsageError({ message })
@@ -44,9 +44,7 @@ const newDaemon = (o: AddOptions) =>
     if (problem) return yield* usage(`invalid daemon name ${JSON.stringify(o.id)}: ${problem}`)
     const words = runCommandWords(o.command)
     if (Option.isSome(o.run) && words.length > 0)
-      return yield* usage(
-        `daemons add ${o.id}: give the command once, with --run or after --, not both`,
-      )
+      return yield* usage(`daemons add ${o.id}: give the command once, with --run or after --, not both`)
     const run = Option.isSome(o.run) ? o.run.value : words.map(shellWord).join(" ")
     if (run.trim() === "")
       return yield* usage(
