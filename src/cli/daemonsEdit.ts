@@ -33,7 +33,11 @@ export const scopeOptions = {
 
 export const addOptions = {
   id: Args.text({ name: "id" }).pipe(Args.withDescription("the new daemon's name (its [daemons.ID] table)")),
-  run: text("run", "the command to run (required)"),
+  command: Args.text({ name: "command" }).pipe(
+    Args.withDescription("the command to run, after -- (instead of --run): daemons add ID -- CMD ARGS..."),
+    Args.repeated,
+  ),
+  run: text("run", "the command to run, as one shell string (or give it after --)"),
   retry: text("retry", "retries after a failure: a number, or true for no limit"),
   watch: many("watch", "restart it when files matching this glob change (repeat it)"),
   dir: text("dir", "the working directory (relative to the file)"),
@@ -58,6 +62,8 @@ export const addOptions = {
     Options.withDescription("started (start) or stopped (stop) by the shell hook (repeat it for both)"),
     Options.repeated,
   ),
+  autostart: Options.boolean("autostart").pipe(Options.withDescription("the same as --auto start")),
+  autostop: Options.boolean("autostop").pipe(Options.withDescription("the same as --auto stop")),
   onReady: text("on-ready", "a command run when it becomes ready"),
   onFail: text("on-fail", "a command run when it fails with no retries left"),
   onRetry: text("on-retry", "a command run before each retry"),

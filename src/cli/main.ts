@@ -10,6 +10,7 @@ import {
   repeatedFlagProblem,
   subcommandProblem,
   subcommands,
+  valueFlags,
   withAttachedValues,
 } from "./argvChecks.js"
 import { rootCommand } from "./commands.js"
@@ -18,7 +19,7 @@ import { printHelp, wantsHelp } from "./help.js"
 import { ExitCode, exitWith } from "./output.js"
 import { withOptionalBumpValue } from "./portFlags.js"
 import { runProgram } from "./program.js"
-import { holdRunCommand, runHead } from "./runArgs.js"
+import { dashAddCommand, holdRunCommand, runHead } from "./runArgs.js"
 import { commandProblem, unknownFlagProblem } from "./unknownWords.js"
 import { usageMessage } from "./usageMessages.js"
 
@@ -83,7 +84,7 @@ const withUsageMessages = <A, E, R>(argv: ReadonlyArray<string>, self: Effect.Ef
 /** Runs the CLI: usage errors exit 2, failures 1, and no stack trace reaches the user. */
 export const runCli = (typed: ReadonlyArray<string>) => {
   // an alias stands for its command everywhere: help, checks, `run`'s words
-  const argv = withAliases(typed)
+  const argv = dashAddCommand(withAliases(typed), (flag) => valueFlags().has(flag))
   return runProgram(
     (wantsHelp(argv.slice(2)) ? printHelp(argv.slice(2)).pipe(Effect.as(false)) : checkArgs(argv)).pipe(
       Effect.flatMap((ok) =>

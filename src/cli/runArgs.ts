@@ -23,20 +23,51 @@ export const runHead = (
   return head
 }
 
-/** The words after `--` of this process's `run`, while @effect/cli parses the rest. */
+/** The words after `--` of this process's `run` or `daemons add`, while @effect/cli parses the rest. */
 let heldCommand: ReadonlyArray<string> | undefined
 
+/** Whether argv is a command that takes a command after `--`, and where its own words start. */
+const commandTaker = (argv: ReadonlyArray<string>): number | undefined =>
+  argv[2] === "run" ? 3 : argv[2] === "daemons" && argv[3] === "add" ? 4 : undefined
+
 /**
- * For a `run`: the argv @effect/cli is given, with the command after `--` replaced by one
- * placeholder word, and the command kept here for the action (`runCommandWords`). @effect/cli
- * takes its own options (`--help`, `--version`, `--wizard`, ...) wherever they are, even after
- * `--`: `run x -- grep --help` would print the help instead of running `grep --help`.
+ * For a `run` or a `daemons add`: the argv @effect/cli is given, with the command after `--`
+ * replaced by one placeholder word, and the command kept here for the action
+ * (`runCommandWords`). @effect/cli takes its own options (`--help`, `--version`, `--wizard`, ...)
+ * wherever they are, even after `--`: `run x -- grep --help` would print the help instead of
+ * running `grep --help`.
  */
 export const holdRunCommand = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
-  const dashes = argv.indexOf("--", 3)
-  if (argv[2] !== "run" || dashes < 0) return argv
+  const start = commandTaker(argv)
+  const dashes = start === undefined ? -1 : argv.indexOf("--", start)
+  if (dashes < 0) return argv
   heldCommand = argv.slice(dashes + 1)
   return [...argv.slice(0, dashes + 1), "command"]
+}
+
+/**
+ * `daemons add ID CMD ARGS...` as `daemons add ID -- CMD ARGS...` (pitchfork's form without the
+ * `--`): the word after the ID starts the command, and everything from it on is the command's,
+ * flags included (`daemons add api bun --hot server.ts`). Flags before it are ours.
+ */
+export const dashAddCommand = (
+  argv: ReadonlyArray<string>,
+  takesValue: (flag: string) => boolean,
+): ReadonlyArray<string> => {
+  if (argv[2] !== "daemons" || argv[3] !== "add") return argv
+  let positional = 0
+  for (let i = 4; i < argv.length; i++) {
+    const arg = argv[i] as string
+    if (arg === "--") return argv
+    if (arg.startsWith("-") && arg !== "-") {
+      if (takesValue(arg)) i++
+      // `--bump` takes an optional value (portFlags.ts)
+      else if (arg === "--bump" && /^(-?\d+|true|false)$/.test(argv[i + 1] ?? "")) i++
+      continue
+    }
+    if (++positional === 2) return [...argv.slice(0, i), "--", ...argv.slice(i)]
+  }
+  return argv
 }
 
 /** The command of a `run`: as main.ts held it, else as @effect/cli parsed it. */

@@ -109,8 +109,12 @@ export const loadConfig = (options: LoadOptions) =>
       .flatMap((f) => projectSettingWarnings(f.parsed.location.path, f.parsed.settings))
     const env = applyEnvOverrides(mergeSettings(files.map((f) => f.parsed.settings)), options.env)
     problems.push(...env.problems)
+    const spellings = files.flatMap((f) => f.parsed.warnings)
     if (problems.length > 0)
-      return yield* new ConfigInvalid({ problems: inFileOrder(problems), warnings: merged.result.warnings })
+      return yield* new ConfigInvalid({
+        problems: inFileOrder(problems),
+        warnings: [...spellings, ...merged.result.warnings],
+      })
 
     const nearest = files.filter((f) => f.parsed.location.level === "project").at(-1)
     const config: ResolvedConfig = {
@@ -123,7 +127,7 @@ export const loadConfig = (options: LoadOptions) =>
       })),
       ...merged.result,
       ...(Object.keys(known.namespaces).length > 0 ? { namespaces: known.namespaces } : {}),
-      warnings: [...merged.result.warnings, ...ignored],
+      warnings: [...spellings, ...merged.result.warnings, ...ignored],
       settings: decodeSettings(env.settings),
     }
     return config

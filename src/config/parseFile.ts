@@ -18,6 +18,7 @@ import { nameProblem } from "../domain/Name.js"
 import type { ConfigLocation } from "./discover.js"
 import { valueIssues } from "./issues.js"
 import { locateKey } from "./locate.js"
+import { type At, foldDaemonForms, foldFlatSettings } from "./pitchforkForms.js"
 
 /** One file, parsed and checked on its own (before namespaces and merging). */
 export interface ParsedFile {
@@ -33,6 +34,8 @@ export interface ParsedFile {
   /** Raw settings tables by group, merged across files before decoding. */
   readonly settings: Readonly<Record<string, Record<string, unknown>>>
   readonly problems: ReadonlyArray<ConfigProblem>
+  /** pitchfork's spellings read as ours (src/config/pitchforkForms.ts), each with where and what to write. */
+  readonly warnings: ReadonlyArray<string>
 }
 
 export const keyPath = (path: ReadonlyArray<PropertyKey>): string =>
@@ -58,6 +61,7 @@ const empty = (location: ConfigLocation, text: string, problems: Array<ConfigPro
   slugs: undefined,
   settings: {},
   problems,
+  warnings: [],
 })
 
 /** Whether a line opens a one-line string ("..." with escapes, or '...') that it does not close. */
@@ -130,6 +134,8 @@ export const parseConfigText = (location: ConfigLocation, text: string): ParsedF
       )
     }
   }
+  const warnings: Array<string> = []
+  const located: At = (path) => ({ file, ...at(path) })
   const daemons: Array<readonly [string, DaemonOptions | undefined]> = []
   if (isTable(table.daemons)) {
     for (const [name, value] of Object.entries(table.daemons)) {
@@ -147,7 +153,14 @@ export const parseConfigText = (location: ConfigLocation, text: string): ParsedF
         continue
       }
       const d = decodeDaemon(value)
-      daemons.push([name, Either.isRight(d) ? d.right : undefined])
+      if (Either.isLeft(d) || !isTable(value)) {
+        daemons.push([name, undefined])
+        continue
+      }
+      const folded = foldDaemonForms(name, d.right, value, located)
+      warnings.push(...folded.warnings)
+      problems.push(...folded.problems)
+      daemons.push([name, folded.problems.length === 0 ? folded.value : undefined])
     }
   }
   const groups: Array<readonly [string, typeof Group.Type]> = []
@@ -157,10 +170,12 @@ export const parseConfigText = (location: ConfigLocation, text: string): ParsedF
       if (Either.isRight(g)) groups.push([name, g.right])
     }
   }
-  const settings: Record<string, Record<string, unknown>> = {}
+  let settings: Record<string, Record<string, unknown>> = {}
   if (isTable(table.settings)) {
-    for (const [group, value] of Object.entries(table.settings))
-      if (isTable(value)) settings[group] = { ...value }
+    const folded = foldFlatSettings(table.settings, located)
+    settings = folded.value
+    warnings.push(...folded.warnings)
+    problems.push(...folded.problems)
   }
   if (isTable(table.general)) settings.general = { ...table.general, ...settings.general }
   return {
@@ -173,6 +188,7 @@ export const parseConfigText = (location: ConfigLocation, text: string): ParsedF
     namespaces: isTable(table.namespaces) ? table.namespaces : undefined,
     settings,
     problems,
+    warnings,
   }
 }
 

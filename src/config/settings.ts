@@ -1,6 +1,6 @@
 import { Either, Schema } from "effect"
 import { type ConfigProblem, InvalidEnvOverride } from "../domain/ConfigProblem.js"
-import { type SettingGroup, Settings, settingEnvVar, settingGroups } from "../domain/Settings.js"
+import { type SettingGroup, Settings, settingEnvVars, settingGroups } from "../domain/Settings.js"
 import { valueIssues } from "./issues.js"
 
 type RawSettings = Record<string, Record<string, unknown>>
@@ -47,7 +47,23 @@ export const readSettingText = (
   return Either.left(error)
 }
 
-/** Applies `SUPERVISOR_<GROUP>_<KEY>` variables on top of the merged settings. */
+/** The variable that sets a setting in `env` (the first of its names set and not empty), if any. */
+export const envOverrideOf = (
+  env: Readonly<Record<string, string | undefined>>,
+  group: string,
+  key: string,
+): { readonly name: string; readonly value: string } | undefined => {
+  for (const name of settingEnvVars(group, key)) {
+    const value = env[name]
+    if (value !== undefined && value !== "") return { name, value }
+  }
+  return undefined
+}
+
+/**
+ * Applies `SUPERVISOR_<GROUP>_<KEY>` variables (or pitchfork's shorter names of them, see
+ * `SETTING_ENV_ALIASES`) on top of the merged settings.
+ */
 export const applyEnvOverrides = (
   merged: RawSettings,
   env: Readonly<Record<string, string | undefined>>,
@@ -58,9 +74,9 @@ export const applyEnvOverrides = (
     [SettingGroup, GroupSchema]
   >) {
     for (const key of Object.keys(schema.fields)) {
-      const name = settingEnvVar(group, key)
-      const value = env[name]
-      if (value === undefined || value === "") continue
+      const found = envOverrideOf(env, group, key)
+      if (found === undefined) continue
+      const { name, value } = found
       const read = readSettingText(group, key, value)
       if (Either.isRight(read)) settings[group] = { ...settings[group], [key]: read.right }
       else

@@ -7,6 +7,7 @@ import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { type SettingGroup, settingGroups } from "../domain/Settings.js"
 import type { SettingEntry, SettingSource } from "../domain/SettingsOutput.js"
 import { parseConfigText } from "./parseFile.js"
+import { envOverrideOf } from "./settings.js"
 import { settingInfos } from "./settingsInfo.js"
 
 /** The raw settings of each loaded file, in load order (lowest precedence first). */
@@ -44,7 +45,7 @@ export const settingEntries = (
     if (!values.has(info.group)) values.set(info.group, encoded(config, info.group))
     const value = values.get(info.group)![info.name]
     const file = files.findLast((f) => f.settings[info.group]?.[info.name] !== undefined)
-    const fromEnv = (env[info.env] ?? "") !== ""
+    const fromEnv = envOverrideOf(env, info.group, info.name) !== undefined
     return {
       key: info.key,
       group: info.group,

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { DaemonRef } from "./DaemonId.js"
 import { DaemonOptions } from "./DaemonOptions.js"
+import { flatSettingFields } from "./flatSettings.js"
 import { DaemonName, Namespace } from "./Name.js"
 import {
   ApiSettings,
@@ -66,6 +67,7 @@ export const ConfigFile = Schema.Struct({
       logs: Schema.optional(LogsSettings),
       proxy: Schema.optional(ProxySettings),
       metrics: Schema.optional(MetricsSettings),
+      ...flatSettingFields,
     }).annotations({
       description:
         "Settings tables: [settings.general], [settings.supervisor], [settings.web], [settings.api], [settings.logs], [settings.proxy], [settings.metrics]",

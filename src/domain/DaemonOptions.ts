@@ -4,7 +4,7 @@ import { CronExpression, RegexString } from "./Cron.js"
 import { DependencyEntry } from "./Dependency.js"
 import { globProblem } from "./Glob.js"
 import { HumanDuration } from "./HumanDuration.js"
-import { DaemonLogs } from "./LogFormat.js"
+import { DaemonArchiveHook, DaemonLogs, LineCount } from "./LogFormat.js"
 import {
   normalise,
   Port,
@@ -280,6 +280,25 @@ export const daemonOptionFields = {
     "Run the daemon under a pseudo-terminal (for programs that colour or buffer differently without one); its output is still kept whole across a supervisor crash",
     false,
   ),
+  // pitchfork's other spellings, read with a warning that shows ours (src/config/pitchforkForms.ts)
+  expect: opt(Expect, "Deprecated: pitchfork's spelling of `port.expect`; write port = { expect = [...] }"),
+  bump: opt(
+    Bump,
+    "Deprecated: pitchfork's spelling of `port.bump`; write port = { expect = [...], bump = N }",
+  ),
+  ready: opt(
+    Schema.Struct({
+      delay: Schema.optional(ReadyDelay),
+      output: Schema.optional(ReadyOutputOption),
+      http: Schema.optional(ReadyHttpOption),
+      port: Schema.optional(ReadyPortOption),
+      cmd: Schema.optional(ReadyCmdOption),
+    }),
+    "Deprecated: a [daemons.<name>.ready] table; write ready_delay, ready_output, ready_http, ready_port, ready_cmd",
+  ),
+  time_retention: opt(HumanDuration, "Deprecated: write it in [daemons.<name>.logs]"),
+  line_retention: opt(LineCount, "Deprecated: write it in [daemons.<name>.logs]"),
+  archive_hook: opt(DaemonArchiveHook, "Deprecated: write it in [daemons.<name>.logs]"),
 }
 
 /** The readiness keys of a daemon (`ready_delay`, `ready_output`, ...). */

@@ -19,7 +19,7 @@ export const levelRank = (level: string | undefined): number =>
   level === undefined ? -1 : LOG_LEVELS.indexOf(level as LogLevel)
 
 /** A whole number of lines, 1 or more. */
-const LineCount = Schema.Int.pipe(Schema.positive()).annotations({
+export const LineCount = Schema.Int.pipe(Schema.positive()).annotations({
   message: () => ({ message: "expected a whole number of lines, 1 or more", override: true }),
 })
 
@@ -36,9 +36,18 @@ export const logPolicyFields = {
   ),
 }
 
+/** A daemon's own archive command: `[settings.logs.archive_hook]`'s `command`, for this daemon. */
+export const DaemonArchiveHook = Schema.NonEmptyTrimmedString.annotations({
+  description:
+    "Shell command that receives this daemon's lines about to be pruned, as JSON lines on stdin (instead of settings.logs.archive_hook.command; its batch_size still applies)",
+})
+
 /** `[daemons.<name>.logs]`: how this daemon's output is stored; unset keys fall back to `[settings.logs]`. */
-export const DaemonLogs = Schema.Struct(logPolicyFields).annotations({
+export const DaemonLogs = Schema.Struct({
+  ...logPolicyFields,
+  archive_hook: Schema.optional(DaemonArchiveHook),
+}).annotations({
   identifier: "DaemonLogs",
-  description: "How the daemon's output is stored: log_format, time_retention, line_retention",
+  description: "How the daemon's output is stored: log_format, time_retention, line_retention, archive_hook",
 })
 export type DaemonLogs = typeof DaemonLogs.Type

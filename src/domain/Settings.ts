@@ -205,3 +205,32 @@ export type Settings = typeof Settings.Type
 /** The environment variable that overrides a setting. */
 export const settingEnvVar = (group: string, key: string): string =>
   `SUPERVISOR_${group.toUpperCase()}_${key.toUpperCase()}`
+
+/**
+ * pitchfork's shorter variable names of the settings it shares with us, under our prefix
+ * (`PITCHFORK_INTERVAL` is `SUPERVISOR_INTERVAL`): each overrides its setting too, when the
+ * `SUPERVISOR_<GROUP>_<KEY>` one is not set. The rest of pitchfork's names are ours already.
+ */
+export const SETTING_ENV_ALIASES: Readonly<Record<string, string>> = {
+  "general.interval": "SUPERVISOR_INTERVAL",
+  "general.autostop_delay": "SUPERVISOR_AUTOSTOP_DELAY",
+  "general.shell": "SUPERVISOR_SHELL",
+  "general.tool_manager": "SUPERVISOR_TOOL_MANAGER",
+  "general.tool_manager_bin": "SUPERVISOR_TOOL_MANAGER_BIN",
+  "supervisor.user": "SUPERVISOR_USER",
+  "supervisor.stop_timeout": "SUPERVISOR_STOP_TIMEOUT",
+  "supervisor.watch_poll_interval": "SUPERVISOR_WATCH_POLL_INTERVAL",
+  "supervisor.watch_interval": "SUPERVISOR_WATCH_INTERVAL",
+  "supervisor.file_watch_debounce": "SUPERVISOR_FILE_WATCH_DEBOUNCE",
+  "supervisor.cpu_violation_threshold": "SUPERVISOR_CPU_VIOLATION_THRESHOLD",
+  "supervisor.ready_check_interval": "SUPERVISOR_READY_CHECK_INTERVAL",
+  "logs.log_format": "SUPERVISOR_LOG_FORMAT",
+  "logs.time_retention": "SUPERVISOR_LOG_TIME_RETENTION",
+  "logs.line_retention": "SUPERVISOR_LOG_LINE_RETENTION",
+}
+
+/** Every variable that overrides a setting, the one that wins first. */
+export const settingEnvVars = (group: string, key: string): ReadonlyArray<string> => {
+  const alias = SETTING_ENV_ALIASES[`${group}.${key}`]
+  return alias === undefined ? [settingEnvVar(group, key)] : [settingEnvVar(group, key), alias]
+}

@@ -1,5 +1,6 @@
 import { Chunk, Context, Deferred, Effect, FiberSet, Layer, Option, Queue, Ref, Stream } from "effect"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
+import type { DaemonConfig } from "../domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { stopLevels } from "../domain/dependencyLevels.js"
 import type { ProcessTreeNode } from "../domain/ProcessTree.js"
@@ -17,7 +18,7 @@ import { shellArgv } from "./environment.js"
 import type { DaemonNotFound } from "./errors.js"
 import { liveArchiveRunner } from "./logArchive.js"
 import { followOptionsOf } from "./logPolicy.js"
-import { pruneForever, prunePass } from "./logRetention.js"
+import { type Archive, archiveCommandOf, pruneForever, prunePass } from "./logRetention.js"
 import { makeDaemonContext } from "./makeContext.js"
 import { makeRegistry, type Registry } from "./registry.js"
 import type { DaemonUsage } from "./resourceUsage.js"
@@ -346,23 +347,30 @@ const makeSupervisor = Effect.gen(function* () {
 /** time_retention and line_retention of every known daemon: a pass now, then hourly. */
 const logRetention = (logs: LogStoreShape, registry: Registry, config: SupervisorConfigShape) => {
   const { settings } = config
-  const hook = settings.logs.archive_hook
-  const archive =
-    hook === undefined
-      ? undefined
-      : {
-          batchSize: hook.batch_size,
-          run: liveArchiveRunner({
-            command: hook.command,
-            shell: shellArgv(settings.general.shell),
-            env: config.env,
-            timeout: settings.supervisor.hook_timeout,
-            log: (line) => process.stderr.write(`${line}\n`),
-          }),
-        }
+  // one runner per command: a daemon's own archive_hook, or the settings' one
+  const runners = new Map<string, Archive>()
+  const archiveOf = (daemon: DaemonConfig) => {
+    const hook = archiveCommandOf(daemon, settings)
+    if (hook === undefined) return undefined
+    let archive = runners.get(hook.command)
+    if (archive === undefined) {
+      archive = {
+        batchSize: hook.batchSize,
+        run: liveArchiveRunner({
+          command: hook.command,
+          shell: shellArgv(settings.general.shell),
+          env: config.env,
+          timeout: settings.supervisor.hook_timeout,
+          log: (line) => process.stderr.write(`${line}\n`),
+        }),
+      }
+      runners.set(hook.command, archive)
+    }
+    return archive
+  }
   const pass = registry.all.pipe(
     Effect.map((all) => [...all.values()].map((r) => ({ id: r.def.id.qualified, config: r.def.config }))),
-    Effect.flatMap((daemons) => prunePass(logs, daemons, settings, archive)),
+    Effect.flatMap((daemons) => prunePass(logs, daemons, settings, archiveOf)),
   )
   return pruneForever(pass)
 }

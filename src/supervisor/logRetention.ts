@@ -30,6 +30,20 @@ export interface Archive {
   readonly run: ArchiveRunner
 }
 
+/**
+ * A daemon's archive command: its `[daemons.<name>.logs] archive_hook`, else
+ * `[settings.logs.archive_hook] command`; the batch size is the settings' either way.
+ */
+export const archiveCommandOf = (
+  config: DaemonConfig,
+  settings: Settings,
+): { readonly command: string; readonly batchSize: number } | undefined => {
+  const command = config.logs?.archive_hook ?? settings.logs.archive_hook?.command
+  return command === undefined
+    ? undefined
+    : { command, batchSize: settings.logs.archive_hook?.batch_size ?? 1000 }
+}
+
 const archiveLine = jsonEncoder(ArchivedLogEntry)
 
 const archived = (e: LogEntry): ArchivedLogEntry => {
@@ -91,23 +105,26 @@ export const pruneLog = (
     return { released, kept: cut.upTo - upTo } satisfies Pruned
   })
 
-/** One pass: every daemon with a retention, one after the other; a failure is logged, not fatal. */
+/**
+ * One pass: every daemon with a retention, one after the other, each with its archive hook
+ * (`archiveOf`); a failure is logged, not fatal.
+ */
 export const prunePass = (
   logs: LogStoreShape,
   daemons: ReadonlyArray<{ readonly id: string; readonly config: DaemonConfig }>,
   settings: Settings,
-  archive: Archive | undefined,
+  archiveOf: (config: DaemonConfig) => Archive | undefined,
 ) =>
   Effect.forEach(
     daemons,
     ({ id, config }) => {
       const retention = retentionOf(config, settings)
       if (retention === undefined) return Effect.void
-      return pruneLog(logs, id, retention, archive).pipe(
+      return pruneLog(logs, id, retention, archiveOf(config)).pipe(
         Effect.flatMap((r) =>
           r.kept > 0
             ? Effect.logWarning(
-                `log retention of ${id}: settings.logs.archive_hook failed; ${r.kept} line(s) to prune are kept and will be tried again at the next pruning (hourly)`,
+                `log retention of ${id}: ${config.logs?.archive_hook === undefined ? "settings.logs.archive_hook" : "its logs.archive_hook"} failed; ${r.kept} line(s) to prune are kept and will be tried again at the next pruning (hourly)`,
               )
             : r.released > 0
               ? Effect.logInfo(`log retention of ${id}: pruned ${r.released} line(s)`)

@@ -151,7 +151,7 @@ describe("supervisor daemons add (e2e)", () => {
         new RegExp(`${file}:11: daemons\\.web: .*already declared.*daemons remove web`),
       ],
       [["cache", "--run", "x"], 1, new RegExp(`${file}:19: daemons\\.cache: .*already declared`)],
-      [["worker"], 2, /--run is required/],
+      [["worker"], 2, /give the command the daemon runs: --run CMD, or after --/],
       [["my app", "--run", "x"], 2, /invalid daemon name "my app": must not contain spaces/],
       [
         ["worker", "--run", "x", "--ready-http", "localhost:3000"],

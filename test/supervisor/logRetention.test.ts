@@ -134,9 +134,14 @@ describe("pruneLog", () => {
     () =>
       Effect.gen(function* () {
         const { store } = yield* withLines(10)
-        yield* prunePass(store, [{ id: ID, config: daemon() }], settings(), undefined)
+        yield* prunePass(store, [{ id: ID, config: daemon() }], settings(), () => undefined)
         expect((yield* store.stats(ID)).firstId).toBe(1)
-        yield* prunePass(store, [{ id: ID, config: daemon({ line_retention: 3 }) }], settings(), undefined)
+        yield* prunePass(
+          store,
+          [{ id: ID, config: daemon({ line_retention: 3 }) }],
+          settings(),
+          () => undefined,
+        )
         expect((yield* store.query(ID)).map((e) => e.id)).toEqual([8, 9, 10])
       }),
   )

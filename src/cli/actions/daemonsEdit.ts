@@ -16,9 +16,11 @@ import { closest } from "../../config/suggest.js"
 import { UsageError } from "../../control/selection.js"
 import { ConfiguredDaemons } from "../../domain/CliOutput.js"
 import { nameProblem } from "../../domain/Name.js"
+import { shellWord } from "../../shell/quote.js"
 import type { AddOptions, RemoveOptions } from "../daemonsEdit.js"
 import { dim, green, printJson } from "../output.js"
 import { portOverrides } from "../portOverrides.js"
+import { runCommandWords } from "../runArgs.js"
 import { handleErrors, loadHere } from "../session.js"
 import { renderTable } from "../table.js"
 
@@ -40,9 +42,15 @@ const newDaemon = (o: AddOptions) =>
   Effect.gen(function* () {
     const problem = nameProblem(o.id)
     if (problem) return yield* usage(`invalid daemon name ${JSON.stringify(o.id)}: ${problem}`)
-    if (Option.isNone(o.run) || o.run.value.trim() === "")
-      return yield* usage(`daemons add ${o.id}: --run is required (the command the daemon runs)`)
-    const keys: Array<readonly [string, TomlValue]> = [["run", o.run.value]]
+    const words = runCommandWords(o.command)
+    if (Option.isSome(o.run) && words.length > 0)
+      return yield* usage(`daemons add ${o.id}: give the command once, with --run or after --, not both`)
+    const run = Option.isSome(o.run) ? o.run.value : words.map(shellWord).join(" ")
+    if (run.trim() === "")
+      return yield* usage(
+        `daemons add ${o.id}: give the command the daemon runs: --run CMD, or after --: supervisor daemons add ${o.id} -- CMD ARGS...`,
+      )
+    const keys: Array<readonly [string, TomlValue]> = [["run", run]]
     const set = (key: string, value: Option.Option<TomlValue>) => {
       if (Option.isSome(value)) keys.push([key, value.value])
     }
@@ -60,7 +68,8 @@ const newDaemon = (o: AddOptions) =>
       "retry",
       Option.map(o.retry, (r) => (r === "true" ? true : r === "false" ? false : numberOr(r))),
     )
-    if (o.auto.length > 0) keys.push(["auto", [...new Set(o.auto)]])
+    const auto = [...o.auto, ...(o.autostart ? ["start"] : []), ...(o.autostop ? ["stop"] : [])]
+    if (auto.length > 0) keys.push(["auto", [...new Set(auto)]])
     set("ready_delay", Option.map(o.readyDelay, numberOr))
     set("ready_output", o.readyOutput)
     set("ready_http", o.readyHttp)

@@ -3,7 +3,7 @@
 import * as os from "node:os"
 import { Console, Effect, Either } from "effect"
 import { type SettingsScope, settingsTarget, writeSetting } from "../../config/edit/settingsFile.js"
-import { readSettingText } from "../../config/settings.js"
+import { envOverrideOf, readSettingText } from "../../config/settings.js"
 import { findSetting } from "../../config/settingsInfo.js"
 import { ExitCode, exitWith, red, yellow } from "../output.js"
 import { handleErrors } from "../session.js"
@@ -40,8 +40,11 @@ export const set = (key: string, text: string, flags: Readonly<Record<SettingsSc
         value.right as string | number | boolean,
       )
       for (const w of written.warnings) yield* Console.error(`${yellow("warning:")} ${w}`)
-      if ((env[info.env] ?? "") !== "")
-        yield* Console.error(`${yellow("warning:")} ${info.env} is set in this environment and overrides it`)
+      const overriding = envOverrideOf(env, info.group, info.name)
+      if (overriding !== undefined)
+        yield* Console.error(
+          `${yellow("warning:")} ${overriding.name} is set in this environment and overrides it`,
+        )
       yield* Console.log(
         `${full} = ${tomlText(value.right)} in ${written.path}${written.created ? " (created)" : ""}`,
       )
