@@ -4,10 +4,13 @@
  * and two hooks racing to start the supervisor both get their shell recorded.
  */
 import { type ChildProcess, spawn } from "node:child_process"
+import { mkdirSync } from "node:fs"
+import * as net from "node:net"
+import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
+import { lockName } from "../../src/host/lockName.js"
 import {
   apiGet,
-  BIN,
   cmdlineOf,
   type DaemonSandbox,
   daemonEntry,
@@ -69,11 +72,18 @@ const hookCd = (sb: DaemonSandbox, pid: number, cwd: string) =>
 
 describe("the shell hook starting the supervisor (e2e)", () => {
   it(
-    "bash shells loaded outside the project, then cd into it at once: each is recorded inside; cd out stops the daemon",
+    "bash shells loaded outside the project cd into it while the supervisor starts: each is recorded inside; cd out stops the daemon",
     async () => {
       const { sb, dir, elsewhere } = sandbox()
+      // a supervisor starting (slowly: the lock held, no socket yet), as after boot on a busy machine
+      const lock = net.createServer((c) => c.destroy())
+      cleanups.push(() => lock.close())
+      await new Promise<void>((resolve) => lock.listen({ path: lockName(sb.stateDir) }, resolve))
+      const hook = sb.cli(["activate", "bash"], sb.root)
+      expect(hook.status, hook.stderr).toBe(0)
+      sb.write({ "hook.bash": hook.stdout })
       // each shell's first `cd` (at load, in the sandbox root) and its `cd` into the project both
-      // find no supervisor: each leaves its report to a background `cd`, and those race
+      // find no supervisor answering: each report is left to a background `cd`, and those race
       const shells = Array.from({ length: 4 }, () => {
         const bash = spawn("bash", ["--norc", "--noprofile", "-i"], {
           cwd: sb.root,
@@ -84,9 +94,7 @@ describe("the shell hook starting the supervisor (e2e)", () => {
         let out = ""
         bash.stdout.setEncoding("utf8").on("data", (d: string) => (out += d))
         bash.stderr.setEncoding("utf8").on("data", (d: string) => (out += d))
-        bash.stdin.write(
-          `eval "$('${process.execPath}' '${BIN}' activate bash)"\ncd ${dir}\necho SHELLPID=$$\n`,
-        )
+        bash.stdin.write(`source ${join(sb.root, "hook.bash")}\ncd ${dir}\necho SHELLPID=$$\n`)
         return { bash, output: () => out }
       })
       const pids = await Promise.all(
@@ -96,22 +104,19 @@ describe("the shell hook starting the supervisor (e2e)", () => {
           }),
         ),
       )
-      await waitFor("app/api running", async () => (await statusOf(sb, "app/api")) === "running", {
+      await waitFor("two background reports per shell", () => backgroundCds(sb).length === 2 * pids.length, {
         timeout: 30_000,
       })
-      // every report is in once each shell's was answered: the stale ones must not have won
-      await waitFor(
-        "every shell recorded",
-        async () => {
-          const all = await sessions(sb)
-          return pids.every((pid) => all.some((p) => p.pid === pid))
-        },
-        { timeout: 30_000 },
-      )
+      // the supervisor comes up: the reports of each shell arrive in any order
+      lock.close()
+      expect(sb.cli(["supervisor", "start"], sb.root).status).toBe(0)
       await waitFor("the background reports done", () => backgroundCds(sb).length === 0, { timeout: 30_000 })
       const listed = JSON.parse(sb.cli(["project", "list", "--json"], sb.root).stdout) as Array<Presence>
       for (const pid of pids)
         expect(listed).toContainEqual(expect.objectContaining({ kind: "shell", pid, directory: dir }))
+      await waitFor("app/api running", async () => (await statusOf(sb, "app/api")) === "running", {
+        timeout: 30_000,
+      })
       for (const s of shells) s.bash.stdin.write(`cd ${elsewhere}\n`)
       await waitFor("app/api stopped", async () => (await statusOf(sb, "app/api")) === "stopped", {
         timeout: 30_000,
@@ -155,6 +160,40 @@ describe("the shell hook starting the supervisor (e2e)", () => {
       await waitFor("app/api stopped", async () => (await statusOf(sb, "app/api")) === "stopped", {
         timeout: 30_000,
       })
+    },
+    T,
+  )
+
+  it(
+    "a supervisor that takes the hook's connection but does not answer yet: the report is retried until one answers",
+    async () => {
+      const { sb, dir } = sandbox()
+      // a supervisor starting: the lock held, its socket bound but not serving yet
+      const lock = net.createServer((c) => c.destroy())
+      cleanups.push(() => lock.close())
+      await new Promise<void>((resolve) => lock.listen({ path: lockName(sb.stateDir) }, resolve))
+      mkdirSync(join(sb.stateDir, "sock"), { recursive: true, mode: 0o700 })
+      // reads the requests (and so sees their callers hang up) but never answers
+      const silent = net.createServer((c) => c.resume())
+      cleanups.push(() => silent.close())
+      await new Promise<void>((resolve) => silent.listen(join(sb.stateDir, "sock", "api.sock"), resolve))
+      const a = fakeShell()
+      const b = fakeShell()
+      // the prompt waits 2 seconds at most, then goes on
+      const [ra, rb] = await Promise.all([hookCd(sb, a.pid!, dir), hookCd(sb, b.pid!, dir)])
+      expect([ra.status, rb.status]).toEqual([0, 0])
+      // it comes up for real: the socket closes (once its callers gave up on it) and the lock goes
+      await new Promise<void>((resolve) => silent.close(() => resolve()))
+      lock.close()
+      expect(sb.cli(["supervisor", "start"], sb.root).status).toBe(0)
+      await waitFor(
+        "both shells recorded in the project",
+        async () => {
+          const all = await sessions(sb)
+          return [a.pid, b.pid].every((pid) => all.some((p) => p.pid === pid && p.directory === dir))
+        },
+        { timeout: 30_000 },
+      )
     },
     T,
   )
