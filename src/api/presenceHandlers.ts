@@ -17,7 +17,7 @@ export const PresenceLive = HttpApiBuilder.group(Api, "presence", (h) =>
     return h
       .handle("shellCd", ({ payload }) =>
         // the prompt waits for this answer: the moves (and what they start) run on
-        presence.shellCd(payload.pid, payload.directory).pipe(
+        presence.shellCd(payload.pid, payload.directory, payload.at).pipe(
           Effect.catchAll(() => Effect.void),
           Effect.forkDaemon,
           Effect.zipRight(presence.takeNotices),

@@ -31,6 +31,10 @@ export const cdCommand = Command.make(
     background: Options.boolean("background").pipe(
       Options.withDescription("start the supervisor if needed and wait for it (the hook's own use)"),
     ),
+    at: Options.integer("at").pipe(
+      Options.withDescription("when the hook ran, in µs on the monotonic clock (the hook's own use)"),
+      Options.optional,
+    ),
   },
   (o) => lazy(load, (m) => m.cd(o)),
 ).pipe(Command.withDescription("tell the supervisor the shell's directory (run by the shell hook)"))

@@ -23,6 +23,11 @@ const AbsoluteDirectory = Schema.String.pipe(
 export const ShellCdRequest = Schema.Struct({
   pid: Schema.Int.pipe(Schema.positive()),
   directory: AbsoluteDirectory,
+  /**
+   * When the hook ran, in µs on the machine's monotonic clock: a report older than the last one
+   * recorded for the shell is ignored (reports may arrive out of order).
+   */
+  at: Schema.optional(Schema.Int.pipe(Schema.nonNegative())),
 }).annotations({ identifier: "ShellCdRequest" })
 
 /** What the hook prints (on stderr): autostops not reported yet, each once to one shell. */

@@ -1,21 +1,11 @@
-import { createHash } from "node:crypto"
 import * as net from "node:net"
 import { Data, Effect } from "effect"
+import { lockIsHeld, lockName } from "./lockName.js"
 
-/** The abstract socket that is the lock of a state directory. */
-export const lockName = (stateDir: string) =>
-  `\0supervisor-${createHash("sha256").update(stateDir).digest("hex").slice(0, 32)}`
+export { lockName } from "./lockName.js"
 
 /** Whether a supervisor holds the lock of `stateDir` (it may still be starting: no API socket yet). */
-export const lockHeld = (stateDir: string) =>
-  Effect.async<boolean>((resume) => {
-    const s = net.createConnection({ path: lockName(stateDir) })
-    s.once("connect", () => {
-      s.destroy()
-      resume(Effect.succeed(true))
-    })
-    s.once("error", () => resume(Effect.succeed(false)))
-  })
+export const lockHeld = (stateDir: string) => Effect.promise(() => lockIsHeld(stateDir))
 
 export class AlreadyRunning extends Data.TaggedError("AlreadyRunning")<{ readonly stateDir: string }> {}
 

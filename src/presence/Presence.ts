@@ -16,6 +16,8 @@ export interface Occupant {
   readonly startTime: string
   /** When it was recorded (ms since the epoch). */
   readonly since: number
+  /** A shell's: when the hook ran for its latest report (µs, monotonic clock), when it said. */
+  readonly reportedAt?: number | undefined
 }
 
 /** A configured daemon with an `auto` key, and the directory of its project. */
@@ -44,8 +46,11 @@ export interface PresenceDeps {
 }
 
 export interface PresenceShape {
-  /** The shell `pid` is now in `directory` (the hook's `supervisor cd`). */
-  readonly shellCd: (pid: number, directory: string) => Effect.Effect<void, ProcessGone>
+  /**
+   * The shell `pid` is now in `directory` (the hook's `supervisor cd`, run at `at`, in µs on the
+   * monotonic clock): a report of a run older than the one recorded last is ignored.
+   */
+  readonly shellCd: (pid: number, directory: string, at?: number) => Effect.Effect<void, ProcessGone>
   /** A project session of the process `pid` in `directory` (an IDE's or agent's). */
   readonly enter: (pid: number, directory: string) => Effect.Effect<Occupant, ProcessGone>
   /** Ends the sessions of `pid` (only the one in `directory` when given); those ended. */
@@ -130,7 +135,7 @@ export const makePresence = (deps: PresenceDeps) =>
       }
     })
 
-    const record = (kind: Occupant["kind"], pid: number, directory: string) =>
+    const record = (kind: Occupant["kind"], pid: number, directory: string, at?: number) =>
       lock.withPermits(1)(
         Effect.gen(function* () {
           yield* sweepLocked
@@ -139,12 +144,15 @@ export const makePresence = (deps: PresenceDeps) =>
             return yield* new ProcessGone({ message: `no running process has pid ${pid}` })
           const key = keyOf(kind, pid, directory)
           const before = occupants.get(key)
+          // a late report of an earlier `cd` (two hooks' reports raced): the shell is not there now
+          if (before?.reportedAt !== undefined && at !== undefined && at < before.reportedAt) return before
           const occupant: Occupant = {
             kind,
             pid,
             directory,
             startTime,
             since: before?.since ?? Date.now(),
+            reportedAt: at ?? before?.reportedAt,
           }
           occupants.set(key, occupant)
           if (before?.directory !== directory) yield* move(before?.directory, directory)
@@ -153,7 +161,7 @@ export const makePresence = (deps: PresenceDeps) =>
       )
 
     const shape: PresenceShape = {
-      shellCd: (pid, directory) => Effect.asVoid(record("shell", pid, directory)),
+      shellCd: (pid, directory, at) => Effect.asVoid(record("shell", pid, directory, at)),
       enter: (pid, directory) => record("session", pid, directory),
       leave: (pid, directory) =>
         lock.withPermits(1)(

@@ -1,9 +1,11 @@
 // `supervisor cd --shell-pid PID`: what the shell hook runs at each directory change (and once
 // at load). Plain Node (no Effect) for the prompt's sake: one POST of the shell's pid and
 // directory (POST /api/shells/cd), the pending autostop notices printed on stderr, and nothing
-// else, ever: no error is printed, the exit status is 0. A supervisor that is not running is
-// started by a detached `cd --background`, which waits for it and reports the directory: the
-// prompt never waits for a start (docs/shell.md).
+// else, ever: no error is printed, the exit status is 0. A supervisor that is not running, or
+// that does not answer in time, is left to a detached `cd --background`, which starts the
+// supervisor if none runs and reports the directory until it is answered: the prompt never waits
+// for a start (docs/shell.md). Each report carries when the hook ran, so that a late report
+// never moves the shell back to where it was before.
 // Its own bundle (dist/quick-cd.cjs) with `net` alone loaded up front: `node:http` costs more
 // than the rest of the command.
 import * as net from "node:net"
@@ -12,32 +14,55 @@ import { stateDir, statePaths } from "../state/paths.js"
 
 /** How long the prompt waits for the supervisor's answer at most. */
 const ANSWER_TIMEOUT_MS = 2_000
-/** How long a background `cd` waits for a supervisor it started. */
+/** How long a background `cd` keeps reporting to a supervisor that does not answer yet. */
 const START_TIMEOUT_MS = 15_000
 
 export interface CdArgs {
   readonly pid: number
   readonly background: boolean
+  /** When the hook ran (`--at`, given to the background `cd` by the hook's own). */
+  readonly at: number | undefined
 }
 
-/** `--shell-pid N [--background]`; undefined for anything else. */
+/** A whole decimal number (no sign, no leading zero), or undefined. */
+const whole = (value: string | undefined, digits: number) =>
+  value !== undefined && new RegExp(`^(0|[1-9]\\d{0,${digits - 1}})$`).test(value) ? Number(value) : undefined
+
+/** `--shell-pid N [--background] [--at T]`; undefined for anything else. */
 export const parseCdArgs = (args: ReadonlyArray<string>): CdArgs | undefined => {
   let pid: number | undefined
+  let at: number | undefined
   let background = false
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!
-    const value =
-      arg === "--shell-pid" ? args[++i] : arg.startsWith("--shell-pid=") ? arg.slice(12) : undefined
-    if (value !== undefined) {
-      if (pid !== undefined || !/^[1-9]\d{0,9}$/.test(value)) return undefined
-      pid = Number(value)
+    const [name, inline] = arg.startsWith("--") && arg.includes("=") ? arg.split(/=(.*)/s) : [arg, undefined]
+    if (name === "--shell-pid" || name === "--at") {
+      const value = whole(inline ?? args[++i], name === "--at" ? 15 : 10)
+      if (value === undefined) return undefined
+      if (name === "--at") {
+        if (at !== undefined) return undefined
+        at = value
+      } else {
+        if (pid !== undefined || value === 0) return undefined
+        pid = value
+      }
     } else if (arg === "--background" && !background) background = true
     else return undefined
   }
-  return pid === undefined ? undefined : { pid, background }
+  return pid === undefined ? undefined : { pid, background, at }
 }
 
-type Answer = { readonly notices: ReadonlyArray<string> }
+/**
+ * Now on the machine's monotonic clock, in microseconds: every process reads the same clock
+ * (CLOCK_MONOTONIC on Linux), so the order of two hooks' runs survives their reports' order.
+ */
+export const monotonicMicros = (): number => Number(process.hrtime.bigint() / 1000n)
+
+/** A report's outcome: answered (its notices), no supervisor there, or no answer in time. */
+type Outcome =
+  | { readonly _tag: "answered"; readonly notices: ReadonlyArray<string> }
+  | { readonly _tag: "absent" }
+  | { readonly _tag: "unanswered" }
 
 /** The notices in an answer's body (anything unexpected: none). */
 const noticesOf = (body: string): ReadonlyArray<string> => {
@@ -72,20 +97,20 @@ export const responseBody = (raw: string): string | undefined => {
 }
 
 /**
- * One `POST /api/shells/cd` over the socket, in plain HTTP/1.1 (`Connection: close`); undefined
- * when no supervisor listens there. A slow or odd answer gives no notices.
+ * One `POST /api/shells/cd` over the socket, in plain HTTP/1.1 (`Connection: close`). Only a 200
+ * counts as answered: the supervisor records the shell once it has accepted the report.
  */
-const report = (socket: string, pid: number, directory: string): Promise<Answer | undefined> =>
+const report = (socket: string, pid: number, directory: string, at: number): Promise<Outcome> =>
   new Promise((resolve) => {
-    const body = Buffer.from(JSON.stringify({ pid, directory }))
+    const body = Buffer.from(JSON.stringify({ pid, directory, at }))
     const chunks: Array<Buffer> = []
     let connected = false
     const s = net.connect(socket)
-    const done = (answer: Answer | undefined) => {
+    const done = (outcome: Outcome) => {
       s.destroy()
-      resolve(answer)
+      resolve(outcome)
     }
-    s.setTimeout(ANSWER_TIMEOUT_MS, () => done({ notices: [] }))
+    s.setTimeout(ANSWER_TIMEOUT_MS, () => done({ _tag: "unanswered" }))
     s.on("connect", () => {
       connected = true
       s.write(
@@ -96,9 +121,9 @@ const report = (socket: string, pid: number, directory: string): Promise<Answer 
     s.on("data", (chunk: Buffer) => chunks.push(chunk))
     s.on("end", () => {
       const text = responseBody(Buffer.concat(chunks).toString("utf8"))
-      done({ notices: text === undefined ? [] : noticesOf(text) })
+      done(text === undefined ? { _tag: "unanswered" } : { _tag: "answered", notices: noticesOf(text) })
     })
-    s.on("error", () => done(connected ? { notices: [] } : undefined))
+    s.on("error", () => done(connected ? { _tag: "unanswered" } : { _tag: "absent" }))
   })
 
 const detached = async (args: ReadonlyArray<string>, out: number | "ignore") => {
@@ -126,23 +151,36 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 export const quickCd = async (args: ReadonlyArray<string>): Promise<boolean> => {
   const parsed = parseCdArgs(args)
   if (parsed === undefined) return false
-  const socket = statePaths(stateDir(process.env)).socket
+  const at = parsed.at ?? monotonicMicros()
+  const dir = stateDir(process.env)
+  const socket = statePaths(dir).socket
   const directory = process.cwd()
-  const answer = await report(socket, parsed.pid, directory)
-  if (answer !== undefined) {
-    for (const notice of answer.notices) process.stderr.write(`supervisor: ${notice}\n`)
-    return true
-  }
-  if (process.env.SUPERVISOR_SUPERVISOR_AUTO_START === "false") return true
+  const autoStart = process.env.SUPERVISOR_SUPERVISOR_AUTO_START !== "false"
   if (!parsed.background) {
-    // the prompt does not wait: a detached `cd` starts the supervisor and reports the directory
-    await detached([process.argv[1]!, "cd", "--shell-pid", String(parsed.pid), "--background"], "ignore")
+    const outcome = await report(socket, parsed.pid, directory, at)
+    if (outcome._tag === "answered") {
+      for (const notice of outcome.notices) process.stderr.write(`supervisor: ${notice}\n`)
+      return true
+    }
+    if (outcome._tag === "absent" && !autoStart) return true
+    // the prompt does not wait: a detached `cd` (starting the supervisor if none runs) reports
+    // the directory, stamped with this run's time
+    const again = ["cd", "--shell-pid", String(parsed.pid), "--background", "--at", String(at)]
+    await detached([process.argv[1]!, ...again], "ignore")
     return true
   }
-  await startSupervisor(process.env)
-  for (const deadline = Date.now() + START_TIMEOUT_MS; Date.now() < deadline; ) {
-    await sleep(100)
-    if ((await report(socket, parsed.pid, directory)) !== undefined) break
+  let started = false
+  for (const deadline = Date.now() + START_TIMEOUT_MS; Date.now() < deadline; await sleep(100)) {
+    const outcome = await report(socket, parsed.pid, directory, at)
+    if (outcome._tag === "answered") break
+    // one supervisor per state directory: none is started while one holds the lock (starting)
+    if (outcome._tag === "absent" && autoStart && !started) {
+      const { lockIsHeld } = await import("../host/lockName.js")
+      if (!(await lockIsHeld(dir))) {
+        await startSupervisor(process.env)
+        started = true
+      }
+    }
   }
   return true
 }

@@ -171,4 +171,36 @@ describe("Presence", () => {
       expect(w.log).toEqual([])
     }),
   )
+
+  it.scoped("a late report of an earlier cd is ignored: the shell stays where its last cd took it", () =>
+    Effect.gen(function* () {
+      const w = world([{ ...api, delay: Duration.zero }])
+      const p = yield* makePresence(w.deps)
+      // the hook ran at 1000 (outside) then at 2000 (inside); the reports arrive the other way round
+      yield* p.shellCd(100, "/p/app", 2000)
+      yield* settle
+      yield* p.shellCd(100, "/home/me", 1000)
+      yield* settle
+      expect((yield* p.list).map((o) => o.directory)).toEqual(["/p/app"])
+      expect(w.log).toEqual(["start app/api"])
+      expect(yield* p.pendingStops).toEqual([])
+      // the same report again (a retry) and a later one both count
+      yield* p.shellCd(100, "/p/app", 2000)
+      yield* p.shellCd(100, "/home/me", 3000)
+      yield* settle
+      expect((yield* p.list).map((o) => o.directory)).toEqual(["/home/me"])
+      expect(w.log).toEqual(["start app/api", "stop app/api"])
+    }),
+  )
+
+  it.scoped("the stamp belongs to the shell: another process reusing its pid starts afresh", () =>
+    Effect.gen(function* () {
+      const w = world([api])
+      const p = yield* makePresence(w.deps)
+      yield* p.shellCd(100, "/tmp", 5000)
+      w.processes.set(100, "another")
+      yield* p.shellCd(100, "/p/app", 10)
+      expect((yield* p.list).map((o) => o.directory)).toEqual(["/p/app"])
+    }),
+  )
 })

@@ -2,7 +2,7 @@
 // shell's own pid; the quick `cd` reads its arguments and the supervisor's answer.
 import { spawnSync } from "node:child_process"
 import { describe, expect, it } from "vitest"
-import { parseCdArgs, responseBody } from "../../src/quick/cd.js"
+import { monotonicMicros, parseCdArgs, responseBody } from "../../src/quick/cd.js"
 import { hookScript, SHELLS } from "../../src/shell/hooks.js"
 
 const command = ["/opt/node it's/bin/node", "/home/me/my tools/supervisor.cjs"]
@@ -37,13 +37,44 @@ describe("shell hooks", () => {
 })
 
 describe("quick cd", () => {
-  it("takes --shell-pid N (or =N) and --background, nothing else", () => {
-    expect(parseCdArgs(["--shell-pid", "42"])).toEqual({ pid: 42, background: false })
-    expect(parseCdArgs(["--shell-pid=42", "--background"])).toEqual({ pid: 42, background: true })
+  it("takes --shell-pid N (or =N), --background and --at T, nothing else", () => {
+    expect(parseCdArgs(["--shell-pid", "42"])).toEqual({ pid: 42, background: false, at: undefined })
+    expect(parseCdArgs(["--shell-pid=42", "--background"])).toEqual({
+      pid: 42,
+      background: true,
+      at: undefined,
+    })
+    expect(parseCdArgs(["--shell-pid", "42", "--background", "--at", "123456789012"])).toEqual({
+      pid: 42,
+      background: true,
+      at: 123456789012,
+    })
+    expect(parseCdArgs(["--at=0", "--shell-pid=7"])).toEqual({ pid: 7, background: false, at: 0 })
     expect(parseCdArgs([])).toBeUndefined()
     expect(parseCdArgs(["--shell-pid", "x"])).toBeUndefined()
+    expect(parseCdArgs(["--shell-pid", "0"])).toBeUndefined()
     expect(parseCdArgs(["--shell-pid", "1", "--shell-pid", "2"])).toBeUndefined()
+    expect(parseCdArgs(["--shell-pid", "1", "--at", "-5"])).toBeUndefined()
+    expect(parseCdArgs(["--shell-pid", "1", "--at", "1", "--at", "2"])).toBeUndefined()
+    expect(parseCdArgs(["--shell-pid", "1", "--at"])).toBeUndefined()
     expect(parseCdArgs(["--shell-pid", "1", "--verbose"])).toBeUndefined()
+  })
+
+  it("stamps on a clock every process shares, in whole microseconds", async () => {
+    const { execFileSync } = await import("node:child_process")
+    const before = monotonicMicros()
+    const child = Number(
+      execFileSync(
+        process.execPath,
+        ["-e", "process.stdout.write(String(process.hrtime.bigint() / 1000n))"],
+        {
+          encoding: "utf8",
+        },
+      ),
+    )
+    expect(Number.isSafeInteger(before)).toBe(true)
+    expect(child).toBeGreaterThan(before)
+    expect(monotonicMicros()).toBeGreaterThan(child)
   })
 
   it("reads a plain or chunked 200, and nothing from another status", () => {

@@ -14,9 +14,18 @@ export const activate = (shell: ShellName) =>
   Console.log(hookScript(shell, [process.execPath, nodePath.resolve(process.argv[1]!)]).trimEnd())
 
 /** The hook's command when the launcher did not answer it itself (src/quick/cd.ts does the work). */
-export const cd = (o: { readonly shellPid: number; readonly background: boolean }) =>
+export const cd = (o: {
+  readonly shellPid: number
+  readonly background: boolean
+  readonly at: Option.Option<number>
+}) =>
   Effect.promise(() =>
-    quickCd(["--shell-pid", String(o.shellPid), ...(o.background ? ["--background"] : [])]),
+    quickCd([
+      "--shell-pid",
+      String(o.shellPid),
+      ...(o.background ? ["--background"] : []),
+      ...Option.match(o.at, { onNone: () => [], onSome: (at) => ["--at", String(at)] }),
+    ]),
   ).pipe(Effect.asVoid)
 
 interface SessionOptions {
