@@ -50,7 +50,8 @@ describe("renderTable with a shrink plan", () => {
     { column: 2, min: 8 },
   ]
   it("cuts the columns in the plan's order, each down to its minimum, so a long status leaves RUN readable", () => {
-    const row = (maxWidth: number) => renderTable(header, rows, { maxWidth, shrink: plan }).split("\n")[1]
+    const row = (maxWidth: number) =>
+      renderTable(header, rows, { maxWidth, shrink: plan }).split("\n")[1] ?? ""
     // RUN first, down to 12
     expect(row(88)).toBe(
       "app/web  errored (killed: memory 161.2 MB over memory_limit 80 MB)  exec node server.js…",

@@ -134,8 +134,36 @@ describe("supervisor config show", () => {
     })
     const r = cli("config", "show")
     expect(r.status).toBe(0)
-    expect(r.stdout).toContain(`    depends      ["shop/db",{"id":"shop/migrate","condition":"completed"}]\n`)
+    expect(r.stdout).toContain(
+      `    depends      ["shop/db", { id = "shop/migrate", condition = "completed" }]\n`,
+    )
     expect(r.stdout).not.toContain("depends_conditions")
+  })
+
+  it("human output shows readiness checks and tables as they are written in TOML, not as JSON", () => {
+    sb.write({
+      "work/shop/supervisor.toml": [
+        "[daemons.api]",
+        'run = "x"',
+        'ready_http = "http://127.0.0.1:3000/health"',
+        "ready_port = 3000",
+        'env = { MODE = "dev", "A.B" = "1" }',
+        "[daemons.db]",
+        'run = "y"',
+        'ready_output = "ready to accept"',
+        'ready_cmd = { run = "pg_isready", timeout = "5s" }',
+        'ready_http = { url = "http://127.0.0.1:5432/", status = [200, 204] }',
+      ].join("\n"),
+    })
+    const r = cli("config", "show")
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stdout).toContain("    ready_http   http://127.0.0.1:3000/health\n")
+    expect(r.stdout).toContain("    ready_port   3000\n")
+    expect(r.stdout).toContain(`    env          { MODE = "dev", "A.B" = "1" }\n`)
+    expect(r.stdout).toContain("    ready_output ready to accept\n")
+    expect(r.stdout).toMatch(/^ {4}ready_cmd {4}\{ run = "pg_isready", timeout = \S+ \}$/m)
+    expect(r.stdout).toContain(`    ready_http   { url = "http://127.0.0.1:5432/", status = [200, 204] }\n`)
+    expect(r.stdout).not.toMatch(/[{,]"\w+":/)
   })
 
   it("merges global and project levels, later overriding earlier", () => {

@@ -7,6 +7,7 @@ import { type ConfigInvalid, formatProblem } from "../../domain/ConfigProblem.js
 import { DaemonConfig } from "../../domain/DaemonConfig.js"
 import { ResolvedConfig } from "../../domain/ResolvedConfig.js"
 import { bold, cyan, dim, ExitCode, exitWith, green, printJson, red, yellow } from "../output.js"
+import { shortReadiness, tomlInline } from "../tomlInline.js"
 
 /** Prints every problem (and warning) to stderr, and as JSON to stdout with --json; exit code 1. */
 export const reportInvalid = (e: ConfigInvalid, asJson: boolean) =>
@@ -55,10 +56,14 @@ export const show = (json: boolean) =>
           const defaults = encodeDaemon(new DaemonConfig({ run, dir })) as Record<string, unknown>
           for (const [k, v] of Object.entries(rest)) {
             if (k === "depends_conditions" || JSON.stringify(v) === JSON.stringify(defaults[k])) continue
-            const shown = k === "depends" ? shownDepends(d.config.depends, d.config.depends_conditions) : v
-            yield* Console.log(
-              `    ${k.padEnd(12)} ${typeof shown === "string" ? shown : JSON.stringify(shown)}`,
-            )
+            // as it would be written in supervisor.toml: `ready_http "http://…"`, not the parsed struct
+            const shown =
+              k === "depends"
+                ? shownDepends(d.config.depends, d.config.depends_conditions)
+                : k.startsWith("ready_")
+                  ? shortReadiness(k, v)
+                  : v
+            yield* Console.log(`    ${k.padEnd(12)} ${typeof shown === "string" ? shown : tomlInline(shown)}`)
           }
         }
         const groups = Object.entries(config.groups)
