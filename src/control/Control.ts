@@ -90,6 +90,7 @@ export const ControlLive = Layer.effect(
         start: { reason },
         isRunning: sup.isRunning,
         completedHere: completedHereById(sup),
+        portConflict: sup.portConflict,
         sync: sup.sync,
         completion: awaitCompletion(sup),
       })

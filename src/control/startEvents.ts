@@ -59,6 +59,7 @@ export const startEvents = (
             onOutcome: (outcome) => Queue.offer(events, { outcome }),
             isRunning: sup.isRunning,
             completedHere: completedHereById(sup),
+            portConflict: sup.portConflict,
             sync: sup.sync,
             completion: awaitCompletion(sup),
             // before anything starts: what each daemon waits for of its dependencies

@@ -5,6 +5,7 @@ import { startLevels } from "../domain/dependencyLevels.js"
 import { succeeded } from "../domain/outcomeKind.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import type { DaemonState } from "../supervisor/DaemonState.js"
+import { startFailed } from "../supervisor/daemon/outcomes.js"
 import type { StartOptions } from "../supervisor/Supervisor.js"
 import { type DaemonNow, NOT_RUN, startSet } from "./startSet.js"
 
@@ -74,6 +75,8 @@ export const startWithDependencies = (
     readonly start?: Omit<StartOptions, "force" | "onOutcome" | "sync">
     /** Whether a daemon runs now (a running one is not started again, nor what it depends on). */
     readonly isRunning?: (id: string) => Effect.Effect<boolean>
+    /** Why a daemon's ports cannot be had (`Supervisor.portConflict`): checked before any spawn. */
+    readonly portConflict?: (def: DaemonDefinition) => Effect.Effect<string | undefined>
     /** Whether a daemon's last run under this supervisor exited 0 (`completed_once` is met). */
     readonly completedHere?: (id: string) => Effect.Effect<boolean>
     /**
@@ -106,8 +109,39 @@ export const startWithDependencies = (
       const completedHere = !running && hooks.completedHere !== undefined && (yield* hooks.completedHere(id))
       states.set(id, { running, completedHere })
     }
-    const set = startSet(requested, dependencies, forced, (id) => states.get(id) ?? NOT_RUN)
-    const all = set.all
+    const lookup = (id: string) => states.get(id) ?? NOT_RUN
+    let set = startSet(requested, dependencies, forced, lookup)
+    // ports first, before anything is spawned: a daemon whose ports are taken fails, with its
+    // dependents, and the dependencies that only they need are not started
+    const refused = new Map<string, StartOutcome>()
+    if (hooks.portConflict !== undefined) {
+      for (const [id, def] of set.all) {
+        // a running daemon (forced or not) holds its own ports; one that starts nothing first
+        // is checked by its own start (its status `failed`, `on_fail`)
+        if (states.get(id)?.running) continue
+        if (!def.config.depends.some((d) => set.all.has(d) && !set.running.has(d))) continue
+        const message = yield* hooks.portConflict(def)
+        if (message !== undefined) refused.set(id, startFailed(id, message, undefined, [], 1))
+      }
+      for (let grew = refused.size > 0; grew; ) {
+        grew = false
+        for (const [id, def] of set.all) {
+          if (refused.has(id) || set.running.has(id)) continue
+          const dep = def.config.depends.find((d) => refused.has(d))
+          if (dep === undefined) continue
+          refused.set(id, notStarted(id, refused.get(dep)!, conditionOf(def.config, dep)))
+          grew = true
+        }
+      }
+      if (refused.size > 0)
+        set = startSet(
+          requested.filter((d) => !refused.has(d.id.qualified)),
+          dependencies,
+          forced,
+          lookup,
+        )
+    }
+    const all = new Map([...set.all].filter(([id]) => !refused.has(id)))
     // the daemons that start (the others run already and are only waited for)
     const starting = [...all.keys()].filter((id) => !set.running.has(id))
     // what the daemons that start need of each dependency: the most any of them asks
@@ -134,9 +168,10 @@ export const startWithDependencies = (
       }
     }
 
-    const outcomes = new Map<string, StartOutcome>()
+    const outcomes = new Map<string, StartOutcome>(refused)
     const spawned = new Set<string>()
-    const order: Array<string> = []
+    const order: Array<string> = [...refused.keys()]
+    for (const o of refused.values()) yield* onOutcome(o)
     const later: Array<Fiber.Fiber<StartOutcome>> = []
     for (const level of startLevels(all)) {
       order.push(...level)
