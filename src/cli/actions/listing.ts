@@ -12,6 +12,7 @@ import type { ListOptions, StatusOptions } from "../listing.js"
 import { cyan, dim, green, printJson, red, yellow } from "../output.js"
 import { knownDaemons } from "../selection.js"
 import { withSupervisor } from "../session.js"
+import { withSlugProjects } from "../slugIds.js"
 import { formatCpu, formatMemory, formatUptime, renderTable } from "../table.js"
 
 export { formatMemory }
@@ -143,8 +144,10 @@ const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`
 export const status = (o: StatusOptions) =>
   withSupervisor(false, (config) =>
     Effect.gen(function* () {
-      const entries = yield* listing(config)
-      const id = yield* resolveId(o.id, config, entries)
+      // a slug typed as the ID brings its project's daemons
+      const here = yield* withSlugProjects(config, [o.id])
+      const entries = yield* listing(here)
+      const id = yield* resolveId(o.id, here, entries)
       const e = entries.find((x) => x.id.qualified === id)!
       if (o.json) return yield* printJson(DaemonStatusOutput, { ...e, status_text: e.status.type })
       // pitchfork's lines first (`awk '/^Status:/'` works), then ours

@@ -11,6 +11,7 @@ import type { LogsOptions } from "../logs.js"
 import { ndjsonItems } from "../ndjson.js"
 import { cyan, dim, ExitCode, isTTY, printJson, red } from "../output.js"
 import { handleErrors, loadHere, Reported, withClient } from "../session.js"
+import { withSlugProjects } from "../slugIds.js"
 import { structuredFlags } from "./logFilters.js"
 
 /** `--since`/`--until`: an absolute time (`2026-01-31 12:00:00`, ISO) or a relative one (`5min`, `1h`). */
@@ -100,7 +101,9 @@ export const logs = (o: LogsOptions) =>
           const known = yield* c.api.daemons.list().pipe(Effect.orDie)
           const ids =
             o.ids.length > 0
-              ? yield* Effect.forEach(o.ids, (id) => resolveId(id, config, known))
+              ? yield* Effect.forEach(o.ids, (id) =>
+                  Effect.flatMap(withSlugProjects(config, [id]), (c) => resolveId(id, c, known)),
+                )
               : known.map((k) => k.id.qualified)
           if (o.clear) {
             yield* c.api.cli.clearLogs({ payload: { ids } }).pipe(Effect.orDie)
