@@ -6,7 +6,7 @@ import { type ConfigInvalid, formatProblem } from "../domain/ConfigProblem.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { Settings } from "../domain/Settings.js"
 import { type NotRunning, supervisorClientLayer, type VersionMismatch } from "./client.js"
-import { ExitCode, exitWith, red, yellow } from "./output.js"
+import { ExitCode, exitWith, red, warn } from "./output.js"
 
 /** A failure already explained to the user; carries the exit code. */
 export class Reported extends Data.TaggedError("Reported")<{ readonly code: number }> {}
@@ -29,7 +29,7 @@ const emptyConfig = (cwd: string): ResolvedConfig => ({
  */
 export const loadHere = (strict: boolean) =>
   loadConfig(defaultLoadOptions()).pipe(
-    Effect.tap((c) => Effect.forEach(c.warnings, (w) => Console.error(`${yellow("warning:")} ${w}`))),
+    Effect.tap((c) => Effect.forEach(c.warnings, warn)),
     Effect.catchTag("ConfigInvalid", (e: ConfigInvalid) =>
       Effect.gen(function* () {
         for (const p of e.problems) yield* Console.error(`${red("error:")} ${formatProblem(p)}`)

@@ -135,19 +135,16 @@ export const scopeOf = (input: {
 }): Effect.Effect<Option.Option<Scope>, UsageError> => {
   if (!input.local && !input.global) return Effect.succeed(Option.none())
   const flag = input.local ? "--local" : "--global"
-  const other =
-    input.local && input.global
-      ? "--global"
-      : input.ids.length > 0
-        ? "daemon IDs"
-        : input.all
-          ? "--all"
-          : Option.isSome(input.group)
-            ? "--group"
-            : undefined
-  return other === undefined
+  // every other selection given, each named (`start --all --local web` names --all and the IDs)
+  const others = [
+    ...(input.local && input.global ? ["--global"] : []),
+    ...(input.all ? ["--all"] : []),
+    ...(Option.isSome(input.group) ? ["--group"] : []),
+    ...(input.ids.length > 0 ? [`daemon IDs (${input.ids.join(" ")})`] : []),
+  ]
+  return others.length === 0
     ? Effect.succeed(Option.some(input.local ? "local" : "global"))
-    : Effect.fail(new UsageError({ message: `${flag} cannot be combined with ${other}` }))
+    : Effect.fail(new UsageError({ message: `${flag} cannot be combined with ${others.join(" or ")}` }))
 }
 
 /** The daemons of the project files (`local`) or of the global files (`global`), sorted. */

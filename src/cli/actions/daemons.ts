@@ -5,7 +5,7 @@ import { isActive } from "../../domain/DaemonStatus.js"
 import { SupervisorClient } from "../client.js"
 import type { RestartOptions, StartOptions, StopOptions, ToggleOptions } from "../daemons.js"
 import { nothingToStart } from "../nothingToStart.js"
-import { cyan, dim, green, printJson } from "../output.js"
+import { cyan, dim, green, note, printJson } from "../output.js"
 import { checkBumpApplies, portOverrides, withPorts } from "../portOverrides.js"
 import { startWithProgress } from "../progress.js"
 import { readyOverrides, withReadiness } from "../readyFlags.js"
@@ -96,7 +96,7 @@ export const restart = (o: RestartOptions) =>
         ? scopedIds(config, scope.value).filter((id) => running().includes(id))
         : yield* selectIds(withSlugs, known, o, running)
       if (selected.length === 0) {
-        if (!o.quiet && !o.json) yield* Console.error(dim("no daemon is running: nothing to restart"))
+        if (!o.quiet && !o.json) yield* note(dim("no daemon is running: nothing to restart"))
         return o.json ? yield* printJson(StartOutcomes, []) : undefined
       }
       const defs = (yield* definitionsFor(selected, withSlugs)).map((d) => withReadiness(d, overrides))

@@ -9,7 +9,7 @@ import { withSlugs } from "../../proxy/slugs.js"
 import { effectiveProxy } from "../../proxy/url.js"
 import { SupervisorClient } from "../client.js"
 import type { ListOptions, StatusOptions } from "../listing.js"
-import { cyan, dim, green, printJson, red, yellow } from "../output.js"
+import { cyan, dim, green, note, printJson, red, yellow } from "../output.js"
 import { knownDaemons } from "../selection.js"
 import { withSupervisor } from "../session.js"
 import { withSlugProjects } from "../slugIds.js"
@@ -57,7 +57,7 @@ export const list = (o: ListOptions) =>
           ...o.status.map((s) => `--status ${s}`),
           ...Option.toArray(Option.map(o.namespace, (n) => `--namespace ${n}`)),
         ]
-        return yield* Console.error(
+        return yield* note(
           dim(
             filters.length > 0
               ? `no daemons match ${filters.join(" ")}`
@@ -171,11 +171,9 @@ export const status = (o: StatusOptions) =>
       if (e.next_run !== null) lines.push(["Next run", e.next_run])
       if (e.watch_problem !== null) lines.push(["Watch", e.watch_problem])
       if (e.log_problem !== undefined) lines.push(["Log", e.log_problem])
+      // pitchfork's `Proxy: URL`; `-` and why while the proxy is off
       if (e.slug !== null)
-        lines.push(
-          ["Slug", e.slug],
-          ["Proxy URL", e.proxy_url ?? "- (the proxy is off: settings.proxy.enable)"],
-        )
+        lines.push(["Slug", e.slug], ["Proxy", e.proxy_url ?? "- (the proxy is off: settings.proxy.enable)"])
       lines.push(
         ["Enabled", e.enabled ? "yes" : "no"],
         ["Run", e.run],

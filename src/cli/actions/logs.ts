@@ -9,7 +9,7 @@ import { stripAnsi } from "../../logs/ansi.js"
 import { SupervisorClient } from "../client.js"
 import type { LogsOptions } from "../logs.js"
 import { ndjsonItems } from "../ndjson.js"
-import { cyan, dim, ExitCode, isTTY, printJson, red } from "../output.js"
+import { cyan, dim, ExitCode, isTTY, note, printJson, red } from "../output.js"
 import { handleErrors, loadHere, Reported, withClient } from "../session.js"
 import { withSlugProjects } from "../slugIds.js"
 import { structuredFlags } from "./logFilters.js"
@@ -200,7 +200,7 @@ export const logs = (o: LogsOptions) =>
             Effect.orDie,
           )
           // a follow only ends when the supervisor ends it: say so, or it looks like a hang-up
-          yield* Console.error(dim("-- the supervisor stopped; no more lines will come --"))
+          yield* note(dim("-- the supervisor stopped; no more lines will come --"))
         }),
       )
     }),
