@@ -1,6 +1,7 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import type { PresenceEntry } from "../domain/Presence.js"
+import { processStartTime } from "../presence/identity.js"
 import { type Occupant, Presence } from "../presence/Presence.js"
 import { Api } from "./Api.js"
 
@@ -9,6 +10,7 @@ const entry = (o: Occupant): PresenceEntry => ({
   pid: o.pid,
   directory: o.directory,
   since: new Date(o.since).toISOString(),
+  alive: processStartTime(o.pid) === o.startTime,
 })
 
 export const PresenceLive = HttpApiBuilder.group(Api, "presence", (h) =>

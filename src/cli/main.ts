@@ -1,5 +1,6 @@
 import { Command, ValidationError } from "@effect/cli"
 import { Console, Effect } from "effect"
+import { stderrLevelProblem } from "../domain/stderrLevel.js"
 import { stripAnsi } from "../logs/ansi.js"
 import type { Shell } from "../usage/consume/completion.js"
 import { VERSION } from "../version.js"
@@ -16,7 +17,7 @@ import {
 import { rootCommand } from "./commands.js"
 import { printCompletions } from "./completions.js"
 import { printHelp, wantsHelp } from "./help.js"
-import { ExitCode, exitWith } from "./output.js"
+import { ExitCode, exitWith, warn } from "./output.js"
 import { withOptionalBumpValue } from "./portFlags.js"
 import { runProgram } from "./program.js"
 import { dashAddCommand, holdRunCommand, runHead } from "./runArgs.js"
@@ -85,8 +86,13 @@ const withUsageMessages = <A, E, R>(argv: ReadonlyArray<string>, self: Effect.Ef
 export const runCli = (typed: ReadonlyArray<string>) => {
   // an alias stands for its command everywhere: help, checks, `run`'s words
   const argv = dashAddCommand(withAliases(typed), (flag) => valueFlags().has(flag))
+  // a SUPERVISOR_LOG that names no level is said once, and counts as info
+  const level = stderrLevelProblem()
   return runProgram(
-    (wantsHelp(argv.slice(2)) ? printHelp(argv.slice(2)).pipe(Effect.as(false)) : checkArgs(argv)).pipe(
+    (level === undefined ? Effect.void : warn(level)).pipe(
+      Effect.zipRight(
+        wantsHelp(argv.slice(2)) ? printHelp(argv.slice(2)).pipe(Effect.as(false)) : checkArgs(argv),
+      ),
       Effect.flatMap((ok) =>
         ok
           ? withUsageMessages(

@@ -1,7 +1,17 @@
 import { Console, Effect, type Schema } from "effect"
 import { jsonEncoder } from "../domain/jsonEncoding.js"
+import { showsOnStderr } from "../domain/stderrLevel.js"
+import { yellow } from "./style.js"
 
 export { bold, cyan, dim, ExitCode, green, isTTY, red, yellow } from "./style.js"
+
+/** `warning: TEXT` on stderr, unless SUPERVISOR_LOG is `error` (or `off`). */
+export const warn = (text: string): Effect.Effect<void> =>
+  Effect.suspend(() => (showsOnStderr("warn") ? Console.error(`${yellow("warning:")} ${text}`) : Effect.void))
+
+/** A note or hint on stderr, unless SUPERVISOR_LOG is `warn` or lower. */
+export const note = (text: string): Effect.Effect<void> =>
+  Effect.suspend(() => (showsOnStderr("info") ? Console.error(text) : Effect.void))
 
 /**
  * Prints `value` as indented JSON, encoded through `schema`: the command's output as its usage

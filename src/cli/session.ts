@@ -6,7 +6,7 @@ import { type ConfigInvalid, formatProblem } from "../domain/ConfigProblem.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { Settings } from "../domain/Settings.js"
 import { type NotRunning, supervisorClientLayer, type VersionMismatch } from "./client.js"
-import { ExitCode, exitWith, red, yellow } from "./output.js"
+import { ExitCode, exitWith, red, warn } from "./output.js"
 
 /** A failure already explained to the user; carries the exit code. */
 export class Reported extends Data.TaggedError("Reported")<{ readonly code: number }> {}
@@ -29,14 +29,14 @@ const emptyConfig = (cwd: string): ResolvedConfig => ({
  */
 export const loadHere = (strict: boolean, unneeded?: string) =>
   loadConfig(defaultLoadOptions()).pipe(
-    Effect.tap((c) => Effect.forEach(c.warnings, (w) => Console.error(`${yellow("warning:")} ${w}`))),
+    Effect.tap((c) => Effect.forEach(c.warnings, warn)),
     Effect.catchTag("ConfigInvalid", (e: ConfigInvalid) =>
       Effect.gen(function* () {
         // a command that does not need the configuration (`unneeded` says why) acts in full:
         // its problems are warnings, and the exit status is the command's own
         if (unneeded !== undefined) {
-          for (const p of e.problems) yield* Console.error(`${yellow("warning:")} ${formatProblem(p)}`)
-          yield* Console.error(`${yellow("warning:")} ${unneeded}`)
+          for (const p of e.problems) yield* warn(formatProblem(p))
+          yield* warn(unneeded)
           return emptyConfig(nodePath.resolve(process.cwd()))
         }
         for (const p of e.problems) yield* Console.error(`${red("error:")} ${formatProblem(p)}`)

@@ -85,6 +85,11 @@ export const startReportLines = (
       text: dim("no daemons to start: none is configured here (see supervisor.toml)"),
     })
   if (!options.printed && !(options.quiet && code === 0)) lines.push(...outcomes.map(outcomeReportLine))
+  // pitchfork's `↳ ID URL`: where each started daemon with a slug answers through the proxy
+  if (!options.quiet)
+    for (const o of outcomes)
+      if (o._tag === "Ready" && o.proxy_url !== undefined)
+        lines.push({ stream: "stdout", text: `  ${dim("↳")} ${cyan(o.id)} ${o.proxy_url}` })
   const started = outcomes.filter((o) => o._tag === "Ready").map((o) => o.id)
   if (!options.quiet && code === 0 && started.length > 0)
     lines.push({ stream: "stdout", text: dim(hintLine(started)) })

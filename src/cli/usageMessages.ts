@@ -4,7 +4,10 @@
 // look next; any other text passes unchanged.
 import { argvTables } from "./argvTables.js"
 
-/** The flag typed with a value outside its choices (`--level bogus`, `--level=bogus`), as `--level "bogus"`. */
+/**
+ * The flag typed with a value outside its choices (`--level bogus`, `--level=bogus`), in
+ * pitchfork's words: `invalid level 'bogus' for --level`.
+ */
 const badChoice = (args: ReadonlyArray<string>): string | undefined => {
   const choiceFlags = argvTables().choiceFlags
   for (let i = 0; i < args.length; i++) {
@@ -15,7 +18,7 @@ const badChoice = (args: ReadonlyArray<string>): string | undefined => {
     const choices = Object.hasOwn(choiceFlags, flag!) ? choiceFlags[flag!] : undefined
     const value = attached ?? args[i + 1]
     if (choices !== undefined && value !== undefined && !choices.includes(value))
-      return `${flag} ${JSON.stringify(value)}`
+      return `invalid ${flag!.replace(/^-+/, "").replaceAll("-", " ")} '${value}' for ${flag}`
   }
   return undefined
 }
@@ -36,7 +39,7 @@ const RULES: ReadonlyArray<Rule> = [
     /^Expected one of the following cases: (.*)$/s,
     (m, args) => {
       const what = badChoice(args)
-      return `${what === undefined ? "" : `${what}: `}expected one of ${m[1]!.split(", ").join(", ")}`
+      return `${what === undefined ? "" : `${what}; `}expected one of: ${m[1]!.split(", ").join(", ")}`
     },
   ],
   [/^Received unknown argument: '(-.*)'$/s, (m) => `unknown option ${m[1]}`],

@@ -97,7 +97,7 @@ export const parseConfigText = (location: ConfigLocation, text: string): ParsedF
       new TomlSyntaxError({
         file,
         ...(err instanceof TomlError ? { line: err.line } : {}),
-        message: `TOML syntax error: ${detail}${err instanceof TomlError ? ` (column ${err.column})` : ""}`,
+        message: `TOML parse error: ${detail}${err instanceof TomlError ? ` (column ${err.column})` : ""}`,
         hint: "fix the TOML syntax; see https://toml.io",
       }),
     ])

@@ -1,4 +1,4 @@
-import { Context, Data, Effect, Either, Layer, Option, type Stream } from "effect"
+import { Context, Data, Effect, Either, Layer, Option, Stream } from "effect"
 import { ConfigLoader } from "../config/ConfigLoader.js"
 import { configDefinitions, dependencyClosure } from "../config/definitions.js"
 import type { LoadOptions } from "../config/Loader.js"
@@ -18,6 +18,7 @@ import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
 import { awaitCompletion, completedHere, completedHereById } from "./completion.js"
 import { mergeDefinitions, mergeListing } from "./listing.js"
 import type { PlannedStart, StartFrom, StartPlan, StopResult } from "./plan.js"
+import { eventWithProxyUrls, withProxyUrl } from "./proxyOutcomes.js"
 import { proxyView } from "./proxyView.js"
 import { resolveId, selectIds } from "./selection.js"
 import { startEvents } from "./startEvents.js"
@@ -119,9 +120,22 @@ export const ControlLive = Layer.effect(
         return Either.isLeft(config) || config.right.warnings.length > 0 ? undefined : config.right
       })
 
+    const planDefs = (plan: StartPlan) => [...plan.requested, ...plan.dependencies]
+    const view = proxyView(loader, projects, supervisorConfig)
     const control: ControlShape = {
-      start,
-      startEvents: (plan, reason) => startEvents(sup, plan, reason),
+      // a ready daemon's outcome carries its proxy address (printed by `start`)
+      start: (plan, reason) =>
+        Effect.flatMap(start(plan, reason), (outcomes) =>
+          Effect.map(view, (v) => outcomes.map((o) => withProxyUrl(o, planDefs(plan), v))),
+        ),
+      startEvents: (plan, reason) =>
+        startEvents(sup, plan, reason).pipe(
+          Stream.mapEffect((event) =>
+            "waiting" in event
+              ? Effect.succeed(event)
+              : Effect.map(view, (v) => eventWithProxyUrls(event, planDefs(plan), v)),
+          ),
+        ),
       startById: (id, { force, reason }) =>
         Effect.gen(function* () {
           const ran = yield* Effect.option(sup.get(id))

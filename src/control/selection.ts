@@ -4,6 +4,7 @@ import { nearest } from "../config/suggest.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import { parseDaemonRef } from "../domain/DaemonId.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+import { projectRootOf } from "../proxy/slugs.js"
 import { fileHint } from "./fileHint.js"
 
 export class UnknownDaemon extends Data.TaggedError("UnknownDaemon")<{ readonly message: string }> {}
@@ -21,9 +22,32 @@ export const currentNamespace = (config: ResolvedConfig): string =>
   config.namespace ?? nodePath.basename(config.cwd)
 
 /**
+ * The daemons a slug of the user config (`[slugs]`) names: the slug's daemon name, configured in
+ * the slug's project directory; undefined when `input` is no slug.
+ */
+const slugTargets = (
+  input: string,
+  config: ResolvedConfig,
+  known: ReadonlyArray<ApiDaemonEntry>,
+): ReadonlyArray<string> | undefined => {
+  const slug = Object.hasOwn(config.slugs, input) ? config.slugs[input] : undefined
+  if (slug === undefined) return undefined
+  const root = nodePath.resolve(slug.dir)
+  const declared = [
+    ...Object.values(config.daemons).map((d) => [d.id.qualified, d.id.name, d.source] as const),
+    ...known.map((e) => [e.id.qualified, e.id.name, e.source] as const),
+  ]
+  const ids = declared
+    .filter(([, name, source]) => name === slug.daemon && source !== null && projectRootOf(source) === root)
+    .map(([q]) => q)
+  return [...new Set(ids)].sort()
+}
+
+/**
  * Resolves what a user typed: a qualified ID works from anywhere; a short one
  * means the current namespace first, then the only daemon of that name in any
- * namespace. Ambiguity and unknown names are errors that list the candidates.
+ * namespace, then the daemon a slug of that name points to (pitchfork's slugs as IDs: a real
+ * daemon's name wins over a slug). Ambiguity and unknown names are errors that list the candidates.
  */
 export const resolveId = (
   input: string,
@@ -51,6 +75,17 @@ export const resolveId = (
     if (all.has(id.qualified)) return id.qualified
     const candidates = [...all].filter((q) => q.endsWith(`/${input}`)).sort()
     if (candidates.length === 1) return candidates[0]!
+    const viaSlug = slugTargets(input, config, known)
+    if (viaSlug !== undefined && viaSlug.length === 1) return viaSlug[0]!
+    if (viaSlug !== undefined && candidates.length === 0) {
+      const slug = config.slugs[input]!
+      return yield* new UnknownDaemon({
+        message:
+          viaSlug.length === 0
+            ? `slug ${input} names daemon ${slug.daemon} of ${slug.dir}, which is not configured there (\`supervisor proxy status\` lists the slugs)`
+            : `slug ${input} names daemon ${slug.daemon}, which is ambiguous: ${viaSlug.join(", ")}; use the qualified ID`,
+      })
+    }
     if (candidates.length > 1) {
       return yield* new UnknownDaemon({
         message: `${input} is ambiguous: ${candidates.join(", ")}; use the qualified ID`,
@@ -100,19 +135,16 @@ export const scopeOf = (input: {
 }): Effect.Effect<Option.Option<Scope>, UsageError> => {
   if (!input.local && !input.global) return Effect.succeed(Option.none())
   const flag = input.local ? "--local" : "--global"
-  const other =
-    input.local && input.global
-      ? "--global"
-      : input.ids.length > 0
-        ? "daemon IDs"
-        : input.all
-          ? "--all"
-          : Option.isSome(input.group)
-            ? "--group"
-            : undefined
-  return other === undefined
+  // every other selection given, each named (`start --all --local web` names --all and the IDs)
+  const others = [
+    ...(input.local && input.global ? ["--global"] : []),
+    ...(input.all ? ["--all"] : []),
+    ...(Option.isSome(input.group) ? ["--group"] : []),
+    ...(input.ids.length > 0 ? [`daemon IDs (${input.ids.join(" ")})`] : []),
+  ]
+  return others.length === 0
     ? Effect.succeed(Option.some(input.local ? "local" : "global"))
-    : Effect.fail(new UsageError({ message: `${flag} cannot be combined with ${other}` }))
+    : Effect.fail(new UsageError({ message: `${flag} cannot be combined with ${others.join(" or ")}` }))
 }
 
 /** The daemons of the project files (`local`) or of the global files (`global`), sorted. */

@@ -9,7 +9,7 @@ export const nameProblem = (name: string): string | undefined => {
   if (name.includes("/")) return "must not contain a slash (/)"
   if (/\s/.test(name)) return "must not contain spaces"
   if (name.includes("--"))
-    return "must not contain a double dash (--), which is reserved for namespace encoding"
+    return "must not contain the reserved sequence '--' (a double dash encodes namespaces)"
   if (name.includes("..")) return "must not contain a parent reference (..)"
   if (name.startsWith("-") || name.endsWith("-")) return "must not start or end with a dash (-)"
   const bad = /[^A-Za-z0-9_.-]/.exec(name)

@@ -7,6 +7,8 @@ export const PresenceEntry = Schema.Struct({
   directory: Schema.String,
   /** When it was recorded (RFC 3339). */
   since: Schema.String,
+  /** Whether its process still runs (the same process: a reused pid is not); pitchfork's `alive`. */
+  alive: Schema.Boolean,
 }).annotations({ identifier: "PresenceEntry" })
 export type PresenceEntry = typeof PresenceEntry.Type
 

@@ -11,6 +11,8 @@ export const Ready = Schema.TaggedStruct("Ready", {
   ports: Schema.optional(Schema.Array(Schema.Int)),
   /** The configured ports, present only when they were taken and the daemon got shifted ones. */
   expected_ports: Schema.optional(Schema.Array(Schema.Int)),
+  /** Its address through the reverse proxy: present when a slug names it and the proxy is enabled. */
+  proxy_url: Schema.optional(Schema.String),
 })
 export const AlreadyRunning = Schema.TaggedStruct("AlreadyRunning", {
   id: Schema.String,

@@ -2,6 +2,7 @@
 // supervisor answers it with the notices not reported yet in NOTICES_HEADER, which the CLI prints
 // on stderr. Requests without the header (browsers, API scripts) take none. Plain code, no Effect:
 // the quick bundles (src/quick/) use it too.
+import { showsOnStderr } from "./stderrLevel.js"
 
 /** Sent by every CLI request: "this client prints notices". */
 export const CLI_HEADER = "x-supervisor-cli"
@@ -35,5 +36,6 @@ export const noticeLines = (value: string | ReadonlyArray<string> | undefined): 
 /** Prints a header's notices on stderr (stdout stays for the command's output). */
 export const printNotices = (value: string | ReadonlyArray<string> | undefined): void => {
   const lines = noticeLines(value)
-  if (lines !== "") process.stderr.write(lines)
+  // notes: SUPERVISOR_LOG=warn (or lower) leaves them out
+  if (lines !== "" && showsOnStderr("info")) process.stderr.write(lines)
 }

@@ -29,14 +29,20 @@ export const projectRootOf = (source: string): string => {
   return nodePath.basename(dir) === ".config" ? nodePath.dirname(dir) : dir
 }
 
+/** What a slug is matched against: a daemon's name and the file that configures it. */
+export interface Sourced {
+  readonly id: { readonly name: string }
+  readonly source: string | null
+}
+
 /** Whether `entry` is the daemon `slug` names: the same daemon name, configured in the slug's directory. */
-export const namesDaemon = (slug: ResolvedSlug, entry: ApiDaemonEntry): boolean =>
+export const namesDaemon = (slug: ResolvedSlug, entry: Sourced): boolean =>
   entry.source !== null &&
   entry.id.name === slug.daemon &&
   projectRootOf(entry.source) === nodePath.resolve(slug.dir)
 
 /** The slug naming `entry` (the first by name when several do), or null. */
-export const slugOf = (entry: ApiDaemonEntry, slugs: Slugs): string | null =>
+export const slugOf = (entry: Sourced, slugs: Slugs): string | null =>
   Object.keys(slugs)
     .sort()
     .find((name) => namesDaemon(slugs[name]!, entry)) ?? null

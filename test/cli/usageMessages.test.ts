@@ -26,10 +26,10 @@ describe("usageMessage", () => {
   it("names the flag whose value is not one of its choices", () => {
     const cases = "Expected one of the following cases: trace, debug, info"
     expect(usageMessage(cases, ["logs"], ["logs", "web", "--level", "bogus"])).toBe(
-      'error: --level "bogus": expected one of trace, debug, info (see `supervisor logs --help`)',
+      "error: invalid level 'bogus' for --level; expected one of: trace, debug, info (see `supervisor logs --help`)",
     )
     expect(usageMessage(cases, ["logs"], ["logs", "-n", "5", "--level=loud"])).toBe(
-      'error: --level "loud": expected one of trace, debug, info (see `supervisor logs --help`)',
+      "error: invalid level 'loud' for --level; expected one of: trace, debug, info (see `supervisor logs --help`)",
     )
   })
 

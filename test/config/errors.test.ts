@@ -273,7 +273,7 @@ describe("TOML syntax errors (TomlSyntaxError)", () => {
     const p = only(err, "TomlSyntaxError")
     expect(p.file).toBe(sb.path("app/supervisor.toml"))
     expect(p.line).toBe(3)
-    expect(p.message).toMatch(/^TOML syntax error: .+ \(column \d+\)$/)
+    expect(p.message).toMatch(/^TOML parse error: .+ \(column \d+\)$/)
     expect(p.message).toContain("unterminated string")
     expect(p.hint).toContain("toml.io")
   })

@@ -71,7 +71,7 @@ describe("supervisor CLI basics", () => {
     const bad = cli("config", "get", "settings.web.bind_prot")
     expect(bad.status).toBe(1)
     expect(bad.stderr).toBe(
-      'error: unknown setting "settings.web.bind_prot"; did you mean settings.web.bind_port or settings.api.bind_port? (the settings: docs/configuration.md)\n',
+      'error: unknown setting "settings.web.bind_prot". Did you mean one of: settings.web.bind_port, settings.api.bind_port? (the settings: docs/configuration.md)\n',
     )
   })
 
@@ -235,7 +235,7 @@ describe("supervisor config show", () => {
 describe("bad input: one clear message naming file and key, exit 1, no stack trace", () => {
   const file = () => join(project, "supervisor.toml")
   const cases: Array<[string, string, RegExp]> = [
-    ["malformed TOML", '[daemons.api]\nrun = "x\n', /supervisor\.toml:2: TOML syntax error/],
+    ["malformed TOML", '[daemons.api]\nrun = "x\n', /supervisor\.toml:2: TOML parse error/],
     [
       "a wrong type",
       '[daemons.api]\nrun = "x"\nretry = "often"\n',

@@ -112,7 +112,8 @@ describe("supervisor daemons add (e2e)", () => {
         "echo ready",
       )
       expect(r.status, r.stderr).toBe(0)
-      expect(r.stdout).toContain(`added api to ${file}`)
+      // the qualified ID, as pitchfork names it
+      expect(r.stdout).toContain(`added shop/api to ${file}`)
       const text = readFileSync(file, "utf8")
       expect(text.startsWith(SHOP)).toBe(true)
       expect(text.slice(SHOP.length)).toBe(
@@ -223,19 +224,23 @@ describe("supervisor daemons remove (e2e)", () => {
     )
   })
 
-  it("refuses an id the file does not declare: the closest ids, or the file (and flag) that declares it", () => {
+  it("warns of an id the file does not declare (exit 0, as pitchfork): the closest ids, or the file (and flag) that declares it", () => {
     const proj = sb.project("rm2", '[daemons.web]\nrun = "x"\n')
     writeFileSync(join(proj, "supervisor.local.toml"), '[daemons.mine]\nrun = "y"\n')
     const typo = sb.cli(["daemons", "remove", "wbe"], proj)
-    expect(typo.status).toBe(1)
+    expect(typo.status).toBe(0)
+    expect(typo.stdout).toBe("")
     expect(typo.stderr).toContain(
-      `${join(proj, "supervisor.toml")}: daemons.wbe: daemon "wbe" is not declared in this file`,
+      `warning: ${join(proj, "supervisor.toml")}: daemons.wbe: daemon "wbe" is not declared in this file: nothing removed`,
     )
     expect(typo.stderr).toContain("did you mean web?")
     const local = sb.cli(["daemons", "remove", "mine"], proj)
-    expect(local.status).toBe(1)
+    expect(local.status).toBe(0)
     expect(local.stderr).toContain(`it is declared in ${join(proj, "supervisor.local.toml")}: add --local`)
-    expect(sb.cli(["daemons", "remove", "mine", "--local"], proj).status).toBe(0)
+    expect(readFileSync(join(proj, "supervisor.local.toml"), "utf8")).toBe('[daemons.mine]\nrun = "y"\n')
+    const removed = sb.cli(["daemons", "remove", "mine", "--local"], proj)
+    expect(removed.status).toBe(0)
+    expect(removed.stdout).toContain(`removed rm2/mine from ${join(proj, "supervisor.local.toml")}`)
     expect(readFileSync(join(proj, "supervisor.local.toml"), "utf8")).toBe("")
     expect(readFileSync(join(proj, "supervisor.toml"), "utf8")).toBe('[daemons.web]\nrun = "x"\n')
   })

@@ -264,7 +264,7 @@ describe("logs --grep", () => {
       const badLevel = cli("logs", "talk", "--level", "loud")
       expect(badLevel.status).toBe(2)
       expect(badLevel.stderr).toContain(
-        'error: --level "loud": expected one of trace, debug, info, warn, error, fatal',
+        "error: invalid level 'loud' for --level; expected one of: trace, debug, info, warn, error, fatal",
       )
     },
     T,

@@ -186,7 +186,7 @@ describe("the daemon entry's slug and proxy_url, with a running supervisor", () 
       ])
 
       const status = sb.cli(["status", "web"], shop)
-      expect(status.stdout).toContain("Slug: shop\nProxy URL: https://shop.localhost:7443\n")
+      expect(status.stdout).toContain("Slug: shop\nProxy: https://shop.localhost:7443\n")
       expect(JSON.parse(sb.cli(["status", "web", "--json"], shop).stdout)).toMatchObject({
         slug: "shop",
         proxy_url: "https://shop.localhost:7443",

@@ -1,12 +1,13 @@
-import { createPrivateKey, X509Certificate } from "node:crypto"
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
-import { makeSandbox, runCli, runCliAsync, type Sandbox } from "./harness.js"
+import { loadOrCreateCa } from "../../src/proxy/tls/ca.js"
+import { makeSandbox, runCli, type Sandbox } from "./harness.js"
 
 // `proxy trust|untrust` through the built CLI, with the store redirected to the sandbox
 // (SUPERVISOR_CA_STORE_DIR) and a fake update-ca-certificates first on PATH: the machine's
-// real trust store is never touched.
+// real trust store is never touched. The CA is made as the supervisor makes it when the https
+// proxy starts (loadOrCreateCa): `proxy trust` never creates one.
 
 let sb: Sandbox
 afterEach(() => sb?.cleanup())
@@ -34,6 +35,7 @@ const setup = (updateExit = 0) => {
     existsSync(calls) ? readFileSync(calls, "utf8").split("\n").filter(Boolean).length : 0
   return {
     env,
+    makeCa: () => loadOrCreateCa(state),
     ca: join(state, "proxy", "ca.pem"),
     installed: join(store, "supervisor-local-ca.crt"),
     calledTimes,
@@ -43,22 +45,53 @@ const setup = (updateExit = 0) => {
 const cli = (args: ReadonlyArray<string>, env: Record<string, string>) => runCli(args, { cwd: sb.root, env })
 
 describe("supervisor proxy trust / untrust", () => {
-  it("--dry-run prints the commands and changes nothing (the CA is created)", () => {
+  it("--dry-run prints the commands and changes nothing", () => {
     const t = setup()
+    t.makeCa()
     const r = cli(["proxy", "trust", "--dry-run"], t.env)
     expect(r.stderr).toBe("")
     expect(r.status).toBe(0)
-    expect(r.stdout).toContain(`created the local CA ${t.ca}`)
     expect(r.stdout).toContain("would run (Debian/Ubuntu system store):")
     expect(r.stdout).toContain(`  install -m 0644 ${t.ca} ${t.installed}`)
     expect(r.stdout).toContain("  update-ca-certificates")
-    expect(existsSync(t.ca)).toBe(true)
     expect(existsSync(t.installed)).toBe(false)
+    expect(t.calledTimes()).toBe(0)
+  })
+
+  it("no CA yet: fails naming where it will be and how it is made; creates and installs nothing", () => {
+    const t = setup()
+    const r = cli(["proxy", "trust"], t.env)
+    expect(r.status).toBe(1)
+    expect(r.stdout).toBe("")
+    expect(r.stderr).toContain(`error: there is no local CA yet: it will be ${t.ca};`)
+    expect(r.stderr).toContain("supervisor settings set proxy.enable true --global")
+    expect(r.stderr).toContain("supervisor supervisor start --force")
+    expect(existsSync(t.ca)).toBe(false)
+    expect(existsSync(join(t.ca, ".."))).toBe(false)
+    expect(existsSync(t.installed)).toBe(false)
+    expect(t.calledTimes()).toBe(0)
+    // --dry-run says the same as a note, shows the commands, and makes nothing either
+    const dry = cli(["proxy", "trust", "--dry-run"], t.env)
+    expect(dry.status).toBe(0)
+    expect(dry.stdout).toContain(`note: there is no local CA yet: it will be ${t.ca};`)
+    expect(dry.stdout).toContain(`  install -m 0644 ${t.ca} ${t.installed}`)
+    expect(existsSync(t.ca)).toBe(false)
+    // an unusable CA is not replaced here either
+    mkdirSync(join(t.ca, ".."), { recursive: true })
+    writeFileSync(t.ca, "not a certificate")
+    writeFileSync(join(t.ca, "..", "ca-key.pem"), "not a key")
+    const bad = cli(["proxy", "trust"], t.env)
+    expect(bad.status).toBe(1)
+    expect(bad.stderr).toContain(
+      `error: the local CA ${t.ca} cannot be used: it is not a valid PEM certificate`,
+    )
+    expect(readFileSync(t.ca, "utf8")).toBe("not a certificate")
     expect(t.calledTimes()).toBe(0)
   })
 
   it("installs the CA, says what it ran, and untrust removes it", () => {
     const t = setup()
+    t.makeCa()
     const trust = cli(["proxy", "trust"], t.env)
     expect(trust.stderr).toBe("")
     expect(trust.status).toBe(0)
@@ -88,6 +121,7 @@ describe("supervisor proxy trust / untrust", () => {
 
   it("a store it cannot write: prints the commands to run with sudo, exits 1, runs nothing", () => {
     const t = setup()
+    t.makeCa()
     writeFileSync(join(sb.root, "plainfile"), "")
     const env = { ...t.env, SUPERVISOR_CA_STORE_DIR: join(sb.root, "plainfile", "store") }
     const r = cli(["proxy", "trust"], env)
@@ -103,6 +137,7 @@ describe("supervisor proxy trust / untrust", () => {
 
   it("a failing update tool: its message and exit 1", () => {
     const t = setup(1)
+    t.makeCa()
     const r = cli(["proxy", "trust"], t.env)
     expect(r.status).toBe(1)
     expect(r.stderr).toContain("update-ca-certificates exited with 1: cannot write /etc/ssl/certs")
@@ -110,6 +145,7 @@ describe("supervisor proxy trust / untrust", () => {
 
   it("an unknown system: where the CA is, to trust by hand; a bad override is named", () => {
     const t = setup()
+    t.makeCa()
     const r = cli(["proxy", "trust"], { ...t.env, SUPERVISOR_CA_TRUST_SYSTEM: "none" })
     expect(r.status).toBe(1)
     expect(r.stderr).toContain(
@@ -118,19 +154,5 @@ describe("supervisor proxy trust / untrust", () => {
     const bad = cli(["proxy", "untrust"], { ...t.env, SUPERVISOR_CA_TRUST_SYSTEM: "windows" })
     expect(bad.status).toBe(1)
     expect(bad.stderr).toContain("SUPERVISOR_CA_TRUST_SYSTEM=windows is not a trust store")
-  })
-
-  it("commands started together make one CA: one says it created it, the others load it", async () => {
-    const t = setup()
-    const runs = await Promise.all(
-      [1, 2, 3, 4].map(() => runCliAsync(["proxy", "trust", "--dry-run"], { cwd: sb.root, env: t.env })),
-    )
-    for (const r of runs) expect(r.status, r.stderr).toBe(0)
-    const outputs = runs.map((r) => r.stdout + r.stderr)
-    expect(outputs.filter((o) => o.includes("created the local CA"))).toHaveLength(1)
-    expect(outputs.filter((o) => o.includes("replaced"))).toHaveLength(0)
-    const cert = new X509Certificate(readFileSync(t.ca))
-    expect(cert.checkPrivateKey(createPrivateKey(readFileSync(join(t.ca, "..", "ca-key.pem"))))).toBe(true)
-    expect(existsSync(join(t.ca, "..", "ca.lock"))).toBe(false)
   })
 })

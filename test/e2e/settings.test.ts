@@ -116,7 +116,7 @@ describe("settings (e2e)", () => {
 
     const unknown = cli(["settings", "get", "general.shel"])
     expect(unknown.status).toBe(1)
-    expect(unknown.stderr).toMatch(/unknown setting "general\.shel"; did you mean general\.shell/)
+    expect(unknown.stderr).toMatch(/unknown setting "general\.shel"\. Did you mean one of: general\.shell/)
     expect(unknown.stderr).not.toMatch(STACK_LINE)
   })
 
@@ -165,7 +165,7 @@ describe("settings (e2e)", () => {
       [["web.bind_port", "70000"], /settings\.web\.bind_port \(integer\).*nothing was written/],
       [["web.auto_start", "yes"], /invalid value "yes" for settings\.web\.auto_start \(boolean\)/],
       [["logs.log_format", "xml"], /invalid value "xml" for settings\.logs\.log_format/],
-      [["web.bind_prot", "1"], /unknown setting "web\.bind_prot"; did you mean web\.bind_port/],
+      [["web.bind_prot", "1"], /unknown setting "web\.bind_prot"\. Did you mean one of: web\.bind_port/],
       [["logs.archive_hook", "x"], /settings\.logs\.archive_hook is a table/],
     ]
     for (const [args, message] of cases) {

@@ -232,7 +232,13 @@ describe("project sessions (e2e)", () => {
           expect.objectContaining({ kind: "session", pid: ide.pid, directory: dir }),
         )
         const text = sb.cli(["project", "list"], sb.root)
-        expect(text.stdout).toMatch(/^KIND +PID +SINCE +DIRECTORY/)
+        // piped: pitchfork's rows without a header, `PID DIRECTORY STATUS` first
+        expect(
+          text.stdout
+            .split("\n")[0]!
+            .split(/\s{2,}/)
+            .slice(0, 4),
+        ).toEqual([String(ide.pid), dir, "alive", "session"])
         const left = sb.cli(["project", "leave", "--pid", String(ide.pid)], sb.root)
         expect(left.status, left.stderr).toBe(0)
         expect(left.stdout).toContain(`left ${dir}`)

@@ -17,7 +17,7 @@ export const get = (key: string) =>
       if (!settingKeys().includes(full)) {
         const near = nearest(full, settingKeys(), 2, (k) => k)
         yield* Console.error(
-          `${red("error:")} unknown setting ${JSON.stringify(key)}${near.length > 0 ? `; did you mean ${near.join(" or ")}?` : ""} (the settings: docs/configuration.md)`,
+          `${red("error:")} unknown setting ${JSON.stringify(key)}${near.length > 0 ? `. Did you mean one of: ${near.join(", ")}?` : ""} (the settings: docs/configuration.md)`,
         )
         return yield* exitWith(ExitCode.failure)
       }

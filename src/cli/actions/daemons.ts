@@ -6,12 +6,13 @@ import type { ResolvedConfig } from "../../domain/ResolvedConfig.js"
 import { SupervisorClient } from "../client.js"
 import type { RestartOptions, StartOptions, StopOptions, ToggleOptions } from "../daemons.js"
 import { nothingToStart } from "../nothingToStart.js"
-import { cyan, dim, green, printJson } from "../output.js"
+import { cyan, dim, green, note, printJson } from "../output.js"
 import { checkBumpApplies, portOverrides, withPorts } from "../portOverrides.js"
 import { startWithProgress } from "../progress.js"
 import { readyOverrides, withReadiness } from "../readyFlags.js"
 import { definitionsFor, knownDaemons } from "../selection.js"
 import { handleErrors, loadHere, withClient, withSupervisor } from "../session.js"
+import { withSlugProjects } from "../slugIds.js"
 import { reportStart } from "../startReport.js"
 
 /** `supervisor start`: starts daemons and waits until they are ready. */
@@ -26,20 +27,22 @@ export const start = (o: StartOptions) =>
         Effect.gen(function* () {
           const known = yield* knownDaemons
           const scope = yield* scopeOf(o)
+          // a slug typed as an ID brings its project's daemons (their definitions start them)
+          const withSlugs = yield* withSlugProjects(config, o.ids)
           const selected = Option.isSome(scope)
             ? scopedIds(config, scope.value)
-            : yield* selectIds(config, known, o, () => Object.keys(config.daemons))
+            : yield* selectIds(withSlugs, known, o, () => Object.keys(config.daemons))
           if (selected.length === 0) {
             if (o.json) return yield* printJson(StartOutcomes, [])
             if (o.quiet) return
             const lines = nothingToStart(config, Option.getOrUndefined(scope))
             return yield* Effect.forEach(lines, (l) => Console.log(l), { discard: true })
           }
-          const defs = (yield* definitionsFor(selected, config)).map((d) =>
+          const defs = (yield* definitionsFor(selected, withSlugs)).map((d) =>
             withPorts(withReadiness(d, overrides), ports),
           )
           yield* checkBumpApplies(defs, ports)
-          yield* reportStart(yield* startWithProgress(defs, o, config, known), o)
+          yield* reportStart(yield* startWithProgress(defs, o, withSlugs, known), o)
         }),
       )
     }),
@@ -70,7 +73,7 @@ export const stop = (o: StopOptions) =>
         const scope = yield* scopeOf(o)
         const selected = Option.isSome(scope)
           ? scopedIds(config, scope.value).filter((id) => running().includes(id))
-          : yield* selectIds(config, known, o, running)
+          : yield* selectIds(yield* withSlugProjects(config, o.ids), known, o, running)
         // configured here but never run: the supervisor does not know them, so none runs
         const unknown = selected.filter((id) => !known.some((k) => k.id.qualified === id))
         const present = selected.filter((id) => !unknown.includes(id))
@@ -101,15 +104,16 @@ export const restart = (o: RestartOptions) =>
       // --all: every daemon that runs, ad-hoc ones included
       const running = () => known.filter(isActive).map((k) => k.id.qualified)
       const scope = yield* scopeOf(o)
+      const withSlugs = yield* withSlugProjects(config, o.ids)
       const selected = Option.isSome(scope)
         ? scopedIds(config, scope.value).filter((id) => running().includes(id))
-        : yield* selectIds(config, known, o, running)
+        : yield* selectIds(withSlugs, known, o, running)
       if (selected.length === 0) {
-        if (!o.quiet && !o.json) yield* Console.error(dim("no daemon is running: nothing to restart"))
+        if (!o.quiet && !o.json) yield* note(dim("no daemon is running: nothing to restart"))
         return o.json ? yield* printJson(StartOutcomes, []) : undefined
       }
-      const defs = (yield* definitionsFor(selected, config)).map((d) => withReadiness(d, overrides))
-      yield* reportStart(yield* startWithProgress(defs, { ...o, force: true }, config, known), o)
+      const defs = (yield* definitionsFor(selected, withSlugs)).map((d) => withReadiness(d, overrides))
+      yield* reportStart(yield* startWithProgress(defs, { ...o, force: true }, withSlugs, known), o)
     }),
   )
 

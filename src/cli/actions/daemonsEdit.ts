@@ -16,9 +16,10 @@ import { closest } from "../../config/suggest.js"
 import { UsageError } from "../../control/selection.js"
 import { ConfiguredDaemons } from "../../domain/CliOutput.js"
 import { nameProblem } from "../../domain/Name.js"
+import type { ResolvedConfig } from "../../domain/ResolvedConfig.js"
 import { shellWord } from "../../shell/quote.js"
 import type { AddOptions, RemoveOptions } from "../daemonsEdit.js"
-import { dim, green, printJson } from "../output.js"
+import { dim, green, note, printJson, warn } from "../output.js"
 import { portOverrides } from "../portOverrides.js"
 import { runCommandWords } from "../runArgs.js"
 import { handleErrors, loadHere } from "../session.js"
@@ -152,9 +153,16 @@ export const add = (o: AddOptions) =>
         })
       }
       yield* writeAtomic(file, edited.text)
-      yield* Console.log(`${green("added")} ${o.id} ${dim(`to ${file}`)}`)
+      // pitchfork's `added ns/web to FILE`: the qualified ID, which the other commands take anywhere
+      yield* Console.log(`${green("added")} ${qualified(config, file, o.id)} ${dim(`to ${file}`)}`)
     }),
   )
+
+/** `ns/id` with the namespace of `file` in `config`, or `id` when the configuration did not load. */
+const qualified = (config: ResolvedConfig | undefined, file: string, id: string) => {
+  const namespace = config?.files.find((f) => f.path === file)?.namespace
+  return namespace === undefined ? id : `${namespace}/${id}`
+}
 
 const lineOf = (p: { readonly line?: number }) => (p.line === undefined ? {} : { line: p.line })
 
@@ -179,17 +187,24 @@ export const remove = (o: RemoveOptions) =>
       const file = scopeFile(scope, options)
       const before = yield* readText(file)
       const edited = removeDaemon(before, o.id)
-      if ("problem" in edited)
-        return yield* edited.problem.kind === "syntax"
-          ? new DaemonEditRefused({ file, ...lineOf(edited.problem), problem: edited.problem.message })
-          : notHere(file, before, o.id)
-      yield* checkEdit(options, file, before, edited.text)
+      if ("problem" in edited) {
+        if (edited.problem.kind === "syntax")
+          return yield* new DaemonEditRefused({
+            file,
+            ...lineOf(edited.problem),
+            problem: edited.problem.message,
+          })
+        // as pitchfork: a daemon the file does not declare is a warning (exit 0), nothing to remove
+        const why = yield* notHere(file, before, o.id)
+        return yield* warn(why.message)
+      }
+      const config = yield* checkEdit(options, file, before, edited.text)
       yield* writeAtomic(file, edited.text)
-      yield* Console.log(`${green("removed")} ${o.id} ${dim(`from ${file}`)}`)
+      yield* Console.log(`${green("removed")} ${qualified(config, file, o.id)} ${dim(`from ${file}`)}`)
     }),
   )
 
-/** Why `remove` refuses an id: it is in another file (which, and its flag), or nowhere (the closest ids). */
+/** Why `remove` has nothing to remove: the id is in another file (which, and its flag), or nowhere (the closest ids). */
 const notHere = (file: string, text: string, id: string) =>
   Effect.gen(function* () {
     const ids = declaredIds(text)
@@ -205,10 +220,10 @@ const notHere = (file: string, text: string, id: string) =>
           ? "--global"
           : "--project"
     const near = closest(id, ids)
-    return yield* new DaemonEditRefused({
+    return new DaemonEditRefused({
       file,
       key: `daemons.${id}`,
-      problem: `daemon ${JSON.stringify(id)} is not declared in this file`,
+      problem: `daemon ${JSON.stringify(id)} is not declared in this file: nothing removed`,
       hint:
         elsewhere !== undefined
           ? `it is declared in ${elsewhere.sources.join(", ")}: add ${flag(elsewhere.sources.at(-1)!)} (or edit that file)`
@@ -238,7 +253,7 @@ export const list = (json: boolean) =>
       if (json) return yield* printJson(ConfiguredDaemons, daemons)
       // as for `list`: an empty listing prints nothing on stdout, the hint goes to stderr
       if (daemons.length === 0)
-        return yield* Console.error(
+        return yield* note(
           dim("no daemons configured here: add one with `supervisor daemons add ID --run CMD`"),
         )
       yield* Console.log(

@@ -9,9 +9,10 @@ import { withSlugs } from "../../proxy/slugs.js"
 import { effectiveProxy } from "../../proxy/url.js"
 import { SupervisorClient } from "../client.js"
 import type { ListOptions, StatusOptions } from "../listing.js"
-import { cyan, dim, green, printJson, red, yellow } from "../output.js"
+import { cyan, dim, green, note, printJson, red, yellow } from "../output.js"
 import { knownDaemons } from "../selection.js"
 import { withSupervisor } from "../session.js"
+import { withSlugProjects } from "../slugIds.js"
 import { formatCpu, formatMemory, formatUptime, renderTable } from "../table.js"
 
 export { formatMemory }
@@ -60,7 +61,7 @@ export const list = (o: ListOptions) =>
           ...o.status.map((s) => `--status ${s}`),
           ...Option.toArray(Option.map(o.namespace, (n) => `--namespace ${n}`)),
         ]
-        return yield* Console.error(
+        return yield* note(
           dim(
             filters.length > 0
               ? `no daemons match ${filters.join(" ")}`
@@ -146,8 +147,10 @@ const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`
 export const status = (o: StatusOptions) =>
   withSupervisor(false, (config) =>
     Effect.gen(function* () {
-      const entries = yield* listing(config)
-      const id = yield* resolveId(o.id, config, entries)
+      // a slug typed as the ID brings its project's daemons
+      const here = yield* withSlugProjects(config, [o.id])
+      const entries = yield* listing(here)
+      const id = yield* resolveId(o.id, here, entries)
       const e = entries.find((x) => x.id.qualified === id)!
       if (o.json) return yield* printJson(DaemonStatusOutput, { ...e, status_text: e.status.type })
       // pitchfork's lines first (`awk '/^Status:/'` works), then ours
@@ -171,11 +174,9 @@ export const status = (o: StatusOptions) =>
       if (e.next_run !== null) lines.push(["Next run", e.next_run])
       if (e.watch_problem !== null) lines.push(["Watch", e.watch_problem])
       if (e.log_problem !== undefined) lines.push(["Log", e.log_problem])
+      // pitchfork's `Proxy: URL`; `-` and why while the proxy is off
       if (e.slug !== null)
-        lines.push(
-          ["Slug", e.slug],
-          ["Proxy URL", e.proxy_url ?? "- (the proxy is off: settings.proxy.enable)"],
-        )
+        lines.push(["Slug", e.slug], ["Proxy", e.proxy_url ?? "- (the proxy is off: settings.proxy.enable)"])
       lines.push(
         ["Enabled", e.enabled ? "yes" : "no"],
         ["Run", e.run],

@@ -9,8 +9,9 @@ import { stripAnsi } from "../../logs/ansi.js"
 import { SupervisorClient } from "../client.js"
 import type { LogsOptions } from "../logs.js"
 import { ndjsonItems } from "../ndjson.js"
-import { cyan, dim, ExitCode, isTTY, printJson, red } from "../output.js"
+import { cyan, dim, ExitCode, isTTY, note, printJson, red } from "../output.js"
 import { handleErrors, loadHere, Reported, withClient } from "../session.js"
+import { withSlugProjects } from "../slugIds.js"
 import { structuredFlags } from "./logFilters.js"
 
 /** `--since`/`--until`: an absolute time (`2026-01-31 12:00:00`, ISO) or a relative one (`5min`, `1h`). */
@@ -100,7 +101,9 @@ export const logs = (o: LogsOptions) =>
           const known = yield* c.api.daemons.list().pipe(Effect.orDie)
           const ids =
             o.ids.length > 0
-              ? yield* Effect.forEach(o.ids, (id) => resolveId(id, config, known))
+              ? yield* Effect.forEach(o.ids, (id) =>
+                  Effect.flatMap(withSlugProjects(config, [id]), (c) => resolveId(id, c, known)),
+                )
               : known.map((k) => k.id.qualified)
           if (o.clear) {
             yield* c.api.cli.clearLogs({ payload: { ids } }).pipe(Effect.orDie)
@@ -197,7 +200,7 @@ export const logs = (o: LogsOptions) =>
             Effect.orDie,
           )
           // a follow only ends when the supervisor ends it: say so, or it looks like a hang-up
-          yield* Console.error(dim("-- the supervisor stopped; no more lines will come --"))
+          yield* note(dim("-- the supervisor stopped; no more lines will come --"))
         }),
       )
     }),

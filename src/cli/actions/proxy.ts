@@ -25,7 +25,7 @@ import { caTrusted } from "../../proxy/tls/trust.js"
 import { effectiveProxy, slugUrl } from "../../proxy/url.js"
 import { stateDir, statePaths } from "../../state/paths.js"
 import { isUp, SupervisorClient, supervisorClientLayer } from "../client.js"
-import { cyan, dim, green, printJson, yellow } from "../output.js"
+import { cyan, dim, green, printJson, warn, yellow } from "../output.js"
 import type { ProxyAddOptions } from "../proxy.js"
 import { handleErrors, loadHere } from "../session.js"
 import { renderTable } from "../table.js"
@@ -51,16 +51,16 @@ const warnIfUnconfigured = (options: LoadOptions, dir: string, daemon: string) =
   Effect.gen(function* () {
     const loaded = yield* Effect.either(loadConfig({ ...options, cwd: dir }))
     if (Either.isLeft(loaded))
-      return yield* Console.error(
-        `${yellow("warning:")} the configuration of ${dir} does not load (see \`supervisor config validate\` there)`,
+      return yield* warn(
+        `the configuration of ${dir} does not load (see \`supervisor config validate\` there)`,
       )
     const here = Object.values(loaded.right.daemons).filter((d) =>
       d.sources.some((s) => projectRootOf(s) === dir),
     )
     if (here.some((d) => d.id.name === daemon)) return
     const names = here.map((d) => d.id.name)
-    yield* Console.error(
-      `${yellow("warning:")} no daemon ${JSON.stringify(daemon)} is configured in ${dir}${
+    yield* warn(
+      `no daemon ${JSON.stringify(daemon)} is configured in ${dir}${
         names.length > 0 ? ` (configured there: ${names.join(", ")}; choose one with --daemon)` : ""
       }; the slug is kept and works once it is`,
     )
@@ -107,9 +107,7 @@ export const add = (o: ProxyAddOptions) =>
         Effect.flatMap(SupervisorClient, (c) => c.api.daemons.registerNamespace({ payload: { dir } })),
       )
       if (Option.isSome(registered) && !registered.value.ok)
-        yield* Console.error(
-          `${yellow("warning:")} the supervisor could not register ${dir}: ${registered.value.error ?? "unknown error"}`,
-        )
+        yield* warn(`the supervisor could not register ${dir}: ${registered.value.error ?? "unknown error"}`)
     }),
   )
 
@@ -182,17 +180,25 @@ export const status = (json: boolean) =>
           }),
       }
       if (json) return yield* printJson(ProxyStatus, out)
+      // pitchfork's lines (`Proxy: enabled`, `  Scheme:`, `  TLD:`, `  Port:`), then ours
       const onOff = out.enabled
         ? green("enabled")
         : `${yellow("disabled")} ${dim("(supervisor settings set proxy.enable true --global)")}`
-      const ca = `${out.ca_path} ${dim(out.ca_exists ? "(exists" : "(not created yet")}${dim(`; trusted: ${out.ca_trusted === null ? "unknown" : out.ca_trusted ? "yes" : "no"})`)}`
+      const trusted =
+        out.ca_trusted === null
+          ? "unknown"
+          : out.ca_trusted
+            ? "yes"
+            : `no ${dim("(run: supervisor proxy trust)")}`
       yield* Console.log(
         [
-          `proxy   ${onOff}`,
-          `scheme  ${out.scheme}`,
-          `listen  ${out.host}:${out.port}`,
-          `tld     ${out.tld}`,
-          `CA      ${ca}`,
+          `Proxy: ${onOff}`,
+          `  Scheme:  ${out.scheme}`,
+          `  TLD:     ${out.tld}`,
+          `  Port:    ${out.port}`,
+          `  Listen:  ${out.host}:${out.port}`,
+          `  CA:      ${out.ca_path} ${dim(out.ca_exists ? "(exists)" : "(not created yet)")}`,
+          `  Trusted: ${trusted}`,
         ].join("\n"),
       )
       if (out.slugs.length === 0)

@@ -1,8 +1,21 @@
 import { Console, Effect } from "effect"
-import { CaError, caNote, caPaths, loadOrCreateCa } from "../../proxy/tls/ca.js"
+import { caPaths, inspectCa } from "../../proxy/tls/ca.js"
 import { caTrusted, runStep, SYSTEM_NAMES, stepText, trustPlan, trustSystem } from "../../proxy/tls/trust.js"
 import { stateDir } from "../../state/paths.js"
 import { ExitCode, exitWith } from "../output.js"
+
+/** How the CA comes to be: the supervisor makes (or replaces) it when the https proxy starts. */
+const CREATE_HINT =
+  "the supervisor creates it when the proxy starts with https: enable the proxy (`supervisor settings set proxy.enable true --global`), restart the supervisor (`supervisor supervisor start --force`), then run `supervisor proxy trust` again"
+
+/** Why `proxy trust` cannot trust the CA now (none yet, or unusable), or undefined. */
+const caProblem = (dir: string, ca: string): string | undefined => {
+  const state = inspectCa(dir)
+  if (state === "usable") return undefined
+  return state === "missing"
+    ? `there is no local CA yet: it will be ${ca}; ${CREATE_HINT}`
+    : `the local CA ${ca} cannot be used: it ${state.why}; ${CREATE_HINT}`
+}
 
 const fail = (message: string) => Console.error(message).pipe(Effect.zipRight(exitWith(ExitCode.failure)))
 
@@ -14,15 +27,10 @@ export const change = (action: "trust" | "untrust", dryRun: boolean) =>
     const ca = caPaths(dir).cert
     const system = trustSystem(env, process.platform)
     if (typeof system === "object") return yield* fail(`error: ${system.error}`)
-    if (action === "trust") {
-      // the CA is made here when missing, so that it can be trusted before the proxy first runs
-      const made = yield* Effect.try({
-        try: () => loadOrCreateCa(dir),
-        catch: (e) => (e instanceof CaError ? e : new CaError({ path: dir, message: String(e) })),
-      })
-      const note = caNote(made)
-      if (note !== undefined) yield* Console.log(note)
-    }
+    // only a CA that exists is trusted: none is made here, where the user asked only to trust
+    const problem = action === "trust" ? caProblem(dir, ca) : undefined
+    if (problem !== undefined && !dryRun) return yield* fail(`error: ${problem}`)
+    if (problem !== undefined) yield* Console.log(`note: ${problem}`)
     if (system === undefined)
       return yield* fail(
         `error: supervisor does not know this system's trust store (it knows update-ca-certificates, update-ca-trust and the macOS keychain).\n` +
@@ -56,4 +64,4 @@ export const change = (action: "trust" | "untrust", dryRun: boolean) =>
         ? `trusted the local CA ${ca} (${SYSTEM_NAMES[system]}); browsers with their own store (Firefox, Chrome on Linux) need it added there: docs/proxy.md`
         : `removed the local CA ${ca} from the ${SYSTEM_NAMES[system]}`,
     )
-  }).pipe(Effect.catchTag("CaError", (e) => fail(`error: ${e.message}`)))
+  })

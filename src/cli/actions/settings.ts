@@ -79,7 +79,7 @@ export const unknownSetting = (key: string) => {
   const sameName = keys.filter((k) => k.endsWith(`.${short.split(".").at(-1)}`) && !near.includes(k))
   const hints = [...near, ...sameName].slice(0, 3)
   return Console.error(
-    `${red("error:")} unknown setting ${JSON.stringify(key)}${hints.length > 0 ? `; did you mean ${hints.join(" or ")}?` : ""} (every setting: supervisor settings list)`,
+    `${red("error:")} unknown setting ${JSON.stringify(key)}${hints.length > 0 ? `. Did you mean one of: ${hints.join(", ")}?` : ""} (every setting: supervisor settings list)`,
   ).pipe(Effect.zipRight(exitWith(ExitCode.failure)))
 }
 

@@ -5,7 +5,7 @@ import { PresenceList } from "../../domain/Presence.js"
 import { quickCd } from "../../quick/cd.js"
 import { hookScript, type ShellName } from "../../shell/hooks.js"
 import { SupervisorClient } from "../client.js"
-import { printJson } from "../output.js"
+import { dim, green, note, printJson, red } from "../output.js"
 import { withSupervisor } from "../session.js"
 import { renderTable } from "../table.js"
 
@@ -58,18 +58,23 @@ export const leave = (o: SessionOptions) =>
     }),
   )
 
+/**
+ * `project list`: pitchfork's columns first (`PID DIRECTORY STATUS`, the status `alive` or
+ * `dead`), then ours (`KIND SINCE`). The header only on a terminal, as pitchfork prints it: piped,
+ * the rows alone, and nothing at all when there are none.
+ */
 export const list = (o: { readonly json: boolean }) =>
   withSupervisor(false, () =>
     Effect.gen(function* () {
       const c = yield* SupervisorClient
       const all = yield* c.api.presence.presence()
       if (o.json) return yield* printJson(PresenceList, all)
-      if (all.length === 0) return yield* Console.log("no shell or project session")
-      yield* Console.log(
-        renderTable(
-          ["KIND", "PID", "SINCE", "DIRECTORY"],
-          all.map((s) => [s.kind, String(s.pid), s.since, s.directory]),
-        ),
+      const terminal = process.stdout.isTTY === true
+      if (all.length === 0) return terminal ? yield* note(dim("no shell or project session")) : undefined
+      const table = renderTable(
+        ["PID", "DIRECTORY", "STATUS", "KIND", "SINCE"],
+        all.map((s) => [String(s.pid), s.directory, s.alive ? green("alive") : red("dead"), s.kind, s.since]),
       )
+      yield* Console.log(terminal ? table : table.split("\n").slice(1).join("\n"))
     }),
   )

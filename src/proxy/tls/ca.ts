@@ -153,6 +153,15 @@ export const loadOrCreateCa = (stateDir: string): LocalCa => {
   })
 }
 
+/**
+ * Whether the CA of `stateDir` is there and usable, read only: never created nor replaced
+ * (`proxy trust` trusts only a CA that exists). `why` it cannot serve when its files are unusable.
+ */
+export const inspectCa = (stateDir: string): "missing" | "usable" | { readonly why: string } => {
+  const loaded = load(caPaths(stateDir))
+  return loaded.ca !== undefined ? "usable" : loaded.why === undefined ? "missing" : { why: loaded.why }
+}
+
 /** The CA on disk; `why` it cannot serve when its files are there but unusable. */
 const load = (paths: CaPaths): { ca?: LocalCa; why?: string } => {
   if (!fs.existsSync(paths.cert) && !fs.existsSync(paths.key)) return {}
