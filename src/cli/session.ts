@@ -27,11 +27,18 @@ const emptyConfig = (cwd: string): ResolvedConfig => ({
  * (starting needs a valid config); otherwise it goes on without the configuration, so that one
  * can still stop, list and read logs of what the supervisor runs with a broken file.
  */
-export const loadHere = (strict: boolean) =>
+export const loadHere = (strict: boolean, unneeded?: string) =>
   loadConfig(defaultLoadOptions()).pipe(
     Effect.tap((c) => Effect.forEach(c.warnings, (w) => Console.error(`${yellow("warning:")} ${w}`))),
     Effect.catchTag("ConfigInvalid", (e: ConfigInvalid) =>
       Effect.gen(function* () {
+        // a command that does not need the configuration (`unneeded` says why) acts in full:
+        // its problems are warnings, and the exit status is the command's own
+        if (unneeded !== undefined) {
+          for (const p of e.problems) yield* Console.error(`${yellow("warning:")} ${formatProblem(p)}`)
+          yield* Console.error(`${yellow("warning:")} ${unneeded}`)
+          return emptyConfig(nodePath.resolve(process.cwd()))
+        }
         for (const p of e.problems) yield* Console.error(`${red("error:")} ${formatProblem(p)}`)
         if (strict) return yield* new Reported({ code: ExitCode.failure })
         yield* exitWith(ExitCode.failure)

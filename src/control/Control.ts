@@ -15,7 +15,7 @@ import { type DaemonNotFound, daemonNotFound } from "../supervisor/errors.js"
 import { daemonUsage } from "../supervisor/resourceUsage.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
-import { awaitCompletion } from "./completion.js"
+import { awaitCompletion, completedHere, completedHereById } from "./completion.js"
 import { mergeDefinitions, mergeListing } from "./listing.js"
 import type { PlannedStart, StartFrom, StartPlan, StopResult } from "./plan.js"
 import { proxyView } from "./proxyView.js"
@@ -89,6 +89,8 @@ export const ControlLive = Layer.effect(
       startWithDependencies(sup.begin, plan.requested, plan.dependencies, plan.force, {
         start: { reason },
         isRunning: sup.isRunning,
+        completedHere: completedHereById(sup),
+        portConflict: sup.portConflict,
         sync: sup.sync,
         completion: awaitCompletion(sup),
       })
@@ -232,8 +234,20 @@ export const ControlLive = Layer.effect(
             requested.push(def)
           }
           const dependencies = dependencyClosure(requested, fromConfig)
+          const states = new Map((yield* sup.list).map((r) => [r.def.id.qualified, r] as const))
           const waiting = request.spinner
-            ? waitingList(requested, dependencies, request.force, config, entries, yield* sup.disabledIds)
+            ? waitingList(
+                requested,
+                dependencies,
+                request.force,
+                config,
+                entries,
+                yield* sup.disabledIds,
+                (id) => {
+                  const r = states.get(id)
+                  return r !== undefined && completedHere(r)
+                },
+              )
             : []
           return { requested, dependencies, force: request.force, waiting }
         }),

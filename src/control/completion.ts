@@ -1,5 +1,6 @@
 import { Effect } from "effect"
 import type { StartOutcome } from "../domain/StartOutcome.js"
+import type { DaemonState } from "../supervisor/DaemonState.js"
 import { startFailed } from "../supervisor/daemon/outcomes.js"
 import type { SupervisorShape } from "../supervisor/Supervisor.js"
 
@@ -27,3 +28,13 @@ export const awaitCompletion =
       const exit = { code: status.exit_code ?? null, signal: status.signal ?? null, known: true }
       return startFailed(id, message, exit, output, 1)
     })
+
+/** Whether a daemon's last run, spawned (or adopted) by this supervisor, exited 0 on its own. */
+export const completedHere = (r: DaemonState): boolean =>
+  (r.spawns ?? 0) > 0 && r.status.type === "stopped" && r.status.exit_code === 0 && r.status.signal == null
+
+/** `completedHere` by ID: false for a daemon the supervisor does not know. */
+export const completedHereById =
+  (sup: SupervisorShape) =>
+  (id: string): Effect.Effect<boolean> =>
+    Effect.map(Effect.option(sup.get(id)), (r) => r._tag === "Some" && completedHere(r.value))

@@ -5,7 +5,7 @@ import type { Reason } from "../domain/Reason.js"
 import type { StartEvent } from "../domain/StartEvent.js"
 import type { DaemonState } from "../supervisor/DaemonState.js"
 import type { SupervisorShape } from "../supervisor/Supervisor.js"
-import { awaitCompletion } from "./completion.js"
+import { awaitCompletion, completedHereById } from "./completion.js"
 import type { StartPlan } from "./plan.js"
 import { startWithDependencies } from "./startOrder.js"
 import { describeWaiting } from "./waiting.js"
@@ -58,6 +58,8 @@ export const startEvents = (
           {
             onOutcome: (outcome) => Queue.offer(events, { outcome }),
             isRunning: sup.isRunning,
+            completedHere: completedHereById(sup),
+            portConflict: sup.portConflict,
             sync: sup.sync,
             completion: awaitCompletion(sup),
             // before anything starts: what each daemon waits for of its dependencies

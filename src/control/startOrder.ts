@@ -1,11 +1,13 @@
 import { Deferred, Effect, Fiber } from "effect"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
-import { conditionOf, conditionRank, type DependencyCondition } from "../domain/Dependency.js"
+import { awaitsExit, conditionOf, conditionRank, type DependencyCondition } from "../domain/Dependency.js"
 import { startLevels } from "../domain/dependencyLevels.js"
 import { succeeded } from "../domain/outcomeKind.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import type { DaemonState } from "../supervisor/DaemonState.js"
+import { startFailed } from "../supervisor/daemon/outcomes.js"
 import type { StartOptions } from "../supervisor/Supervisor.js"
+import { type DaemonNow, NOT_RUN, startSet } from "./startSet.js"
 
 /** Sends one start and returns the wait for its outcome (`Supervisor.begin`). */
 export type Begin = (
@@ -39,7 +41,7 @@ const satisfied = (condition: DependencyCondition, outcome: StartOutcome | undef
 const notStarted = (id: string, dependency: StartOutcome, condition: DependencyCondition): StartOutcome => ({
   _tag: "StartFailed",
   id,
-  message: `not started: its dependency ${dependency.id} ${condition === "completed" ? "did not complete" : "failed"} (${why(dependency)})`,
+  message: `not started: its dependency ${dependency.id} ${awaitsExit(condition) ? "did not complete" : "failed"} (${why(dependency)})`,
   exit_code: null,
   signal: null,
   // the root cause's last output: why it did not complete or start
@@ -53,10 +55,12 @@ const notStarted = (id: string, dependency: StartOutcome, condition: DependencyC
  * (its outcome succeeded), `completed` (it exited 0: a dependency that is ready or already
  * running is waited for until its run ends, and its outcome is how that run ended) or `started`
  * (its process exists). A level waits for what the daemons of the later levels need of it.
- * Dependencies that run already are left alone; `force` restarts only the requested daemons.
+ * Dependencies that run already are left alone, and so are their own dependencies (a completed
+ * one-shot task behind a running dependency is not run again); `force` restarts only the
+ * requested daemons. A `completed_once` dependency that exited 0 under this supervisor is met.
  * A daemon whose dependency failed is not started, and its outcome names the root cause. A
- * requested daemon that runs already (and is not forced) needs nothing started for it:
- * dependencies that only it needs are left alone (a completed one-shot task is not run again).
+ * requested daemon that runs already (and is not forced) needs nothing started for it
+ * (src/control/startSet.ts).
  * `onOutcome` hears each daemon's outcome as soon as it is known (the result lists them in start
  * order at the end). A level's starts are all sent, then awaited.
  */
@@ -69,8 +73,12 @@ export const startWithDependencies = (
     readonly onOutcome?: (outcome: StartOutcome) => Effect.Effect<void>
     /** More options of every start (the reason, `onSpawned`). */
     readonly start?: Omit<StartOptions, "force" | "onOutcome" | "sync">
-    /** Whether a daemon runs now (a running one is not started again). */
+    /** Whether a daemon runs now (a running one is not started again, nor what it depends on). */
     readonly isRunning?: (id: string) => Effect.Effect<boolean>
+    /** Why a daemon's ports cannot be had (`Supervisor.portConflict`): checked before any spawn. */
+    readonly portConflict?: (def: DaemonDefinition) => Effect.Effect<string | undefined>
+    /** Whether a daemon's last run under this supervisor exited 0 (`completed_once` is met). */
+    readonly completedHere?: (id: string) => Effect.Effect<boolean>
     /**
      * Waits until the state file has every change (`Supervisor.sync`): given, the daemons are
      * started without waiting for it each, and it runs once before the outcomes are returned.
@@ -92,26 +100,50 @@ export const startWithDependencies = (
     const onOutcome = hooks.onOutcome ?? (() => Effect.void)
     const isRunning = hooks.isRunning ?? (() => Effect.succeed(false))
     const forced = new Set(force ? requested.map((d) => d.id.qualified) : [])
-    const byId = new Map<string, DaemonDefinition>()
-    for (const d of dependencies) byId.set(d.id.qualified, d)
-    for (const d of requested) byId.set(d.id.qualified, d)
-    // the dependencies the requested daemons that will start need, transitively
-    const all = new Map<string, DaemonDefinition>()
-    const starting = new Set<string>()
-    const need = (d: DaemonDefinition): void => {
-      if (all.has(d.id.qualified)) return
-      all.set(d.id.qualified, d)
-      starting.add(d.id.qualified)
-      for (const dep of d.config.depends) {
-        const def = byId.get(dep)
-        if (def) need(def)
+    // what each daemon of the start is now: whether it runs, and whether it completed here
+    const states = new Map<string, DaemonNow>()
+    for (const d of [...dependencies, ...requested]) {
+      const id = d.id.qualified
+      if (states.has(id)) continue
+      const running = yield* isRunning(id)
+      const completedHere = !running && hooks.completedHere !== undefined && (yield* hooks.completedHere(id))
+      states.set(id, { running, completedHere })
+    }
+    const lookup = (id: string) => states.get(id) ?? NOT_RUN
+    let set = startSet(requested, dependencies, forced, lookup)
+    // ports first, before anything is spawned: a daemon whose ports are taken fails, with its
+    // dependents, and the dependencies that only they need are not started
+    const refused = new Map<string, StartOutcome>()
+    if (hooks.portConflict !== undefined) {
+      for (const [id, def] of set.all) {
+        // a running daemon (forced or not) holds its own ports; one that starts nothing first
+        // is checked by its own start (its status `failed`, `on_fail`)
+        if (states.get(id)?.running) continue
+        if (!def.config.depends.some((d) => set.all.has(d) && !set.running.has(d))) continue
+        const message = yield* hooks.portConflict(def)
+        if (message !== undefined) refused.set(id, startFailed(id, message, undefined, [], 1))
       }
+      for (let grew = refused.size > 0; grew; ) {
+        grew = false
+        for (const [id, def] of set.all) {
+          if (refused.has(id) || set.running.has(id)) continue
+          const dep = def.config.depends.find((d) => refused.has(d))
+          if (dep === undefined) continue
+          refused.set(id, notStarted(id, refused.get(dep)!, conditionOf(def.config, dep)))
+          grew = true
+        }
+      }
+      if (refused.size > 0)
+        set = startSet(
+          requested.filter((d) => !refused.has(d.id.qualified)),
+          dependencies,
+          forced,
+          lookup,
+        )
     }
-    for (const d of requested) {
-      const running = !forced.has(d.id.qualified) && (yield* isRunning(d.id.qualified))
-      if (running) all.set(d.id.qualified, d)
-      else need(d)
-    }
+    const all = new Map([...set.all].filter(([id]) => !refused.has(id)))
+    // the daemons that start (the others run already and are only waited for)
+    const starting = [...all.keys()].filter((id) => !set.running.has(id))
     // what the daemons that start need of each dependency: the most any of them asks
     const needed = new Map<string, DependencyCondition>()
     const pendingOf = (def: DaemonDefinition) =>
@@ -131,14 +163,15 @@ export const startWithDependencies = (
         const pending: Array<PendingDependency> = []
         // a running dependency is waited for only until it completes
         for (const p of pendingOf(def))
-          if (p.condition === "completed" || !(yield* isRunning(p.id))) pending.push(p)
+          if (awaitsExit(p.condition) || !states.get(p.id)?.running) pending.push(p)
         if (pending.length > 0) yield* hooks.onHeld(def, pending)
       }
     }
 
-    const outcomes = new Map<string, StartOutcome>()
+    const outcomes = new Map<string, StartOutcome>(refused)
     const spawned = new Set<string>()
-    const order: Array<string> = []
+    const order: Array<string> = [...refused.keys()]
+    for (const o of refused.values()) yield* onOutcome(o)
     const later: Array<Fiber.Fiber<StartOutcome>> = []
     for (const level of startLevels(all)) {
       order.push(...level)
@@ -160,7 +193,7 @@ export const startWithDependencies = (
         // `started`: the next level may start once the process exists (or the start settled)
         const gate = wanted === "started" ? yield* Deferred.make<void>() : undefined
         const open = gate === undefined ? Effect.void : Deferred.succeed(gate, undefined)
-        const completing = wanted === "completed" && hooks.completion !== undefined
+        const completing = wanted !== undefined && awaitsExit(wanted) && hooks.completion !== undefined
         const told = hooks.start?.onSpawned
         const options: StartOptions = {
           force: forced.has(id),

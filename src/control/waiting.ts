@@ -5,11 +5,12 @@ import { configDefinitions } from "../config/definitions.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { isActive } from "../domain/DaemonStatus.js"
-import { conditionOf, dependenciesText } from "../domain/Dependency.js"
+import { awaitsExit, conditionOf, dependenciesText } from "../domain/Dependency.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import type { Waiting } from "../domain/StartEvent.js"
 import { describeChecks, readinessChecks } from "../supervisor/readiness/plan.js"
 import { renderChecks } from "../supervisor/readiness/template.js"
+import { startSet } from "./startSet.js"
 
 /**
  * What a daemon's start waits on, in words, its templates rendered with `portOf` (the first
@@ -37,9 +38,17 @@ const waitingFor = (def: DaemonDefinition, config: ResolvedConfig, known: Readon
 }
 
 /**
- * The daemons a start will wait for: the dependencies that do not run yet, then the requested
- * daemons that do not run yet (all of them with `force`), but for disabled ones (refused). A
- * daemon that waits for dependencies first says so (`app/migrate to complete`).
+ * Whether a listed daemon's last run exited 0 and it does not run: how the CLI, which sees no
+ * more than the listing, judges `completed_once` (the supervisor knows whether it ran under it).
+ */
+export const exitedZero = (known: ReadonlyArray<ApiDaemonEntry>) => (id: string) =>
+  known.some((k) => k.id.qualified === id && k.status.type === "stopped" && k.status.exit_code === 0)
+
+/**
+ * The daemons a start will wait for, as `startWithDependencies` plans it (src/control/startSet.ts):
+ * the dependencies it starts, then the requested daemons that do not run yet (all of them with
+ * `force`), but for disabled ones (refused). A daemon that waits for dependencies first says so
+ * (`app/migrate to complete`). `completedHere`: whether a daemon's `completed_once` is met.
  */
 export const waitingList = (
   defs: ReadonlyArray<DaemonDefinition>,
@@ -48,19 +57,23 @@ export const waitingList = (
   config: ResolvedConfig,
   known: ReadonlyArray<ApiDaemonEntry>,
   disabledIds: ReadonlyArray<string>,
+  completedHere: (id: string) => boolean = exitedZero(known),
 ): ReadonlyArray<Waiting> => {
-  const running = (d: DaemonDefinition) => known.some((k) => k.id.qualified === d.id.qualified && isActive(k))
-  // a disabled daemon is refused, not waited for
-  const disabled = (d: DaemonDefinition) => disabledIds.includes(d.id.qualified)
-  const planned = new Set([...dependencies, ...defs].map((d) => d.id.qualified))
   const isRunning = (id: string) => known.some((k) => k.id.qualified === id && isActive(k))
-  return [...dependencies.filter((d) => !running(d)), ...defs.filter((d) => force || !running(d))]
-    .filter((d) => !disabled(d))
+  const forced = new Set(force ? defs.map((d) => d.id.qualified) : [])
+  const set = startSet(defs, dependencies, forced, (id) => ({
+    running: isRunning(id),
+    completedHere: completedHere(id),
+  }))
+  const starts = (d: DaemonDefinition) => set.all.has(d.id.qualified) && !set.running.has(d.id.qualified)
+  // dependencies first, then the requested daemons; a disabled daemon is refused, not waited for
+  return [...dependencies.filter(starts), ...defs.filter(starts)]
+    .filter((d) => !disabledIds.includes(d.id.qualified))
     .map((d) => {
       // first it waits for its dependencies (a running one only until it completes)
       const pending = d.config.depends
         .map((id) => ({ id, condition: conditionOf(d.config, id) }))
-        .filter((p) => planned.has(p.id) && (p.condition === "completed" || !isRunning(p.id)))
+        .filter((p) => set.all.has(p.id) && (awaitsExit(p.condition) || !isRunning(p.id)))
       return pending.length > 0
         ? { id: d.id.qualified, what: dependenciesText(pending), dependencies: pending }
         : { id: d.id.qualified, what: waitingFor(d, config, known) }

@@ -224,7 +224,7 @@ export const daemonOptionFields = {
   ready_cmd: opt(ReadyCmdOption, "Ready when this shell command exits 0"),
   depends: opt(
     Schema.Array(DependencyEntry),
-    'Daemons to start first: short names or qualified IDs, or { id = "migrate", condition = "completed" } (ready, completed or started; default ready)',
+    'Daemons to start first: short names or qualified IDs, or { id = "migrate", condition = "completed" } (ready, completed, completed_once or started; default ready)',
     [],
   ),
   watch: opt(

@@ -3,12 +3,15 @@
 import { Schema } from "effect"
 import { DaemonRef } from "./DaemonId.js"
 
-export const DEPENDENCY_CONDITIONS = ["ready", "completed", "started"] as const
-/** `ready`: its readiness check passed; `completed`: it exited 0; `started`: its process was spawned. */
+export const DEPENDENCY_CONDITIONS = ["ready", "completed", "completed_once", "started"] as const
+/**
+ * `ready`: its readiness check passed; `completed`: it exited 0; `completed_once`: it exited 0,
+ * and once it did under this supervisor it is not run again; `started`: its process was spawned.
+ */
 export const DependencyCondition = Schema.Literal(...DEPENDENCY_CONDITIONS).annotations({
   identifier: "DependencyCondition",
   description:
-    "What the dependent waits for: ready (its readiness check passed), completed (it exited 0) or started (its process was spawned)",
+    "What the dependent waits for: ready (its readiness check passed), completed (it exited 0), completed_once (it exited 0 once under this supervisor: not run again after that) or started (its process was spawned)",
 })
 export type DependencyCondition = typeof DependencyCondition.Type
 
@@ -24,7 +27,7 @@ export const DependencyTable = Schema.Struct({
 /** One entry of `depends`: a daemon ID (condition `ready`), or a table with a condition. */
 export const DependencyEntry = Schema.Union(DaemonRef, DependencyTable).annotations({
   description:
-    'A daemon ID (short or <namespace>/<name>), or { id = "migrate", condition = "ready" | "completed" | "started" }',
+    'A daemon ID (short or <namespace>/<name>), or { id = "migrate", condition = "ready" | "completed" | "completed_once" | "started" }',
 })
 export type DependencyEntry = typeof DependencyEntry.Type
 
@@ -38,9 +41,12 @@ export const conditionOf = (
   dependency: string,
 ): DependencyCondition => config.depends_conditions[dependency] ?? "ready"
 
+/** Whether a condition waits for the dependency's exit 0 (`completed`, `completed_once`). */
+export const awaitsExit = (c: DependencyCondition): boolean => c === "completed" || c === "completed_once"
+
 /** "app/migrate to complete", as start's progress says what a daemon waits for. */
 export const conditionText = (id: string, condition: DependencyCondition): string =>
-  `${id} ${condition === "completed" ? "to complete" : condition === "started" ? "to start" : "to be ready"}`
+  `${id} ${awaitsExit(condition) ? "to complete" : condition === "started" ? "to start" : "to be ready"}`
 
 /** How much a condition asks: a dependency awaited for a stronger one satisfies the weaker ones. */
 export const conditionRank = (c: DependencyCondition): number => (c === "started" ? 0 : c === "ready" ? 1 : 2)

@@ -1,6 +1,6 @@
 import type { Duration } from "effect"
 import { stringify } from "yaml"
-import { conditionOf } from "../domain/Dependency.js"
+import { awaitsExit, conditionOf } from "../domain/Dependency.js"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
 import { posixQuote } from "../shell/quote.js"
 import {
@@ -100,12 +100,11 @@ export const exportCompose = (config: ResolvedConfig): ExportResult => {
       }
       const condition = conditionOf(c, dep)
       dependsOn[exportName(target)] = {
-        condition:
-          condition === "completed"
-            ? "service_completed_successfully"
-            : condition === "started" || !healthy.has(dep)
-              ? "service_started"
-              : "service_healthy",
+        condition: awaitsExit(condition)
+          ? "service_completed_successfully"
+          : condition === "started" || !healthy.has(dep)
+            ? "service_started"
+            : "service_healthy",
       }
       if (condition === "ready" && !healthy.has(dep))
         w.add(

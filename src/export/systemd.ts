@@ -1,4 +1,4 @@
-import { conditionOf } from "../domain/Dependency.js"
+import { awaitsExit, conditionOf } from "../domain/Dependency.js"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
 import { toOnCalendar } from "./cron.js"
 import {
@@ -169,7 +169,7 @@ export const exportSystemd = (config: ResolvedConfig): ExportResult => {
   const w = new Warnings()
   const daemons = daemonsOf(config, w)
   const completed = new Set(
-    daemons.flatMap((d) => d.config.depends.filter((dep) => conditionOf(d.config, dep) === "completed")),
+    daemons.flatMap((d) => d.config.depends.filter((dep) => awaitsExit(conditionOf(d.config, dep)))),
   )
   const files: Array<ExportFile> = []
   for (const d of daemons) {

@@ -97,6 +97,11 @@ export interface SupervisorShape {
   readonly sync: Effect.Effect<void>
   /** Waits until the daemon is neither running nor waiting for a retry; its state then. */
   readonly wait: (id: string) => Effect.Effect<DaemonState, DaemonNotFound>
+  /**
+   * Why the daemon's ports cannot be had now (taken, and `port.bump` cannot shift them), as its
+   * start would say it; undefined when they can. A start checks them before it spawns anything.
+   */
+  readonly portConflict: (def: DaemonDefinition) => Effect.Effect<string | undefined>
   /** The last `n` output lines of the daemon's latest run (empty when it has none). */
   readonly lastLines: (id: string, n: number) => Effect.Effect<ReadonlyArray<string>>
   /** Forgets daemons that are not running; returns their IDs. */
@@ -266,6 +271,8 @@ const makeSupervisor = Effect.gen(function* () {
     disabledIds: state.get.pipe(Effect.map((s) => s.disabled)),
     sync: state.sync,
     lastLines: ctx.lastLines,
+    portConflict: (def) =>
+      Effect.match(ctx.resolvePorts(def), { onFailure: (message) => message, onSuccess: () => undefined }),
     wait: (id) =>
       Effect.gen(function* () {
         yield* registry.find(id)

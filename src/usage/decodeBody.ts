@@ -10,7 +10,7 @@ import type {
   UseDecl,
 } from "./decl.js"
 import { decodeArg } from "./decodeArg.js"
-import { decodeComplete, decodeExample, decodeMount } from "./decodeExtras.js"
+import { checkGroup, decodeComplete, decodeExample, decodeMount } from "./decodeExtras.js"
 import { decodeFlag } from "./decodeFlag.js"
 import { decodeExitCode, decodeOutput, decodeSelect } from "./decodeOutput.js"
 import { decodeUse } from "./flagsets.js"
@@ -133,6 +133,7 @@ export const decodeBody = (
         break
       default:
         // `group` and `clause` (and, at the top level, `view`): usage's, kept as written.
+        if (node.name === "group") checkGroup(node, report)
         body.passthrough.push({ kdl: formatNode(node).join("\n") })
     }
   }

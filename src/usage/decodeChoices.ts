@@ -12,12 +12,19 @@ import type { Choice } from "./model.js"
  *       choice "never"
  *     }
  *
- * Refused as usage refuses them: no value at all, a block child other than `choice`, and a
- * `choice` repeating a value already declared.
+ * `strict=#false` accepts values outside the set (the set is then a suggestion, for help and
+ * completion); `env="NAME"` adds the values listed in that environment variable (split on commas
+ * and whitespace) when the command line is checked, and lets the set be empty as written.
+ *
+ * Refused as usage refuses them: no value at all (and no `env`), a block child other than
+ * `choice`, and a `choice` repeating a value already declared.
  */
 export interface DecodedChoices {
   readonly choices: Array<Choice>
   readonly ignore_case?: boolean | undefined
+  /** Only `false` is kept (the default is strict). */
+  readonly strict?: false | undefined
+  readonly env?: string | undefined
 }
 
 /** `at(child)`: where a problem about a child node goes (its line); default `report`. */
@@ -30,9 +37,16 @@ export const decodeChoices = (
 ): DecodedChoices => {
   const r = (m: string) => report(`choices: ${m}`)
   let ignore_case: boolean | undefined
+  let strict: false | undefined
+  let env: string | undefined
   for (const [k, v] of Object.entries(node.properties)) {
-    if (k !== "ignore_case") r(`unknown property ${k}=${showKdlValue(v)} (known: ignore_case)`)
-    else if (typeof v !== "boolean") r(`ignore_case must be #true or #false, got ${showKdlValue(v)}`)
+    if (k === "env") {
+      if (typeof v === "string" && v !== "") env = v
+      else r(`env must name an environment variable, got ${showKdlValue(v)}`)
+    } else if (k !== "ignore_case" && k !== "strict")
+      r(`unknown property ${k}=${showKdlValue(v)} (known: ignore_case, strict, env)`)
+    else if (typeof v !== "boolean") r(`${k} must be #true or #false, got ${showKdlValue(v)}`)
+    else if (k === "strict") strict = v ? undefined : false
     else ignore_case = v || undefined
   }
   const choices: Array<Choice> = []
@@ -56,9 +70,11 @@ export const decodeChoices = (
     }
     choices.push(choice)
   }
-  if (node.values.length === 0 && node.children.length === 0)
-    r('needs at least one value (choices "a" "b", or a block of choice nodes)')
-  return { choices, ignore_case }
+  if (node.values.length === 0 && node.children.length === 0 && !("env" in node.properties))
+    r(
+      'needs at least one value (choices "a" "b", a block of choice nodes, or env="VAR" naming a variable that lists them)',
+    )
+  return { choices, ignore_case, strict, env }
 }
 
 const decodeChoice = (node: KdlNode, report: (m: string) => void): Choice | undefined => {

@@ -1,14 +1,13 @@
 import { readAttrs } from "./attrs.js"
-import { labelOf, noExtraValues, noPropsOrChildren, showKdlValue, stringValue } from "./context.js"
-import type { KdlNode } from "./kdl.js"
-import type { Complete, Config, ConfigFile, ConfigProp, Example, Mount } from "./model.js"
-import { COMPLETE, CONFIG_FILE, CONFIG_PROP, EXAMPLE } from "./vocabulary.js"
+import { noExtraValues, showKdlValue, stringValue } from "./context.js"
+import type { KdlNode, KdlValue } from "./kdl.js"
+import type { Complete, Example, Mount } from "./model.js"
+import { COMPLETE, EXAMPLE } from "./vocabulary.js"
 
 /**
  * The smaller nodes of the usage language: `complete` (lib/src/spec/complete.rs,
  * docs/spec/reference/complete.md), `mount` (lib/src/spec/mount.rs, docs/spec/reference/cmd.md),
- * `example` (lib/src/spec/cmd.rs) and `config` (lib/src/spec/config.rs,
- * docs/spec/reference/config.md).
+ * and `example` (lib/src/spec/cmd.rs); `config` is in decodeConfig.ts.
  */
 
 /** `complete "plugin" run="mycli plugins" descriptions=#true`; `name` is given for one inside an arg. */
@@ -65,24 +64,38 @@ const commandLineProblem = (text: string): string | undefined => {
   return words === 0 ? "names no command" : undefined
 }
 
-/** `mount run="mycli mount-usage"` (or `mount { run "..." }`). */
+/**
+ * `mount run="mycli mount-usage"` (or `mount { run "..." }`); `overrides_default=#true`: a
+ * discovered command wins over the spec's `default_subcommand` (mount.rs).
+ */
 export const decodeMount = (node: KdlNode, report: (m: string) => void): Mount | undefined => {
   noExtraValues(node, 0, report)
   let run: string | undefined
+  let overrides: boolean | undefined
+  const take = (key: string, v: KdlValue | undefined, r: (m: string) => void): void => {
+    if (key === "run") {
+      if (typeof v !== "string")
+        r(`run must be a string, got ${v === undefined ? "nothing" : showKdlValue(v)}`)
+      else run = v
+    } else if (typeof v !== "boolean")
+      r(`overrides_default must be #true or #false, got ${v === undefined ? "nothing" : showKdlValue(v)}`)
+    else overrides = v
+  }
   for (const [k, v] of Object.entries(node.properties)) {
-    if (k !== "run") report(`unknown property ${k}=${showKdlValue(v)} (known: run)`)
-    else if (typeof v !== "string") report(`run must be a string, got ${showKdlValue(v)}`)
-    else run = v
+    if (k !== "run" && k !== "overrides_default")
+      report(`unknown property ${k}=${showKdlValue(v)} (known: run, overrides_default)`)
+    else take(k, v, report)
   }
   for (const child of node.children) {
-    if (child.name !== "run") report(`unknown child node "${child.name}" (mount takes run)`)
-    else run = stringValue(child, 0, "the command to run", report) ?? run
+    if (child.name !== "run" && child.name !== "overrides_default")
+      report(`unknown child node "${child.name}" (mount takes run and overrides_default)`)
+    else take(child.name, child.values[0], (m) => report(`${child.name}: ${m}`))
   }
   if (run === undefined || run === "") {
     report('mount needs the command to run (mount run="mycli mount-usage")')
     return undefined
   }
-  return { run }
+  return overrides === true ? { run, overrides_default: true } : { run }
 }
 
 /** `example "mycli list" header="List" help="..." lang="sh"`. */
@@ -100,64 +113,35 @@ export const decodeExample = (node: KdlNode, report: (m: string) => void): Examp
   }
 }
 
-/** `config { file ...; prop ...; default "key" value; alias "key" "other" }`. */
-export const decodeConfig = (
-  node: KdlNode,
-  report: (m: string) => void,
-  at: (child: KdlNode) => (m: string) => void = () => report,
-): Config => {
-  noExtraValues(node, 0, report)
-  noPropsOrChildren(node, report, { children: true })
-  const files: Array<ConfigFile> = []
-  const props: Array<ConfigProp> = []
-  const defaults: Array<{ key: string; value: string }> = []
-  const aliases: Array<{ key: string; alias: string }> = []
-  for (const child of node.children) {
-    const r = (m: string) => at(child)(`${labelOf(child)}: ${m}`)
-    switch (child.name) {
-      case "file": {
-        const path = stringValue(child, 0, "its path", r)
-        noExtraValues(child, 1, r)
-        const attrs = readAttrs(child, CONFIG_FILE, r, { what: "a config file" })
-        if (attrs.rest.length > 0) r("file takes no children")
-        if (path !== undefined)
-          files.push({ path, findup: attrs.bool("findup"), format: attrs.string("format") })
-        break
-      }
-      case "prop": {
-        const key = stringValue(child, 0, "its key", r)
-        noExtraValues(child, 1, r)
-        const attrs = readAttrs(child, CONFIG_PROP, r, { what: "a config prop" })
-        if (attrs.rest.length > 0) r("prop takes no children")
-        const d = attrs.get("default")
-        if (key !== undefined)
-          props.push({
-            key,
-            default: d === undefined ? undefined : String(d),
-            default_note: attrs.string("default_note"),
-            data_type: attrs.string("data_type"),
-            env: attrs.string("env"),
-            help: attrs.string("help"),
-            long_help: attrs.string("long_help"),
-          })
-        break
-      }
-      case "default":
-      case "alias": {
-        const key = stringValue(child, 0, "the key", r)
-        const second = child.values[1]
-        noExtraValues(child, 2, r)
-        noPropsOrChildren(child, r)
-        if (child.name === "alias") {
-          const alias = stringValue(child, 1, "the other name", r)
-          if (key !== undefined && alias !== undefined) aliases.push({ key, alias })
-        } else if (second === undefined || second === null) r('needs a value (default "user" "admin")')
-        else if (key !== undefined) defaults.push({ key, value: String(second) })
-        break
-      }
-      default:
-        at(child)(`unknown child node "${child.name}" (config takes file, prop, default and alias)`)
-    }
+/**
+ * `group "input" "--file" "--url" required=#true multiple=#true` (lib/src/spec/group.rs): kept as
+ * written, checked as usage checks it. Members may also be listed in `flag` children.
+ */
+export const checkGroup = (node: KdlNode, report: (m: string) => void): void => {
+  const name = stringValue(node, 0, 'a name (group "input" "--file" "--url")', report)
+  let members = 0
+  for (const i of node.values.keys())
+    if (i > 0 && stringValue(node, i, "a member", report) !== undefined) members++
+  const bool = (k: string, v: KdlValue | undefined, r: (m: string) => void): void => {
+    if (typeof v !== "boolean")
+      r(`${k} must be #true or #false, got ${v === undefined ? "nothing" : showKdlValue(v)}`)
   }
-  return { files, props, defaults, aliases }
+  for (const [k, v] of Object.entries(node.properties)) {
+    if (k === "required" || k === "multiple") bool(k, v, report)
+    else report(`unknown property ${k}=${showKdlValue(v)} (known: required, multiple)`)
+  }
+  for (const child of node.children) {
+    const r = (m: string) => report(`${child.name}: ${m}`)
+    if (child.name === "required" || child.name === "multiple") bool(child.name, child.values[0], r)
+    else if (child.name === "flag")
+      for (const i of child.values.keys()) {
+        if (stringValue(child, i, "a member", r) !== undefined) members++
+      }
+    else report(`unknown child node "${child.name}" (a group takes required, multiple and flag)`)
+  }
+  if (name === "") report('a group needs a name (group "input" "--file" "--url")')
+  else if (name !== undefined && members < 2)
+    report(
+      `group ${name} needs at least two arguments (it has ${members}); a rule about one argument belongs on it (required=#true, conflicts=...)`,
+    )
 }

@@ -6,7 +6,8 @@ import { decodeArg, readDefault } from "./decodeArg.js"
 import { decodeChoices } from "./decodeChoices.js"
 import type { KdlNode } from "./kdl.js"
 import type { Choice, Effect, Flag } from "./model.js"
-import { parseFlagUsage, type ValueUsage } from "./usageString.js"
+import { canonicalFlagName, parseFlagUsage, type ValueUsage } from "./usageString.js"
+import { checkDelimiter } from "./valueRules.js"
 import { FLAG } from "./vocabulary.js"
 
 /**
@@ -49,6 +50,8 @@ export const decodeFlag = (
   let value: ValueUsage | undefined = names?.arg
   let choices: Array<Choice> | undefined
   let ignore_case: boolean | undefined
+  let strict: false | undefined
+  let choicesEnv: string | undefined
   let choicesNode: KdlNode | undefined
   const long = [...(names?.long ?? [])]
   const short = [...(names?.short ?? [])]
@@ -58,6 +61,8 @@ export const decodeFlag = (
       const decoded = decodeChoices(child, at(child), at)
       choices = [...(choices ?? []), ...decoded.choices]
       ignore_case = decoded.ignore_case ?? ignore_case
+      strict = decoded.strict ?? strict
+      choicesEnv = decoded.env ?? choicesEnv
       choicesNode ??= child
     } else if (child.name === "arg") {
       // The child restates (or gives) the value; as in usage, it is the one that counts.
@@ -71,6 +76,8 @@ export const decodeFlag = (
         value = { name: arg.name, required: arg.required, variadic: arg.variadic }
         if (arg.choices !== undefined) choices = [...(choices ?? []), ...arg.choices]
         ignore_case = arg.ignore_case ?? ignore_case
+        strict = arg.choices_strict === false ? false : strict
+        choicesEnv = arg.choices_env ?? choicesEnv
       }
     } else if (child.name === "alias") addAliases(child, long, short, hidden, report)
   }
@@ -79,6 +86,11 @@ export const decodeFlag = (
   const defaults = readDefault(attrs, attrs.rest, report)
   if (usage === undefined || names === undefined) return undefined
   const count = attrs.bool("count") === true
+  checkDelimiter(node, report, {
+    variadic: attrs.bool("var") === true || names.variadic || (value?.variadic ?? false),
+    what: `flag ${canonicalFlagName({ long, short, name: names.name })}`,
+    takesValue: value !== undefined,
+  })
   const flag: Flag = {
     usage,
     long,
@@ -88,7 +100,16 @@ export const decodeFlag = (
     hide: attrs.bool("hide") === true,
     variadic: attrs.bool("var") === true || names.variadic || (value?.variadic ?? false),
     arg:
-      value === undefined ? undefined : { name: value.name, required: value.required, choices, ignore_case },
+      value === undefined
+        ? undefined
+        : {
+            name: value.name,
+            required: value.required,
+            choices,
+            ignore_case,
+            choices_strict: strict,
+            choices_env: choicesEnv,
+          },
     default: defaults.first,
     name: names.name,
     long_help: attrs.string("long_help"),

@@ -2,12 +2,26 @@ import { readAttrs } from "./attrs.js"
 import { type DecodeContext, reporter } from "./context.js"
 import type { CommandDecl, FlagsetDecl } from "./decl.js"
 import { BODY_NODES, commandAttrs, commandDecl, decodeBody } from "./decodeBody.js"
-import { decodeConfig } from "./decodeExtras.js"
+import { decodeConfig } from "./decodeConfig.js"
 import { decodeFlagset } from "./flagsets.js"
 import { formatNode } from "./kdl/format.js"
 import type { KdlNode } from "./kdl.js"
 import type { Config, Kept, PassthroughNode } from "./model.js"
 import { TOP } from "./vocabulary.js"
+
+/** The sections a `help_template` may place (usage's help_template.rs). */
+export const HELP_SECTIONS = ["about", "usage", "commands", "args", "flags", "after_help"] as const
+
+/** Why a `help_template` names something that is not a section, if it does. */
+export const helpTemplateProblem = (template: string): string | undefined => {
+  for (const m of template.matchAll(/\{\{(.*?)(\}\}|$)/gs)) {
+    if (m[2] === "") return `a {{ with no }} after it; the sections are ${HELP_SECTIONS.join(", ")}`
+    const name = m[1]!.trim()
+    if (!(HELP_SECTIONS as ReadonlyArray<string>).includes(name))
+      return `names no section "${name}"; a page is assembled from ${HELP_SECTIONS.join(", ")} (clap's {options} is {{flags}} here and its {positionals} is {{args}})`
+  }
+  return undefined
+}
 
 /**
  * The top level of a spec (lib/src/spec/mod.rs, docs/spec/reference/index.md): the metadata
@@ -64,6 +78,11 @@ export const decodeTop = (nodes: ReadonlyArray<KdlNode>, file: string, ctx: Deco
     structural: [...BODY_NODES.filter((n) => n !== "alias" && n !== "clause"), "flagset", "config", "view"],
     childReport: (child) => reporter(ctx, child, []),
   })
+  for (const node of nodes)
+    if (node.name === "help_template" && typeof node.values[0] === "string") {
+      const problem = helpTemplateProblem(node.values[0])
+      if (problem !== undefined) ctx.problems.add(node, [], "help_template", problem)
+    }
   const meta: Record<string, string | undefined> = {}
   for (const key of METADATA) meta[key] = attrs.string(key)
   const flagsets: Array<FlagsetDecl> = []

@@ -67,7 +67,10 @@ export const expandFlagsets = (
 ): CommandDecl => {
   const sets = new Map<string, FlagsetDecl>()
   for (const set of declared) {
-    if (sets.has(set.name))
+    const first = sets.get(set.name)
+    // One declaration reached by two routes (a shared file included twice) is not two.
+    if (first !== undefined && first.file === set.file && first.line === set.line) continue
+    if (first !== undefined)
       ctx.problems.add(set, [], set.label, `a flagset may be declared only once ("${set.name}")`)
     else sets.set(set.name, set)
   }

@@ -1,7 +1,8 @@
 import { Schema } from "effect"
 import { Config } from "./modelConfig.js"
+import { Kept } from "./modelKept.js"
 
-export { Config, ConfigFile, ConfigProp } from "./modelConfig.js"
+export { Config, ConfigFile, ConfigProp, ConfigSource } from "./modelConfig.js"
 
 /**
  * The resolved model of a usage spec (KDL): what every consumer reads (validation of a command
@@ -20,20 +21,7 @@ export type Framing = typeof Framing.Type
 export type ParsedFraming = Exclude<Framing, "text">
 export const PARSED_FRAMINGS = Framing.literals.filter((f): f is ParsedFraming => f !== "text")
 
-/** A KDL value as written: string, number, boolean or null. */
-export const KdlScalar = Schema.Union(Schema.String, Schema.Number, Schema.Boolean, Schema.Null)
-export type KdlScalar = typeof KdlScalar.Type
-
-/**
- * What a node says in the usage language that supervisor accepts and writes back (`spec fmt`)
- * without acting on it: properties (a child node with one value is read as the same property)
- * and child nodes, kept as KDL text. See docs/usage-spec.md for which ones these are.
- */
-export const Kept = Schema.Struct({
-  props: Schema.Array(Schema.Tuple(Schema.String, KdlScalar)),
-  nodes: Schema.Array(Schema.String),
-})
-export type Kept = typeof Kept.Type
+export { KdlScalar, Kept } from "./modelKept.js"
 
 /** What running a command (or giving a flag or argument) does: usage's `effect`, least to most dangerous. */
 export const Effect = Schema.Literal("read", "write", "destructive")
@@ -60,6 +48,10 @@ const FlagValue = Schema.Struct({
   choices: Schema.optional(Schema.Array(Choice)),
   /** `choices ignore_case=#true`. */
   ignore_case: Schema.optional(Schema.Boolean),
+  /** `choices strict=#false`: other values are accepted too. */
+  choices_strict: Schema.optional(Schema.Boolean),
+  /** `choices env="VAR"`: the values listed in VAR (comma or space separated) are choices too. */
+  choices_env: Schema.optional(Schema.String),
 })
 
 /** A flag, from its spec string such as `"-f --format <FMT>"`. */
@@ -119,6 +111,8 @@ export const Arg = Schema.Struct({
   help: Schema.optional(Schema.String),
   choices: Schema.optional(Schema.Array(Choice)),
   ignore_case: Schema.optional(Schema.Boolean),
+  choices_strict: Schema.optional(Schema.Boolean),
+  choices_env: Schema.optional(Schema.String),
   long_help: Schema.optional(Schema.String),
   default: Schema.optional(Schema.String),
   default_list: Schema.optional(Schema.Array(Schema.String)),
@@ -176,8 +170,11 @@ export const Complete = Schema.Struct({
 })
 export type Complete = typeof Complete.Type
 
-/** `mount run="..."`: a command whose output (a usage spec) adds subcommands at run time. */
-export const Mount = Schema.Struct({ run: Schema.String })
+/**
+ * `mount run="..."`: a command whose output (a usage spec) adds subcommands at run time;
+ * `overrides_default`: a discovered command wins over the spec's `default_subcommand`.
+ */
+export const Mount = Schema.Struct({ run: Schema.String, overrides_default: Schema.optional(Schema.Boolean) })
 export type Mount = typeof Mount.Type
 
 export const Example = Schema.Struct({

@@ -22,7 +22,17 @@ export interface ValueUsage {
 export interface ArgUsage extends ValueUsage {
   /** `required` for `[-- name]`; otherwise absent (usage's default, `optional`). */
   readonly double_dash?: DoubleDash | undefined
+  /** `<start> <end>`: exactly this many values, named in order (the first names the argument). */
+  readonly value_names?: ReadonlyArray<string> | undefined
 }
+
+/** `<a> <b>` or `[a] [b]`: several placeholders, each `<x>` or `[x]`; undefined otherwise. */
+const fixedPlaceholders = (text: string): ReadonlyArray<string> | undefined => {
+  const words = text.trim().split(/\s+/)
+  return words.length > 1 && words.every((w) => /^(<[^<>]*>|\[[^[\]]*\])$/.test(w)) ? words : undefined
+}
+
+const MIXED = "fixed-arity placeholders must be either all required (<a> <b>) or all optional ([a] [b])"
 
 export interface FlagUsage {
   /** The explicit `name:` when given. */
@@ -34,8 +44,27 @@ export interface FlagUsage {
   readonly arg?: ValueUsage | undefined
 }
 
-/** `<x>`, `[x]`, `x`, `<x>...`, `[x]…`, `[-- x]`. Only an empty name is refused, as in usage. */
+/**
+ * `<x>`, `[x]`, `x`, `<x>...`, `[x]…`, `[-- x]`, and a fixed number of values `<start> <end>`
+ * (`-- <a> <b>` after `--`). Refused as in usage: an empty name, and placeholders that mix
+ * required and optional.
+ */
 export const parseArgUsage = (text: string): Either.Either<ArgUsage, string> => {
+  const afterDashes = text.trim().startsWith("-- ")
+  const fixed = fixedPlaceholders(afterDashes ? text.trim().slice(3) : text)
+  if (fixed !== undefined) {
+    const required = fixed.map((w) => w.startsWith("<"))
+    if (required.some((r) => r !== required[0])) return Either.left(`"${text}": ${MIXED}`)
+    const value_names = fixed.map((w) => w.slice(1, -1).trim())
+    if (value_names.some((n) => n === "")) return Either.left(`"${text}" has a placeholder with no name`)
+    return Either.right({
+      name: value_names[0]!,
+      required: required[0]!,
+      variadic: true,
+      double_dash: afterDashes ? "required" : undefined,
+      value_names,
+    })
+  }
   let name = text.trim()
   let variadic = false
   let required = true
@@ -91,7 +120,14 @@ export const parseFlagUsage = (usage: string): Either.Either<FlagUsage, string> 
       short.push(word.slice(1))
     } else {
       const value = placeholder(word)
-      if (value === undefined || arg !== undefined) {
+      if (value !== undefined && arg !== undefined) {
+        return Either.left(
+          value.required !== arg.required
+            ? `flag "${usage}": ${MIXED}`
+            : `flag "${usage}" takes several values per use (${formatValueUsage(arg)} ${word}), which supervisor does not read; take one value and repeat the flag (var=#true), or use a positional argument "<a> <b>"`,
+        )
+      }
+      if (value === undefined) {
         return Either.left(
           `unexpected "${word}" in flag "${usage}" (expected -x, --name, name: and one <VALUE> or [VALUE])`,
         )

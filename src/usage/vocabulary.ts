@@ -145,6 +145,16 @@ const COMMAND_SWITCHES: Vocabulary = {
   args_conflicts_with_subcommands: keepBool,
   subcommand_precedence_over_arg: keepBool,
   unknown_flags: keepStr,
+  disable_help_flag: keepBool,
+  disable_help_subcommand: keepBool,
+  disable_version_flag: keepBool,
+  allow_missing_positional: keepBool,
+  subcommand_help_heading: keepStr,
+  subcommand_value_name: keepStr,
+  next_line_help: keepBool,
+  flatten_help: keepBool,
+  term_width: keepUsize,
+  max_term_width: keepUsize,
   deprecated: { kind: "bool_or_string" },
   deprecated_warn_at: keepStr,
   deprecated_remove_at: keepStr,
@@ -167,6 +177,8 @@ export const CMD: Vocabulary = {
   help_heading: str,
   effect,
   restart_token: keepStr,
+  // where the command is listed among its parent's subcommands (cmd.rs)
+  display_order: keepUsize,
 }
 
 /**
@@ -192,16 +204,6 @@ export const TOP: Vocabulary = {
   disable_help: keepBool,
   default_subcommand: keepStr,
   multicall: keepBool,
-  disable_help_flag: keepBool,
-  disable_help_subcommand: keepBool,
-  disable_version_flag: keepBool,
-  allow_missing_positional: keepBool,
-  subcommand_help_heading: keepStr,
-  subcommand_value_name: keepStr,
-  next_line_help: keepBool,
-  flatten_help: keepBool,
-  term_width: keepUsize,
-  max_term_width: keepUsize,
   ...COMMAND_SWITCHES,
 }
 
@@ -231,18 +233,38 @@ export const COMPLETE: Vocabulary = {
   descriptions: { kind: "bool", as: "prop" },
 }
 
-/** `prop "key" ...` inside `config` (lib/src/spec/config.rs). */
+const propStr: AttrSpec = { kind: "string", as: "prop" }
+const keepPropStr: AttrSpec = { kind: "string", as: "prop", keep: true }
+
+/**
+ * `prop "key" ...` inside `config` (lib/src/spec/config.rs, `SpecConfigProp::parse`); its child
+ * nodes are read in decodeConfig.ts. `default` is read there too (a number must fit 64 bits).
+ */
 export const CONFIG_PROP: Vocabulary = {
   default: { kind: "scalar", as: "prop" },
-  default_note: { kind: "string", as: "prop" },
-  data_type: { kind: "string", as: "prop" },
-  env: { kind: "string", as: "prop" },
-  help: { kind: "string", as: "prop" },
-  long_help: { kind: "string", as: "prop" },
+  default_note: propStr,
+  data_type: propStr,
+  type: propStr,
+  env: propStr,
+  help: propStr,
+  long_help: propStr,
+  deprecated: propStr,
+  optional: { kind: "bool", as: "prop", keep: true },
+  help_heading: keepPropStr,
+  merge: { kind: { oneOf: ["replace", "union", "deep"] }, as: "prop", keep: true },
+  scope: { kind: { oneOf: ["any", "global", "env"] }, as: "prop", keep: true },
+  deprecated_warn_at: keepPropStr,
+  deprecated_remove_at: keepPropStr,
+  renamed_to: keepPropStr,
+  hide: { kind: "bool", as: "prop", keep: true },
+  since: keepPropStr,
+  parse: keepPropStr,
+  writes_to: keepPropStr,
 }
 
-/** `file "path" findup=#true format="ini"` inside `config` (docs/spec/reference/config.md). */
+/** `file "path" findup=#true scope="global" format="ini"` inside `config` (config.rs). */
 export const CONFIG_FILE: Vocabulary = {
   findup: { kind: "bool", as: "prop" },
+  scope: { kind: { oneOf: ["project", "global", "system"] }, as: "prop" },
   format: { kind: "string", as: "prop" },
 }

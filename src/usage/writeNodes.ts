@@ -40,14 +40,21 @@ const defaultBlock = (list: ReadonlyArray<string> | undefined, ind: string): Arr
 /** `choices "a" "b"`, or the block form when a choice has help, is hidden or has aliases. */
 export const writeChoices = (
   choices: ReadonlyArray<Choice>,
-  ignoreCase: boolean | undefined,
+  how: {
+    readonly ignore_case?: boolean | undefined
+    readonly choices_strict?: boolean | undefined
+    readonly choices_env?: string | undefined
+  },
   ind: string,
 ): Array<string> => {
-  const head = `${ind}choices${props([["ignore_case", ignoreCase]])}`
+  const switches = props([
+    ["ignore_case", how.ignore_case],
+    ["env", how.choices_env],
+  ])
+  const strict = how.choices_strict === false ? " strict=#false" : ""
+  const head = `${ind}choices${switches}${strict}`
   if (choices.every((c) => c.help === undefined && c.hide === undefined && c.aliases === undefined))
-    return [
-      `${ind}choices ${choices.map((c) => quoted(c.value)).join(" ")}${props([["ignore_case", ignoreCase]])}`,
-    ]
+    return [`${ind}choices${choices.map((c) => ` ${quoted(c.value)}`).join("")}${switches}${strict}`]
   return [
     `${head} {`,
     ...choices.flatMap((c) =>
@@ -100,8 +107,7 @@ export const writeFlag = (flag: Flag, derivedChoices: boolean, ind: string): Arr
   if (visible.length > 0) children.push(`${sub}alias ${visible.map(quoted).join(" ")}`)
   if (hidden.size > 0) children.push(`${sub}alias ${[...hidden].map(quoted).join(" ")} hide=#true`)
   const arg = flag.arg
-  const choiceLines =
-    arg?.choices === undefined || derivedChoices ? [] : writeChoices(arg.choices, arg.ignore_case, sub)
+  const choiceLines = arg?.choices === undefined || derivedChoices ? [] : writeChoices(arg.choices, arg, sub)
   if (
     arg !== undefined &&
     (inUsage === undefined || inUsage.name !== arg.name || inUsage.required !== arg.required)
@@ -149,7 +155,7 @@ export const writeArg = (arg: Arg, ind: string): Array<string> => {
   return withChildren(
     head,
     [
-      ...(arg.choices === undefined ? [] : writeChoices(arg.choices, arg.ignore_case, sub)),
+      ...(arg.choices === undefined ? [] : writeChoices(arg.choices, arg, sub)),
       ...defaultBlock(arg.default_list, sub),
       ...keptNodes(arg.kept, sub),
     ],
@@ -184,23 +190,37 @@ export const writeConfig = (config: Config): Array<string> =>
   withChildren(
     "config",
     [
+      ...(config.sources ?? []).map(
+        (src) =>
+          `  source ${quoted(src.kind)}${props([
+            ["name", src.name],
+            ["doc_hint", src.doc_hint],
+            ["set_hint", src.set_hint],
+          ])}`,
+      ),
       ...config.files.map(
         (f) =>
           `  file ${quoted(f.path)}${props([
             ["findup", f.findup],
+            ["scope", f.scope],
             ["format", f.format],
           ])}`,
       ),
-      ...config.props.map(
-        (p) =>
+      ...config.props.flatMap((p) =>
+        withChildren(
           `  prop ${quoted(p.key)}${props([
             ["default", p.default],
             ["default_note", p.default_note],
             ["data_type", p.data_type],
+            ["type", p.type],
             ["env", p.env],
             ["help", p.help],
             ["long_help", p.long_help],
-          ])}`,
+            ["deprecated", p.deprecated],
+          ])}${keptProps(p.kept)}`,
+          keptNodes(p.kept, "    "),
+          "  ",
+        ),
       ),
       ...config.defaults.map((d) => `  default ${quoted(d.key)} ${quoted(d.value)}`),
       ...config.aliases.map((a) => `  alias ${quoted(a.key)} ${quoted(a.alias)}`),

@@ -107,7 +107,10 @@ const commandBody = (
   // Completers come from the spec's top level (the root's) and the command's own.
   for (const c of cmd.complete ?? [])
     if (!specComplete.some((i) => sameComplete(i, c))) out.push(writeComplete(c, ind))
-  for (const m of cmd.mounts ?? []) out.push(`${ind}mount run=${quoted(m.run)}`)
+  for (const m of cmd.mounts ?? [])
+    out.push(
+      `${ind}mount run=${quoted(m.run)}${m.overrides_default === true ? " overrides_default=#true" : ""}`,
+    )
   const inherited = parent?.outputs ?? []
   for (const p of inherited) {
     if (!cmd.outputs.some((o) => o.name === p.name)) out.push(`${ind}output ${quoted(p.name)} hide=#true`)

@@ -104,35 +104,35 @@ describe("cron retrigger success and fail (e2e)", () => {
   )
 
   it(
-    "fail: not run before a run failed, never while running, again after each failed run, not after a success",
+    "fail: the first run fires though it never ran, never while running, again after each failed run, not after a success",
     async () => {
       const id = "app/bad"
-      // never ran: a daemon that never ran has not failed
-      await waitFor(
-        "app/bad skipped: never ran",
+      // never ran: its first run is fired (as pitchfork does), then each failed run fires again
+      await waitFor("two cron runs of app/bad", async () => (await starts(id)) >= 2, {
+        timeout: 10_000,
+        interval: 100,
+      })
+      expect((await lines(id)).filter((l) => l === "bad-ran").length).toBeGreaterThanOrEqual(1)
+      expect((await lines(id)).some((l) => l.includes("it never ran"))).toBe(false)
+      // a run that does not end: skipped while it runs
+      put("bad.hold", "")
+      const running = await waitFor(
+        "app/bad skipped while running",
         async () =>
           (await lines(id)).includes(
-            '[supervisor] cron: skipped (schedule "* * * * * *"): it never ran (retrigger = "fail")',
-          ),
+            '[supervisor] cron: skipped (schedule "* * * * * *"): the previous run is still running (retrigger = "fail")',
+          )
+            ? await daemonEntry(sb.stateDir, id).then((e) => (e?.status.type === "running" ? e : undefined))
+            : undefined,
         { timeout: 10_000, interval: 100 },
       )
-      // `supervisor logs` shows why, though the daemon never ran
-      expect(sb.cli(["logs", "bad"], dir).stdout).toContain("it never ran")
+      const during = await starts(id)
       await firingsPass(id, 2)
-      expect(await starts(id)).toBe(0)
-      expect(await status(id)).toBe("available")
-      // started by hand, running: skipped
-      put("bad.hold", "")
-      const started = sb.cli(["start", "bad"], dir)
-      expect(started.status, started.stderr).toBe(0)
-      const pid = (await daemonEntry(sb.stateDir, id))?.pid
-      expect(pid).toBeGreaterThan(0)
-      await firingsPass(id, 2)
-      expect(await starts(id)).toBe(0)
-      expect((await daemonEntry(sb.stateDir, id))?.pid).toBe(pid)
-      // the run fails (exit 1): fired at each time, each run failing again
+      expect(await starts(id)).toBe(during)
+      expect((await daemonEntry(sb.stateDir, id))?.pid).toBe(running.pid)
+      // the run fails (exit 1): fired again
       rmSync(join(dir, "bad.hold"))
-      await waitFor("two cron runs of app/bad after failures", async () => (await starts(id)) >= 2, {
+      await waitFor("a cron run of app/bad after the failure", async () => (await starts(id)) > during, {
         timeout: 10_000,
         interval: 100,
       })

@@ -124,6 +124,80 @@ ready_delay = 0.3
   )
 })
 
+describe("a completed migration behind a running dependency", () => {
+  // worker and web need api, api needs migrate to complete
+  const CHAIN = `namespace = "shop"
+${MIGRATE}
+${API}
+[daemons.worker]
+run = "exec sleep 300"
+ready_delay = 0.3
+depends = ["api"]
+
+[daemons.web]
+run = "exec sleep 300"
+ready_delay = 0.3
+depends = ["api"]
+`
+  it(
+    "restart worker and start web leave the running api, and its migration, alone",
+    () => {
+      const dir = sb.project("shop", CHAIN)
+      const first = sb.cli(["start", "worker"], dir)
+      expect(first.status, first.stderr).toBe(0)
+      expect(runs(dir)).toBe(1)
+      const apiPid = daemonPids(sb.stateDir, "shop/api")
+      // the full CLI (restart), the quick client (start) and the full CLI for start (--delay)
+      for (const args of [
+        ["restart", "worker"],
+        ["start", "web"],
+        ["start", "web", "--force", "--delay", "0.3"],
+      ]) {
+        const r = sb.cli(args, dir)
+        expect(r.status, `${args.join(" ")}: ${r.stderr}`).toBe(0)
+        expect(r.stdout, args.join(" ")).not.toContain("migrate")
+        expect(runs(dir), args.join(" ")).toBe(1)
+      }
+      expect(daemonPids(sb.stateDir, "shop/api")).toEqual(apiPid)
+      expect(daemonPids(sb.stateDir, "shop/web")).toHaveLength(1)
+      // a dependent that starts itself runs it again: restart api
+      const again = sb.cli(["restart", "api"], dir)
+      expect(again.status, again.stderr).toBe(0)
+      expect(again.stdout).toContain("✓ shop/migrate ran to completion (exit 0)")
+      expect(runs(dir)).toBe(2)
+    },
+    T,
+  )
+
+  it(
+    "completed_once: a migration that completed under this supervisor does not run again",
+    async () => {
+      const once = CHAIN.replace('condition = "completed"', 'condition = "completed_once"')
+      const dir = sb.project("shop", once)
+      const valid = sb.cli(["config", "validate"], dir)
+      expect(valid.status, valid.stdout + valid.stderr).toBe(0)
+      expect(sb.cli(["start", "api"], dir).status).toBe(0)
+      expect(runs(dir)).toBe(1)
+      for (const args of [
+        ["restart", "api"],
+        ["stop", "api"],
+        ["start", "api"],
+        ["start", "worker"],
+      ]) {
+        const r = sb.cli(args, dir)
+        expect(r.status, `${args.join(" ")}: ${r.stderr}`).toBe(0)
+        expect(r.stdout, args.join(" ")).not.toContain("migrate")
+      }
+      expect(runs(dir)).toBe(1)
+      // asked for by name, it runs (ready before it ends: its line comes later)
+      const named = sb.cli(["start", "migrate"], dir)
+      expect(named.status, named.stderr).toBe(0)
+      await waitFor("the migration run by name", () => runs(dir) === 2, { timeout: 10_000, interval: 100 })
+    },
+    T,
+  )
+})
+
 describe("over the HTTP API", () => {
   it(
     "POST /api/daemons/{id}/start waits for the migration too, and fails with why it did not complete",

@@ -206,7 +206,7 @@ describe("example and passthrough", () => {
         'cmd "a" {',
         '  complete "plugin" run="x plugins"',
         '  mount run="x mount"',
-        '  group "output" { member "--json"; }',
+        '  group "output" "--json" "--yaml" required=#true',
         "}",
       ),
     )
@@ -217,7 +217,9 @@ describe("example and passthrough", () => {
       { name: "plugin", run: "x plugins", descriptions: false },
     ])
     expect(commandAt(spec, "a").mounts).toEqual([{ run: "x mount" }])
-    expect(commandAt(spec, "a").passthrough).toEqual([{ kdl: 'group "output" {\n  member "--json"\n}' }])
+    expect(commandAt(spec, "a").passthrough).toEqual([
+      { kdl: 'group "output" "--json" "--yaml" required=#true' },
+    ])
   })
 })
 

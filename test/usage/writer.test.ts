@@ -47,7 +47,7 @@ const rich = kdl(
   '    exit_code 1 "a daemon failed"',
   '    exit_code 3 "no such daemon"',
   '    mount run="supervisor mount"',
-  '    group "g" { member #null; }',
+  '    group "g" "--json" "--yaml" { multiple #true; }',
   "  }",
   '  cmd "logs" {',
   '    output "text" hide=#true',

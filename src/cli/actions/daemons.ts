@@ -2,6 +2,7 @@ import { Console, Effect, Option } from "effect"
 import { scopedIds, scopeOf, selectIds } from "../../control/selection.js"
 import { StartOutcomes, type StopResult, StopResults, ToggleResults } from "../../domain/CliOutput.js"
 import { isActive } from "../../domain/DaemonStatus.js"
+import type { ResolvedConfig } from "../../domain/ResolvedConfig.js"
 import { SupervisorClient } from "../client.js"
 import type { RestartOptions, StartOptions, StopOptions, ToggleOptions } from "../daemons.js"
 import { nothingToStart } from "../nothingToStart.js"
@@ -52,32 +53,44 @@ const stopLine = (r: StopResult) =>
       ? `${green("✓")} ${cyan(r.id)} stopped ${dim(`(killed with SIGKILL: it did not exit on its stop signal within daemons.${r.id.slice(r.id.indexOf("/") + 1)}.stop_signal.timeout, or settings.supervisor.stop_timeout when unset)`)}`
       : `${green("✓")} ${cyan(r.id)} stopped`
 
-/** `supervisor stop`: stops daemons (their whole process group). */
+/**
+ * `supervisor stop`: stops daemons (their whole process group). `--all` needs no configuration (it stops every running daemon the supervisor
+ * knows): a broken file here is a warning and it stops them all; other selections read it.
+ */
 export const stop = (o: StopOptions) =>
-  withSupervisor(false, (config) =>
-    Effect.gen(function* () {
-      const c = yield* SupervisorClient
-      const known = yield* knownDaemons
-      const running = () => known.filter(isActive).map((k) => k.id.qualified)
-      const scope = yield* scopeOf(o)
-      const selected = Option.isSome(scope)
-        ? scopedIds(config, scope.value).filter((id) => running().includes(id))
-        : yield* selectIds(config, known, o, running)
-      // configured here but never run: the supervisor does not know them, so none runs
-      const unknown = selected.filter((id) => !known.some((k) => k.id.qualified === id))
-      const present = selected.filter((id) => !unknown.includes(id))
-      const stopped =
-        present.length === 0 ? [] : yield* c.api.cli.stop({ payload: { ids: present } }).pipe(Effect.orDie)
-      const results: ReadonlyArray<StopResult> = [
-        ...unknown.map((id) => ({ id, was_running: false, killed: false })),
-        ...stopped,
-      ]
-      if (o.json) return yield* printJson(StopResults, results)
-      if (o.quiet) return
-      if (results.length === 0) return yield* Console.log(dim("no daemon is running: nothing to stop"))
-      for (const r of results) yield* Console.log(stopLine(r))
-    }),
+  stopWith(
+    o.all
+      ? "the configuration here is not needed by stop --all, which stops every running daemon"
+      : undefined,
+    (config) =>
+      Effect.gen(function* () {
+        const c = yield* SupervisorClient
+        const known = yield* knownDaemons
+        const running = () => known.filter(isActive).map((k) => k.id.qualified)
+        const scope = yield* scopeOf(o)
+        const selected = Option.isSome(scope)
+          ? scopedIds(config, scope.value).filter((id) => running().includes(id))
+          : yield* selectIds(config, known, o, running)
+        // configured here but never run: the supervisor does not know them, so none runs
+        const unknown = selected.filter((id) => !known.some((k) => k.id.qualified === id))
+        const present = selected.filter((id) => !unknown.includes(id))
+        const stopped =
+          present.length === 0 ? [] : yield* c.api.cli.stop({ payload: { ids: present } }).pipe(Effect.orDie)
+        const results: ReadonlyArray<StopResult> = [
+          ...unknown.map((id) => ({ id, was_running: false, killed: false })),
+          ...stopped,
+        ]
+        if (o.json) return yield* printJson(StopResults, results)
+        if (o.quiet) return
+        if (results.length === 0) return yield* Console.log(dim("no daemon is running: nothing to stop"))
+        for (const r of results) yield* Console.log(stopLine(r))
+      }),
   )
+
+const stopWith = <A, E extends { readonly _tag: string; readonly message?: string }, R>(
+  unneeded: string | undefined,
+  f: (config: ResolvedConfig) => Effect.Effect<A, E, R>,
+) => handleErrors(Effect.flatMap(loadHere(false, unneeded), (config) => withClient(config, f(config))))
 
 /** `supervisor restart`: restarts daemons and waits until they are ready. */
 export const restart = (o: RestartOptions) =>

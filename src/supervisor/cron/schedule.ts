@@ -53,7 +53,8 @@ export type Decision =
 /**
  * The retrigger rule. `finish`: only when not running. `always`: restart a running daemon.
  * `success`: when not running and the last run did not fail (never run counts as allowed).
- * `fail`: when not running and the last run failed (a daemon that never ran has not failed).
+ * `fail`: when not running and the last run failed, or it never ran (its first run is fired, as
+ * pitchfork does: else nothing would ever start such a job).
  */
 export const decide = (retrigger: Retrigger, running: boolean, last: LastRun): Decision => {
   if (running)
@@ -61,8 +62,7 @@ export const decide = (retrigger: Retrigger, running: boolean, last: LastRun): D
       ? { _tag: "restart" }
       : { _tag: "skip", why: "the previous run is still running" }
   if (retrigger === "success" && last === "fail") return { _tag: "skip", why: "the last run failed" }
-  if (retrigger === "fail" && last !== "fail")
-    return { _tag: "skip", why: last === "never" ? "it never ran" : "the last run succeeded" }
+  if (retrigger === "fail" && last === "success") return { _tag: "skip", why: "the last run succeeded" }
   return { _tag: "start" }
 }
 

@@ -224,7 +224,7 @@ const configSection = (config: Config, sub: string): Array<string> => {
       code(p.key),
       joinNotes([
         p.long_help ?? p.help,
-        p.data_type === undefined ? undefined : `Type: ${p.data_type}.`,
+        (p.type ?? p.data_type) === undefined ? undefined : `Type: ${p.type ?? p.data_type}.`,
         p.env === undefined ? undefined : `Environment: ${code(p.env)}.`,
         p.default === undefined
           ? undefined

@@ -99,7 +99,7 @@ export const describeConfig = (config: Config): ConfigDescription => ({
     key: p.key,
     default: p.default ?? null,
     default_note: p.default_note ?? null,
-    data_type: p.data_type ?? null,
+    data_type: p.type ?? p.data_type ?? null,
     env: p.env ?? null,
     help: p.help ?? null,
     long_help: p.long_help ?? null,

@@ -32,11 +32,31 @@ export const argAt = (command: Command, index: number): Arg | undefined => {
 const accepted = (choices: ReadonlyArray<Choice>): ReadonlyArray<string> =>
   choices.flatMap((c) => [c.value, ...(c.aliases ?? []).map((a) => a.value)])
 
-const matches = (choices: ReadonlyArray<Choice>, word: string, ignoreCase: boolean | undefined): boolean =>
-  accepted(choices).some((v) => (ignoreCase === true ? v.toLowerCase() === word.toLowerCase() : v === word))
+/** How a value's choices are checked (`choices ignore_case= strict= env=`). */
+interface ChoiceRules {
+  readonly ignore_case?: boolean | undefined
+  readonly choices_strict?: boolean | undefined
+  readonly choices_env?: string | undefined
+}
 
-const shown = (choices: ReadonlyArray<Choice>): string =>
-  choices
+/** The values `choices env="VAR"` adds: VAR's words, split on commas and whitespace. */
+const envChoices = (rules: ChoiceRules): ReadonlyArray<Choice> =>
+  rules.choices_env === undefined
+    ? []
+    : (process.env[rules.choices_env] ?? "")
+        .split(/[\s,]+/)
+        .filter((v) => v !== "")
+        .map((value) => ({ value }))
+
+/** Whether `word` is accepted; `strict=#false` accepts any word. */
+const matches = (choices: ReadonlyArray<Choice>, word: string, rules: ChoiceRules): boolean =>
+  rules.choices_strict === false ||
+  accepted([...choices, ...envChoices(rules)]).some((v) =>
+    rules.ignore_case === true ? v.toLowerCase() === word.toLowerCase() : v === word,
+  )
+
+const shown = (choices: ReadonlyArray<Choice>, rules: ChoiceRules = {}): string =>
+  [...choices, ...envChoices(rules)]
     .filter((c) => c.hide !== true)
     .map((c) => c.value)
     .join(", ")
@@ -65,8 +85,8 @@ export const checkPositionals = (
     if (arg.double_dash === "required" && index < dashDashAt) {
       errors.push(`<${arg.name}>: "${word}" must come after -- (${commandLine(spec, command)} -- ${word})`)
     }
-    if (arg.choices !== undefined && !matches(arg.choices, word, arg.ignore_case)) {
-      errors.push(`<${arg.name}>: "${word}" is not one of: ${shown(arg.choices)}`)
+    if (arg.choices !== undefined && !matches(arg.choices, word, arg)) {
+      errors.push(`<${arg.name}>: "${word}" is not one of: ${shown(arg.choices, arg)}`)
     }
   })
   for (const [arg, count] of counts) {
@@ -97,8 +117,9 @@ export const checkFlagValues = (command: Command, given: ReadonlyArray<Given>): 
     counts.set(g.flag, (counts.get(g.flag) ?? 0) + 1)
     if (g.value === undefined) continue
     const choices = g.flag.arg?.choices ?? flagChoices(command, g.flag)
-    if (choices !== undefined && !matches(choices, g.value, g.flag.arg?.ignore_case)) {
-      errors.push(`${g.typed}: "${g.value}" is not one of: ${shown(choices)}`)
+    const rules = g.flag.arg ?? {}
+    if (choices !== undefined && !matches(choices, g.value, rules)) {
+      errors.push(`${g.typed}: "${g.value}" is not one of: ${shown(choices, rules)}`)
     }
   }
   for (const [flag, count] of counts) {

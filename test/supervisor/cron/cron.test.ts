@@ -80,7 +80,7 @@ const MATRIX: ReadonlyArray<readonly [Retrigger, boolean, LastRun, Effect_]> = [
   ["success", true, "never", "skip"],
   ["success", true, "success", "skip"],
   ["success", true, "fail", "skip"],
-  ["fail", false, "never", "skip"],
+  ["fail", false, "never", "start"],
   ["fail", false, "success", "skip"],
   ["fail", false, "fail", "start"],
   ["fail", true, "never", "skip"],

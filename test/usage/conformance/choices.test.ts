@@ -69,7 +69,7 @@ describe("choices", () => {
     expect(
       rejects(kdl('bin "ex"', 'arg "<a>" { choices; }', 'arg "<b>" { choices { option "x"; }; }')),
     ).toEqual([
-      'spec.kdl:2: ex: arg "<a>": choices: needs at least one value (choices "a" "b", or a block of choice nodes)',
+      'spec.kdl:2: ex: arg "<a>": choices: needs at least one value (choices "a" "b", a block of choice nodes, or env="VAR" naming a variable that lists them)',
       'spec.kdl:3: ex: arg "<b>": choices: unknown child node "option" (a choices block holds choice nodes: choice "value" help="...")',
     ])
   })
@@ -79,7 +79,7 @@ describe("choices", () => {
     expect(
       rejects(kdl('bin "ex"', 'arg "<a>" { choices case=#true { choice "x" hidden=#true; }; }')),
     ).toEqual([
-      'spec.kdl:2: ex: arg "<a>": choices: unknown property case=#true (known: ignore_case)',
+      'spec.kdl:2: ex: arg "<a>": choices: unknown property case=#true (known: ignore_case, strict, env)',
       'spec.kdl:2: ex: arg "<a>": choice "x": unknown property hidden=#true (known: help, hide)',
     ])
   })

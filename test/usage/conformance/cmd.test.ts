@@ -110,7 +110,7 @@ describe("aliases, examples, nesting", () => {
         'bin "x"',
         'cmd "run" {',
         '  clause "tasks" separator=":::" { arg "<task>"; arg "[args]..." var=#true double_dash="automatic"; }',
-        '  group "out" { member "--a"; }',
+        '  group "out" { flag "--a" "--b"; }',
         '  arg "[tool]..." sigil="+"',
         "}",
       ),

@@ -67,8 +67,8 @@ describe("config", () => {
   // config.rs: "unsupported config key {k}", "unsupported config prop key {k}".
   it("rejects what config does not take", () => {
     expect(rejects(kdl('bin "x"', "config {", '  prop "a" colour="red"', '  setting "b"', "}"))).toEqual([
-      'spec.kdl:3: config: prop "a": unknown property colour="red" (known: default, default_note, data_type, env, help, long_help)',
-      'spec.kdl:4: config: unknown child node "setting" (config takes file, prop, default and alias)',
+      'spec.kdl:3: config: prop "a": unknown property colour="red" (not a property of a config prop in the usage language; see docs/usage-spec.md)',
+      'spec.kdl:4: config: unknown child node "setting" (config takes source, file, prop, default and alias)',
     ])
   })
 })
@@ -95,9 +95,9 @@ describe("mount", () => {
   it("needs run, and takes nothing else", () => {
     expect(rejects(kdl('bin "x"', "mount", 'mount cmd="x"', "mount { nested #null; }"))).toEqual([
       'spec.kdl:2: x: mount: mount needs the command to run (mount run="mycli mount-usage")',
-      'spec.kdl:3: x: mount: unknown property cmd="x" (known: run)',
+      'spec.kdl:3: x: mount: unknown property cmd="x" (known: run, overrides_default)',
       'spec.kdl:3: x: mount: mount needs the command to run (mount run="mycli mount-usage")',
-      'spec.kdl:4: x: mount: unknown child node "nested" (mount takes run)',
+      'spec.kdl:4: x: mount: unknown child node "nested" (mount takes run and overrides_default)',
       'spec.kdl:4: x: mount: mount needs the command to run (mount run="mycli mount-usage")',
     ])
   })

@@ -49,7 +49,7 @@ describe("spec fmt", () => {
         'flag "--tag <T>" { arg "[T]" { choices ignore_case=#true { choice "a" help="first" { alias "aa"; }; choice "b" hide=#true; }; }; default { "a"; "b" }; }',
         'arg "[-- rest]..." var_min=1 help_md="*rest*"',
         'complete "rest" run="x list"',
-        'cmd "c" effect="write" restart_token=":::" { alias "cc" hide=#true; mount run="x mount"; group "g" { member "--tag"; }; }',
+        'cmd "c" effect="write" restart_token=":::" { alias "cc" hide=#true; mount run="x mount"; group "g" "--tag" "--other"; }',
         'view "v" root="c"',
       ),
     )
