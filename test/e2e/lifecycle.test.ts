@@ -121,6 +121,9 @@ describe("stop: the whole process group", () => {
   )
 })
 
+/** The supervisor's own log, where it says which stop timeout it applied. */
+const supervisorLog = () => readFileSync(join(sb.stateDir, "logs", "supervisor.log"), "utf8")
+
 describe("stop timeout and SIGKILL", () => {
   it(
     "a daemon ignoring SIGTERM is SIGKILLed after stop_signal.timeout (1s)",
@@ -132,15 +135,15 @@ describe("stop timeout and SIGKILL", () => {
         "life/stubborn stopped (killed with SIGKILL: it did not exit on its stop signal within daemons.stubborn.stop_signal.timeout, or settings.supervisor.stop_timeout when unset)",
       )
       expect(r.ms).toBeGreaterThanOrEqual(1_000)
-      // the configured 1 s, not the default 5 s
-      expect(r.ms).toBeLessThan(4_500)
       expect(isAlive(pid)).toBe(false)
       const e = await entry("stubborn")
       expect(e.status).toMatchObject({ type: "stopped", signal: "SIGKILL" })
       const human = cli("status", "stubborn")
       expect(human.stdout).toMatch(/^Last exit: killed by SIGKILL$/m)
-      const log = readFileSync(join(sb.stateDir, "logs", "supervisor.log"), "utf8")
-      expect(log).toMatch(/after SIGTERM; sending SIGKILL/)
+      // the configured 1 s, not the default 5 s: the supervisor's log names the timeout it applied
+      expect(supervisorLog()).toContain(
+        `process group ${pid} still running 1s after SIGTERM; sending SIGKILL`,
+      )
     },
     T,
   )
@@ -168,9 +171,11 @@ describe("stop timeout and SIGKILL", () => {
       const r = await sb.cliAsync(["stop", "slowsettings"], proj)
       expect(r.status, r.stderr).toBe(0)
       expect(r.ms).toBeGreaterThanOrEqual(1_000)
-      expect(r.ms).toBeLessThan(4_500)
       expect(isAlive(pid)).toBe(false)
       expect((await entry("slowsettings")).status.signal).toBe("SIGKILL")
+      expect(supervisorLog()).toContain(
+        `process group ${pid} still running 1s after SIGTERM; sending SIGKILL`,
+      )
     },
     T,
   )
@@ -197,9 +202,11 @@ describe("stop_signal", () => {
       const pid = await start("usr1")
       const r = await sb.cliAsync(["stop", "usr1"], proj)
       expect(r.status, r.stderr).toBe(0)
-      expect(r.ms).toBeLessThan(3_000)
       expect(isAlive(pid)).toBe(false)
       expect(readFileSync(join(proj, "usr1.marker"), "utf8").trim()).toBe("USR1")
+      // it exited on USR1 itself: no SIGKILL after a timeout
+      expect((await entry("usr1")).status.signal ?? null).not.toBe("SIGKILL")
+      expect(supervisorLog()).not.toContain(`process group ${pid} still running`)
     },
     T,
   )

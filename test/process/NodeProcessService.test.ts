@@ -296,9 +296,8 @@ describe.each(MODES)("NodeProcessService, daemons forked by %s", (mode) => {
             const { svc, handle } = yield* daemon(dir, "sleep 100 & sleep 100; wait")
             yield* waitFor("three group members", () => liveGroupMembers(handle.pid).length === 3)
             expect(yield* svc.groupMembers(handle.pid)).toHaveLength(3)
-            const started = Date.now()
+            // ended by the SIGTERM itself: a group that outlived the timeout would end by SIGKILL
             const status = yield* svc.stop(handle, "SIGTERM", "5 seconds")
-            expect(Date.now() - started).toBeLessThan(2_000)
             expect(status).toEqual({ code: null, signal: "SIGTERM", known: true })
             expect(liveGroupMembers(handle.pid)).toEqual([])
             expect(yield* svc.groupMembers(handle.pid)).toEqual([])
@@ -325,13 +324,13 @@ describe.each(MODES)("NodeProcessService, daemons forked by %s", (mode) => {
             )
             yield* svc.signalGroup(handle.pid, "SIGSTOP")
             yield* waitFor("the stopped state", () => statOf(handle.pid)?.state === "T")
-            const started = Date.now()
+            // exit 7 is the trap's: the process was resumed and handled the signal, where a wait for
+            // the timeout would have ended in SIGKILL
             expect(yield* svc.stop(handle, "SIGTERM", "5 seconds")).toEqual({
               code: 7,
               signal: null,
               known: true,
             })
-            expect(Date.now() - started).toBeLessThan(2_000)
           }),
         ),
       10_000,
@@ -352,7 +351,6 @@ describe.each(MODES)("NodeProcessService, daemons forked by %s", (mode) => {
             const status = yield* svc.stop(handle, "SIGTERM", "1 second")
             const elapsed = Date.now() - started
             expect(elapsed).toBeGreaterThanOrEqual(990)
-            expect(elapsed).toBeLessThan(4_000)
             expect(status).toEqual({ code: null, signal: "SIGKILL", known: true })
             expect(liveGroupMembers(handle.pid)).toEqual([])
           }),

@@ -57,7 +57,7 @@ describe("non-loopback listeners (e2e)", () => {
         expect(supervisorPids(sb.stateDir), kind).toEqual([])
       }
       // a command that starts the supervisor on its own says why it could not, at once
-      const t0 = Date.now()
+      // "exited at start", not a start that timed out (the quick exit itself: test/security/startOutcome.test.ts)
       const auto = sb.cli(["list"], dir, {
         ...sb.env,
         SUPERVISOR_WEB_AUTO_START: "true",
@@ -68,7 +68,6 @@ describe("non-loopback listeners (e2e)", () => {
         'the supervisor exited at start: settings.web.bind_address = "0.0.0.0" is not a loopback address',
       )
       expect(auto.stderr).not.toMatch(STACK_LINE)
-      expect(Date.now() - t0).toBeLessThan(10_000)
     },
     T,
   )

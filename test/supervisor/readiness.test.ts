@@ -631,9 +631,8 @@ describe("readiness: the real probes", () => {
       Effect.gen(function* () {
         const server = http.createServer(() => {}) // never answers
         const port = yield* listen(server)
-        const started = Date.now()
+        // an attempt that waited for an answer would never end (the test's own timeout fails it)
         expect(yield* probeHttp(`http://127.0.0.1:${port}/`, [], Duration.millis(200))).toBe(false)
-        expect(Date.now() - started).toBeLessThan(5000)
         server.closeAllConnections()
       }),
     10_000,

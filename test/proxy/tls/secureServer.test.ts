@@ -173,7 +173,7 @@ describe("the HTTPS proxy server", () => {
     expect(echoed).toBe("PINGAGAIN")
   })
 
-  it("handshakes fast: a new name costs one signing, a known name none", async () => {
+  it("a new name costs one signing, a known name none (the time is measured, not asserted)", async () => {
     const ca = fs.readFileSync(caPaths(state).cert)
     const handshake = (servername: string) =>
       new Promise<number>((resolve, reject) => {
@@ -188,9 +188,7 @@ describe("the HTTPS proxy server", () => {
     const first = await handshake("fresh.localhost")
     const cached = await handshake("fresh.localhost")
     expect(proxy.leaves.signed()).toBe(signed + 1)
-    // generous bounds for a shared 2-core machine; docs/proxy.md (HTTPS and trust) reports the measure
-    expect(first).toBeLessThan(2000)
-    expect(cached).toBeLessThan(1000)
+    // the figure belongs to docs/proxy.md (HTTPS and trust), not to a wall-clock bound here
     console.log(`TLS handshake: new name ${first.toFixed(1)} ms, cached ${cached.toFixed(1)} ms`)
   })
 })

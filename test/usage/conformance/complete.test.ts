@@ -1,8 +1,8 @@
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
-import { describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { completionScript } from "../../../src/usage/consume/index.js"
-import { bashCompleteWith, emptyDir, fishCompleteWith, zshCompleteWith } from "../consume/shells.js"
+import { bashCompleteWith, emptyDir, fishCompleteWith, zshCompleteWith, zshDump } from "../consume/shells.js"
 import { accepts, at, kdl, rejects } from "./helpers.js"
 
 // `complete`: lib/src/spec/complete.rs (SpecComplete::parse, parse_inline and its tests) and
@@ -81,6 +81,8 @@ describe("dynamic completion in the shells", () => {
     expect(bashCompleteWith(bash, ["demo", "controllers", "admin", ""])).toEqual(["admin-ctl"])
     expect(bashCompleteWith(bash, ["demo", "install", "--dir", ""], { cwd })).toEqual(["lib"])
   })
+
+  beforeAll(zshDump, 120_000)
 
   it("zsh offers them with their descriptions", async () => {
     const zsh = completionScript(spec, "zsh")

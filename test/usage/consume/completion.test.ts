@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process"
-import { describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { completionScript } from "../../../src/usage/consume/index.js"
 import type { Spec } from "../../../src/usage/model.js"
 import { spec } from "./fixture.js"
-import { bashCompleteWith, fishCompleteWith, zshCompleteWith } from "./shells.js"
+import { bashCompleteWith, fishCompleteWith, zshCompleteWith, zshDump } from "./shells.js"
 
 const bashComplete = (words: ReadonlyArray<string>, options: { wordbreaks?: string; s?: Spec } = {}) =>
   bashCompleteWith(
@@ -103,6 +103,7 @@ const flagHelp = {
 }
 
 describe("zsh completion (run in zsh)", () => {
+  beforeAll(zshDump, 120_000)
   it("offers visible subcommands with help, walks aliases, leaves hidden commands out", async () => {
     const [top, s, nested, alias, hidden, flagFirst] = await Promise.all([
       zshComplete("demo "),
@@ -168,7 +169,8 @@ describe("zsh completion (run in zsh)", () => {
     ])
     expect(top).toEqual(["daemons\tManage daemons", "status\tShow the status of every daemon"])
     expect(list).toEqual([formatHelp.json, formatHelp.text, formatHelp.xml])
-  })
+    // no dump here: compinit reads every function on $fpath, seconds of CPU on a busy machine
+  }, 60_000)
 })
 
 describe("fish completion (run in fish)", () => {

@@ -74,10 +74,8 @@ export const fishCompleteWith = async (
   const { stdout } = await run(
     "fish",
     ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]", file, line],
-    {
-      cwd,
-      timeout: 5000,
-    },
+    // a bound for a shell that hangs, not a measure: the test's own timeout comes first
+    { cwd, timeout: 120_000 },
   )
   return stdout
     .split("\n")
@@ -95,7 +93,10 @@ export const fishCompleteWith = async (
 const zshSetup = `
 PS1= RPS1=
 if [[ -n $FPATH_DIR ]]; then fpath=($FPATH_DIR $fpath); fi
-autoload -Uz compinit && compinit -u -D
+# compinit reads every completion function on $fpath (seconds of CPU): from the dump made once per
+# test process, unless the test puts a function of its own on $fpath
+autoload -Uz compinit
+if [[ -n $FPATH_DIR ]]; then compinit -u -D; else compinit -u -C -d $ZDUMP; fi
 if [[ -z $FPATH_DIR ]]; then source $SCRIPT; fi
 zstyle ':completion:*' list-grouped false
 compadd() {
@@ -125,6 +126,17 @@ zpty -w -n z "$2"$'\\t'
 while zpty -r z chunk; do :; done
 `
 
+const zdump = nodePath.join(dir, "zcompdump")
+let dumped: Promise<unknown> | undefined
+/**
+ * The completion system's dump, made once per test process (seconds of CPU on a busy machine):
+ * call it from a `beforeAll` with a long timeout; the first zsh completion makes it otherwise.
+ */
+export const zshDump = () =>
+  (dumped ??= run("zsh", ["-f", "-c", "autoload -Uz compinit && compinit -u -d $1", "zsh", zdump], {
+    timeout: 120_000,
+  }))
+
 /**
  * The candidates zsh offers for `line`, sorted, each `value<TAB>description` or `value` alone
  * (the description is what `_describe` shows after ` -- `).
@@ -145,11 +157,14 @@ export const zshCompleteWith = async (
     fs.writeFileSync(nodePath.join(fpathDir, options.name ?? "_demo"), text)
   }
   fs.writeFileSync(result, "")
+  await zshDump()
   await run("zsh", ["-f", "-c", zshDriver, "zsh", zshSetupFile, line], {
     cwd: options.cwd ?? emptyDir,
-    timeout: 5000,
+    // a bound for a shell that hangs, not a measure: the test's own timeout comes first
+    timeout: 120_000,
     env: {
       ...process.env,
+      ZDUMP: zdump,
       SCRIPT: script,
       RESULT: result,
       FPATH_DIR: options.autoload === true ? fpathDir : "",
