@@ -3,6 +3,7 @@ import { stringify } from "yaml"
 import { awaitsExit, conditionOf } from "../domain/Dependency.js"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
 import { posixQuote } from "../shell/quote.js"
+import { loopbackBinds } from "./loopback.js"
 import {
   commandAndEnv,
   DEFAULT_IMAGE,
@@ -82,6 +83,12 @@ export const exportCompose = (config: ResolvedConfig): ExportResult => {
     const id = d.id.qualified
     warnUnmappable(d, w, "compose")
     const { run, env } = commandAndEnv(config, d, w)
+    for (const [key, what] of loopbackBinds(run, env))
+      w.add(
+        id,
+        key,
+        `binds the loopback address (${what}): in a container it cannot be reached through the published ports or by the other services; bind 0.0.0.0 in the container`,
+      )
     const service: Record<string, unknown> = {
       image: DEFAULT_IMAGE,
       working_dir: c.dir,

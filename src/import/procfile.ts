@@ -2,6 +2,10 @@
 import { Collector, type Imported, ImportFailed } from "./model.js"
 
 const LINE = /^([A-Za-z0-9_.-]+)\s*:\s?(.*)$/
+/** `$PORT` or `${PORT}` in a command. */
+const READS_PORT = /\$(PORT\b|\{PORT\})/
+/** foreman's convention: the n-th process (from 0, in file order) gets PORT = 5000 + 100 n. */
+export const procfilePort = (index: number): number => 5000 + 100 * index
 
 /** The daemons of a Procfile's text; `file` names it in errors. */
 export const importProcfile = (text: string, file: string): Imported | ImportFailed => {
@@ -20,12 +24,12 @@ export const importProcfile = (text: string, file: string): Imported | ImportFai
       c.warn(key, `process ${JSON.stringify(m[1])} has no command: not imported`)
       continue
     }
-    if (/\$\{?PORT\b/.test(command))
-      c.warn(
-        key,
-        "the command reads $PORT, which Procfile runners set: set it in the daemon's env (or use {{ daemons.<name>.port }} with port)",
-      )
-    c.add(c.name(m[1]!, key), [["run", command]])
+    // A runner sets PORT for every process; the supervisor sets it for a daemon with `port`.
+    const port = READS_PORT.test(command) ? procfilePort(c.daemons.length) : undefined
+    c.add(c.name(m[1]!, key), [
+      ["run", command],
+      ["port", port],
+    ])
   }
   if (c.daemons.length === 0)
     return new ImportFailed({

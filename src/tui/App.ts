@@ -1,5 +1,5 @@
 import { Effect, Fiber } from "effect"
-import { Box, Text, useApp, useInput, useStdout } from "ink"
+import { Box, type Key, Text, useApp, useInput, useStdout } from "ink"
 import { createElement as h, useCallback, useEffect, useMemo, useRef, useState } from "react"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import { control, followLog, listDaemons, pollDaemons, type TuiRuntime } from "./connection.js"
@@ -130,22 +130,39 @@ export const App = ({ runtime, intervalMs }: AppProps) => {
   }
 
   // Keys typed faster than a render (or sent at once, as by tmux) arrive as one string: one action per key.
-  useInput((input, key) => {
-    const keys =
-      input.length > 1 && !key.ctrl && !key.meta && !input.startsWith("\u001b") ? [...input] : [input]
+  const apply = (presses: ReadonlyArray<readonly [string, Key]>) => {
     let u = ui
-    for (const k of keys) {
-      const action = keyAction(u.mode, k, key, tableRows)
-      if (action._tag === "Quit") return app.exit()
-      if (action._tag === "Control") {
-        const sel = selection(all, u)
-        const target = sel.index >= 0 ? sel.shown[sel.index] : undefined
-        if (target === undefined) setStatus({ text: "no daemon selected", tone: "error" })
-        else act(action.verb, target.id)
-      } else u = reduce(u, action, all, tableRows)
+    for (const [input, key] of presses) {
+      const keys =
+        input.length > 1 && !key.ctrl && !key.meta && !input.startsWith("\u001b") ? [...input] : [input]
+      for (const k of keys) {
+        const action = keyAction(u.mode, k, key, tableRows)
+        if (action._tag === "Quit") return app.exit()
+        if (action._tag === "Control") {
+          const sel = selection(all, u)
+          const target = sel.index >= 0 ? sel.shown[sel.index] : undefined
+          if (target === undefined) setStatus({ text: "no daemon selected", tone: "error" })
+          else act(action.verb, target.id)
+        } else u = reduce(u, action, all, tableRows)
+      }
     }
     setUi(u)
+  }
+
+  // Keys typed before the first listing (the terminal holds them until the dashboard reads it)
+  // would move a selection over no rows: they wait, and are applied in order once the rows are in
+  // (or the supervisor is found down, so that q still quits). Ctrl-C never waits.
+  const waiting = rows === undefined && down === undefined
+  const early = useRef<Array<readonly [string, Key]>>([])
+  useInput((input, key) => {
+    if (waiting && !(key.ctrl && input === "c")) early.current.push([input, key])
+    else apply([...early.current.splice(0), [input, key]])
   })
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the wait ends, with this render's rows
+  useEffect(() => {
+    if (waiting || early.current.length === 0) return
+    apply(early.current.splice(0))
+  }, [waiting])
 
   const top = windowTop(shown.length, Math.max(index, 0), tableRows, ui.top)
   const visible = shown.slice(top, top + tableRows)

@@ -34,6 +34,18 @@ describe("supervisor export (e2e)", () => {
     )
   })
 
+  it("compose warns about a daemon that binds 127.0.0.1, which the container's published port cannot reach", () => {
+    sb.write({
+      "work/shop/supervisor.toml":
+        '[daemons.web]\nrun = "exec gunicorn -b 127.0.0.1:8000 app:app"\nport = 8000\n',
+    })
+    const r = cli("export", "compose")
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stderr).toContain(
+      "warning: shop/web: run binds the loopback address (-b 127.0.0.1:8000): in a container it cannot be reached through the published ports or by the other services; bind 0.0.0.0 in the container",
+    )
+  })
+
   it("kubernetes to stdout: a separator per file; every manifest has its kind's required fields", () => {
     const r = cli("export", "kubernetes")
     expect(r.status, r.stderr).toBe(0)

@@ -38,6 +38,25 @@ describe("supervisor import (e2e)", () => {
     expect(daemons["shop/worker"]!.config.run).toBe("node worker.js --queue=mail")
   })
 
+  it("procfile: a command that reads $PORT gets a port (foreman's 5000 + 100 per process), no warning", () => {
+    sb.write({
+      "work/shop/Procfile":
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: literal shell syntax, not a template
+        "web: node server.js --port $PORT\nworker: node worker.js\nadmin: node admin.js -p ${PORT}\n",
+    })
+    const r = cli("import", "procfile", "Procfile")
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stderr).toBe("")
+    const toml = readFileSync(join(project, "supervisor.toml"), "utf8")
+    expect(toml).toContain('[daemons.web]\nrun = "node server.js --port $PORT"\nport = 5000\n')
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: literal shell syntax, not a template
+    expect(toml).toContain('[daemons.admin]\nrun = "node admin.js -p ${PORT}"\nport = 5200\n')
+    const daemons = shown()
+    expect(daemons["shop/web"]!.config.port).toMatchObject({ expect: [5000] })
+    expect(daemons["shop/worker"]!.config.port).toBeUndefined()
+    expect(daemons["shop/admin"]!.config.port).toMatchObject({ expect: [5200] })
+  })
+
   it("refuses to overwrite an existing file without --force, and overwrites it with --force", () => {
     sb.write({
       "work/shop/Procfile": "web: ./web\n",

@@ -56,6 +56,21 @@ describe("export compose", () => {
     )
   })
 
+  it("warns about a daemon that binds the loopback address, naming the daemon and the key", async () => {
+    const config = await loadShop(
+      sandbox(),
+      '[daemons.web]\nrun = "uvicorn app:app --host 127.0.0.1 --port {{ daemons.web.port }}"\nport = 8000\n' +
+        '[daemons.cache]\nrun = "./cache"\nenv = { HOST = "localhost", DB_HOST = "localhost" }\n' +
+        '[daemons.open]\nrun = "uvicorn app:app --host 0.0.0.0"\n',
+    )
+    const { warnings } = exportCompose(config)
+    const loopback = warnings.filter((w) => w.includes("loopback"))
+    expect(loopback).toEqual([
+      "shop/cache: env.HOST binds the loopback address (HOST=localhost): in a container it cannot be reached through the published ports or by the other services; bind 0.0.0.0 in the container",
+      "shop/web: run binds the loopback address (--host 127.0.0.1): in a container it cannot be reached through the published ports or by the other services; bind 0.0.0.0 in the container",
+    ])
+  })
+
   it("the file validates against the Compose Specification's JSON Schema", async () => {
     const { files } = exportCompose(await loadShop(sandbox()))
     const valid = validateCompose(parse(fileNamed(files, "compose.yaml")))

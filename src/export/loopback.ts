@@ -1,0 +1,38 @@
+// Spotting a daemon that binds the loopback address: inside a container, such a daemon cannot be
+// reached through the container's published ports, nor by the other services.
+
+/** 127.0.0.1 (any 127.x.y.z), localhost, ::1 or [::1], with an optional `:PORT`, as a whole word. */
+const LOOPBACK = String.raw`(?:127(?:\.\d{1,3}){3}|localhost|\[::1\]|::1)(?::\d+)?(?![\w.:-])`
+
+/**
+ * In a command: a bind option (`--host`, `--bind`, `--listen`, `--address`, `--addr`, `--ip`,
+ * `-b`) or the word `bind`, then the address; or a Node `.listen(..., "127.0.0.1")`.
+ */
+const IN_RUN = [
+  new RegExp(
+    String.raw`(?:^|[\s;&|(])(?:--(?:host|hostname|bind|bind-address|listen|listen-address|address|addr|ip)|-b|bind)(?:=|\s+)["']?(${LOOPBACK})`,
+  ),
+  new RegExp(String.raw`\.listen\([^)]*?["'](${LOOPBACK})["']`),
+]
+
+/** Environment variables that name the address a server binds (not one it connects to). */
+const BIND_VARS = /^(?:HOST|BIND|ADDR|ADDRESS|LISTEN|(?:BIND|LISTEN|SERVER|HTTP)_(?:HOST|ADDR|ADDRESS))$/
+const IN_VALUE = new RegExp(String.raw`^\s*(${LOOPBACK})\s*$`)
+
+/** Where a daemon's `run` and `env` bind a loopback address: `[key, what it says]` each. */
+export const loopbackBinds = (
+  run: string,
+  env: Readonly<Record<string, string>>,
+): ReadonlyArray<readonly [string, string]> => {
+  const found: Array<readonly [string, string]> = []
+  for (const re of IN_RUN) {
+    const m = re.exec(run)
+    if (m !== null) {
+      found.push(["run", m[0].trim()])
+      break
+    }
+  }
+  for (const [k, v] of Object.entries(env))
+    if (BIND_VARS.test(k.toUpperCase()) && IN_VALUE.test(v)) found.push([`env.${k}`, `${k}=${v.trim()}`])
+  return found
+}
