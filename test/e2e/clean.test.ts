@@ -66,7 +66,7 @@ describe("clean: this project's daemons by default, asked on a terminal", () => 
   afterEach(() => box.destroy())
 
   it(
-    "without a terminal: forgets only this project's stopped daemons; --all-projects every project's",
+    "without a terminal: forgets only this project's stopped daemons; --all-projects every project's; IDs those named",
     () => {
       const r = box.cli(["clean"], a)
       expect(r.status, r.stderr).toBe(0)
@@ -82,6 +82,12 @@ describe("clean: this project's daemons by default, asked on a terminal", () => 
       expect(JSON.parse(all.stdout)).toEqual({ removed: ["b/y"] })
       expect(existsSync(logOf("b/y"))).toBe(false)
       expect(box.cli(["clean", "--all-projects", "x"], a).status).toBe(2)
+      // another project's daemon, named
+      expect(box.cli(["start", "y"], b).status).toBe(0)
+      expect(box.cli(["stop", "y"], b).status).toBe(0)
+      const named = box.cli(["clean", "b/y", "--json"], a)
+      expect(named.status, named.stderr).toBe(0)
+      expect(JSON.parse(named.stdout)).toEqual({ removed: ["b/y"] })
     },
     T,
   )
