@@ -233,8 +233,14 @@ export class CliGroup extends HttpApiGroup.make("cli")
       .addError(DaemonNotFound, { status: 404 }),
   )
   .add(
+    /** Forgets the stopped daemons among `ids` and of `namespaces`; every stopped one without either. */
     HttpApiEndpoint.post("clean", "/clean")
-      .setPayload(Schema.Struct({ ids: Schema.optional(Schema.Array(Schema.String)) }))
+      .setPayload(
+        Schema.Struct({
+          ids: Schema.optional(Schema.Array(Schema.String)),
+          namespaces: Schema.optional(Schema.Array(Schema.String)),
+        }),
+      )
       .addSuccess(CleanResult),
   )
   .add(HttpApiEndpoint.post("logs", "/logs").setPayload(LogsQuery).addSuccess(Schema.Array(LogEntry)))

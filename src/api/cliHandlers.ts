@@ -63,7 +63,9 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
           })),
         ),
       )
-      .handle("clean", ({ payload }) => sup.clean(payload.ids).pipe(Effect.map((removed) => ({ removed }))))
+      .handle("clean", ({ payload }) =>
+        sup.clean(payload.ids, payload.namespaces).pipe(Effect.map((removed) => ({ removed }))),
+      )
       .handle("logs", ({ payload }) => queryLogs(logs, payload))
       .handleRaw("logsStream", ({ request }) =>
         Effect.gen(function* () {

@@ -36,7 +36,3 @@ export const runCommand = Command.make("run", runOptions, (o) => lazy(load, (m) 
 export const waitCommand = Command.make("wait", waitOptions, (o) => lazy(load, (m) => m.wait(o))).pipe(
   Command.withDescription("wait until a daemon exits; exits with the daemon's exit code"),
 )
-
-export const cleanCommand = Command.make("clean", { json }, (o) => lazy(load, (m) => m.clean(o.json))).pipe(
-  Command.withDescription("forget daemons that are not running (and their logs)"),
-)

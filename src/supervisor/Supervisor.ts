@@ -104,8 +104,14 @@ export interface SupervisorShape {
   readonly portConflict: (def: DaemonDefinition) => Effect.Effect<string | undefined>
   /** The last `n` output lines of the daemon's latest run (empty when it has none). */
   readonly lastLines: (id: string, n: number) => Effect.Effect<ReadonlyArray<string>>
-  /** Forgets daemons that are not running; returns their IDs. */
-  readonly clean: (ids?: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<string>>
+  /**
+   * Forgets daemons that are not running, among `ids` and the daemons of `namespaces` (every
+   * daemon when neither is given); returns their IDs.
+   */
+  readonly clean: (
+    ids?: ReadonlyArray<string>,
+    namespaces?: ReadonlyArray<string>,
+  ) => Effect.Effect<ReadonlyArray<string>>
   /**
    * Shuts down: stops every daemon, dependents before their dependencies (firing on_exit, not
    * on_stop), and waits for the hooks still running (each ends by its timeout at the latest).
@@ -287,10 +293,14 @@ const makeSupervisor = Effect.gen(function* () {
           onSome: Effect.succeed,
         })
       }),
-    clean: (ids) =>
+    clean: (ids, namespaces) =>
       Effect.gen(function* () {
+        const everything = ids === undefined && namespaces === undefined
         const candidates = [...(yield* registry.all).keys()].filter(
-          (id) => ids === undefined || ids.includes(id),
+          (id) =>
+            everything ||
+            (ids?.includes(id) ?? false) ||
+            (namespaces?.includes(id.slice(0, id.indexOf("/"))) ?? false),
         )
         const names: Array<string> = []
         for (const id of candidates) {

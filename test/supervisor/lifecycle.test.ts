@@ -1022,6 +1022,25 @@ describe("lifecycle: clean and wait", () => {
     }),
   )
 
+  it.scoped("clean with namespaces forgets only their stopped daemons, plus the IDs named", () =>
+    Effect.gen(function* () {
+      const h = yield* makeHarness()
+      for (const [name, namespace] of [
+        ["a", "app"],
+        ["b", "other"],
+        ["c", "third"],
+      ] as const) {
+        const pid = yield* startReady(h.sup, definition(name, {}, namespace))
+        yield* h.fake.exit(pid, { code: 0 })
+        yield* awaitStatus(h.sup, `${namespace}/${name}`, "stopped")
+      }
+      expect(yield* h.sup.clean(undefined, ["app"])).toEqual(["app/a"])
+      expect(yield* h.sup.clean(["third/c"], ["nothing"])).toEqual(["third/c"])
+      expect((yield* h.sup.list).map((r) => r.def.id.qualified)).toEqual(["other/b"])
+      expect(yield* h.forgotten).toEqual(["app/a", "third/c"])
+    }),
+  )
+
   it.scoped("clean does not forget a daemon that is being started", () =>
     Effect.gen(function* () {
       const gate = yield* makeGate

@@ -2,7 +2,7 @@ import * as nodePath from "node:path"
 import { Console, Effect } from "effect"
 import { configDefinitions } from "../../config/definitions.js"
 import { currentNamespace, resolveId, UnknownDaemon } from "../../control/selection.js"
-import { CleanResult, WaitResult } from "../../domain/CliOutput.js"
+import { WaitResult } from "../../domain/CliOutput.js"
 import { DaemonConfig } from "../../domain/DaemonConfig.js"
 import { DaemonId, toIdObject } from "../../domain/DaemonId.js"
 import { nameProblem } from "../../domain/Name.js"
@@ -10,7 +10,7 @@ import { signalExitStatus } from "../../domain/Signal.js"
 import { shellWord } from "../../shell/quote.js"
 import type { RunOptions, WaitOptions } from "../adhoc.js"
 import { SupervisorClient } from "../client.js"
-import { cyan, dim, exitWith, green, printJson } from "../output.js"
+import { cyan, dim, exitWith, printJson } from "../output.js"
 import { startWithProgress } from "../progress.js"
 import { readyOverrides, withReadiness } from "../readyFlags.js"
 import { runCommandWords } from "../runArgs.js"
@@ -97,17 +97,5 @@ export const wait = (o: WaitOptions) =>
         )
       const code = r.exit_code ?? (r.signal ? (signalExitStatus(r.signal) ?? 128) : 0)
       if (code !== 0) yield* exitWith(code)
-    }),
-  )
-
-/** `supervisor clean`: forgets daemons that are not running (and their logs). */
-export const clean = (json: boolean) =>
-  withSupervisor(false, () =>
-    Effect.gen(function* () {
-      const c = yield* SupervisorClient
-      const r = yield* c.api.cli.clean({ payload: {} }).pipe(Effect.orDie)
-      if (json) return yield* printJson(CleanResult, r)
-      if (r.removed.length === 0) return yield* Console.log(dim("nothing to clean: no stopped daemons"))
-      for (const id of r.removed) yield* Console.log(`${green("✓")} forgot ${cyan(id)}`)
     }),
   )

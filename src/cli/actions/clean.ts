@@ -1,0 +1,92 @@
+import { Console, Effect } from "effect"
+import { currentNamespace, resolveId, UsageError } from "../../control/selection.js"
+import { CleanResult } from "../../domain/CliOutput.js"
+import { isActive } from "../../domain/DaemonStatus.js"
+import type { ResolvedConfig } from "../../domain/ResolvedConfig.js"
+import type { CleanOptions } from "../clean.js"
+import { SupervisorClient } from "../client.js"
+import { canAsk, confirm } from "../confirm.js"
+import { cyan, dim, green, printJson } from "../output.js"
+import { knownDaemons } from "../selection.js"
+import { withSupervisor } from "../session.js"
+
+/**
+ * The namespaces of this project: those of the project files loaded here, and the namespace
+ * short IDs mean here (the directory's name without a file), where `run` puts ad-hoc daemons.
+ */
+export const projectNamespaces = (config: ResolvedConfig): Array<string> => [
+  ...new Set([
+    ...config.files.filter((f) => f.level === "project").map((f) => f.namespace),
+    currentNamespace(config),
+  ]),
+]
+
+/** The daemons a clean acts on: those named, this project's, or (`--all-projects`) every one. */
+type Scope =
+  | { readonly _tag: "named"; readonly ids: ReadonlyArray<string> }
+  | { readonly _tag: "project"; readonly namespaces: ReadonlyArray<string> }
+  | { readonly _tag: "all" }
+
+const NEVER_RUN: ReadonlyArray<string> = ["available", "disabled"]
+
+const inScope = (scope: Scope, id: string): boolean =>
+  scope._tag === "all" ||
+  (scope._tag === "named" ? scope.ids.includes(id) : scope.namespaces.includes(id.slice(0, id.indexOf("/"))))
+
+const nothingText = (scope: Scope): string =>
+  scope._tag === "project"
+    ? `nothing to clean: no stopped daemons in this project (${scope.namespaces.join(", ")}); \`supervisor clean --all-projects\` cleans every project`
+    : scope._tag === "named"
+      ? "nothing to clean: none of these daemons is stopped"
+      : "nothing to clean: no stopped daemons"
+
+/**
+ * `supervisor clean`: forgets this project's daemons that are not running, and deletes their
+ * logs; `--all-projects` every project's, IDs only those. On a terminal it lists them and asks
+ * first (`--yes` does not); without one it proceeds, as pitchfork's clean does.
+ */
+export const clean = (o: CleanOptions) =>
+  withSupervisor(false, (config) =>
+    Effect.gen(function* () {
+      if (o.allProjects && o.ids.length > 0)
+        return yield* new UsageError({ message: "--all-projects cannot be combined with daemon IDs" })
+      const c = yield* SupervisorClient
+      const known = yield* knownDaemons
+      const scope: Scope = o.allProjects
+        ? { _tag: "all" }
+        : o.ids.length > 0
+          ? { _tag: "named", ids: yield* Effect.forEach(o.ids, (id) => resolveId(id, config, known)) }
+          : { _tag: "project", namespaces: projectNamespaces(config) }
+      let payload =
+        scope._tag === "all"
+          ? {}
+          : scope._tag === "named"
+            ? { ids: scope.ids }
+            : { namespaces: scope.namespaces }
+      if (!o.yes && canAsk()) {
+        // never run (`available`, `disabled`: a known project's configured daemon) is nothing to forget
+        const candidates = known.filter(
+          (k) => !isActive(k) && !NEVER_RUN.includes(k.status.type) && inScope(scope, k.id.qualified),
+        )
+        if (candidates.length === 0) {
+          if (o.json) return yield* printJson(CleanResult, { removed: [] })
+          return yield* Console.log(dim(nothingText(scope)))
+        }
+        for (const k of candidates) yield* Console.log(`  ${cyan(k.id.qualified)} ${dim(k.status.type)}`)
+        const n = candidates.length
+        const yes = yield* confirm(
+          n === 1 ? "Forget 1 daemon and delete its logs?" : `Forget ${n} daemons and delete their logs?`,
+        )
+        if (!yes) {
+          if (o.json) return yield* printJson(CleanResult, { removed: [] })
+          return yield* Console.log(dim("nothing forgotten"))
+        }
+        // exactly those listed: a daemon stopped meanwhile was not shown, so it stays
+        payload = { ids: candidates.map((k) => k.id.qualified) }
+      }
+      const r = yield* c.api.cli.clean({ payload }).pipe(Effect.orDie)
+      if (o.json) return yield* printJson(CleanResult, r)
+      if (r.removed.length === 0) return yield* Console.log(dim(nothingText(scope)))
+      for (const id of r.removed) yield* Console.log(`${green("✓")} forgot ${cyan(id)}`)
+    }),
+  )
