@@ -67,7 +67,7 @@ interface Box {
   readonly clipped: boolean
 }
 
-/** Where each row's ID, labelled fields and visible action buttons are drawn. */
+/** Where each row's ID, other cells and visible action buttons are drawn. */
 const boxes = (page: Page): Promise<ReadonlyArray<Box>> =>
   page.locator("#daemons tr").evaluateAll((trs) => {
     // the page's own DOM types are not in this project's lib: the few members used, by hand
@@ -97,8 +97,10 @@ const boxes = (page: Page): Promise<ReadonlyArray<Box>> =>
       const id = tr.dataset.id ?? "?"
       const link = Array.from(tr.querySelectorAll(".idlink"))[0]!
       add(`${id}: ID`, link)
-      for (const td of Array.from(tr.querySelectorAll("td[data-label]")))
-        add(`${id}: ${td.dataset.label}`, td)
+      const cells = Array.from(tr.querySelectorAll("td")).slice(1)
+      cells.forEach((td, i) => {
+        add(`${id}: ${td.dataset.label ?? `column ${i + 2}`}`, td)
+      })
       for (const b of Array.from(tr.querySelectorAll("button[data-action]")))
         if (!b.hidden) add(`${id}: ${b.textContent}`, b)
     }
@@ -118,8 +120,8 @@ describe("web page on narrow screens (e2e, Chromium)", () => {
         try {
           for (const id of ["app/web", "app/worker", `app/${LONG}`]) await waitStatus(page, id, "running")
           const drawn = await boxes(page)
-          // three running rows at least: the ID, six labelled fields and an action each
-          expect(drawn.length).toBeGreaterThanOrEqual(3 * 8)
+          // three running rows at least: the ID, seven other cells and an action each
+          expect(drawn.length).toBeGreaterThanOrEqual(3 * 9)
           const inside = drawn.filter((b) => b.left < 0 || b.right > width).map((b) => b.what)
           expect(inside, "drawn outside the viewport").toEqual([])
           expect(
@@ -173,10 +175,10 @@ describe("web page on narrow screens (e2e, Chromium)", () => {
           if (r.status() === 404) missing.push(r.url())
         })
         await page.goto(webUrl)
-        const href = await page
-          .locator('link[rel="icon"]')
-          .evaluate((l) => (l as unknown as { href: string }).href)
-        for (const url of [href, new URL("/favicon.ico", webUrl).href]) {
+        const icons = page.locator('link[rel="icon"]')
+        expect(await icons.count()).toBe(1)
+        const href = await icons.evaluate((l) => (l as unknown as { href: string }).href)
+        for (const url of [new URL("/favicon.ico", webUrl).href, href]) {
           const icon = await page.request.get(url)
           expect(icon.status(), url).toBe(200)
           expect(icon.headers()["content-type"]).toBe("image/svg+xml")
