@@ -10,8 +10,8 @@ const started = run("start", "--all")
 run("list")
 console.log(`
 The demo runs in the background. From the repository root:
-  npx supervisor logs worker -f      follow the worker's output
-  curl http://127.0.0.1:3000/        ask the API
-  npx supervisor stop --all          stop the stack
-  npx supervisor supervisor stop     stop the supervisor`)
+  node dist/supervisor.cjs logs worker -f     follow the worker's output
+  curl http://127.0.0.1:3000/                 ask the API
+  node dist/supervisor.cjs stop --all         stop the stack
+  node dist/supervisor.cjs supervisor stop    stop the supervisor`)
 process.exit(started)

@@ -137,7 +137,11 @@ export const awaitStart = (
   )
 
 export interface ConnectOptions {
-  readonly autoStart: boolean
+  /**
+   * Start a supervisor that is down: true, false for a command that never starts one (`web`,
+   * `supervisor stop`), or "setting-off" when settings.supervisor.auto_start = false said no.
+   */
+  readonly autoStart: boolean | "setting-off"
   readonly env?: NodeJS.ProcessEnv
   /**
    * Refuse a supervisor of another version (default true). Off for the commands that manage
@@ -158,9 +162,13 @@ export const supervisorClientLayer = (options: ConnectOptions) =>
       const env = options.env ?? process.env
       const paths = statePaths(stateDir(env))
       if (!(yield* isUp(paths.socket))) {
-        if (!options.autoStart) {
+        if (options.autoStart !== true) {
+          const why =
+            options.autoStart === "setting-off"
+              ? ", and auto-start is disabled (settings.supervisor.auto_start = false)"
+              : ""
           return yield* new NotRunning({
-            message: `the supervisor is not running (no socket at ${paths.socket}), and auto-start is disabled (settings.supervisor.auto_start = false): start it with \`supervisor supervisor start\``,
+            message: `the supervisor is not running (no socket at ${paths.socket})${why}: start it with \`supervisor supervisor start\``,
           })
         }
         const spawnedAt = Date.now()

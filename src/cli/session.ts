@@ -49,7 +49,10 @@ export const loadHere = (strict: boolean, unneeded?: string) =>
 
 /** Runs `f` with a client connected to the supervisor (started in the background if needed). */
 export const withClient = <A, E, R>(config: ResolvedConfig, f: Effect.Effect<A, E, R>) =>
-  Effect.provide(f, supervisorClientLayer({ autoStart: config.settings.supervisor.auto_start }))
+  Effect.provide(
+    f,
+    supervisorClientLayer({ autoStart: config.settings.supervisor.auto_start ? true : "setting-off" }),
+  )
 
 /** Renders the errors every command shares and sets the exit code. */
 export const handleErrors = <A, R>(

@@ -1,7 +1,8 @@
 // @effect/cli prints its own parse errors ("Received unknown argument: '--bogus'", "Missing
-// argument <id>", "'abc' is not a integer") without the `error:` of every other message. This
-// rewrites exactly those shapes, on the way to stderr, into the CLI's own wording, with where to
-// look next; any other text passes unchanged.
+// argument <id>", "'abc' is not a integer", "Expected to find option: '--out'"), several at once
+// separated by a blank line, without the `error:` of every other message. This rewrites exactly
+// those shapes, on the way to stderr, into the CLI's own wording, with where to look next; any
+// other text passes unchanged.
 import { argvTables } from "./argvTables.js"
 
 /**
@@ -19,6 +20,21 @@ const badChoice = (args: ReadonlyArray<string>): string | undefined => {
     const value = attached ?? args[i + 1]
     if (choices !== undefined && value !== undefined && !choices.includes(value))
       return `invalid ${flag!.replace(/^-+/, "").replaceAll("-", " ")} '${value}' for ${flag}`
+  }
+  return undefined
+}
+
+/** The flag that was given `value` (`-n abc`, `--lines=abc`, `-nabc`), as typed, up to a `--`. */
+const flagOfValue = (value: string, args: ReadonlyArray<string>): string | undefined => {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string
+    if (arg === "--") return undefined
+    if (!arg.startsWith("-")) continue
+    if (arg.startsWith("--") && arg.includes("=")) {
+      const [flag, attached] = arg.split(/=(.*)/s)
+      if (attached === value) return flag
+    } else if (args[i + 1] === value) return arg
+    else if (!arg.startsWith("--") && arg.length > 2 && arg.slice(2) === value) return arg.slice(0, 2)
   }
   return undefined
 }
@@ -49,8 +65,17 @@ const RULES: ReadonlyArray<Rule> = [
     (m, _, command) => `missing argument ${m[1]}${missingHint(m[1]!, command)}`,
   ],
   [
+    /^Missing argument (<[^>]+>) with choices (.*)$/s,
+    (m) => `missing argument ${m[1]}: one of ${m[2]!.split(" | ").join(", ")}`,
+  ],
+  [/^Expected to find option: '(-[^']+)'$/s, (m) => `missing option ${m[1]}`],
+  [
     /^'(.*)' is not a (\w+)$/s,
-    (m) => `${JSON.stringify(m[1])} is not ${/^[aeiou]/.test(m[2]!) ? "an" : "a"} ${m[2]}`,
+    (m, args) => {
+      const flag = flagOfValue(m[1]!, args)
+      const what = `${JSON.stringify(m[1])}${flag === undefined ? " is" : ":"} not ${/^[aeiou]/.test(m[2]!) ? "an" : "a"} ${m[2]}`
+      return flag === undefined ? what : `${flag} ${what}`
+    },
   ],
 ]
 
@@ -64,11 +89,25 @@ export const usageMessage = (
   command: ReadonlyArray<string>,
   args: ReadonlyArray<string> = [],
 ): string | undefined => {
-  const trimmed = text.trim()
+  // several errors at once come separated by a blank line: each is rewritten, or none is
+  const parts = text.trim().split(/\n\s*\n/)
+  const rendered: Array<string> = []
+  for (const part of parts) {
+    const one = renderOne(part.trim(), command, args)
+    if (one === undefined) return undefined
+    rendered.push(`error: ${one}`)
+  }
+  return `${rendered.join("\n")} (see \`${["supervisor", ...command].join(" ")} --help\`)`
+}
+
+const renderOne = (
+  text: string,
+  command: ReadonlyArray<string>,
+  args: ReadonlyArray<string>,
+): string | undefined => {
   for (const [pattern, render] of RULES) {
-    const m = pattern.exec(trimmed)
-    if (m)
-      return `error: ${render(m, args, command)} (see \`${["supervisor", ...command].join(" ")} --help\`)`
+    const m = pattern.exec(text)
+    if (m) return render(m, args, command)
   }
   return undefined
 }

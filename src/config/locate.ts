@@ -9,7 +9,7 @@ const unquote = (s: string) =>
     .trim()
     .replace(/^"(.*)"$/, "$1")
     .replace(/^'(.*)'$/, "$1")
-const splitKey = (key: string): Array<string> => {
+export const splitKey = (key: string): Array<string> => {
   const parts: Array<string> = []
   const re = /\s*("(?:[^"\\]|\\.)*"|'[^']*'|[A-Za-z0-9_-]+)\s*(\.|$)/y
   let m: RegExpExecArray | null

@@ -19,6 +19,7 @@ import type { ConfigLocation } from "./discover.js"
 import { valueIssues } from "./issues.js"
 import { locateKey } from "./locate.js"
 import { type At, foldDaemonForms, foldFlatSettings } from "./pitchforkForms.js"
+import { type Redefinition, redefinition } from "./redefinedKey.js"
 
 /** One file, parsed and checked on its own (before namespaces and merging). */
 export interface ParsedFile {
@@ -78,6 +79,22 @@ const unclosedQuote = (line: string): boolean => {
   return quote !== undefined
 }
 
+/** A key or table defined twice, by name, with the line of its first definition. */
+const redefined = (file: string, line: number, r: Redefinition) => {
+  const first = r.first === undefined ? "" : ` (first on line ${r.first})`
+  return new TomlSyntaxError({
+    file,
+    line,
+    key: r.key,
+    message: r.table
+      ? `TOML syntax error: the table [${r.key}] is defined twice${first}`
+      : `TOML syntax error: the key is set twice${first}`,
+    hint: r.table
+      ? `write the keys of [${r.key}] under one header`
+      : "keep one of them: a TOML key is set once",
+  })
+}
+
 /** Parses TOML text and checks it against the file schema, collecting every problem. */
 export const parseConfigText = (location: ConfigLocation, text: string): ParsedFile => {
   const file = location.path
@@ -93,6 +110,9 @@ export const parseConfigText = (location: ConfigLocation, text: string): ParsedF
       if (unclosedQuote(line))
         detail = `unterminated string: a "..." or '...' string must end on the line where it starts (use """...""" for several lines)`
     }
+    const again =
+      err instanceof TomlError && /redefine/.test(detail) ? redefinition(text, err.line) : undefined
+    if (again !== undefined) return empty(location, text, [redefined(file, err.line, again)])
     return empty(location, text, [
       new TomlSyntaxError({
         file,

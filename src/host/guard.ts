@@ -6,6 +6,8 @@ import { problem } from "../api/problem.js"
 import { daemonRoutes } from "../api/routes.js"
 import { METRICS_PATH } from "../metrics/http.js"
 import { sameToken } from "../state/token.js"
+import { FAVICON_SVG } from "../web/favicon.js"
+import { loginLinkPage } from "../web/loginLink.js"
 import { SESSION_TTL_MS } from "./sessions.js"
 import { isLoopback } from "./tcp.js"
 
@@ -84,13 +86,16 @@ const sessionCookie = (
 const html = (body: string, options: { status?: number; headers?: Record<string, string> } = {}) =>
   HttpServerResponse.text(body, { contentType: "text/html; charset=utf-8", ...options })
 
+/** The page of a login link that cannot be used: the web page's look, its header and a card. */
 const loginPage = (message: string, basePath: string) =>
-  html(
-    `<!doctype html><meta charset="utf-8"><title>supervisor: login</title><p>${message} <a href="${basePath}/">Back</a></p>`,
-    {
-      status: 401,
-    },
-  )
+  html(loginLinkPage(message, basePath), { status: 401, headers: PAGE_HEADERS })
+
+/** The headers of the web UI's own pages: no caching, inline style and script only, no framing. */
+const PAGE_HEADERS = {
+  "cache-control": "no-store",
+  "content-security-policy": "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'",
+  "x-frame-options": "DENY",
+}
 
 export const guarded =
   <E, R>(app: HttpApp.Default<E, R>, o: GuardOptions) =>
@@ -122,13 +127,12 @@ export const guarded =
       const hasSession = session !== undefined && o.sessions.isValid(session)
 
       if (o.ui && req.method === "GET" && (path === "/" || path === "/index.html"))
-        return html(o.page(), {
-          headers: {
-            "cache-control": "no-store",
-            "content-security-policy":
-              "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'",
-            "x-frame-options": "DENY",
-          },
+        return html(o.page(), { headers: PAGE_HEADERS })
+      // the page's icon (and the address browsers try without one), public like the page
+      if (o.ui && req.method === "GET" && (path === "/favicon.svg" || path === "/favicon.ico"))
+        return HttpServerResponse.text(FAVICON_SVG, {
+          contentType: "image/svg+xml",
+          headers: { "cache-control": "public, max-age=86400" },
         })
       if (o.ui && path === "/login" && req.method === "GET") {
         const code = url.searchParams.get("code") ?? ""

@@ -7,7 +7,15 @@ import type { Family } from "./text.js"
  * series each: the API's endpoints (`/api/daemons/:id/start`) and the listener's own paths.
  */
 const templates = (): ReadonlyArray<ReadonlyArray<string>> => {
-  const out: Array<ReadonlyArray<string>> = [[""], ["index.html"], ["login"], ["logout"], ["metrics"]]
+  const out: Array<ReadonlyArray<string>> = [
+    [""],
+    ["index.html"],
+    ["login"],
+    ["logout"],
+    ["metrics"],
+    ["favicon.svg"],
+    ["favicon.ico"],
+  ]
   out.push(["api", "openapi.json"])
   HttpApi.reflect(Api, {
     onGroup: () => undefined,

@@ -4,6 +4,8 @@
  * only, by paths relative to its own (so that it works under a base path): `login` and `logout`
  * for the session cookie, `api/...` for the daemons, usage, stats, projects and log streams.
  *
+ * Its icon is `favicon.svg` (src/web/favicon.ts).
+ *
  * The document is the same for everyone and carries no secret: before a session exists it
  * asks for the token (or the one-time link of `supervisor web`).
  *
@@ -12,12 +14,14 @@
  */
 
 import { body } from "./body.js"
+import { FAVICON_LINK } from "./favicon.js"
 import { BASE } from "./script/base.js"
 import { KEYS } from "./script/keys.js"
 import { LOGS } from "./script/logs.js"
 import { SPARKLINE } from "./script/sparkline.js"
 import { TABLE } from "./script/table.js"
 import { STYLE, STYLE_MORE } from "./style.js"
+import { STYLE_NARROW } from "./styleNarrow.js"
 
 const SCRIPT = [BASE, SPARKLINE, TABLE, LOGS, KEYS, "\nrefreshNow();\n"].join("\n")
 
@@ -30,7 +34,8 @@ export const renderPage = (): string =>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>supervisor</title>
-<style>${STYLE}${STYLE_MORE}</style>
+${FAVICON_LINK}
+<style>${STYLE}${STYLE_MORE}${STYLE_NARROW}</style>
 </head>
 <body>
 ${body()}

@@ -33,6 +33,35 @@ describe("usageMessage", () => {
     )
   })
 
+  it("names the argument's choices, the required option, the flag of a value that is no number", () => {
+    expect(usageMessage("Missing argument <target> with choices systemd | compose", ["export"])).toBe(
+      "error: missing argument <target>: one of systemd, compose (see `supervisor export --help`)",
+    )
+    expect(usageMessage("Expected to find option: '--out'", ["spec", "sdk"])).toBe(
+      "error: missing option --out (see `supervisor spec sdk --help`)",
+    )
+    for (const args of [
+      ["logs", "-n", "abc"],
+      ["logs", "-nabc"],
+    ])
+      expect(usageMessage("'abc' is not a integer", ["logs"], args)).toBe(
+        'error: -n "abc": not an integer (see `supervisor logs --help`)',
+      )
+    expect(usageMessage("'abc' is not a integer", ["logs"], ["logs", "--lines=abc"])).toBe(
+      'error: --lines "abc": not an integer (see `supervisor logs --help`)',
+    )
+  })
+
+  it("rewrites several errors at once, one line each, or none of them", () => {
+    const two = "Expected to find option: '--lang'\n\nExpected to find option: '--out'\n"
+    expect(usageMessage(two, ["spec", "sdk"])).toBe(
+      "error: missing option --lang\nerror: missing option --out (see `supervisor spec sdk --help`)",
+    )
+    expect(
+      usageMessage("Expected to find option: '--lang'\n\nsomething else", ["spec", "sdk"]),
+    ).toBeUndefined()
+  })
+
   it("leaves every other text alone", () => {
     expect(usageMessage("error: --group needs a value", ["start"])).toBeUndefined()
     expect(usageMessage("✗ app/web failed to start: exited with code 3", ["start"])).toBeUndefined()

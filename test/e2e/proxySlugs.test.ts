@@ -57,7 +57,10 @@ describe("proxy add / remove / status", () => {
       writeUser(USER)
       // from a subdirectory: the project's root is written
       const added = sb.cli(["proxy", "add", "shop", "--daemon", "web"], sub)
-      expect(added.stderr).toBe("")
+      // no warning; the proxy is off in this config, and the note says how to turn it on
+      expect(added.stderr).toBe(
+        "note: the proxy is off: turn it on with `supervisor settings set proxy.enable true --global`, then restart the supervisor (`supervisor supervisor start --force`)\n",
+      )
       expect(added.status).toBe(0)
       expect(added.stdout).toContain("https://shop.localhost:7443")
       const withSlug = readFileSync(userFile(), "utf8")

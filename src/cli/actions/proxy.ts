@@ -29,6 +29,7 @@ import { cyan, dim, green, printJson, warn, yellow } from "../output.js"
 import type { ProxyAddOptions } from "../proxy.js"
 import { handleErrors, loadHere } from "../session.js"
 import { renderTable } from "../table.js"
+import { currentProxyNeed } from "./proxyNeeds.js"
 
 const usage = (message: string) => new UsageError({ message })
 const homeOf = (options: LoadOptions) => options.home ?? (options.env.HOME || os.homedir())
@@ -102,6 +103,8 @@ export const add = (o: ProxyAddOptions) =>
         yield* Console.log(`${green("added")} ${o.slug} → ${daemon} in ${dir} ${dim(`(${url}; in ${file})`)}`)
       } else yield* Console.log(`${o.slug} → ${daemon} in ${dir} ${dim(`(${url}; already in ${file})`)}`)
       yield* warnIfUnconfigured(options, dir, daemon)
+      const need = yield* currentProxyNeed()
+      if (need !== undefined) yield* Console.error(`${yellow("note:")} ${need}`)
       // the supervisor learns the project now (none is started just for this)
       const registered = yield* runningClient(
         Effect.flatMap(SupervisorClient, (c) => c.api.daemons.registerNamespace({ payload: { dir } })),
@@ -201,6 +204,8 @@ export const status = (json: boolean) =>
           `  Trusted: ${trusted}`,
         ].join("\n"),
       )
+      const need = yield* currentProxyNeed()
+      if (need !== undefined) yield* Console.log(`\n${yellow("note:")} ${need}`)
       if (out.slugs.length === 0)
         return yield* Console.log(dim("\nno slugs: add one with `supervisor proxy add SLUG` in a project"))
       if (!out.supervisor_running) yield* Console.log(dim("\nthe supervisor is not running: status unknown"))

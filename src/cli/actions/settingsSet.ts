@@ -7,6 +7,7 @@ import { envOverrideOf, readSettingText } from "../../config/settings.js"
 import { findSetting } from "../../config/settingsInfo.js"
 import { ExitCode, exitWith, red, yellow } from "../output.js"
 import { handleErrors } from "../session.js"
+import { currentProxyNeed } from "./proxyNeeds.js"
 import { tomlText, unknownSetting } from "./settings.js"
 
 const fail = (message: string) =>
@@ -48,5 +49,10 @@ export const set = (key: string, text: string, flags: Readonly<Record<SettingsSc
       yield* Console.log(
         `${full} = ${tomlText(value.right)} in ${written.path}${written.created ? " (created)" : ""}`,
       )
+      // the proxy's settings are the supervisor's, read when it starts: say what is still needed
+      if (info.group === "proxy" && location.level !== "project") {
+        const need = yield* currentProxyNeed(full)
+        if (need !== undefined) yield* Console.error(`${yellow("note:")} ${need}`)
+      }
     }),
   )

@@ -4,6 +4,7 @@ import type * as net from "node:net"
 import { caNote, type LocalCa, loadOrCreateCa } from "./ca.js"
 import { dropConnectionHeaders, http1Headers } from "./h2Compat.js"
 import { type LeafCache, leafCache } from "./leaf.js"
+import { answerPlainHttp } from "./plainHttpAnswer.js"
 
 /** A request handler served over HTTP/2 (browsers) and HTTP/1.1 (curl, tools) alike. */
 export type ProxyRequestHandler = (
@@ -63,6 +64,8 @@ export const createSecureProxyServer = (
   )
   // HTTP/1.1 connections of an allowHTTP1 server emit 'upgrade' as an http.Server does
   server.on("upgrade", upgrade)
+  // plain HTTP sent here is told to use https:// rather than getting an empty reply
+  answerPlainHttp(server)
   return { server, ca, leaves, note: caNote(ca) }
 }
 

@@ -36,7 +36,12 @@ function renderDaemons(list) {
 }
 
 function makeRow(id) {
-  const cell = (className) => el("td", { className: className || "" });
+  // each cell names its column: the narrow layout (src/web/styleNarrow.ts) shows it as a label
+  const cell = (className, label) => {
+    const td = el("td", { className: className || "" });
+    if (label) td.dataset.label = label;
+    return td;
+  };
   const row = {
     id,
     tr: el("tr"),
@@ -47,14 +52,14 @@ function makeRow(id) {
     status: el("span", { className: "status" }),
     statusNote: el("div", { className: "sub" }),
     nextRun: el("div", { className: "sub next-run" }),
-    statusCell: cell(),
-    pid: cell("num pid"),
-    uptime: cell("num uptime"),
-    ports: cell(),
-    cpu: cell("num usage cpu"),
+    statusCell: cell("", "Status"),
+    pid: cell("num pid", "PID"),
+    uptime: cell("num uptime", "Uptime"),
+    ports: cell("", "Ports"),
+    cpu: cell("num usage cpu", "CPU"),
     cpuVal: el("span", { className: "val" }),
     cpuSpark: makeSpark("cpu"),
-    memory: cell("num usage memory"),
+    memory: cell("num usage memory", "Memory"),
     memVal: el("span", { className: "val" }),
     memSpark: makeSpark("memory"),
     actions: cell("actions"),
