@@ -10,7 +10,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type DaemonSandbox, makeDaemonSandbox, waitFor } from "./harness.js"
+import { type DaemonSandbox, freePort, makeDaemonSandbox, waitFor } from "./harness.js"
 
 const repo = resolve(__dirname, "../..")
 const readme = readFileSync(join(repo, "README.md"), "utf8")
@@ -81,8 +81,10 @@ describe("README quick start", () => {
 
   it("runs as written, and leaves the checkout clean", async () => {
     const outputs: Array<string> = []
+    // the README's web port, 3120, may be taken on this machine: the same command on a free port
+    const port = await freePort()
     for (const command of commands.slice(1)) {
-      const r = await run(command)
+      const r = await run(command.replace("--web-port 3120", `--web-port ${port}`))
       outputs.push(`$ ${command}\n${r.out}`)
       expect(r.status, outputs.join("\n")).toBe(0)
     }
@@ -91,7 +93,7 @@ describe("README quick start", () => {
     expect(list).toMatch(/demo\/worker\s+running/)
     expect(logs).toMatch(/worker/)
     expect(stop).toMatch(/✓ demo\/api stopped/)
-    expect(web).toMatch(/http:\/\/127\.0\.0\.1:3120\/login\?code=\S+/)
+    expect(web).toMatch(new RegExp(`http://127\\.0\\.0\\.1:${port}/login\\?code=\\S+`))
     expect(status()).toBe(before)
   }, 180_000)
 })
