@@ -105,6 +105,20 @@ describe("pitchfork's outputs", () => {
       expect(sb.cli(["restart", "--all"], dir, { ...sb.env, SUPERVISOR_LOG: "warn" }).stderr).toBe("")
       const bad = sb.cli(["restart", "--all"], dir, { ...sb.env, SUPERVISOR_LOG: "loud" })
       expect(bad.stderr).toContain("SUPERVISOR_LOG=loud: invalid level 'loud'")
+      // the configuration's warnings (a deprecated spelling) in config validate, and export's
+      const legacy = sb.project("legacy", '[daemons.api]\nrun = "serve --host 127.0.0.1"\nexpect = 3000\n')
+      const out = join(sb.root, "compose-out")
+      for (const args of [
+        ["config", "validate"],
+        ["export", "compose", "--out", out, "--force"],
+      ]) {
+        const loud = sb.cli(args, legacy)
+        expect(loud.status, loud.stderr).toBe(0)
+        expect(loud.stderr).toContain("warning:")
+        const silent = sb.cli(args, legacy, { ...sb.env, SUPERVISOR_LOG: "error" })
+        expect(silent.status, silent.stderr).toBe(0)
+        expect(silent.stderr).toBe("")
+      }
 
       // the words pitchfork's users grep for
       const parse = sb.project("broken", "[daemons.web\n")

@@ -6,13 +6,13 @@ import { ConfigProblems, ConfigVerdict } from "../../domain/CliOutput.js"
 import { type ConfigInvalid, formatProblem } from "../../domain/ConfigProblem.js"
 import { DaemonConfig } from "../../domain/DaemonConfig.js"
 import { ResolvedConfig } from "../../domain/ResolvedConfig.js"
-import { bold, cyan, dim, ExitCode, exitWith, green, printJson, red, yellow } from "../output.js"
+import { bold, cyan, dim, ExitCode, exitWith, green, printJson, red, warn } from "../output.js"
 import { shortReadiness, tomlInline } from "../tomlInline.js"
 
 /** Prints every problem (and warning) to stderr, and as JSON to stdout with --json; exit code 1. */
 export const reportInvalid = (e: ConfigInvalid, asJson: boolean) =>
   Effect.gen(function* () {
-    for (const w of e.warnings) yield* Console.error(`${yellow("warning:")} ${w}`)
+    for (const w of e.warnings) yield* warn(`${w}`)
     for (const p of e.problems) yield* Console.error(`${red("error:")} ${formatProblem(p)}`)
     yield* Console.error(`${e.problems.length} problem${e.problems.length === 1 ? "" : "s"} found`)
     if (asJson) {
@@ -40,7 +40,7 @@ export const show = (json: boolean) =>
       Effect.gen(function* () {
         // the member of the declared ConfigShown that applies: no union check of the whole configuration
         if (json) return yield* printJson(ResolvedConfig, config)
-        for (const w of config.warnings) yield* Console.error(`${yellow("warning:")} ${w}`)
+        for (const w of config.warnings) yield* warn(`${w}`)
         yield* Console.log(bold("Files") + dim(" (load order, later overrides earlier)"))
         if (config.files.length === 0) yield* Console.log(dim("  none found: create supervisor.toml here"))
         for (const f of config.files)
@@ -108,7 +108,7 @@ export const validate = (json: boolean) =>
             daemons,
             warnings,
           })
-        for (const w of warnings) yield* Console.error(`${yellow("warning:")} ${w}`)
+        for (const w of warnings) yield* warn(`${w}`)
         yield* Console.log(
           `${green("✓")} configuration is valid: ${daemons} daemon${daemons === 1 ? "" : "s"} in ${config.files.length} file${config.files.length === 1 ? "" : "s"}`,
         )

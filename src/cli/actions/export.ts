@@ -4,7 +4,7 @@ import { ExportOutput } from "../../domain/ExportOutput.js"
 // a bundle of its own (dist/export.cjs, scripts/build.mjs): only this command loads the exporters and yaml
 import { type ExportTarget, exportConfig } from "../../export/index.js"
 import { writeExport } from "../../export/write.js"
-import { ExitCode, exitWith, printJson, red, yellow } from "../output.js"
+import { ExitCode, exitWith, printJson, red, warn } from "../output.js"
 import { reportInvalid } from "./config.js"
 
 /** The separator printed before each file when several go to stdout. */
@@ -22,7 +22,7 @@ export const exportTo = (o: {
       Effect.gen(function* () {
         const result = exportConfig(o.target, config)
         const warnings = [...config.warnings, ...result.warnings]
-        for (const w of warnings) yield* Console.error(`${yellow("warning:")} ${w}`)
+        for (const w of warnings) yield* warn(`${w}`)
         if (Option.isSome(o.out)) {
           const written = yield* writeExport(o.out.value, result.files, o.force)
           if (o.json)

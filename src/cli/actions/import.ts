@@ -7,7 +7,7 @@ import { defaultLoadOptions } from "../../config/Loader.js"
 import { importFile, sourceLabel } from "../../import/index.js"
 import { ImportOutput, renderToml } from "../../import/model.js"
 import type { ImportOptions } from "../import.js"
-import { dim, green, printJson, yellow } from "../output.js"
+import { dim, green, printJson, warn } from "../output.js"
 import { handleErrors } from "../session.js"
 
 /**
@@ -41,8 +41,7 @@ export const importAction = (o: ImportOptions) =>
       // the written text must load: checked by the loader itself, as it would read it from `out`'s place
       const target = checkedAs(out)
       const before = fs.existsSync(target) ? fs.readFileSync(target, "utf8") : undefined
-      for (const w of imported.warnings)
-        yield* Console.error(`${yellow("warning:")} ${o.file}: ${w.key}: ${w.message}`)
+      for (const w of imported.warnings) yield* warn(`${o.file}: ${w.key}: ${w.message}`)
       const checked = yield* Effect.either(
         checkEdit({ ...defaultLoadOptions(), cwd: nodePath.dirname(out) }, target, before, toml),
       )

@@ -5,7 +5,7 @@ import { Console, Effect, Either } from "effect"
 import { type SettingsScope, settingsTarget, writeSetting } from "../../config/edit/settingsFile.js"
 import { envOverrideOf, readSettingText } from "../../config/settings.js"
 import { findSetting } from "../../config/settingsInfo.js"
-import { ExitCode, exitWith, red, yellow } from "../output.js"
+import { ExitCode, exitWith, red, warn, yellow } from "../output.js"
 import { handleErrors } from "../session.js"
 import { currentProxyNeed } from "./proxyNeeds.js"
 import { tomlText, unknownSetting } from "./settings.js"
@@ -40,12 +40,10 @@ export const set = (key: string, text: string, flags: Readonly<Record<SettingsSc
         info.name,
         value.right as string | number | boolean,
       )
-      for (const w of written.warnings) yield* Console.error(`${yellow("warning:")} ${w}`)
+      for (const w of written.warnings) yield* warn(`${w}`)
       const overriding = envOverrideOf(env, info.group, info.name)
       if (overriding !== undefined)
-        yield* Console.error(
-          `${yellow("warning:")} ${overriding.name} is set in this environment and overrides it`,
-        )
+        yield* warn(`${overriding.name} is set in this environment and overrides it`)
       yield* Console.log(
         `${full} = ${tomlText(value.right)} in ${written.path}${written.created ? " (created)" : ""}`,
       )
