@@ -281,10 +281,13 @@ export const daemonOptionFields = {
     false,
   ),
   // pitchfork's other spellings, read with a warning that shows ours (src/config/pitchforkForms.ts)
-  expect: opt(Expect, "Deprecated: pitchfork's spelling of `port.expect`; write port = { expect = [...] }"),
+  expect: opt(
+    Expect,
+    "a list of the TCP ports the daemon is expected to bind (deprecated: pitchfork's spelling of `port.expect`; write port = { expect = [...] })",
+  ),
   bump: opt(
     Bump,
-    "Deprecated: pitchfork's spelling of `port.bump`; write port = { expect = [...], bump = N }",
+    "how many ports above the expected ones may be tried (deprecated: pitchfork's spelling of `port.bump`; write port = { expect = [...], bump = N })",
   ),
   ready: opt(
     Schema.Struct({
@@ -294,11 +297,20 @@ export const daemonOptionFields = {
       port: Schema.optional(ReadyPortOption),
       cmd: Schema.optional(ReadyCmdOption),
     }),
-    "Deprecated: a [daemons.<name>.ready] table; write ready_delay, ready_output, ready_http, ready_port, ready_cmd",
+    "a table of readiness checks: delay, output, http, port, cmd (deprecated: write ready_delay, ready_output, ready_http, ready_port, ready_cmd)",
   ),
-  time_retention: opt(HumanDuration, "Deprecated: write it in [daemons.<name>.logs]"),
-  line_retention: opt(LineCount, "Deprecated: write it in [daemons.<name>.logs]"),
-  archive_hook: opt(DaemonArchiveHook, "Deprecated: write it in [daemons.<name>.logs]"),
+  time_retention: opt(
+    HumanDuration,
+    'how long the daemon\'s log lines are kept, such as "7d" (deprecated: write it in [daemons.<name>.logs])',
+  ),
+  line_retention: opt(
+    LineCount,
+    "how many of the daemon's log lines are kept (deprecated: write it in [daemons.<name>.logs])",
+  ),
+  archive_hook: opt(
+    DaemonArchiveHook,
+    "a command given the log lines that retention removes (deprecated: write it in [daemons.<name>.logs])",
+  ),
 }
 
 /** The readiness keys of a daemon (`ready_delay`, `ready_output`, ...). */

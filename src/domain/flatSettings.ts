@@ -2,8 +2,8 @@
 // `[settings]` that names exactly one setting is read as that setting, with a warning that shows
 // its table (src/config/pitchforkForms.ts). Names that several tables share (`auto_start`,
 // `bind_port`, ...) have no flat form: which one is meant cannot be told.
-import { Schema } from "effect"
-import type * as AST from "effect/SchemaAST"
+import { Option, Schema } from "effect"
+import * as AST from "effect/SchemaAST"
 import { type SettingGroup, settingGroups } from "./Settings.js"
 
 type Fields = Record<string, Schema.Schema.All | Schema.PropertySignature.All>
@@ -30,14 +30,16 @@ export const FLAT_SETTINGS: Readonly<Record<string, SettingGroup>> = Object.from
   ),
 )
 
+/** The setting's own description first: a bad value's message reads "expected <it>". */
+const flatField = (value: Schema.Schema<unknown>, group: string, key: string) =>
+  value.annotations({
+    description: `${Option.getOrElse(AST.getDescriptionAnnotation(value.ast), () => `the value of settings.${group}.${key}`)} (deprecated: pitchfork's flat form of settings.${group}.${key}; write it in [settings.${group}])`,
+  })
+
 /** The flat keys as optional fields of `[settings]`, each checked as its setting is. */
 export const flatSettingFields = Object.fromEntries(
   Object.entries(FLAT_SETTINGS).map(([key, group]) => [
     key,
-    Schema.optional(
-      valueSchema((settingGroups[group].fields as Fields)[key]!).annotations({
-        description: `Deprecated: pitchfork's flat form of settings.${group}.${key}; write it in [settings.${group}]`,
-      }),
-    ),
+    Schema.optional(flatField(valueSchema((settingGroups[group].fields as Fields)[key]!), group, key)),
   ]),
 )

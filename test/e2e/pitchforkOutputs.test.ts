@@ -106,7 +106,7 @@ describe("pitchfork's outputs", () => {
       const bad = sb.cli(["restart", "--all"], dir, { ...sb.env, SUPERVISOR_LOG: "loud" })
       expect(bad.stderr).toContain("SUPERVISOR_LOG=loud: invalid level 'loud'")
       // the configuration's warnings (a deprecated spelling) in config validate, and export's
-      const legacy = sb.project("legacy", '[daemons.api]\nrun = "serve --host 127.0.0.1"\nexpect = 3000\n')
+      const legacy = sb.project("legacy", '[daemons.api]\nrun = "serve --host 127.0.0.1"\nexpect = [3000]\n')
       const out = join(sb.root, "compose-out")
       for (const args of [
         ["config", "validate"],
