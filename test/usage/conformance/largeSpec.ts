@@ -173,7 +173,7 @@ const subcommand = (word: string, sub: string, i: number): Array<string> => [
         `    example ${q(`mycli ${word} ${sub} --jobs 2`)} header="Two jobs" help=${q(`Runs ${sub} with two jobs`)} lang="sh"`,
       ]
     : []),
-  ...(i % 10 === 0 ? ['    group "output" { member "--json"; member "--output"; }'] : []),
+  ...(i % 10 === 0 ? ['    group "output" "--json" "--output"'] : []),
   "  }",
 ]
 
