@@ -223,30 +223,39 @@ describe("supervisor crash", () => {
     T,
   )
 
-  it(
-    "a retry pending when the supervisor is stopped is resumed by the next supervisor",
-    async () => {
-      sb.write({
-        "race/supervisor.local.toml":
-          '[daemons.flaky]\nrun = "sleep 1; exit 3"\nready_delay = 0\nretry = 5\n',
-      })
-      expect(cli("start", "flaky").status).toBe(0)
-      await waitFor(
-        "flaky to crash and wait for a retry",
-        async () => (await daemonEntry(sb.stateDir, "race/flaky"))?.status.type === "errored",
-      )
-      expect(cli("supervisor", "stop").status).toBe(0)
-      const saved = JSON.parse(readFileSync(join(sb.stateDir, "state.json"), "utf8")).daemons["race/flaky"]
-      expect(saved).toMatchObject({ status: { type: "errored", exit_code: 3 }, retry_pending: true })
-      // any command brings the supervisor back; the retries go on from where they were
-      expect(cli("list").status).toBe(0)
-      await waitFor(
-        "flaky to be retried",
-        async () => ((await daemonEntry(sb.stateDir, "race/flaky"))?.retry_count ?? 0) >= 1,
-      )
-    },
-    T,
-  )
+  it("a retry pending when the supervisor is stopped is resumed by the next supervisor", async () => {
+    sb.write({
+      "race/supervisor.local.toml":
+        '[daemons.flaky]\nrun = "sleep 0.2; exit 3"\nready_delay = 0\nretry = 5\n',
+    })
+    expect(cli("start", "flaky").status).toBe(0)
+    // a retry 8 s away (the backoff doubles from 1 s): the stop below reaches the supervisor
+    // while it is still pending, however busy the machine
+    await waitFor(
+      "flaky to crash and wait 8 s for its fourth retry",
+      async () => {
+        const e = (await daemonEntry(sb.stateDir, "race/flaky")) as
+          | {
+              readonly status: { readonly type: string }
+              readonly next_retry?: { readonly due_in_ms: number } | null
+            }
+          | undefined
+        return e?.status.type === "errored" && (e.next_retry?.due_in_ms ?? 0) > 4_000
+      },
+      { timeout: 40_000 },
+    )
+    expect(cli("supervisor", "stop").status).toBe(0)
+    const saved = JSON.parse(readFileSync(join(sb.stateDir, "state.json"), "utf8")).daemons["race/flaky"]
+    expect(saved).toMatchObject({ status: { type: "errored", exit_code: 3 }, retry_pending: true })
+    // any command brings the supervisor back; the retries go on from where they were
+    expect(cli("list").status).toBe(0)
+    const retried = (saved as { readonly retry_count: number }).retry_count
+    await waitFor(
+      "flaky to be retried",
+      async () => ((await daemonEntry(sb.stateDir, "race/flaky"))?.retry_count ?? 0) > retried,
+      { timeout: 30_000 },
+    )
+  }, 60_000)
 })
 
 describe("corrupt state file", () => {

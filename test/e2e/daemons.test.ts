@@ -486,7 +486,7 @@ describe("daemon commands (one supervisor)", () => {
             "error: missing argument <id>: the daemon to show; `supervisor list` shows every daemon (see `supervisor status --help`)",
           ],
           [["status", "a", "b"], 'error: unexpected argument "b" (see `supervisor status --help`)'],
-          [["logs", "-n", "abc"], 'error: "abc" is not an integer (see `supervisor logs --help`)'],
+          [["logs", "-n", "abc"], 'error: -n "abc": not an integer (see `supervisor logs --help`)'],
           [["ls", "--bogus"], "error: unknown option --bogus (see `supervisor list --help`)"],
           [
             ["config", "show", "--bogus"],

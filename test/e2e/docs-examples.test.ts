@@ -200,8 +200,19 @@ describe("docs/configuration.md examples", () => {
         expect(Object.keys(config.daemons).sort(), `${label(b)}: daemons`).toEqual([...want.daemons].sort())
         expect(Object.keys(config.groups).sort(), `${label(b)}: groups`).toEqual([...want.groups].sort())
         expect(Object.keys(config.slugs).sort(), `${label(b)}: slugs`).toEqual([...want.slugs].sort())
+        // the deprecated port keys and pitchfork's other spellings warn by design
         const deprecated = want.daemonTables.some((t) =>
-          ["expected_port", "auto_bump_port", "port_bump_attempts"].some((k) => k in t),
+          [
+            "expected_port",
+            "auto_bump_port",
+            "port_bump_attempts",
+            "expect",
+            "bump",
+            "ready",
+            "time_retention",
+            "line_retention",
+            "archive_hook",
+          ].some((k) => k in t),
         )
         if (deprecated) expect(config.warnings.length, `${label(b)}: deprecation warning`).toBeGreaterThan(0)
         else expect(config.warnings, `${label(b)}: unexpected warnings`).toEqual([])

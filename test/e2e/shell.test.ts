@@ -232,13 +232,16 @@ describe("project sessions (e2e)", () => {
           expect.objectContaining({ kind: "session", pid: ide.pid, directory: dir }),
         )
         const text = sb.cli(["project", "list"], sb.root)
-        // piped: pitchfork's rows without a header, `PID DIRECTORY STATUS` first
-        expect(
-          text.stdout
-            .split("\n")[0]!
-            .split(/\s{2,}/)
-            .slice(0, 4),
-        ).toEqual([String(ide.pid), dir, "alive", "session"])
+        // piped: pitchfork's rows without a header, `PID DIRECTORY STATUS` first (earlier tests'
+        // shells may be listed too)
+        const rows = text.stdout.split("\n").map((l) => l.split(/\s{2,}/))
+        expect(rows[0]?.[0]).not.toBe("PID")
+        expect(rows.find((r) => r[0] === String(ide.pid))?.slice(0, 4)).toEqual([
+          String(ide.pid),
+          dir,
+          "alive",
+          "session",
+        ])
         const left = sb.cli(["project", "leave", "--pid", String(ide.pid)], sb.root)
         expect(left.status, left.stderr).toBe(0)
         expect(left.stdout).toContain(`left ${dir}`)
