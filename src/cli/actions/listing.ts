@@ -38,7 +38,14 @@ const statusColour = (t: StatusType) =>
 
 /** How far `list` cuts RUN, then STATUS, before it cuts RUN further. */
 const READABLE_RUN = 20
-const READABLE_STATUS = 24
+const READABLE_STATUS = 28
+
+/** The terminal's width; piped, `COLUMNS` when it is set (as `ls` and `ps` read it), else 80. */
+const tableWidth = (): number => {
+  if (process.stdout.isTTY) return process.stdout.columns ?? 80
+  const columns = Number(process.env.COLUMNS)
+  return Number.isInteger(columns) && columns > 0 ? columns : 80
+}
 
 /** `supervisor list`: every daemon, filtered by status and namespace. */
 export const list = (o: ListOptions) =>
@@ -92,7 +99,7 @@ export const list = (o: ListOptions) =>
       if (proxied) header.push("PROXY")
       const run = header.push("RUN") - 1
       const table = renderTable(header, rows, {
-        maxWidth: process.stdout.isTTY ? (process.stdout.columns ?? 80) : 80,
+        maxWidth: tableWidth(),
         shrink: [
           { column: run, min: READABLE_RUN },
           { column: 1, min: READABLE_STATUS },
