@@ -118,11 +118,12 @@ describe("the npm package", () => {
     expect(run.stdout.trim()).toBe("function")
   })
 
-  it("the README installs it by its name, globally and per project", () => {
+  it("the README names the package and, while it is unpublished, installs it from the clone, globally and per project", () => {
     const readme = docs.find((d) => d.file === "README.md")?.text ?? ""
-    expect(readme).toContain(`npm install -g ${name}`)
-    expect(readme).toContain(`npm install -D ${name}`)
-    expect(readme).not.toMatch(/npm install -g supervisor\b/)
+    expect(readme).toContain(`**\`${name}\`**`)
+    expect(readme).toContain("npm install -g .")
+    expect(readme).toContain(`npm install -D /tmp/${name}-${pkg.version}.tgz`)
+    expect(readme).not.toMatch(/npm install (-g|-D) (supervisor|devsupervisor)\b/)
   })
 })
 
