@@ -34,7 +34,7 @@ describe("parse errors name what is missing or wrong", () => {
     ],
     [
       ["spec", "sdk", "x.kdl", "--lang", "ts"],
-      'error: --lang "ts": expected one of typescript, python\nerror: missing option --out (see `supervisor spec sdk --help`)',
+      "error: invalid lang 'ts' for --lang; expected one of: typescript, python\nerror: missing option --out (see `supervisor spec sdk --help`)",
     ],
     [["logs", "-n", "abc"], 'error: -n "abc": not an integer (see `supervisor logs --help`)'],
     [["logs", "web", "--lines=abc"], 'error: --lines "abc": not an integer (see `supervisor logs --help`)'],
