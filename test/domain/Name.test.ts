@@ -41,8 +41,8 @@ describe("nameProblem", () => {
     expect(nameProblem(" app")).toContain("spaces")
   })
 
-  it("says that -- is reserved for namespace encoding", () => {
-    expect(nameProblem("my--app")).toContain("reserved for namespace encoding")
+  it("says that -- is reserved for namespace encoding, quoting it as pitchfork does", () => {
+    expect(nameProblem("my--app")).toContain("the reserved sequence '--' (a double dash encodes namespaces)")
   })
 
   it("quotes the offending character", () => {
