@@ -2,7 +2,7 @@
 // none (`start --group` at the end reads "unknown option --group"; `start --group --delay 1`
 // takes `--delay` for the group's name), a missing or unknown subcommand. What they check against
 // comes from the command tree (argvTables.ts).
-import { closest } from "../config/suggest.js"
+import { closest } from "../domain/suggest.js"
 import { argvTables } from "./argvTables.js"
 import { RUNS_ALONE } from "./usageSpec/headings.js"
 

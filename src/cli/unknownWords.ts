@@ -3,7 +3,7 @@
 // `--force`?). Checked on the raw arguments before @effect/cli parses them: it answers an unknown
 // command with a bare list of every command, and repeated IDs swallow an unknown flag (EFFECT-V3
 // §7), which the actions then report without the closest match or the help to read.
-import { closest } from "../config/suggest.js"
+import { closest } from "../domain/suggest.js"
 import { ALIASES } from "./aliases.js"
 import { valueFlags } from "./argvChecks.js"
 import { argvTables } from "./argvTables.js"

@@ -1,6 +1,6 @@
 import { Option, ParseResult, type Schema } from "effect"
 import * as AST from "effect/SchemaAST"
-import { closest } from "./suggest.js"
+import { closest } from "../domain/suggest.js"
 
 /** One decoding problem of a config value, ready to become a ConfigProblem. */
 export interface ValueIssue {

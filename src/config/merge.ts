@@ -15,13 +15,13 @@ import { DaemonId, parseDaemonRef, toIdObject } from "../domain/DaemonId.js"
 import { type DaemonOptions, DEPRECATED_PORT_KEYS, daemonOptionFields } from "../domain/DaemonOptions.js"
 import { type DependencyCondition, entryCondition, entryId } from "../domain/Dependency.js"
 import type { ResolvedConfig, ResolvedDaemon, ResolvedGroup, ResolvedSlug } from "../domain/ResolvedConfig.js"
+import { closest } from "../domain/suggest.js"
 import { type TemplateSyntax, templateRefs } from "../domain/Template.js"
 import { slugProblem } from "../proxy/slugs.js"
 import { findCycle } from "./dependencies.js"
 import { locateKey } from "./locate.js"
 import type { ParsedFile } from "./parseFile.js"
 import { expandPath } from "./paths.js"
-import { closest } from "./suggest.js"
 
 export interface NamespacedFile {
   readonly parsed: ParsedFile

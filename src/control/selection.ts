@@ -1,9 +1,9 @@
 import * as nodePath from "node:path"
 import { Data, Effect, Either, Option } from "effect"
-import { nearest } from "../config/suggest.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import { parseDaemonRef } from "../domain/DaemonId.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+import { nearest } from "../domain/suggest.js"
 import { projectRootOf } from "../proxy/slugs.js"
 import { fileHint } from "./fileHint.js"
 

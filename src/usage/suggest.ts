@@ -1,4 +1,4 @@
-import { editDistance } from "../config/suggest.js"
+import { editDistance } from "../domain/suggest.js"
 
 /** The closest of `candidates` to a misspelt `word`, when one is close enough to be a typo. */
 export const suggestion = (word: string, candidates: ReadonlyArray<string>): string | undefined => {

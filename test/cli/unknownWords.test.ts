@@ -5,10 +5,10 @@ import { Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { nothingToStart } from "../../src/cli/nothingToStart.js"
 import { closestCommand, commandProblem, unknownFlagProblem } from "../../src/cli/unknownWords.js"
-import { nearest } from "../../src/config/suggest.js"
 import { fileCommand, fileHint, idFromFile } from "../../src/control/fileHint.js"
 import type { ResolvedConfig } from "../../src/domain/ResolvedConfig.js"
 import { Settings } from "../../src/domain/Settings.js"
+import { nearest } from "../../src/domain/suggest.js"
 
 describe("commandProblem", () => {
   it("names an unknown command with the closest command (an alias counts as its command)", () => {

@@ -4,7 +4,7 @@ import { findCycle } from "../../src/config/dependencies.js"
 import { candidateLocations } from "../../src/config/discover.js"
 import { locateKey } from "../../src/config/locate.js"
 import { expandPath } from "../../src/config/paths.js"
-import { closest, editDistance } from "../../src/config/suggest.js"
+import { closest, editDistance } from "../../src/domain/suggest.js"
 import { toml } from "./helpers.js"
 
 describe("locateKey", () => {

@@ -1,6 +1,6 @@
 import { Console, Effect, Schema } from "effect"
-import { nearest } from "../../config/suggest.js"
 import { type SettingGroup, settingGroups } from "../../domain/Settings.js"
+import { nearest } from "../../domain/suggest.js"
 import { ExitCode, exitWith, red } from "../output.js"
 import { handleErrors, loadHere } from "../session.js"
 import { settingKeys } from "./complete.js"

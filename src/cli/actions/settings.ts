@@ -3,13 +3,13 @@
 import { Console, Effect, Option } from "effect"
 import { settingEntries } from "../../config/settingsEntries.js"
 import { findSetting, settingInfos } from "../../config/settingsInfo.js"
-import { nearest } from "../../config/suggest.js"
 import { settingGroups } from "../../domain/Settings.js"
 import {
   type SettingEntry,
   SettingEntry as SettingEntrySchema,
   SettingList,
 } from "../../domain/SettingsOutput.js"
+import { nearest } from "../../domain/suggest.js"
 import { ExitCode, exitWith, printJson, red } from "../output.js"
 import { handleErrors, loadHere } from "../session.js"
 import { renderTable } from "../table.js"
