@@ -5,6 +5,7 @@ import { ConfigLoaderLive } from "../config/ConfigLoader.js"
 import { candidateLocations } from "../config/discover.js"
 import { loadConfig } from "../config/Loader.js"
 import { ControlLive } from "../control/Control.js"
+import { EventLogLive } from "../events/EventLog.js"
 import { LogStore } from "../logs/LogStore.js"
 import { MetricsLive } from "../metrics/Metrics.js"
 import { PresenceLive } from "../presence/live.js"
@@ -87,6 +88,7 @@ export const runHost = (options: HostOptions) =>
         Layer.provideMerge(Layer.merge(SupervisorLive, ProjectRegistryLive)),
         Layer.provideMerge(ConfigLoaderLive),
         Layer.provideMerge(StateStoreLive(paths.stateFile)),
+        Layer.provideMerge(EventLogLive()),
         Layer.provideMerge(LogStore.layer({ dir: paths.logsDir })),
         Layer.provide(
           Layer.mergeAll(

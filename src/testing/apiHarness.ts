@@ -8,6 +8,7 @@ import { HostInfo, type ListenerUrls, type ShutdownMode } from "../api/HostInfo.
 import { ConfigLoaderLive } from "../config/ConfigLoader.js"
 import { ControlLive } from "../control/Control.js"
 import { Settings } from "../domain/Settings.js"
+import { EventLog, makeEventLog } from "../events/EventLog.js"
 import { ApiLive } from "../host/server.js"
 import { makeSessions } from "../host/sessions.js"
 import { LogStore } from "../logs/LogStore.js"
@@ -55,6 +56,7 @@ export const makeApiHarness = (options: ApiHarnessOptions = {}) =>
     const logs = yield* makeMemoryLogStore({ dir: nodePath.join(dir, "logs") })
     const hooks = yield* makeRecordingHookRunner
     const state = yield* makeStateStore(nodePath.join(dir, "state.json"))
+    const events = yield* makeEventLog()
     // nothing of the machine's own configuration is read
     const env = {
       PATH: "/usr/bin:/bin",
@@ -85,6 +87,7 @@ export const makeApiHarness = (options: ApiHarnessOptions = {}) =>
       Layer.provideMerge(
         Layer.mergeAll(
           Layer.succeed(StateStore, state),
+          Layer.succeed(EventLog, events),
           Layer.succeed(LogStore, logs.store),
           Layer.succeed(ProcessService, fake.service),
           Layer.succeed(SupervisorConfig, {
