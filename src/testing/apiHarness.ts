@@ -131,6 +131,30 @@ export const makeApiHarness = (options: ApiHarnessOptions = {}) =>
         }
         return { status: response.status, contentType: response.headers.get("content-type"), text, json }
       })
+    /**
+     * A GET of an open-ended stream: its status, content type, and `read(until)`, which reads the
+     * body until `until` holds for the text so far (then the request is cancelled).
+     */
+    const openStream = (path: string, headers: Record<string, string> = {}) =>
+      Effect.promise(async () => {
+        const response = await web.handler(new Request(`http://localhost${path}`, { headers }))
+        const body = response.body
+        if (body === null) throw new Error(`no body for ${path}`)
+        const reader = body.getReader()
+        const decoder = new TextDecoder()
+        let text = ""
+        const read = (until: (text: string) => boolean) =>
+          Effect.promise(async () => {
+            while (!until(text)) {
+              const next = await reader.read()
+              if (next.done) break
+              text += decoder.decode(next.value, { stream: true })
+            }
+            return text
+          })
+        const close = Effect.promise(() => reader.cancel())
+        return { status: response.status, contentType: response.headers.get("content-type"), read, close }
+      })
     /** Writes a project's supervisor.toml under the harness's directory; its path. */
     const project = (name: string, toml: string) => {
       const projectDir = nodePath.join(dir, name)
@@ -138,5 +162,5 @@ export const makeApiHarness = (options: ApiHarnessOptions = {}) =>
       fs.writeFileSync(nodePath.join(projectDir, "supervisor.toml"), toml)
       return projectDir
     }
-    return { request, project, fake, logs, hooks: hooks.hooks, dir, trees, sampleUsage }
+    return { request, openStream, project, fake, logs, hooks: hooks.hooks, dir, trees, sampleUsage, events }
   })
