@@ -11,8 +11,9 @@ export interface EventLogOptions {
   /** How many of the latest events are kept for `since` (default 2000). */
   readonly retain?: number
   /**
-   * How many published events a reader may lag behind before it loses the oldest (default 512):
+   * How many published events a reader may lag behind before it loses the oldest (default 512, or `retain` when smaller):
    * the one buffer all readers share, so a reader that reads nothing holds no more than this.
+   * At most `retain` by default: what a reader lost from it is taken from the retained events.
    */
   readonly readerBuffer?: number
 }
@@ -57,7 +58,7 @@ export const makeEventLog = (options: EventLogOptions = {}) =>
     const ring: Array<SupervisorEvent | undefined> = new Array(retain)
     let last = 0
     const live = yield* Effect.acquireRelease(
-      PubSub.sliding<SupervisorEvent>(Math.max(1, options.readerBuffer ?? 512)),
+      PubSub.sliding<SupervisorEvent>(Math.max(1, options.readerBuffer ?? Math.min(512, retain))),
       PubSub.shutdown,
     )
     // seq, ring and the live buffer change together: readers see seqs in order

@@ -88,7 +88,7 @@ export const runHost = (options: HostOptions) =>
         Layer.provideMerge(Layer.merge(SupervisorLive, ProjectRegistryLive)),
         Layer.provideMerge(ConfigLoaderLive),
         Layer.provideMerge(StateStoreLive(paths.stateFile)),
-        Layer.provideMerge(EventLogLive()),
+        Layer.provideMerge(EventLogLive({ retain: config.settings.supervisor.events_retained })),
         Layer.provideMerge(LogStore.layer({ dir: paths.logsDir })),
         Layer.provide(
           Layer.mergeAll(
