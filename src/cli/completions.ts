@@ -2,8 +2,8 @@
 // usage spec (src/usage/consume/completion.ts), not @effect/cli's, so that the aliases (`stat`,
 // `sup run`, ...) complete like their commands and every flag is the one the help lists.
 import { Console, Effect } from "effect"
+import { VERSION } from "../domain/version.js"
 import type { Shell } from "../usage/consume/completion.js"
-import { VERSION } from "../version.js"
 
 /** Prints the script for `shell`. Loaded when asked for: no other command needs the generator. */
 export const printCompletions = (shell: Shell): Effect.Effect<void> =>

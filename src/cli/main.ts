@@ -1,9 +1,9 @@
 import { Command, ValidationError } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { stderrLevelProblem } from "../domain/stderrLevel.js"
+import { VERSION } from "../domain/version.js"
 import { stripAnsi } from "../logs/ansi.js"
 import type { Shell } from "../usage/consume/completion.js"
-import { VERSION } from "../version.js"
 import { runFlagsCommand } from "./adhoc.js"
 import { withAliases } from "./aliases.js"
 import {

@@ -1,7 +1,7 @@
 import * as http from "node:http"
 import type { Server } from "node:net"
 import { Console, Effect, Layer, Ref, Runtime } from "effect"
-import { HostInfo } from "../api/HostInfo.js"
+import { HostInfo } from "../domain/HostInfo.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
 import { makeProxyHandler, RESPONSE_TIMEOUT } from "./handler.js"
 import { createPlainProxyServer } from "./http1/plainServer.js"

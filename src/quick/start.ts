@@ -13,7 +13,7 @@ import { type Spinner, startSpinner } from "../cli/spinner.js"
 import { outcomeReportLine, outcomeStatus, startReportLines, waitingLine } from "../cli/startText.js"
 import { red } from "../cli/style.js"
 import type { StartFromEvent } from "../domain/StartEvent.js"
-import { VERSION } from "../version.js"
+import { VERSION } from "../domain/version.js"
 import { definedEnv, post } from "./request.js"
 
 export interface StartArgs {

@@ -1,6 +1,6 @@
+import { nextRunOf } from "../automation/cron/schedule.js"
 import type { ApiDaemonEntry, NextRetry } from "../domain/ApiDaemonEntry.js"
 import { logProblemOf } from "../state/storageHealth.js"
-import { nextRunOf } from "./cron/schedule.js"
 import { type DaemonState, isActive } from "./DaemonState.js"
 import type { DaemonUsage } from "./resourceUsage.js"
 
