@@ -1,6 +1,6 @@
-import { nextRunOf } from "../automation/cron/schedule.js"
 import { configDefinitions } from "../config/definitions.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
+import { nextRunOf } from "../domain/cronSchedule.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { compareIds } from "../domain/idOrder.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"

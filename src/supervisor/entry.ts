@@ -1,5 +1,5 @@
-import { nextRunOf } from "../automation/cron/schedule.js"
 import type { ApiDaemonEntry, NextRetry } from "../domain/ApiDaemonEntry.js"
+import { nextRunOf } from "../domain/cronSchedule.js"
 import { logProblemOf } from "../state/storageHealth.js"
 import { type DaemonState, isActive } from "./DaemonState.js"
 import type { DaemonUsage } from "./resourceUsage.js"

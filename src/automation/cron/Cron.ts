@@ -1,12 +1,5 @@
 import { Clock, Context, Duration, Effect, Either, FiberMap, Layer, type Scope, Stream } from "effect"
 import { Control } from "../../control/Control.js"
-import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
-import { LogStore } from "../../logs/LogStore.js"
-import { ProjectRegistry } from "../../registry/ProjectRegistry.js"
-import { allDefinitions } from "../../registry/snapshot.js"
-import { StateStore } from "../../state/StateStore.js"
-import { isActive } from "../../supervisor/DaemonState.js"
-import { Supervisor, type SupervisorShape } from "../../supervisor/Supervisor.js"
 import {
   type CronSchedule,
   decide,
@@ -15,7 +8,14 @@ import {
   nextRunAfter,
   sameSchedule,
   scheduleOf,
-} from "./schedule.js"
+} from "../../domain/cronSchedule.js"
+import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
+import { LogStore } from "../../logs/LogStore.js"
+import { ProjectRegistry } from "../../registry/ProjectRegistry.js"
+import { allDefinitions } from "../../registry/snapshot.js"
+import { StateStore } from "../../state/StateStore.js"
+import { isActive } from "../../supervisor/DaemonState.js"
+import { Supervisor, type SupervisorShape } from "../../supervisor/Supervisor.js"
 
 // Starts daemons on their `cron` schedule (docs/cron.md): one fiber per schedule sleeps until the
 // next scheduled time (croner computes it), then applies the retrigger rule.

@@ -1,7 +1,7 @@
 import { Clock, Context, Duration, Effect, FiberSet, Layer, Stream } from "effect"
 import type { Settings } from "../../domain/Settings.js"
+import { LiveSettings } from "../../registry/liveSettings.js"
 import type { DaemonState } from "../../supervisor/DaemonState.js"
-import { LiveSettings } from "../../supervisor/liveSettings.js"
 import { Supervisor } from "../../supervisor/Supervisor.js"
 import { cpuMessage, memoryMessage } from "./format.js"
 import { type TreeSample, TreeSampler } from "./trees.js"

@@ -8,12 +8,7 @@ import {
   makeCron,
   supervisorView,
 } from "../../../src/automation/cron/Cron.js"
-import {
-  type CronSchedule,
-  decide,
-  type LastRun,
-  type Retrigger,
-} from "../../../src/automation/cron/schedule.js"
+import { type CronSchedule, decide, type LastRun, type Retrigger } from "../../../src/domain/cronSchedule.js"
 import type { DaemonDefinition } from "../../../src/domain/DaemonDefinition.js"
 import {
   awaitSleepUntil,

@@ -5,9 +5,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Duration, Effect, Ref, Stream, TestClock } from "effect"
 import { makeCron, supervisorView } from "../../../src/automation/cron/Cron.js"
-import type { CronSchedule } from "../../../src/automation/cron/schedule.js"
 import type { Backend, BackendEvents } from "../../../src/automation/watch/fileWatcher.js"
 import { daemonSpecs, makeWatch } from "../../../src/automation/watch/Watch.js"
+import type { CronSchedule } from "../../../src/domain/cronSchedule.js"
 import {
   awaitSleepUntil,
   awaitStatus,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Context, Deferred, Duration, Effect, Layer, Ref, Schema, SubscriptionRef, TestClock } from "effect"
 import { Limits, LimitsLive } from "../../../src/automation/limits/Limits.js"
 import { Settings } from "../../../src/domain/Settings.js"
-import { LiveSettings, liveSettingsOf } from "../../../src/supervisor/liveSettings.js"
+import { LiveSettings, liveSettingsOf } from "../../../src/registry/liveSettings.js"
 import { Supervisor } from "../../../src/supervisor/Supervisor.js"
 import { type FakeTreeSampler, makeFakeTreeSampler } from "../../../src/testing/FakeTreeSampler.js"
 import {

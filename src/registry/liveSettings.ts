@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Stream, SubscriptionRef } from "effect"
 import type { Settings } from "../domain/Settings.js"
-import { ProjectRegistry } from "../registry/ProjectRegistry.js"
+import { ProjectRegistry } from "./ProjectRegistry.js"
 
 /**
  * The supervisor's global settings as they are now: those of the global config files (and the

@@ -1,11 +1,11 @@
 import type { CliApp, Command } from "@effect/cli"
 import { Effect } from "effect"
-import type { AnyCliCommand } from "../cli/usageSpec/effectCli.js"
-import { mcpDefinition } from "./index.js"
+import { mcpDefinition } from "../mcp/index.js"
+import type { AnyCliCommand } from "./usageSpec/effectCli.js"
 
 /**
  * `supervisor mcp`: serves the MCP tools over stdio until stdin ends. The SDK is in its own
- * bundle (dist/mcp.cjs, the build externalises ./server.js), loaded only here.
+ * bundle (dist/mcp.cjs, the build externalises ../mcp/server.js), loaded only here.
  */
 /** The CLI's root command, as the MCP tools run it. */
 export type McpRoot = Command.Command<"supervisor", CliApp.CliApp.Environment, unknown, unknown> &
@@ -15,6 +15,6 @@ export const mcp = (root: McpRoot): Effect.Effect<void, never, CliApp.CliApp.Env
   Effect.gen(function* () {
     const runtime = yield* Effect.runtime<CliApp.CliApp.Environment>()
     const definition = yield* mcpDefinition(root, runtime)
-    const { serveMcp } = yield* Effect.promise(() => import("./server.js"))
+    const { serveMcp } = yield* Effect.promise(() => import("../mcp/server.js"))
     yield* Effect.promise(() => serveMcp(definition))
   })

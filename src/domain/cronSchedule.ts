@@ -1,6 +1,6 @@
 import { Cron } from "croner"
-import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
-import type { RETRIGGERS } from "../../domain/DaemonOptions.js"
+import type { DaemonDefinition } from "./DaemonDefinition.js"
+import type { RETRIGGERS } from "./DaemonOptions.js"
 
 // The pure part of cron (docs/cron.md): when a schedule fires next, and what a firing does.
 
