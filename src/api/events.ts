@@ -3,9 +3,9 @@
 // Last-Event-ID). docs/events.md.
 import { HttpServerResponse } from "@effect/platform"
 import { Chunk, Either, Stream } from "effect"
+import type { HostInfoShape } from "../domain/HostInfo.js"
 import { EventStreamItem } from "../domain/SupervisorEvent.js"
 import type { EventLogShape } from "../events/EventLog.js"
-import type { HostInfoShape } from "./HostInfo.js"
 import { ndjsonLines, ndjsonResponse } from "./ndjson.js"
 
 export const EVENT_STREAM = "text/event-stream"

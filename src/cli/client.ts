@@ -6,10 +6,10 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Context, Data, type Duration, Effect, Layer, Schedule } from "effect"
 import { Api } from "../api/Api.js"
 import { CLI_HEADER, NOTICES_HEADER, printNotices } from "../domain/cliNotices.js"
+import { VERSION } from "../domain/version.js"
 import { lockHeld } from "../host/lock.js"
 import { supervisorNodeFlags } from "../host/nodeFlags.js"
 import { stateDir, statePaths } from "../state/paths.js"
-import { VERSION } from "../version.js"
 
 export class NotRunning extends Data.TaggedError("NotRunning")<{ readonly message: string }> {}
 export class VersionMismatch extends Data.TaggedError("VersionMismatch")<{ readonly message: string }> {}

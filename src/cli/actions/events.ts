@@ -4,13 +4,13 @@ import { resolveId, UsageError } from "../../control/selection.js"
 import { eventText } from "../../domain/eventText.js"
 import { jsonEncoder } from "../../domain/jsonEncoding.js"
 import { EventStreamItem } from "../../domain/SupervisorEvent.js"
+import { cyan, dim, yellow } from "../../terminal/style.js"
+import type { EventsOptions } from "../args/events.js"
 import { SupervisorClient } from "../client.js"
-import type { EventsOptions } from "../events.js"
 import { ndjsonItems } from "../ndjson.js"
 import { note } from "../output.js"
 import { handleErrors, loadHere, withClient } from "../session.js"
 import { withSlugProjects } from "../slugIds.js"
-import { cyan, dim, yellow } from "../style.js"
 
 const decodeItem = Schema.decodeUnknownSync(EventStreamItem)
 const itemJson = jsonEncoder(EventStreamItem)
