@@ -29,6 +29,8 @@ export interface Extras {
   readonly runsAlone?: ReadonlyArray<string>
   /** Commands accepted but never listed or offered, by path (`"complete"`). */
   readonly hidden?: ReadonlyArray<string>
+  /** Global flags of the program that argv handling takes before @effect/cli (`--url`). */
+  readonly globals?: ReadonlyArray<Flag>
   /** The spec's top-level completers (`complete "id" run="..."`): every command has them. */
   readonly complete?: ReadonlyArray<Complete>
 }
@@ -72,7 +74,7 @@ export const cliSpec = (command: AnyCliCommand, options: CliSpecOptions = {}): S
     bin: tree.name,
     version: options.version,
     about: tree.help,
-    root: { ...root, help: undefined, flags: [...root.flags, HELP, VERSION] },
+    root: { ...root, help: undefined, flags: [...root.flags, HELP, VERSION, ...(extras.globals ?? [])] },
     sources: [],
     passthrough: [],
   }
@@ -136,7 +138,10 @@ const buildCommand = (
     passthrough: [],
     complete: extras.complete === undefined || extras.complete.length === 0 ? undefined : extras.complete,
   }
-  const withGlobals = parent === undefined ? { ...command, flags: [...command.flags, HELP] } : command
+  const withGlobals =
+    parent === undefined
+      ? { ...command, flags: [...command.flags, HELP, ...(extras.globals ?? [])] }
+      : command
   return {
     ...command,
     subcommands: tree.subcommands.map((sub) => {

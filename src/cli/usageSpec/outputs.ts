@@ -32,6 +32,7 @@ import { OPTIONAL_VALUE } from "../portFlags.js"
 import { CD_COMMAND } from "../shell.js"
 import { ExitCode as Status } from "../style.js"
 import type { Extras } from "./cliSpec.js"
+import { REMOTE_GLOBAL_FLAGS } from "./globalFlags.js"
 import { COMMAND_HEADINGS, COMPLETERS, RUNS_ALONE } from "./headings.js"
 import { ResolveOutput } from "./resolveOutput.js"
 
@@ -285,6 +286,7 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
 /** The CLI's extras: the tables above, with the aliases and the optional value of their sources. */
 export const CLI_EXTRAS: Extras = {
   root: ROOT_EXTRAS,
+  globals: REMOTE_GLOBAL_FLAGS,
   commands: COMMAND_EXTRAS,
   aliases: {
     ...Object.fromEntries(
