@@ -62,8 +62,8 @@ const hostExternal = {
 const mcpExternal = {
   name: "mcp-external",
   setup(b) {
-    b.onResolve({ filter: /^\.\/server\.js$/ }, (args) =>
-      args.importer.endsWith("/mcp/command.ts") ? { path: "mcp.cjs", namespace: "mcp-bundle" } : undefined,
+    b.onResolve({ filter: /^\.\.\/mcp\/server\.js$/ }, (args) =>
+      args.importer.endsWith("/cli/mcpCommand.ts") ? { path: "mcp.cjs", namespace: "mcp-bundle" } : undefined,
     )
     b.onLoad({ filter: /.*/, namespace: "mcp-bundle" }, () => ({
       contents: 'module.exports = require(require("node:path").join(__dirname, "mcp.cjs"))',

@@ -1,7 +1,7 @@
 import { HttpApiBuilder, type HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
+import { Presence } from "../automation/presence/Presence.js"
 import { CLI_HEADER, encodeNotices, NOTICES_HEADER } from "../domain/cliNotices.js"
-import { Presence } from "../presence/Presence.js"
 
 /**
  * Wraps an app: a request of the CLI (CLI_HEADER) gets the pending autostop notices in its

@@ -1,8 +1,8 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
+import { processStartTime } from "../automation/presence/identity.js"
+import { type Occupant, Presence } from "../automation/presence/Presence.js"
 import type { PresenceEntry } from "../domain/Presence.js"
-import { processStartTime } from "../presence/identity.js"
-import { type Occupant, Presence } from "../presence/Presence.js"
 import { Api } from "./Api.js"
 
 const entry = (o: Occupant): PresenceEntry => ({

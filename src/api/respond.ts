@@ -2,10 +2,10 @@
 // of an error, and every daemon the supervisor knows as the API lists it.
 import type { HttpServerRequest } from "@effect/platform"
 import { Chunk, Effect, Schema, Stream } from "effect"
+import type { HostInfoShape } from "../domain/HostInfo.js"
 import { LogStreamItem } from "../domain/LogEntry.js"
 import { daemonUsage } from "../supervisor/resourceUsage.js"
 import type { Supervisor } from "../supervisor/Supervisor.js"
-import type { HostInfoShape } from "./HostInfo.js"
 import { ndjsonLines, ndjsonResponse } from "./ndjson.js"
 
 /** Every daemon the supervisor knows, as the API lists it (usage read from /proc in one pass). */

@@ -1,6 +1,5 @@
 import { type CliApp, Command } from "@effect/cli"
 import type { Effect } from "effect"
-import type { McpRoot } from "../mcp/command.js"
 import { runCommand, waitCommand } from "./adhoc.js"
 import { bootCommand } from "./boot.js"
 import { cleanCommand } from "./clean.js"
@@ -15,6 +14,7 @@ import { importCommand } from "./import.js"
 import { lazy } from "./lazy.js"
 import { listCommand, statusCommand } from "./listing.js"
 import { logsCommand } from "./logs.js"
+import type { McpRoot } from "./mcpCommand.js"
 import { proxyCommand } from "./proxy.js"
 import { schemaCommand } from "./schema.js"
 import { settingsCommand } from "./settings.js"
@@ -22,6 +22,7 @@ import { activateCommand, cdCommand, projectCommand } from "./shell.js"
 import { specCommand } from "./spec.js"
 import { tuiCommand } from "./tui.js"
 import { printUsage } from "./usageCommand.js"
+import type { AnyCliCommand } from "./usageSpec/effectCli.js"
 import { webCommand } from "./web.js"
 
 /** `supervisor usage`: the usage spec of this very tree (read when the command runs). */
@@ -35,7 +36,7 @@ const mcpCommand = Command.make(
   {},
   (): Effect.Effect<void, never, CliApp.CliApp.Environment> =>
     lazy(
-      () => import("../mcp/command.js"),
+      () => import("./mcpCommand.js"),
       (m) => m.mcp(rootCommand as McpRoot),
     ),
 ).pipe(Command.withDescription("serve the Model Context Protocol over stdio, for coding agents"))
@@ -71,7 +72,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     specCommand,
     usageCommand,
     mcpCommand,
-    completionCommand,
+    completionCommand((): AnyCliCommand => rootCommand),
     completeCommand,
     cdCommand,
   ]),

@@ -3,7 +3,7 @@
 // the program (`$ start`), lists the library's own options (`--wizard`, `--log-level`,
 // `--completions`) and describes values generically ("A user-defined piece of text").
 import { Console, Effect } from "effect"
-import { VERSION } from "../version.js"
+import { VERSION } from "../domain/version.js"
 import { valueFlags } from "./argvChecks.js"
 
 /** The arguments before `--`, without the values of value flags (`--grep -h` is no help). */

@@ -1,9 +1,9 @@
 import { Command, ValidationError } from "@effect/cli"
 import { Console, Effect } from "effect"
 import { stderrLevelProblem } from "../domain/stderrLevel.js"
+import { VERSION } from "../domain/version.js"
 import { stripAnsi } from "../logs/ansi.js"
 import type { Shell } from "../usage/consume/completion.js"
-import { VERSION } from "../version.js"
 import { runFlagsCommand } from "./adhoc.js"
 import { withAliases } from "./aliases.js"
 import {
@@ -54,7 +54,7 @@ const checkArgs = (argv: ReadonlyArray<string>) => {
       Effect.as(false),
     )
   const [first, shell] = argv.slice(2)
-  if (first === "--completions") return printCompletions(shell as Shell).pipe(Effect.as(false))
+  if (first === "--completions") return printCompletions(rootCommand, shell as Shell).pipe(Effect.as(false))
   const head = runHead(argv)
   if (head === undefined) return Effect.succeed(true)
   if ("problem" in head) return usageError(head.problem)

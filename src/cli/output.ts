@@ -1,9 +1,9 @@
 import { Console, Effect, type Schema } from "effect"
 import { jsonEncoder } from "../domain/jsonEncoding.js"
 import { showsOnStderr } from "../domain/stderrLevel.js"
-import { yellow } from "./style.js"
+import { yellow } from "../terminal/style.js"
 
-export { bold, cyan, dim, ExitCode, green, isTTY, red, yellow } from "./style.js"
+export { bold, cyan, dim, ExitCode, green, isTTY, red, yellow } from "../terminal/style.js"
 
 /** `warning: TEXT` on stderr, unless SUPERVISOR_LOG is `error` (or `off`). */
 export const warn = (text: string): Effect.Effect<void> =>

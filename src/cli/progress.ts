@@ -8,10 +8,10 @@ import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { StartEvent, type StartProgress, type Waiting } from "../domain/StartEvent.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
+import { startSpinner } from "../terminal/spinner.js"
+import { outcomeReportLine, waitingLine } from "../terminal/startText.js"
 import { SupervisorClient } from "./client.js"
 import { ndjsonItems } from "./ndjson.js"
-import { startSpinner } from "./spinner.js"
-import { outcomeReportLine, waitingLine } from "./startText.js"
 
 const decodeEvent = Schema.decodeUnknownSync(StartEvent)
 

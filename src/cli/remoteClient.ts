@@ -7,7 +7,7 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Context, Data, Effect, Layer } from "effect"
 import { Api } from "../api/Api.js"
 import { CLI_HEADER, NOTICES_HEADER, printNotices } from "../domain/cliNotices.js"
-import { VERSION } from "../version.js"
+import { VERSION } from "../domain/version.js"
 import { type RemoteTarget, remoteTarget } from "./remote.js"
 
 /** The supervisor at the URL cannot be used: unreachable, unverifiable, or it refused the token. */

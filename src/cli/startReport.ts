@@ -1,8 +1,8 @@
 import { Console, Effect } from "effect"
 import { StartOutcomes } from "../domain/CliOutput.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
+import { outcomeStatus, startReportLines } from "../terminal/startText.js"
 import { exitWith, printJson } from "./output.js"
-import { outcomeStatus, startReportLines } from "./startText.js"
 
 /**
  * Prints the outcomes of a start (startText.ts), but those `printed` already, or all of them as

@@ -1,5 +1,5 @@
 import { Console, Effect } from "effect"
-import { VERSION } from "../version.js"
+import { VERSION } from "../domain/version.js"
 import type { AnyCliCommand } from "./usageSpec/effectCli.js"
 
 /**

@@ -1,9 +1,9 @@
 import { configDefinitions } from "../config/definitions.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
+import { nextRunOf } from "../domain/cronSchedule.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { compareIds } from "../domain/idOrder.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
-import { nextRunOf } from "../supervisor/cron/schedule.js"
 
 const byId = (a: ApiDaemonEntry, b: ApiDaemonEntry) => compareIds(a.id.qualified, b.id.qualified)
 

@@ -1,10 +1,10 @@
 // The proxy address of each daemon a start made ready (`proxy_url` of a Ready outcome), which
 // `supervisor start` prints as pitchfork does (`↳ shop/web https://shop.localhost:7443`).
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import { proxyUrlOf } from "../domain/proxyUrl.js"
 import type { StartEvent } from "../domain/StartEvent.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
-import { slugOf } from "../proxy/slugs.js"
-import { proxyUrlOf } from "../proxy/url.js"
+import { slugOf } from "../domain/slugs.js"
 import type { ProxyView } from "./proxyView.js"
 
 /** `outcome` with the daemon's proxy address when it is ready and a slug names it. */

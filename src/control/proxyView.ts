@@ -2,11 +2,11 @@
 // on each use (through the loader's cache), so that `proxy add` is seen at once.
 import { Effect, SubscriptionRef } from "effect"
 import type { ConfigLoaderShape } from "../config/ConfigLoader.js"
-import type { Slugs } from "../proxy/slugs.js"
-import { type EffectiveProxy, effectiveProxy } from "../proxy/url.js"
+import type { SupervisorConfigShape } from "../config/SupervisorConfig.js"
+import { type EffectiveProxy, effectiveProxy } from "../domain/proxyUrl.js"
+import type { Slugs } from "../domain/slugs.js"
 import type { ProjectRegistryShape } from "../registry/ProjectRegistry.js"
 import { GLOBAL_DIR } from "../registry/snapshot.js"
-import type { SupervisorConfigShape } from "../supervisor/SupervisorConfig.js"
 
 export interface ProxyView {
   readonly slugs: Slugs

@@ -3,8 +3,8 @@ import { Data, Effect, Either, Option } from "effect"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import { parseDaemonRef } from "../domain/DaemonId.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+import { projectRootOf } from "../domain/slugs.js"
 import { nearest } from "../domain/suggest.js"
-import { projectRootOf } from "../proxy/slugs.js"
 import { fileHint } from "./fileHint.js"
 
 export class UnknownDaemon extends Data.TaggedError("UnknownDaemon")<{ readonly message: string }> {}

@@ -1,6 +1,7 @@
 import { Console, Effect } from "effect"
 import { ConfigLoader } from "../config/ConfigLoader.js"
 import { configDefinitions, dependencyClosure } from "../config/definitions.js"
+import { SupervisorConfig } from "../config/SupervisorConfig.js"
 import { Control } from "../control/Control.js"
 import type { StartPlan } from "../control/plan.js"
 import { formatProblem } from "../domain/ConfigProblem.js"
@@ -8,7 +9,6 @@ import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { StateStore } from "../state/StateStore.js"
-import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
 
 // `supervisor supervisor run --boot`: once, at start-up, every daemon marked `boot_start = true`
 // in the global configuration and the known projects starts, dependencies first (docs/boot.md).

@@ -1,4 +1,4 @@
-import type { Sessions } from "../api/HostInfo.js"
+import type { Sessions } from "../domain/HostInfo.js"
 import { randomId } from "../state/token.js"
 
 /**

@@ -1,7 +1,7 @@
 import { Command, ValidationError } from "@effect/cli"
 import { Cause, Effect } from "effect"
+import { VERSION } from "../domain/version.js"
 import { stripAnsi } from "../logs/ansi.js"
-import { VERSION } from "../version.js"
 
 /** What a CLI command printed, and its exit status. */
 export interface Captured {

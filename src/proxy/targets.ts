@@ -1,18 +1,18 @@
 import * as nodePath from "node:path"
 import { Deferred, Effect, Option, Stream, SubscriptionRef } from "effect"
+import { SupervisorConfig } from "../config/SupervisorConfig.js"
 import { Control } from "../control/Control.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
+import type { Slugs } from "../domain/slugs.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
 import { GLOBAL_DIR, type RegistrySnapshot } from "../registry/snapshot.js"
 import type { DaemonState } from "../supervisor/DaemonState.js"
 import { daemonUsage } from "../supervisor/resourceUsage.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
-import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
 import { loopbackFor } from "./address.js"
 import type { ProxyTarget, Resolution } from "./handler.js"
 import type { ProxyOptions } from "./options.js"
 import { failure, type ProxyFailure } from "./pages.js"
-import type { Slugs } from "./slugs.js"
 
 /** How many of a daemon's last log lines a 502 page shows. */
 const LOG_LINES = 20

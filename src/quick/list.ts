@@ -5,7 +5,7 @@
 // with start.ts into dist/quick.cjs: no Effect here, that is the point (docs/benchmarks.md).
 // the types only (erased by the build): the request and answer as the API declares them
 import type { ListAnswer, ListRequest } from "../api/Api.js"
-import { VERSION } from "../version.js"
+import { VERSION } from "../domain/version.js"
 import { definedEnv, post, readAll } from "./request.js"
 
 type Answer = typeof ListAnswer.Encoded

@@ -4,8 +4,9 @@
 // answer to stdout as it comes. Any other form (several IDs, filters, --json, --tail, timestamps
 // to colour on a terminal), no supervisor, another version, or an ID the CLI would complain about
 // resolves false before anything is printed, and the full CLI runs.
-import { isTTY, red } from "../cli/style.js"
-import { VERSION } from "../version.js"
+
+import { VERSION } from "../domain/version.js"
+import { isTTY, red } from "../terminal/style.js"
 import { post } from "./request.js"
 
 export interface LogsArgs {

@@ -2,18 +2,18 @@
 // [--group G] [--force] [--quiet] [--json]`) the launcher sends the arguments, directory and
 // environment to the running supervisor (POST /api/cli/start-from), which selects and starts the
 // daemons as the CLI would (src/api/startFrom.ts). This process prints the same lines as the CLI
-// (src/cli/startText.ts), draws the same spinner (src/cli/spinner.ts) and exits with the same
+// (src/terminal/startText.ts), draws the same spinner (src/terminal/spinner.ts) and exits with the same
 // status. Anything else (other flags, no supervisor running, another version, configuration
 // warnings, an ID to complain about) resolves false before anything was started or printed, and
 // the full CLI runs.
 
 // the types only (erased by the build): this bundle loads no Effect
 import type { StartFromRequest } from "../api/Api.js"
-import { type Spinner, startSpinner } from "../cli/spinner.js"
-import { outcomeReportLine, outcomeStatus, startReportLines, waitingLine } from "../cli/startText.js"
-import { red } from "../cli/style.js"
 import type { StartFromEvent } from "../domain/StartEvent.js"
-import { VERSION } from "../version.js"
+import { VERSION } from "../domain/version.js"
+import { type Spinner, startSpinner } from "../terminal/spinner.js"
+import { outcomeReportLine, outcomeStatus, startReportLines, waitingLine } from "../terminal/startText.js"
+import { red } from "../terminal/style.js"
 import { definedEnv, post } from "./request.js"
 
 export interface StartArgs {

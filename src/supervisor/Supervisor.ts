@@ -1,4 +1,5 @@
 import { Chunk, Context, Deferred, Effect, FiberSet, Layer, Option, Queue, Ref, Stream } from "effect"
+import { SupervisorConfig, type SupervisorConfigShape } from "../config/SupervisorConfig.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonConfig } from "../domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
@@ -22,7 +23,6 @@ import { type Archive, archiveCommandOf, pruneForever, prunePass } from "./logRe
 import { makeDaemonContext } from "./makeContext.js"
 import { makeRegistry, type Registry } from "./registry.js"
 import type { DaemonUsage } from "./resourceUsage.js"
-import { SupervisorConfig, type SupervisorConfigShape } from "./SupervisorConfig.js"
 
 export interface StartOptions {
   /** Restart the daemon if it is already running. */

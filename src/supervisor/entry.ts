@@ -1,6 +1,6 @@
 import type { ApiDaemonEntry, NextRetry } from "../domain/ApiDaemonEntry.js"
+import { nextRunOf } from "../domain/cronSchedule.js"
 import { logProblemOf } from "../state/storageHealth.js"
-import { nextRunOf } from "./cron/schedule.js"
 import { type DaemonState, isActive } from "./DaemonState.js"
 import type { DaemonUsage } from "./resourceUsage.js"
 

@@ -1,4 +1,5 @@
 import { Effect, type FiberSet, type Ref, Stream } from "effect"
+import { SupervisorConfig } from "../config/SupervisorConfig.js"
 import { LogStore } from "../logs/LogStore.js"
 import { isSupervisorLine } from "../logs/supervisorLine.js"
 import { ProcessService } from "../process/ProcessService.js"
@@ -14,7 +15,6 @@ import { resolvePorts } from "./ports/resolve.js"
 import { ReadinessProbes } from "./readiness/index.js"
 import { indexedAll, indexedUpTo, portLookup, prepareReadiness } from "./readinessContext.js"
 import type { Registry } from "./registry.js"
-import { SupervisorConfig } from "./SupervisorConfig.js"
 
 export interface ContextDeps {
   readonly registry: Registry

@@ -1,5 +1,6 @@
 import * as fs from "node:fs"
 import { Effect, Either, Option, Schedule, Stream } from "effect"
+import type { SupervisorConfigShape } from "../config/SupervisorConfig.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { treePids } from "../domain/ProcessTree.js"
 import type { LogStoreShape } from "../logs/LogStore.js"
@@ -15,7 +16,6 @@ import {
   renderChecks,
   waitUntilReady,
 } from "./readiness/index.js"
-import type { SupervisorConfigShape } from "./SupervisorConfig.js"
 
 /** What preparing a run's readiness checks needs from the supervisor. */
 export interface ReadinessDeps {

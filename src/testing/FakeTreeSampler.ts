@@ -1,5 +1,5 @@
 import { Deferred, Effect, Layer, Ref } from "effect"
-import { type TreeSample, TreeSampler } from "../supervisor/limits/trees.js"
+import { type TreeSample, TreeSampler } from "../automation/limits/trees.js"
 
 /** What a fake tree uses: resident bytes, and CPU seconds since it started. */
 export interface FakeUsage {

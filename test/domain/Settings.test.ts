@@ -1,5 +1,6 @@
 import { Duration, Schema } from "effect"
 import { describe, expect, it } from "vitest"
+import { effectiveProxy } from "../../src/domain/proxyUrl.js"
 import {
   ApiSettings,
   GeneralSettings,
@@ -9,7 +10,6 @@ import {
   settingGroups,
   WebSettings,
 } from "../../src/domain/Settings.js"
-import { effectiveProxy } from "../../src/proxy/url.js"
 import { decoder, messages, paths } from "./helpers.js"
 
 const { ok, fail } = decoder(Settings)

@@ -5,6 +5,7 @@ import { NodeFileSystem } from "@effect/platform-node"
 import { afterEach, describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Exit, Layer, Schema, Scope, Stream, SubscriptionRef, TestClock } from "effect"
 import { ConfigLoaderLive } from "../../src/config/ConfigLoader.js"
+import { SupervisorConfig } from "../../src/config/SupervisorConfig.js"
 import { Settings } from "../../src/domain/Settings.js"
 import {
   ProjectRegistry,
@@ -14,7 +15,6 @@ import {
 } from "../../src/registry/ProjectRegistry.js"
 import { emptyState } from "../../src/state/State.js"
 import { makeStateStore, StateStore } from "../../src/state/StateStore.js"
-import { SupervisorConfig } from "../../src/supervisor/SupervisorConfig.js"
 
 const dirs: Array<string> = []
 afterEach(() => {

@@ -14,6 +14,7 @@ import {
   Stream,
   TestClock,
 } from "effect"
+import { SupervisorConfig } from "../../src/config/SupervisorConfig.js"
 import { DaemonDefinition } from "../../src/domain/DaemonDefinition.js"
 import type { StatusType } from "../../src/domain/DaemonStatus.js"
 import { Settings } from "../../src/domain/Settings.js"
@@ -25,7 +26,6 @@ import type { DaemonState } from "../../src/supervisor/DaemonState.js"
 import type { HookCommand } from "../../src/supervisor/hooks/HookRunner.js"
 import type { ReadinessProbesShape } from "../../src/supervisor/readiness/index.js"
 import { Supervisor, SupervisorLive, type SupervisorShape } from "../../src/supervisor/Supervisor.js"
-import { SupervisorConfig } from "../../src/supervisor/SupervisorConfig.js"
 import { type FakeProcessService, makeFakeProcessService } from "../../src/testing/FakeProcessService.js"
 import { makeRecordingHookRunner, portsLayer, probesLayer } from "../../src/testing/fakes.js"
 import { makeMemoryLogStore } from "../../src/testing/MemoryLogStore.js"

@@ -6,8 +6,8 @@ import { type BootContext, bootStatus, disableBoot, enableBoot, findOnPath } fro
 import { BOOT_ARGS, bootEnvironment, bootLocation } from "../../boot/files.js"
 import { BootChange, BootState } from "../../domain/BootOutput.js"
 import { stateDir, statePaths } from "../../state/paths.js"
+import { dim, green, yellow } from "../../terminal/style.js"
 import { ExitCode, exitWith, printJson } from "../output.js"
-import { dim, green, yellow } from "../style.js"
 
 /**
  * A system unit as root, else a user unit; SUPERVISOR_BOOT_SCOPE=user|system chooses (a user

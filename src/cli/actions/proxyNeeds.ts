@@ -4,7 +4,7 @@
 import { Effect, Option } from "effect"
 import { loadConfig } from "../../config/Loader.js"
 import type { SupervisorInfo } from "../../domain/CliOutput.js"
-import { effectiveProxy } from "../../proxy/url.js"
+import { effectiveProxy } from "../../domain/proxyUrl.js"
 import { stateDir, statePaths } from "../../state/paths.js"
 import { isUp, SupervisorClient, supervisorClientLayer } from "../client.js"
 

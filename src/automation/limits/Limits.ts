@@ -1,0 +1,137 @@
+import { Clock, Context, Duration, Effect, FiberSet, Layer, Stream } from "effect"
+import type { Settings } from "../../domain/Settings.js"
+import { LiveSettings } from "../../registry/liveSettings.js"
+import type { DaemonState } from "../../supervisor/DaemonState.js"
+import { Supervisor } from "../../supervisor/Supervisor.js"
+import { cpuMessage, memoryMessage } from "./format.js"
+import { type TreeSample, TreeSampler } from "./trees.js"
+
+/** What the checks remember of a daemon's run between two samples. */
+interface RunSample {
+  readonly pid: number
+  readonly startTime: string | null
+  /** Clock millis of the sample. */
+  readonly at: number
+  /** CPU seconds of each process of the tree then (by `TreeProcess.key`). */
+  readonly cpu: ReadonlyMap<string, number>
+  /** Samples in a row above `cpu_limit`, this one included. */
+  readonly violations: number
+}
+
+/** The verdict of one sample: the kill message, or nothing. */
+type Verdict = string | undefined
+
+export interface LimitsShape {
+  /** One limit check now: samples every limited daemon's tree (one `/proc` pass) and kills what is over. */
+  readonly check: Effect.Effect<void>
+}
+
+/** The memory and CPU limits of the daemons (docs/limits.md), checked at every `general.interval`. */
+export class Limits extends Context.Tag("supervisor/Limits")<Limits, LimitsShape>() {}
+
+/** A daemon the checks look at: it has a process (not stopping) and a limit. */
+const isLimited = (r: DaemonState): boolean =>
+  (r.status.type === "running" || r.status.type === "waiting") &&
+  r.pid !== null &&
+  (r.def.config.memory_limit !== undefined || r.def.config.cpu_limit !== undefined)
+
+/** CPU % of one core used by the tree since `before` (processes new since then count whole). */
+const cpuPercentSince = (before: RunSample, tree: TreeSample, now: number): number => {
+  let seconds = 0
+  for (const p of tree.processes) seconds += Math.max(0, p.cpuSeconds - (before.cpu.get(p.key) ?? 0))
+  return (seconds / ((now - before.at) / 1000)) * 100
+}
+
+const intervalMillis = (s: Settings) => Duration.toMillis(Duration.decode(s.general.interval))
+
+export const LimitsLive = Layer.scoped(
+  Limits,
+  Effect.gen(function* () {
+    const supervisor = yield* Supervisor
+    const settings = yield* LiveSettings
+    const sampler = yield* TreeSampler
+    const kills = yield* FiberSet.make<void, never>()
+    const runs = new Map<string, RunSample>()
+    /** Daemons being killed: never killed twice for the same excess. */
+    const killing = new Set<string>()
+
+    const judge = (r: DaemonState, tree: TreeSample, now: number, threshold: number): Verdict => {
+      const id = r.def.id.qualified
+      const { memory_limit, cpu_limit } = r.def.config
+      const before = runs.get(id)
+      const same = before !== undefined && before.pid === r.pid && before.startTime === r.startTime
+      const percent = same && now > before.at ? cpuPercentSince(before, tree, now) : undefined
+      const over = cpu_limit !== undefined && percent !== undefined && percent > cpu_limit
+      const violations = over ? (same ? before.violations : 0) + 1 : 0
+      runs.set(id, {
+        pid: r.pid as number,
+        startTime: r.startTime,
+        at: now,
+        cpu: new Map(tree.processes.map((p) => [p.key, p.cpuSeconds])),
+        violations,
+      })
+      if (memory_limit !== undefined && tree.memoryBytes > memory_limit)
+        return memoryMessage(tree.memoryBytes, memory_limit)
+      if (cpu_limit !== undefined && percent !== undefined && violations >= threshold)
+        return cpuMessage(percent, cpu_limit, violations)
+      return undefined
+    }
+
+    /**
+     * Marked as being killed at once (not when the fiber starts): the next tick skips it. Only
+     * the sampled process (`pid`) is killed: a run that replaced it meanwhile is left alone.
+     */
+    const kill = (id: string, pid: number, message: string) => {
+      killing.add(id)
+      runs.delete(id)
+      return FiberSet.run(
+        kills,
+        supervisor
+          .kill(id, "limit", message, pid)
+          .pipe(Effect.ignore, Effect.ensuring(Effect.sync(() => killing.delete(id)))),
+      )
+    }
+
+    const check = Effect.gen(function* () {
+      const limited = (yield* supervisor.list).filter((r) => isLimited(r) && !killing.has(r.def.id.qualified))
+      const ids = new Set(limited.map((r) => r.def.id.qualified))
+      for (const id of runs.keys()) if (!ids.has(id)) runs.delete(id)
+      if (limited.length === 0) return
+      const threshold = (yield* settings.current).supervisor.cpu_violation_threshold
+      const trees = yield* sampler.sample(limited.map((r) => r.pid as number))
+      const now = yield* Clock.currentTimeMillis
+      for (const r of limited) {
+        const tree = trees.get(r.pid as number)
+        if (tree === undefined) continue
+        const message = judge(r, tree, now, threshold)
+        // the kill waits for the group to exit: the next daemons are checked meanwhile
+        if (message !== undefined) yield* kill(r.def.id.qualified, r.pid as number, message)
+      }
+    })
+
+    /** Sleeps until `general.interval` after `from`, as the settings say now: a change re-times the wait. */
+    const untilNext = (from: number) =>
+      settings.changes.pipe(
+        Stream.map(intervalMillis),
+        Stream.changes,
+        Stream.flatMap(
+          (millis) =>
+            Stream.fromEffect(
+              Effect.flatMap(Clock.currentTimeMillis, (now) =>
+                Effect.sleep(Math.max(0, from + millis - now)),
+              ),
+            ),
+          { switch: true },
+        ),
+        Stream.runHead,
+      )
+    const ticks = (from: number): Effect.Effect<never> =>
+      untilNext(from).pipe(
+        Effect.zipRight(check),
+        Effect.zipRight(Clock.currentTimeMillis),
+        Effect.flatMap((now) => ticks(now)),
+      )
+    yield* Effect.forkScoped(Effect.flatMap(Clock.currentTimeMillis, ticks))
+    return { check }
+  }),
+)
