@@ -136,7 +136,6 @@ const REMOTE_COMMANDS = new Set([
   "schema",
   "completion",
   "complete",
-  "mcp",
 ])
 
 /** Exit status of a command refused with a URL: the combination is a usage error. */
