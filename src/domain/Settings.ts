@@ -84,6 +84,13 @@ export const SupervisorSettings = Schema.Struct({
     true,
     "Start the supervisor process in the background when a command needs it",
   ),
+  events_retained: setting(
+    Schema.Int.pipe(Schema.positive()).annotations({
+      message: () => ({ message: "expected a whole number, 1 or more", override: true }),
+    }),
+    2000,
+    "How many of the latest events the supervisor keeps for clients that resume with `since` (GET /api/events)",
+  ),
 }).annotations({ identifier: "SupervisorSettings", description: "Settings of the supervisor process" })
 
 export const WebSettings = Schema.Struct({
