@@ -17,6 +17,7 @@ import { StartEvent, StartFromEvent } from "../domain/StartEvent.js"
 import { StartOutcome } from "../domain/StartOutcome.js"
 import { UsageHistoryResponse } from "../domain/UsageHistory.js"
 import { DaemonNotFound } from "../supervisor/errors.js"
+import { CommandsGroup } from "./commandsGroup.js"
 import { ndjsonBody } from "./ndjson.js"
 import { PresenceGroup } from "./presenceGroup.js"
 
@@ -335,4 +336,8 @@ export class CliGroup extends HttpApiGroup.make("cli")
   )
   .prefix("/api/cli") {}
 
-export class Api extends HttpApi.make("supervisor").add(DaemonsGroup).add(CliGroup).add(PresenceGroup) {}
+export class Api extends HttpApi.make("supervisor")
+  .add(DaemonsGroup)
+  .add(CommandsGroup)
+  .add(CliGroup)
+  .add(PresenceGroup) {}

@@ -3,7 +3,9 @@ import { ConfigLoader } from "../config/ConfigLoader.js"
 import { configDefinitions, dependencyClosure } from "../config/definitions.js"
 import type { LoadOptions } from "../config/Loader.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
+import type { Command } from "../domain/Command.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import { isActive } from "../domain/DaemonStatus.js"
 import { stopLevels } from "../domain/dependencyLevels.js"
 import type { Reason } from "../domain/Reason.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
@@ -16,6 +18,7 @@ import { daemonUsage } from "../supervisor/resourceUsage.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
 import { awaitCompletion, completedHere, completedHereById } from "./completion.js"
+import { type CommandResult, type CommandSink, makeHandle } from "./handle.js"
 import { mergeDefinitions, mergeListing } from "./listing.js"
 import type { PlannedStart, StartFrom, StartPlan, StopResult } from "./plan.js"
 import { eventWithProxyUrls, withProxyUrl } from "./proxyOutcomes.js"
@@ -29,6 +32,11 @@ import { waitingList } from "./waiting.js"
 export class ConfigUnreadable extends Data.TaggedError("ConfigUnreadable")<{ readonly message: string }> {}
 
 export interface ControlShape {
+  /**
+   * Handles one command of the protocol (src/domain/Command.ts): every front-end and background
+   * actor sends these. `sink` hears a start's progress when the command asks for `wait: "events"`.
+   */
+  readonly handle: <C extends Command>(command: C, sink?: CommandSink) => CommandResult<C>
   /** Starts the plan's daemons, dependencies first, each level at once; the outcomes in start order. */
   readonly start: (plan: StartPlan, reason: Reason) => Effect.Effect<ReadonlyArray<StartOutcome>>
   /** The same start as events (StartEvent), for progress. */
@@ -122,7 +130,9 @@ export const ControlLive = Layer.effect(
 
     const planDefs = (plan: StartPlan) => [...plan.requested, ...plan.dependencies]
     const view = proxyView(loader, projects, supervisorConfig)
+    const running = Effect.map(sup.list, (all) => all.filter(isActive).map((r) => r.def.id.qualified))
     const control: ControlShape = {
+      handle: (command, sink) => handle(command, sink),
       // a ready daemon's outcome carries its proxy address (printed by `start`)
       start: (plan, reason) =>
         Effect.flatMap(start(plan, reason), (outcomes) =>
@@ -266,6 +276,16 @@ export const ControlLive = Layer.effect(
           return { requested, dependencies, force: request.force, waiting }
         }),
     }
+    const handle = makeHandle({
+      sup,
+      loader,
+      projects,
+      known: listing({ usage: false }),
+      running,
+      start: control.start,
+      startEvents: control.startEvents,
+      stop: control.stop,
+    })
     return control
   }),
 )
