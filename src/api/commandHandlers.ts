@@ -55,11 +55,11 @@ const answer = (command: Command, exit: Exit.Exit<unknown, unknown>) =>
   }).pipe(Effect.orDie)
 
 /**
- * A start with `wait: "events"`: the status is known once the start is planned (the waiting list
- * is its first event), or failed; then each event as it comes, every outcome last. A client that
- * leaves interrupts the start, as it would interrupt a plain start request.
+ * A start with `wait: "events"`, once planned: Right with its events (the waiting list first,
+ * every outcome last), or Left with how it ended before it started (a typed failure). A client
+ * that leaves the stream interrupts the start, as it would interrupt a plain start request.
  */
-const streamed = (control: ControlShape, command: StartingCommand) =>
+export const startProgress = (control: ControlShape, command: StartingCommand) =>
   Effect.gen(function* () {
     const queue = yield* Queue.unbounded<StartEvent | null>()
     const fiber = yield* Effect.forkDaemon(
@@ -68,17 +68,25 @@ const streamed = (control: ControlShape, command: StartingCommand) =>
       ),
     )
     const first = yield* Queue.take(queue).pipe(Effect.onInterrupt(() => Fiber.interrupt(fiber)))
-    if (first === null || "outcomes" in first) return yield* answer(command, yield* Fiber.join(fiber))
-    return ndjsonResponse(
+    if (first === null || "outcomes" in first)
+      return Either.left<Exit.Exit<unknown, unknown>>(yield* Fiber.join(fiber))
+    return Either.right(
       Stream.concat(Stream.succeed(first), Stream.fromQueue(queue)).pipe(
         Stream.takeWhile((e): e is StartEvent => e !== null),
         Stream.takeUntil((e) => "outcomes" in e),
-        Stream.map(eventLine),
         Stream.ensuring(Fiber.interrupt(fiber)),
       ),
-      { connection: "close" },
     )
   })
+
+/** The ndjson response of a start's events. */
+export const eventsResponse = (events: Stream.Stream<StartEvent>) =>
+  ndjsonResponse(events.pipe(Stream.map(eventLine)), { connection: "close" })
+
+const streamed = (control: ControlShape, command: StartingCommand) =>
+  Effect.flatMap(startProgress(control, command), (started) =>
+    Either.isLeft(started) ? answer(command, started.left) : Effect.succeed(eventsResponse(started.right)),
+  )
 
 /** Handles a command given as a JSON value (the endpoint's body, or an alias's). */
 export const handleJson = (control: ControlShape, body: unknown) =>

@@ -1,10 +1,8 @@
 import { Context, Data, Effect, Either, Layer, Option, Stream } from "effect"
 import { ConfigLoader } from "../config/ConfigLoader.js"
-import { configDefinitions, dependencyClosure } from "../config/definitions.js"
 import type { LoadOptions } from "../config/Loader.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { Command } from "../domain/Command.js"
-import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { isActive } from "../domain/DaemonStatus.js"
 import { stopLevels } from "../domain/dependencyLevels.js"
 import type { Reason } from "../domain/Reason.js"
@@ -17,16 +15,15 @@ import { type DaemonNotFound, daemonNotFound } from "../supervisor/errors.js"
 import { daemonUsage } from "../supervisor/resourceUsage.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { SupervisorConfig } from "../supervisor/SupervisorConfig.js"
-import { awaitCompletion, completedHere, completedHereById } from "./completion.js"
+import { awaitCompletion, completedHereById } from "./completion.js"
 import { type CommandResult, type CommandSink, makeHandle } from "./handle.js"
 import { mergeDefinitions, mergeListing } from "./listing.js"
-import type { PlannedStart, StartFrom, StartPlan, StopResult } from "./plan.js"
+import type { StartPlan, StopResult } from "./plan.js"
 import { eventWithProxyUrls, withProxyUrl } from "./proxyOutcomes.js"
 import { proxyView } from "./proxyView.js"
-import { resolveId, selectIds } from "./selection.js"
+import { resolveId } from "./selection.js"
 import { startEvents } from "./startEvents.js"
 import { startWithDependencies } from "./startOrder.js"
-import { waitingList } from "./waiting.js"
 
 /** A daemon's project configuration cannot be read, and the supervisor never ran it. */
 export class ConfigUnreadable extends Data.TaggedError("ConfigUnreadable")<{ readonly message: string }> {}
@@ -72,12 +69,6 @@ export interface ControlShape {
    * must do it itself (configuration warnings or errors, an unknown or ambiguous ID).
    */
   readonly resolveFrom: (options: LoadOptions, typed: string) => Effect.Effect<string, string>
-  /**
-   * What `supervisor start` started from a CLI's directory would start: the selection, the
-   * definitions, the dependencies and the waiting list, as the CLI makes them. Undefined when the
-   * CLI has to do it and say what is wrong (configuration warnings or errors, an ID it cannot resolve).
-   */
-  readonly planFrom: (request: StartFrom) => Effect.Effect<PlannedStart | undefined>
 }
 
 /** The one place that selects daemons and starts and stops them in dependency order. */
@@ -237,43 +228,6 @@ export const ControlLive = Layer.effect(
           return yield* resolveId(typed, config, yield* listing({ usage: false })).pipe(
             Effect.mapError((e) => e.message),
           )
-        }),
-      planFrom: (request) =>
-        Effect.gen(function* () {
-          const config = yield* loadFrom(request)
-          if (config === undefined) return undefined
-          const entries = yield* listing({ usage: false })
-          const selected = yield* Effect.either(
-            selectIds(config, entries, { ...request, group: Option.fromNullable(request.group) }, () =>
-              Object.keys(config.daemons),
-            ),
-          )
-          // nothing selected: the CLI says where it looked (src/cli/nothingToStart.ts)
-          if (Either.isLeft(selected) || selected.right.length === 0) return undefined
-          const fromConfig = configDefinitions(config)
-          const requested: Array<DaemonDefinition> = []
-          for (const id of selected.right) {
-            const def = fromConfig.get(id) ?? Option.getOrUndefined(yield* Effect.option(sup.get(id)))?.def
-            if (def === undefined) return undefined
-            requested.push(def)
-          }
-          const dependencies = dependencyClosure(requested, fromConfig)
-          const states = new Map((yield* sup.list).map((r) => [r.def.id.qualified, r] as const))
-          const waiting = request.spinner
-            ? waitingList(
-                requested,
-                dependencies,
-                request.force,
-                config,
-                entries,
-                yield* sup.disabledIds,
-                (id) => {
-                  const r = states.get(id)
-                  return r !== undefined && completedHere(r)
-                },
-              )
-            : []
-          return { requested, dependencies, force: request.force, waiting }
         }),
     }
     const handle = makeHandle({
