@@ -4,6 +4,7 @@ import { TreeSampler } from "../automation/limits/trees.js"
 import { isActive } from "../domain/DaemonStatus.js"
 import { LogStore } from "../logs/LogStore.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
+import { commandsFamily } from "./commands.js"
 import { type DaemonFacts, daemonFamilies } from "./daemons.js"
 import { makeRequestCounter } from "./requests.js"
 import { type Family, render } from "./text.js"
@@ -121,8 +122,8 @@ export const MetricsLive = Layer.scoped(
     }
 
     return {
-      render: Effect.map(daemonFacts, (daemons) =>
-        render([...supervisorFamilies(), ...daemonFamilies(daemons)]),
+      render: Effect.zipWith(daemonFacts, commandsFamily, (daemons, commands) =>
+        render([...supervisorFamilies(), commands, ...daemonFamilies(daemons)]),
       ),
       countRequest: requests.count,
     }
