@@ -22,6 +22,7 @@ import { activateCommand, cdCommand, projectCommand } from "./shell.js"
 import { specCommand } from "./spec.js"
 import { tuiCommand } from "./tui.js"
 import { printUsage } from "./usageCommand.js"
+import type { AnyCliCommand } from "./usageSpec/effectCli.js"
 import { webCommand } from "./web.js"
 
 /** `supervisor usage`: the usage spec of this very tree (read when the command runs). */
@@ -71,7 +72,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     specCommand,
     usageCommand,
     mcpCommand,
-    completionCommand,
+    completionCommand((): AnyCliCommand => rootCommand),
     completeCommand,
     cdCommand,
   ]),

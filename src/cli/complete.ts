@@ -1,12 +1,9 @@
 import { Args, Command } from "@effect/cli"
+import { COMPLETE_KINDS } from "./args/complete.js"
 import { lazy } from "./lazy.js"
 
 /** The hidden command's name: never listed, nor suggested for a typo (src/cli/unknownWords.ts). */
 export const COMPLETE_COMMAND = "complete"
-
-/** What `supervisor complete` prints: the words a shell completes for a value of that kind. */
-export const COMPLETE_KINDS = ["daemons", "groups", "settings"] as const
-export type CompleteKind = (typeof COMPLETE_KINDS)[number]
 
 /**
  * `supervisor complete daemons|groups|settings`: hidden, for the completion scripts (the usage

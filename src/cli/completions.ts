@@ -4,17 +4,17 @@
 import { Console, Effect } from "effect"
 import { VERSION } from "../domain/version.js"
 import type { Shell } from "../usage/consume/completion.js"
+import type { AnyCliCommand } from "./usageSpec/effectCli.js"
 
-/** Prints the script for `shell`. Loaded when asked for: no other command needs the generator. */
-export const printCompletions = (shell: Shell): Effect.Effect<void> =>
+/**
+ * Prints the script for `shell` from the tree `root` (the caller's: this module does not import
+ * the tree). Loaded when asked for: no other command needs the generator.
+ */
+export const printCompletions = (root: AnyCliCommand, shell: Shell): Effect.Effect<void> =>
   Effect.promise(() =>
-    Promise.all([
-      import("./commands.js"),
-      import("./usageSpec/cliSpec.js"),
-      import("../usage/consume/completion.js"),
-    ]),
+    Promise.all([import("./usageSpec/cliSpec.js"), import("../usage/consume/completion.js")]),
   ).pipe(
-    Effect.flatMap(([{ rootCommand }, { cliSpec }, { completionScript }]) =>
-      Console.log(completionScript(cliSpec(rootCommand, { version: VERSION }), shell).replace(/\n$/, "")),
+    Effect.flatMap(([{ cliSpec }, { completionScript }]) =>
+      Console.log(completionScript(cliSpec(root, { version: VERSION }), shell).replace(/\n$/, "")),
     ),
   )

@@ -1,29 +1,8 @@
 import { Command } from "@effect/cli"
+import { restartOptions, startOptions, stopOptions, toggleOptions } from "./args/daemons.js"
 import { lazy } from "./lazy.js"
-import { all, force, global, group, ids, json, local, quiet, readyOptions } from "./options.js"
-import { portOptions } from "./portFlags.js"
 
 const load = () => import("./actions/daemons.js")
-
-export const startOptions = {
-  ids,
-  all,
-  group,
-  local,
-  global,
-  force,
-  quiet,
-  json,
-  ...readyOptions,
-  ...portOptions,
-}
-export type StartOptions = Command.Command.ParseConfig<typeof startOptions>
-export const stopOptions = { ids, all, group, local, global, quiet, json }
-export type StopOptions = Command.Command.ParseConfig<typeof stopOptions>
-export const restartOptions = { ...stopOptions, ...readyOptions }
-export type RestartOptions = Command.Command.ParseConfig<typeof restartOptions>
-export const toggleOptions = { ids, json }
-export type ToggleOptions = Command.Command.ParseConfig<typeof toggleOptions>
 
 export const startCommand = Command.make("start", startOptions, (o) => lazy(load, (m) => m.start(o))).pipe(
   Command.withDescription("start daemons and wait until they are ready"),

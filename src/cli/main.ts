@@ -44,7 +44,7 @@ const checkArgs = (argv: ReadonlyArray<string>) => {
     repeatedFlagProblem(args)
   if (missing !== undefined) return usageError(missing)
   const [first, shell] = argv.slice(2)
-  if (first === "--completions") return printCompletions(shell as Shell).pipe(Effect.as(false))
+  if (first === "--completions") return printCompletions(rootCommand, shell as Shell).pipe(Effect.as(false))
   const head = runHead(argv)
   if (head === undefined) return Effect.succeed(true)
   if ("problem" in head) return usageError(head.problem)

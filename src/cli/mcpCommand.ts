@@ -1,6 +1,8 @@
 import type { CliApp, Command } from "@effect/cli"
 import { Effect } from "effect"
+import { VERSION } from "../domain/version.js"
 import { mcpDefinition } from "../mcp/index.js"
+import { cliSpec } from "./usageSpec/cliSpec.js"
 import type { AnyCliCommand } from "./usageSpec/effectCli.js"
 
 /**
@@ -14,7 +16,7 @@ export type McpRoot = Command.Command<"supervisor", CliApp.CliApp.Environment, u
 export const mcp = (root: McpRoot): Effect.Effect<void, never, CliApp.CliApp.Environment> =>
   Effect.gen(function* () {
     const runtime = yield* Effect.runtime<CliApp.CliApp.Environment>()
-    const definition = yield* mcpDefinition(root, runtime)
+    const definition = yield* mcpDefinition(root, cliSpec(root, { version: VERSION }), runtime)
     const { serveMcp } = yield* Effect.promise(() => import("../mcp/server.js"))
     yield* Effect.promise(() => serveMcp(definition))
   })

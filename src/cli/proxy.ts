@@ -1,4 +1,5 @@
-import { Args, Command, Options } from "@effect/cli"
+import { Command } from "@effect/cli"
+import { proxyAddOptions, slug } from "./args/proxy.js"
 import { lazy } from "./lazy.js"
 import { json } from "./options.js"
 import { trustCommand, untrustCommand } from "./proxyTrust.js"
@@ -7,23 +8,6 @@ import { trustCommand, untrustCommand } from "./proxyTrust.js"
 // table of the user's configuration (actions/proxy.ts).
 
 const load = () => import("./actions/proxy.js")
-
-const slug = Args.text({ name: "slug" }).pipe(
-  Args.withDescription("the slug: the host name's first label (shop for shop.localhost); [A-Za-z0-9_-]+"),
-)
-
-export const proxyAddOptions = {
-  slug,
-  dir: Options.directory("dir").pipe(
-    Options.withDescription("the project directory (default: the project of the current directory)"),
-    Options.optional,
-  ),
-  daemon: Options.text("daemon").pipe(
-    Options.withDescription("the daemon's name in that project (default: the slug)"),
-    Options.optional,
-  ),
-}
-export type ProxyAddOptions = Command.Command.ParseConfig<typeof proxyAddOptions>
 
 const add = Command.make("add", proxyAddOptions, (o) => lazy(load, (m) => m.add(o))).pipe(
   Command.withDescription(

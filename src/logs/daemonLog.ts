@@ -1,7 +1,6 @@
 import type { PubSub } from "effect"
 import type { LogFormat } from "../domain/LogFormat.js"
 import type { LogMutex } from "./mutex.js"
-import type { ReadContext } from "./reader.js"
 
 /** The files of one daemon under the logs directory. */
 export interface LogPaths {
@@ -68,4 +67,29 @@ export interface DaemonLog {
   /** Raw size recorded by `prepare` while not following: the new daemon's first byte. */
   pendingLateEnd: number | undefined
   follower: FollowerState | undefined
+}
+
+/** Where a daemon's files are and how its bytes were split. */
+export interface ReadContext {
+  readonly daemonId: string
+  readonly rawPath: string
+  readonly indexPath: string
+  /** The parsed fields of a structured daemon's entries (structured/fieldsFile.ts). */
+  readonly fieldsPath: string
+  readonly maxLine: number
+}
+
+/** The resolved store options the follower needs. */
+export interface FollowerConfig {
+  readonly chunkBytes: number
+  readonly maxLineBytes: number
+  readonly pollMillis: number
+  readonly flushAfterMillis: number
+  readonly maxBytes: number
+  readonly fallocate: string
+}
+
+/** Store-wide retention state: punching holes is switched off after the first failure. */
+export interface RetentionState {
+  punchDisabled: boolean
 }

@@ -8,7 +8,7 @@ import {
   storageOk,
   throwInjected,
 } from "../state/storageHealth.js"
-import type { DaemonLog, FollowerState } from "./daemonLog.js"
+import type { DaemonLog, FollowerConfig, FollowerState, RetentionState } from "./daemonLog.js"
 import { fsError, isErrno, type LogStoreError } from "./errors.js"
 import * as fsio from "./fsio.js"
 import { startGeneration } from "./generation.js"
@@ -19,22 +19,8 @@ import { countPieces } from "./split.js"
 import { fieldsText } from "./structured/fieldsFile.js"
 import { appendSupervisorLineSync } from "./supervisorLine.js"
 
+export type { FollowerConfig, RetentionState } from "./daemonLog.js"
 export { rewriting, startGeneration } from "./generation.js"
-
-/** The resolved store options the follower needs. */
-export interface FollowerConfig {
-  readonly chunkBytes: number
-  readonly maxLineBytes: number
-  readonly pollMillis: number
-  readonly flushAfterMillis: number
-  readonly maxBytes: number
-  readonly fallocate: string
-}
-
-/** Store-wide retention state: punching holes is switched off after the first failure. */
-export interface RetentionState {
-  punchDisabled: boolean
-}
 
 /**
  * Writes the fields lines of a structured daemon's new entries (`bytes` from `f.lineStart` to

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { formatLogTimestamp, type LogEntry } from "../domain/LogEntry.js"
 import { stripAnsi } from "./ansi.js"
-import type { FollowerState } from "./daemonLog.js"
+import type { FollowerState, ReadContext } from "./daemonLog.js"
 import type { LogStoreError } from "./errors.js"
 import * as fsio from "./fsio.js"
 import {
@@ -41,15 +41,7 @@ export interface LogQuery extends StructuredQuery {
   readonly raw?: boolean
 }
 
-/** Where a daemon's files are and how its bytes were split. */
-export interface ReadContext {
-  readonly daemonId: string
-  readonly rawPath: string
-  readonly indexPath: string
-  /** The parsed fields of a structured daemon's entries (structured/fieldsFile.ts). */
-  readonly fieldsPath: string
-  readonly maxLine: number
-}
+export type { ReadContext } from "./daemonLog.js"
 
 /** Entries of one snapshot of the index, with the snapshot's generation and last id. */
 export interface Batch {

@@ -1,8 +1,7 @@
 // Retention: a daemon's stored log is kept under its limit by releasing the oldest half.
 import { execFile } from "node:child_process"
 import { Effect } from "effect"
-import type { DaemonLog, FollowerState } from "./daemonLog.js"
-import type { FollowerConfig, RetentionState } from "./follower.js"
+import type { DaemonLog, FollowerConfig, FollowerState, RetentionState } from "./daemonLog.js"
 import * as fsio from "./fsio.js"
 import { reopenIndex, rewriting } from "./generation.js"
 import { lastRecord, lowerBound, recordAtOrAfter, scopedView } from "./indexFile.js"

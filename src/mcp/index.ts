@@ -1,14 +1,13 @@
 import * as nodePath from "node:path"
 import type { CliApp, Command } from "@effect/cli"
 import { Effect, Either, ParseResult, Runtime, Schema } from "effect"
-import { cliSpec } from "../cli/usageSpec/cliSpec.js"
-import type { AnyCliCommand } from "../cli/usageSpec/effectCli.js"
 import { defaultLoadOptions, loadConfig } from "../config/Loader.js"
 import { currentNamespace } from "../control/selection.js"
 import { DaemonList, DaemonStatusOutput, LogLines, StartOutcomes, StopResults } from "../domain/CliOutput.js"
 import { VERSION } from "../domain/version.js"
 import { describeCommand, listCommands } from "../usage/consume/index.js"
 import { CommandDescription } from "../usage/consume/mcpResults.js"
+import type { Spec } from "../usage/model.js"
 import { type Captured, runCommand } from "./capture.js"
 import type { McpDefinition, ToolDefinition, ToolResult } from "./definition.js"
 import { logResources } from "./resources.js"
@@ -86,11 +85,13 @@ const tool = <I, II, O, OI>(t: {
 })
 
 /**
- * The server's definition for the CLI tree `root`; `runtime` runs its commands (the CLI's
- * platform services: file system, path, terminal).
+ * The server's definition for the CLI tree `root` and its usage spec `spec` (the caller, cli/,
+ * derives it from the tree); `runtime` runs its commands (the CLI's platform services: file
+ * system, path, terminal).
  */
 export const mcpDefinition = <N extends string, E, A>(
-  root: Command.Command<N, CliApp.CliApp.Environment, E, A> & AnyCliCommand,
+  root: Command.Command<N, CliApp.CliApp.Environment, E, A>,
+  spec: Spec,
   runtime: Runtime.Runtime<CliApp.CliApp.Environment>,
 ): Effect.Effect<McpDefinition> =>
   Effect.gen(function* () {
@@ -121,7 +122,6 @@ export const mcpDefinition = <N extends string, E, A>(
         ),
       )
     const namespace = yield* Effect.promise(projectNamespace)
-    const spec = cliSpec(root, { version: VERSION })
     const tools: ReadonlyArray<ToolDefinition> = [
       tool({
         name: "list",

@@ -4,8 +4,10 @@ import { Console, Effect, Option } from "effect"
 import { describe, expect, it } from "vitest"
 import { rootCommand } from "../../src/cli/commands.js"
 import type { McpRoot } from "../../src/cli/mcpCommand.js"
+import { cliSpec } from "../../src/cli/usageSpec/cliSpec.js"
 import { defaultLoadOptions, loadConfig } from "../../src/config/Loader.js"
 import { currentNamespace } from "../../src/control/selection.js"
+import { VERSION } from "../../src/domain/version.js"
 import type { ToolDefinition } from "../../src/mcp/definition.js"
 import { mcpDefinition } from "../../src/mcp/index.js"
 
@@ -51,7 +53,7 @@ const fakeRoot = Command.make("supervisor").pipe(
 )
 
 const toolsOf = async (root: McpRoot) => {
-  const def = await Effect.runPromise(mcpDefinition(root, await runtime))
+  const def = await Effect.runPromise(mcpDefinition(root, cliSpec(root, { version: VERSION }), await runtime))
   return Object.fromEntries(def.tools.map((t) => [t.name, t])) as Record<string, ToolDefinition>
 }
 

@@ -3,7 +3,7 @@ import { currentNamespace, resolveId, UsageError } from "../../control/selection
 import { CleanResult } from "../../domain/CliOutput.js"
 import { isActive } from "../../domain/DaemonStatus.js"
 import type { ResolvedConfig } from "../../domain/ResolvedConfig.js"
-import type { CleanOptions } from "../clean.js"
+import type { CleanOptions } from "../args/clean.js"
 import { SupervisorClient } from "../client.js"
 import { canAsk, confirm } from "../confirm.js"
 import { cyan, dim, green, printJson } from "../output.js"

@@ -3,7 +3,7 @@ import { defaultLoadOptions, loadConfig } from "../../config/Loader.js"
 import { currentNamespace } from "../../control/selection.js"
 import { settingGroups } from "../../domain/Settings.js"
 import { getJson } from "../../quick/request.js"
-import type { CompleteKind } from "../complete.js"
+import type { CompleteKind } from "../args/complete.js"
 
 /** How long the completion waits for a running supervisor's list of daemons. */
 const SUPERVISOR_TIMEOUT_MS = 500

@@ -6,7 +6,7 @@ import { checkEdit, DaemonEditRefused, writeAtomic } from "../../config/edit/dae
 import { defaultLoadOptions } from "../../config/Loader.js"
 import { importFile, sourceLabel } from "../../import/index.js"
 import { ImportOutput, renderToml } from "../../import/model.js"
-import type { ImportOptions } from "../import.js"
+import type { ImportOptions } from "../args/import.js"
 import { dim, green, printJson, warn } from "../output.js"
 import { handleErrors } from "../session.js"
 

@@ -3,7 +3,7 @@
 import { Option } from "effect"
 import { compileJqFilter } from "../../logs/jq/eval.js"
 import { parseFieldFilter } from "../../logs/structured/filter.js"
-import type { LogsOptions } from "../logs.js"
+import type { LogsOptions } from "../args/logs.js"
 
 /** The request's part of these flags, or why they cannot be used. */
 export const structuredFlags = (

@@ -2,9 +2,9 @@ import { spawn } from "node:child_process"
 import * as path from "node:path"
 import { Console, Effect } from "effect"
 import { UsageError } from "../../control/selection.js"
+import type { TuiOptions } from "../args/tui.js"
 import { ExitCode, exitWith, red } from "../output.js"
 import { handleErrors, withSupervisor } from "../session.js"
-import type { TuiOptions } from "../tui.js"
 
 /**
  * `supervisor tui`: checks its terminal and its options, connects (starting the supervisor as

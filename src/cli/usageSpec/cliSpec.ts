@@ -1,8 +1,8 @@
 import { JSONSchema } from "effect"
-import type { Command, Complete, ExitCode, Flag, Output, Spec } from "../../usage/model.js"
+import type { Command, ExitCode, Flag, Output, Spec } from "../../usage/model.js"
 import { writeSpec } from "../../usage/writer.js"
 import { type AnyCliCommand, type CliTree, readCliTree } from "./effectCli.js"
-import { CLI_EXTRAS, type CommandExtras, type OutputEntry } from "./outputs.js"
+import { CLI_EXTRAS, type CommandExtras, type Extras, type OutputEntry } from "./outputs.js"
 
 /**
  * The usage spec of an `@effect/cli` program: its command tree (`effectCli.ts`) plus, per command
@@ -12,26 +12,7 @@ import { CLI_EXTRAS, type CommandExtras, type OutputEntry } from "./outputs.js"
  * back to the same model; `test/cli/usageSpec/cliSpec.test.ts` holds it to that.
  */
 
-export interface Extras {
-  readonly root: CommandExtras
-  /** By command path without the program name: `"config show"`. */
-  readonly commands: Readonly<Record<string, CommandExtras>>
-  /** The aliases of commands, by path (argv is rewritten before @effect/cli sees them). */
-  readonly aliases?: Readonly<Record<string, ReadonlyArray<string>>>
-  /** Long flag names whose value may be left out, by command path (`--bump` alone). */
-  readonly optionalValues?: Readonly<Record<string, ReadonlyArray<string>>>
-  /** The heading each command is listed under in its parent's help, by path (`"start"`: Daemons). */
-  readonly headings?: Readonly<Record<string, string>>
-  /**
-   * The commands made of subcommands that also run alone, by path (`"daemons"`); when given, every
-   * other command made of subcommands (the program aside) needs one (`subcommand_required`).
-   */
-  readonly runsAlone?: ReadonlyArray<string>
-  /** Commands accepted but never listed or offered, by path (`"complete"`). */
-  readonly hidden?: ReadonlyArray<string>
-  /** The spec's top-level completers (`complete "id" run="..."`): every command has them. */
-  readonly complete?: ReadonlyArray<Complete>
-}
+export type { Extras } from "./outputs.js"
 
 export interface CliSpecOptions {
   readonly version?: string | undefined

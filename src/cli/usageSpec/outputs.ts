@@ -26,12 +26,11 @@ import { READY_TIMEOUT_STATUS } from "../../domain/StartOutcome.js"
 import { ImportOutput } from "../../import/model.js"
 import { ExitCode as Status } from "../../terminal/style.js"
 import { CommandDescription, CommandList } from "../../usage/consume/mcpResults.js"
-import type { ExitCode, Framing } from "../../usage/model.js"
+import type { Complete, ExitCode, Framing } from "../../usage/model.js"
 import { ALIASES, SUBCOMMAND_ALIASES } from "../aliases.js"
 import { COMPLETE_COMMAND } from "../complete.js"
 import { OPTIONAL_VALUE } from "../portFlags.js"
 import { CD_COMMAND } from "../shell.js"
-import type { Extras } from "./cliSpec.js"
 import { COMMAND_HEADINGS, COMPLETERS, RUNS_ALONE } from "./headings.js"
 import { ResolveOutput } from "./resolveOutput.js"
 
@@ -55,6 +54,28 @@ export interface OutputEntry {
   readonly select?: string
   /** Becomes the output's JSON Schema (`JSONSchema.make`). */
   readonly schema?: Schema.Schema.Any
+}
+
+/** What the spec generator (cliSpec.ts) adds to the tree: the root's extras and each command's. */
+export interface Extras {
+  readonly root: CommandExtras
+  /** By command path without the program name: `"config show"`. */
+  readonly commands: Readonly<Record<string, CommandExtras>>
+  /** The aliases of commands, by path (argv is rewritten before @effect/cli sees them). */
+  readonly aliases?: Readonly<Record<string, ReadonlyArray<string>>>
+  /** Long flag names whose value may be left out, by command path (`--bump` alone). */
+  readonly optionalValues?: Readonly<Record<string, ReadonlyArray<string>>>
+  /** The heading each command is listed under in its parent's help, by path (`"start"`: Daemons). */
+  readonly headings?: Readonly<Record<string, string>>
+  /**
+   * The commands made of subcommands that also run alone, by path (`"daemons"`); when given, every
+   * other command made of subcommands (the program aside) needs one (`subcommand_required`).
+   */
+  readonly runsAlone?: ReadonlyArray<string>
+  /** Commands accepted but never listed or offered, by path (`"complete"`). */
+  readonly hidden?: ReadonlyArray<string>
+  /** The spec's top-level completers (`complete "id" run="..."`): every command has them. */
+  readonly complete?: ReadonlyArray<Complete>
 }
 
 export interface CommandExtras {

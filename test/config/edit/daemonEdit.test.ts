@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { RETRIGGER_CHOICES } from "../../../src/cli/daemonsEdit.js"
+import { RETRIGGER_CHOICES } from "../../../src/cli/args/daemonsEdit.js"
 import { addDaemon, declaredIds, findDaemon, removeDaemon } from "../../../src/config/edit/daemonEdit.js"
 import { daemonTables, tomlString } from "../../../src/config/edit/daemonToml.js"
 import { RETRIGGERS } from "../../../src/domain/DaemonOptions.js"
