@@ -1,6 +1,6 @@
 import { Clock, Context, Duration, Effect, Layer } from "effect"
 import { type ProcessReading, processKey, type TreeSample, treesOf } from "./processTrees.js"
-import { procSource } from "./procSource.js"
+import { type ProcSource, procSource } from "./procSource.js"
 
 /** A daemon's process tree at the sampler's last pass, with the CPU figure every caller shares. */
 export interface TreeUsage extends TreeSample {
@@ -39,16 +39,6 @@ export class ProcessSampler extends Context.Tag("supervisor/ProcessSampler")<
   ProcessSampler,
   ProcessSamplerShape
 >() {}
-
-/** Where the sampler's readings come from: `/proc` (procSource.ts), or a fake. */
-export interface ProcSource {
-  readonly listPids: () => ReadonlyArray<number>
-  /** A reader for one pass (facts shared by its readings, such as the uptime, are read once). */
-  readonly reader: () => (pid: number) => ProcessReading | undefined
-  readonly listeningPorts: (
-    groups: ReadonlyArray<ReadonlyArray<number>>,
-  ) => ReadonlyArray<ReadonlyArray<number>>
-}
 
 /** A pass younger than this answers every caller; it is also the shortest CPU window. */
 export const SAMPLE_FRESH = Duration.seconds(1)

@@ -1,4 +1,3 @@
-import type { ProcSource } from "./ProcessSampler.js"
 import type { ProcessReading } from "./processTrees.js"
 import {
   CLOCK_TICKS_PER_SECOND,
@@ -10,6 +9,16 @@ import {
   readSystemUptime,
 } from "./procfs.js"
 import { listeningPortsOf, listeningSockets, onDemand } from "./sockets.js"
+
+/** Where the sampler's readings come from: `/proc` (below), or a fake. */
+export interface ProcSource {
+  readonly listPids: () => ReadonlyArray<number>
+  /** A reader for one pass (facts shared by its readings, such as the uptime, are read once). */
+  readonly reader: () => (pid: number) => ProcessReading | undefined
+  readonly listeningPorts: (
+    groups: ReadonlyArray<ReadonlyArray<number>>,
+  ) => ReadonlyArray<ReadonlyArray<number>>
+}
 
 /** A process's reading from its `/proc/<pid>/stat` line (the stat line has the rss: no second file). */
 export const readingOf = (stat: ProcStat, systemUptimeSecs: number): ProcessReading => ({

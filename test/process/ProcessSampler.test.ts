@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, TestClock } from "effect"
-import { makeProcessSampler, type ProcSource } from "../../src/process/ProcessSampler.js"
+import { makeProcessSampler } from "../../src/process/ProcessSampler.js"
 import type { ProcessReading } from "../../src/process/processTrees.js"
+import type { ProcSource } from "../../src/process/procSource.js"
 
 /** A fake /proc: the test edits `procs`; `read` records every pid read, `passes` every listing. */
 const fakeProc = (initial: ReadonlyArray<ProcessReading>) => {
