@@ -90,11 +90,8 @@ export const runHost = (options: HostOptions) =>
         Layer.provideMerge(StateStoreLive(paths.stateFile)),
         Layer.provideMerge(LogStore.layer({ dir: paths.logsDir })),
         Layer.provide(
-          Layer.mergeAll(
-            ProcessServiceLive.pipe(Layer.provide(SpawnHelpersLive(options.env))),
-            ReadinessProbesLive,
-            HookRunnerLive,
-            PortAvailabilityLive,
+          Layer.mergeAll(ReadinessProbesLive, HookRunnerLive, PortAvailabilityLive).pipe(
+            Layer.provideMerge(ProcessServiceLive.pipe(Layer.provide(SpawnHelpersLive(options.env)))),
           ),
         ),
         Layer.provideMerge(
