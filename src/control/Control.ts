@@ -11,6 +11,7 @@ import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import type { StartEvent } from "../domain/StartEvent.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { withSlugs } from "../domain/slugs.js"
+import { ProcessSampler } from "../process/ProcessSampler.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
 import { type DaemonNotFound, daemonNotFound } from "../supervisor/errors.js"
 import { daemonUsage } from "../supervisor/resourceUsage.js"
@@ -79,6 +80,7 @@ export const ControlLive = Layer.effect(
   Effect.gen(function* () {
     const sup = yield* Supervisor
     const projects = yield* ProjectRegistry
+    const sampler = yield* ProcessSampler
     const loader = yield* ConfigLoader
     const supervisorConfig = yield* SupervisorConfig
     /** Fills each entry's `slug` and `proxy_url` from the slugs in force now. */
@@ -100,7 +102,7 @@ export const ControlLive = Layer.effect(
       Effect.gen(function* () {
         const all = yield* sup.list
         const disabled = yield* sup.disabledIds
-        const measured = usage ? daemonUsage(all) : undefined
+        const measured = usage ? yield* daemonUsage(sampler, all) : undefined
         return all.map((r) =>
           sup.entry(r, disabled.includes(r.def.id.qualified), measured?.get(r.def.id.qualified)),
         )
@@ -207,7 +209,11 @@ export const ControlLive = Layer.effect(
         Effect.gen(function* () {
           const r = yield* Effect.option(sup.get(id))
           if (Option.isSome(r)) {
-            const entry = sup.entry(r.value, yield* sup.isDisabled(id), daemonUsage([r.value]).get(id))
+            const entry = sup.entry(
+              r.value,
+              yield* sup.isDisabled(id),
+              (yield* daemonUsage(sampler, [r.value])).get(id),
+            )
             return (yield* slugged([entry]))[0]!
           }
           // never ran, but a known project configures it: its listing entry
