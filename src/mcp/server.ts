@@ -18,8 +18,9 @@ import type { McpDefinition } from "./definition.js"
  */
 
 /**
- * The protocol's own stream on fd 1. `process.stdout` is left to the commands the tools run,
- * whose output the tools capture: a stray write there could never corrupt the protocol.
+ * The protocol's own stream on fd 1, written by the transport alone: nothing else of the server
+ * writes to stdout (test/mcp/noStdout.test.ts), and a stray write to the standard output elsewhere
+ * could not interleave with a message half-written here.
  */
 const protocolOut = (): Writable => {
   const fd = 1
