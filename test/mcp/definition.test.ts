@@ -60,7 +60,11 @@ const entry = (qualified: string, type: "running" | "stopped"): ApiDaemonEntry =
 const fakeApi = (known: ReadonlyArray<ApiDaemonEntry>, seen: Array<string>) =>
   ({
     daemons: {
-      list: () => Effect.sync(() => (seen.push("GET /api/daemons"), known)),
+      list: () =>
+        Effect.sync(() => {
+          seen.push("GET /api/daemons")
+          return known
+        }),
     },
     cli: {
       start: ({
@@ -222,7 +226,7 @@ describe("mcpDefinition", () => {
     const seen: Array<string> = []
     const tools = await toolsOf(fakeConnect([entry("app/web", "running"), entry("other/x", "stopped")], seen))
     const ids = async (args: Record<string, unknown>) =>
-      ((await tools.list!.call(args)).structured?.daemons as Array<{ id: { qualified: string } }>).map(
+      ((await tools.list!.call(args)).structured!.daemons as Array<{ id: { qualified: string } }>).map(
         (d) => d.id.qualified,
       )
     expect(await ids({})).toEqual(["app/web"])
