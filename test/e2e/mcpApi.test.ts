@@ -113,7 +113,7 @@ describe("supervisor mcp through the API", () => {
       await waitFor("gated spawned", () => daemonPids(sb.stateDir, "app/gated")[0])
       const listed = await call("list")
       expect(listed.isError, listed.content[0]?.text).toBeFalsy()
-      const ids = (listed.structuredContent?.daemons as Array<{ id: { qualified: string } }>).map(
+      const ids = (listed.structuredContent!.daemons as Array<{ id: { qualified: string } }>).map(
         (d) => d.id.qualified,
       )
       expect(ids).toContain("app/gated")
@@ -122,7 +122,7 @@ describe("supervisor mcp through the API", () => {
       writeFileSync(join(app, "go"), "")
       const started = await starting
       expect(started.isError, started.content[0]?.text).toBeFalsy()
-      expect((started.structuredContent?.outcomes as Array<{ id: string }>).map((o) => o.id)).toEqual([
+      expect((started.structuredContent!.outcomes as Array<{ id: string }>).map((o) => o.id)).toEqual([
         "app/gated",
       ])
     },
