@@ -26,6 +26,12 @@ if (!(args[0] === "supervisor" && args[1] === "run")) {
       throw error
     })
 }
+// A supervisor at a URL (`--url`, SUPERVISOR_URL: docs/remote.md) is the CLI's to reach: the
+// quick client below only knows this machine's socket.
+const dash = args.indexOf("--")
+const remote =
+  (process.env.SUPERVISOR_URL ?? "").trim() !== "" ||
+  (dash < 0 ? args : args.slice(0, dash)).some((a) => a === "--url" || a.startsWith("--url="))
 // `supervisor --version` needs nothing of the CLI: answer it without loading the bundle.
 if (args.length === 1 && args[0] === "--version") {
   process.stdout.write(`${require("../package.json").version}\n`)
@@ -44,6 +50,7 @@ if (args.length === 1 && args[0] === "--version") {
 }
 
 function quick(f, bundle = "./quick.cjs") {
+  if (remote) return Promise.resolve(false)
   try {
     return f(require(bundle)).catch(() => false)
   } catch {

@@ -15,6 +15,7 @@ import { LogLevelName } from "../domain/LogFormat.js"
 import { ProcessTreeNode } from "../domain/ProcessTree.js"
 import { StartEvent, StartFromEvent } from "../domain/StartEvent.js"
 import { StartOutcome } from "../domain/StartOutcome.js"
+import { EventStreamItem } from "../domain/SupervisorEvent.js"
 import { UsageHistoryResponse } from "../domain/UsageHistory.js"
 import { DaemonNotFound } from "../supervisor/errors.js"
 import { ndjsonBody } from "./ndjson.js"
@@ -83,6 +84,23 @@ export class DaemonsGroup extends HttpApiGroup.make("daemons")
       )
       .addError(BadDaemonId, { status: 400 })
       .addError(DaemonNotFound, { status: 404 }),
+  )
+  .add(
+    HttpApiEndpoint.get("events", "/events")
+      .setUrlParams(
+        Schema.Struct({
+          /** Replay the retained events after this seq first (else the Last-Event-ID header; else none). */
+          since: Schema.optional(Schema.String),
+          /** Only these daemons' events (qualified IDs, repeated or comma-separated) and the supervisor's own. */
+          id: Schema.optional(Schema.Union(Schema.String, Schema.Array(Schema.String))),
+        }),
+      )
+      .addSuccess(
+        ndjsonBody(
+          EventStreamItem,
+          "ndjson, an EventStreamItem per line (Server-Sent Events with `Accept: text/event-stream`): the retained events after `since`, then each new one until the client leaves",
+        ),
+      ),
   )
   .add(HttpApiEndpoint.get("namespaces", "/namespaces").addSuccess(Schema.Array(NamespaceEntry)))
   .add(

@@ -13,11 +13,13 @@ import { type BadDaemonId, qualifiedId } from "../domain/DaemonId.js"
 import { HostInfo } from "../domain/HostInfo.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { proxyEntries } from "../domain/slugs.js"
+import { EventLog } from "../events/EventLog.js"
 import { LogStore } from "../logs/LogStore.js"
 import { listPids } from "../process/procfs.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { Api } from "./Api.js"
+import { eventsResponse, sinceOf, wantsSse } from "./events.js"
 import { listNamespaces, registerNamespace, removeNamespace } from "./namespaces.js"
 import { problem } from "./problem.js"
 import { ndjsonStream } from "./respond.js"
@@ -53,6 +55,7 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
     const projects = yield* ProjectRegistry
     const loader = yield* ConfigLoader
     const history = yield* UsageHistory
+    const events = yield* EventLog
     // A control route: a malformed ID is a 400; a business failure is `ok: false` with why (HTTP
     // 200, as the spec says).
     const result =
@@ -104,6 +107,23 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
         }),
       )
       .handle("tree", ({ path }) => Effect.flatMap(pathId(path), sup.tree))
+      .handleRaw("events", ({ request, urlParams }) =>
+        Effect.sync(() => {
+          const since = sinceOf({
+            since: urlParams.since,
+            lastEventId: request.headers["last-event-id"],
+          })
+          if (Either.isLeft(since)) return problem(400, "BadRequest", since.left)
+          const given =
+            urlParams.id === undefined ? [] : typeof urlParams.id === "string" ? [urlParams.id] : urlParams.id
+          const ids = given.flatMap((i) => i.split(",")).filter((i) => i !== "")
+          return eventsResponse(events, host, {
+            since: since.right,
+            ids,
+            sse: wantsSse(request.headers.accept),
+          })
+        }),
+      )
       .handleRaw("tail", ({ path, urlParams }) =>
         Effect.gen(function* () {
           const id = yield* pathId(path)

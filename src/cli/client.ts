@@ -10,6 +10,8 @@ import { VERSION } from "../domain/version.js"
 import { lockHeld } from "../host/lock.js"
 import { supervisorNodeFlags } from "../host/nodeFlags.js"
 import { stateDir, statePaths } from "../state/paths.js"
+import { isRemote } from "./remote.js"
+import { remoteClient } from "./remoteClient.js"
 
 export class NotRunning extends Data.TaggedError("NotRunning")<{ readonly message: string }> {}
 export class VersionMismatch extends Data.TaggedError("VersionMismatch")<{ readonly message: string }> {}
@@ -160,6 +162,8 @@ export const supervisorClientLayer = (options: ConnectOptions) =>
     SupervisorClient,
     Effect.gen(function* () {
       const env = options.env ?? process.env
+      // a supervisor at a URL (`--url`): never this machine's, never started from here
+      if (isRemote(env)) return yield* remoteClient(env, options.checkVersion !== false)
       const paths = statePaths(stateDir(env))
       if (!(yield* isUp(paths.socket))) {
         if (options.autoStart !== true) {

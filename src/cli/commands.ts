@@ -8,6 +8,7 @@ import { completionCommand } from "./completion.js"
 import { configCommand } from "./config.js"
 import { disableCommand, enableCommand, restartCommand, startCommand, stopCommand } from "./daemons.js"
 import { daemonsCommand } from "./daemonsEdit.js"
+import { eventsCommand } from "./events.js"
 import { exportCommand } from "./export.js"
 import { supervisorCommand } from "./host.js"
 import { importCommand } from "./import.js"
@@ -53,6 +54,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     statusCommand,
     listCommand,
     logsCommand,
+    eventsCommand,
     runCommand,
     waitCommand,
     cleanCommand,

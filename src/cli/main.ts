@@ -20,6 +20,7 @@ import { printHelp, wantsHelp } from "./help.js"
 import { ExitCode, exitWith, warn } from "./output.js"
 import { withOptionalBumpValue } from "./portFlags.js"
 import { runProgram } from "./program.js"
+import { isRemote, REMOTE_REFUSAL_EXIT, remoteRefusal, takeRemoteFlags } from "./remote.js"
 import { dashAddCommand, holdRunCommand, runHead } from "./runArgs.js"
 import { commandProblem, unknownFlagProblem } from "./unknownWords.js"
 import { usageMessage } from "./usageMessages.js"
@@ -43,6 +44,15 @@ const checkArgs = (argv: ReadonlyArray<string>) => {
     unknownFlagProblem(args) ??
     repeatedFlagProblem(args)
   if (missing !== undefined) return usageError(missing)
+  // against a supervisor at a URL: the commands that need this machine's files, in one line
+  // the shell hook's `cd` at every prompt: nothing to do here for a supervisor elsewhere
+  if (isRemote() && args[0] === "cd") return Effect.succeed(false)
+  const refusal = isRemote() ? remoteRefusal(args) : undefined
+  if (refusal !== undefined)
+    return Console.error(`error: ${refusal}`).pipe(
+      Effect.zipRight(exitWith(REMOTE_REFUSAL_EXIT)),
+      Effect.as(false),
+    )
   const [first, shell] = argv.slice(2)
   if (first === "--completions") return printCompletions(rootCommand, shell as Shell).pipe(Effect.as(false))
   const head = runHead(argv)
@@ -83,11 +93,18 @@ const withUsageMessages = <A, E, R>(argv: ReadonlyArray<string>, self: Effect.Ef
 }
 
 /** Runs the CLI: usage errors exit 2, failures 1, and no stack trace reaches the user. */
-export const runCli = (typed: ReadonlyArray<string>) => {
+export const runCli = (argvTyped: ReadonlyArray<string>) => {
+  // the global `--url`, `--token-file`, `--ca` go into the environment (src/cli/remote.ts)
+  const remote = takeRemoteFlags(argvTyped.slice(2), process.env)
+  const typed = [...argvTyped.slice(0, 2), ...remote.args]
   // an alias stands for its command everywhere: help, checks, `run`'s words
   const argv = dashAddCommand(withAliases(typed), (flag) => valueFlags().has(flag))
   // a SUPERVISOR_LOG that names no level is said once, and counts as info
   const level = stderrLevelProblem()
+  if (remote.problem !== undefined)
+    return runProgram(
+      Console.error(`error: ${remote.problem}`).pipe(Effect.zipRight(exitWith(ExitCode.usage))),
+    )
   return runProgram(
     (level === undefined ? Effect.void : warn(level)).pipe(
       Effect.zipRight(

@@ -7,11 +7,13 @@ import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { Settings } from "../domain/Settings.js"
 import { type NotRunning, supervisorClientLayer, type VersionMismatch } from "./client.js"
 import { ExitCode, exitWith, red, warn } from "./output.js"
+import { isRemote } from "./remote.js"
 
 /** A failure already explained to the user; carries the exit code. */
 export class Reported extends Data.TaggedError("Reported")<{ readonly code: number }> {}
 
-const emptyConfig = (cwd: string): ResolvedConfig => ({
+/** No configuration: a command that goes on without one, or a supervisor at a URL. */
+export const emptyConfig = (cwd: string): ResolvedConfig => ({
   cwd,
   files: [],
   daemons: {},
@@ -28,7 +30,11 @@ const emptyConfig = (cwd: string): ResolvedConfig => ({
  * can still stop, list and read logs of what the supervisor runs with a broken file.
  */
 export const loadHere = (strict: boolean, unneeded?: string) =>
-  loadConfig(defaultLoadOptions()).pipe(
+  // against a supervisor at a URL the files here are not its configuration: none is read
+  (isRemote()
+    ? Effect.succeed(emptyConfig(nodePath.resolve(process.cwd())))
+    : loadConfig(defaultLoadOptions())
+  ).pipe(
     Effect.tap((c) => Effect.forEach(c.warnings, warn)),
     Effect.catchTag("ConfigInvalid", (e: ConfigInvalid) =>
       Effect.gen(function* () {

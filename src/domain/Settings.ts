@@ -84,6 +84,13 @@ export const SupervisorSettings = Schema.Struct({
     true,
     "Start the supervisor process in the background when a command needs it",
   ),
+  events_retained: setting(
+    Schema.Int.pipe(Schema.positive()).annotations({
+      message: () => ({ message: "expected a whole number, 1 or more", override: true }),
+    }),
+    2000,
+    "How many of the latest events the supervisor keeps for clients that resume with `since` (GET /api/events)",
+  ),
 }).annotations({ identifier: "SupervisorSettings", description: "Settings of the supervisor process" })
 
 export const WebSettings = Schema.Struct({
@@ -112,6 +119,11 @@ export const ApiSettings = Schema.Struct({
   bind_address: setting(Schema.String, "127.0.0.1", "Address of the API listener; keep it on loopback"),
   bind_port: setting(BindPort, 3121, "Port of the API-only listener; 0 picks a free one"),
   allow_non_loopback: setting(Schema.Boolean, false, "Allow binding a non-loopback address (plain HTTP!)"),
+  tls: setting(
+    Schema.Boolean,
+    false,
+    "Serve the API listener over HTTPS, with a certificate of the supervisor's local CA (for a remote CLI)",
+  ),
   token: maybe(
     Schema.String,
     "The API token; by default one is generated at first start and kept in the state dir",

@@ -49,6 +49,25 @@ export const normalizeBasePath = (path: string): string => {
 
 export const SESSION_COOKIE = "supervisor_session"
 
+/**
+ * The CLI's own routes a remote CLI (`supervisor --url`, docs/remote.md) uses over TCP, with the
+ * token like any other: its version check, the disabled set, stop by IDs and the log queries.
+ * None takes a definition, an environment or a command line; the rest of `/api/cli` (starts with
+ * the caller's definitions, ad-hoc runs, shutdown) stays on the Unix socket.
+ */
+const REMOTE_CLI_ROUTES: ReadonlySet<string> = new Set([
+  "GET /api/cli/supervisor",
+  "GET /api/cli/disabled",
+  "POST /api/cli/stop",
+  "POST /api/cli/logs",
+  "POST /api/cli/logs/stream",
+  "POST /api/cli/logs/text",
+  "POST /api/cli/logs/follow",
+])
+
+export const isRemoteCliRoute = (method: string, path: string): boolean =>
+  REMOTE_CLI_ROUTES.has(`${method.toUpperCase()} ${path}`)
+
 const DAEMON_ROUTES = daemonRoutes().map((r) => r.segments)
 
 /**
@@ -177,7 +196,10 @@ export const guarded =
         isLoopback(req.remoteAddress.pipe(Option.getOrElse(() => "")).replace(/^::ffff:/, ""))
       )
         return yield* withBase(app, req, path, url.search, base)
-      if (!isMetrics && (!path.startsWith("/api/") || path.startsWith("/api/cli/")))
+      if (
+        !isMetrics &&
+        (!path.startsWith("/api/") || (path.startsWith("/api/cli/") && !isRemoteCliRoute(req.method, path)))
+      )
         return problem(404, "NotFound", `no such route ${req.method} ${path}`)
       const shape = daemonPathProblem(path)
       if (shape !== undefined) return problem(400, "BadDaemonId", shape)

@@ -6,6 +6,7 @@ import { HostInfo } from "../domain/HostInfo.js"
 import type { Settings } from "../domain/Settings.js"
 import { countingRequests, withMetricsRoute } from "../metrics/http.js"
 import { renderPage } from "../web/page.js"
+import { listenerTls } from "./apiTls.js"
 import { guarded, normalizeBasePath } from "./guard.js"
 import { ApiLive } from "./server.js"
 import { allowedHosts, isLoopback, ListenError, listen, PLAIN_HTTP_WARNING } from "./tcp.js"
@@ -18,6 +19,8 @@ export interface ListenerPlan {
   readonly allowNonLoopback: boolean
   /** The path the web UI and the API are served under ("" for the root). */
   readonly basePath: string
+  /** HTTPS with a certificate of the local CA (`settings.api.tls`); the web UI listener is plain. */
+  readonly tls: boolean
 }
 
 /** A port named by an environment variable; undefined when it is unset or empty. */
@@ -59,6 +62,7 @@ export const listenerPlans = (
         port: webPort,
         allowNonLoopback: settings.web.allow_non_loopback,
         basePath,
+        tls: false,
       })
     } else if (settings.web.auto_start)
       plans.push({
@@ -67,6 +71,7 @@ export const listenerPlans = (
         port: settings.web.bind_port,
         allowNonLoopback: settings.web.allow_non_loopback,
         basePath,
+        tls: false,
       })
     const apiPort = yield* portFromEnv(env, "SUPERVISOR_API_PORT")
     if (apiPort !== undefined || settings.api.auto_start)
@@ -76,11 +81,13 @@ export const listenerPlans = (
         port: apiPort ?? settings.api.bind_port,
         allowNonLoopback: settings.api.allow_non_loopback,
         basePath: "",
+        tls: settings.api.tls,
       })
+    // HTTPS may listen anywhere: the refusal is of the token sent in the clear
     for (const p of plans)
-      if (!isLoopback(p.address) && !p.allowNonLoopback)
+      if (!isLoopback(p.address) && !p.allowNonLoopback && !p.tls)
         return yield* new ListenError({
-          message: `settings.${p.kind}.bind_address = ${JSON.stringify(p.address)} is not a loopback address; the API is plain HTTP, so keep it on 127.0.0.1 behind an HTTPS reverse proxy, or set settings.${p.kind}.allow_non_loopback = true to bind it anyway`,
+          message: `settings.${p.kind}.bind_address = ${JSON.stringify(p.address)} is not a loopback address; the API is plain HTTP, so keep it on 127.0.0.1 behind an HTTPS reverse proxy${p.kind === "api" ? ", serve it over HTTPS (settings.api.tls = true)," : ""} or set settings.${p.kind}.allow_non_loopback = true to bind it anyway`,
         })
     return plans
   })
@@ -118,14 +125,20 @@ export const tcpListeners = (
             plan.basePath,
           ),
         )
-        const bound = yield* listen(handler, plan.address, plan.port)
-        hosts = allowedHosts(plan.address, bound.port)
+        const tls = plan.tls ? yield* listenerTls(host.stateDir, plan.address) : undefined
+        const bound = yield* listen(handler, plan.address, plan.port, tls)
+        hosts = allowedHosts(plan.address, bound.port, tls !== undefined)
         const url = `${bound.url}${plan.basePath}`
         yield* Ref.update(host.listeners, (l) => ({ ...l, [plan.kind]: url }))
+        if (tls?.note !== undefined) yield* Console.error(tls.note)
         yield* Console.error(
-          plan.kind === "web" ? `Web UI listening on ${url}` : `HTTP API listening on ${url}/api`,
+          plan.kind === "web"
+            ? `Web UI listening on ${url}`
+            : tls === undefined
+              ? `HTTP API listening on ${url}/api`
+              : `HTTP API listening on ${url}/api (HTTPS; a remote CLI verifies it with --ca ${tls.caFile})`,
         )
-        if (!isLoopback(plan.address)) yield* Console.error(PLAIN_HTTP_WARNING)
+        if (!isLoopback(plan.address) && tls === undefined) yield* Console.error(PLAIN_HTTP_WARNING)
       }
     }),
   ).pipe(

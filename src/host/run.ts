@@ -13,6 +13,7 @@ import { SupervisorConfig } from "../config/SupervisorConfig.js"
 import { ControlLive } from "../control/Control.js"
 import { HostInfo, type ListenerUrls, type ShutdownMode } from "../domain/HostInfo.js"
 import { VERSION } from "../domain/version.js"
+import { EventLogLive } from "../events/EventLog.js"
 import { LogStore } from "../logs/LogStore.js"
 import { MetricsLive } from "../metrics/Metrics.js"
 import { ProcessServiceLive } from "../process/NodeProcessService.js"
@@ -87,6 +88,7 @@ export const runHost = (options: HostOptions) =>
         Layer.provideMerge(Layer.merge(SupervisorLive, ProjectRegistryLive)),
         Layer.provideMerge(ConfigLoaderLive),
         Layer.provideMerge(StateStoreLive(paths.stateFile)),
+        Layer.provideMerge(EventLogLive({ retain: config.settings.supervisor.events_retained })),
         Layer.provideMerge(LogStore.layer({ dir: paths.logsDir })),
         Layer.provide(
           Layer.mergeAll(

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import { createServer as createHttpsServer } from "node:https"
 import * as os from "node:os"
 import { Data, Effect } from "effect"
 import { jsonClientErrors } from "../api/clientErrors.js"
@@ -23,8 +24,10 @@ const withPort = (host: string, port: number) =>
  * and for a non-loopback bind its address, or every local address and the host name for a
  * wildcard bind.
  */
-export const allowedHosts = (address: string, port: number): ReadonlySet<string> => {
+export const allowedHosts = (address: string, port: number, tls = false): ReadonlySet<string> => {
   const hosts = new Set(["127.0.0.1", "localhost", "::1", address])
+  // an HTTPS listener's certificate names the host: a client reaches it by that name
+  if (tls) hosts.add(os.hostname())
   if (address === "0.0.0.0" || address === "::") {
     hosts.add(os.hostname())
     for (const list of Object.values(os.networkInterfaces())) for (const i of list ?? []) hosts.add(i.address)
@@ -49,18 +52,24 @@ const listenOnce = (server: Server, host: string, port: number) =>
   })
 
 /**
- * A Node HTTP server on `host:port` running `handler`, closed with the scope. A busy port moves
- * on to the next ones (PORT_ATTEMPTS in all); port 0 lets the OS pick. Resolves the bound port.
+ * A Node HTTP server on `host:port` running `handler`, closed with the scope; HTTPS with `tls`'s
+ * key and certificate. A busy port moves on to the next ones (PORT_ATTEMPTS in all); port 0 lets
+ * the OS pick. Resolves the bound port.
  */
 export const listen = (
   handler: (req: IncomingMessage, res: ServerResponse) => void,
   host: string,
   port: number,
+  tls?: { readonly key: string; readonly cert: string },
 ) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
-        const server = jsonClientErrors(createServer(handler))
+        const server: Server = jsonClientErrors(
+          tls === undefined
+            ? createServer(handler)
+            : createHttpsServer({ key: tls.key, cert: tls.cert }, handler),
+        )
         const attempts = port === 0 ? 1 : PORT_ATTEMPTS
         let last: unknown
         for (let i = 0; i < attempts && port + i <= 65535; i++) {
@@ -88,4 +97,9 @@ export const listen = (
         server.close(() => resume(Effect.void))
         server.closeAllConnections()
       }),
-  ).pipe(Effect.map(({ port: bound }) => ({ port: bound, url: `http://${withPort(host, bound)}` })))
+  ).pipe(
+    Effect.map(({ port: bound }) => ({
+      port: bound,
+      url: `${tls === undefined ? "http" : "https"}://${withPort(host, bound)}`,
+    })),
+  )

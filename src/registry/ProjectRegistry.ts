@@ -8,6 +8,7 @@ import { SupervisorConfig } from "../config/SupervisorConfig.js"
 import type { ConfigProblem } from "../domain/ConfigProblem.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+import { EventLog } from "../events/EventLog.js"
 import { MAX_PROJECTS, type PersistentState } from "../state/State.js"
 import { StateStore } from "../state/StateStore.js"
 import { makeFileWatch } from "./fileWatch.js"
@@ -80,6 +81,7 @@ export const makeProjectRegistry = (options: ProjectRegistryOptions = {}) =>
   Effect.gen(function* () {
     const state = yield* StateStore
     const loader = yield* ConfigLoader
+    const events = yield* EventLog
     const { env, settings } = yield* SupervisorConfig
     const home = env.HOME || os.homedir()
     const ref = yield* SubscriptionRef.make<RegistrySnapshot>({ projects: [], settings })
@@ -138,6 +140,34 @@ export const makeProjectRegistry = (options: ProjectRegistryOptions = {}) =>
         }),
       )
 
+    /** Publishes a configuration that loaded again, or problems new since the last load. */
+    const publishChange = (p: ProjectState, was: ProjectState | undefined) => {
+      if (was === undefined) return Effect.void
+      if (p.problem === undefined)
+        return p.config !== was.config && p.config !== undefined
+          ? events.publish({ _tag: "ConfigReloaded", dir: p.dir })
+          : Effect.void
+      if (p.problem === was.problem) return Effect.void
+      const problems: ReadonlyArray<{
+        readonly file: string
+        readonly line?: number | undefined
+        readonly key?: string | undefined
+        readonly message: string
+      }> = p.problems.length > 0 ? p.problems : [{ file: p.dir, message: p.problem }]
+      return Effect.forEach(
+        problems,
+        (x) =>
+          events.publish({
+            _tag: "ConfigInvalid",
+            file: x.file,
+            line: x.line ?? null,
+            key: x.key ?? null,
+            message: x.message,
+          }),
+        { discard: true },
+      )
+    }
+
     /** Reloads the projects in `only` (every one when absent) and those not loaded yet; publishes a change. */
     const reloadSome = (only?: ReadonlySet<string>) =>
       lock.withPermits(1)(
@@ -160,6 +190,7 @@ export const makeProjectRegistry = (options: ProjectRegistryOptions = {}) =>
           )
           for (const p of projects) {
             const was = previous.get(p.dir)?.problem
+            yield* publishChange(p, previous.get(p.dir))
             if (p.problem === was) continue
             if (p.problem !== undefined)
               yield* Effect.logWarning(

@@ -1,10 +1,12 @@
 import { Effect, type FiberSet, type Ref, Stream } from "effect"
 import { SupervisorConfig } from "../config/SupervisorConfig.js"
+import { EventLog } from "../events/EventLog.js"
 import { LogStore } from "../logs/LogStore.js"
 import { isSupervisorLine } from "../logs/supervisorLine.js"
 import { ProcessService } from "../process/ProcessService.js"
 import { StateStore } from "../state/StateStore.js"
 import { renderCommand } from "./commandTemplates.js"
+import type { DaemonState } from "./DaemonState.js"
 import type { DaemonContext } from "./daemon/context.js"
 import { shellArgv } from "./environment.js"
 import { makeHookFirer } from "./hooks/fire.js"
@@ -34,6 +36,39 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
     const probes = yield* ReadinessProbes
     const hookRunner = yield* HookRunner
     const ports = yield* PortAvailability
+    const events = yield* EventLog
+    // Why each daemon's state changes now: set by its lifecycle for each command it handles.
+    const causes = new Map<string, string>()
+    /** `registry.update`, publishing a change of status. */
+    const update = (id: string, f: (r: DaemonState) => DaemonState) =>
+      Effect.suspend(() => {
+        let change: { readonly from: DaemonState; readonly to: DaemonState } | undefined
+        return registry
+          .update(id, (r) => {
+            const to = f(r)
+            if (to.status.type !== r.status.type) change = { from: r, to }
+            return to
+          })
+          .pipe(
+            Effect.zipRight(
+              Effect.suspend(() =>
+                change === undefined
+                  ? Effect.void
+                  : events.publish({
+                      _tag: "DaemonStateChanged",
+                      id,
+                      from: change.from.status.type,
+                      to: change.to.status.type,
+                      reason: causes.get(id) ?? "api",
+                      pid: change.to.pid ?? change.from.pid,
+                      exit_code: change.to.status.exit_code ?? null,
+                      signal: change.to.status.signal ?? null,
+                      message: change.to.status.message ?? null,
+                    }),
+              ),
+            ),
+          )
+      })
     // The last log entry before each daemon's current run: its failure shows this run's lines only.
     const runStart = new Map<string, number>()
 
@@ -48,7 +83,11 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
       baseEnv: config.env,
       stopTimeout: config.settings.supervisor.stop_timeout,
       current: registry.current,
-      update: registry.update,
+      update,
+      setCause: (id, cause) => {
+        causes.set(id, cause)
+      },
+      publish: events.publish,
       register: registry.register,
       forget: (id) =>
         Effect.gen(function* () {
@@ -59,6 +98,7 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
             return { ...s, daemons }
           })
           runStart.delete(id)
+          causes.delete(id)
           yield* logs.forget(id).pipe(Effect.ignore)
         }),
       isDisabled: (id) => state.get.pipe(Effect.map((s) => s.disabled.includes(id))),

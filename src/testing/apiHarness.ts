@@ -12,6 +12,7 @@ import { ControlLive } from "../control/Control.js"
 import { HostInfo, type ListenerUrls, type ShutdownMode } from "../domain/HostInfo.js"
 import { Settings } from "../domain/Settings.js"
 import { VERSION } from "../domain/version.js"
+import { EventLog, makeEventLog } from "../events/EventLog.js"
 import { ApiLive } from "../host/server.js"
 import { makeSessions } from "../host/sessions.js"
 import { LogStore } from "../logs/LogStore.js"
@@ -55,6 +56,7 @@ export const makeApiHarness = (options: ApiHarnessOptions = {}) =>
     const logs = yield* makeMemoryLogStore({ dir: nodePath.join(dir, "logs") })
     const hooks = yield* makeRecordingHookRunner
     const state = yield* makeStateStore(nodePath.join(dir, "state.json"))
+    const events = yield* makeEventLog()
     // nothing of the machine's own configuration is read
     const env = {
       PATH: "/usr/bin:/bin",
@@ -85,6 +87,7 @@ export const makeApiHarness = (options: ApiHarnessOptions = {}) =>
       Layer.provideMerge(
         Layer.mergeAll(
           Layer.succeed(StateStore, state),
+          Layer.succeed(EventLog, events),
           Layer.succeed(LogStore, logs.store),
           Layer.succeed(ProcessService, fake.service),
           Layer.succeed(SupervisorConfig, {
@@ -128,6 +131,30 @@ export const makeApiHarness = (options: ApiHarnessOptions = {}) =>
         }
         return { status: response.status, contentType: response.headers.get("content-type"), text, json }
       })
+    /**
+     * A GET of an open-ended stream: its status, content type, and `read(until)`, which reads the
+     * body until `until` holds for the text so far (then the request is cancelled).
+     */
+    const openStream = (path: string, headers: Record<string, string> = {}) =>
+      Effect.promise(async () => {
+        const response = await web.handler(new Request(`http://localhost${path}`, { headers }))
+        const body = response.body
+        if (body === null) throw new Error(`no body for ${path}`)
+        const reader = body.getReader()
+        const decoder = new TextDecoder()
+        let text = ""
+        const read = (until: (text: string) => boolean) =>
+          Effect.promise(async () => {
+            while (!until(text)) {
+              const next = await reader.read()
+              if (next.done) break
+              text += decoder.decode(next.value, { stream: true })
+            }
+            return text
+          })
+        const close = Effect.promise(() => reader.cancel())
+        return { status: response.status, contentType: response.headers.get("content-type"), read, close }
+      })
     /** Writes a project's supervisor.toml under the harness's directory; its path. */
     const project = (name: string, toml: string) => {
       const projectDir = nodePath.join(dir, name)
@@ -135,5 +162,5 @@ export const makeApiHarness = (options: ApiHarnessOptions = {}) =>
       fs.writeFileSync(nodePath.join(projectDir, "supervisor.toml"), toml)
       return projectDir
     }
-    return { request, project, fake, logs, hooks: hooks.hooks, dir, trees, sampleUsage }
+    return { request, openStream, project, fake, logs, hooks: hooks.hooks, dir, trees, sampleUsage, events }
   })

@@ -24,6 +24,7 @@ describe("ndjson routes", () => {
   it("every one declares the schema of its lines", () => {
     const routes = ndjsonRoutes()
     expect(routes.map((r) => r.route).sort()).toEqual([
+      "GET /api/events",
       "GET /api/logs/:id/tail",
       "POST /api/cli/logs/follow",
       "POST /api/cli/logs/stream",

@@ -496,7 +496,7 @@ describe("HTTP API on TCP (e2e)", () => {
   )
 
   it(
-    "GET /api/openapi.json describes the routes; /api/cli is not served over TCP",
+    "GET /api/openapi.json describes the routes; of /api/cli only the remote CLI's routes are served over TCP",
     async () => {
       const doc = json(await http("GET", "/api/openapi.json")) as {
         openapi: string
@@ -504,7 +504,18 @@ describe("HTTP API on TCP (e2e)", () => {
       }
       expect(doc.openapi).toMatch(/^3\./)
       expect(Object.keys(doc.paths)).toContain("/api/daemons/{id}/start")
-      expect((await http("GET", "/api/cli/supervisor")).status).toBe(404)
+      expect(Object.keys(doc.paths).some((p) => p.startsWith("/api/cli/"))).toBe(false)
+      // the remote CLI's version check and log queries (docs/remote.md), with the token
+      expect((await http("GET", "/api/cli/supervisor")).status).toBe(200)
+      expect((await http("GET", "/api/cli/supervisor", { token: "wrong" })).status).toBe(401)
+      // never a start with the caller's definitions, an ad-hoc run or a shutdown
+      for (const path of [
+        "/api/cli/start",
+        "/api/cli/start/stream",
+        "/api/cli/start-from",
+        "/api/cli/supervisor/stop",
+      ])
+        expect((await http("POST", path, { body: {} })).status).toBe(404)
     },
     T,
   )

@@ -7,6 +7,7 @@ import { Context, Effect, Exit, Layer, Schema, Scope, Stream, SubscriptionRef, T
 import { ConfigLoaderLive } from "../../src/config/ConfigLoader.js"
 import { SupervisorConfig } from "../../src/config/SupervisorConfig.js"
 import { Settings } from "../../src/domain/Settings.js"
+import { EventLog, EventLogLive } from "../../src/events/EventLog.js"
 import {
   ProjectRegistry,
   ProjectRegistryLayer,
@@ -42,6 +43,7 @@ const sandbox = () => {
     ProjectRegistryLayer(options).pipe(
       Layer.provideMerge(ConfigLoaderLive),
       Layer.provideMerge(Layer.effect(StateStore, makeStateStore(stateFile))),
+      Layer.provideMerge(EventLogLive()),
       Layer.provide(
         Layer.mergeAll(
           NodeFileSystem.layer,
@@ -111,6 +113,17 @@ describe("ProjectRegistry (known projects and their live configuration)", () => 
         fs.writeFileSync(file, app("web", "fixed"))
         const fixed = yield* snapshotWhere((s) => daemons(s).includes("shop/fixed"))
         expect(fixed.projects.every((p) => p.problem === undefined)).toBe(true)
+        // both are events: the problem (file, line, key), then the configuration loaded again
+        const events = yield* EventLog
+        const seen = yield* events.subscribe({ since: 0 }).pipe(
+          Stream.take(yield* events.lastSeq),
+          Stream.runCollect,
+          Effect.map((c) => [...c]),
+        )
+        expect(seen).toMatchObject([
+          { _tag: "ConfigInvalid", seq: 1, file, line: 5, key: "daemons.bad.run" },
+          { _tag: "ConfigReloaded", seq: 2, dir: sb.path("w/shop") },
+        ])
       }).pipe(Effect.provide(sb.layer()))
     },
   )

@@ -18,6 +18,7 @@ import { SupervisorConfig } from "../../src/config/SupervisorConfig.js"
 import { DaemonDefinition } from "../../src/domain/DaemonDefinition.js"
 import type { StatusType } from "../../src/domain/DaemonStatus.js"
 import { Settings } from "../../src/domain/Settings.js"
+import { EventLog, type EventLogShape, makeEventLog } from "../../src/events/EventLog.js"
 import { LogStore } from "../../src/logs/LogStore.js"
 import { ProcessService } from "../../src/process/ProcessService.js"
 import type { PersistentState } from "../../src/state/State.js"
@@ -97,6 +98,8 @@ export interface Harness {
   readonly logLines: (id: string) => Effect.Effect<ReadonlyArray<string>>
   /** Every hook the supervisor ran (the fake runner records it and "exits 0" at once). */
   readonly hooks: Effect.Effect<ReadonlyArray<HookCommand>>
+  /** The supervisor's event log. */
+  readonly events: EventLogShape
 }
 
 /**
@@ -170,7 +173,9 @@ export const makeHarness = (options: HarnessOptions = {}) =>
 
     const hookRunner = yield* makeRecordingHookRunner
     const settings = Schema.decodeUnknownSync(Settings)(options.settings ?? {})
+    const events = yield* makeEventLog()
     const deps = Layer.mergeAll(
+      Layer.succeed(EventLog, events),
       hookRunner.layer,
       portsLayer(options.busyPorts, options.portHolders),
       probesLayer(options.probes),
@@ -196,6 +201,7 @@ export const makeHarness = (options: HarnessOptions = {}) =>
           Effect.orDie,
         ),
       hooks: hookRunner.hooks,
+      events,
     }
     return harness
   })

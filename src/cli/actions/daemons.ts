@@ -10,13 +10,30 @@ import { cyan, dim, green, note, printJson } from "../output.js"
 import { checkBumpApplies, portOverrides, withPorts } from "../portOverrides.js"
 import { startWithProgress } from "../progress.js"
 import { readyOverrides, withReadiness } from "../readyFlags.js"
+import { isRemote } from "../remote.js"
 import { definitionsFor, knownDaemons } from "../selection.js"
 import { handleErrors, loadHere, withClient, withSupervisor } from "../session.js"
 import { withSlugProjects } from "../slugIds.js"
 import { reportStart } from "../startReport.js"
+import { remoteStart, remoteToggle } from "./remoteDaemons.js"
+
+/** The readiness and port flags given: their configuration is the local files', not a remote one's. */
+const overrideFlags = (o: Partial<StartOptions>): ReadonlyArray<string> => [
+  ...(["delay", "output", "http", "port", "cmd"] as const)
+    .filter((k) => {
+      const value: Option.Option<unknown> | undefined = o[k]
+      return value !== undefined && Option.isSome(value)
+    })
+    .map((k) => (k === "port" ? "--ready-port" : `--${k}`)),
+  ...(o.expectedPort !== undefined && o.expectedPort.length > 0 ? ["--expected-port"] : []),
+  ...(o.bump !== undefined && Option.isSome(o.bump) ? ["--bump"] : []),
+]
 
 /** `supervisor start`: starts daemons and waits until they are ready. */
 export const start = (o: StartOptions) =>
+  isRemote() ? remoteStart(o.force ? "restart" : "start", o, overrideFlags(o)) : startHere(o)
+
+const startHere = (o: StartOptions) =>
   handleErrors(
     Effect.gen(function* () {
       const overrides = yield* readyOverrides(o)
@@ -61,6 +78,7 @@ const stopLine = (r: StopResult) =>
  * knows): a broken file here is a warning and it stops them all; other selections read it.
  */
 export const stop = (o: StopOptions) =>
+  // with --url the same: the supervisor's daemons, by the IDs it knows (session.ts reads no files)
   stopWith(
     o.all
       ? "the configuration here is not needed by stop --all, which stops every running daemon"
@@ -97,6 +115,9 @@ const stopWith = <A, E extends { readonly _tag: string; readonly message?: strin
 
 /** `supervisor restart`: restarts daemons and waits until they are ready. */
 export const restart = (o: RestartOptions) =>
+  isRemote() ? remoteStart("restart", o, overrideFlags(o)) : restartHere(o)
+
+const restartHere = (o: RestartOptions) =>
   withSupervisor(true, (config) =>
     Effect.gen(function* () {
       const overrides = yield* readyOverrides(o)
@@ -119,6 +140,9 @@ export const restart = (o: RestartOptions) =>
 
 /** `supervisor enable` / `disable`. */
 export const toggle = (name: "enable" | "disable", o: ToggleOptions) =>
+  isRemote() ? remoteToggle(name, o) : toggleHere(name, o)
+
+const toggleHere = (name: "enable" | "disable", o: ToggleOptions) =>
   withSupervisor(false, (config) =>
     Effect.gen(function* () {
       const c = yield* SupervisorClient

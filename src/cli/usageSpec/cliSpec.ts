@@ -53,7 +53,7 @@ export const cliSpec = (command: AnyCliCommand, options: CliSpecOptions = {}): S
     bin: tree.name,
     version: options.version,
     about: tree.help,
-    root: { ...root, help: undefined, flags: [...root.flags, HELP, VERSION] },
+    root: { ...root, help: undefined, flags: [...root.flags, HELP, VERSION, ...(extras.globals ?? [])] },
     sources: [],
     passthrough: [],
   }
@@ -117,7 +117,10 @@ const buildCommand = (
     passthrough: [],
     complete: extras.complete === undefined || extras.complete.length === 0 ? undefined : extras.complete,
   }
-  const withGlobals = parent === undefined ? { ...command, flags: [...command.flags, HELP] } : command
+  const withGlobals =
+    parent === undefined
+      ? { ...command, flags: [...command.flags, HELP, ...(extras.globals ?? [])] }
+      : command
   return {
     ...command,
     subcommands: tree.subcommands.map((sub) => {

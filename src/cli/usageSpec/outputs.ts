@@ -26,11 +26,12 @@ import { READY_TIMEOUT_STATUS } from "../../domain/StartOutcome.js"
 import { ImportOutput } from "../../import/model.js"
 import { ExitCode as Status } from "../../terminal/style.js"
 import { CommandDescription, CommandList } from "../../usage/consume/mcpResults.js"
-import type { Complete, ExitCode, Framing } from "../../usage/model.js"
+import type { Complete, ExitCode, Flag, Framing } from "../../usage/model.js"
 import { ALIASES, SUBCOMMAND_ALIASES } from "../aliases.js"
 import { COMPLETE_COMMAND } from "../complete.js"
 import { OPTIONAL_VALUE } from "../portFlags.js"
 import { CD_COMMAND } from "../shell.js"
+import { REMOTE_GLOBAL_FLAGS } from "./globalFlags.js"
 import { COMMAND_HEADINGS, COMPLETERS, RUNS_ALONE } from "./headings.js"
 import { ResolveOutput } from "./resolveOutput.js"
 
@@ -74,6 +75,8 @@ export interface Extras {
   readonly runsAlone?: ReadonlyArray<string>
   /** Commands accepted but never listed or offered, by path (`"complete"`). */
   readonly hidden?: ReadonlyArray<string>
+  /** Global flags of the program that argv handling takes before @effect/cli (`--url`). */
+  readonly globals?: ReadonlyArray<Flag>
   /** The spec's top-level completers (`complete "id" run="..."`): every command has them. */
   readonly complete?: ReadonlyArray<Complete>
 }
@@ -306,6 +309,7 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
 /** The CLI's extras: the tables above, with the aliases and the optional value of their sources. */
 export const CLI_EXTRAS: Extras = {
   root: ROOT_EXTRAS,
+  globals: REMOTE_GLOBAL_FLAGS,
   commands: COMMAND_EXTRAS,
   aliases: {
     ...Object.fromEntries(

@@ -1,3 +1,4 @@
+import * as net from "node:net"
 import * as tls from "node:tls"
 import forge from "node-forge"
 import { LEAF_DAYS, type LocalCa, newRsaKey, randomSerial } from "./ca.js"
@@ -27,7 +28,20 @@ export const newLeafKey = (): LeafKey => {
 }
 
 /** A server certificate for exactly `name` (its only SAN), signed by `ca`, as PEM. */
-export const signLeaf = (ca: LocalCa, key: LeafKey, name: string, now = Date.now()): string => {
+export const signLeaf = (ca: LocalCa, key: LeafKey, name: string, now = Date.now()): string =>
+  signServerCert(ca, key, [name], now)
+
+/** A subject alternative name: an IP address (type 7) or a DNS name (type 2). */
+const altName = (name: string) => (net.isIP(name) !== 0 ? { type: 7, ip: name } : { type: 2, value: name })
+
+/** A server certificate for `names` (DNS names or IP addresses; the first is its subject), signed by `ca`, as PEM. */
+export const signServerCert = (
+  ca: LocalCa,
+  key: LeafKey,
+  names: ReadonlyArray<string>,
+  now = Date.now(),
+): string => {
+  const [name = "localhost"] = names
   const cert = forge.pki.createCertificate()
   cert.publicKey = key.publicKey
   cert.serialNumber = randomSerial()
@@ -41,7 +55,7 @@ export const signLeaf = (ca: LocalCa, key: LeafKey, name: string, now = Date.now
     { name: "basicConstraints", cA: false, critical: true },
     { name: "keyUsage", digitalSignature: true, keyEncipherment: true, critical: true },
     { name: "extKeyUsage", serverAuth: true },
-    { name: "subjectAltName", altNames: [{ type: 2, value: name }] },
+    { name: "subjectAltName", altNames: names.map(altName) },
     { name: "subjectKeyIdentifier" },
     { name: "authorityKeyIdentifier", keyIdentifier: ca.cert.generateSubjectKeyIdentifier().getBytes() },
   ])

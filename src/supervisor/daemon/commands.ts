@@ -64,8 +64,8 @@ export type DaemonCommand = Data.TaggedEnum<{
   }
   /** Forgets a daemon that does not run (`clean`): `true` when it was forgotten. */
   Forget: { readonly reply: Deferred.Deferred<boolean> }
-  /** The run's readiness check passed. */
-  Ready: { readonly serial: number }
+  /** The run's readiness check passed; `check` is its kind (`output`, `http`, `port`, `cmd`, `delay`). */
+  Ready: { readonly serial: number; readonly check: string }
   /** Every readiness check of the run timed out (`cliStatus` 124), or one can never pass (1). */
   NotReady: { readonly serial: number; readonly message: string; readonly cliStatus: number }
   /** The run's process exited. */

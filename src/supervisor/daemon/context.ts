@@ -1,5 +1,6 @@
 import type { Duration, Effect, Stream } from "effect"
 import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
+import type { EventBody } from "../../domain/SupervisorEvent.js"
 import type { ProcessHandle, ProcessServiceShape } from "../../process/ProcessService.js"
 import type { RenderedCommand } from "../commandTemplates.js"
 import type { DaemonState } from "../DaemonState.js"
@@ -21,7 +22,10 @@ export interface DaemonContext {
   readonly stopTimeout: Duration.Duration
   /** The daemon's record in the registry (undefined once forgotten). */
   readonly current: (id: string) => Effect.Effect<DaemonState | undefined>
-  /** Replaces the daemon's record (and persists it); `f` returning its argument changes nothing. */
+  /**
+   * Replaces the daemon's record (and persists it); `f` returning its argument changes nothing.
+   * A new status is published (`DaemonStateChanged`) with the cause the lifecycle last set.
+   */
   readonly update: (id: string, f: (r: DaemonState) => DaemonState) => Effect.Effect<void>
   /** Records the definition of a daemon that is about to start (a new record if it had none). */
   readonly register: (def: DaemonDefinition) => Effect.Effect<void>
@@ -61,6 +65,10 @@ export interface DaemonContext {
   ) => Effect.Effect<void>
   /** The output lines of the daemon's current run, as they are indexed. */
   readonly outputLines: (id: string) => Stream.Stream<string>
+  /** Why the daemon's next changes happen (`cli`, `exited`, `retry`, ...): set per command handled. */
+  readonly setCause: (id: string, cause: string) => void
+  /** Publishes an event on the supervisor's event log (docs/events.md). */
+  readonly publish: (event: EventBody) => Effect.Effect<void>
   /** True once the supervisor shuts down: starts are refused. */
   readonly shuttingDown: Effect.Effect<boolean>
   /**

@@ -168,6 +168,15 @@ export const makeLifeSteps = (
               dueAt: now + step.delayMillis,
             }
       yield* ctx.update(id, (r) => ({ ...r, retryPending: true, nextRetry: pending }))
+      if (pending !== null)
+        yield* ctx.publish({
+          _tag: "RetryScheduled",
+          id,
+          attempt: pending.retry,
+          limit: Number.isFinite(pending.limit) ? pending.limit : null,
+          due_at: pending.dueAt,
+          message,
+        })
       const fiber = yield* (
         step === undefined
           ? Queue.offer(queue, DaemonCommand.GiveUp({ serial }))

@@ -12,6 +12,31 @@ import { adoptRun } from "./run.js"
 
 const isIdle = (life: Life): boolean => life.phase._tag === "Idle"
 
+/** Why the state changes a command makes happen, as its events say (docs/events.md). */
+const causeOf = (c: DaemonCommand): string => {
+  switch (c._tag) {
+    case "Start":
+    case "Restart":
+    case "Stop":
+    case "Kill":
+      return c.reason
+    case "Forget":
+      return "clean"
+    case "Ready":
+      return "ready"
+    case "NotReady":
+      return "not_ready"
+    case "Exited":
+      return "exited"
+    case "RetryDue":
+      return "retry"
+    case "GiveUp":
+      return "gave_up"
+    case "Resume":
+      return "resumed"
+  }
+}
+
 /** One command moves the daemon to its next state (docs/states.md). */
 const step = (s: LifeSteps, life: Life, c: DaemonCommand): Effect.Effect<Life> => {
   switch (c._tag) {
@@ -79,7 +104,9 @@ export const daemonLifecycle = (
       yield* Effect.addFinalizer(() => Effect.suspend(() => tell(life.waiters, steps.interrupted)))
       for (;;) {
         const wasIdle = isIdle(life)
-        life = yield* step(steps, life, yield* queue.take)
+        const command = yield* queue.take
+        ctx.setCause(first.id.qualified, causeOf(command))
+        life = yield* step(steps, life, command)
         if (life.forgotten && (yield* retire)) return
         // a run ended for good (no retry pending): its log files are closed until the next start
         if (!wasIdle && isIdle(life) && !life.forgotten) yield* ctx.releaseLogs(first.id.qualified)

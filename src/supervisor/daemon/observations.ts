@@ -24,6 +24,7 @@ export const ready = (s: LifeSteps, life: Life, c: Command<"Ready">): Effect.Eff
     const run = s.activeRun(life, c.serial)
     if (run === undefined || run.ready) return life
     yield* s.ctx.update(s.id, (r) => ({ ...r, status: { type: "running" }, readyAt: Date.now() }))
+    yield* s.ctx.publish({ _tag: "ReadinessPassed", id: s.id, pid: run.handle.pid, check: c.check })
     yield* s.fire(life, "on_ready")
     yield* tell(life.waiters, readyOutcome(s.id, run, life.def.config.port?.expect ?? []))
     const next: Life = { ...life, phase: { _tag: "Active", run: { ...run, ready: true } }, waiters: [] }
@@ -37,6 +38,12 @@ export const notReady = (s: LifeSteps, life: Life, c: Command<"NotReady">): Effe
     // Not retried: the checks had their whole timeout, and a retry would wait as long again;
     // a port held by another process stays held.
     yield* s.note(`not ready: ${c.message}; stopping it`)
+    yield* s.ctx.publish({
+      _tag: "ReadinessFailed",
+      id: s.id,
+      message: c.message,
+      output: [...(yield* s.ctx.lastLines(s.id, 20))],
+    })
     const status = yield* s.stopRun(life, run, (x) => ({
       type: "errored",
       exit_code: x.code,

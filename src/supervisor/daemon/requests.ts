@@ -1,6 +1,7 @@
 import { Deferred, Effect, Fiber } from "effect"
 import type { Reason } from "../../domain/Reason.js"
 import type { StartOutcome } from "../../domain/StartOutcome.js"
+import type { AutomationSource } from "../../domain/SupervisorEvent.js"
 import { DaemonCommand } from "./commands.js"
 import { idle, type Life, type LifeSteps, tell } from "./life.js"
 
@@ -10,6 +11,30 @@ import { idle, type Life, type LifeSteps, tell } from "./life.js"
 const restartReason = (reason: Reason): string => (reason === "cli" || reason === "api" ? "manual" : reason)
 
 type Command<T extends DaemonCommand["_tag"]> = Extract<DaemonCommand, { readonly _tag: T }>
+
+/** What acted when the supervisor's automation asks, when the request does not say (docs/events.md). */
+const automationDetail: Partial<Record<Reason, string>> = {
+  cron: "its cron schedule is due",
+  proxy: "a request came for it through the proxy",
+  shell: "a shell is in its project",
+  boot: "boot_start",
+  watch: "a watched file changed",
+  limit: "a limit was exceeded",
+}
+
+/** Publishes what the automation (`watch`, `cron`, `limit`, `shell`, `proxy`, `boot`) does to the daemon. */
+const automationAction = (s: LifeSteps, reason: Reason, action: string, detail: string | undefined) => {
+  const fallback =
+    reason === "shell" && action === "stop" ? "no shell is left in its project" : automationDetail[reason]
+  if (fallback === undefined || reason === "shutdown") return Effect.void
+  return s.ctx.publish({
+    _tag: "AutomationAction",
+    id: s.id,
+    source: reason as AutomationSource,
+    action,
+    detail: detail ?? fallback,
+  })
+}
 
 export const start = (s: LifeSteps, life: Life, c: Command<"Start">): Effect.Effect<Life> =>
   Effect.gen(function* () {
@@ -28,6 +53,7 @@ export const start = (s: LifeSteps, life: Life, c: Command<"Start">): Effect.Eff
     }
     if (c.reason !== "cli" && c.reason !== "api")
       yield* Effect.logInfo(`${life.phase._tag === "Active" ? "restarting" : "starting"} ${id} (${c.reason})`)
+    yield* automationAction(s, c.reason, life.phase._tag === "Idle" ? "start" : "restart", c.detail)
     // A running daemon, or one waiting for a retry, is restarted: its log says why.
     if (life.phase._tag !== "Idle")
       yield* s.note(`restarting: ${restartReason(c.reason)}${c.detail === undefined ? "" : ` (${c.detail})`}`)
@@ -63,6 +89,7 @@ export const stop = (s: LifeSteps, life: Life, c: Command<"Stop">): Effect.Effec
         yield* Deferred.succeed(c.reply, false)
         return life
       case "BackingOff": {
+        yield* automationAction(s, c.reason, "stop", undefined)
         yield* Fiber.interrupt(life.phase.fiber)
         // At shutdown the pending retry stays recorded: the next supervisor resumes it.
         if (c.reason !== "shutdown") {
@@ -80,6 +107,7 @@ export const stop = (s: LifeSteps, life: Life, c: Command<"Stop">): Effect.Effec
         return { ...life, phase: idle, waiters: [] }
       }
       case "Active": {
+        yield* automationAction(s, c.reason, "stop", undefined)
         yield* s.stopActive(life, life.phase.run, c.reason)
         yield* tell(life.waiters, s.interrupted)
         yield* Deferred.succeed(c.reply, true)
@@ -95,6 +123,7 @@ export const kill = (s: LifeSteps, life: Life, c: Command<"Kill">): Effect.Effec
       return life
     }
     yield* Effect.logInfo(`killing ${s.id} (${c.reason}): ${c.message}`)
+    yield* automationAction(s, c.reason, "kill", c.message)
     // the message is the log's line: "killed: memory 161.2 MB over memory_limit 80 MB"
     yield* s.note(c.message)
     const status = yield* s.stopRun(life, life.phase.run, (x) => ({

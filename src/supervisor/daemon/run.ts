@@ -43,6 +43,7 @@ const stopOnInterrupt = (env: RunEnvironment, handle: ProcessHandle) =>
   Effect.gen(function* () {
     if (yield* env.ctx.detaching) return
     const id = env.def.id.qualified
+    env.ctx.setCause(id, "shutdown")
     yield* env.ctx.update(id, (r) => ({ ...r, status: { type: "stopping" } }))
     const s = yield* env.ctx.processes.stop(
       handle,
@@ -155,7 +156,7 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
       Effect.flatMap(
         (result) =>
           result._tag === "Ready"
-            ? Queue.offer(env.queue, DaemonCommand.Ready({ serial }))
+            ? Queue.offer(env.queue, DaemonCommand.Ready({ serial, check: result.check._tag }))
             : result._tag === "TimedOut"
               ? Queue.offer(
                   env.queue,

@@ -1,0 +1,66 @@
+// GET /api/events: the supervisor's event log as ndjson, or as Server-Sent Events when the client
+// accepts `text/event-stream` (each event's `id:` is its seq, so an EventSource resumes with
+// Last-Event-ID). docs/events.md.
+import { HttpServerResponse } from "@effect/platform"
+import { Chunk, Either, Stream } from "effect"
+import type { HostInfoShape } from "../domain/HostInfo.js"
+import { EventStreamItem } from "../domain/SupervisorEvent.js"
+import type { EventLogShape } from "../events/EventLog.js"
+import { ndjsonLines, ndjsonResponse } from "./ndjson.js"
+
+export const EVENT_STREAM = "text/event-stream"
+
+const line = ndjsonLines(EventStreamItem)
+const utf8 = new TextEncoder()
+const decoder = new TextDecoder()
+
+/** One SSE message: `id:` the seq (none for a dropped marker), `event:` the type, `data:` the JSON. */
+const sseMessage = (item: EventStreamItem): Uint8Array => {
+  const json = decoder.decode(line(item)).trimEnd()
+  const id = item._tag === "EventsDropped" ? "" : `id: ${item.seq}\n`
+  return utf8.encode(`${id}event: ${item._tag}\ndata: ${json}\n\n`)
+}
+
+export interface EventsQuery {
+  /** `?since=`; when absent, the Last-Event-ID header. */
+  readonly since: string | undefined
+  readonly lastEventId: string | undefined
+}
+
+/** A seq as a client gives it: a non-negative integer. */
+const parseSeq = (text: string, name: string): Either.Either<number, string> => {
+  const n = Number(text.trim())
+  return text.trim() !== "" && Number.isSafeInteger(n) && n >= 0
+    ? Either.right(n)
+    : Either.left(`${name} must be an event's seq (a non-negative integer), not '${text}'`)
+}
+
+/** The query's `since`, or why it is not one. */
+export const sinceOf = (q: EventsQuery): Either.Either<number | undefined, string> => {
+  if (q.since !== undefined) return parseSeq(q.since, "since")
+  if (q.lastEventId !== undefined && q.lastEventId !== "") return parseSeq(q.lastEventId, "Last-Event-ID")
+  return Either.right(undefined)
+}
+
+/** Whether the client asked for Server-Sent Events. */
+export const wantsSse = (accept: string | undefined) => accept?.includes(EVENT_STREAM) ?? false
+
+/**
+ * The event stream response, open until the client leaves or the supervisor shuts down. The
+ * headers go at once (an SSE comment, or an empty ndjson chunk), also while nothing happens.
+ */
+export const eventsResponse = (
+  log: EventLogShape,
+  host: HostInfoShape,
+  options: { readonly since: number | undefined; readonly ids: ReadonlyArray<string>; readonly sse: boolean },
+) => {
+  const items = log
+    .subscribe({ since: options.since, ids: options.ids })
+    .pipe(Stream.map(options.sse ? sseMessage : line), Stream.interruptWhenDeferred(host.shutdown))
+  if (!options.sse)
+    return ndjsonResponse(Stream.prepend(items, Chunk.of(new Uint8Array(0))), { connection: "close" })
+  return HttpServerResponse.stream(Stream.prepend(items, Chunk.of(utf8.encode(": events\n\n"))), {
+    contentType: EVENT_STREAM,
+    headers: { "cache-control": "no-store", connection: "close" },
+  })
+}

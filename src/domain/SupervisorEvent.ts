@@ -1,0 +1,146 @@
+import { Schema } from "effect"
+import { StatusType } from "./DaemonStatus.js"
+
+// The supervisor's live events (GET /api/events, `supervisor events`; docs/events.md). Every
+// event carries `seq`, increasing by one per event within one supervisor run (it starts at 1
+// again after a restart), and `at`, epoch milliseconds of when it was published.
+
+const stamp = {
+  /** Position in this supervisor run's stream: 1, 2, 3, ... */
+  seq: Schema.Int,
+  /** When it was published, epoch milliseconds. */
+  at: Schema.Number,
+}
+
+/**
+ * Why a daemon's state changed: who asked (`cli`, `api`, `watch`, `cron`, `limit`, `boot`,
+ * `shell`, `proxy`, `shutdown`) or what its run observed (`spawned`, `ready`, `not_ready`,
+ * `exited`, `retry`, `gave_up`, `spawn_failed`, `adopted`).
+ */
+export const ChangeReason = Schema.String.annotations({ identifier: "ChangeReason" })
+
+/** A daemon's status changed (`waiting` → `running`, `running` → `errored`, ...). */
+export const DaemonStateChanged = Schema.TaggedStruct("DaemonStateChanged", {
+  ...stamp,
+  id: Schema.String,
+  from: StatusType,
+  to: StatusType,
+  reason: ChangeReason,
+  /** The process now (null once it is gone). */
+  pid: Schema.NullOr(Schema.Int),
+  /** How the run ended, once it did. */
+  exit_code: Schema.NullOr(Schema.Int),
+  signal: Schema.NullOr(Schema.String),
+  /** Why it is errored or failed, in words. */
+  message: Schema.NullOr(Schema.String),
+}).annotations({ identifier: "DaemonStateChanged" })
+
+/** A run's readiness check passed: `check` is its kind (`output`, `http`, `port`, `cmd`, `delay`). */
+export const ReadinessPassed = Schema.TaggedStruct("ReadinessPassed", {
+  ...stamp,
+  id: Schema.String,
+  pid: Schema.Int,
+  check: Schema.String,
+}).annotations({ identifier: "ReadinessPassed" })
+
+/** A run's readiness checks failed or timed out: the daemon is stopped, with its last output lines. */
+export const ReadinessFailed = Schema.TaggedStruct("ReadinessFailed", {
+  ...stamp,
+  id: Schema.String,
+  message: Schema.String,
+  /** The daemon's last output lines of that run (up to 20). */
+  output: Schema.Array(Schema.String),
+}).annotations({ identifier: "ReadinessFailed" })
+
+/** A failed run is retried after a backoff: retry `attempt` of `limit` (null: unlimited), due at `due_at`. */
+export const RetryScheduled = Schema.TaggedStruct("RetryScheduled", {
+  ...stamp,
+  id: Schema.String,
+  attempt: Schema.Int,
+  limit: Schema.NullOr(Schema.Int),
+  /** Epoch milliseconds the retry is due. */
+  due_at: Schema.Number,
+  /** The run's failure, in words. */
+  message: Schema.String,
+}).annotations({ identifier: "RetryScheduled" })
+
+/** Who acted on a daemon by itself. */
+export const AutomationSource = Schema.Literal("watch", "cron", "limit", "shell", "proxy", "boot")
+export type AutomationSource = typeof AutomationSource.Type
+
+/**
+ * The supervisor's automation acted on a daemon: `action` is what it did (`restart`, `start`,
+ * `stop`, `kill`), `detail` why (`src/app.js changed`, `memory 161 MB over memory_limit 80 MB`).
+ */
+export const AutomationAction = Schema.TaggedStruct("AutomationAction", {
+  ...stamp,
+  id: Schema.String,
+  source: AutomationSource,
+  action: Schema.String,
+  detail: Schema.String,
+}).annotations({ identifier: "AutomationAction" })
+
+/** A project's configuration file changed and was loaded again. */
+export const ConfigReloaded = Schema.TaggedStruct("ConfigReloaded", {
+  ...stamp,
+  /** The project directory. */
+  dir: Schema.String,
+}).annotations({ identifier: "ConfigReloaded" })
+
+/** A project's configuration is invalid: the last good one stays in use. */
+export const ConfigInvalid = Schema.TaggedStruct("ConfigInvalid", {
+  ...stamp,
+  file: Schema.String,
+  line: Schema.NullOr(Schema.Int),
+  key: Schema.NullOr(Schema.String),
+  message: Schema.String,
+}).annotations({ identifier: "ConfigInvalid" })
+
+/** Writing the supervisor's storage (state file, logs, its own log) fails, or works again (`recovered`). */
+export const StorageProblem = Schema.TaggedStruct("StorageProblem", {
+  ...stamp,
+  area: Schema.String,
+  file: Schema.String,
+  /** `ENOSPC`, `EROFS`, `EACCES`, ...; `recovered` once a write succeeds again. */
+  code: Schema.String,
+  message: Schema.String,
+}).annotations({ identifier: "StorageProblem" })
+
+/** One event of the stream. */
+export const SupervisorEvent = Schema.Union(
+  DaemonStateChanged,
+  ReadinessPassed,
+  ReadinessFailed,
+  RetryScheduled,
+  AutomationAction,
+  ConfigReloaded,
+  ConfigInvalid,
+  StorageProblem,
+).annotations({ identifier: "SupervisorEvent" })
+export type SupervisorEvent = typeof SupervisorEvent.Type
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
+
+/** An event as its publisher gives it: the event log adds `seq` and `at`. */
+export type EventBody = DistributiveOmit<SupervisorEvent, "seq" | "at">
+
+/**
+ * Events `first` to `last` (both included) are lost to this reader: older than the retained
+ * ones, or they came faster than it read. Resume with `since = first - 1` to get those still
+ * retained.
+ */
+export const EventsDropped = Schema.TaggedStruct("EventsDropped", {
+  first: Schema.Int,
+  last: Schema.Int,
+  count: Schema.Int,
+}).annotations({ identifier: "EventsDropped" })
+export type EventsDropped = typeof EventsDropped.Type
+
+/** One item of an event stream: an event, or the marker of a gap before the next one. */
+export const EventStreamItem = Schema.Union(SupervisorEvent, EventsDropped).annotations({
+  identifier: "EventStreamItem",
+})
+export type EventStreamItem = typeof EventStreamItem.Type
+
+/** The daemon an event is about; undefined for the supervisor's own (configuration, storage). */
+export const eventDaemon = (e: EventStreamItem): string | undefined => ("id" in e ? e.id : undefined)

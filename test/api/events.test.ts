@@ -1,0 +1,72 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { makeApiHarness } from "../../src/testing/apiHarness.js"
+
+const STACK = `[daemons.db]
+run = "exec db --serve"
+ready_delay = 0
+
+[daemons.api]
+run = "exec api --serve"
+depends = ["db"]
+ready_delay = 0
+`
+
+const lines = (text: string) =>
+  text
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as { _tag: string; seq: number; id?: string; to?: string })
+
+/** GET /api/events through the real handlers, in-process, over fakes. */
+describe("GET /api/events", () => {
+  it.scoped("ndjson: a start with its dependency, in order; since resumes; ?id= filters", () =>
+    Effect.gen(function* () {
+      const h = yield* makeApiHarness()
+      const dir = h.project("shop", STACK)
+      yield* h.request("POST", "/api/namespaces", { dir })
+      expect((yield* h.request("POST", "/api/daemons/shop%2Fapi/start")).json).toEqual({ ok: true })
+      const last = yield* h.events.lastSeq
+      const all = yield* h.openStream("/api/events?since=0")
+      expect(all.contentType).toBe("application/x-ndjson")
+      const got = lines(yield* all.read((t) => t.split("\n").length > last))
+      yield* all.close
+      expect(got.map((e) => e.seq)).toEqual(Array.from({ length: last }, (_, i) => i + 1))
+      const states = got.filter((e) => e._tag === "DaemonStateChanged").map((e) => `${e.id}>${e.to}`)
+      expect(states).toEqual(["shop/db>waiting", "shop/db>running", "shop/api>waiting", "shop/api>running"])
+      // resumed after the third: the rest, and only the api's with ?id=
+      const rest = yield* h.openStream("/api/events?since=3&id=shop/api")
+      const resumed = lines(yield* rest.read((t) => t.includes('"to":"running"')))
+      yield* rest.close
+      expect(resumed.every((e) => e.seq > 3 && e.id === "shop/api")).toBe(true)
+      expect(resumed.map((e) => e.to).filter((t) => t !== undefined)).toEqual(["waiting", "running"])
+    }),
+  )
+
+  it.scoped("Server-Sent Events with Accept: text/event-stream; Last-Event-ID resumes", () =>
+    Effect.gen(function* () {
+      const h = yield* makeApiHarness()
+      const dir = h.project("shop", STACK)
+      yield* h.request("POST", "/api/namespaces", { dir })
+      yield* h.request("POST", "/api/daemons/shop%2Fdb/start")
+      const sse = yield* h.openStream("/api/events", {
+        accept: "text/event-stream",
+        "last-event-id": "1",
+      })
+      expect(sse.contentType).toBe("text/event-stream")
+      const text = yield* sse.read((t) => t.includes("id: 2\n"))
+      yield* sse.close
+      expect(text).toMatch(/^: events\n\nid: 2\nevent: DaemonStateChanged\ndata: \{.*"seq":2.*\}\n\n/)
+      expect(text).not.toContain("id: 1\n")
+    }),
+  )
+
+  it.scoped("a since that is not a seq is a 400 naming it", () =>
+    Effect.gen(function* () {
+      const h = yield* makeApiHarness()
+      const bad = yield* h.request("GET", "/api/events?since=soon")
+      expect(bad.status).toBe(400)
+      expect(bad.text).toContain("since must be an event's seq")
+    }),
+  )
+})
