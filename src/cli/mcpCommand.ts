@@ -19,9 +19,10 @@ export type McpRoot = Command.Command<"supervisor", CliApp.CliApp.Environment, u
 
 /** The CLI's own connection to the supervisor (started in the background when it is down), for one call. */
 export const mcpConnect: Connect = (autoStart) =>
-  Layer.map(supervisorClientLayer({ autoStart }), (context) =>
-    Context.make(McpSupervisor, { api: Context.get(context, SupervisorClient).api }),
-  )
+  Layer.map(supervisorClientLayer({ autoStart }), (context) => {
+    const client = Context.get(context, SupervisorClient)
+    return Context.make(McpSupervisor, { api: client.api, http: client.http })
+  })
 
 export const mcp = (root: McpRoot): Effect.Effect<void, never, CliApp.CliApp.Environment> =>
   Effect.gen(function* () {

@@ -1,4 +1,4 @@
-import { HttpApiClient } from "@effect/platform"
+import { HttpApiClient, type HttpClient } from "@effect/platform"
 import { Context, type Effect, type Layer } from "effect"
 import { Api } from "../api/Api.js"
 
@@ -15,7 +15,11 @@ export type ApiClient = Effect.Effect.Success<ReturnType<typeof makeClient>>
 /** The supervisor, as the tools reach it. */
 export class McpSupervisor extends Context.Tag("supervisor/McpSupervisor")<
   McpSupervisor,
-  { readonly api: ApiClient }
+  {
+    readonly api: ApiClient
+    /** The same connection for the routes the typed client does not stream (`GET /api/events`). */
+    readonly http: HttpClient.HttpClient
+  }
 >() {}
 
 /** Why the supervisor could not be reached (it is down and may not be started, another version...). */

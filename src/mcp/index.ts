@@ -26,7 +26,9 @@ import {
   StatusInput,
   StopInput,
   StopOutput,
+  WaitReadyInput,
 } from "./tools.js"
+import { WaitReadyOutput } from "./waitReady.js"
 
 /**
  * `supervisor mcp`: the tools and resources of the MCP server (docs/mcp.md). Each daemon tool asks
@@ -183,6 +185,19 @@ export const mcpDefinition = (
         call: (i) =>
           run(ops.logs({ ids: daemonIds(i), lines: i.n ?? 100, since: i.since, grep: i.grep }), (a) =>
             answer(LogsOutput, { lines: a.value }, a.problems),
+          ),
+      }),
+      tool({
+        name: "wait_ready",
+        title: "Wait until a daemon is ready",
+        description:
+          "after editing code: wait until the daemon's next run (the restart a watched file or a command made) is ready, or say why not, with its failing readiness output or last log lines (from the supervisor's event stream)",
+        kind: "read",
+        input: WaitReadyInput,
+        output: WaitReadyOutput,
+        call: (i) =>
+          run(ops.waitReady(i.id, { since: i.since, timeout: i.timeout ?? 60 }), (a) =>
+            answer(WaitReadyOutput, a.value, a.problems, a.value.outcome !== "ready"),
           ),
       }),
       tool({

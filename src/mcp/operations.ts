@@ -1,4 +1,5 @@
 import * as nodePath from "node:path"
+import type { HttpClient } from "@effect/platform"
 import { Data, Effect, Either, Option, Schema } from "effect"
 import { configDefinitions, dependencyClosure } from "../config/definitions.js"
 import { type LoadOptions, loadConfig } from "../config/Loader.js"
@@ -12,6 +13,7 @@ import { Settings } from "../domain/Settings.js"
 import { showsOnStderr } from "../domain/stderrLevel.js"
 import { parseTimeArg } from "../domain/timeArg.js"
 import { type ApiClient, type Connect, McpSupervisor } from "./connection.js"
+import { decide, eventItems, openEvents, type WaitReadyOutput } from "./waitReady.js"
 
 /**
  * What each MCP tool asks of the supervisor, through the typed client of its API: the same
@@ -90,12 +92,12 @@ export const operations = (connect: Connect, here: LoadOptions) => {
   /** Runs `f` with the configuration seen from here and a client of the supervisor's API. */
   const withApi = <A, E, R>(
     strict: boolean,
-    f: (config: ResolvedConfig, api: ApiClient) => Effect.Effect<A, E, R>,
+    f: (config: ResolvedConfig, api: ApiClient, http: HttpClient.HttpClient) => Effect.Effect<A, E, R>,
   ) =>
     Effect.gen(function* () {
       const loaded = yield* loadHere(here, strict)
       const autoStart = loaded.config.settings.supervisor.auto_start ? true : ("setting-off" as const)
-      const value = yield* Effect.flatMap(McpSupervisor, (s) => f(loaded.config, s.api)).pipe(
+      const value = yield* Effect.flatMap(McpSupervisor, (s) => f(loaded.config, s.api, s.http)).pipe(
         Effect.provide(connect(autoStart)),
       )
       return { value, problems: loaded.problems } satisfies Answer<A>
@@ -223,6 +225,57 @@ export const operations = (connect: Connect, here: LoadOptions) => {
             },
           })
         }).pipe(Effect.map((lines): typeof LogLines.Type => lines)),
+      ),
+
+    /**
+     * Waits until daemon `typed`'s next run is ready (a run that began after `since`, a time, if
+     * given), for at most `timeout` seconds; why not, with its failing output or last lines.
+     */
+    waitReady: (typed: string, options: { readonly since?: string | undefined; readonly timeout: number }) =>
+      withApi(false, (config, api, http) =>
+        Effect.gen(function* () {
+          const after = options.since === undefined ? undefined : parseTimeArg(options.since)
+          if (after !== undefined && Either.isLeft(after))
+            return yield* new ToolFailure({ message: `error: ${after.left}` })
+          const id = yield* resolveId(typed, config, yield* api.daemons.list())
+          // subscribed first (the retained events too, with a point to look from), then the state
+          const response = yield* openEvents(http, { ids: [id], since: after === undefined ? undefined : 0 })
+          const now = yield* api.daemons.get({ path: { id } })
+          const lastLines = api.cli
+            .logs({ payload: { ids: [id], lines: 20 } })
+            .pipe(Effect.map((lines) => lines.map((l) => l.message)))
+          const decided = yield* decide(id, eventItems(response), {
+            begun: after === undefined && now.status.type === "waiting",
+            after: after?.right,
+          }).pipe(
+            Effect.timeoutTo({
+              duration: `${options.timeout} seconds`,
+              onTimeout: () => undefined,
+              onSuccess: (d) => d,
+            }),
+          )
+          if (decided === undefined) {
+            const later = yield* api.daemons.get({ path: { id } })
+            return {
+              id,
+              outcome: "timed_out" as const,
+              pid: null,
+              seq: null,
+              status: later.status.type,
+              message: `not ready within ${options.timeout}s (it is ${later.status.type})`,
+              output: yield* lastLines,
+            } satisfies WaitReadyOutput
+          }
+          if (Option.isNone(decided))
+            return yield* new ToolFailure({
+              message: `error: the supervisor ended the event stream before ${id} was ready`,
+            })
+          const d = decided.value
+          return {
+            ...d,
+            output: d.outcome === "ready" ? [] : (d.output ?? (yield* lastLines)),
+          } satisfies WaitReadyOutput
+        }),
       ),
   }
 }

@@ -1,6 +1,7 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
+import { HttpClient } from "@effect/platform"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { Effect, Layer } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
@@ -104,7 +105,10 @@ const fakeApi = (known: ReadonlyArray<ApiDaemonEntry>, seen: Array<string>) =>
 const fakeConnect =
   (known: ReadonlyArray<ApiDaemonEntry>, seen: Array<string>): Connect =>
   () =>
-    Layer.succeed(McpSupervisor, { api: fakeApi(known, seen) })
+    Layer.succeed(McpSupervisor, {
+      api: fakeApi(known, seen),
+      http: HttpClient.make(() => Effect.die("no event stream in this test")),
+    })
 
 /** No supervisor at all: the tools that need none must not connect. */
 const noSupervisor: Connect = () => Layer.die("no supervisor in this test")
@@ -122,7 +126,17 @@ describe("mcpDefinition", () => {
   it("declares each tool's input and output as object JSON Schemas, with the hints of what it does", async () => {
     const tools = await toolsOf(noSupervisor)
     expect(Object.keys(tools).sort()).toEqual(
-      ["describe_command", "list", "list_commands", "logs", "restart", "start", "status", "stop"].sort(),
+      [
+        "describe_command",
+        "list",
+        "list_commands",
+        "logs",
+        "restart",
+        "start",
+        "status",
+        "stop",
+        "wait_ready",
+      ].sort(),
     )
     for (const t of Object.values(tools)) {
       expect(t.inputSchema.type).toBe("object")
@@ -155,7 +169,7 @@ describe("mcpDefinition", () => {
       expect(tools[name]?.annotations.destructiveHint).toBe(true)
       expect(tools[name]?.annotations.readOnlyHint).toBe(false)
     }
-    for (const name of ["list", "status", "logs", "describe_command", "list_commands"])
+    for (const name of ["list", "status", "logs", "wait_ready", "describe_command", "list_commands"])
       expect(tools[name]?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false })
   })
 
