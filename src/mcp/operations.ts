@@ -1,13 +1,12 @@
 import * as nodePath from "node:path"
 import type { HttpClient } from "@effect/platform"
 import { Data, Effect, Either, Option, Schema } from "effect"
-import { configDefinitions, dependencyClosure } from "../config/definitions.js"
 import { type LoadOptions, loadConfig } from "../config/Loader.js"
-import { currentNamespace, resolveId, selectIds } from "../control/selection.js"
+import { currentNamespace, resolveId } from "../control/selection.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
-import type { DaemonStatusOutput, LogLines, StartOutcomes, StopResults } from "../domain/CliOutput.js"
+import { type DaemonStatusOutput, type LogLines, StartOutcomes, StopResults } from "../domain/CliOutput.js"
+import { Restart, type Selection, Start, Stop as StopCommand } from "../domain/Command.js"
 import { formatProblem } from "../domain/ConfigProblem.js"
-import { isActive } from "../domain/DaemonStatus.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { Settings } from "../domain/Settings.js"
 import { showsOnStderr } from "../domain/stderrLevel.js"
@@ -103,38 +102,34 @@ export const operations = (connect: Connect, here: LoadOptions) => {
       return { value, problems: loaded.problems } satisfies Answer<A>
     }).pipe(Effect.mapError(asToolFailure))
 
-  /** Definitions for IDs: fresh from the configuration, else what the supervisor last ran. */
-  const definitionsFor = (api: ApiClient, config: ResolvedConfig, ids: ReadonlyArray<string>) => {
-    const fromConfig = configDefinitions(config)
-    return Effect.forEach(ids, (id) => {
-      const def = fromConfig.get(id)
-      return def !== undefined
-        ? Effect.succeed(def)
-        : api.cli
-            .definition({ payload: { id } })
-            .pipe(
-              Effect.mapError(
-                () =>
-                  new ToolFailure({ message: `error: no definition for ${id}: it is not configured here` }),
-              ),
-            )
-    })
-  }
+  /**
+   * The selection of a command: the IDs as typed, read from the server's directory with its
+   * environment, as the CLI's commands send them; the supervisor resolves them (Control).
+   */
+  const selection = (ids: ReadonlyArray<string>): Selection => ({
+    ids,
+    all: false,
+    from: {
+      _tag: "Directory",
+      cwd: nodePath.resolve(here.cwd),
+      env: Object.fromEntries(
+        Object.entries(here.env).filter((e): e is [string, string] => typeof e[1] === "string"),
+      ),
+      strict: false,
+    },
+  })
 
-  /** Starts the selected daemons with their dependencies, as `supervisor start` does. */
-  const startSelected = (
-    api: ApiClient,
-    config: ResolvedConfig,
-    selected: ReadonlyArray<string>,
-    force: boolean,
-  ): Effect.Effect<typeof StartOutcomes.Type, unknown> =>
-    selected.length === 0
-      ? Effect.succeed([])
-      : Effect.gen(function* () {
-          const definitions = yield* definitionsFor(api, config, selected)
-          const dependencies = dependencyClosure(definitions, configDefinitions(config))
-          return yield* api.cli.start({ payload: { definitions, dependencies, force } })
-        })
+  /** A command's answer (`POST /api/commands`), checked to have the shape the command promises. */
+  const answered = <A, B, E, R>(tag: string, sent: Effect.Effect<B, E, R>, is: (u: unknown) => u is A) =>
+    Effect.flatMap(sent, (answer) =>
+      is(answer)
+        ? Effect.succeed(answer)
+        : Effect.fail(
+            new ToolFailure({ message: `error: the supervisor answered ${tag} with another shape` }),
+          ),
+    )
+  const isOutcomes = Schema.is(StartOutcomes)
+  const isStopResults = Schema.is(StopResults)
 
   return {
     /** `GET /api/daemons`: every daemon the supervisor knows, or those of `namespace`. */
@@ -159,43 +154,41 @@ export const operations = (connect: Connect, here: LoadOptions) => {
 
     /** Starts daemons with the dependencies they need and waits until they are ready. */
     start: (ids: ReadonlyArray<string>, force: boolean) =>
-      withApi(true, (config, api) =>
-        Effect.gen(function* () {
-          const known = yield* api.daemons.list()
-          const selected = yield* selectIds(config, known, { ids, all: false, group: Option.none() }, () =>
-            Object.keys(config.daemons),
-          )
-          return yield* startSelected(api, config, selected, force)
-        }),
+      withApi(true, (_config, api) =>
+        answered(
+          "Start",
+          api.commands.handle({
+            payload: new Start({ selection: selection(ids), force, reason: "mcp", wait: "ready" }),
+          }),
+          isOutcomes,
+        ),
       ),
 
     /** Restarts daemons and waits until they are ready. */
     restart: (ids: ReadonlyArray<string>) =>
-      withApi(true, (config, api) =>
-        Effect.gen(function* () {
-          const known = yield* api.daemons.list()
-          const running = () => known.filter(isActive).map((k) => k.id.qualified)
-          const selected = yield* selectIds(config, known, { ids, all: false, group: Option.none() }, running)
-          return yield* startSelected(api, config, selected, true)
-        }),
+      withApi(true, (_config, api) =>
+        answered(
+          "Restart",
+          api.commands.handle({
+            payload: new Restart({
+              selection: selection(ids),
+              reason: "mcp",
+              wait: "ready",
+              if_running: false,
+            }),
+          }),
+          isOutcomes,
+        ),
       ),
 
     /** Stops daemons, dependents first. */
     stop: (ids: ReadonlyArray<string>) =>
-      withApi(false, (config, api) =>
-        Effect.gen(function* () {
-          const known = yield* api.daemons.list()
-          const running = () => known.filter(isActive).map((k) => k.id.qualified)
-          const selected = yield* selectIds(config, known, { ids, all: false, group: Option.none() }, running)
-          // configured here but never run: the supervisor does not know them, so none runs
-          const unknown = selected.filter((id) => !known.some((k) => k.id.qualified === id))
-          const present = selected.filter((id) => !unknown.includes(id))
-          const stopped = present.length === 0 ? [] : yield* api.cli.stop({ payload: { ids: present } })
-          return [
-            ...unknown.map((id) => ({ id, was_running: false, killed: false })),
-            ...stopped,
-          ] satisfies typeof StopResults.Type
-        }),
+      withApi(false, (_config, api) =>
+        answered(
+          "Stop",
+          api.commands.handle({ payload: new StopCommand({ selection: selection(ids), reason: "mcp" }) }),
+          isStopResults,
+        ),
       ),
 
     /** The last `lines` entries of daemons' logs (every daemon's without IDs), filtered. */

@@ -1,7 +1,8 @@
 /**
  * `supervisor mcp` acts through the supervisor's HTTP API, like every other front-end: its
- * actions are requests the supervisor counts (/metrics), and, with no process-wide state to
- * guard (no captured stdout, no exit status), one tool call does not wait for another.
+ * actions are commands of the command protocol, counted in /metrics with `mcp` as their source,
+ * and, with no process-wide state to guard (no captured stdout, no exit status), one tool call
+ * does not wait for another.
  */
 import { existsSync, writeFileSync } from "node:fs"
 import { request } from "node:http"
@@ -72,32 +73,35 @@ describe("supervisor mcp through the API", () => {
   const call = async (name: string, args: Record<string, unknown> = {}) =>
     (await client.callTool({ name, arguments: args })) as ToolReply
 
-  /** How many requests the supervisor answered on `route` with `code`, by method. */
-  const answered = async (method: string, route: string, code = "200") =>
-    sampleValue(
-      parsePrometheus(await socketText(sb.stateDir, "/metrics")),
-      "supervisor_http_requests_total",
-      {
-        method,
-        route,
-        code,
-      },
-    ) ?? 0
+  /** How many commands the supervisor handled, by command and by who sent them (/metrics). */
+  const handled = async (command: string, source: string) =>
+    sampleValue(parsePrometheus(await socketText(sb.stateDir, "/metrics")), "supervisor_commands_total", {
+      command,
+      source,
+    }) ?? 0
 
   it(
-    "stops a daemon with one stop request to the supervisor, which it counts",
+    "stops a daemon with a Stop command the supervisor counts as sent by mcp",
     async () => {
       const started = sb.cli(["start", "web"], app)
       expect(started.status, started.stderr).toBe(0)
       const [pid] = daemonPids(sb.stateDir, "app/web")
-      const before = await answered("POST", "/api/cli/stop")
+      const before = { mcp: await handled("Stop", "mcp"), cli: await handled("Stop", "cli") }
       const stopped = await call("stop", { id: "web" })
       expect(stopped.isError, stopped.content[0]?.text).toBeFalsy()
       expect(stopped.structuredContent?.results).toEqual([
         { id: "app/web", was_running: true, killed: false },
       ])
-      expect(await answered("POST", "/api/cli/stop")).toBe(before + 1)
+      expect(await handled("Stop", "mcp")).toBe(before.mcp + 1)
+      expect(await handled("Stop", "cli")).toBe(before.cli)
       await waitFor("the daemon gone", () => pid !== undefined && !isAlive(pid))
+      // a start and a restart are commands too
+      const startsBefore = await handled("Start", "mcp")
+      expect((await call("start", { id: "web" })).isError).toBeFalsy()
+      expect(await handled("Start", "mcp")).toBe(startsBefore + 1)
+      const restartsBefore = await handled("Restart", "mcp")
+      expect((await call("restart", { id: "web" })).isError).toBeFalsy()
+      expect(await handled("Restart", "mcp")).toBe(restartsBefore + 1)
     },
     T,
   )

@@ -67,27 +67,28 @@ const fakeApi = (known: ReadonlyArray<ApiDaemonEntry>, seen: Array<string>) =>
           return known
         }),
     },
-    cli: {
-      start: ({
+    commands: {
+      handle: ({
         payload,
       }: {
         payload: {
-          definitions: Array<{ id: { qualified: string } }>
-          dependencies: Array<{ id: { qualified: string } }>
-          force: boolean
+          _tag: string
+          selection: { ids: ReadonlyArray<string>; from?: { _tag: string; cwd?: string } }
+          force?: boolean
+          reason: string
         }
       }) =>
         Effect.sync(() => {
+          const from = payload.selection.from
           seen.push(
-            `start ${payload.definitions.map((d) => d.id.qualified).join(" ")} after [${payload.dependencies.map((d) => d.id.qualified).join(" ")}]${payload.force ? " force" : ""}`,
+            `${payload._tag} ${payload.selection.ids.join(" ")}${payload.force ? " force" : ""} from ${from?._tag} ${from?.cwd === app ? "here" : from?.cwd} by ${payload.reason}`,
           )
-          return []
+          return payload._tag === "Stop"
+            ? payload.selection.ids.map((id) => ({ id, was_running: true, killed: false }))
+            : []
         }),
-      stop: ({ payload }: { payload: { ids: ReadonlyArray<string> } }) =>
-        Effect.sync(() => {
-          seen.push(`stop ${payload.ids.join(" ")}`)
-          return payload.ids.map((id) => ({ id, was_running: true, killed: false }))
-        }),
+    },
+    cli: {
       logs: ({
         payload,
       }: {
@@ -207,7 +208,7 @@ describe("mcpDefinition", () => {
     expect(dash.text).toMatch(/not starting with -/)
   })
 
-  it("takes pitchfork's arguments: `id` (a list or one ID) and `force`, and `n` for logs; resolves IDs as the CLI", async () => {
+  it("takes pitchfork's arguments: `id` (a list or one ID) and `force`, and `n` for logs; sends the actions as commands", async () => {
     const seen: Array<string> = []
     const tools = await toolsOf(fakeConnect([entry("app/web", "running"), entry("app/api", "running")], seen))
     const calls: Array<[string, Record<string, unknown>]> = [
@@ -222,14 +223,15 @@ describe("mcpDefinition", () => {
       const r = await tools[name]!.call(args)
       expect(r.isError, `${name} ${JSON.stringify(args)}: ${r.text}`).toBe(false)
     }
-    // every call asks the API: the listing to resolve IDs, then the one request of the action
+    // the daemon actions are commands with the IDs as typed, read from the server's directory
+    // (the supervisor resolves them); logs resolves its IDs on the listing first
     expect(seen.filter((s) => s !== "GET /api/daemons")).toEqual([
-      "start app/web app/api after [] force",
-      "start app/api after [app/web]",
-      "stop app/web app/api",
-      "start app/web after [] force",
+      "Start web api force from Directory here by mcp",
+      "Start api from Directory here by mcp",
+      "Stop web api from Directory here by mcp",
+      "Restart web from Directory here by mcp",
       "logs app/web -n 5 grep up",
-      "start app/api app/web after []",
+      "Start api web from Directory here by mcp",
     ])
     const dash = await tools.stop!.call({ id: "--all" })
     expect(dash).toMatchObject({ isError: true })
