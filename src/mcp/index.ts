@@ -29,6 +29,7 @@ import {
   WaitReadyInput,
 } from "./tools.js"
 import { WaitReadyOutput } from "./waitReady.js"
+import { watchDaemons } from "./watch.js"
 
 /**
  * `supervisor mcp`: the tools and resources of the MCP server (docs/mcp.md). Each daemon tool asks
@@ -241,6 +242,7 @@ export const mcpDefinition = (
       version: VERSION,
       instructions: `Manages the daemons of the project this server was started in (namespace ${namespace}, its supervisor.toml), like the supervisor CLI there: a short ID (api) is this project's daemon, a qualified one (proj/api) another project's. \`list\` shows this project's daemons (all: true, every project's). Each of this project's daemons has its recent log as a resource (supervisor://logs/${namespace}/NAME).`,
       tools,
+      watch: (onDaemonChanged) => watchDaemons(runtime, connect, onDaemonChanged),
       resources: logResources({
         list: async () => runOrThrow(ops.list(await Runtime.runPromise(runtime)(projectNamespace(here)))),
         logs: (id, lines) => runOrThrow(ops.logs({ ids: [id], lines })),

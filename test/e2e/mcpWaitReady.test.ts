@@ -1,14 +1,15 @@
 /**
- * `wait_ready` through the built CLI's MCP server: after a restart (here from the CLI, as a
- * watched file would make one), it answers once the new run is ready, or says why not with the
- * failing output, from the supervisor's event stream.
+ * The supervisor's event stream through the built CLI's MCP server: `wait_ready` answers once a
+ * restart (here from the CLI, as a watched file would make one) is ready, or says why not with the
+ * failing output; a subscribed daemon log resource is notified when its daemon's state changes.
  */
-import { writeFileSync } from "node:fs"
+import { rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { BIN, type DaemonSandbox, daemonPids, makeDaemonSandbox } from "./harness.js"
+import { BIN, type DaemonSandbox, daemonPids, makeDaemonSandbox, waitFor } from "./harness.js"
 
 const T = 60_000
 
@@ -132,6 +133,24 @@ describe("supervisor mcp: wait_ready", () => {
       expect(r.isError).toBe(true)
       expect(r.answer).toMatchObject({ id: "app/web", outcome: "timed_out", pid: null })
       expect(r.answer.message).toMatch(/not ready within 1s/)
+    },
+    T,
+  )
+
+  it(
+    "notifies a subscribed daemon log resource when the daemon's state changes",
+    async () => {
+      const updated: Array<string> = []
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => {
+        updated.push(n.params.uri)
+      })
+      expect(client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true, listChanged: true })
+      await client.subscribeResource({ uri: "supervisor://logs/app/web" })
+      rmSync(join(app, "broken"), { force: true })
+      const restarted = sb.cli(["restart", "web"], app)
+      expect(restarted.status, restarted.stderr).toBe(0)
+      await waitFor("the log resource's update", () => updated.includes("supervisor://logs/app/web"))
+      expect(updated.filter((u) => u !== "supervisor://logs/app/web")).toEqual([])
     },
     T,
   )
