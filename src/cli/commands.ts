@@ -31,7 +31,7 @@ const usageCommand = Command.make("usage", {}, (): Effect.Effect<void> => printU
   Command.withDescription("print the usage spec (KDL) of this CLI"),
 )
 
-/** `supervisor mcp`: an MCP server over stdio whose tools run this tree's commands (docs/mcp.md). */
+/** `supervisor mcp`: an MCP server over stdio, a client of the API; its tools describe this tree (docs/mcp.md). */
 const mcpCommand = Command.make(
   "mcp",
   {},

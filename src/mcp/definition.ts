@@ -39,6 +39,13 @@ export interface ResourceEntry {
   readonly mimeType: string
 }
 
+/** A follower of the supervisor's daemon state changes, started by `McpDefinition.watch`. */
+export interface Watcher {
+  /** Settles once the first attempt to follow the event stream opened it or failed. */
+  readonly opened: Promise<void>
+  readonly stop: () => void
+}
+
 export interface McpDefinition {
   readonly version: string
   readonly instructions: string
@@ -49,4 +56,9 @@ export interface McpDefinition {
       uri: string,
     ) => Promise<{ readonly uri: string; readonly mimeType: string; readonly text: string }>
   }
+  /**
+   * Follows the supervisor's event stream, calling `onDaemonChanged` with the qualified ID of each
+   * daemon whose state changes, until stopped (for resource subscriptions).
+   */
+  readonly watch?: (onDaemonChanged: (id: string) => void) => Watcher
 }

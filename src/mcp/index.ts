@@ -1,15 +1,14 @@
-import * as nodePath from "node:path"
-import type { CliApp, Command } from "@effect/cli"
-import { Effect, Either, ParseResult, Runtime, Schema } from "effect"
-import { defaultLoadOptions, loadConfig } from "../config/Loader.js"
-import { currentNamespace } from "../control/selection.js"
-import { DaemonList, DaemonStatusOutput, LogLines, StartOutcomes, StopResults } from "../domain/CliOutput.js"
+import { Cause, Effect, Either, Exit, Option, ParseResult, Runtime, Schema } from "effect"
+import type { LoadOptions } from "../config/Loader.js"
+import { DaemonStatusOutput } from "../domain/CliOutput.js"
 import { VERSION } from "../domain/version.js"
+import { outcomeStatus } from "../terminal/startText.js"
 import { describeCommand, listCommands } from "../usage/consume/index.js"
 import { CommandDescription } from "../usage/consume/mcpResults.js"
 import type { Spec } from "../usage/model.js"
-import { type Captured, runCommand } from "./capture.js"
+import type { Connect } from "./connection.js"
 import type { McpDefinition, ToolDefinition, ToolResult } from "./definition.js"
+import { type Answer, operations, projectNamespace, type ToolFailure } from "./operations.js"
 import { logResources } from "./resources.js"
 import {
   CommandsOutput,
@@ -21,35 +20,39 @@ import {
   ListOutput,
   LogsInput,
   LogsOutput,
-  logsArgs,
   objectSchema,
   StartInput,
   StartOutput,
   StatusInput,
   StopInput,
   StopOutput,
+  WaitReadyInput,
 } from "./tools.js"
+import { WaitReadyOutput } from "./waitReady.js"
+import { watchDaemons } from "./watch.js"
 
 /**
- * `supervisor mcp`: the tools and resources of the MCP server (docs/mcp.md). Each daemon tool runs
- * the CLI command it names in this process (same configuration, same SupervisorClient, the
- * supervisor started when needed) with `--json`, and returns what it printed decoded through the
- * command's own output Schema.
+ * `supervisor mcp`: the tools and resources of the MCP server (docs/mcp.md). Each daemon tool asks
+ * the supervisor's HTTP API through its typed client (src/mcp/operations.ts), with the
+ * configuration and ID resolution of the CLI in the server's directory, and answers with the
+ * API's values encoded through the Schemas the CLI prints its `--json` through.
  */
 
-/** A tool's answer: structured content encoded through its output Schema. */
-const answer = <O, OI>(schema: Schema.Schema<O, OI>, value: O, c?: Captured): ToolResult => {
+/**
+ * A tool's answer: structured content encoded through its output Schema. It is an error when the
+ * call met problems on the way (they head the text) or `failed` says the value is a failure.
+ */
+const answer = <O, OI>(
+  schema: Schema.Schema<O, OI>,
+  value: O,
+  problems: ReadonlyArray<string> = [],
+  failed = false,
+): ToolResult => {
   const structured = Schema.encodeSync(schema)(value) as Record<string, unknown>
-  const isError = c !== undefined && c.exitCode !== 0
-  const notes = c?.stderr.trim() ?? ""
   const text = JSON.stringify(structured, null, 2)
-  return { isError, structured, text: isError && notes !== "" ? `${notes}\n${text}` : text }
+  const isError = failed || problems.length > 0
+  return { isError, structured, text: problems.length > 0 ? `${problems.join("\n")}\n${text}` : text }
 }
-
-const failure = (c: Captured, command: string): ToolResult => ({
-  isError: true,
-  text: c.stderr.trim() || c.stdout.trim() || `supervisor ${command} failed with exit status ${c.exitCode}`,
-})
 
 /** The input Schema's decoding, with a message naming the keys at fault. */
 const decodeInput = <I, II>(name: string, schema: Schema.Schema<I, II>, args: unknown) =>
@@ -84,115 +87,119 @@ const tool = <I, II, O, OI>(t: {
   },
 })
 
+/** The platform services the tools read the configuration with (file system, path). */
+type ToolEnv = Effect.Effect.Context<ReturnType<typeof projectNamespace>>
+
 /**
- * The server's definition for the CLI tree `root` and its usage spec `spec` (the caller, cli/,
- * derives it from the tree); `runtime` runs its commands (the CLI's platform services: file
- * system, path, terminal).
+ * The server's definition for the CLI's usage spec `spec` (the caller, cli/, derives it from its
+ * tree); `connect` reaches the supervisor for each call (the CLI's connection, which starts it
+ * when it is not running); `here` is the directory and environment the configuration is read from.
  */
-export const mcpDefinition = <N extends string, E, A>(
-  root: Command.Command<N, CliApp.CliApp.Environment, E, A>,
+export const mcpDefinition = (
   spec: Spec,
-  runtime: Runtime.Runtime<CliApp.CliApp.Environment>,
-): Effect.Effect<McpDefinition> =>
+  connect: Connect,
+  here: LoadOptions,
+): Effect.Effect<McpDefinition, never, ToolEnv> =>
   Effect.gen(function* () {
-    const lock = yield* Effect.makeSemaphore(1)
-    // one command at a time: each sets the process's exit status and captures its stdout
-    const run = (args: ReadonlyArray<string>) =>
-      Runtime.runPromise(runtime)(lock.withPermits(1)(runCommand(root, [...args, "--json"])))
-    /** Runs `args --json` and decodes its stdout with `schema`; failures carry what it printed. */
-    const cli = async <O, OI, W, WI>(
-      args: ReadonlyArray<string>,
-      schema: Schema.Schema<O, OI>,
-      output: Schema.Schema<W, WI>,
-      wrap: (value: O) => W,
+    const runtime = yield* Effect.runtime<ToolEnv>()
+    const ops = operations(connect, here)
+    /** Runs an operation; its failure is an error result with its message. */
+    const run = async <A>(
+      op: Effect.Effect<Answer<A>, ToolFailure, ToolEnv>,
+      done: (a: Answer<A>) => ToolResult,
     ): Promise<ToolResult> => {
-      const c = await run(args)
-      // a successful command's warnings (configuration, notices) go where a CLI's would: stderr
-      if (c.exitCode === 0 && c.stderr !== "") process.stderr.write(c.stderr)
-      const decoded = Schema.decodeUnknownEither(Schema.parseJson(schema))(c.stdout)
-      return Either.isLeft(decoded) ? failure(c, args[0] ?? "") : answer(output, wrap(decoded.right), c)
+      const exit = await Runtime.runPromiseExit(runtime)(op)
+      if (Exit.isSuccess(exit)) return done(exit.value)
+      const failure = Cause.failureOption(exit.cause)
+      return {
+        isError: true,
+        text: Option.isSome(failure)
+          ? failure.value.message
+          : `error: ${Cause.pretty(exit.cause).split("\n")[0]}`,
+      }
     }
-    /** The project the server was started in: its namespace (the CLI's, for short IDs, there). */
-    const projectNamespace = () =>
-      Runtime.runPromise(runtime)(
-        loadConfig(defaultLoadOptions()).pipe(
-          Effect.map(currentNamespace),
-          // a configuration that cannot be read: `list` says why; the directory names the project
-          Effect.orElseSucceed(() => nodePath.basename(process.cwd())),
-        ),
-      )
-    const namespace = yield* Effect.promise(projectNamespace)
+    const namespace = yield* projectNamespace(here)
     const tools: ReadonlyArray<ToolDefinition> = [
       tool({
         name: "list",
         title: "List daemons",
         description:
-          "the daemons of this project (with all, of every project the supervisor knows), with their status, pid, ports and uptime (supervisor list --namespace NS)",
+          "the daemons of this project (with all, of every project the supervisor knows), with their status, pid, ports and uptime (GET /api/daemons)",
         kind: "read",
         input: ListDaemonsInput,
         output: ListOutput,
-        call: async (i) =>
-          cli(
-            ["list", ...(i.all ? [] : ["--namespace", await projectNamespace()])],
-            DaemonList,
-            ListOutput,
-            (daemons) => ({ daemons }),
-          ),
+        call: async (i) => {
+          const ns = i.all ? undefined : await Runtime.runPromise(runtime)(projectNamespace(here))
+          return run(ops.list(ns), (a) => answer(ListOutput, { daemons: a.value }, a.problems))
+        },
       }),
       tool({
         name: "status",
         title: "Daemon status",
-        description: "one daemon's status (supervisor status ID)",
+        description: "one daemon's status (as supervisor status ID --json)",
         kind: "read",
         input: StatusInput,
         output: DaemonStatusOutput,
-        call: (i) => cli(["status", i.id], DaemonStatusOutput, DaemonStatusOutput, (s) => s),
+        call: (i) => run(ops.status(i.id), (a) => answer(DaemonStatusOutput, a.value, a.problems)),
       }),
       tool({
         name: "start",
         title: "Start daemons",
         description:
-          "start daemons and wait until they are ready (supervisor start); with force, restart those already running (destructive)",
+          "start daemons with the dependencies they need and wait until they are ready (as supervisor start); with force, restart those already running (destructive)",
         kind: "destructive",
         input: StartInput,
         output: StartOutput,
         call: (i) =>
-          cli(
-            ["start", ...daemonIds(i), ...(i.force ? ["--force"] : [])],
-            StartOutcomes,
-            StartOutput,
-            (outcomes) => ({
-              outcomes,
-            }),
+          run(ops.start(daemonIds(i), i.force ?? false), (a) =>
+            answer(StartOutput, { outcomes: a.value }, a.problems, outcomeStatus(a.value) !== 0),
           ),
       }),
       tool({
         name: "stop",
         title: "Stop daemons",
-        description: "stop daemons, their whole process group (supervisor stop)",
+        description: "stop daemons, their whole process group, dependents first (as supervisor stop)",
         kind: "destructive",
         input: StopInput,
         output: StopOutput,
-        call: (i) => cli(["stop", ...daemonIds(i)], StopResults, StopOutput, (results) => ({ results })),
+        call: (i) => run(ops.stop(daemonIds(i)), (a) => answer(StopOutput, { results: a.value }, a.problems)),
       }),
       tool({
         name: "restart",
         title: "Restart daemons",
-        description: "stop then start daemons, waiting until they are ready (supervisor restart)",
+        description: "stop then start daemons, waiting until they are ready (as supervisor restart)",
         kind: "destructive",
         input: StopInput,
         output: StartOutput,
         call: (i) =>
-          cli(["restart", ...daemonIds(i)], StartOutcomes, StartOutput, (outcomes) => ({ outcomes })),
+          run(ops.restart(daemonIds(i)), (a) =>
+            answer(StartOutput, { outcomes: a.value }, a.problems, outcomeStatus(a.value) !== 0),
+          ),
       }),
       tool({
         name: "logs",
         title: "Daemon logs",
-        description: "the last lines of daemons' logs, filtered by time and text (supervisor logs)",
+        description: "the last lines of daemons' logs, filtered by time and text (as supervisor logs)",
         kind: "read",
         input: LogsInput,
         output: LogsOutput,
-        call: (i) => cli(["logs", ...logsArgs(i)], LogLines, LogsOutput, (lines) => ({ lines })),
+        call: (i) =>
+          run(ops.logs({ ids: daemonIds(i), lines: i.n ?? 100, since: i.since, grep: i.grep }), (a) =>
+            answer(LogsOutput, { lines: a.value }, a.problems),
+          ),
+      }),
+      tool({
+        name: "wait_ready",
+        title: "Wait until a daemon is ready",
+        description:
+          "after editing code: wait until the daemon's next run (the restart a watched file or a command made) is ready, or say why not, with its failing readiness output or last log lines (from the supervisor's event stream)",
+        kind: "read",
+        input: WaitReadyInput,
+        output: WaitReadyOutput,
+        call: (i) =>
+          run(ops.waitReady(i.id, { since: i.since, timeout: i.timeout ?? 60 }), (a) =>
+            answer(WaitReadyOutput, a.value, a.problems, a.value.outcome !== "ready"),
+          ),
       }),
       tool({
         name: "describe_command",
@@ -223,10 +230,22 @@ export const mcpDefinition = <N extends string, E, A>(
         call: async () => answer(CommandsOutput, { commands: listCommands(spec) }),
       }),
     ]
+    const runOrThrow = async <A>(op: Effect.Effect<Answer<A>, ToolFailure, ToolEnv>): Promise<A> => {
+      const exit = await Runtime.runPromiseExit(runtime)(op)
+      if (Exit.isSuccess(exit)) return exit.value.value
+      const failure = Cause.failureOption(exit.cause)
+      throw new Error(
+        Option.isSome(failure) ? failure.value.message : Cause.pretty(exit.cause).split("\n")[0],
+      )
+    }
     return {
       version: VERSION,
       instructions: `Manages the daemons of the project this server was started in (namespace ${namespace}, its supervisor.toml), like the supervisor CLI there: a short ID (api) is this project's daemon, a qualified one (proj/api) another project's. \`list\` shows this project's daemons (all: true, every project's). Each of this project's daemons has its recent log as a resource (supervisor://logs/${namespace}/NAME).`,
       tools,
-      resources: logResources(run, projectNamespace),
+      watch: (onDaemonChanged) => watchDaemons(runtime, connect, onDaemonChanged),
+      resources: logResources({
+        list: async () => runOrThrow(ops.list(await Runtime.runPromise(runtime)(projectNamespace(here)))),
+        logs: (id, lines) => runOrThrow(ops.logs({ ids: [id], lines })),
+      }),
     }
   })

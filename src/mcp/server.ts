@@ -7,8 +7,11 @@ import {
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js"
-import type { McpDefinition } from "./definition.js"
+import type { McpDefinition, Watcher } from "./definition.js"
+import { LOG_URI } from "./resources.js"
 
 /**
  * The MCP protocol side of `supervisor mcp`, on the SDK's low-level `Server`: it takes tool
@@ -18,8 +21,9 @@ import type { McpDefinition } from "./definition.js"
  */
 
 /**
- * The protocol's own stream on fd 1. `process.stdout` is left to the commands the tools run,
- * whose output the tools capture: a stray write there could never corrupt the protocol.
+ * The protocol's own stream on fd 1, written by the transport alone: nothing else of the server
+ * writes to stdout (test/mcp/noStdout.test.ts), and a stray write to the standard output elsewhere
+ * could not interleave with a message half-written here.
  */
 const protocolOut = (): Writable => {
   const fd = 1
@@ -34,7 +38,13 @@ const protocolOut = (): Writable => {
 export const mcpServer = (definition: McpDefinition): Server => {
   const server = new Server(
     { name: "supervisor", version: definition.version },
-    { capabilities: { tools: {}, resources: {} }, instructions: definition.instructions },
+    {
+      capabilities: {
+        tools: {},
+        resources: definition.watch === undefined ? {} : { subscribe: true, listChanged: true },
+      },
+      instructions: definition.instructions,
+    },
   )
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: definition.tools.map((t) => ({
@@ -71,7 +81,39 @@ export const mcpServer = (definition: McpDefinition): Server => {
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => ({
     contents: [{ ...(await definition.resources.read(request.params.uri)) }],
   }))
+  if (definition.watch !== undefined) subscriptions(server, definition.watch)
   return server
+}
+
+/**
+ * Resource subscriptions: once a client subscribes, the server follows the supervisor's events;
+ * a daemon's state change sends `notifications/resources/updated` for its subscribed log and
+ * `notifications/resources/list_changed` (the list describes each daemon's state).
+ */
+const subscriptions = (server: Server, watch: NonNullable<McpDefinition["watch"]>) => {
+  const subscribed = new Set<string>()
+  let watcher: Watcher | undefined
+  const changed = (id: string) => {
+    const uri = `${LOG_URI}${id}`
+    if (subscribed.has(uri)) void server.sendResourceUpdated({ uri }).catch(() => {})
+    void server.sendResourceListChanged().catch(() => {})
+  }
+  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    subscribed.add(request.params.uri)
+    watcher ??= watch(changed)
+    // answered once the stream is followed: a change right after the answer is not missed
+    await watcher.opened
+    return {}
+  })
+  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    subscribed.delete(request.params.uri)
+    return {}
+  })
+  const closed = server.onclose
+  server.onclose = () => {
+    watcher?.stop()
+    closed?.()
+  }
 }
 
 /** Serves `definition` over stdin/stdout until stdin ends. */

@@ -61,6 +61,16 @@ export const LogsInput = Schema.Struct({
     description: "only lines containing one of these texts (case-insensitive)",
   }),
 })
+export const WaitReadyInput = Schema.Struct({
+  id: DaemonId,
+  since: Schema.optional(Schema.String).annotations({
+    description:
+      "count a run that began since this time (5min, 2h, or a date), such as the restart a file change made; default: wait for the next run (or the one starting now)",
+  }),
+  timeout: Schema.optional(Schema.Number.pipe(Schema.int(), Schema.between(1, 3600))).annotations({
+    description: "give up after this many seconds (default 60)",
+  }),
+})
 export const DescribeInput = Schema.Struct({
   command: Schema.Array(Schema.String).annotations({
     description: 'the command\'s words after the program name: ["daemons", "stop"]; [] for the program',

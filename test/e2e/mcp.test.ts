@@ -65,11 +65,21 @@ describe("supervisor mcp", () => {
       const { tools } = await client.listTools()
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]))
       expect(Object.keys(byName).sort()).toEqual(
-        ["describe_command", "list", "list_commands", "logs", "restart", "start", "status", "stop"].sort(),
+        [
+          "describe_command",
+          "list",
+          "list_commands",
+          "logs",
+          "restart",
+          "start",
+          "status",
+          "stop",
+          "wait_ready",
+        ].sort(),
       )
       for (const name of ["stop", "restart", "start"])
         expect(byName[name]?.annotations?.destructiveHint).toBe(true)
-      for (const name of ["list", "status", "logs", "describe_command", "list_commands"])
+      for (const name of ["list", "status", "logs", "wait_ready", "describe_command", "list_commands"])
         expect(byName[name]?.annotations?.readOnlyHint).toBe(true)
       expect(byName.start?.inputSchema.properties).toHaveProperty("force")
       expect(byName.logs?.inputSchema.properties).toHaveProperty("grep")

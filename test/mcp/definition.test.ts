@@ -1,67 +1,143 @@
-import { Args, type CliApp, Command, Options } from "@effect/cli"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as nodePath from "node:path"
+import { HttpClient } from "@effect/platform"
 import * as NodeContext from "@effect/platform-node/NodeContext"
-import { Console, Effect, Option } from "effect"
-import { describe, expect, it } from "vitest"
+import { Effect, Layer } from "effect"
+import { afterAll, describe, expect, it } from "vitest"
 import { rootCommand } from "../../src/cli/commands.js"
-import type { McpRoot } from "../../src/cli/mcpCommand.js"
 import { cliSpec } from "../../src/cli/usageSpec/cliSpec.js"
-import { defaultLoadOptions, loadConfig } from "../../src/config/Loader.js"
-import { currentNamespace } from "../../src/control/selection.js"
+import type { AnyCliCommand } from "../../src/cli/usageSpec/effectCli.js"
+import type { LoadOptions } from "../../src/config/Loader.js"
+import type { ApiDaemonEntry } from "../../src/domain/ApiDaemonEntry.js"
 import { VERSION } from "../../src/domain/version.js"
+import { type ApiClient, type Connect, McpSupervisor } from "../../src/mcp/connection.js"
 import type { ToolDefinition } from "../../src/mcp/definition.js"
 import { mcpDefinition } from "../../src/mcp/index.js"
 
-const runtime = Effect.runPromise(
-  Effect.runtime<CliApp.CliApp.Environment>().pipe(Effect.provide(NodeContext.layer)),
+/** A project directory `app` with two daemons, `api` depending on `web`, and its own HOME. */
+const root = fs.mkdtempSync(nodePath.join(os.tmpdir(), "mcp-def-"))
+const app = nodePath.join(root, "app")
+fs.mkdirSync(app)
+fs.mkdirSync(nodePath.join(root, "home"))
+fs.writeFileSync(
+  nodePath.join(app, "supervisor.toml"),
+  '[daemons.web]\nrun = "sleep 1"\n\n[daemons.api]\nrun = "sleep 1"\ndepends = ["web"]\n',
 )
+const here: LoadOptions = { cwd: app, env: { HOME: nodePath.join(root, "home") } }
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
+
+/** A listing entry of the API: `id` in its status. */
+const entry = (qualified: string, type: "running" | "stopped"): ApiDaemonEntry => {
+  const [namespace, name] = qualified.split("/") as [string, string]
+  return {
+    id: { namespace, name, qualified, safe_path: `${namespace}--${name}` },
+    title: name,
+    pid: type === "running" ? 4242 : null,
+    status: { type },
+    dir: app,
+    cpu_percent: 0,
+    memory_bytes: 0,
+    uptime_secs: 0,
+    proxy_url: null,
+    slug: null,
+    active_port: null,
+    resolved_port: [],
+    enabled: true,
+    adhoc: false,
+    run: "sleep 1",
+    retry_count: 0,
+    next_retry: null,
+    source: nodePath.join(app, "supervisor.toml"),
+    next_run: null,
+    watch_problem: null,
+  }
+}
 
 /**
- * A stand-in CLI: `list --json` prints an empty list, `status ID --json` fails like the CLI does;
- * the daemon commands print no outcomes and record the command line they were given in `seen`.
+ * A fake supervisor API: the routes the tools use, each request recorded in `seen`, answering
+ * from `known` (the listing). Only those routes exist: the cast says so.
  */
-const json = Options.boolean("json")
-const seen: Array<string> = []
-const ids = Args.text({ name: "id" }).pipe(Args.repeated)
-const force = Options.boolean("force")
-const n = Options.integer("n").pipe(Options.optional)
-const namespace = Options.text("namespace").pipe(Options.optional)
-const record = (line: string, printed: string) =>
-  Effect.sync(() => seen.push(line)).pipe(Effect.zipRight(Console.log(printed)))
-const fakeRoot = Command.make("supervisor").pipe(
-  Command.withSubcommands([
-    Command.make("list", { json, namespace }, (o) =>
-      record(`list ${Option.getOrElse(o.namespace, () => "(all)")}`, "[]"),
-    ),
-    Command.make("start", { json, ids, force }, (o) =>
-      record(`start ${o.ids.join(" ")}${o.force ? " --force" : ""}`, "[]"),
-    ),
-    Command.make("stop", { json, ids }, (o) => record(`stop ${o.ids.join(" ")}`, "[]")),
-    Command.make("restart", { json, ids }, (o) => record(`restart ${o.ids.join(" ")}`, "[]")),
-    Command.make("logs", { json, ids, n }, (o) =>
-      record(`logs ${o.ids.join(" ")} -n ${Option.getOrElse(o.n, () => 0)}`, "[]"),
-    ),
-    Command.make("status", { json, id: Args.text({ name: "id" }) }, () =>
-      Console.error("error: no daemon nosuch").pipe(
-        Effect.zipRight(
-          Effect.sync(() => {
-            process.exitCode = 1
-          }),
-        ),
-      ),
-    ),
-  ]),
-)
+const fakeApi = (known: ReadonlyArray<ApiDaemonEntry>, seen: Array<string>) =>
+  ({
+    daemons: {
+      list: () =>
+        Effect.sync(() => {
+          seen.push("GET /api/daemons")
+          return known
+        }),
+    },
+    commands: {
+      handle: ({
+        payload,
+      }: {
+        payload: {
+          _tag: string
+          selection: { ids: ReadonlyArray<string>; from?: { _tag: string; cwd?: string } }
+          force?: boolean
+          reason: string
+        }
+      }) =>
+        Effect.sync(() => {
+          const from = payload.selection.from
+          seen.push(
+            `${payload._tag} ${payload.selection.ids.join(" ")}${payload.force ? " force" : ""} from ${from?._tag} ${from?.cwd === app ? "here" : from?.cwd} by ${payload.reason}`,
+          )
+          return payload._tag === "Stop"
+            ? payload.selection.ids.map((id) => ({ id, was_running: true, killed: false }))
+            : []
+        }),
+    },
+    cli: {
+      logs: ({
+        payload,
+      }: {
+        payload: { ids: ReadonlyArray<string>; lines?: number; grep?: ReadonlyArray<string> }
+      }) =>
+        Effect.sync(() => {
+          seen.push(
+            `logs ${payload.ids.join(" ")} -n ${payload.lines}${payload.grep ? ` grep ${payload.grep.join(",")}` : ""}`,
+          )
+          return []
+        }),
+    },
+  }) as unknown as ApiClient
 
-const toolsOf = async (root: McpRoot) => {
-  const def = await Effect.runPromise(mcpDefinition(root, cliSpec(root, { version: VERSION }), await runtime))
+const fakeConnect =
+  (known: ReadonlyArray<ApiDaemonEntry>, seen: Array<string>): Connect =>
+  () =>
+    Layer.succeed(McpSupervisor, {
+      api: fakeApi(known, seen),
+      http: HttpClient.make(() => Effect.die("no event stream in this test")),
+    })
+
+/** No supervisor at all: the tools that need none must not connect. */
+const noSupervisor: Connect = () => Layer.die("no supervisor in this test")
+
+const spec = cliSpec(rootCommand as unknown as AnyCliCommand, { version: VERSION })
+
+const toolsOf = async (connect: Connect) => {
+  const def = await Effect.runPromise(
+    mcpDefinition(spec, connect, here).pipe(Effect.provide(NodeContext.layer)),
+  )
   return Object.fromEntries(def.tools.map((t) => [t.name, t])) as Record<string, ToolDefinition>
 }
 
 describe("mcpDefinition", () => {
   it("declares each tool's input and output as object JSON Schemas, with the hints of what it does", async () => {
-    const tools = await toolsOf(rootCommand as McpRoot)
+    const tools = await toolsOf(noSupervisor)
     expect(Object.keys(tools).sort()).toEqual(
-      ["describe_command", "list", "list_commands", "logs", "restart", "start", "status", "stop"].sort(),
+      [
+        "describe_command",
+        "list",
+        "list_commands",
+        "logs",
+        "restart",
+        "start",
+        "status",
+        "stop",
+        "wait_ready",
+      ].sort(),
     )
     for (const t of Object.values(tools)) {
       expect(t.inputSchema.type).toBe("object")
@@ -94,12 +170,12 @@ describe("mcpDefinition", () => {
       expect(tools[name]?.annotations.destructiveHint).toBe(true)
       expect(tools[name]?.annotations.readOnlyHint).toBe(false)
     }
-    for (const name of ["list", "status", "logs", "describe_command", "list_commands"])
+    for (const name of ["list", "status", "logs", "wait_ready", "describe_command", "list_commands"])
       expect(tools[name]?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false })
   })
 
   it("describes commands from the CLI's usage spec, with outputs and exit codes", async () => {
-    const tools = await toolsOf(rootCommand as McpRoot)
+    const tools = await toolsOf(noSupervisor)
     const r = await tools.describe_command!.call({ command: ["stop"] })
     expect(r.isError).toBe(false)
     const d = r.structured as {
@@ -121,7 +197,7 @@ describe("mcpDefinition", () => {
   })
 
   it("refuses bad arguments naming the key, before running anything", async () => {
-    const tools = await toolsOf(rootCommand as McpRoot)
+    const tools = await toolsOf(noSupervisor)
     const r = await tools.logs!.call({ n: "ten", extra: 1 })
     expect(r.isError).toBe(true)
     expect(r.text).toMatch(/invalid arguments for logs/)
@@ -132,28 +208,30 @@ describe("mcpDefinition", () => {
     expect(dash.text).toMatch(/not starting with -/)
   })
 
-  it("takes pitchfork's arguments: `id` (a list or one ID) and `force`, and `n` for logs", async () => {
-    const tools = await toolsOf(fakeRoot as unknown as McpRoot)
-    seen.length = 0
+  it("takes pitchfork's arguments: `id` (a list or one ID) and `force`, and `n` for logs; sends the actions as commands", async () => {
+    const seen: Array<string> = []
+    const tools = await toolsOf(fakeConnect([entry("app/web", "running"), entry("app/api", "running")], seen))
     const calls: Array<[string, Record<string, unknown>]> = [
       ["start", { id: ["web", "api"], force: true }],
-      ["start", { id: "web" }],
-      ["stop", { id: ["web"] }],
+      ["start", { id: "api" }],
+      ["stop", { id: ["web", "api"] }],
       ["restart", { id: "web" }],
-      ["logs", { id: ["web"], n: 5 }],
+      ["logs", { id: ["web"], n: 5, grep: ["up"] }],
       ["start", { ids: ["api"], id: ["web", "api"] }],
     ]
     for (const [name, args] of calls) {
       const r = await tools[name]!.call(args)
       expect(r.isError, `${name} ${JSON.stringify(args)}: ${r.text}`).toBe(false)
     }
-    expect(seen).toEqual([
-      "start web api --force",
-      "start web",
-      "stop web",
-      "restart web",
-      "logs web -n 5",
-      "start api web",
+    // the daemon actions are commands with the IDs as typed, read from the server's directory
+    // (the supervisor resolves them); logs resolves its IDs on the listing first
+    expect(seen.filter((s) => s !== "GET /api/daemons")).toEqual([
+      "Start web api force from Directory here by mcp",
+      "Start api from Directory here by mcp",
+      "Stop web api from Directory here by mcp",
+      "Restart web from Directory here by mcp",
+      "logs app/web -n 5 grep up",
+      "Start api web from Directory here by mcp",
     ])
     const dash = await tools.stop!.call({ id: "--all" })
     expect(dash).toMatchObject({ isError: true })
@@ -161,25 +239,27 @@ describe("mcpDefinition", () => {
   })
 
   it("lists the daemons of the project it was started in; with all, every project's", async () => {
-    const tools = await toolsOf(fakeRoot as unknown as McpRoot)
-    seen.length = 0
-    await tools.list!.call({})
-    await tools.list!.call({ all: true })
-    // the namespace short IDs mean here, as the CLI resolves them
-    const here = await Effect.runPromise(
-      loadConfig(defaultLoadOptions()).pipe(Effect.map(currentNamespace), Effect.provide(NodeContext.layer)),
-    )
-    expect(seen).toEqual([`list ${here}`, "list (all)"])
+    const seen: Array<string> = []
+    const tools = await toolsOf(fakeConnect([entry("app/web", "running"), entry("other/x", "stopped")], seen))
+    const ids = async (args: Record<string, unknown>) =>
+      ((await tools.list!.call(args)).structured!.daemons as Array<{ id: { qualified: string } }>).map(
+        (d) => d.id.qualified,
+      )
+    expect(await ids({})).toEqual(["app/web"])
+    expect(await ids({ all: true })).toEqual(["app/web", "other/x"])
   })
 
-  it("runs the command with --json, decodes its output, and reports its failure with what it printed", async () => {
-    const before = process.exitCode
-    const tools = await toolsOf(fakeRoot as unknown as McpRoot)
+  it("answers with the API's values through the output Schemas; a failure is an error result with its message", async () => {
+    const seen: Array<string> = []
+    const tools = await toolsOf(fakeConnect([], seen))
     const listed = await tools.list!.call({})
     expect(listed).toEqual({ isError: false, structured: { daemons: [] }, text: '{\n  "daemons": []\n}' })
     const failed = await tools.status!.call({ id: "nosuch" })
-    expect(failed).toEqual({ isError: true, text: "error: no daemon nosuch" })
-    // the command's exit status is the tool's, not the server's
-    expect(process.exitCode).toBe(before)
+    expect(failed.isError).toBe(true)
+    expect(failed.text).toMatch(/^error: daemon nosuch not found/)
+    const down = await (
+      await toolsOf(() => Layer.fail({ _tag: "NotRunning", message: "the supervisor is not running" }))
+    ).stop!.call({ ids: ["web"] })
+    expect(down).toEqual({ isError: true, text: "error: the supervisor is not running" })
   })
 })

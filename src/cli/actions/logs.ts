@@ -2,9 +2,9 @@ import { HttpClientRequest } from "@effect/platform"
 import { Console, Effect, Either, Option, Schema, Stream } from "effect"
 import { resolveId, UsageError } from "../../control/selection.js"
 import { LogsCleared } from "../../domain/CliOutput.js"
-import { parseHumanDuration } from "../../domain/HumanDuration.js"
 import { jsonEncoder } from "../../domain/jsonEncoding.js"
 import { isLogClear, LogEntry, LogStreamItem } from "../../domain/LogEntry.js"
+import { parseTimeArg } from "../../domain/timeArg.js"
 import { stripAnsi } from "../../logs/ansi.js"
 import type { LogsOptions } from "../args/logs.js"
 import { SupervisorClient } from "../client.js"
@@ -14,23 +14,7 @@ import { handleErrors, loadHere, Reported, withClient } from "../session.js"
 import { withSlugProjects } from "../slugIds.js"
 import { structuredFlags } from "./logFilters.js"
 
-/** `--since`/`--until`: an absolute time (`2026-01-31 12:00:00`, ISO) or a relative one (`5min`, `1h`). */
-export const parseTimeArg = (value: string, now = Date.now()): Either.Either<number, string> => {
-  // a bare number is no time: Date.parse would read "5" as the year 2001 or 2005
-  if (/^\s*\d+(\.\d+)?\s*$/.test(value))
-    return Either.left(
-      `invalid time ${JSON.stringify(value)}: a number needs a unit, e.g. "${value.trim()}min" or "${value.trim()}s"`,
-    )
-  const relative = parseHumanDuration(value.replace(/\s+ago$/, ""))
-  if (Either.isRight(relative)) return Either.right(now - relative.right)
-  if (relative.left.includes("too large"))
-    return Either.left(`invalid time ${JSON.stringify(value)}: ${relative.left}`)
-  const absolute = Date.parse(value.includes("T") || !value.includes(" ") ? value : value.replace(" ", "T"))
-  if (!Number.isNaN(absolute)) return Either.right(absolute)
-  return Either.left(
-    `invalid time ${JSON.stringify(value)}; write e.g. "5min", "2h" or "2026-01-31 12:00:00"`,
-  )
-}
+export { parseTimeArg }
 
 const decodeItem = Schema.decodeUnknownSync(LogStreamItem)
 /** `--json`: an entry of the array (LogLines), indented; `--tail --json`: a line of jsonl. */
