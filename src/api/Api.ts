@@ -18,6 +18,7 @@ import { StartOutcome } from "../domain/StartOutcome.js"
 import { EventStreamItem } from "../domain/SupervisorEvent.js"
 import { UsageHistoryResponse } from "../domain/UsageHistory.js"
 import { DaemonNotFound } from "../supervisor/errors.js"
+import { CommandsGroup } from "./commandsGroup.js"
 import { ndjsonBody } from "./ndjson.js"
 import { PresenceGroup } from "./presenceGroup.js"
 
@@ -353,4 +354,8 @@ export class CliGroup extends HttpApiGroup.make("cli")
   )
   .prefix("/api/cli") {}
 
-export class Api extends HttpApi.make("supervisor").add(DaemonsGroup).add(CliGroup).add(PresenceGroup) {}
+export class Api extends HttpApi.make("supervisor")
+  .add(DaemonsGroup)
+  .add(CommandsGroup)
+  .add(CliGroup)
+  .add(PresenceGroup) {}

@@ -1,12 +1,13 @@
 // The CLI's operations beyond the spec's routes (`/api/cli/...`): start, stop, wait, clean, logs,
 // and the quick client's list and start.
 import { HttpApiBuilder } from "@effect/platform"
-import { Deferred, Effect, Either, Ref, Stream, SubscriptionRef } from "effect"
+import { Cause, Deferred, Effect, Either, Ref, Stream, SubscriptionRef } from "effect"
 import { Control } from "../control/Control.js"
 import type { SupervisorInfo } from "../domain/CliOutput.js"
+import { Clean, Disable, Enable, Run, Stop, Wait } from "../domain/Command.js"
+import type { CommandError } from "../domain/CommandErrors.js"
 import { HostInfo } from "../domain/HostInfo.js"
 import { LogEntry } from "../domain/LogEntry.js"
-import { StartEvent } from "../domain/StartEvent.js"
 import { stripAnsi } from "../logs/ansi.js"
 import { LogStore } from "../logs/LogStore.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
@@ -14,9 +15,10 @@ import { projectNamespace } from "../registry/snapshot.js"
 import { storageProblems } from "../state/storageHealth.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { Api, LogsQuery, StartRequest } from "./Api.js"
+import { startEventsResponse, startProgress } from "./commandHandlers.js"
 import { followLogs, queryLogs, queryProblem } from "./logQueries.js"
 import { logsText, logsTextFrom } from "./logsText.js"
-import { ndjsonChunk, ndjsonLines, ndjsonResponse } from "./ndjson.js"
+import { ndjsonChunk, ndjsonResponse } from "./ndjson.js"
 import { problem } from "./problem.js"
 import { decodeBody, errorText, ndjsonStream } from "./respond.js"
 
@@ -24,8 +26,6 @@ import { startFrom } from "./startFrom.js"
 
 /** Log entries as ndjson lines, a chunk at a time, through the LogEntry schema. */
 const logChunk = ndjsonChunk(LogEntry)
-/** A start event as its ndjson line, through the StartEvent schema. */
-const startEventLine = ndjsonLines(StartEvent)
 
 export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
   Effect.gen(function* () {
@@ -35,36 +35,49 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
     const logs = yield* LogStore
     const host = yield* HostInfo
     const startFromHandler = startFrom(control, host.version)
-    const plan = (request: typeof StartRequest.Type) => ({
-      requested: request.definitions,
-      dependencies: request.dependencies,
-      force: request.force,
-    })
+    // definitions the client resolved itself: the Run command
+    const run = (request: typeof StartRequest.Type, wait: "ready" | "events") =>
+      new Run({
+        definitions: request.definitions,
+        dependencies: request.dependencies,
+        force: request.force,
+        reason: "cli",
+        wait,
+      })
+    // the failures these aliases declare (DaemonNotFound); any other cannot come of a qualified ID
+    const notFoundOnly = <A>(e: Effect.Effect<A, CommandError>) =>
+      Effect.catchAll(e, (err) => (err._tag === "DaemonNotFound" ? Effect.fail(err) : Effect.die(err)))
     const textDeps = { logs, version: host.version, control }
     return h
-      .handle("start", ({ payload }) => control.start(plan(payload), "cli"))
+      .handle("start", ({ payload }) => control.handle(run(payload, "ready")).pipe(Effect.orDie))
       .handleRaw("startStream", ({ request }) =>
         Effect.gen(function* () {
           const decoded = yield* decodeBody(request, StartRequest)
           if (Either.isLeft(decoded)) return problem(400, "BadRequest", "malformed start request")
-          return ndjsonResponse(
-            control.startEvents(plan(decoded.right), "cli").pipe(Stream.map(startEventLine)),
-          )
+          const started = yield* startProgress(control, run(decoded.right, "events"))
+          return Either.isLeft(started)
+            ? yield* Effect.failCause(Cause.die(started.left))
+            : startEventsResponse(started.right)
         }),
       )
-      .handle("stop", ({ payload }) => control.stop(payload.ids, "cli"))
-      .handle("wait", ({ payload }) =>
-        sup.wait(payload.id).pipe(
-          Effect.map((r) => ({
-            id: payload.id,
-            status: r.status.type,
-            exit_code: r.status.exit_code ?? null,
-            signal: r.status.signal ?? null,
-          })),
+      .handle("stop", ({ payload }) =>
+        notFoundOnly(
+          control.handle(new Stop({ selection: { ids: payload.ids, all: false }, reason: "cli" })),
         ),
       )
+      .handle("wait", ({ payload }) =>
+        notFoundOnly(control.handle(new Wait({ id: payload.id, reason: "cli" }))),
+      )
       .handle("clean", ({ payload }) =>
-        sup.clean(payload.ids, payload.namespaces).pipe(Effect.map((removed) => ({ removed }))),
+        control
+          .handle(
+            new Clean({
+              selection: { ids: payload.ids ?? [], all: false },
+              ...(payload.namespaces === undefined ? {} : { namespaces: payload.namespaces }),
+              reason: "cli",
+            }),
+          )
+          .pipe(Effect.orDie),
       )
       .handle("logs", ({ payload }) => queryLogs(logs, payload))
       .handleRaw("logsStream", ({ request }) =>
@@ -133,11 +146,16 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
         ),
       )
       .handle("definition", ({ payload }) => sup.get(payload.id).pipe(Effect.map((r) => r.def)))
-      .handle("toggle", ({ payload }) =>
-        Effect.forEach(payload.definitions, (def) =>
-          payload.enabled ? sup.enable(def.id.qualified) : sup.disable(def.id.qualified),
-        ).pipe(Effect.as({ ok: true })),
-      )
+      .handle("toggle", ({ payload }) => {
+        const selection = { ids: payload.definitions.map((d) => d.id.qualified), all: false }
+        return control
+          .handle(
+            payload.enabled
+              ? new Enable({ selection, reason: "cli" })
+              : new Disable({ selection, reason: "cli" }),
+          )
+          .pipe(Effect.orDie, Effect.as({ ok: true }))
+      })
       .handle("disabled", () => sup.disabledIds.pipe(Effect.map((ids) => ({ ids: [...ids] }))))
       .handle("info", ({ urlParams }) =>
         Effect.gen(function* () {

@@ -9,6 +9,7 @@ import { SupervisorConfig } from "../config/SupervisorConfig.js"
 import { Control } from "../control/Control.js"
 import { proxyView } from "../control/proxyView.js"
 import type { ControlResult } from "../domain/ApiDaemonEntry.js"
+import { Disable, Enable, Restart, Start, Stop } from "../domain/Command.js"
 import { type BadDaemonId, qualifiedId } from "../domain/DaemonId.js"
 import { HostInfo } from "../domain/HostInfo.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
@@ -40,6 +41,12 @@ const outcomeResult = (o: StartOutcome): ControlResult => {
   }
 }
 
+/** A selection of one daemon by its qualified ID. */
+const one = (id: string) => ({ ids: [id], all: false })
+/** The daemon's own outcome among a start's (its dependencies' come first). */
+const outcomeOf = (outcomes: ReadonlyArray<StartOutcome>, id: string): StartOutcome =>
+  outcomes.find((o) => o.id === id) ?? outcomes[outcomes.length - 1]!
+
 const countProcesses = () => Effect.sync(() => listPids().length)
 
 /** The qualified ID of a daemon route's path, or a BadDaemonId (400). */
@@ -64,80 +71,99 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
         Effect.flatMap(pathId(path), (id) =>
           f(id).pipe(Effect.catchAll((e) => Effect.succeed({ ok: false, error: e.message }))),
         )
-    return h
-      .handle("list", () => control.listing({ usage: true }))
-      .handle("get", ({ path }) => Effect.flatMap(pathId(path), control.entry))
-      .handle(
-        "start",
-        result((id) =>
-          control.startById(id, { force: false, reason: "api" }).pipe(Effect.map(outcomeResult)),
-        ),
-      )
-      .handle(
-        "stop",
-        result((id) => sup.stop(id, "api").pipe(Effect.as({ ok: true }))),
-      )
-      .handle(
-        "restart",
-        result((id) => control.startById(id, { force: true, reason: "api" }).pipe(Effect.map(outcomeResult))),
-      )
-      .handle(
-        "enable",
-        result((id) => control.setEnabled(id, true).pipe(Effect.as({ ok: true }))),
-      )
-      .handle(
-        "disable",
-        result((id) => control.setEnabled(id, false).pipe(Effect.as({ ok: true }))),
-      )
-      .handle("stats", () =>
-        Effect.map(countProcesses(), (process_count) => ({
-          process_count,
-          cpu_count: os.cpus().length,
-          total_memory: os.totalmem(),
-        })),
-      )
-      .handle("usage", () => history.snapshot)
-      .handle("namespaces", () => sup.list.pipe(Effect.flatMap((all) => listNamespaces(projects, all))))
-      .handle("registerNamespace", ({ payload }) => registerNamespace(projects, payload.dir))
-      .handle("removeNamespace", ({ path }) => removeNamespace(projects, path.namespace))
-      .handle("proxies", () =>
-        Effect.gen(function* () {
-          const view = yield* proxyView(loader, projects, config)
-          return proxyEntries(view.slugs, yield* control.listing({ usage: true }), view.proxy)
-        }),
-      )
-      .handle("tree", ({ path }) => Effect.flatMap(pathId(path), sup.tree))
-      .handleRaw("events", ({ request, urlParams }) =>
-        Effect.sync(() => {
-          const since = sinceOf({
-            since: urlParams.since,
-            lastEventId: request.headers["last-event-id"],
-          })
-          if (Either.isLeft(since)) return problem(400, "BadRequest", since.left)
-          const given =
-            urlParams.id === undefined ? [] : typeof urlParams.id === "string" ? [urlParams.id] : urlParams.id
-          const ids = given.flatMap((i) => i.split(",")).filter((i) => i !== "")
-          return eventsResponse(events, host, {
-            since: since.right,
-            ids,
-            sse: wantsSse(request.headers.accept),
-          })
-        }),
-      )
-      .handleRaw("tail", ({ path, urlParams }) =>
-        Effect.gen(function* () {
-          const id = yield* pathId(path)
-          // a configured daemon that never ran is followed too: its lines come once it starts
-          yield* control.entry(id)
-          const since = urlParams.since === undefined ? undefined : parseSince(urlParams.since)
-          if (since !== undefined && Either.isLeft(since)) return problem(400, "BadRequest", since.left)
-          const stream = filteredTail(logs, id, {
-            lines: urlParams.lines ?? 10,
-            since: since === undefined ? undefined : since.right,
-            grep: urlParams.grep,
-          })
-          return ndjsonStream(stream, host)
-        }),
-      )
+    return (
+      h
+        .handle("list", () => control.listing({ usage: true }))
+        .handle("get", ({ path }) => Effect.flatMap(pathId(path), control.entry))
+        // the seed's control routes: aliases of the commands (src/domain/Command.ts)
+        .handle(
+          "start",
+          result((id) =>
+            control
+              .handle(new Start({ selection: one(id), force: false, reason: "api", wait: "ready" }))
+              .pipe(Effect.map((outcomes) => outcomeResult(outcomeOf(outcomes, id)))),
+          ),
+        )
+        .handle(
+          "stop",
+          result((id) =>
+            control.handle(new Stop({ selection: one(id), reason: "api" })).pipe(Effect.as({ ok: true })),
+          ),
+        )
+        .handle(
+          "restart",
+          result((id) =>
+            control
+              .handle(new Restart({ selection: one(id), if_running: false, reason: "api", wait: "ready" }))
+              .pipe(Effect.map((outcomes) => outcomeResult(outcomeOf(outcomes, id)))),
+          ),
+        )
+        .handle(
+          "enable",
+          result((id) =>
+            control.handle(new Enable({ selection: one(id), reason: "api" })).pipe(Effect.as({ ok: true })),
+          ),
+        )
+        .handle(
+          "disable",
+          result((id) =>
+            control.handle(new Disable({ selection: one(id), reason: "api" })).pipe(Effect.as({ ok: true })),
+          ),
+        )
+        .handle("stats", () =>
+          Effect.map(countProcesses(), (process_count) => ({
+            process_count,
+            cpu_count: os.cpus().length,
+            total_memory: os.totalmem(),
+          })),
+        )
+        .handle("usage", () => history.snapshot)
+        .handle("namespaces", () => sup.list.pipe(Effect.flatMap((all) => listNamespaces(projects, all))))
+        .handle("registerNamespace", ({ payload }) => registerNamespace(projects, payload.dir))
+        .handle("removeNamespace", ({ path }) => removeNamespace(projects, path.namespace))
+        .handle("proxies", () =>
+          Effect.gen(function* () {
+            const view = yield* proxyView(loader, projects, config)
+            return proxyEntries(view.slugs, yield* control.listing({ usage: true }), view.proxy)
+          }),
+        )
+        .handle("tree", ({ path }) => Effect.flatMap(pathId(path), sup.tree))
+        .handleRaw("events", ({ request, urlParams }) =>
+          Effect.sync(() => {
+            const since = sinceOf({
+              since: urlParams.since,
+              lastEventId: request.headers["last-event-id"],
+            })
+            if (Either.isLeft(since)) return problem(400, "BadRequest", since.left)
+            const given =
+              urlParams.id === undefined
+                ? []
+                : typeof urlParams.id === "string"
+                  ? [urlParams.id]
+                  : urlParams.id
+            const ids = given.flatMap((i) => i.split(",")).filter((i) => i !== "")
+            return eventsResponse(events, host, {
+              since: since.right,
+              ids,
+              sse: wantsSse(request.headers.accept),
+            })
+          }),
+        )
+        .handleRaw("tail", ({ path, urlParams }) =>
+          Effect.gen(function* () {
+            const id = yield* pathId(path)
+            // a configured daemon that never ran is followed too: its lines come once it starts
+            yield* control.entry(id)
+            const since = urlParams.since === undefined ? undefined : parseSince(urlParams.since)
+            if (since !== undefined && Either.isLeft(since)) return problem(400, "BadRequest", since.left)
+            const stream = filteredTail(logs, id, {
+              lines: urlParams.lines ?? 10,
+              since: since === undefined ? undefined : since.right,
+              grep: urlParams.grep,
+            })
+            return ndjsonStream(stream, host)
+          }),
+        )
+    )
   }),
 )

@@ -4,20 +4,22 @@ import type { HttpServerRequest } from "@effect/platform"
 import { Chunk, Effect, Schema, Stream } from "effect"
 import type { HostInfoShape } from "../domain/HostInfo.js"
 import { LogStreamItem } from "../domain/LogEntry.js"
+import type { ProcessSamplerShape } from "../process/ProcessSampler.js"
 import { daemonUsage } from "../supervisor/resourceUsage.js"
 import type { Supervisor } from "../supervisor/Supervisor.js"
 import { ndjsonLines, ndjsonResponse } from "./ndjson.js"
 
 /** Every daemon the supervisor knows, as the API lists it (usage read from /proc in one pass). */
-export const knownEntries = (sup: Supervisor["Type"]) =>
-  Effect.flatMap(sup.list, (all) => {
-    const usage = daemonUsage(all)
-    return Effect.forEach(all, (r) =>
-      sup
-        .isDisabled(r.def.id.qualified)
-        .pipe(Effect.map((d) => sup.entry(r, d, usage.get(r.def.id.qualified)))),
-    )
-  })
+export const knownEntries = (sup: Supervisor["Type"], sampler: ProcessSamplerShape) =>
+  Effect.flatMap(sup.list, (all) =>
+    Effect.flatMap(daemonUsage(sampler, all), (usage) =>
+      Effect.forEach(all, (r) =>
+        sup
+          .isDisabled(r.def.id.qualified)
+          .pipe(Effect.map((d) => sup.entry(r, d, usage.get(r.def.id.qualified)))),
+      ),
+    ),
+  )
 
 /** A raw handler's JSON body, decoded with `schema`; Left when it is not that. */
 export const decodeBody = <A, I>(request: HttpServerRequest.HttpServerRequest, schema: Schema.Schema<A, I>) =>

@@ -1,12 +1,14 @@
-// `POST /api/cli/start-from`: `supervisor start` done by the supervisor for the quick client
-// (src/quick/start.ts), which then needs neither the CLI bundle nor a configuration load of its
-// own. Control plans it as the CLI would (`Control.planFrom`). Whatever the full CLI would print
-// other than progress and outcomes (warnings, errors) is left to it: the answer is then
-// `fallback`, given before any daemon is started.
+// `POST /api/cli/start-from`: the quick client's start (src/quick/start.ts), an alias of the
+// Start command from the CLI's directory (src/domain/Command.ts), which Control selects and plans
+// as the CLI would. Whatever the full CLI would print other than progress and outcomes (another
+// version, configuration warnings, an error) is left to it: the answer is then `fallback`, given
+// before any daemon is started.
 import { Effect, Either, Schema, Stream } from "effect"
 import type { ControlShape } from "../control/Control.js"
+import { Start } from "../domain/Command.js"
 import { StartFromEvent } from "../domain/StartEvent.js"
 import { StartFromRequest } from "./Api.js"
+import { startProgress } from "./commandHandlers.js"
 import { ndjsonLines, ndjsonResponse } from "./ndjson.js"
 import { problem } from "./problem.js"
 
@@ -23,16 +25,26 @@ export const startFrom =
       if (Either.isLeft(request)) return problem(400, "BadRequest", "malformed start-from request")
       const r = request.right
       if (r.version !== version) return fallback
-      const planned = yield* control.planFrom({ ...r, spinner: r.progress === "spinner" })
-      if (planned === undefined) return fallback
-      // Progress (a transcript or a spinner) hears what each daemon waits for and its outcome as
-      // they come; otherwise only the last line counts.
-      const started =
-        r.progress !== "none"
-          ? control.startEvents(planned, "cli")
-          : Stream.fromEffect(control.start(planned, "cli").pipe(Effect.map((outcomes) => ({ outcomes }))))
-      // The first line at once: the start is under way (and, for a spinner, what it waits for).
-      return ndjsonResponse(
-        Stream.concat(Stream.succeed({ waiting: planned.waiting }), started).pipe(Stream.map(line)),
-      )
+      const command = new Start({
+        selection: {
+          ids: r.ids,
+          all: r.all,
+          ...(r.group === null ? {} : { group: r.group }),
+          from: { _tag: "Directory", cwd: r.cwd, env: r.env, strict: true },
+        },
+        force: r.force,
+        reason: "cli",
+        // events in every case: the first line (the waiting list) says at once that the start is
+        // under way; a transcript or a spinner hears each event, otherwise only the outcomes count
+        wait: "events",
+      })
+      const started = yield* startProgress(control, command)
+      if (Either.isLeft(started)) return fallback
+      // the waiting list is what a spinner starts from; for the others, the first line only says
+      // that the start is under way
+      const events =
+        r.progress === "spinner"
+          ? started.right
+          : started.right.pipe(Stream.mapAccum(true, (first, e) => [false, first ? { waiting: [] } : e]))
+      return ndjsonResponse(events.pipe(Stream.map(line)))
     })

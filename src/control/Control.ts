@@ -1,34 +1,40 @@
 import { Context, Data, Effect, Either, Layer, Option, Stream } from "effect"
 import { ConfigLoader } from "../config/ConfigLoader.js"
-import { configDefinitions, dependencyClosure } from "../config/definitions.js"
 import type { LoadOptions } from "../config/Loader.js"
 import { SupervisorConfig } from "../config/SupervisorConfig.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
-import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import type { Command } from "../domain/Command.js"
+import { isActive } from "../domain/DaemonStatus.js"
 import { stopLevels } from "../domain/dependencyLevels.js"
 import type { Reason } from "../domain/Reason.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import type { StartEvent } from "../domain/StartEvent.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { withSlugs } from "../domain/slugs.js"
+import { ProcessSampler } from "../process/ProcessSampler.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
 import { type DaemonNotFound, daemonNotFound } from "../supervisor/errors.js"
 import { daemonUsage } from "../supervisor/resourceUsage.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
-import { awaitCompletion, completedHere, completedHereById } from "./completion.js"
+import { awaitCompletion, completedHereById } from "./completion.js"
+import { type CommandResult, type CommandSink, makeHandle } from "./handle.js"
 import { mergeDefinitions, mergeListing } from "./listing.js"
-import type { PlannedStart, StartFrom, StartPlan, StopResult } from "./plan.js"
+import type { StartPlan, StopResult } from "./plan.js"
 import { eventWithProxyUrls, withProxyUrl } from "./proxyOutcomes.js"
 import { proxyView } from "./proxyView.js"
-import { resolveId, selectIds } from "./selection.js"
+import { resolveId } from "./selection.js"
 import { startEvents } from "./startEvents.js"
 import { startWithDependencies } from "./startOrder.js"
-import { waitingList } from "./waiting.js"
 
 /** A daemon's project configuration cannot be read, and the supervisor never ran it. */
 export class ConfigUnreadable extends Data.TaggedError("ConfigUnreadable")<{ readonly message: string }> {}
 
 export interface ControlShape {
+  /**
+   * Handles one command of the protocol (src/domain/Command.ts): every front-end and background
+   * actor sends these. `sink` hears a start's progress when the command asks for `wait: "events"`.
+   */
+  readonly handle: <C extends Command>(command: C, sink?: CommandSink) => CommandResult<C>
   /** Starts the plan's daemons, dependencies first, each level at once; the outcomes in start order. */
   readonly start: (plan: StartPlan, reason: Reason) => Effect.Effect<ReadonlyArray<StartOutcome>>
   /** The same start as events (StartEvent), for progress. */
@@ -64,12 +70,6 @@ export interface ControlShape {
    * must do it itself (configuration warnings or errors, an unknown or ambiguous ID).
    */
   readonly resolveFrom: (options: LoadOptions, typed: string) => Effect.Effect<string, string>
-  /**
-   * What `supervisor start` started from a CLI's directory would start: the selection, the
-   * definitions, the dependencies and the waiting list, as the CLI makes them. Undefined when the
-   * CLI has to do it and say what is wrong (configuration warnings or errors, an ID it cannot resolve).
-   */
-  readonly planFrom: (request: StartFrom) => Effect.Effect<PlannedStart | undefined>
 }
 
 /** The one place that selects daemons and starts and stops them in dependency order. */
@@ -80,6 +80,7 @@ export const ControlLive = Layer.effect(
   Effect.gen(function* () {
     const sup = yield* Supervisor
     const projects = yield* ProjectRegistry
+    const sampler = yield* ProcessSampler
     const loader = yield* ConfigLoader
     const supervisorConfig = yield* SupervisorConfig
     /** Fills each entry's `slug` and `proxy_url` from the slugs in force now. */
@@ -101,7 +102,7 @@ export const ControlLive = Layer.effect(
       Effect.gen(function* () {
         const all = yield* sup.list
         const disabled = yield* sup.disabledIds
-        const measured = usage ? daemonUsage(all) : undefined
+        const measured = usage ? yield* daemonUsage(sampler, all) : undefined
         return all.map((r) =>
           sup.entry(r, disabled.includes(r.def.id.qualified), measured?.get(r.def.id.qualified)),
         )
@@ -122,7 +123,9 @@ export const ControlLive = Layer.effect(
 
     const planDefs = (plan: StartPlan) => [...plan.requested, ...plan.dependencies]
     const view = proxyView(loader, projects, supervisorConfig)
+    const running = Effect.map(sup.list, (all) => all.filter(isActive).map((r) => r.def.id.qualified))
     const control: ControlShape = {
+      handle: (command, sink) => handle(command, sink),
       // a ready daemon's outcome carries its proxy address (printed by `start`)
       start: (plan, reason) =>
         Effect.flatMap(start(plan, reason), (outcomes) =>
@@ -206,7 +209,11 @@ export const ControlLive = Layer.effect(
         Effect.gen(function* () {
           const r = yield* Effect.option(sup.get(id))
           if (Option.isSome(r)) {
-            const entry = sup.entry(r.value, yield* sup.isDisabled(id), daemonUsage([r.value]).get(id))
+            const entry = sup.entry(
+              r.value,
+              yield* sup.isDisabled(id),
+              (yield* daemonUsage(sampler, [r.value])).get(id),
+            )
             return (yield* slugged([entry]))[0]!
           }
           // never ran, but a known project configures it: its listing entry
@@ -228,44 +235,17 @@ export const ControlLive = Layer.effect(
             Effect.mapError((e) => e.message),
           )
         }),
-      planFrom: (request) =>
-        Effect.gen(function* () {
-          const config = yield* loadFrom(request)
-          if (config === undefined) return undefined
-          const entries = yield* listing({ usage: false })
-          const selected = yield* Effect.either(
-            selectIds(config, entries, { ...request, group: Option.fromNullable(request.group) }, () =>
-              Object.keys(config.daemons),
-            ),
-          )
-          // nothing selected: the CLI says where it looked (src/cli/nothingToStart.ts)
-          if (Either.isLeft(selected) || selected.right.length === 0) return undefined
-          const fromConfig = configDefinitions(config)
-          const requested: Array<DaemonDefinition> = []
-          for (const id of selected.right) {
-            const def = fromConfig.get(id) ?? Option.getOrUndefined(yield* Effect.option(sup.get(id)))?.def
-            if (def === undefined) return undefined
-            requested.push(def)
-          }
-          const dependencies = dependencyClosure(requested, fromConfig)
-          const states = new Map((yield* sup.list).map((r) => [r.def.id.qualified, r] as const))
-          const waiting = request.spinner
-            ? waitingList(
-                requested,
-                dependencies,
-                request.force,
-                config,
-                entries,
-                yield* sup.disabledIds,
-                (id) => {
-                  const r = states.get(id)
-                  return r !== undefined && completedHere(r)
-                },
-              )
-            : []
-          return { requested, dependencies, force: request.force, waiting }
-        }),
     }
+    const handle = makeHandle({
+      sup,
+      loader,
+      projects,
+      known: listing({ usage: false }),
+      running,
+      start: control.start,
+      startEvents: control.startEvents,
+      stop: control.stop,
+    })
     return control
   }),
 )

@@ -1,5 +1,4 @@
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
-import type { Waiting } from "../domain/StartEvent.js"
 
 /** What a start starts: the requested daemons, and the dependencies they need that may not run yet. */
 export interface StartPlan {
@@ -8,23 +7,6 @@ export interface StartPlan {
   readonly dependencies: ReadonlyArray<DaemonDefinition>
   /** Restart the requested daemons that run already. */
   readonly force: boolean
-}
-
-/** A start the supervisor plans itself (the quick client's), with what a spinner waits for first. */
-export interface PlannedStart extends StartPlan {
-  readonly waiting: ReadonlyArray<Waiting>
-}
-
-/** `supervisor start` as the quick client asks it: its directory, environment and arguments. */
-export interface StartFrom {
-  readonly cwd: string
-  readonly env: Readonly<Record<string, string>>
-  readonly ids: ReadonlyArray<string>
-  readonly all: boolean
-  readonly group: string | null
-  readonly force: boolean
-  /** A spinner starts from the waiting list; the others hear the daemons one by one. */
-  readonly spinner: boolean
 }
 
 /** How `stop` ended for one daemon. */

@@ -1,15 +1,16 @@
 import * as nodePath from "node:path"
-import { Data, Effect, Either, Option } from "effect"
+import { Effect, Either, Option } from "effect"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
+import { UnknownDaemon, UsageError } from "../domain/CommandErrors.js"
 import { parseDaemonRef } from "../domain/DaemonId.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { projectRootOf } from "../domain/slugs.js"
 import { nearest } from "../domain/suggest.js"
 import { fileHint } from "./fileHint.js"
 
-export class UnknownDaemon extends Data.TaggedError("UnknownDaemon")<{ readonly message: string }> {}
-/** Bad command-line usage that @effect/cli let through (a flag swallowed by repeated IDs): exit 2. */
-export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
+// typed failures of the command protocol (src/domain/CommandErrors.ts); UsageError is bad
+// command-line usage that @effect/cli let through (a flag swallowed by repeated IDs): exit 2
+export { UnknownDaemon, UsageError }
 
 /** Repeated ID arguments swallow unknown flags (EFFECT-V3.md §7): reject them as usage errors. */
 export const rejectFlags = (inputs: ReadonlyArray<string>): Effect.Effect<void, UsageError> => {

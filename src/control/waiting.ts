@@ -26,8 +26,11 @@ export const describeWaiting = (
 }
 
 /** What a start waits on, in words; templates rendered with the ports the CLI can see. */
-const waitingFor = (def: DaemonDefinition, config: ResolvedConfig, known: ReadonlyArray<ApiDaemonEntry>) => {
-  const defs = configDefinitions(config)
+const waitingFor = (
+  def: DaemonDefinition,
+  defs: ReadonlyMap<string, DaemonDefinition>,
+  known: ReadonlyArray<ApiDaemonEntry>,
+) => {
   return describeWaiting(def, (id) => {
     if (id === def.id.qualified) return { port: def.config.port?.expect[0] }
     const d = defs.get(id)
@@ -58,6 +61,18 @@ export const waitingList = (
   known: ReadonlyArray<ApiDaemonEntry>,
   disabledIds: ReadonlyArray<string>,
   completedHere: (id: string) => boolean = exitedZero(known),
+): ReadonlyArray<Waiting> =>
+  waitingListOf(defs, dependencies, force, configDefinitions(config), known, disabledIds, completedHere)
+
+/** `waitingList` with the configured definitions by ID (any project's, not one directory's). */
+export const waitingListOf = (
+  defs: ReadonlyArray<DaemonDefinition>,
+  dependencies: ReadonlyArray<DaemonDefinition>,
+  force: boolean,
+  configured: ReadonlyMap<string, DaemonDefinition>,
+  known: ReadonlyArray<ApiDaemonEntry>,
+  disabledIds: ReadonlyArray<string>,
+  completedHere: (id: string) => boolean = exitedZero(known),
 ): ReadonlyArray<Waiting> => {
   const isRunning = (id: string) => known.some((k) => k.id.qualified === id && isActive(k))
   const forced = new Set(force ? defs.map((d) => d.id.qualified) : [])
@@ -76,6 +91,6 @@ export const waitingList = (
         .filter((p) => set.all.has(p.id) && (awaitsExit(p.condition) || !isRunning(p.id)))
       return pending.length > 0
         ? { id: d.id.qualified, what: dependenciesText(pending), dependencies: pending }
-        : { id: d.id.qualified, what: waitingFor(d, config, known) }
+        : { id: d.id.qualified, what: waitingFor(d, configured, known) }
     })
 }

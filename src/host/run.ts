@@ -3,7 +3,6 @@ import { Console, Deferred, Effect, Layer, Ref } from "effect"
 import { CronLive } from "../automation/cron/Cron.js"
 import { UsageHistoryLive } from "../automation/history/UsageHistory.js"
 import { LimitsLive } from "../automation/limits/Limits.js"
-import { TreeSamplerLive } from "../automation/limits/trees.js"
 import { PresenceLive } from "../automation/presence/live.js"
 import { WatchLive } from "../automation/watch/Watch.js"
 import { ConfigLoaderLive } from "../config/ConfigLoader.js"
@@ -17,6 +16,7 @@ import { EventLogLive } from "../events/EventLog.js"
 import { LogStore } from "../logs/LogStore.js"
 import { MetricsLive } from "../metrics/Metrics.js"
 import { ProcessServiceLive } from "../process/NodeProcessService.js"
+import { ProcessSamplerLive } from "../process/ProcessSampler.js"
 import { SpawnHelpersLive } from "../process/spawnHelper.js"
 import { ProxyListener } from "../proxy/server.js"
 import { LiveSettingsLive } from "../registry/liveSettings.js"
@@ -80,22 +80,20 @@ export const runHost = (options: HostOptions) =>
         ControlLive,
         WatchLive({ stateDir: paths.dir }),
         CronLive.pipe(Layer.provide(ControlLive)),
-        LimitsLive.pipe(Layer.provide(Layer.merge(TreeSamplerLive, LiveSettingsLive))),
+        LimitsLive.pipe(Layer.provide(LiveSettingsLive)),
         PresenceLive.pipe(Layer.provide(ControlLive)),
-        // its own scanner: it samples every running daemon, the limits only the limited ones
-        UsageHistoryLive.pipe(Layer.provide(Layer.fresh(TreeSamplerLive))),
+        UsageHistoryLive,
       ).pipe(
+        // one sampler for list, the API, the proxy, the limits, the history and the metrics
+        Layer.provideMerge(ProcessSamplerLive),
         Layer.provideMerge(Layer.merge(SupervisorLive, ProjectRegistryLive)),
         Layer.provideMerge(ConfigLoaderLive),
         Layer.provideMerge(StateStoreLive(paths.stateFile)),
         Layer.provideMerge(EventLogLive({ retain: config.settings.supervisor.events_retained })),
         Layer.provideMerge(LogStore.layer({ dir: paths.logsDir })),
         Layer.provide(
-          Layer.mergeAll(
-            ProcessServiceLive.pipe(Layer.provide(SpawnHelpersLive(options.env))),
-            ReadinessProbesLive,
-            HookRunnerLive,
-            PortAvailabilityLive,
+          Layer.mergeAll(ReadinessProbesLive, HookRunnerLive, PortAvailabilityLive).pipe(
+            Layer.provideMerge(ProcessServiceLive.pipe(Layer.provide(SpawnHelpersLive(options.env)))),
           ),
         ),
         Layer.provideMerge(
@@ -113,11 +111,7 @@ export const runHost = (options: HostOptions) =>
           socketServer(paths.socket),
           tcpListeners(plans, token, { metricsPublic: config.settings.metrics.public }),
           ProxyListener,
-        ).pipe(
-          Layer.provideMerge(MetricsLive.pipe(Layer.provide(TreeSamplerLive))),
-          Layer.provideMerge(services),
-          Layer.provide(host),
-        ),
+        ).pipe(Layer.provideMerge(MetricsLive), Layer.provideMerge(services), Layer.provide(host)),
       )
       // Runs before the server closes: ends open log tails so that shutdown does not wait on them.
       yield* Effect.addFinalizer(() => Deferred.succeed(shutdown, "stop"))

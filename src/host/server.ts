@@ -7,6 +7,7 @@ import { Effect, Layer } from "effect"
 import { Api } from "../api/Api.js"
 import { jsonClientErrors } from "../api/clientErrors.js"
 import { CliLive } from "../api/cliHandlers.js"
+import { CommandsLive } from "../api/commandHandlers.js"
 import { ErrorBodiesLive } from "../api/errorBodies.js"
 import { DaemonsLive } from "../api/handlers.js"
 import { NoticesLive } from "../api/notices.js"
@@ -14,7 +15,7 @@ import { PresenceLive as PresenceApiLive } from "../api/presenceHandlers.js"
 import { countingRequests, withMetricsRoute } from "../metrics/http.js"
 
 export const ApiLive = Layer.mergeAll(
-  HttpApiBuilder.api(Api).pipe(Layer.provide([DaemonsLive, CliLive, PresenceApiLive])),
+  HttpApiBuilder.api(Api).pipe(Layer.provide([DaemonsLive, CommandsLive, CliLive, PresenceApiLive])),
   ErrorBodiesLive,
   NoticesLive,
 )

@@ -1,9 +1,10 @@
 import { monitorEventLoopDelay } from "node:perf_hooks"
 import { Context, Effect, Layer, Option } from "effect"
-import { TreeSampler } from "../automation/limits/trees.js"
 import { isActive } from "../domain/DaemonStatus.js"
 import { LogStore } from "../logs/LogStore.js"
+import { ProcessSampler } from "../process/ProcessSampler.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
+import { commandsFamily } from "./commands.js"
 import { type DaemonFacts, daemonFamilies } from "./daemons.js"
 import { makeRequestCounter } from "./requests.js"
 import { type Family, render } from "./text.js"
@@ -35,7 +36,7 @@ export const MetricsLive = Layer.scoped(
   Effect.gen(function* () {
     const sup = yield* Supervisor
     const logs = yield* LogStore
-    const trees = yield* TreeSampler
+    const trees = yield* ProcessSampler
     const requests = makeRequestCounter()
     const loop = yield* Effect.acquireRelease(
       Effect.sync(() => {
@@ -121,8 +122,8 @@ export const MetricsLive = Layer.scoped(
     }
 
     return {
-      render: Effect.map(daemonFacts, (daemons) =>
-        render([...supervisorFamilies(), ...daemonFamilies(daemons)]),
+      render: Effect.zipWith(daemonFacts, commandsFamily, (daemons, commands) =>
+        render([...supervisorFamilies(), commands, ...daemonFamilies(daemons)]),
       ),
       countRequest: requests.count,
     }

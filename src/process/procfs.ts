@@ -179,11 +179,3 @@ export const cpuUsage = (
   const { uptimeSecs, cpuPercent } = lifetimeCpu(stat, systemUptimeSecs)
   return { uptimeSecs, cpuPercent: Math.round(cpuPercent * 100) / 100 }
 }
-
-/** SIGKILLs a whole process group (a detached child's); nothing when it is already gone. */
-export const killGroup = (pgid: number | undefined): void => {
-  if (pgid === undefined) return
-  try {
-    process.kill(-pgid, "SIGKILL")
-  } catch {}
-}

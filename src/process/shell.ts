@@ -12,7 +12,7 @@ export interface ShellCommand {
 }
 
 /**
- * Starts `<shell...> <run>` as the leader of a new process group (so that `killGroup` ends all
+ * Starts `<shell...> <run>` as the leader of a new process group (so that `ProcessService.signalGroup` ends all
  * it started). Throws where `child_process.spawn` throws; attach an 'error' listener at once.
  */
 export const spawnShell = (cmd: ShellCommand, stdio: StdioOptions): ChildProcess => {

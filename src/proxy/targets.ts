@@ -4,6 +4,7 @@ import { SupervisorConfig } from "../config/SupervisorConfig.js"
 import { Control } from "../control/Control.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import type { Slugs } from "../domain/slugs.js"
+import { ProcessSampler } from "../process/ProcessSampler.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
 import { GLOBAL_DIR, type RegistrySnapshot } from "../registry/snapshot.js"
 import type { DaemonState } from "../supervisor/DaemonState.js"
@@ -40,6 +41,7 @@ export const makeResolver = (options: ProxyOptions) =>
     const control = yield* Control
     const projects = yield* ProjectRegistry
     const config = yield* SupervisorConfig
+    const sampler = yield* ProcessSampler
     /** The `[slugs]` table in force: the registry's last good global config, else the start's. */
     const slugsOf = (snapshot: RegistrySnapshot): Slugs =>
       snapshot.projects.find((p) => p.dir === GLOBAL_DIR)?.config?.slugs ?? config.slugs ?? {}
@@ -106,16 +108,17 @@ export const makeResolver = (options: ProxyOptions) =>
         return def.id.qualified
       })
 
-    const targetOf = (id: string, r: DaemonState): ProxyTarget | undefined => {
-      if (r.pid === null) return undefined
-      const cached = ports.get(id)
-      if (cached !== undefined && cached.pid === r.pid) return cached.target
-      const port = daemonUsage([r]).get(id)?.activePort ?? r.ports[0]
-      if (port === undefined || port === null) return undefined
-      const target: ProxyTarget = { _tag: "Target", port, address: loopbackFor(port) }
-      ports.set(id, { pid: r.pid, target })
-      return target
-    }
+    const targetOf = (id: string, r: DaemonState): Effect.Effect<ProxyTarget | undefined> =>
+      Effect.gen(function* () {
+        if (r.pid === null) return undefined
+        const cached = ports.get(id)
+        if (cached !== undefined && cached.pid === r.pid) return cached.target
+        const port = (yield* daemonUsage(sampler, [r])).get(id)?.activePort ?? r.ports[0]
+        if (port === undefined || port === null) return undefined
+        const target: ProxyTarget = { _tag: "Target", port, address: loopbackFor(port) }
+        ports.set(id, { pid: r.pid, target })
+        return target
+      })
 
     const down = (id: string, r: DaemonState | undefined, why: ReadonlyArray<string>) =>
       Effect.map(sup.lastLines(id, LOG_LINES), (log) =>
@@ -127,7 +130,7 @@ export const makeResolver = (options: ProxyOptions) =>
       Effect.gen(function* () {
         const r = Option.getOrUndefined(yield* Effect.option(sup.get(id)))
         if (r?.status.type !== "running") return undefined
-        const found = targetOf(id, r)
+        const found = yield* targetOf(id, r)
         if (found !== undefined) return found
         return yield* down(id, r, [
           "It runs but listens on no TCP port; give it `port` in its configuration.",

@@ -8,7 +8,7 @@ import type { ProcessTreeNode } from "../domain/ProcessTree.js"
 import type { Reason } from "../domain/Reason.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { LogStore, type LogStoreShape } from "../logs/LogStore.js"
-import { type ProcessHandle, ProcessService } from "../process/ProcessService.js"
+import { type ProcessHandle, ProcessService, type ProcessServiceShape } from "../process/ProcessService.js"
 import { StateStore } from "../state/StateStore.js"
 import { adoptPrevious } from "./adopt.js"
 import { type DaemonState, isActive } from "./DaemonState.js"
@@ -357,12 +357,17 @@ const makeSupervisor = Effect.gen(function* () {
     stop: supervisor.stop,
     followOptions: (def) => followOptionsOf(def.config, config.settings),
   })
-  yield* Effect.forkScoped(logRetention(logs, registry, config))
+  yield* Effect.forkScoped(logRetention(logs, registry, config, processes))
   return supervisor
 })
 
 /** time_retention and line_retention of every known daemon: a pass now, then hourly. */
-const logRetention = (logs: LogStoreShape, registry: Registry, config: SupervisorConfigShape) => {
+const logRetention = (
+  logs: LogStoreShape,
+  registry: Registry,
+  config: SupervisorConfigShape,
+  processes: ProcessServiceShape,
+) => {
   const { settings } = config
   // one runner per command: a daemon's own archive_hook, or the settings' one
   const runners = new Map<string, Archive>()
@@ -373,13 +378,16 @@ const logRetention = (logs: LogStoreShape, registry: Registry, config: Superviso
     if (archive === undefined) {
       archive = {
         batchSize: hook.batchSize,
-        run: liveArchiveRunner({
-          command: hook.command,
-          shell: shellArgv(settings.general.shell),
-          env: config.env,
-          timeout: settings.supervisor.hook_timeout,
-          log: (line) => process.stderr.write(`${line}\n`),
-        }),
+        run: liveArchiveRunner(
+          {
+            command: hook.command,
+            shell: shellArgv(settings.general.shell),
+            env: config.env,
+            timeout: settings.supervisor.hook_timeout,
+            log: (line) => process.stderr.write(`${line}\n`),
+          },
+          processes,
+        ),
       }
       runners.set(hook.command, archive)
     }

@@ -1,6 +1,6 @@
 // `logs.archive_hook.command`: the lines about to be pruned, as JSON lines on the command's stdin.
 import { Duration, Effect } from "effect"
-import { killGroup } from "../process/procfs.js"
+import type { ProcessServiceShape } from "../process/ProcessService.js"
 import { spawnShell } from "../process/shell.js"
 
 /** One run of the archive command. */
@@ -29,26 +29,23 @@ const namespaceOf = (id: string) => id.slice(0, id.indexOf("/"))
 /**
  * The real runner: `<shell> <command>` in its own process group in the home directory, with
  * SUPERVISOR_DAEMON_ID, SUPERVISOR_DAEMON_NAMESPACE and SUPERVISOR_ARCHIVE_REASON set; what it
- * prints goes to the supervisor's log; killed (its whole group) at the timeout.
+ * prints goes to the supervisor's log; killed (its whole group, through the process service) at
+ * the timeout.
  */
 export const liveArchiveRunner =
-  (cmd: ArchiveCommand): ArchiveRunner =>
-  (run) =>
-    Effect.async<boolean>((resume) => {
-      const prefix = `[archive ${run.daemon}]`
+  (cmd: ArchiveCommand, processes: Pick<ProcessServiceShape, "signalGroup">): ArchiveRunner =>
+  (run) => {
+    const prefix = `[archive ${run.daemon}]`
+    return Effect.async<boolean>((resume) => {
       let pid: number | undefined
       let done = false
       const finish = (ok: boolean, why?: string) => {
         if (done) return
         done = true
-        clearTimeout(timer)
+        pid = undefined
         if (why !== undefined) cmd.log(`${prefix} ${why}`)
         resume(Effect.succeed(ok))
       }
-      const timer = setTimeout(() => {
-        killGroup(pid)
-        finish(false, `timed out after ${Duration.format(cmd.timeout)}`)
-      }, Duration.toMillis(cmd.timeout))
       try {
         const env: Record<string, string> = {}
         for (const [k, v] of Object.entries(cmd.env)) if (v !== undefined) env[k] = v
@@ -92,8 +89,17 @@ export const liveArchiveRunner =
       } catch (e) {
         finish(false, `cannot run: ${e instanceof Error ? e.message : String(e)}`)
       }
-      return Effect.sync(() => {
-        clearTimeout(timer)
-        killGroup(pid)
-      })
-    })
+      // on the timeout (or an interruption): the whole group, whatever it left running
+      return Effect.suspend(() => (pid === undefined ? Effect.void : processes.signalGroup(pid, "SIGKILL")))
+    }).pipe(
+      Effect.timeoutTo({ duration: cmd.timeout, onTimeout: () => undefined, onSuccess: (ok) => ok }),
+      Effect.flatMap((ok) =>
+        ok === undefined
+          ? Effect.sync(() => {
+              cmd.log(`${prefix} timed out after ${Duration.format(cmd.timeout)}`)
+              return false
+            })
+          : Effect.succeed(ok),
+      ),
+    )
+  }

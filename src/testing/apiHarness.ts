@@ -21,8 +21,8 @@ import { ProjectRegistryLive } from "../registry/ProjectRegistry.js"
 import { makeStateStore, StateStore } from "../state/StateStore.js"
 import type { ReadinessProbesShape } from "../supervisor/readiness/index.js"
 import { SupervisorLive } from "../supervisor/Supervisor.js"
+import { makeFakeProcessSampler } from "./FakeProcessSampler.js"
 import { makeFakeProcessService } from "./FakeProcessService.js"
-import { makeFakeTreeSampler } from "./FakeTreeSampler.js"
 import { makeRecordingHookRunner, portsLayer, probesLayer } from "./fakes.js"
 import { makeMemoryLogStore } from "./MemoryLogStore.js"
 
@@ -73,13 +73,13 @@ export const makeApiHarness = (options: ApiHarnessOptions = {}) =>
       sessions: makeSessions(),
       shutdown: yield* Deferred.make<ShutdownMode>(),
     })
-    const trees = yield* makeFakeTreeSampler
+    const trees = yield* makeFakeProcessSampler
     // the usage history without its loop: nothing is sampled unless a test asks (`sampleUsage`)
     const built = yield* Deferred.make<UsageHistoryShape>()
     const history = Layer.effect(
       UsageHistory,
       Effect.tap(makeUsageHistory, (h) => Deferred.succeed(built, h)),
-    ).pipe(Layer.provide(trees.layer))
+    )
     const sampleUsage = Effect.flatMap(Deferred.await(built), (h) => h.sampleNow)
     const services = Layer.mergeAll(ControlLive, PresenceLive.pipe(Layer.provide(ControlLive)), history).pipe(
       Layer.provideMerge(Layer.merge(SupervisorLive, ProjectRegistryLive)),
@@ -90,6 +90,7 @@ export const makeApiHarness = (options: ApiHarnessOptions = {}) =>
           Layer.succeed(EventLog, events),
           Layer.succeed(LogStore, logs.store),
           Layer.succeed(ProcessService, fake.service),
+          trees.layer,
           Layer.succeed(SupervisorConfig, {
             settings: Schema.decodeUnknownSync(Settings)(options.settings ?? {}),
             env,

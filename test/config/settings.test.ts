@@ -33,6 +33,7 @@ describe("settings", () => {
       bind_address: "127.0.0.1",
       bind_port: 3121,
       allow_non_loopback: false,
+      tls: false,
     })
   })
 

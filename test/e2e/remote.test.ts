@@ -147,6 +147,33 @@ describe("the CLI with --url against a supervisor over HTTPS", () => {
   )
 
   it(
+    "events follows the remote supervisor's event stream: a stop from another remote CLI shows",
+    async () => {
+      const follow = spawnCli(["--url", url, "--ca", ca, "events", "web", "--json", "--since", "0"], {
+        cwd: client.root,
+        env: clientEnv(),
+      })
+      try {
+        // connected once the retained events (the start of app/web) came
+        await waitFor("the retained events", () => follow.stdout().includes('"app/web"'), { timeout: 20_000 })
+        const before = follow.stdout().length
+        const stopped = remote(["stop", "web"])
+        expect(stopped.status, stopped.stderr).toBe(0)
+        await waitFor("the stop's event", () => /"to":\s*"stopped"/.test(follow.stdout().slice(before)), {
+          timeout: 20_000,
+        })
+        expect(follow.stderr()).toBe("")
+      } finally {
+        follow.child.kill("SIGTERM")
+        await follow.exited
+        const started = remote(["start", "web"])
+        expect(started.status, started.stderr).toBe(0)
+      }
+    },
+    T,
+  )
+
+  it(
     "a wrong token fails with one line naming the URL and the fix",
     () => {
       const r = remote(["list"], clientEnv({ SUPERVISOR_API_TOKEN: "0".repeat(64) }))

@@ -4,7 +4,7 @@ import { Context, Effect, Fiber, Layer, TestClock } from "effect"
 import { LogStore } from "../../src/logs/LogStore.js"
 import { Metrics, MetricsLive } from "../../src/metrics/Metrics.js"
 import { Supervisor } from "../../src/supervisor/Supervisor.js"
-import { makeFakeTreeSampler } from "../../src/testing/FakeTreeSampler.js"
+import { makeFakeProcessSampler } from "../../src/testing/FakeProcessSampler.js"
 import { makeMemoryLogStore } from "../../src/testing/MemoryLogStore.js"
 import { definition, expectSleep, makeHarness, startReady } from "../supervisor/helpers.js"
 import { parsePrometheus, sampleValue } from "./prometheus.js"
@@ -14,7 +14,7 @@ const WEB = "app/web"
 /** The harness's supervisor with the metrics on top: a fake tree sampler, an empty log store. */
 const withMetrics = Effect.gen(function* () {
   const h = yield* makeHarness()
-  const sampler = yield* makeFakeTreeSampler
+  const sampler = yield* makeFakeProcessSampler
   const logs = yield* makeMemoryLogStore({ dir: nodePath.join(h.dir, "metrics-logs") })
   const context = yield* Layer.build(
     MetricsLive.pipe(

@@ -2,6 +2,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { type Duration, Effect } from "effect"
+import { makeNodeProcessService } from "../../src/process/NodeProcessService.js"
 
 /** A fresh directory, removed when the scope closes. */
 export const tempDir = Effect.acquireRelease(
@@ -76,5 +77,21 @@ export const alive = (pid: number): boolean => {
     return true
   } catch {
     return false
+  }
+}
+
+/** The real process service's `signalGroup`, recording every call: proof a kill went through it. */
+export const recordingSignals = () => {
+  const sent: Array<{ readonly pgid: number; readonly signal: NodeJS.Signals }> = []
+  const real = makeNodeProcessService()
+  return {
+    sent,
+    service: {
+      signalGroup: (pgid: number, signal: NodeJS.Signals) =>
+        Effect.suspend(() => {
+          sent.push({ pgid, signal })
+          return real.signalGroup(pgid, signal)
+        }),
+    },
   }
 }

@@ -4,7 +4,9 @@ import * as nodePath from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import { type HookCommand, liveHookRunner } from "../../src/supervisor/hooks/HookRunner.js"
-import { alive } from "../process/helpers.js"
+import { alive, recordingSignals } from "../process/helpers.js"
+
+const signals = recordingSignals()
 
 const command = (run: string, extra: Partial<HookCommand> = {}): HookCommand => ({
   daemon: "app/web",
@@ -22,7 +24,7 @@ describe("liveHookRunner (real processes)", () => {
     Effect.gen(function* () {
       const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), "hook-runner-"))
       const log: Array<string> = []
-      const runner = liveHookRunner((l) => log.push(l))
+      const runner = liveHookRunner((l) => log.push(l), signals.service)
       const result = yield* runner.run(
         command('echo "$GREETING from $(pwd)"; echo oops >&2; printf partial', { cwd: dir }),
       )
@@ -43,7 +45,9 @@ describe("liveHookRunner (real processes)", () => {
   it.live("a non-zero exit is logged with its code", () =>
     Effect.gen(function* () {
       const log: Array<string> = []
-      const result = yield* liveHookRunner((l) => log.push(l)).run(command("exit 3", { hook: "on_fail" }))
+      const result = yield* liveHookRunner((l) => log.push(l), signals.service).run(
+        command("exit 3", { hook: "on_fail" }),
+      )
       expect(result).toEqual({ _tag: "Exited", code: 3, signal: null })
       expect(log).toEqual(["[hook app/web on_fail] exited with code 3"])
     }),
@@ -54,10 +58,12 @@ describe("liveHookRunner (real processes)", () => {
       const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), "hook-runner-"))
       const pidFile = nodePath.join(dir, "child.pid")
       const log: Array<string> = []
-      const result = yield* liveHookRunner((l) => log.push(l)).run(
+      const result = yield* liveHookRunner((l) => log.push(l), signals.service).run(
         command(`sleep 60 & echo $! > ${pidFile}; wait`, { timeout: Duration.millis(300), hook: "on_exit" }),
       )
       expect(result).toEqual({ _tag: "TimedOut" })
+      // the kill went through the process service, to the hook's whole group
+      expect(signals.sent.at(-1)).toEqual({ pgid: expect.any(Number), signal: "SIGKILL" })
       expect(log).toEqual([
         "[hook app/web on_exit] still running after 300ms: killed (settings.supervisor.hook_timeout)",
       ])
@@ -71,7 +77,7 @@ describe("liveHookRunner (real processes)", () => {
   it.live("a hook that cannot be spawned (missing dir) is reported, not thrown", () =>
     Effect.gen(function* () {
       const log: Array<string> = []
-      const result = yield* liveHookRunner((l) => log.push(l)).run(
+      const result = yield* liveHookRunner((l) => log.push(l), signals.service).run(
         command("true", { cwd: "/nonexistent/dir/for/hook" }),
       )
       expect(result._tag).toBe("SpawnFailed")

@@ -5,15 +5,21 @@ import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import { liveArchiveRunner } from "../../src/supervisor/logArchive.js"
 import { tempDir } from "../logs/helpers.js"
+import { recordingSignals } from "../process/helpers.js"
+
+const signals = recordingSignals()
 
 const runner = (command: string, dir: string, log: Array<string>, timeout = Duration.seconds(10)) =>
-  liveArchiveRunner({
-    command,
-    shell: ["sh", "-c"],
-    env: { PATH: process.env.PATH, HOME: dir },
-    timeout,
-    log: (line) => log.push(line),
-  })
+  liveArchiveRunner(
+    {
+      command,
+      shell: ["sh", "-c"],
+      env: { PATH: process.env.PATH, HOME: dir },
+      timeout,
+      log: (line) => log.push(line),
+    },
+    signals.service,
+  )
 
 describe("liveArchiveRunner", () => {
   it.scopedLive("gives the lines on stdin, with the daemon and the reason in the environment", () =>
@@ -45,6 +51,7 @@ describe("liveArchiveRunner", () => {
         const slow = runner("sleep 30", dir, log, Duration.millis(200))
         expect(yield* slow({ daemon: "p/a", reason: "count", input: "x\n" })).toBe(false)
         expect(log.at(-1)).toBe("[archive p/a] timed out after 200ms")
+        expect(signals.sent.at(-1)?.signal).toBe("SIGKILL")
         const big = "y".repeat(1 << 20)
         expect(yield* runner("true", dir, log)({ daemon: "p/a", reason: "count", input: big })).toBe(true)
       }),

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Ref, TestClock } from "effect"
 import type { DaemonState } from "../../src/supervisor/DaemonState.js"
 import { daemonUsage } from "../../src/supervisor/resourceUsage.js"
+import { makeFakeProcessSampler } from "../../src/testing/FakeProcessSampler.js"
 import { awaitHooks, definition, expectSleep, type Harness, makeHarness, startReady } from "./helpers.js"
 
 const WEB = "app/web"
@@ -124,9 +125,11 @@ describe("ports: the check before a daemon starts", () => {
     }),
   )
 
-  it.effect("daemonUsage: no entry when no daemon runs", () =>
-    Effect.sync(() => {
-      expect(daemonUsage([]).size).toBe(0)
+  it.effect("daemonUsage: no entry and no /proc pass when no daemon runs", () =>
+    Effect.gen(function* () {
+      const sampler = yield* makeFakeProcessSampler
+      expect((yield* daemonUsage(sampler.service, [])).size).toBe(0)
+      expect(yield* sampler.passes).toBe(0)
     }),
   )
 })

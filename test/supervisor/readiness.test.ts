@@ -22,6 +22,7 @@ import {
 import { probePort } from "../../src/supervisor/readiness/port.js"
 import { ownPids } from "../../src/supervisor/readinessContext.js"
 import { unfakedProbes } from "../../src/testing/fakes.js"
+import { recordingSignals } from "../process/helpers.js"
 import {
   BASE_ENV,
   definition,
@@ -684,11 +685,19 @@ describe("readiness: the real probes", () => {
     "ready_cmd: exit 0 is ready; it sees the given dir and env; a hanging attempt is killed",
     () =>
       Effect.gen(function* () {
-        expect(yield* probeCmd(command('test "$WANT" = yes && test "$(pwd)" = /tmp'), second)).toBe(true)
-        expect(yield* probeCmd(command("exit 1"), second)).toBe(false)
-        expect(yield* probeCmd({ ...command("true"), cwd: "/nonexistent/dir" }, second)).toBe(false)
+        const signals = recordingSignals()
+        expect(
+          yield* probeCmd(signals.service)(command('test "$WANT" = yes && test "$(pwd)" = /tmp'), second),
+        ).toBe(true)
+        expect(yield* probeCmd(signals.service)(command("exit 1"), second)).toBe(false)
+        expect(
+          yield* probeCmd(signals.service)({ ...command("true"), cwd: "/nonexistent/dir" }, second),
+        ).toBe(false)
         const sleeper = `sleep 30.${process.pid}${Date.now() % 100_000}`
-        expect(yield* probeCmd(command(`${sleeper}; true`), Duration.millis(200))).toBe(false)
+        expect(yield* probeCmd(signals.service)(command(`${sleeper}; true`), Duration.millis(200))).toBe(
+          false,
+        )
+        expect(signals.sent.map((s) => s.signal)).toEqual(["SIGKILL"])
         // the whole group (the shell and its sleep) was SIGKILLed: wait until none is left
         const left = Effect.sync(
           () => spawnSync("pgrep", ["-f", sleeper], { encoding: "utf8" }).stdout.trim() !== "",

@@ -1,8 +1,8 @@
-import { Clock, Context, Deferred, Duration, Effect, Layer, Schedule } from "effect"
+import { Context, Deferred, Duration, Effect, Layer, Schedule } from "effect"
 import type { UsageHistoryResponse, UsageSample } from "../../domain/UsageHistory.js"
+import { ProcessSampler, type TreeUsage } from "../../process/ProcessSampler.js"
 import { type DaemonState, isActive } from "../../supervisor/DaemonState.js"
 import { Supervisor } from "../../supervisor/Supervisor.js"
-import { type TreeSample, TreeSampler } from "../limits/trees.js"
 
 /** Two seconds between samples, sixty kept: the last two minutes of each daemon. */
 export const HISTORY_INTERVAL = Duration.seconds(2)
@@ -28,7 +28,7 @@ interface Track {
 }
 
 /** CPU % of one core since the previous sample of the same run (new processes count whole); 0 for a first one. */
-const cpuPercent = (track: Track | undefined, run: string, tree: TreeSample, now: number): number => {
+const cpuPercent = (track: Track | undefined, run: string, tree: TreeUsage, now: number): number => {
   if (track === undefined || track.run !== run || now <= track.at) return 0
   let seconds = 0
   for (const p of tree.processes) seconds += Math.max(0, p.cpuSeconds - (track.cpu.get(p.key) ?? 0))
@@ -38,13 +38,16 @@ const cpuPercent = (track: Track | undefined, run: string, tree: TreeSample, now
 /** The history without its loop: `sampleNow` is called by the loop of `UsageHistoryLive` (or a test). */
 export const makeUsageHistory = Effect.gen(function* () {
   const sup = yield* Supervisor
-  const sampler = yield* TreeSampler
+  const sampler = yield* ProcessSampler
   const tracks = new Map<string, Track>()
 
-  const record = (r: DaemonState, tree: TreeSample, now: number) => {
+  /** A sample at the time of the sampler's pass; none when the pass is the one already recorded. */
+  const record = (r: DaemonState, tree: TreeUsage) => {
     const id = r.def.id.qualified
     const run = `${r.pid}:${r.startTime ?? ""}`
     const before = tracks.get(id)
+    const now = tree.at
+    if (before !== undefined && before.run === run && now <= before.at) return
     const sample = {
       at: now,
       cpu_percent: cpuPercent(before, run, tree, now),
@@ -67,10 +70,9 @@ export const makeUsageHistory = Effect.gen(function* () {
     const running = all.filter((r) => isActive(r) && r.pid !== null)
     if (running.length === 0) return
     const trees = yield* sampler.sample(running.map((r) => r.pid as number))
-    const now = yield* Clock.currentTimeMillis
     for (const r of running) {
       const tree = trees.get(r.pid as number)
-      if (tree !== undefined) record(r, tree, now)
+      if (tree !== undefined) record(r, tree)
     }
   })
 

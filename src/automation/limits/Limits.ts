@@ -1,16 +1,16 @@
 import { Clock, Context, Duration, Effect, FiberSet, Layer, Stream } from "effect"
 import type { Settings } from "../../domain/Settings.js"
+import { ProcessSampler, SAMPLE_FRESH, type TreeUsage } from "../../process/ProcessSampler.js"
 import { LiveSettings } from "../../registry/liveSettings.js"
 import type { DaemonState } from "../../supervisor/DaemonState.js"
 import { Supervisor } from "../../supervisor/Supervisor.js"
 import { cpuMessage, memoryMessage } from "./format.js"
-import { type TreeSample, TreeSampler } from "./trees.js"
 
 /** What the checks remember of a daemon's run between two samples. */
 interface RunSample {
   readonly pid: number
   readonly startTime: string | null
-  /** Clock millis of the sample. */
+  /** Clock millis of the sampler's pass. */
   readonly at: number
   /** CPU seconds of each process of the tree then (by `TreeProcess.key`). */
   readonly cpu: ReadonlyMap<string, number>
@@ -36,10 +36,10 @@ const isLimited = (r: DaemonState): boolean =>
   (r.def.config.memory_limit !== undefined || r.def.config.cpu_limit !== undefined)
 
 /** CPU % of one core used by the tree since `before` (processes new since then count whole). */
-const cpuPercentSince = (before: RunSample, tree: TreeSample, now: number): number => {
+const cpuPercentSince = (before: RunSample, tree: TreeUsage): number => {
   let seconds = 0
   for (const p of tree.processes) seconds += Math.max(0, p.cpuSeconds - (before.cpu.get(p.key) ?? 0))
-  return (seconds / ((now - before.at) / 1000)) * 100
+  return (seconds / ((tree.at - before.at) / 1000)) * 100
 }
 
 const intervalMillis = (s: Settings) => Duration.toMillis(Duration.decode(s.general.interval))
@@ -49,24 +49,29 @@ export const LimitsLive = Layer.scoped(
   Effect.gen(function* () {
     const supervisor = yield* Supervisor
     const settings = yield* LiveSettings
-    const sampler = yield* TreeSampler
+    const sampler = yield* ProcessSampler
     const kills = yield* FiberSet.make<void, never>()
     const runs = new Map<string, RunSample>()
     /** Daemons being killed: never killed twice for the same excess. */
     const killing = new Set<string>()
 
-    const judge = (r: DaemonState, tree: TreeSample, now: number, threshold: number): Verdict => {
+    const judge = (r: DaemonState, tree: TreeUsage, threshold: number): Verdict => {
       const id = r.def.id.qualified
       const { memory_limit, cpu_limit } = r.def.config
       const before = runs.get(id)
       const same = before !== undefined && before.pid === r.pid && before.startTime === r.startTime
-      const percent = same && now > before.at ? cpuPercentSince(before, tree, now) : undefined
+      // the same pass as last time (none newer yet): nothing new to count
+      if (same && tree.at <= before.at)
+        return memory_limit !== undefined && tree.memoryBytes > memory_limit
+          ? memoryMessage(tree.memoryBytes, memory_limit)
+          : undefined
+      const percent = same ? cpuPercentSince(before, tree) : undefined
       const over = cpu_limit !== undefined && percent !== undefined && percent > cpu_limit
       const violations = over ? (same ? before.violations : 0) + 1 : 0
       runs.set(id, {
         pid: r.pid as number,
         startTime: r.startTime,
-        at: now,
+        at: tree.at,
         cpu: new Map(tree.processes.map((p) => [p.key, p.cpuSeconds])),
         violations,
       })
@@ -97,13 +102,17 @@ export const LimitsLive = Layer.scoped(
       const ids = new Set(limited.map((r) => r.def.id.qualified))
       for (const id of runs.keys()) if (!ids.has(id)) runs.delete(id)
       if (limited.length === 0) return
-      const threshold = (yield* settings.current).supervisor.cpu_violation_threshold
-      const trees = yield* sampler.sample(limited.map((r) => r.pid as number))
-      const now = yield* Clock.currentTimeMillis
+      const current = yield* settings.current
+      const threshold = current.supervisor.cpu_violation_threshold
+      // the shared pass when it is recent: windows of at least half an interval, never stale
+      const trees = yield* sampler.sample(
+        limited.map((r) => r.pid as number),
+        { maxAge: Math.min(Duration.toMillis(SAMPLE_FRESH), intervalMillis(current) / 2) },
+      )
       for (const r of limited) {
         const tree = trees.get(r.pid as number)
         if (tree === undefined) continue
-        const message = judge(r, tree, now, threshold)
+        const message = judge(r, tree, threshold)
         // the kill waits for the group to exit: the next daemons are checked meanwhile
         if (message !== undefined) yield* kill(r.def.id.qualified, r.pid as number, message)
       }

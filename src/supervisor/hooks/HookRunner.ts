@@ -1,6 +1,6 @@
 import { Context, Duration, Effect, Layer } from "effect"
 import type { HookName } from "../../domain/DaemonOptions.js"
-import { killGroup } from "../../process/procfs.js"
+import { ProcessService, type ProcessServiceShape } from "../../process/ProcessService.js"
 import { type ShellCommand, spawnShell } from "../../process/shell.js"
 
 export { HOOK_NAMES, type HookName } from "../../domain/DaemonOptions.js"
@@ -50,7 +50,10 @@ const lines = (stream: NodeJS.ReadableStream | null, line: (text: string) => voi
  * (non-zero exit, signal, timeout). The run ends at the shell's exit; a hook still running at its
  * timeout, or when interrupted, has its whole group SIGKILLed.
  */
-export const liveHookRunner = (log: (line: string) => void): HookRunnerShape => ({
+export const liveHookRunner = (
+  log: (line: string) => void,
+  processes: Pick<ProcessServiceShape, "signalGroup">,
+): HookRunnerShape => ({
   run: (cmd) => {
     const prefix = `[hook ${cmd.daemon} ${cmd.hook}]`
     return Effect.async<HookResult>((resume) => {
@@ -72,7 +75,7 @@ export const liveHookRunner = (log: (line: string) => void): HookRunnerShape => 
       } catch (e) {
         finish({ _tag: "SpawnFailed", message: e instanceof Error ? e.message : String(e) })
       }
-      return Effect.sync(() => killGroup(pid))
+      return Effect.suspend(() => (pid === undefined ? Effect.void : processes.signalGroup(pid, "SIGKILL")))
     }).pipe(
       Effect.timeoutTo({
         duration: cmd.timeout,
@@ -103,7 +106,9 @@ export const describeFailure = (r: HookResult, timeout: Duration.Duration): stri
 }
 
 /** The real runner, its lines in the supervisor's own log (stderr). */
-export const HookRunnerLive = Layer.succeed(
+export const HookRunnerLive = Layer.effect(
   HookRunner,
-  liveHookRunner((line) => process.stderr.write(`${line}\n`)),
+  Effect.map(ProcessService, (processes) =>
+    liveHookRunner((line) => process.stderr.write(`${line}\n`), processes),
+  ),
 )

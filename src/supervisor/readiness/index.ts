@@ -1,5 +1,5 @@
 import { Clock, Context, Duration, Effect, Layer, Schedule, type Stream } from "effect"
-import type { ExitStatus } from "../../process/ProcessService.js"
+import { type ExitStatus, ProcessService, type ProcessServiceShape } from "../../process/ProcessService.js"
 import { probeCmd, type ReadyCommand } from "./cmd.js"
 import { waitDelay } from "./delay.js"
 import { probeHttp } from "./http.js"
@@ -44,8 +44,13 @@ export class ReadinessProbes extends Context.Tag("supervisor/ReadinessProbes")<
   ReadinessProbesShape
 >() {}
 
-export const liveProbes: ReadinessProbesShape = { http: probeHttp, port: probePort, cmd: probeCmd }
-export const ReadinessProbesLive = Layer.succeed(ReadinessProbes, liveProbes)
+/** The real probes; a `ready_cmd` attempt past its time is killed through the process service. */
+export const liveProbes = (processes: Pick<ProcessServiceShape, "signalGroup">): ReadinessProbesShape => ({
+  http: probeHttp,
+  port: probePort,
+  cmd: probeCmd(processes),
+})
+export const ReadinessProbesLive = Layer.effect(ReadinessProbes, Effect.map(ProcessService, liveProbes))
 
 /** How a daemon's wait for readiness ended. */
 export type ReadyResult =

@@ -7,7 +7,7 @@ import {
   UsageHistoryLive,
 } from "../../../src/automation/history/UsageHistory.js"
 import { Supervisor } from "../../../src/supervisor/Supervisor.js"
-import { makeFakeTreeSampler } from "../../../src/testing/FakeTreeSampler.js"
+import { makeFakeProcessSampler } from "../../../src/testing/FakeProcessSampler.js"
 import {
   awaitSleepUntil,
   awaitStatus,
@@ -22,7 +22,7 @@ const MB = 1000 ** 2
 const withHistory = (loop: boolean) =>
   Effect.gen(function* () {
     const h = yield* makeHarness()
-    const sampler = yield* makeFakeTreeSampler
+    const sampler = yield* makeFakeProcessSampler
     const deps = Layer.merge(Layer.succeed(Supervisor, h.sup), sampler.layer)
     const layer = loop ? UsageHistoryLive : Layer.effect(UsageHistory, makeUsageHistory)
     const context = yield* Layer.build(layer.pipe(Layer.provide(deps)))

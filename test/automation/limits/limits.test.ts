@@ -4,7 +4,7 @@ import { Limits, LimitsLive } from "../../../src/automation/limits/Limits.js"
 import { Settings } from "../../../src/domain/Settings.js"
 import { LiveSettings, liveSettingsOf } from "../../../src/registry/liveSettings.js"
 import { Supervisor } from "../../../src/supervisor/Supervisor.js"
-import { type FakeTreeSampler, makeFakeTreeSampler } from "../../../src/testing/FakeTreeSampler.js"
+import { type FakeProcessSampler, makeFakeProcessSampler } from "../../../src/testing/FakeProcessSampler.js"
 import {
   awaitHooks,
   awaitRuntime,
@@ -29,7 +29,7 @@ const withLimits = (options: { readonly settings?: Record<string, unknown> } = {
   Effect.gen(function* () {
     const settingsInput = options.settings ?? {}
     const h = yield* makeHarness({ settings: settingsInput })
-    const sampler = yield* makeFakeTreeSampler
+    const sampler = yield* makeFakeProcessSampler
     const settings = Schema.decodeUnknownSync(Settings)(settingsInput)
     const live = yield* SubscriptionRef.make(settings)
     const interval = Duration.toMillis(settings.general.interval)
@@ -67,7 +67,7 @@ const killedLines = (h: Harness) =>
   h.logLines(WEB).pipe(Effect.map((ls) => ls.filter((l) => l.startsWith("[supervisor] killed:"))))
 
 /** `seconds` of CPU over the next 10 s interval: `seconds * 10` percent of one core. */
-const burn = (sampler: FakeTreeSampler, pid: number, seconds: number) => sampler.burn(pid, seconds)
+const burn = (sampler: FakeProcessSampler, pid: number, seconds: number) => sampler.burn(pid, seconds)
 
 describe("memory limit", () => {
   it.scoped("over memory_limit: killed, errored with the message, a retry used, then on_fail", () =>
@@ -233,6 +233,42 @@ describe("cpu limit", () => {
         expect(r.status.message).toBe("killed: cpu 187% over cpu_limit 50% for 3 samples")
         expect(yield* killedLines(h)).toEqual([`[supervisor] ${r.status.message}`])
       }),
+  )
+
+  it.scoped("an interval shorter than the sampler's cache: each check still gets a pass of its own", () =>
+    Effect.gen(function* () {
+      const { h, sampler, tick } = yield* withLimits({ settings: { general: { interval: "400ms" } } })
+      const pid = yield* startReady(h.sup, definition("web", { cpu_limit: 50 }))
+      yield* tick // the baseline
+      const before = yield* sampler.passes
+      for (let i = 0; i < 3; i++) {
+        yield* burn(sampler, pid, 0.32) // 80% of 400 ms
+        yield* tick
+      }
+      const r = yield* awaitRuntime(h.sup, WEB, (r) => r.status.type === "errored" && !r.retryPending)
+      expect(r.status.message).toBe("killed: cpu 80% over cpu_limit 50% for 3 samples")
+      expect((yield* sampler.passes) - before).toBe(3)
+    }),
+  )
+
+  it.scoped("a pass another caller took just before a check serves it; one older does not", () =>
+    Effect.gen(function* () {
+      const { h, sampler, tick, adjust } = yield* withLimits()
+      const pid = yield* startReady(h.sup, definition("web", { cpu_limit: 50 }))
+      yield* tick // the baseline
+      const before = yield* sampler.passes
+      yield* adjust(9500)
+      yield* sampler.service.sample([pid]) // `list`, half a second before the check
+      yield* tick
+      expect((yield* sampler.passes) - before).toBe(1)
+      yield* adjust(5000)
+      yield* sampler.service.sample([pid]) // five seconds before: too old for the check
+      yield* burn(sampler, pid, 8)
+      yield* tick
+      expect((yield* sampler.passes) - before).toBe(3)
+      // 8 s of CPU over the 10 s between the checks' passes
+      expect((yield* h.sup.get(WEB)).status.type).toBe("running")
+    }),
   )
 
   it.scoped("the threshold is a setting; the count starts again when the daemon restarts", () =>

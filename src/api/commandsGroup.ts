@@ -1,0 +1,51 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { Schema } from "effect"
+import { CleanResult, StartOutcomes, StopResults, ToggleResults, WaitResult } from "../domain/CliOutput.js"
+import { Command } from "../domain/Command.js"
+import {
+  ConfigUnusable,
+  DaemonNotFound,
+  NothingSelected,
+  UnknownDaemon,
+  UsageError,
+} from "../domain/CommandErrors.js"
+
+/** A body that is no command: not JSON, an unknown `_tag`, or wrong fields (the message says which). */
+export class BadCommand extends Schema.TaggedError<BadCommand>()(
+  "BadCommand",
+  { message: Schema.String },
+  HttpApiSchema.annotations({ status: 400 }),
+) {}
+
+/** The answer of a command without `wait: "events"`: its request's success (docs/api.md). */
+export const CommandAnswer = Schema.Union(
+  StartOutcomes,
+  StopResults,
+  ToggleResults,
+  CleanResult,
+  WaitResult,
+  Schema.Struct({ killed: Schema.Boolean }),
+).annotations({
+  identifier: "CommandAnswer",
+  description:
+    'the command\'s success, encoded by its request class; with `wait: "events"` (Start, Restart, Run) an ndjson stream of StartEvent instead',
+})
+
+/**
+ * The command protocol (src/domain/Command.ts): one endpoint for every operation, on both
+ * listeners. The seed's routes (`/api/daemons/{id}/start`, ...) are aliases that build the same
+ * commands.
+ */
+export class CommandsGroup extends HttpApiGroup.make("commands")
+  .add(
+    HttpApiEndpoint.post("handle", "/commands")
+      .setPayload(Command)
+      .addSuccess(CommandAnswer)
+      .addError(BadCommand, { status: 400 })
+      .addError(UsageError, { status: 400 })
+      .addError(UnknownDaemon, { status: 404 })
+      .addError(DaemonNotFound, { status: 404 })
+      .addError(NothingSelected, { status: 409 })
+      .addError(ConfigUnusable, { status: 422 }),
+  )
+  .prefix("/api") {}

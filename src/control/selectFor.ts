@@ -1,0 +1,168 @@
+// A command's selection (src/domain/Command.ts) resolved to qualified IDs, once, here: IDs as
+// typed in a CLI's directory, a group, `all`, or the daemons of the project or global files.
+import { Effect, Either, Option } from "effect"
+import type { ConfigLoaderShape } from "../config/ConfigLoader.js"
+import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
+import type { From, Selection } from "../domain/Command.js"
+import { ConfigUnusable, DaemonNotFound, UnknownDaemon, UsageError } from "../domain/CommandErrors.js"
+import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+import type { ProjectRegistryShape } from "../registry/ProjectRegistry.js"
+import { scopedIds, scopeOf, selectIds } from "./selection.js"
+
+/** What `all` (and `files`) mean: every daemon configured, or every daemon that runs. */
+export type AllMeans = "configured" | "running"
+
+export interface Selected {
+  /** Qualified IDs, in the order selected. */
+  readonly ids: ReadonlyArray<string>
+  /** The configuration seen from the command's directory (with the projects of typed slugs). */
+  readonly config: ResolvedConfig | undefined
+}
+
+export interface SelectDeps {
+  readonly loader: ConfigLoaderShape
+  readonly projects: ProjectRegistryShape
+  /** Every daemon the supervisor knows or a known project configures. */
+  readonly known: Effect.Effect<ReadonlyArray<ApiDaemonEntry>>
+  /** Every daemon that runs now. */
+  readonly running: Effect.Effect<ReadonlyArray<string>>
+}
+
+type SelectError = UnknownDaemon | UsageError | DaemonNotFound | ConfigUnusable
+
+const messageOf = (e: unknown) =>
+  typeof e === "object" && e !== null && "message" in e ? String(e.message) : String(e)
+
+/** The configuration seen from a directory; its errors (and, strict, its warnings) fail. */
+export const loadFrom = (deps: SelectDeps, from: Extract<From, { _tag: "Directory" }>) =>
+  Effect.gen(function* () {
+    yield* deps.projects.note(from.cwd)
+    const loaded = yield* Effect.either(deps.loader.load({ cwd: from.cwd, env: from.env }))
+    if (Either.isLeft(loaded))
+      return yield* new ConfigUnusable({ message: messageOf(loaded.left), warnings_only: false })
+    if (from.strict && loaded.right.warnings.length > 0)
+      return yield* new ConfigUnusable({ message: loaded.right.warnings.join("\n"), warnings_only: true })
+    return loaded.right
+  })
+
+/**
+ * `config` with the daemons of each project a typed slug points to (`start shop`, as pitchfork
+ * takes it), read from the slug's directory with the command's environment.
+ */
+const withSlugProjects = (
+  loader: ConfigLoaderShape,
+  config: ResolvedConfig,
+  ids: ReadonlyArray<string>,
+  env: Record<string, string>,
+) =>
+  Effect.gen(function* () {
+    const dirs = [
+      ...new Set(
+        ids
+          .filter((id) => !id.includes("/") && Object.hasOwn(config.slugs, id))
+          .map((id) => config.slugs[id]!.dir),
+      ),
+    ]
+    if (dirs.length === 0) return config
+    const loaded = yield* Effect.forEach(dirs, (dir) => loader.load({ cwd: dir, env }).pipe(Effect.option))
+    const daemons = { ...config.daemons }
+    for (const project of loaded) {
+      if (project._tag === "None") continue
+      for (const [id, d] of Object.entries(project.value.daemons))
+        if (!Object.hasOwn(daemons, id)) daemons[id] = d
+    }
+    return { ...config, daemons }
+  })
+
+/** An ID without a directory: qualified, or `name` of the namespace, or the only `*\/name`. */
+const resolveKnown = (
+  typed: string,
+  namespace: string | undefined,
+  known: ReadonlyArray<ApiDaemonEntry>,
+): Effect.Effect<string, UnknownDaemon | UsageError | DaemonNotFound> => {
+  if (typed.startsWith("-")) return Effect.fail(new UsageError({ message: `unknown option ${typed}` }))
+  const ids = known.map((k) => k.id.qualified)
+  const wanted = typed.includes("/") ? typed : namespace === undefined ? undefined : `${namespace}/${typed}`
+  if (wanted !== undefined)
+    return ids.includes(wanted)
+      ? Effect.succeed(wanted)
+      : Effect.fail(
+          new DaemonNotFound({
+            id: wanted,
+            message: `no daemon ${JSON.stringify(wanted)} is known to the supervisor`,
+          }),
+        )
+  const candidates = ids.filter((q) => q.endsWith(`/${typed}`)).sort()
+  if (candidates.length === 1) return Effect.succeed(candidates[0]!)
+  return Effect.fail(
+    candidates.length > 1
+      ? new UnknownDaemon({
+          message: `${typed} is ambiguous: ${candidates.join(", ")}; use the qualified ID`,
+        })
+      : new DaemonNotFound({
+          id: typed,
+          message: `no daemon ${JSON.stringify(typed)} is known to the supervisor`,
+        }),
+  )
+}
+
+/**
+ * Resolves a selection: from a directory as the CLI there would (its configuration, groups, slugs
+ * and short IDs), from a namespace (short IDs are its daemons'), or from nowhere (qualified IDs,
+ * or a name only one namespace has). `all` and `files` mean the configured daemons, or with
+ * `allMeans: "running"` those of them that run (every running daemon for a bare `all`).
+ * `noneHint`: the usage error of an empty selection.
+ */
+export const selectFor = (
+  deps: SelectDeps,
+  selection: Selection,
+  allMeans: AllMeans,
+  noneHint?: string,
+): Effect.Effect<Selected, SelectError> =>
+  Effect.gen(function* () {
+    const from = selection.from
+    const scope = yield* scopeOf({
+      ids: selection.ids,
+      all: selection.all,
+      group: Option.fromNullable(selection.group),
+      local: selection.files === "local",
+      global: selection.files === "global",
+    })
+    // `stop --all` needs no configuration: every running daemon, even where the files are broken
+    if (allMeans === "running" && selection.all && Option.isNone(scope) && from?._tag !== "Namespace")
+      return { ids: yield* deps.running, config: undefined }
+    if (from?._tag !== "Directory") {
+      if (selection.group !== undefined || Option.isSome(scope))
+        return yield* new UsageError({
+          message: "a group or the local/global files are read from a directory: give `from`",
+        })
+      const known = yield* deps.known
+      const namespace = from?._tag === "Namespace" ? from.namespace : undefined
+      const inNamespace = (id: string) => namespace === undefined || id.startsWith(`${namespace}/`)
+      if (selection.all) {
+        const pool = allMeans === "running" ? yield* deps.running : known.map((k) => k.id.qualified)
+        return { ids: pool.filter(inNamespace).sort(), config: undefined }
+      }
+      if (selection.ids.length === 0)
+        return yield* new UsageError({
+          message: noneHint ?? "No daemon ID specified: name one or more daemons, or use --all or --group",
+        })
+      const ids = yield* Effect.forEach(selection.ids, (id) => resolveKnown(id, namespace, known))
+      return { ids: [...new Set(ids)], config: undefined }
+    }
+    const config = yield* withSlugProjects(deps.loader, yield* loadFrom(deps, from), selection.ids, from.env)
+    const known = yield* deps.known
+    const running = allMeans === "running" ? yield* deps.running : []
+    if (Option.isSome(scope)) {
+      const ids = scopedIds(config, scope.value)
+      return { ids: allMeans === "running" ? ids.filter((id) => running.includes(id)) : ids, config }
+    }
+    const ids = yield* selectIds(
+      config,
+      known,
+      { ids: selection.ids, all: selection.all, group: Option.fromNullable(selection.group) },
+      () => (allMeans === "running" ? running : Object.keys(config.daemons)),
+      noneHint,
+    )
+    return { ids, config }
+  })

@@ -1,0 +1,195 @@
+// The command protocol (docs/api.md, "Commands"): every operation a front-end or a background
+// actor can ask of the supervisor, one tagged request each. `Control.handle` answers them all in
+// one `match`; `POST /api/commands` carries them, and the seed's routes are aliases that build
+// them. Each request names its success and failure schemas, so any client encodes the command
+// and decodes its answer with the same classes.
+import { Schema } from "effect"
+import { CleanResult, StartOutcomes, StopResults, ToggleResults, WaitResult } from "./CliOutput.js"
+import { CommandError } from "./CommandErrors.js"
+import { DaemonConfig } from "./DaemonConfig.js"
+import { DaemonDefinition } from "./DaemonDefinition.js"
+import { Reason } from "./Reason.js"
+
+/** The directory a CLI ran in, with its environment: the configuration seen from there. */
+export const FromDirectory = Schema.TaggedStruct("Directory", {
+  cwd: Schema.String,
+  env: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.String }), {
+    default: () => ({}),
+  }),
+  /** Refuse a configuration with warnings (ConfigUnusable): for a sender that cannot show them. */
+  strict: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+})
+
+/** A namespace (a project): short IDs and `all` mean its daemons. */
+export const FromNamespace = Schema.TaggedStruct("Namespace", { namespace: Schema.String })
+
+/** Where a selection is read: without one, IDs are qualified and `all` means every daemon known. */
+export const From = Schema.Union(FromDirectory, FromNamespace).annotations({ identifier: "CommandFrom" })
+export type From = typeof From.Type
+
+/**
+ * Which daemons a command acts on: IDs (as typed from `from`), a group of the configuration, every
+ * daemon (`all`), or the daemons of the project files (`files: "local"`) or of the global ones.
+ */
+export const Selection = Schema.Struct({
+  ids: Schema.optionalWith(Schema.Array(Schema.String), { default: () => [] }),
+  all: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+  group: Schema.optional(Schema.String),
+  files: Schema.optional(Schema.Literal("local", "global")),
+  from: Schema.optional(From),
+}).annotations({ identifier: "Selection" })
+export type Selection = typeof Selection.Type
+
+/**
+ * How long a start is waited for: `none` answers once it is under way (no outcomes), `ready`
+ * answers every outcome once each daemon is ready, completed or failed, `events` streams the
+ * start's progress (`StartEvent`s: what each daemon waits for, each outcome, all outcomes last).
+ */
+export const WaitMode = Schema.Literal("none", "ready", "events")
+export type WaitMode = typeof WaitMode.Type
+
+/**
+ * What a start changes of the selected daemons' definitions: readiness checks (any one replaces
+ * every configured check), the expected ports and the port bump (`start --expected-port --bump`).
+ */
+export const Overrides = Schema.Struct({
+  ready_delay: DaemonConfig.fields.ready_delay,
+  ready_output: DaemonConfig.fields.ready_output,
+  ready_http: DaemonConfig.fields.ready_http,
+  ready_port: DaemonConfig.fields.ready_port,
+  ready_cmd: DaemonConfig.fields.ready_cmd,
+  expected_ports: Schema.optional(Schema.Array(Schema.Int)),
+  bump: Schema.optional(Schema.Union(Schema.Boolean, Schema.NonNegativeInt)),
+}).annotations({ identifier: "Overrides" })
+export type Overrides = typeof Overrides.Type
+
+const reason = { reason: Schema.optionalWith(Reason, { default: () => "api" as const }) }
+const wait = { wait: Schema.optionalWith(WaitMode, { default: () => "ready" as const }) }
+
+/** Starts the selection with the dependencies it needs, dependencies first; `force` restarts it. */
+export class Start extends Schema.TaggedRequest<Start>()("Start", {
+  failure: CommandError,
+  success: StartOutcomes,
+  payload: {
+    selection: Selection,
+    force: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+    overrides: Schema.optional(Overrides),
+    ...reason,
+    ...wait,
+  },
+}) {}
+
+/**
+ * Restarts the selection (`all`: every running daemon). `if_running`: only those that run, and
+ * without waiting (a watched file changed); `detail` follows the reason in the daemon's log.
+ */
+export class Restart extends Schema.TaggedRequest<Restart>()("Restart", {
+  failure: CommandError,
+  success: StartOutcomes,
+  payload: {
+    selection: Selection,
+    overrides: Schema.optional(Overrides),
+    if_running: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+    detail: Schema.optional(Schema.String),
+    ...reason,
+    ...wait,
+  },
+}) {}
+
+/** Stops the selection (`all`: every running daemon), dependents before their dependencies. */
+export class Stop extends Schema.TaggedRequest<Stop>()("Stop", {
+  failure: CommandError,
+  success: StopResults,
+  payload: { selection: Selection, ...reason },
+}) {}
+
+/** Lets the selected daemons start again. */
+export class Enable extends Schema.TaggedRequest<Enable>()("Enable", {
+  failure: CommandError,
+  success: ToggleResults,
+  payload: { selection: Selection, ...reason },
+}) {}
+
+/** Refuses starts of the selected daemons until they are enabled (a running one keeps running). */
+export class Disable extends Schema.TaggedRequest<Disable>()("Disable", {
+  failure: CommandError,
+  success: ToggleResults,
+  payload: { selection: Selection, ...reason },
+}) {}
+
+/**
+ * Forgets stopped daemons and deletes their logs: the selected ones, those of `namespaces`, or
+ * (with neither) every stopped daemon.
+ */
+export class Clean extends Schema.TaggedRequest<Clean>()("Clean", {
+  failure: CommandError,
+  success: CleanResult,
+  payload: {
+    selection: Selection,
+    namespaces: Schema.optional(Schema.Array(Schema.String)),
+    ...reason,
+  },
+}) {}
+
+/** Waits until one daemon is neither running nor waiting for a retry; how it ended. */
+export class Wait extends Schema.TaggedRequest<Wait>()("Wait", {
+  failure: CommandError,
+  success: WaitResult,
+  payload: { id: Schema.String, from: Schema.optional(From), ...reason },
+}) {}
+
+/**
+ * Starts daemons from the definitions given (an ad-hoc daemon of `supervisor run`, or a client
+ * that resolved them itself), with `dependencies` started first when they do not run.
+ */
+export class Run extends Schema.TaggedRequest<Run>()("Run", {
+  failure: CommandError,
+  success: StartOutcomes,
+  payload: {
+    definitions: Schema.Array(DaemonDefinition),
+    dependencies: Schema.optionalWith(Schema.Array(DaemonDefinition), { default: () => [] }),
+    force: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+    ...reason,
+    ...wait,
+  },
+}) {}
+
+/**
+ * Stops a running daemon as a failure (a limit was exceeded): it ends `errored` with `message`
+ * and is retried if it has retries left. With `pid`, only if that process is still its run.
+ */
+export class Kill extends Schema.TaggedRequest<Kill>()("Kill", {
+  failure: CommandError,
+  success: Schema.Struct({ killed: Schema.Boolean }),
+  payload: {
+    id: Schema.String,
+    message: Schema.String,
+    pid: Schema.optional(Schema.Int),
+    ...reason,
+  },
+}) {}
+
+/** Every command, by its `_tag`. */
+export const Command = Schema.Union(
+  Start,
+  Restart,
+  Stop,
+  Enable,
+  Disable,
+  Clean,
+  Wait,
+  Run,
+  Kill,
+).annotations({
+  identifier: "Command",
+})
+export type Command = typeof Command.Type
+
+/** The commands whose progress can be streamed (`wait: "events"`). */
+export type StartingCommand = Start | Restart | Run
+
+export const isStreamed = (c: Command): c is StartingCommand =>
+  (c._tag === "Start" || c._tag === "Restart" || c._tag === "Run") && c.wait === "events"
+
+/** Every tag, for the metrics and the docs. */
+export const COMMAND_TAGS = Command.members.map((m) => m._tag)
