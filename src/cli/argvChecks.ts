@@ -4,13 +4,17 @@
 // comes from the command tree (argvTables.ts).
 import { closest } from "../domain/suggest.js"
 import { argvTables } from "./argvTables.js"
+import { REMOTE_GLOBAL_FLAGS } from "./usageSpec/globalFlags.js"
 import { RUNS_ALONE } from "./usageSpec/headings.js"
 
 let valueFlagSet: ReadonlySet<string> | undefined
 
-/** Every flag of the CLI that takes a value (`--bump` takes an optional one: not here). */
+/** Every flag of the CLI that takes a value (`--bump` takes an optional one: not here), the global ones too. */
 export const valueFlags = (): ReadonlySet<string> => {
-  valueFlagSet ??= new Set(argvTables().valueFlags)
+  valueFlagSet ??= new Set([
+    ...argvTables().valueFlags,
+    ...REMOTE_GLOBAL_FLAGS.flatMap((f) => f.long.map((name) => `--${name}`)),
+  ])
   return valueFlagSet
 }
 

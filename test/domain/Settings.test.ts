@@ -50,12 +50,13 @@ describe("Settings defaults", () => {
     })
   })
 
-  it("api: off, on 127.0.0.1:3121, no token", () => {
+  it("api: off, on 127.0.0.1:3121, plain HTTP, no token", () => {
     expect(s.api).toEqual({
       auto_start: false,
       bind_address: "127.0.0.1",
       bind_port: 3121,
       allow_non_loopback: false,
+      tls: false,
     })
     expect(s.api.token).toBeUndefined()
   })
@@ -85,6 +86,7 @@ describe("Settings defaults", () => {
         ready_check_interval: "500ms",
         hook_timeout: "30s",
         auto_start: true,
+        events_retained: 2000,
       },
       web: {
         auto_start: false,
@@ -93,7 +95,13 @@ describe("Settings defaults", () => {
         allow_non_loopback: false,
         base_path: "",
       },
-      api: { auto_start: false, bind_address: "127.0.0.1", bind_port: 3121, allow_non_loopback: false },
+      api: {
+        auto_start: false,
+        bind_address: "127.0.0.1",
+        bind_port: 3121,
+        allow_non_loopback: false,
+        tls: false,
+      },
       logs: { log_format: "text" },
       metrics: { public: false },
       proxy: {

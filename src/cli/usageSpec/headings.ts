@@ -22,6 +22,7 @@ export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   wait: "Daemons",
   clean: "Daemons",
   logs: "Logs",
+  events: "Logs",
   supervisor: "Supervisor",
   boot: "Supervisor",
   web: "Supervisor",

@@ -23,6 +23,7 @@ import { PresenceList } from "../../domain/Presence.js"
 import { ProxyStatus } from "../../domain/ProxyStatus.js"
 import { SettingEntry, SettingList } from "../../domain/SettingsOutput.js"
 import { READY_TIMEOUT_STATUS } from "../../domain/StartOutcome.js"
+import { EventStreamItem } from "../../domain/SupervisorEvent.js"
 import { ImportOutput } from "../../import/model.js"
 import { ExitCode as Status } from "../../terminal/style.js"
 import { CommandDescription, CommandList } from "../../usage/consume/mcpResults.js"
@@ -142,6 +143,18 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
         media_type: JSON_TYPE,
         help: "with --clear --json: the daemons whose logs were deleted",
         schema: LogsCleared,
+      },
+    ],
+  },
+  events: {
+    outputs: [
+      {
+        name: "jsonl",
+        framing: "jsonl",
+        media_type: NDJSON,
+        help: "one event (or a marker of events dropped) per line, as they come",
+        select: "--json",
+        schema: EventStreamItem,
       },
     ],
   },

@@ -54,17 +54,20 @@ describe("the supervisor CLI's usage spec", () => {
     expect(command("list").aliases).toEqual(["ls"])
   })
 
-  it("every --json flag selects a json output with a schema", () => {
+  it("every --json flag selects a json output with a schema (jsonl for a command that only follows)", () => {
     const checked: Array<string> = []
     for (const c of allCommands(spec)) {
       if (!c.flags.some((f) => f.long.includes("json"))) continue
       checked.push(c.path.join(" "))
       const selected = c.outputs.filter((o) => o.selector?.kind === "present" && o.selector.flag === "--json")
+      const framing = c.path.join(" ") === "events" ? "jsonl" : "json"
       expect(selected.map((o) => [c.path.join(" "), o.framing, o.schema !== undefined])).toEqual([
-        [c.path.join(" "), "json", true],
+        [c.path.join(" "), framing, true],
       ])
     }
-    expect(checked).toEqual(expect.arrayContaining(["list", "status", "start", "logs", "config show"]))
+    expect(checked).toEqual(
+      expect.arrayContaining(["list", "status", "start", "logs", "config show", "events"]),
+    )
   })
 
   it("logs: json without --tail, jsonl (ndjson) with it, cleared with --clear", () => {
