@@ -2,7 +2,7 @@ import { Effect, Fiber } from "effect"
 import { Box, type Key, Text, useApp, useInput, useStdout } from "ink"
 import { createElement as h, useCallback, useEffect, useMemo, useRef, useState } from "react"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
-import { control, followLog, listDaemons, pollDaemons, type TuiRuntime } from "./connection.js"
+import { control, followLog, listDaemons, liveListing, type TuiRuntime } from "./connection.js"
 import { HelpScreen, helpLine } from "./help.js"
 import { initialUi, keyAction, reduce, selection, type Verb } from "./keys.js"
 import { appendLog, type LogLine } from "./logBuffer.js"
@@ -52,7 +52,7 @@ const useRows = (runtime: TuiRuntime, intervalMs: number) => {
     setRows(next)
   }, [])
   useEffect(() => {
-    const fiber = runtime.runFork(pollDaemons(intervalMs, apply, setDown))
+    const fiber = runtime.runFork(liveListing(intervalMs, apply, setDown))
     return () => {
       runtime.runFork(Fiber.interrupt(fiber))
     }

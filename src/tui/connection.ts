@@ -1,10 +1,13 @@
 import { HttpClientRequest } from "@effect/platform"
-import { Cause, Chunk, type Duration, Effect, ManagedRuntime, Schedule, Schema, Stream } from "effect"
+import * as Ndjson from "@effect/platform/Ndjson"
+import { Cause, Chunk, type Duration, Effect, ManagedRuntime, Option, Schedule, Schema, Stream } from "effect"
 import { SupervisorClient, supervisorClientLayer } from "../cli/client.js"
 import { ndjsonItems } from "../cli/ndjson.js"
 import type { ApiDaemonEntry, ControlResult } from "../domain/ApiDaemonEntry.js"
 import { LogStreamItem } from "../domain/LogEntry.js"
+import { EventStreamItem } from "../domain/SupervisorEvent.js"
 import type { Verb } from "./keys.js"
+import { type LiveSignal, liveDaemons, opened } from "./live.js"
 
 // What the dashboard asks of the supervisor, through the CLI's own client (src/cli/client.ts):
 // the same socket and version check. `supervisor tui` has started the supervisor if needed
@@ -22,22 +25,49 @@ const reason = (cause: Cause.Cause<unknown>): string => {
 /** `GET /api/daemons`. */
 export const listDaemons = Effect.flatMap(SupervisorClient, (c) => c.api.daemons.list())
 
+const decodeEvent = Schema.decodeUnknownOption(EventStreamItem)
+
 /**
- * Lists the daemons every `interval`, forever: each listing to `onList`, each failure (the
- * supervisor stopped, a restart under way) to `onError`, and the next try comes all the same.
+ * `GET /api/events` as ndjson: `Open` once its headers came (at each (re)connection), then each
+ * item (one of a kind this dashboard does not know is skipped). A stream that ends or fails (the
+ * supervisor restarted) is opened again a second later, forever.
  */
-export const pollDaemons = (
-  interval: Duration.DurationInput,
+export const eventSignals: Stream.Stream<LiveSignal, never, SupervisorClient> = Stream.unwrapScoped(
+  Effect.gen(function* () {
+    const c = yield* SupervisorClient
+    const res = yield* c.http.execute(HttpClientRequest.get("http://localhost/api/events"))
+    if (res.status !== 200) return yield* Effect.fail(`GET /api/events: HTTP ${res.status}`)
+    const items = res.stream.pipe(
+      Stream.decodeText(),
+      Stream.pipeThroughChannel(Ndjson.unpackString()),
+      Stream.filterMap(
+        (json): Option.Option<LiveSignal> =>
+          Option.map(decodeEvent(json), (item) => ({ _tag: "Item", item })),
+      ),
+    )
+    return Stream.concat(Stream.make(opened), items)
+  }),
+).pipe(
+  Stream.catchAllCause(() => Stream.empty),
+  Stream.repeat(Schedule.spaced("1 second")),
+)
+
+/**
+ * Keeps the listing current: again on every event of the stream that changes it and at each
+ * (re)connection, and every `usageInterval` for the usage cells (and while the stream is down).
+ */
+export const liveListing = (
+  usageInterval: Duration.DurationInput,
   onList: (entries: ReadonlyArray<ApiDaemonEntry>) => void,
   onError: (message: string) => void,
 ) =>
-  listDaemons.pipe(
-    Effect.matchCause({
-      onFailure: (cause) => onError(reason(cause)),
-      onSuccess: (entries) => onList(entries),
-    }),
-    Effect.repeat(Schedule.spaced(interval)),
-  )
+  liveDaemons({
+    signals: eventSignals,
+    list: listDaemons,
+    usageInterval,
+    onList,
+    onError: (cause) => onError(reason(cause)),
+  })
 
 /** `POST /api/daemons/{id}/{verb}`: its result, or the failure as a result. */
 export const control = (verb: Verb, id: string): Effect.Effect<ControlResult, never, SupervisorClient> =>

@@ -10,7 +10,7 @@ const LEAVE_ALT = "\u001b[?1049l"
 
 const main = async () => {
   const i = process.argv.indexOf("--interval-ms")
-  const intervalMs = i >= 0 ? Number(process.argv[i + 1]) : 1000
+  const intervalMs = i >= 0 ? Number(process.argv[i + 1]) : 5000
   const runtime = makeRuntime()
   // a supervisor that cannot be reached now is told before the screen changes
   try {
@@ -25,7 +25,7 @@ const main = async () => {
   const restore = () => process.stdout.write(LEAVE_ALT)
   process.once("exit", restore)
   const app = render(
-    createElement(App, { runtime, intervalMs: Number.isFinite(intervalMs) ? intervalMs : 1000 }),
+    createElement(App, { runtime, intervalMs: Number.isFinite(intervalMs) ? intervalMs : 5000 }),
     {
       exitOnCtrlC: false,
       patchConsole: false,

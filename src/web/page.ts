@@ -2,7 +2,8 @@
  * The web UI: one self-contained HTML document (inline CSS and script, no external resources),
  * served by `GET /` of the web listener (or its `web.base_path`). It talks to the same origin
  * only, by paths relative to its own (so that it works under a base path): `login` and `logout`
- * for the session cookie, `api/...` for the daemons, usage, stats, projects and log streams.
+ * for the session cookie, `api/...` for the daemons, usage, stats, projects, log streams and
+ * the event stream (./script/live.ts).
  *
  * Its icon is `favicon.svg` (src/web/favicon.ts).
  *
@@ -17,13 +18,14 @@ import { body } from "./body.js"
 import { FAVICON_LINK } from "./favicon.js"
 import { BASE } from "./script/base.js"
 import { KEYS } from "./script/keys.js"
+import { LIVE } from "./script/live.js"
 import { LOGS } from "./script/logs.js"
 import { SPARKLINE } from "./script/sparkline.js"
 import { TABLE } from "./script/table.js"
 import { STYLE, STYLE_MORE } from "./style.js"
 import { STYLE_NARROW } from "./styleNarrow.js"
 
-const SCRIPT = [BASE, SPARKLINE, TABLE, LOGS, KEYS, "\nrefreshNow();\n"].join("\n")
+const SCRIPT = [BASE, LIVE, SPARKLINE, TABLE, LOGS, KEYS, "\nrefreshNow();\n"].join("\n")
 
 /** The web UI's page: the same document for every request, with no secret in it. */
 export const renderPage = (): string =>

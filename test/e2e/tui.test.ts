@@ -1,6 +1,6 @@
 /**
  * `supervisor tui` in a real pseudo-terminal (tmux): the table, the main keys, and the state
- * they change, read back from the supervisor's API.
+ * they change, read back from the supervisor's API, and the table following the event stream.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type DaemonSandbox, daemonEntry, makeDaemonSandbox, waitFor } from "./harness.js"
@@ -192,6 +192,23 @@ describe("supervisor tui", () => {
       const text = await screen("the exit", (t) => t.includes("EXIT=0"))
       // the alternate screen is left: the dashboard is gone from the shell's screen
       expect(text).not.toContain("? help  q quit")
+    },
+    T,
+  )
+
+  it(
+    "follows the event stream: a daemon started from the CLI shows long before the next refresh",
+    async () => {
+      const stopped = sb.cli(["stop", "worker"], app)
+      expect(stopped.status, stopped.stderr).toBe(0)
+      // the usage refresh is a minute away: only an event can bring the change in time
+      tui = tmuxCli(`sv-tui-live-${process.pid}`, ["tui", "--interval", "60"], { cwd: app, env: sb.env })
+      await screen("worker not running", (t) => /app\/worker\s+(stopped|available)/.test(t))
+      const started = sb.cli(["start", "worker"], app)
+      expect(started.status, started.stderr).toBe(0)
+      await screen("worker running", (t) => /app\/worker\s+running/.test(t))
+      tui.sendKeys("q")
+      await screen("the exit", (t) => t.includes("EXIT=0"))
     },
     T,
   )

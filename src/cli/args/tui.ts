@@ -5,8 +5,10 @@ import { type Command, Options } from "@effect/cli"
 
 export const tuiOptions = {
   interval: Options.float("interval").pipe(
-    Options.withDescription("seconds between two refreshes of the daemon table (0.1 to 60)"),
-    Options.withDefault(1),
+    Options.withDescription(
+      "seconds between two refreshes of the usage cells (CPU, memory, uptime; 0.1 to 60): states follow the event stream",
+    ),
+    Options.withDefault(5),
   ),
 }
 export type TuiOptions = Command.Command.ParseConfig<typeof tuiOptions>

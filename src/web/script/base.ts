@@ -4,7 +4,8 @@
  */
 export const BASE = `
 "use strict";
-const REFRESH_MS = 2000;
+/** The usage columns' refresh (CPU and memory are samples, not events); also the poll while the event stream is down. */
+const REFRESH_MS = 5000;
 const $ = (id) => document.getElementById(id);
 
 /** An element with properties (textContent, className, ...) and children (nodes or text). */
@@ -55,7 +56,9 @@ async function problemText(res) {
 
 function showLogin() {
   refreshSeq++; // a refresh under way is now stale
+  refreshing = false;
   clearTimeout(refreshTimer);
+  stopEvents();
   closeLogs();
   rows.clear();
   cursorId = null;
@@ -73,6 +76,7 @@ function showApp() {
   $("login").hidden = true;
   $("app").hidden = false;
   $("logout").hidden = false;
+  followEvents();
 }
 
 function showBanner(text) {
@@ -111,11 +115,34 @@ $("logout").addEventListener("click", async () => {
 
 let refreshTimer;
 let refreshSeq = 0;
+/** A refresh is under way; another was asked for meanwhile (an event): run it once this one ends. */
+let refreshing = false;
+let refreshAgain = false;
+
+/** A refresh for an event: at once, or right after the one under way (a burst of events makes two). */
+function refreshSoon() {
+  if (refreshing) refreshAgain = true;
+  else refreshNow();
+}
 
 /** Fetches the list, the usage history, the stats and the projects now, then every REFRESH_MS. */
 async function refreshNow() {
   clearTimeout(refreshTimer);
   const seq = ++refreshSeq;
+  refreshing = true;
+  refreshAgain = false;
+  try {
+    await refreshOnce(seq);
+  } finally {
+    if (seq === refreshSeq) refreshing = false;
+  }
+  if (seq !== refreshSeq || !$("login").hidden) return;
+  if (refreshAgain) refreshNow();
+  // keep polling (also through errors) for the usage columns
+  else refreshTimer = setTimeout(refreshNow, REFRESH_MS);
+}
+
+async function refreshOnce(seq) {
   const get = (path) => fetch(path, { cache: "no-store", signal: AbortSignal.timeout(10000) });
   const json = async (res) => (res.ok ? res.json() : null);
   try {
@@ -139,8 +166,6 @@ async function refreshNow() {
     if (seq !== refreshSeq) return;
     showBanner("cannot reach the supervisor: " + e.message);
   }
-  // keep polling (also through errors) unless the login form is up
-  if (seq === refreshSeq && $("login").hidden) refreshTimer = setTimeout(refreshNow, REFRESH_MS);
 }
 
 function renderStats(s) {

@@ -1,0 +1,49 @@
+/**
+ * The page follows the supervisor's events (`api/events` as Server-Sent Events, with the session
+ * cookie like every other request): a daemon's state, readiness, automation or a configuration
+ * event re-fetches the list, and so does every (re)connection, so nothing between the last list
+ * and the stream is missed. While the stream is down the page polls (REFRESH_MS) and reconnects.
+ */
+export const LIVE = `
+const STREAM_RETRY_MS = 5000;
+/** The events that change what the table or the problems banner show; a gap marker too. */
+const LIVE_EVENTS = [
+  "DaemonStateChanged", "ReadinessPassed", "ReadinessFailed", "RetryScheduled",
+  "AutomationAction", "ConfigReloaded", "ConfigInvalid", "EventsDropped",
+];
+let eventSource = null;
+let streamRetry;
+
+/** Marks the page as following the stream or not (body data-stream="live" / "down"). */
+function setLive(on) {
+  document.body.dataset.stream = on ? "live" : "down";
+}
+
+/** Opens the event stream unless it is open (or the browser has no EventSource). */
+function followEvents() {
+  if (eventSource || typeof EventSource === "undefined") return;
+  clearTimeout(streamRetry);
+  const source = new EventSource("api/events");
+  eventSource = source;
+  source.addEventListener("open", () => {
+    setLive(true);
+    refreshSoon();
+  });
+  for (const type of LIVE_EVENTS) source.addEventListener(type, () => refreshSoon());
+  source.addEventListener("error", () => {
+    // reconnect afresh (no Last-Event-ID: a restarted supervisor counts from 1 again), then re-fetch all
+    source.close();
+    if (eventSource !== source) return;
+    eventSource = null;
+    setLive(false);
+    if ($("login").hidden) streamRetry = setTimeout(followEvents, STREAM_RETRY_MS);
+  });
+}
+
+function stopEvents() {
+  clearTimeout(streamRetry);
+  if (eventSource) eventSource.close();
+  eventSource = null;
+  setLive(false);
+}
+`
