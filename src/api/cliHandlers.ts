@@ -55,9 +55,10 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
           const decoded = yield* decodeBody(request, StartRequest)
           if (Either.isLeft(decoded)) return problem(400, "BadRequest", "malformed start request")
           const started = yield* startProgress(control, run(decoded.right, "events"))
+          // the transcript hears each daemon's own waiting line: not the upfront list a spinner draws
           return Either.isLeft(started)
             ? yield* Effect.failCause(Cause.die(started.left))
-            : startEventsResponse(started.right)
+            : startEventsResponse(started.right.pipe(Stream.drop(1)))
         }),
       )
       .handle("stop", ({ payload }) =>
