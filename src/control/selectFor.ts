@@ -2,6 +2,7 @@
 // typed in a CLI's directory, a group, `all`, or the daemons of the project or global files.
 import { Effect, Either, Option } from "effect"
 import type { ConfigLoaderShape } from "../config/ConfigLoader.js"
+import { withSlugProjects as withProjects } from "../config/slugProjects.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { From, Selection } from "../domain/Command.js"
 import { ConfigUnusable, DaemonNotFound, UnknownDaemon, UsageError } from "../domain/CommandErrors.js"
@@ -45,34 +46,13 @@ export const loadFrom = (deps: SelectDeps, from: Extract<From, { _tag: "Director
     return loaded.right
   })
 
-/**
- * `config` with the daemons of each project a typed slug points to (`start shop`, as pitchfork
- * takes it), read from the slug's directory with the command's environment.
- */
+/** `config` with the daemons of each project a typed slug points to, read with the command's environment. */
 const withSlugProjects = (
   loader: ConfigLoaderShape,
   config: ResolvedConfig,
   ids: ReadonlyArray<string>,
   env: Record<string, string>,
-) =>
-  Effect.gen(function* () {
-    const dirs = [
-      ...new Set(
-        ids
-          .filter((id) => !id.includes("/") && Object.hasOwn(config.slugs, id))
-          .map((id) => config.slugs[id]!.dir),
-      ),
-    ]
-    if (dirs.length === 0) return config
-    const loaded = yield* Effect.forEach(dirs, (dir) => loader.load({ cwd: dir, env }).pipe(Effect.option))
-    const daemons = { ...config.daemons }
-    for (const project of loaded) {
-      if (project._tag === "None") continue
-      for (const [id, d] of Object.entries(project.value.daemons))
-        if (!Object.hasOwn(daemons, id)) daemons[id] = d
-    }
-    return { ...config, daemons }
-  })
+) => withProjects(config, ids, (dir) => loader.load({ cwd: dir, env }))
 
 /** An ID without a directory: qualified, or `name` of the namespace, or the only `*\/name`. */
 const resolveKnown = (

@@ -2,11 +2,9 @@
  * `supervisor mcp` through the built CLI: the SDK's own client over a real stdio pipe to
  * `dist/supervisor.cjs mcp`, in a sandbox with its own supervisor (started by the first tool call).
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
-  BIN,
   type DaemonSandbox,
   daemonPids,
   isAlive,
@@ -14,6 +12,7 @@ import {
   supervisorPids,
   waitFor,
 } from "./harness.js"
+import { connectMcp } from "./mcpClient.js"
 
 const T = 60_000
 
@@ -34,16 +33,7 @@ describe("supervisor mcp", () => {
   beforeAll(async () => {
     sb = makeDaemonSandbox()
     app = sb.project("app", APP)
-    client = new Client({ name: "e2e", version: "1.0.0" })
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [BIN, "mcp"],
-        cwd: app,
-        env: sb.env,
-        stderr: "pipe",
-      }),
-    )
+    client = await connectMcp(sb, app)
   }, T)
   afterAll(async () => {
     await client?.close()

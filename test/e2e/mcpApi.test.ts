@@ -7,11 +7,11 @@
 import { existsSync, writeFileSync } from "node:fs"
 import { request } from "node:http"
 import { join } from "node:path"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parsePrometheus, sampleValue } from "../metrics/prometheus.js"
-import { BIN, type DaemonSandbox, daemonPids, isAlive, makeDaemonSandbox, waitFor } from "./harness.js"
+import { type DaemonSandbox, daemonPids, isAlive, makeDaemonSandbox, waitFor } from "./harness.js"
+import { connectMcp } from "./mcpClient.js"
 
 const T = 60_000
 
@@ -54,16 +54,7 @@ describe("supervisor mcp through the API", () => {
   beforeAll(async () => {
     sb = makeDaemonSandbox()
     app = sb.project("app", APP)
-    client = new Client({ name: "e2e", version: "1.0.0" })
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [BIN, "mcp"],
-        cwd: app,
-        env: sb.env,
-        stderr: "pipe",
-      }),
-    )
+    client = await connectMcp(sb, app)
   }, T)
   afterAll(async () => {
     await client?.close()

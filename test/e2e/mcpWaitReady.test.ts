@@ -5,11 +5,11 @@
  */
 import { rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { BIN, type DaemonSandbox, daemonPids, makeDaemonSandbox, waitFor } from "./harness.js"
+import { type DaemonSandbox, daemonPids, makeDaemonSandbox, waitFor } from "./harness.js"
+import { connectMcp } from "./mcpClient.js"
 
 const T = 60_000
 
@@ -43,16 +43,7 @@ describe("supervisor mcp: wait_ready", () => {
     app = sb.project("app", APP)
     const started = sb.cli(["start", "web", "slow"], app)
     expect(started.status, started.stderr).toBe(0)
-    client = new Client({ name: "e2e", version: "1.0.0" })
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [BIN, "mcp"],
-        cwd: app,
-        env: sb.env,
-        stderr: "pipe",
-      }),
-    )
+    client = await connectMcp(sb, app)
   }, T)
   afterAll(async () => {
     await client?.close()
