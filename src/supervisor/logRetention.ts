@@ -1,12 +1,16 @@
 // time_retention and line_retention: a pass over every daemon the supervisor knows, at start and
 // then hourly, prunes what falls outside its limits, after the archive hook (if any) took it.
 import { Clock, Duration, Effect, Stream } from "effect"
+import type { SupervisorConfigShape } from "../config/SupervisorConfig.js"
 import type { DaemonConfig } from "../domain/DaemonConfig.js"
 import { jsonEncoder } from "../domain/jsonEncoding.js"
 import { ArchivedLogEntry, type LogEntry, parseLogTimestamp } from "../domain/LogEntry.js"
 import type { Settings } from "../domain/Settings.js"
 import type { LogStoreShape } from "../logs/LogStore.js"
-import type { ArchiveRunner } from "./logArchive.js"
+import type { ProcessServiceShape } from "../process/ProcessService.js"
+import { shellArgv } from "./environment.js"
+import { type ArchiveRunner, liveArchiveRunner } from "./logArchive.js"
+import type { Registry } from "./registry.js"
 
 /** How often the pass runs. */
 export const PRUNE_INTERVAL = Duration.hours(1)
@@ -139,3 +143,42 @@ export const prunePass = (
 /** The pass at start, then every PRUNE_INTERVAL, forever (fork it in the supervisor's scope). */
 export const pruneForever = (pass: Effect.Effect<void>) =>
   Effect.forever(pass.pipe(Effect.zipRight(Effect.sleep(PRUNE_INTERVAL))))
+
+/** time_retention and line_retention of every known daemon: a pass now, then hourly. */
+export const retainLogs = (
+  logs: LogStoreShape,
+  registry: Registry,
+  config: SupervisorConfigShape,
+  processes: ProcessServiceShape,
+) => {
+  const { settings } = config
+  // one runner per command: a daemon's own archive_hook, or the settings' one
+  const runners = new Map<string, Archive>()
+  const archiveOf = (daemon: DaemonConfig) => {
+    const hook = archiveCommandOf(daemon, settings)
+    if (hook === undefined) return undefined
+    let archive = runners.get(hook.command)
+    if (archive === undefined) {
+      archive = {
+        batchSize: hook.batchSize,
+        run: liveArchiveRunner(
+          {
+            command: hook.command,
+            shell: shellArgv(settings.general.shell),
+            env: config.env,
+            timeout: settings.supervisor.hook_timeout,
+            log: (line) => process.stderr.write(`${line}\n`),
+          },
+          processes,
+        ),
+      }
+      runners.set(hook.command, archive)
+    }
+    return archive
+  }
+  const pass = registry.all.pipe(
+    Effect.map((all) => [...all.values()].map((r) => ({ id: r.def.id.qualified, config: r.def.config }))),
+    Effect.flatMap((daemons) => prunePass(logs, daemons, settings, archiveOf)),
+  )
+  return pruneForever(pass)
+}
