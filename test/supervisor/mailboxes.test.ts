@@ -85,6 +85,16 @@ const awaitSuspended = <A, E>(f: Fiber.RuntimeFiber<A, E>) =>
     return yield* Effect.dieMessage("the fiber never suspended")
   })
 
+/** Waits (bounded, yielding between checks) until `done` holds. */
+const awaitThat = (what: string, done: () => boolean) =>
+  Effect.gen(function* () {
+    for (let turn = 0; turn < 20_000; turn++) {
+      if (done()) return
+      yield* Effect.yieldNow()
+    }
+    return yield* Effect.dieMessage(`never: ${what}`)
+  })
+
 const WEB = "app/web"
 const web = definition("web")
 
@@ -98,7 +108,7 @@ describe("the keyed mailboxes", () => {
       yield* boxes.send(web, DaemonCommand.Forget({ reply: forget }))
       expect(yield* Deferred.await(forget)).toBe(true)
       // retired: its mailbox is closed, its fiber still closes
-      while (!script.log.includes(`retired ${WEB}#1`)) yield* Effect.yieldNow()
+      yield* awaitThat("retired", () => script.log.includes(`retired ${WEB}#1`))
       expect(boxes.has(WEB)).toBe(false)
       expect(yield* boxes.size).toBe(1)
 
@@ -162,7 +172,7 @@ describe("the keyed mailboxes", () => {
       yield* boxes.send(d0, queued.command)
       const queuedStart = yield* startCommand(d0)
       yield* boxes.send(d0, queuedStart.command)
-      while (!script.log.includes("blocked app/d0#1")) yield* Effect.yieldNow()
+      yield* awaitThat("blocked", () => script.log.includes("blocked app/d0#1"))
       expect(yield* boxes.size).toBe(20)
 
       yield* Scope.close(scope, Exit.void)
@@ -188,8 +198,10 @@ describe("the keyed mailboxes", () => {
         yield* boxes.send(def, DaemonCommand.Forget({ reply: forget }))
         yield* Deferred.await(forget)
       }
-      while (script.log.filter((l) => l.startsWith("retired")).length < closed.length)
-        yield* Effect.yieldNow()
+      yield* awaitThat(
+        "all retired",
+        () => script.log.filter((l) => l.startsWith("retired")).length === closed.length,
+      )
 
       const sends = [...fresh, ...closed, ...fresh, ...closed, ...fresh, ...closed]
       const stops = yield* Effect.forEach(sends, () => stopCommand)
@@ -224,7 +236,7 @@ describe("the mailboxes under the real lifecycle (fake processes, TestClock)", (
         ),
       )
       // every first start spawned before the clock moves
-      while ((yield* Ref.get(h.fake.spawned)).length < defs.length) yield* Effect.yieldNow()
+      yield* awaitSpawns(h.fake, defs.length)
       yield* TestClock.adjust(3000)
       const outcomes = yield* Fiber.join(starting)
       // per daemon: one start spawned it, the other found it running (the same process)
