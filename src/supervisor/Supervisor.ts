@@ -278,7 +278,7 @@ const makeSupervisor = Effect.gen(function* () {
     sync: state.sync,
     lastLines: ctx.lastLines,
     portConflict: (def) =>
-      Effect.match(ctx.resolvePorts(def), { onFailure: (message) => message, onSuccess: () => undefined }),
+      Effect.match(ctx.resolvePorts(def), { onFailure: (e) => e.message, onSuccess: () => undefined }),
     wait: (id) =>
       Effect.gen(function* () {
         yield* registry.find(id)
