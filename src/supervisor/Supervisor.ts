@@ -10,6 +10,7 @@ import type { StartOutcome } from "../domain/StartOutcome.js"
 import { LogStore, type LogStoreShape } from "../logs/LogStore.js"
 import { type ProcessHandle, ProcessService, type ProcessServiceShape } from "../process/ProcessService.js"
 import { StateStore } from "../state/StateStore.js"
+import { StorageHealth } from "../state/StorageHealth.js"
 import { adoptPrevious } from "./adopt.js"
 import { type DaemonState, isActive } from "./DaemonState.js"
 import { DaemonCommand } from "./daemon/commands.js"
@@ -141,6 +142,7 @@ const makeSupervisor = Effect.gen(function* () {
   const logs = yield* LogStore
   const config = yield* SupervisorConfig
   const state = yield* StateStore
+  const health = yield* StorageHealth
   const registry = yield* makeRegistry(state)
   const hookFibers = yield* FiberSet.make<unknown, never>()
   const shuttingDown = yield* Ref.make(false)
@@ -327,7 +329,14 @@ const makeSupervisor = Effect.gen(function* () {
       yield* state.sync
     }),
     changes: registry.changes,
-    entry: (r, disabled, usage) => apiEntry(r, disabled, usage, watchProblems.get(r.def.id.qualified)),
+    entry: (r, disabled, usage) =>
+      apiEntry(
+        r,
+        disabled,
+        usage,
+        watchProblems.get(r.def.id.qualified),
+        health.logProblemOf(r.def.id.safe_path),
+      ),
     setWatchProblem: (id, problem) =>
       Effect.sync(() => {
         if (problem === undefined) watchProblems.delete(id)

@@ -16,6 +16,7 @@ import {
 } from "../../src/registry/ProjectRegistry.js"
 import { emptyState } from "../../src/state/State.js"
 import { makeStateStore, StateStore } from "../../src/state/StateStore.js"
+import { StorageHealthFake } from "../../src/testing/FakeStorageHealth.js"
 
 const dirs: Array<string> = []
 afterEach(() => {
@@ -42,7 +43,9 @@ const sandbox = () => {
   const layer = (options: ProjectRegistryOptions = {}) =>
     ProjectRegistryLayer(options).pipe(
       Layer.provideMerge(ConfigLoaderLive),
-      Layer.provideMerge(Layer.effect(StateStore, makeStateStore(stateFile))),
+      Layer.provideMerge(
+        Layer.effect(StateStore, makeStateStore(stateFile)).pipe(Layer.provide(StorageHealthFake)),
+      ),
       Layer.provideMerge(EventLogLive()),
       Layer.provide(
         Layer.mergeAll(
