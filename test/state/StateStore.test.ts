@@ -242,26 +242,28 @@ describe("StateStore", () => {
     }),
   )
 
-  it.scopedLive("the async writer (the supervisor's): 100 concurrent updates share writes, none is lost", () =>
-    Effect.gen(function* () {
-      const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), "supervisor-state-"))
-      const file = nodePath.join(dir, "state.json")
-      let writes = 0
-      const counting: typeof asyncWriter = (f, text) =>
-        Effect.sync(() => writes++).pipe(Effect.zipRight(asyncWriter(f, text)))
-      const store = yield* withFakeStorageHealth(makeStateStore(file, counting))
-      yield* Effect.all(
-        Array.from({ length: 100 }, (_, i) =>
-          store.update((s) => ({ ...s, daemons: { ...s.daemons, [`app/d${i}`]: record(`app/d${i}`) } })),
-        ),
-        { concurrency: "unbounded" },
-      )
-      expect(Object.keys(readStateFile(file).state.daemons)).toHaveLength(100)
-      expect(writes).toBeLessThan(100)
-      expect(fs.statSync(file).mode & 0o777).toBe(0o600)
-      expect(fs.readdirSync(dir)).toEqual(["state.json"])
-      fs.rmSync(dir, { recursive: true, force: true })
-    }),
+  it.scopedLive(
+    "the async writer (the supervisor's): 100 concurrent updates share writes, none is lost",
+    () =>
+      Effect.gen(function* () {
+        const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), "supervisor-state-"))
+        const file = nodePath.join(dir, "state.json")
+        let writes = 0
+        const counting: typeof asyncWriter = (f, text) =>
+          Effect.sync(() => writes++).pipe(Effect.zipRight(asyncWriter(f, text)))
+        const store = yield* withFakeStorageHealth(makeStateStore(file, counting))
+        yield* Effect.all(
+          Array.from({ length: 100 }, (_, i) =>
+            store.update((s) => ({ ...s, daemons: { ...s.daemons, [`app/d${i}`]: record(`app/d${i}`) } })),
+          ),
+          { concurrency: "unbounded" },
+        )
+        expect(Object.keys(readStateFile(file).state.daemons)).toHaveLength(100)
+        expect(writes).toBeLessThan(100)
+        expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+        expect(fs.readdirSync(dir)).toEqual(["state.json"])
+        fs.rmSync(dir, { recursive: true, force: true })
+      }),
   )
 
   it.scopedLive(
