@@ -12,7 +12,7 @@ import { stripAnsi } from "../logs/ansi.js"
 import { LogStore } from "../logs/LogStore.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
 import { projectNamespace } from "../registry/snapshot.js"
-import { storageProblems } from "../state/storageHealth.js"
+import { StorageHealth } from "../state/StorageHealth.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { Api, LogsQuery, StartRequest } from "./Api.js"
 import { startEventsResponse, startProgress } from "./commandHandlers.js"
@@ -34,6 +34,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
     const projects = yield* ProjectRegistry
     const logs = yield* LogStore
     const host = yield* HostInfo
+    const health = yield* StorageHealth
     const startFromHandler = startFrom(control, host.version)
     // definitions the client resolved itself: the Run command
     const run = (request: typeof StartRequest.Type, wait: "ready" | "events") =>
@@ -181,7 +182,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
                 ? []
                 : [{ dir: p.dir, namespace: projectNamespace(p) ?? null, problem: p.problem }],
             ),
-            storage_problems: storageProblems(),
+            storage_problems: health.problems(),
           }
           return info
         }),

@@ -69,6 +69,6 @@ export const logsTextFrom = (deps: LogsTextDeps) => (request: HttpServerRequest.
     const { version, cwd, env, ...query } = decoded.right
     if (version !== deps.version) return fallback(`the supervisor is version ${deps.version}`)
     const id = yield* Effect.either(deps.control.resolveFrom({ cwd, env }, query.id))
-    if (Either.isLeft(id)) return fallback(id.left)
+    if (Either.isLeft(id)) return fallback(id.left.message)
     return yield* textResponse(deps, request, { ...query, id: id.right })
   })

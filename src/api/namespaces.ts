@@ -59,7 +59,7 @@ export const listNamespaces = (projects: ProjectRegistryShape, daemons: Readonly
 export const registerNamespace = (projects: ProjectRegistryShape, dir: string) =>
   projects.register(dir).pipe(
     Effect.match({
-      onFailure: (error) => ({ ok: false, error }),
+      onFailure: (error) => ({ ok: false, error: error.message }),
       onSuccess: (namespace) => ({ ok: true, namespace }),
     }),
   )
@@ -67,7 +67,7 @@ export const registerNamespace = (projects: ProjectRegistryShape, dir: string) =
 export const removeNamespace = (projects: ProjectRegistryShape, name: string) =>
   projects.forget(name).pipe(
     Effect.match({
-      onFailure: (error) => ({ ok: false, error }),
+      onFailure: (error) => ({ ok: false, error: error.message }),
       onSuccess: (namespace) => ({ ok: true, namespace }),
     }),
   )

@@ -4,6 +4,7 @@ import type { LoadOptions } from "../config/Loader.js"
 import { SupervisorConfig } from "../config/SupervisorConfig.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { Command } from "../domain/Command.js"
+import { ConfigUnusable, type UnknownDaemon, type UsageError } from "../domain/CommandErrors.js"
 import { isActive } from "../domain/DaemonStatus.js"
 import { stopLevels } from "../domain/dependencyLevels.js"
 import type { Reason } from "../domain/Reason.js"
@@ -69,7 +70,10 @@ export interface ControlShape {
    * An ID as typed in a CLI's directory, resolved as the CLI resolves it; fails with why the CLI
    * must do it itself (configuration warnings or errors, an unknown or ambiguous ID).
    */
-  readonly resolveFrom: (options: LoadOptions, typed: string) => Effect.Effect<string, string>
+  readonly resolveFrom: (
+    options: LoadOptions,
+    typed: string,
+  ) => Effect.Effect<string, ConfigUnusable | UnknownDaemon | UsageError>
 }
 
 /** The one place that selects daemons and starts and stops them in dependency order. */
@@ -147,10 +151,10 @@ export const ControlLive = Layer.effect(
           const configured = yield* projects
             .find(id)
             .pipe(
-              Effect.catchAll((message) =>
+              Effect.catchAll((e) =>
                 Option.isSome(ran)
                   ? Effect.succeed(undefined)
-                  : Effect.fail(new ConfigUnreadable({ message })),
+                  : Effect.fail(new ConfigUnreadable({ message: e.message })),
               ),
             )
           if (configured === undefined) {
@@ -229,11 +233,14 @@ export const ControlLive = Layer.effect(
         }),
       resolveFrom: (options, typed) =>
         Effect.gen(function* () {
-          const config = yield* loadFrom(options)
-          if (config === undefined) return yield* Effect.fail("the configuration has warnings or problems")
-          return yield* resolveId(typed, config, yield* listing({ usage: false })).pipe(
-            Effect.mapError((e) => e.message),
-          )
+          yield* projects.note(options.cwd)
+          const loaded = yield* Effect.either(loader.load(options))
+          if (Either.isLeft(loaded) || loaded.right.warnings.length > 0)
+            return yield* new ConfigUnusable({
+              message: "the configuration has warnings or problems",
+              warnings_only: Either.isRight(loaded),
+            })
+          return yield* resolveId(typed, loaded.right, yield* listing({ usage: false }))
         }),
     }
     const handle = makeHandle({

@@ -80,10 +80,10 @@ export const makeHandle = (deps: HandleDeps) => {
         const configured = yield* deps.projects
           .find(id)
           .pipe(
-            Effect.catchAll((message) =>
+            Effect.catchAll((e) =>
               ran._tag === "Some"
                 ? Effect.succeed(undefined)
-                : Effect.fail(new ConfigUnusable({ message, warnings_only: false })),
+                : Effect.fail(new ConfigUnusable({ message: e.message, warnings_only: false })),
             ),
           )
         if (configured !== undefined) {

@@ -96,15 +96,35 @@ export const ConfigInvalid = Schema.TaggedStruct("ConfigInvalid", {
   message: Schema.String,
 }).annotations({ identifier: "ConfigInvalid" })
 
-/** Writing the supervisor's storage (state file, logs, its own log) fails, or works again (`recovered`). */
+/** Which storage of the supervisor: its state file, a daemon's log files, its own log. */
+export const StorageArea = Schema.Literal("state", "logs", "supervisor_log")
+
+/**
+ * A file of the supervisor's storage started failing: `operation` (`write`; `read` for a state
+ * file found corrupt at start) on `file` fails with `code` (`ENOSPC`, `EROFS`, `EACCES`, ...,
+ * `corrupt`); `message` says the fix. Published once per file until it recovers (or its code changes).
+ */
 export const StorageProblem = Schema.TaggedStruct("StorageProblem", {
   ...stamp,
-  area: Schema.String,
+  area: StorageArea,
   file: Schema.String,
-  /** `ENOSPC`, `EROFS`, `EACCES`, ...; `recovered` once a write succeeds again. */
+  operation: Schema.Literal("write", "read"),
   code: Schema.String,
   message: Schema.String,
 }).annotations({ identifier: "StorageProblem" })
+
+/** A failing file of the supervisor's storage is writable again: `failed_writes` failed from `since`. */
+export const StorageRecovered = Schema.TaggedStruct("StorageRecovered", {
+  ...stamp,
+  area: StorageArea,
+  file: Schema.String,
+  /** The error it failed with. */
+  code: Schema.String,
+  failed_writes: Schema.Int,
+  /** Epoch milliseconds of the first failure. */
+  since: Schema.Number,
+  message: Schema.String,
+}).annotations({ identifier: "StorageRecovered" })
 
 /** One event of the stream. */
 export const SupervisorEvent = Schema.Union(
@@ -116,6 +136,7 @@ export const SupervisorEvent = Schema.Union(
   ConfigReloaded,
   ConfigInvalid,
   StorageProblem,
+  StorageRecovered,
 ).annotations({ identifier: "SupervisorEvent" })
 export type SupervisorEvent = typeof SupervisorEvent.Type
 

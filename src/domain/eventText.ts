@@ -25,7 +25,9 @@ export const eventText = (e: EventStreamItem): string => {
     case "ConfigInvalid":
       return `invalid configuration: ${e.file}${e.line === null ? "" : `:${e.line}`}${e.key === null ? "" : `: ${e.key}`}: ${e.message}`
     case "StorageProblem":
-      return `storage (${e.area}): ${e.file}: ${e.code}: ${e.message}`
+      return `storage (${e.area}): cannot ${e.operation} ${e.file} (${e.code}): ${e.message}`
+    case "StorageRecovered":
+      return `storage (${e.area}): ${e.message}`
     case "EventsDropped":
       return `${e.count} event${e.count === 1 ? "" : "s"} dropped (seq ${e.first} to ${e.last}): the reader fell behind, or they are no longer retained`
   }

@@ -16,9 +16,11 @@ export const hostMain = (options: { readonly boot?: boolean } = {}) => {
   closeInheritedFds()
   // A full disk must not kill the supervisor through a failed write of its own log.
   const dir = stateDir(process.env)
-  guardOutputFile(process.stdout, 1, statePaths(dir).supervisorLog)
-  guardOutputFile(process.stderr, 2, statePaths(dir).supervisorLog)
-  return runHost({ stateDir: dir, env: process.env, boot: options.boot === true }).pipe(
+  const outputGuards = [
+    guardOutputFile(process.stdout, 1, statePaths(dir).supervisorLog),
+    guardOutputFile(process.stderr, 2, statePaths(dir).supervisorLog),
+  ]
+  return runHost({ stateDir: dir, env: process.env, boot: options.boot === true, outputGuards }).pipe(
     Effect.catchTags({
       AlreadyRunning: (e) =>
         Console.error(`a supervisor is already running for ${e.stateDir}`).pipe(

@@ -24,6 +24,7 @@ import { ProjectRegistry, ProjectRegistryLive } from "../registry/ProjectRegistr
 import { tightenStateModes } from "../state/modes.js"
 import { statePaths } from "../state/paths.js"
 import { StateStore, StateStoreLive } from "../state/StateStore.js"
+import { StorageHealthLive } from "../state/StorageHealth.js"
 import { loadOrCreateToken } from "../state/token.js"
 import { inheritableEnv } from "../supervisor/environment.js"
 import { HookRunnerLive } from "../supervisor/hooks/HookRunner.js"
@@ -33,8 +34,10 @@ import { Supervisor, SupervisorLive } from "../supervisor/Supervisor.js"
 import { startAtBoot } from "./bootStart.js"
 import { listenerPlans, tcpListeners } from "./listeners.js"
 import { acquireSupervisorLock } from "./lock.js"
+import { type OutputGuard, outputGuardsLayer } from "./logSink.js"
 import { socketServer } from "./server.js"
 import { makeSessions } from "./sessions.js"
+import { StorageEventsLive } from "./storageEvents.js"
 
 /** Whether `dir` or a directory above it has a project configuration file. */
 const hasProjectConfig = (dir: string) =>
@@ -47,6 +50,8 @@ export interface HostOptions {
   readonly env: Readonly<Record<string, string | undefined>>
   /** `--boot`: start the `boot_start` daemons once, in the background (src/host/bootStart.ts). */
   readonly boot?: boolean
+  /** The guards of the process's own output (logSink.ts): they count failures with the StorageHealth. */
+  readonly outputGuards?: ReadonlyArray<OutputGuard | undefined>
 }
 
 /**
@@ -83,6 +88,8 @@ export const runHost = (options: HostOptions) =>
         LimitsLive.pipe(Layer.provide(LiveSettingsLive)),
         PresenceLive.pipe(Layer.provide(ControlLive)),
         UsageHistoryLive,
+        StorageEventsLive,
+        outputGuardsLayer(options.outputGuards ?? []),
       ).pipe(
         // one sampler for list, the API, the proxy, the limits, the history and the metrics
         Layer.provideMerge(ProcessSamplerLive),
@@ -91,6 +98,7 @@ export const runHost = (options: HostOptions) =>
         Layer.provideMerge(StateStoreLive(paths.stateFile)),
         Layer.provideMerge(EventLogLive({ retain: config.settings.supervisor.events_retained })),
         Layer.provideMerge(LogStore.layer({ dir: paths.logsDir })),
+        Layer.provideMerge(StorageHealthLive),
         Layer.provide(
           Layer.mergeAll(ReadinessProbesLive, HookRunnerLive, PortAvailabilityLive).pipe(
             Layer.provideMerge(ProcessServiceLive.pipe(Layer.provide(SpawnHelpersLive(options.env)))),

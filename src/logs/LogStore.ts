@@ -2,6 +2,7 @@ import * as nodePath from "node:path"
 import { Clock, Context, Duration, Effect, Either, FiberMap, Layer, PubSub, type Scope, Stream } from "effect"
 import { parseDaemonRef } from "../domain/DaemonId.js"
 import type { LogClear, LogEntry } from "../domain/LogEntry.js"
+import { StorageHealth } from "../state/StorageHealth.js"
 import type { DaemonLog, LogPaths } from "./daemonLog.js"
 import { drainFollower } from "./drain.js"
 import { LogStoreError } from "./errors.js"
@@ -46,8 +47,11 @@ const PAGE_BYTES = 256 * 1024
 const TEXT_PAGE_BYTES = 1024 * 1024
 
 /** Builds the store; its followers and tails end when the scope closes. */
-export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreShape, never, Scope.Scope> =>
+export const makeLogStore = (
+  options: LogStoreOptions,
+): Effect.Effect<LogStoreShape, never, Scope.Scope | StorageHealth> =>
   Effect.gen(function* () {
+    const health = yield* StorageHealth
     const dir = nodePath.resolve(options.dir)
     const cfg: FollowerConfig = {
       chunkBytes: positive(options.chunkBytes, LogStoreDefaults.chunkBytes, 1024),
@@ -106,6 +110,7 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
                 paths,
                 ctx: { daemonId: parsed.qualified, ...paths, maxLine: cfg.maxLineBytes },
                 mutex: makeLogMutex(),
+                health,
                 changed: yield* PubSub.sliding<void>(1),
                 closed: !open,
                 epoch: 0,
@@ -272,7 +277,7 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
           d.mutex
             .sync(() => {
               fsio.ensureFileSize(d.paths.rawPath) // the directory too
-              appendSupervisorLineCounted(d.paths.rawPath, text)
+              appendSupervisorLineCounted(health, d.paths.rawPath, text)
             })
             // a daemon that never ran here has no follower: without one the line is never indexed
             .pipe(Effect.zipRight(service.follow(id))),
@@ -358,6 +363,6 @@ export const makeLogStore = (options: LogStoreOptions): Effect.Effect<LogStoreSh
  * (`<safe_path>.idx`), answers queries and tails. Build it with `LogStore.layer({ dir })`.
  */
 export class LogStore extends Context.Tag("supervisor/LogStore")<LogStore, LogStoreShape>() {
-  static readonly layer = (options: LogStoreOptions): Layer.Layer<LogStore> =>
+  static readonly layer = (options: LogStoreOptions): Layer.Layer<LogStore, never, StorageHealth> =>
     Layer.scoped(LogStore, makeLogStore(options))
 }

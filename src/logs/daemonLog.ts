@@ -1,5 +1,6 @@
 import type { PubSub } from "effect"
 import type { LogFormat } from "../domain/LogFormat.js"
+import type { StorageHealthShape } from "../state/StorageHealth.js"
 import type { LogMutex } from "./mutex.js"
 
 /** The files of one daemon under the logs directory. */
@@ -56,6 +57,8 @@ export interface DaemonLog {
   readonly ctx: ReadContext
   /** Serialises the follower's steps, clear, retention and forget. */
   readonly mutex: LogMutex
+  /** Where failed writes of its files are counted (the store's StorageHealth). */
+  readonly health: StorageHealthShape
   /** "Something new was indexed": sliding, capacity 1; tails re-read the index on it. */
   readonly changed: PubSub.PubSub<void>
   /** Set by `forget` and when the store closes: tails of this daemon end at their next pull. */

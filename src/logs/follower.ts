@@ -1,13 +1,7 @@
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { Clock, Effect, PubSub } from "effect"
-import {
-  recoveredText,
-  type StorageProblem,
-  storageFailed,
-  storageOk,
-  throwInjected,
-} from "../state/storageHealth.js"
+import { recoveredText, type StorageProblem, throwInjected } from "../state/storageFaults.js"
 import type { DaemonLog, FollowerConfig, FollowerState, RetentionState } from "./daemonLog.js"
 import { fsError, isErrno, type LogStoreError } from "./errors.js"
 import * as fsio from "./fsio.js"
@@ -48,11 +42,11 @@ const appendFields = (
 }
 
 /** Says in the daemon's log that its log files are writable again (best effort: it may fail again). */
-const noteRecovered = (rawPath: string, over: StorageProblem): void => {
+const noteRecovered = (d: DaemonLog, rawPath: string, over: StorageProblem): void => {
   try {
     appendSupervisorLineSync(rawPath, recoveredText(over))
   } catch {
-    storageFailed("logs", rawPath, { code: over.code }, () =>
+    d.health.failed("logs", rawPath, { code: over.code }, () =>
       appendSupervisorLineSync(rawPath, recoveredText(over)),
     )
   }
@@ -89,11 +83,11 @@ const appendRecord = (
     fsio.writeAllSyncRaw(f.idxFd, line, d.paths.indexPath)
   } catch (error) {
     // counted for `supervisor supervisor status`; the follower starts again from the index
-    storageFailed("logs", d.paths.indexPath, error)
+    d.health.failed("logs", d.paths.indexPath, error)
     throw error
   }
-  const over = storageOk(d.paths.indexPath)
-  if (over !== undefined) noteRecovered(d.paths.rawPath, over)
+  const over = d.health.ok(d.paths.indexPath)
+  if (over !== undefined) noteRecovered(d, d.paths.rawPath, over)
   f.nextId += count
   f.lineStart = end
   f.lastTs = ts

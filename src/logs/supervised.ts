@@ -1,5 +1,4 @@
 import { Cause, Clock, Effect } from "effect"
-import { logProblemOf } from "../state/storageHealth.js"
 import type { DaemonLog } from "./daemonLog.js"
 import {
   closeFollower,
@@ -39,7 +38,7 @@ export const supervisedFollower = (
       Cause.isInterruptedOnly(cause)
         ? Effect.interrupt
         : // a disk that stays full: said once, then counted (supervisor supervisor status)
-          ((logProblemOf(d.key)?.failed_writes ?? 0) > 1
+          ((d.health.logProblemOf(d.key)?.failed_writes ?? 0) > 1
             ? Effect.void
             : Effect.logWarning(`log follower of ${d.id} failed; restarting it in 1s`, cause)
           ).pipe(Effect.zipRight(Effect.interruptible(Effect.sleep("1 second")))),

@@ -1,5 +1,6 @@
 import * as fs from "node:fs"
-import { recoveredText, storageFailed, storageOk, throwInjected } from "../state/storageHealth.js"
+import type { StorageHealthShape } from "../state/StorageHealth.js"
+import { recoveredText, throwInjected } from "../state/storageFaults.js"
 
 // Lines the supervisor itself writes into a daemon's log (its crashes and restarts), marked by a
 // prefix: they are stored, read, tailed and filtered like the daemon's own lines (docs/logs.md).
@@ -34,14 +35,18 @@ export const appendSupervisorLineSync = (rawPath: string, text: string): void =>
  * `appendSupervisorLineSync`, its failures counted for `supervisor supervisor status`; the first
  * line that goes through after failures is followed by one saying how many failed, and when.
  */
-export const appendSupervisorLineCounted = (rawPath: string, text: string): void => {
+export const appendSupervisorLineCounted = (
+  health: StorageHealthShape,
+  rawPath: string,
+  text: string,
+): void => {
   try {
     throwInjected(rawPath)
     appendSupervisorLineSync(rawPath, text)
   } catch (error) {
-    storageFailed("logs", rawPath, error, (over) => appendSupervisorLineSync(rawPath, recoveredText(over)))
+    health.failed("logs", rawPath, error, (over) => appendSupervisorLineSync(rawPath, recoveredText(over)))
     throw error
   }
-  const over = storageOk(rawPath)
+  const over = health.ok(rawPath)
   if (over !== undefined) appendSupervisorLineSync(rawPath, recoveredText(over))
 }

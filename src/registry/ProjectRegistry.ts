@@ -11,6 +11,7 @@ import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { EventLog } from "../events/EventLog.js"
 import { MAX_PROJECTS, type PersistentState } from "../state/State.js"
 import { StateStore } from "../state/StateStore.js"
+import { NamespaceNotForgotten, ProjectUnreadable, RegisterRefused } from "./errors.js"
 import { makeFileWatch } from "./fileWatch.js"
 import { forgetIn, type KnownProject, knownProjects, sameSnapshot } from "./known.js"
 import {
@@ -40,18 +41,22 @@ export interface ProjectRegistryShape {
   /**
    * Where `id` is configured now (files are read again first, through the loader's cache): the
    * project registered or configured under its namespace first, then every other known project.
-   * A project whose files became invalid answers with its last good configuration. Fails with a
-   * message naming the file and the problem when the namespace's project never loaded.
+   * A project whose files became invalid answers with its last good configuration. Fails naming
+   * the project and the problem when the namespace's project never loaded.
    */
-  readonly find: (id: string) => Effect.Effect<Configured | undefined, string>
+  readonly find: (id: string) => Effect.Effect<Configured | undefined, ProjectUnreadable>
   /** Every known project's daemons, as their last good configurations define them. */
   readonly definitions: Effect.Effect<ReadonlyArray<DaemonDefinition>>
   /** The current snapshot; changes are published as the files change (for watch and cron). */
   readonly snapshot: SubscriptionRef.SubscriptionRef<RegistrySnapshot>
   /** `POST /api/namespaces`: registers the project in `dir` under the namespace it declares. */
-  readonly register: (dir: string) => Effect.Effect<{ readonly name: string; readonly dir: string }, string>
+  readonly register: (
+    dir: string,
+  ) => Effect.Effect<{ readonly name: string; readonly dir: string }, RegisterRefused | ProjectUnreadable>
   /** `DELETE /api/namespaces/{name}`: forgets the projects known under that namespace. */
-  readonly forget: (name: string) => Effect.Effect<{ readonly name: string; readonly dir: string }, string>
+  readonly forget: (
+    name: string,
+  ) => Effect.Effect<{ readonly name: string; readonly dir: string }, NamespaceNotForgotten>
   /** Reads every known project's files again now (through the loader's cache). */
   readonly reload: Effect.Effect<void>
 }
@@ -223,10 +228,15 @@ export const makeProjectRegistry = (options: ProjectRegistryOptions = {}) =>
             return { def, dependencies: dependencyClosure([def], p.definitions) } satisfies Configured
         }
         const broken = named.find((p) => p.config === undefined && p.problem !== undefined)
-        if (broken !== undefined)
-          return yield* Effect.fail(
-            `cannot read the configuration of ${label(broken)}: ${broken.problem?.replaceAll("\n", " ")}`,
-          )
+        if (broken !== undefined) {
+          const problem = broken.problem?.replaceAll("\n", " ") ?? ""
+          return yield* new ProjectUnreadable({
+            dir: broken.dir,
+            namespace,
+            problem,
+            message: `cannot read the configuration of ${label(broken)}: ${problem}`,
+          })
+        }
         return undefined
       })
 
@@ -248,19 +258,30 @@ export const makeProjectRegistry = (options: ProjectRegistryOptions = {}) =>
       register: (given) =>
         Effect.gen(function* () {
           if (!nodePath.isAbsolute(given))
-            return yield* Effect.fail(`dir must be an absolute path, got ${JSON.stringify(given)}`)
+            return yield* new RegisterRefused({
+              dir: given,
+              reason: "not_absolute",
+              message: `dir must be an absolute path, got ${JSON.stringify(given)}`,
+            })
           const dir = nodePath.resolve(given)
           const loaded = yield* loader.load({ cwd: dir, env }).pipe(Effect.either)
           if (Either.isLeft(loaded)) {
             const problems = errorProblems(loaded.left)
-            const detail = problems.length > 0 ? problemText(problems) : String(loaded.left)
-            return yield* Effect.fail(
-              `cannot read the configuration of ${dir}: ${detail?.replaceAll("\n", " ")}`,
-            )
+            const detail = (problems.length > 0 ? problemText(problems) : String(loaded.left)) ?? ""
+            const problem = detail.replaceAll("\n", " ")
+            return yield* new ProjectUnreadable({
+              dir,
+              problem,
+              message: `cannot read the configuration of ${dir}: ${problem}`,
+            })
           }
           const name = loaded.right.namespace
           if (name === undefined)
-            return yield* Effect.fail(`no project configuration (supervisor.toml) in ${dir} or above it`)
+            return yield* new RegisterRefused({
+              dir,
+              reason: "no_config",
+              message: `no project configuration (supervisor.toml) in ${dir} or above it`,
+            })
           yield* state.update((s) => ({ ...s, namespaces: { ...s.namespaces, [name]: dir } }))
           yield* reloadSome(new Set([dir]))
           return { name, dir }
@@ -269,10 +290,10 @@ export const makeProjectRegistry = (options: ProjectRegistryOptions = {}) =>
         Effect.gen(function* () {
           const { projects } = yield* SubscriptionRef.get(ref)
           const result = forgetIn(yield* state.get, projects, name)
-          if (typeof result === "string") return yield* Effect.fail(result)
+          if (result instanceof NamespaceNotForgotten) return yield* result
           yield* state.update((s: PersistentState) => {
             const forgotten = forgetIn(s, projects, name)
-            return typeof forgotten === "string" ? s : forgotten.state
+            return forgotten instanceof NamespaceNotForgotten ? s : forgotten.state
           })
           yield* reload
           return { name, dir: result.dir }

@@ -1,4 +1,5 @@
 import type { PersistentState } from "../state/State.js"
+import { NamespaceNotForgotten } from "./errors.js"
 import { GLOBAL_DIR, type ProjectSource, type ProjectState, type RegistrySnapshot } from "./snapshot.js"
 
 /** A known project before it is loaded: where it is and why it is known. */
@@ -38,7 +39,7 @@ export const forgetIn = (
   state: PersistentState,
   projects: ReadonlyArray<ProjectState>,
   name: string,
-): { readonly state: PersistentState; readonly dir: string } | string => {
+): { readonly state: PersistentState; readonly dir: string } | NamespaceNotForgotten => {
   const registered = Object.hasOwn(state.namespaces, name) ? state.namespaces[name] : undefined
   const ofName = projects.filter((p) => p.config?.namespace === name || p.names.includes(name))
   const noted = state.projects.filter((d) => d === registered || ofName.some((p) => p.dir === d))
@@ -46,8 +47,16 @@ export const forgetIn = (
   if (dir === undefined) {
     const configured = ofName.find((p) => p.sources.includes("config"))
     return configured !== undefined
-      ? `namespace ${JSON.stringify(name)} is listed under [namespaces] in the user config: remove it there`
-      : `no namespace ${JSON.stringify(name)} is registered or known`
+      ? new NamespaceNotForgotten({
+          name,
+          reason: "in_user_config",
+          message: `namespace ${JSON.stringify(name)} is listed under [namespaces] in the user config: remove it there`,
+        })
+      : new NamespaceNotForgotten({
+          name,
+          reason: "unknown",
+          message: `no namespace ${JSON.stringify(name)} is registered or known`,
+        })
   }
   const namespaces = { ...state.namespaces }
   delete namespaces[name]

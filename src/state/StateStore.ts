@@ -3,7 +3,8 @@ import * as nodePath from "node:path"
 import { Cause, Context, Deferred, Duration, Effect, Either, Exit, FiberId, Layer, Schema } from "effect"
 import { replaceFile } from "./replaceFile.js"
 import { emptyState, PersistentState } from "./State.js"
-import { recoveredText, storageFailed, storageNote, storageOk, throwInjected } from "./storageHealth.js"
+import { StorageHealth } from "./StorageHealth.js"
+import { recoveredText, throwInjected } from "./storageFaults.js"
 
 export interface StateStoreShape {
   readonly get: Effect.Effect<PersistentState>
@@ -155,10 +156,11 @@ const makeStore = (
   retry: Duration.DurationInput,
 ) =>
   Effect.gen(function* () {
+    const health = yield* StorageHealth
     const loaded = readStateFile(file)
     const loadedAt = Date.now()
     for (const message of loaded.warnings)
-      storageNote({ area: "state", file, code: "corrupt", message, since: loadedAt, failed_writes: 0 })
+      health.note({ area: "state", file, code: "corrupt", message, since: loadedAt, failed_writes: 0 })
     let current = loaded.state
     // Group commit: changes apply at once, and one writer at a time writes the latest state
     // until it has written every change: concurrent changes (50 daemons starting together)
@@ -204,7 +206,7 @@ const makeStore = (
             const first = !failing
             failing = true
             const error = Cause.squash(cause)
-            storageFailed("state", file, error)
+            health.failed("state", file, error)
             return first
               ? Effect.as(
                   Effect.logError(`cannot write the state file ${file}; retrying every second`, cause),
@@ -218,7 +220,7 @@ const makeStore = (
           written = at
           if (failing) {
             failing = false
-            const over = storageOk(file)
+            const over = health.ok(file)
             if (over !== undefined) yield* Effect.logWarning(recoveredText(over))
           }
         }

@@ -3,6 +3,7 @@ import { SupervisorConfig } from "../config/SupervisorConfig.js"
 import { LogStore } from "../logs/LogStore.js"
 import { ProcessService } from "../process/ProcessService.js"
 import { StateStore } from "../state/StateStore.js"
+import { StorageHealth } from "../state/StorageHealth.js"
 import { adoptPrevious } from "./adopt.js"
 import { DaemonCommand } from "./daemon/commands.js"
 import { daemonLifecycle } from "./daemon/lifecycle.js"
@@ -26,6 +27,7 @@ const makeSupervisor = Effect.gen(function* () {
   const logs = yield* LogStore
   const config = yield* SupervisorConfig
   const state = yield* StateStore
+  const health = yield* StorageHealth
   const registry = yield* makeRegistry(state)
   const hookFibers = yield* FiberSet.make<unknown, never>()
   const shuttingDown = yield* Ref.make(false)
@@ -37,7 +39,7 @@ const makeSupervisor = Effect.gen(function* () {
   const commands = makeSupervisorCommands({ mailboxes, registry, state, hookFibers, shuttingDown, detaching })
   const supervisor: SupervisorShape = {
     ...commands,
-    ...makeSupervisorView({ registry, state, processes, ctx }),
+    ...makeSupervisorView({ registry, state, processes, ctx, health }),
   }
 
   yield* adoptPrevious({

@@ -4,6 +4,7 @@ import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { ProcessTreeNode } from "../domain/ProcessTree.js"
 import type { ProcessServiceShape } from "../process/ProcessService.js"
 import type { StateStoreShape } from "../state/StateStore.js"
+import type { StorageHealthShape } from "../state/StorageHealth.js"
 import { type DaemonState, isActive } from "./DaemonState.js"
 import type { DaemonContext } from "./daemon/context.js"
 import { apiEntry } from "./entry.js"
@@ -48,10 +49,17 @@ export interface ViewDeps {
   readonly state: StateStoreShape
   readonly processes: ProcessServiceShape
   readonly ctx: Pick<DaemonContext, "lastLines" | "resolvePorts">
+  readonly health: StorageHealthShape
 }
 
 /** The view over the registry (the daemons' records and their `changes`) and the state file. */
-export const makeSupervisorView = ({ registry, state, processes, ctx }: ViewDeps): SupervisorViewShape => {
+export const makeSupervisorView = ({
+  registry,
+  state,
+  processes,
+  ctx,
+  health,
+}: ViewDeps): SupervisorViewShape => {
   /** Why a daemon's files cannot be watched, by ID (set by the watch service). */
   const watchProblems = new Map<string, string>()
   return {
@@ -62,7 +70,7 @@ export const makeSupervisorView = ({ registry, state, processes, ctx }: ViewDeps
     disabledIds: state.get.pipe(Effect.map((s) => s.disabled)),
     lastLines: ctx.lastLines,
     portConflict: (def) =>
-      Effect.match(ctx.resolvePorts(def), { onFailure: (message) => message, onSuccess: () => undefined }),
+      Effect.match(ctx.resolvePorts(def), { onFailure: (e) => e.message, onSuccess: () => undefined }),
     wait: (id) =>
       Effect.gen(function* () {
         yield* registry.find(id)
@@ -78,7 +86,14 @@ export const makeSupervisorView = ({ registry, state, processes, ctx }: ViewDeps
         })
       }),
     changes: registry.changes,
-    entry: (r, disabled, usage) => apiEntry(r, disabled, usage, watchProblems.get(r.def.id.qualified)),
+    entry: (r, disabled, usage) =>
+      apiEntry(
+        r,
+        disabled,
+        usage,
+        watchProblems.get(r.def.id.qualified),
+        health.logProblemOf(r.def.id.safe_path),
+      ),
     setWatchProblem: (id, problem) =>
       Effect.sync(() => {
         if (problem === undefined) watchProblems.delete(id)

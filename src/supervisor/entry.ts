@@ -1,6 +1,6 @@
 import type { ApiDaemonEntry, NextRetry } from "../domain/ApiDaemonEntry.js"
 import { nextRunOf } from "../domain/cronSchedule.js"
-import { logProblemOf } from "../state/storageHealth.js"
+import type { StorageProblem } from "../state/StorageHealth.js"
 import { type DaemonState, isActive } from "./DaemonState.js"
 import type { DaemonUsage } from "./resourceUsage.js"
 
@@ -16,13 +16,15 @@ const nextRetryOf = (r: DaemonState, now: number): NextRetry | null =>
 
 /**
  * A daemon as the API lists it; `usage` comes from `daemonUsage` (it reads /proc), `watchProblem`
- * from the watch service (why its files cannot be watched).
+ * from the watch service (why its files cannot be watched), `logProblem` from StorageHealth (a
+ * failing write of its log files).
  */
 export const apiEntry = (
   r: DaemonState,
   disabled: boolean,
   usage?: DaemonUsage,
   watchProblem?: string,
+  logProblem?: StorageProblem,
 ): ApiDaemonEntry => {
   const live = isActive(r) ? usage : undefined
   const now = Date.now()
@@ -50,12 +52,8 @@ export const apiEntry = (
     source: r.def.source,
     next_run: nextRunOf(r.def, now),
     watch_problem: watchProblem ?? null,
-    ...logProblem(r),
+    ...(logProblem === undefined
+      ? {}
+      : { log_problem: `${logProblem.message} (${logProblem.failed_writes} failed write(s))` }),
   }
-}
-
-/** A failing write of its log files (a full disk), for `supervisor status ID`. */
-const logProblem = (r: DaemonState): { log_problem?: string } => {
-  const p = logProblemOf(r.def.id.safe_path)
-  return p === undefined ? {} : { log_problem: `${p.message} (${p.failed_writes} failed write(s))` }
 }

@@ -150,9 +150,7 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
       resolvePorts: (def) => {
         const spec = def.config.port
         if (spec === undefined || spec.expect.length === 0) return Effect.succeed({ ports: [], offset: 0 })
-        return resolvePorts(spec.expect, spec.bump, ports.check, ports.holder).pipe(
-          Effect.mapError((conflict) => conflict.message),
-        )
+        return resolvePorts(spec.expect, spec.bump, ports.check, ports.holder)
       },
       fireHook: makeHookFirer({
         runner: hookRunner,

@@ -81,7 +81,7 @@ export const prepareReadiness =
       const id = def.id.qualified
       const known = yield* knownNow
       const rendered = renderChecks(readinessChecks(def.config), def.id.namespace, portLookup(known))
-      if (Either.isLeft(rendered)) return yield* Effect.fail(rendered.left)
+      if (Either.isLeft(rendered)) return yield* rendered.left
       const checks: ReadonlyArray<ReadinessCheck> = rendered.right
       // Noted before the spawn, once the previous run's output is indexed: the lines the new
       // run prints (even at once) come after this id, and the old run's lines do not count.

@@ -19,10 +19,12 @@ import { LogStore } from "../logs/LogStore.js"
 import { ProcessService } from "../process/ProcessService.js"
 import { ProjectRegistryLive } from "../registry/ProjectRegistry.js"
 import { makeStateStore, StateStore } from "../state/StateStore.js"
+import { StorageHealth } from "../state/StorageHealth.js"
 import type { ReadinessProbesShape } from "../supervisor/readiness/index.js"
 import { SupervisorLive } from "../supervisor/Supervisor.js"
 import { makeFakeProcessSampler } from "./FakeProcessSampler.js"
 import { makeFakeProcessService } from "./FakeProcessService.js"
+import { makeFakeStorageHealth } from "./FakeStorageHealth.js"
 import { makeRecordingHookRunner, portsLayer, probesLayer } from "./fakes.js"
 import { makeMemoryLogStore } from "./MemoryLogStore.js"
 
@@ -55,7 +57,10 @@ export const makeApiHarness = (options: ApiHarnessOptions = {}) =>
     const fake = yield* makeFakeProcessService()
     const logs = yield* makeMemoryLogStore({ dir: nodePath.join(dir, "logs") })
     const hooks = yield* makeRecordingHookRunner
-    const state = yield* makeStateStore(nodePath.join(dir, "state.json"))
+    const health = yield* makeFakeStorageHealth()
+    const state = yield* makeStateStore(nodePath.join(dir, "state.json")).pipe(
+      Effect.provideService(StorageHealth, health),
+    )
     const events = yield* makeEventLog()
     // nothing of the machine's own configuration is read
     const env = {
@@ -87,6 +92,7 @@ export const makeApiHarness = (options: ApiHarnessOptions = {}) =>
       Layer.provideMerge(
         Layer.mergeAll(
           Layer.succeed(StateStore, state),
+          Layer.succeed(StorageHealth, health),
           Layer.succeed(EventLog, events),
           Layer.succeed(LogStore, logs.store),
           Layer.succeed(ProcessService, fake.service),

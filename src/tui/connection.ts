@@ -1,4 +1,4 @@
-import { HttpClientRequest } from "@effect/platform"
+import { HttpClientRequest, HttpClientResponse } from "@effect/platform"
 import * as Ndjson from "@effect/platform/Ndjson"
 import { Cause, Chunk, type Duration, Effect, ManagedRuntime, Option, Schedule, Schema, Stream } from "effect"
 import { SupervisorClient, supervisorClientLayer } from "../cli/client.js"
@@ -35,8 +35,10 @@ const decodeEvent = Schema.decodeUnknownOption(EventStreamItem)
 export const eventSignals: Stream.Stream<LiveSignal, never, SupervisorClient> = Stream.unwrapScoped(
   Effect.gen(function* () {
     const c = yield* SupervisorClient
-    const res = yield* c.http.execute(HttpClientRequest.get("http://localhost/api/events"))
-    if (res.status !== 200) return yield* Effect.fail(`GET /api/events: HTTP ${res.status}`)
+    // any answer but 200 fails with the HTTP client's ResponseError (the request and its status)
+    const res = yield* c.http
+      .execute(HttpClientRequest.get("http://localhost/api/events"))
+      .pipe(Effect.flatMap(HttpClientResponse.filterStatusOk))
     const items = res.stream.pipe(
       Stream.decodeText(),
       Stream.pipeThroughChannel(Ndjson.unpackString()),

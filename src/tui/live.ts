@@ -11,8 +11,9 @@ export type LiveSignal = { readonly _tag: "Open" } | { readonly item: EventStrea
 
 export const opened: LiveSignal = { _tag: "Open" }
 
-/** Whether a signal changes what the table shows: all but a storage problem (which it does not show). */
-export const refreshesList = (s: LiveSignal): boolean => s._tag === "Open" || s.item._tag !== "StorageProblem"
+/** Whether a signal changes what the table shows: all but the storage events (which it does not show). */
+export const refreshesList = (s: LiveSignal): boolean =>
+  s._tag === "Open" || (s.item._tag !== "StorageProblem" && s.item._tag !== "StorageRecovered")
 
 export interface LiveOptions<R1, R2> {
   /** The stream's signals; it reconnects by itself (a failure here just ends following). */

@@ -4,6 +4,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Context, Deferred, Effect, Either, Fiber, Layer, Queue, Stream } from "effect"
 import { isLogClear, type LogClear, type LogEntry } from "../../src/domain/LogEntry.js"
 import { LogStore, type LogStoreOptions, makeLogStore } from "../../src/logs/LogStore.js"
+import { StorageHealthFake, withFakeStorageHealth } from "../../src/testing/FakeStorageHealth.js"
 import { checkTiling, range, readIndex, runWriter, tempDir, waitUntil } from "./helpers.js"
 
 const ID = "proj/web"
@@ -12,7 +13,7 @@ const ID = "proj/web"
 const setup = (options: Omit<LogStoreOptions, "dir"> = {}) =>
   Effect.gen(function* () {
     const dir = yield* tempDir
-    const ctx = yield* Layer.build(LogStore.layer({ dir, ...options }))
+    const ctx = yield* Layer.build(LogStore.layer({ dir, ...options }).pipe(Layer.provide(StorageHealthFake)))
     const store = Context.get(ctx, LogStore)
     const { rawPath } = yield* store.prepare(ID)
     const indexPath = nodePath.join(dir, "proj--web.idx")
@@ -55,7 +56,10 @@ describe("LogStore", () => {
       Effect.gen(function* () {
         const root = yield* tempDir
         const dir = nodePath.join(root, "state", "logs") // neither exists yet
-        const store = Context.get(yield* Layer.build(LogStore.layer({ dir })), LogStore)
+        const store = Context.get(
+          yield* Layer.build(LogStore.layer({ dir }).pipe(Layer.provide(StorageHealthFake))),
+          LogStore,
+        )
         const { rawPath } = yield* store.prepare(ID)
         // the modes asked for, less what the umask takes: as a directory and a file made so here
         const refDir = nodePath.join(root, "ref-dir")
@@ -157,7 +161,9 @@ describe("LogStore", () => {
       // one supervisor lifetime: build the layer, run, close its scope
       const life = <A, E>(body: (store: Store) => Effect.Effect<A, E>) =>
         Effect.scoped(
-          Effect.flatMap(Layer.build(LogStore.layer({ dir })), (ctx) => body(Context.get(ctx, LogStore))),
+          Effect.flatMap(Layer.build(LogStore.layer({ dir }).pipe(Layer.provide(StorageHealthFake))), (ctx) =>
+            body(Context.get(ctx, LogStore)),
+          ),
         )
 
       const rawPath = yield* life((store) =>
@@ -195,7 +201,7 @@ describe("LogStore", () => {
       const dir = yield* tempDir
       const rawPath = nodePath.join(dir, "proj--web.out")
       fs.writeFileSync(rawPath, "old 1\nold 2\nunterminated")
-      const store = yield* makeLogStore({ dir })
+      const store = yield* withFakeStorageHealth(makeLogStore({ dir }))
       yield* store.prepare(ID)
       yield* runWriter(rawPath, "echo new 1; echo new 2")
       yield* store.follow(ID)
@@ -607,7 +613,7 @@ describe("LogStore", () => {
 
   it.effect("rejects an ID that is not qualified", () =>
     Effect.gen(function* () {
-      const store = yield* Effect.scoped(makeLogStore({ dir: "/nonexistent" }))
+      const store = yield* Effect.scoped(withFakeStorageHealth(makeLogStore({ dir: "/nonexistent" })))
       const r = yield* Effect.either(store.query("web"))
       expect(Either.isLeft(r) && r.left._tag === "LogStoreError").toBe(true)
     }),
@@ -661,7 +667,7 @@ describe("LogStore", () => {
         expect(openLogFds()).toBe(2)
         const inner = yield* Effect.scoped(
           Effect.gen(function* () {
-            const other = yield* makeLogStore({ dir: nodePath.dirname(rawPath) })
+            const other = yield* withFakeStorageHealth(makeLogStore({ dir: nodePath.dirname(rawPath) }))
             yield* other.follow("proj/other")
             return other
           }),
@@ -674,7 +680,10 @@ describe("LogStore", () => {
   it.scopedLive("a followed daemon that prints nothing has no index file; its first line makes one", () =>
     Effect.gen(function* () {
       const dir = yield* tempDir
-      const store = Context.get(yield* Layer.build(LogStore.layer({ dir })), LogStore)
+      const store = Context.get(
+        yield* Layer.build(LogStore.layer({ dir }).pipe(Layer.provide(StorageHealthFake))),
+        LogStore,
+      )
       const indexPath = nodePath.join(dir, "proj--web.idx")
       yield* store.follow(ID)
       const { rawPath } = yield* store.prepare(ID)

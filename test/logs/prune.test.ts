@@ -5,13 +5,17 @@ import * as nodePath from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Layer, Stream } from "effect"
 import { LogStore } from "../../src/logs/LogStore.js"
+import { StorageHealthFake } from "../../src/testing/FakeStorageHealth.js"
 import { checkTiling, range, readIndex, runWriter, tempDir, waitUntil } from "./helpers.js"
 
 const ID = "proj/web"
 
 const setup = Effect.gen(function* () {
   const dir = yield* tempDir
-  const store = Context.get(yield* Layer.build(LogStore.layer({ dir })), LogStore)
+  const store = Context.get(
+    yield* Layer.build(LogStore.layer({ dir }).pipe(Layer.provide(StorageHealthFake))),
+    LogStore,
+  )
   const { rawPath } = yield* store.prepare(ID)
   const base = nodePath.join(dir, "proj--web")
   return { store, rawPath, indexPath: `${base}.idx`, fieldsPath: `${base}.fields` }

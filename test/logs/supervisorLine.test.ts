@@ -3,13 +3,17 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Effect, Layer } from "effect"
 import { LogStore } from "../../src/logs/LogStore.js"
+import { StorageHealthFake } from "../../src/testing/FakeStorageHealth.js"
 import { runWriter, tempDir, waitUntil } from "./helpers.js"
 
 const ID = "proj/api"
 
 const setup = Effect.gen(function* () {
   const dir = yield* tempDir
-  const store = Context.get(yield* Layer.build(LogStore.layer({ dir })), LogStore)
+  const store = Context.get(
+    yield* Layer.build(LogStore.layer({ dir }).pipe(Layer.provide(StorageHealthFake))),
+    LogStore,
+  )
   const { rawPath } = yield* store.prepare(ID)
   return { store, rawPath }
 })
@@ -61,7 +65,10 @@ describe("LogStore.note", () => {
   it.scopedLive("a daemon that never ran (nothing follows its log yet): the line is stored and read", () =>
     Effect.gen(function* () {
       const dir = yield* tempDir
-      const store = Context.get(yield* Layer.build(LogStore.layer({ dir })), LogStore)
+      const store = Context.get(
+        yield* Layer.build(LogStore.layer({ dir }).pipe(Layer.provide(StorageHealthFake))),
+        LogStore,
+      )
       // a cron firing skipped before the daemon's first run says why in its log
       yield* store.note(ID, "cron: skipped: it never ran")
       yield* indexed(store, 1)

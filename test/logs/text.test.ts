@@ -7,6 +7,7 @@ import * as fs from "node:fs"
 import { describe, expect, it } from "@effect/vitest"
 import { Chunk, Context, Effect, Either, Layer, Stream } from "effect"
 import { LogStore, type LogStoreOptions } from "../../src/logs/LogStore.js"
+import { StorageHealthFake } from "../../src/testing/FakeStorageHealth.js"
 import { range, runWriter, tempDir, waitUntil } from "./helpers.js"
 
 const ID = "proj/web"
@@ -14,7 +15,10 @@ const ID = "proj/web"
 const setup = (options: Omit<LogStoreOptions, "dir"> = {}) =>
   Effect.gen(function* () {
     const dir = yield* tempDir
-    const store = Context.get(yield* Layer.build(LogStore.layer({ dir, ...options })), LogStore)
+    const store = Context.get(
+      yield* Layer.build(LogStore.layer({ dir, ...options }).pipe(Layer.provide(StorageHealthFake))),
+      LogStore,
+    )
     const { rawPath } = yield* store.prepare(ID)
     yield* store.follow(ID)
     return { store, rawPath }

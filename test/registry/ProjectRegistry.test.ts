@@ -16,6 +16,7 @@ import {
 } from "../../src/registry/ProjectRegistry.js"
 import { emptyState } from "../../src/state/State.js"
 import { makeStateStore, StateStore } from "../../src/state/StateStore.js"
+import { StorageHealthFake } from "../../src/testing/FakeStorageHealth.js"
 
 const dirs: Array<string> = []
 afterEach(() => {
@@ -42,7 +43,9 @@ const sandbox = () => {
   const layer = (options: ProjectRegistryOptions = {}) =>
     ProjectRegistryLayer(options).pipe(
       Layer.provideMerge(ConfigLoaderLive),
-      Layer.provideMerge(Layer.effect(StateStore, makeStateStore(stateFile))),
+      Layer.provideMerge(
+        Layer.effect(StateStore, makeStateStore(stateFile)).pipe(Layer.provide(StorageHealthFake)),
+      ),
       Layer.provideMerge(EventLogLive()),
       Layer.provide(
         Layer.mergeAll(
@@ -205,7 +208,12 @@ describe("ProjectRegistry (known projects and their live configuration)", () => 
         // a noted project is forgotten by its namespace too
         yield* after.forget("blog")
         expect(daemons(yield* SubscriptionRef.get(after.snapshot))).toEqual([])
-        expect(yield* Effect.flip(after.forget("shop"))).toContain('no namespace "shop"')
+        expect(yield* Effect.flip(after.forget("shop"))).toMatchObject({
+          _tag: "NamespaceNotForgotten",
+          name: "shop",
+          reason: "unknown",
+          message: 'no namespace "shop" is registered or known',
+        })
         const state = yield* (yield* StateStore).get
         expect(state.namespaces).toEqual({})
         expect(state.projects).toEqual([])
@@ -230,8 +238,57 @@ describe("ProjectRegistry (known projects and their live configuration)", () => 
           sources: ["config"],
           names: ["shop"],
         })
-        expect(yield* Effect.flip(registry.forget("shop"))).toContain("[namespaces]")
+        expect(yield* Effect.flip(registry.forget("shop"))).toMatchObject({
+          _tag: "NamespaceNotForgotten",
+          name: "shop",
+          reason: "in_user_config",
+          message: 'namespace "shop" is listed under [namespaces] in the user config: remove it there',
+        })
       }).pipe(Effect.provide(sb.layer()))
     },
   )
+
+  it.live("register and find fail with the facts: the directory, the reason, the problem", () => {
+    const sb = sandbox()
+    sb.write("w/empty/readme.txt", "no project here")
+    const file = sb.write("w/bad/supervisor.toml", "[daemons.web]\nrun = 3\n")
+    const shop = sb.write("w/shop/supervisor.toml", app("web"))
+    const layer = sb.layer()
+    return Effect.gen(function* () {
+      const first = yield* Scope.make()
+      const registry = Context.get(yield* Layer.buildWithScope(layer, first), ProjectRegistry)
+      expect(yield* Effect.flip(registry.register("w/shop"))).toMatchObject({
+        _tag: "RegisterRefused",
+        dir: "w/shop",
+        reason: "not_absolute",
+        message: 'dir must be an absolute path, got "w/shop"',
+      })
+      expect(yield* Effect.flip(registry.register(sb.path("w/empty")))).toMatchObject({
+        _tag: "RegisterRefused",
+        dir: sb.path("w/empty"),
+        reason: "no_config",
+        message: `no project configuration (supervisor.toml) in ${sb.path("w/empty")} or above it`,
+      })
+      const unreadable = yield* Effect.flip(registry.register(sb.path("w/bad")))
+      if (unreadable._tag !== "ProjectUnreadable")
+        throw new Error(`not ProjectUnreadable: ${unreadable._tag}`)
+      expect(unreadable.dir).toBe(sb.path("w/bad"))
+      expect(unreadable.message).toBe(
+        `cannot read the configuration of ${sb.path("w/bad")}: ${unreadable.problem}`,
+      )
+      expect(unreadable.problem).toContain(`${file}:2: daemons.web.run:`)
+      // a registered project whose file breaks while no supervisor runs never loads again
+      yield* registry.register(sb.path("w/shop"))
+      yield* Scope.close(first, Exit.void)
+      fs.writeFileSync(shop, "[daemons.web]\nrun = 3\n")
+      const found = yield* Effect.flip(Effect.flatMap(ProjectRegistry, (r) => r.find("shop/web"))).pipe(
+        Effect.provide(layer),
+      )
+      expect(found).toMatchObject({ _tag: "ProjectUnreadable", dir: sb.path("w/shop"), namespace: "shop" })
+      expect(found.problem).toContain(`${shop}:2: daemons.web.run:`)
+      expect(found.message).toBe(
+        `cannot read the configuration of namespace shop (${sb.path("w/shop")}): ${found.problem}`,
+      )
+    })
+  })
 })

@@ -5,6 +5,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, TestClock } from "effect"
 import { type DaemonRecord, emptyState, type PersistentState } from "../../src/state/State.js"
 import { asyncWriter, makeStateStore, readStateFile, writeFileAtomic } from "../../src/state/StateStore.js"
+import { withFakeStorageHealth } from "../../src/testing/FakeStorageHealth.js"
 
 const tempDir = Effect.acquireRelease(
   Effect.sync(() => fs.mkdtempSync(nodePath.join(os.tmpdir(), "supervisor-state-"))),
@@ -65,7 +66,7 @@ describe("StateStore", () => {
     Effect.gen(function* () {
       const dir = yield* tempDir
       const file = nodePath.join(dir, "nested", "state.json")
-      const store = yield* makeStateStore(file)
+      const store = yield* withFakeStorageHealth(makeStateStore(file))
       expect(store.warnings).toEqual([])
       expect(yield* store.get).toEqual(emptyState())
       expect(fs.existsSync(file)).toBe(false) // nothing written before the first update
@@ -78,7 +79,7 @@ describe("StateStore", () => {
       expect(fs.statSync(file).mode & 0o777).toBe(0o600)
       expect(fs.statSync(nodePath.dirname(file)).mode & 0o777).toBe(0o700)
 
-      const again = yield* makeStateStore(file)
+      const again = yield* withFakeStorageHealth(makeStateStore(file))
       expect(again.warnings).toEqual([])
       expect(yield* again.get).toEqual(sample())
       expect(readStateFile(file)).toEqual({ state: sample(), warnings: [] })
@@ -111,7 +112,7 @@ describe("StateStore", () => {
     Effect.gen(function* () {
       const dir = yield* tempDir
       const file = nodePath.join(dir, "state.json")
-      const store = yield* makeStateStore(file)
+      const store = yield* withFakeStorageHealth(makeStateStore(file))
       yield* store.update(() => sample())
       const previous = fs.readFileSync(file, "utf8")
 
@@ -120,7 +121,7 @@ describe("StateStore", () => {
       const otherPid = nodePath.join(dir, ".state.json.99999999.tmp")
       fs.writeFileSync(otherPid, "{")
       expect(fs.readFileSync(file, "utf8")).toBe(previous)
-      const reopened = yield* makeStateStore(file)
+      const reopened = yield* withFakeStorageHealth(makeStateStore(file))
       expect(reopened.warnings).toEqual([])
       expect(yield* reopened.get).toEqual(sample())
 
@@ -137,7 +138,7 @@ describe("StateStore", () => {
     Effect.gen(function* () {
       const dir = yield* tempDir
       const file = nodePath.join(dir, "state.json")
-      const store = yield* makeStateStore(file)
+      const store = yield* withFakeStorageHealth(makeStateStore(file))
       yield* store.update(() => sample())
       const previous = fs.readFileSync(file, "utf8")
 
@@ -166,7 +167,7 @@ describe("StateStore", () => {
         const bad = content(fs.readFileSync(file, "utf8"))
         fs.writeFileSync(file, bad)
 
-        const store = yield* makeStateStore(file)
+        const store = yield* withFakeStorageHealth(makeStateStore(file))
         expect(yield* store.get).toEqual(emptyState())
         expect(store.warnings).toHaveLength(1)
         const [aside] = asideFiles(dir)
@@ -192,7 +193,7 @@ describe("StateStore", () => {
   it.scoped("a missing file is an empty state without warnings", () =>
     Effect.gen(function* () {
       const dir = yield* tempDir
-      const store = yield* makeStateStore(nodePath.join(dir, "state.json"))
+      const store = yield* withFakeStorageHealth(makeStateStore(nodePath.join(dir, "state.json")))
       expect(store.warnings).toEqual([])
       expect(yield* store.get).toEqual(emptyState())
     }),
@@ -203,7 +204,7 @@ describe("StateStore", () => {
       const dir = yield* tempDir
       const file = nodePath.join(dir, "state.json")
       fs.mkdirSync(file)
-      const store = yield* makeStateStore(file)
+      const store = yield* withFakeStorageHealth(makeStateStore(file))
       expect(store.warnings).toHaveLength(1)
       expect(store.warnings[0]).toMatch(
         new RegExp(`^cannot read ${file}: .*EISDIR.*; starting with an empty state$`),
@@ -218,7 +219,7 @@ describe("StateStore", () => {
     Effect.gen(function* () {
       const dir = yield* tempDir
       const file = nodePath.join(dir, "state.json")
-      const store = yield* makeStateStore(file)
+      const store = yield* withFakeStorageHealth(makeStateStore(file))
       yield* store.update((s) => ({ ...s, daemons: { "app/counter": record("app/counter", 0) } }))
       const increment = store.update((s) => {
         const current = s.daemons["app/counter"]!
@@ -235,30 +236,34 @@ describe("StateStore", () => {
       expect(seen).toEqual(Array.from({ length: 100 }, (_, i) => i + 1))
       expect((yield* store.get).daemons["app/counter"]!.retry_count).toBe(100)
       expect(readStateFile(file).state.daemons["app/counter"]!.retry_count).toBe(100)
-      expect((yield* (yield* makeStateStore(file)).get).daemons["app/counter"]!.retry_count).toBe(100)
+      expect(
+        (yield* (yield* withFakeStorageHealth(makeStateStore(file))).get).daemons["app/counter"]!.retry_count,
+      ).toBe(100)
     }),
   )
 
-  it.live("the async writer (the supervisor's): 100 concurrent updates share writes, none is lost", () =>
-    Effect.gen(function* () {
-      const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), "supervisor-state-"))
-      const file = nodePath.join(dir, "state.json")
-      let writes = 0
-      const counting: typeof asyncWriter = (f, text) =>
-        Effect.sync(() => writes++).pipe(Effect.zipRight(asyncWriter(f, text)))
-      const store = yield* makeStateStore(file, counting)
-      yield* Effect.all(
-        Array.from({ length: 100 }, (_, i) =>
-          store.update((s) => ({ ...s, daemons: { ...s.daemons, [`app/d${i}`]: record(`app/d${i}`) } })),
-        ),
-        { concurrency: "unbounded" },
-      )
-      expect(Object.keys(readStateFile(file).state.daemons)).toHaveLength(100)
-      expect(writes).toBeLessThan(100)
-      expect(fs.statSync(file).mode & 0o777).toBe(0o600)
-      expect(fs.readdirSync(dir)).toEqual(["state.json"])
-      fs.rmSync(dir, { recursive: true, force: true })
-    }),
+  it.scopedLive(
+    "the async writer (the supervisor's): 100 concurrent updates share writes, none is lost",
+    () =>
+      Effect.gen(function* () {
+        const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), "supervisor-state-"))
+        const file = nodePath.join(dir, "state.json")
+        let writes = 0
+        const counting: typeof asyncWriter = (f, text) =>
+          Effect.sync(() => writes++).pipe(Effect.zipRight(asyncWriter(f, text)))
+        const store = yield* withFakeStorageHealth(makeStateStore(file, counting))
+        yield* Effect.all(
+          Array.from({ length: 100 }, (_, i) =>
+            store.update((s) => ({ ...s, daemons: { ...s.daemons, [`app/d${i}`]: record(`app/d${i}`) } })),
+          ),
+          { concurrency: "unbounded" },
+        )
+        expect(Object.keys(readStateFile(file).state.daemons)).toHaveLength(100)
+        expect(writes).toBeLessThan(100)
+        expect(fs.statSync(file).mode & 0o777).toBe(0o600)
+        expect(fs.readdirSync(dir)).toEqual(["state.json"])
+        fs.rmSync(dir, { recursive: true, force: true })
+      }),
   )
 
   it.scopedLive(
@@ -268,7 +273,7 @@ describe("StateStore", () => {
         const dir = yield* tempDir
         const file = nodePath.join(dir, "state.json")
         const { gates, texts, gated } = gatedWriter()
-        const store = yield* makeStateStore(file, gated)
+        const store = yield* withFakeStorageHealth(makeStateStore(file, gated))
         const waitForGate = (n: number) =>
           Effect.gen(function* () {
             while (gates.length < n) yield* Effect.sleep("1 millis")
@@ -317,7 +322,7 @@ describe("StateStore", () => {
             writeFileAtomic(f, text)
             return Effect.void
           })
-        const store = yield* makeStateStore(file, dying)
+        const store = yield* withFakeStorageHealth(makeStateStore(file, dying))
         yield* store.update((s) => ({ ...s, disabled: ["a"] }))
         expect(fs.existsSync(file)).toBe(false)
         yield* store.update((s) => ({ ...s, disabled: ["a", "b"] }))
@@ -332,7 +337,7 @@ describe("StateStore", () => {
       Effect.gen(function* () {
         const dir = yield* tempDir
         const file = nodePath.join(dir, "state.json")
-        const store = yield* makeStateStore(file, asyncWriter)
+        const store = yield* withFakeStorageHealth(makeStateStore(file, asyncWriter))
         // The interruption arrives while `record` runs: it takes effect at the next step, the very
         // one that would start the writer.
         const recording = yield* Effect.fork(
@@ -359,7 +364,7 @@ describe("StateStore", () => {
         const dir = yield* tempDir
         const file = nodePath.join(dir, "state.json")
         const { gates, texts, gated } = gatedWriter()
-        const store = yield* makeStateStore(file, gated, "20 millis")
+        const store = yield* withFakeStorageHealth(makeStateStore(file, gated, "20 millis"))
         // lets the writer run as far as it can without the clock moving
         const settle = Effect.repeatN(Effect.yieldNow(), 200)
         const disabled = (text: string | undefined) => JSON.parse(text ?? "{}").disabled

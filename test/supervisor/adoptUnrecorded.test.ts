@@ -14,6 +14,7 @@ import { adoptPrevious } from "../../src/supervisor/adopt.js"
 import { type FoundProcess, outputFileKey } from "../../src/supervisor/orphans.js"
 import { makeRegistry } from "../../src/supervisor/registry.js"
 import { makeFakeProcessService } from "../../src/testing/FakeProcessService.js"
+import { withFakeStorageHealth } from "../../src/testing/FakeStorageHealth.js"
 import { makeMemoryLogStore } from "../../src/testing/MemoryLogStore.js"
 import { definition, encodeDefinition, tempDir } from "./helpers.js"
 
@@ -50,7 +51,7 @@ const adoptWith = (records: ReadonlyArray<DaemonRecord>) =>
       projects: [],
     }
     writeFileAtomic(stateFile, JSON.stringify(initial))
-    const state = yield* makeStateStore(stateFile)
+    const state = yield* withFakeStorageHealth(makeStateStore(stateFile))
     const registry = yield* makeRegistry(state)
     const logsDir = nodePath.join(dir, "logs")
     const logs = (yield* makeMemoryLogStore({ dir: logsDir })).store

@@ -24,12 +24,30 @@ describe("templates in run and env", () => {
   it("name the key and the template that cannot be rendered", () => {
     const fail = (config: { run: string; env: Record<string, string> }) =>
       Either.flip(renderCommand(config, "app", lookup)).pipe(Either.getOrThrow)
-    expect(fail({ run: "echo {{ daemons.nope.port }}", env: {} })).toBe(
-      'run "echo {{ daemons.nope.port }}": cannot render {{ daemons.nope.port }}: no daemon app/nope is known to the supervisor (start it first)',
-    )
-    expect(fail({ run: "true", env: { W: "{{ daemons.worker.port }}" } })).toBe(
-      'env.W "{{ daemons.worker.port }}": cannot render {{ daemons.worker.port }}: daemon app/worker has no port (set `port` on it)',
-    )
+    expect(fail({ run: "echo {{ daemons.nope.port }}", env: {} })).toMatchObject({
+      _tag: "TemplateError",
+      key: "run",
+      template: "echo {{ daemons.nope.port }}",
+      reason: "unknown_daemon",
+      daemon: "app/nope",
+      message:
+        'run "echo {{ daemons.nope.port }}": cannot render {{ daemons.nope.port }}: no daemon app/nope is known to the supervisor (start it first)',
+    })
+    expect(fail({ run: "true", env: { W: "{{ daemons.worker.port }}" } })).toMatchObject({
+      _tag: "TemplateError",
+      key: "env.W",
+      template: "{{ daemons.worker.port }}",
+      reason: "no_port",
+      daemon: "app/worker",
+      message:
+        'env.W "{{ daemons.worker.port }}": cannot render {{ daemons.worker.port }}: daemon app/worker has no port (set `port` on it)',
+    })
+    expect(fail({ run: "echo {{ daemons.web.host }}", env: {} })).toMatchObject({
+      key: "run",
+      reason: "unknown_variable",
+      message:
+        'run "echo {{ daemons.web.host }}": unknown template variable "daemons.web.host"; the only one is {{ daemons.<name>.port }}',
+    })
   })
 
   it.scoped("the supervisor spawns the rendered command and environment, with the resolved ports", () =>

@@ -23,11 +23,13 @@ import { LogStore } from "../../src/logs/LogStore.js"
 import { ProcessService } from "../../src/process/ProcessService.js"
 import type { PersistentState } from "../../src/state/State.js"
 import { makeStateStore, StateStore, writeFileAtomic } from "../../src/state/StateStore.js"
+import { StorageHealth } from "../../src/state/StorageHealth.js"
 import type { DaemonState } from "../../src/supervisor/DaemonState.js"
 import type { HookCommand } from "../../src/supervisor/hooks/HookRunner.js"
 import type { ReadinessProbesShape } from "../../src/supervisor/readiness/index.js"
 import { Supervisor, SupervisorLive, type SupervisorShape } from "../../src/supervisor/Supervisor.js"
 import { type FakeProcessService, makeFakeProcessService } from "../../src/testing/FakeProcessService.js"
+import { makeFakeStorageHealth } from "../../src/testing/FakeStorageHealth.js"
 import { makeRecordingHookRunner, portsLayer, probesLayer } from "../../src/testing/fakes.js"
 import { makeMemoryLogStore } from "../../src/testing/MemoryLogStore.js"
 
@@ -115,7 +117,8 @@ export const makeHarness = (options: HarnessOptions = {}) =>
     const fake = options.fake ?? (yield* makeFakeProcessService())
 
     const history = yield* Ref.make<Record<string, ReadonlyArray<StatusType>>>({})
-    const real = yield* makeStateStore(stateFile)
+    const health = yield* makeFakeStorageHealth()
+    const real = yield* makeStateStore(stateFile).pipe(Effect.provideService(StorageHealth, health))
     const noteStatuses = (next: PersistentState) =>
       Ref.update(history, (h) => {
         const out = { ...h }
@@ -181,6 +184,7 @@ export const makeHarness = (options: HarnessOptions = {}) =>
       probesLayer(options.probes),
       Layer.succeed(ProcessService, processes),
       Layer.succeed(StateStore, store),
+      Layer.succeed(StorageHealth, health),
       Layer.succeed(LogStore, memory.store),
       Layer.succeed(SupervisorConfig, { settings, env: BASE_ENV }),
     )

@@ -9,6 +9,7 @@ import { Settings } from "../../src/domain/Settings.js"
 import { LogStore } from "../../src/logs/LogStore.js"
 import type { ArchiveRun } from "../../src/supervisor/logArchive.js"
 import { pruneForever, pruneLog, prunePass, retentionOf } from "../../src/supervisor/logRetention.js"
+import { StorageHealthFake } from "../../src/testing/FakeStorageHealth.js"
 import { range, runWriter, tempDir, waitUntil } from "../logs/helpers.js"
 
 const ID = "proj/web"
@@ -19,7 +20,10 @@ const daemon = (logs?: unknown) =>
 const withLines = (n: number) =>
   Effect.gen(function* () {
     const dir = yield* tempDir
-    const store = Context.get(yield* Layer.build(LogStore.layer({ dir })), LogStore)
+    const store = Context.get(
+      yield* Layer.build(LogStore.layer({ dir }).pipe(Layer.provide(StorageHealthFake))),
+      LogStore,
+    )
     const { rawPath } = yield* store.prepare(ID)
     yield* store.follow(ID, { format: "json" })
     yield* runWriter(rawPath, `for i in $(seq 1 ${n}); do echo "{\\"level\\":\\"info\\",\\"i\\":$i}"; done`)

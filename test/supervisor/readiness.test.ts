@@ -117,21 +117,27 @@ describe("readiness: which checks count", () => {
       "app",
       lookup,
     )
-    expect(Either.flip(unknown)).toEqual(
-      Either.right(
+    expect(Either.getOrThrow(Either.flip(unknown))).toMatchObject({
+      _tag: "TemplateError",
+      key: "ready_port",
+      template: "{{ daemons.nope.port }}",
+      reason: "unknown_daemon",
+      daemon: "app/nope",
+      message:
         'ready_port "{{ daemons.nope.port }}": cannot render {{ daemons.nope.port }}: no daemon app/nope is known to the supervisor (start it first)',
-      ),
-    )
+    })
     const noPort = renderChecks(
       readinessChecks({ ready_http: { url: "http://x:{{ daemons.noport.port }}/", status: [] } } as never),
       "app",
       lookup,
     )
-    expect(Either.flip(noPort)).toEqual(
-      Either.right(
+    expect(Either.getOrThrow(Either.flip(noPort))).toMatchObject({
+      key: "ready_http",
+      reason: "no_port",
+      daemon: "app/noport",
+      message:
         'ready_http "http://x:{{ daemons.noport.port }}/": cannot render {{ daemons.noport.port }}: daemon app/noport has no port (set `port` on it)',
-      ),
-    )
+    })
   })
 
   it("one attempt may take the polling interval, at least 5 s", () => {

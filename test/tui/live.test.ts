@@ -25,6 +25,7 @@ const storage: EventStreamItem = {
   at: 0,
   area: "logs",
   file: "/tmp/x.log",
+  operation: "write",
   code: "ENOSPC",
   message: "no space left on device",
 }

@@ -1,13 +1,14 @@
 import type { Duration, Effect, Stream } from "effect"
 import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
 import type { EventBody } from "../../domain/SupervisorEvent.js"
+import type { TemplateError } from "../../domain/TemplateError.js"
 import type { ProcessHandle, ProcessServiceShape } from "../../process/ProcessService.js"
 import type { RenderedCommand } from "../commandTemplates.js"
 import type { DaemonState } from "../DaemonState.js"
 import type { RunAs } from "../environment.js"
 import type { HookRun, HookVars } from "../hooks/fire.js"
 import type { HookName } from "../hooks/HookRunner.js"
-import type { ResolvedPorts } from "../ports/resolve.js"
+import type { PortConflict, ResolvedPorts } from "../ports/resolve.js"
 import type { ReadyResult } from "../readiness/index.js"
 
 /** What one daemon's lifecycle needs from the supervisor around it. */
@@ -44,18 +45,18 @@ export interface DaemonContext {
   /** The daemon's last output lines of its current run (after its output was indexed). */
   readonly lastLines: (id: string, n: number) => Effect.Effect<ReadonlyArray<string>>
   /** The daemon's `run` and `env` with their templates rendered, or why they cannot be. */
-  readonly renderCommand: (def: DaemonDefinition) => Effect.Effect<RenderedCommand, string>
+  readonly renderCommand: (def: DaemonDefinition) => Effect.Effect<RenderedCommand, TemplateError>
   /**
    * Prepares the readiness checks of one run, right before its process is spawned (so that its
-   * first output lines count). Fails with a message when a check cannot be prepared. The
+   * first output lines count). Fails when a check's template cannot be rendered. The
    * returned effect waits for the first check to pass, the exit, or every check's timeout.
    */
   readonly prepareReadiness: (
     def: DaemonDefinition,
     run: RunAs,
-  ) => Effect.Effect<(handle: ProcessHandle) => Effect.Effect<ReadyResult>, string>
-  /** Picks the ports of a run; fails with a message naming the taken port, its holder and the fix. */
-  readonly resolvePorts: (def: DaemonDefinition) => Effect.Effect<ResolvedPorts, string>
+  ) => Effect.Effect<(handle: ProcessHandle) => Effect.Effect<ReadyResult>, TemplateError>
+  /** Picks the ports of a run; fails naming the taken port and its holder (its message says the fix). */
+  readonly resolvePorts: (def: DaemonDefinition) => Effect.Effect<ResolvedPorts, PortConflict>
   /** Fires one of the daemon's hooks in the background (nothing when it has none). */
   readonly fireHook: (
     def: DaemonDefinition,

@@ -64,7 +64,7 @@ const exitOf = (env: RunEnvironment, serial: number, handle: ProcessHandle) =>
   Effect.flatMap(handle.exit, (status) => Queue.offer(env.queue, DaemonCommand.Exited({ serial, status })))
 
 /** A new child scope of the lifecycle, holding `handle`: closed by an interruption, it stops the group. */
-const runScope = (env: RunEnvironment, acquire: Effect.Effect<ProcessHandle, string>) =>
+const runScope = <E>(env: RunEnvironment, acquire: Effect.Effect<ProcessHandle, E>) =>
   Effect.gen(function* () {
     const scope = yield* Scope.fork(env.scope, ExecutionStrategy.sequential)
     const handle = yield* Effect.acquireRelease(acquire, (handle, exit) =>
@@ -94,7 +94,7 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
     })
     if (user !== undefined && "error" in user) return Either.left(fail(user.error))
     const resolved = yield* Effect.either(ctx.resolvePorts(def))
-    if (Either.isLeft(resolved)) return Either.left(fail(resolved.left))
+    if (Either.isLeft(resolved)) return Either.left(fail(resolved.left.message))
     const ports = resolved.right
     yield* ctx.update(id, (r) =>
       r.ports.length === ports.ports.length && r.ports.every((p, i) => p === ports.ports[i])
@@ -103,7 +103,7 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
     )
     // After the ports: a template naming the daemon itself renders the port this run got.
     const command = yield* Effect.either(ctx.renderCommand(def))
-    if (Either.isLeft(command)) return Either.left(fail(command.left))
+    if (Either.isLeft(command)) return Either.left(fail(command.left.message))
     const outputFile = yield* ctx.prepareLogs(id)
     const environment = {
       ...daemonEnvironment(ctx.baseEnv, def, attempt, command.right.env),
@@ -119,25 +119,23 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
     }
     const runAs: RunAs = { env: environment, ...identity }
     const waitReady = yield* Effect.either(ctx.prepareReadiness(def, runAs))
-    if (Either.isLeft(waitReady)) return Either.left(fail(waitReady.left))
+    if (Either.isLeft(waitReady)) return Either.left(fail(waitReady.left.message))
     const spawned = yield* Effect.either(
       runScope(
         env,
-        ctx.processes
-          .spawn({
-            id,
-            command: command.right.run,
-            shell,
-            cwd: def.config.dir,
-            env: environment,
-            outputFile,
-            ...(def.config.pty && { pty: true }),
-            ...identity,
-          })
-          .pipe(Effect.mapError((e) => e.message)),
+        ctx.processes.spawn({
+          id,
+          command: command.right.run,
+          shell,
+          cwd: def.config.dir,
+          env: environment,
+          outputFile,
+          ...(def.config.pty && { pty: true }),
+          ...identity,
+        }),
       ),
     )
-    if (Either.isLeft(spawned)) return Either.left(spawned.left)
+    if (Either.isLeft(spawned)) return Either.left(spawned.left.message)
     const { scope, handle } = spawned.right
     yield* ctx.update(id, (r) => ({
       ...r,

@@ -1,4 +1,4 @@
-import { Data, Effect, Option } from "effect"
+import { Effect, Option, Schema } from "effect"
 import type { PortHolder } from "../../process/sockets.js"
 import type { PortCheck } from "./availability.js"
 
@@ -32,9 +32,16 @@ export type ConflictFacts = {
   readonly holder?: PortHolder
 }
 
-export class PortConflict extends Data.TaggedError("PortConflict")<
-  ConflictFacts & { readonly message: string }
-> {}
+/** A run's ports cannot be had: the facts of `ConflictFacts`, and the sentence users see. */
+export class PortConflict extends Schema.TaggedError<PortConflict>()("PortConflict", {
+  ports: Schema.Array(Schema.Int),
+  port: Schema.Int,
+  reason: Schema.String,
+  attempts: Schema.Int,
+  bump: Schema.Union(Schema.Boolean, Schema.Number),
+  holder: Schema.optional(Schema.Struct({ pid: Schema.Int, name: Schema.String })),
+  message: Schema.String,
+}) {}
 
 const listPorts = (ports: ReadonlyArray<number>): string =>
   ports.length === 1

@@ -1,5 +1,6 @@
 import { Either } from "effect"
 import { renderTemplate, type TemplateSyntax, templateRefs } from "../../domain/Template.js"
+import { TemplateError } from "../../domain/TemplateError.js"
 import { checkKey, type ReadinessCheck } from "./plan.js"
 
 /**
@@ -23,11 +24,16 @@ export const renderTemplateValue = (
   namespace: string,
   lookup: PortLookup,
   syntax: TemplateSyntax = "strict",
-): Either.Either<string, string> => {
+): Either.Either<string, TemplateError> => {
   const { refs, unknown } = templateRefs(value, syntax)
   const where = `${key} ${JSON.stringify(value)}`
+  const fail = (reason: TemplateError["reason"], message: string, daemon?: string) =>
+    Either.left(
+      new TemplateError({ key, template: value, reason, message, ...(daemon !== undefined && { daemon }) }),
+    )
   if (unknown !== undefined)
-    return Either.left(
+    return fail(
+      "unknown_variable",
       `${where}: unknown template variable ${JSON.stringify(unknown)}; the only one is {{ daemons.<name>.port }}`,
     )
   const ports = new Map<string, number>()
@@ -35,11 +41,17 @@ export const renderTemplateValue = (
     const id = qualifyTemplateName(ref.daemon.trim(), namespace)
     const found = lookup(id)
     if (found === undefined)
-      return Either.left(
+      return fail(
+        "unknown_daemon",
         `${where}: cannot render ${ref.text}: no daemon ${id} is known to the supervisor (start it first)`,
+        id,
       )
     if (found.port === undefined)
-      return Either.left(`${where}: cannot render ${ref.text}: daemon ${id} has no port (set \`port\` on it)`)
+      return fail(
+        "no_port",
+        `${where}: cannot render ${ref.text}: daemon ${id} has no port (set \`port\` on it)`,
+        id,
+      )
     ports.set(ref.daemon, found.port)
   }
   return Either.right(
@@ -56,7 +68,7 @@ export const renderCheck = (
   check: ReadinessCheck,
   namespace: string,
   lookup: PortLookup,
-): Either.Either<ReadinessCheck, string> => {
+): Either.Either<ReadinessCheck, TemplateError> => {
   const render = (value: string) => renderTemplateValue(checkKey(check), value, namespace, lookup)
   switch (check._tag) {
     case "delay":
@@ -66,7 +78,14 @@ export const renderCheck = (
         try {
           new RegExp(pattern)
         } catch {
-          return Either.left(`${checkKey(check)}: invalid regular expression ${JSON.stringify(pattern)}`)
+          return Either.left(
+            new TemplateError({
+              key: checkKey(check),
+              template: check.pattern,
+              reason: "invalid_regex",
+              message: `${checkKey(check)}: invalid regular expression ${JSON.stringify(pattern)}`,
+            }),
+          )
         }
         return Either.right({ ...check, pattern })
       })
@@ -84,7 +103,12 @@ export const renderCheck = (
         return Number.isInteger(port) && port >= 1 && port <= 65535
           ? Either.right({ ...check, port, ...owner })
           : Either.left(
-              `${checkKey(check)} ${JSON.stringify(raw)} renders to ${JSON.stringify(text)}, which is not a TCP port`,
+              new TemplateError({
+                key: checkKey(check),
+                template: raw,
+                reason: "not_a_port",
+                message: `${checkKey(check)} ${JSON.stringify(raw)} renders to ${JSON.stringify(text)}, which is not a TCP port`,
+              }),
             )
       })
     }
@@ -96,5 +120,5 @@ export const renderChecks = (
   checks: ReadonlyArray<ReadinessCheck>,
   namespace: string,
   lookup: PortLookup,
-): Either.Either<ReadonlyArray<ReadinessCheck>, string> =>
+): Either.Either<ReadonlyArray<ReadinessCheck>, TemplateError> =>
   Either.all(checks.map((c) => renderCheck(c, namespace, lookup)))

@@ -7,6 +7,7 @@ import { Context, Effect, Layer, Stream } from "effect"
 import type { LogEntry } from "../../../src/domain/LogEntry.js"
 import { compileJqFilter } from "../../../src/logs/jq/eval.js"
 import { LogStore, type LogStoreOptions } from "../../../src/logs/LogStore.js"
+import { StorageHealthFake } from "../../../src/testing/FakeStorageHealth.js"
 import { checkTiling, range, readIndex, runWriter, tempDir, waitUntil } from "../helpers.js"
 
 const ID = "proj/api"
@@ -14,7 +15,10 @@ const ID = "proj/api"
 const setup = (options: Omit<LogStoreOptions, "dir"> = {}) =>
   Effect.gen(function* () {
     const dir = yield* tempDir
-    const store = Context.get(yield* Layer.build(LogStore.layer({ dir, ...options })), LogStore)
+    const store = Context.get(
+      yield* Layer.build(LogStore.layer({ dir, ...options }).pipe(Layer.provide(StorageHealthFake))),
+      LogStore,
+    )
     const { rawPath } = yield* store.prepare(ID)
     const base = nodePath.join(dir, "proj--api")
     return { dir, store, rawPath, indexPath: `${base}.idx`, fieldsPath: `${base}.fields` }
