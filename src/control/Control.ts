@@ -1,4 +1,4 @@
-import { Context, Data, Effect, Either, Layer, Option, Stream } from "effect"
+import { Context, Effect, Either, Layer, Option, Stream } from "effect"
 import { ConfigLoader } from "../config/ConfigLoader.js"
 import type { LoadOptions } from "../config/Loader.js"
 import { SupervisorConfig } from "../config/SupervisorConfig.js"
@@ -26,9 +26,6 @@ import { resolveId } from "./selection.js"
 import { startEvents } from "./startEvents.js"
 import { startWithDependencies } from "./startOrder.js"
 
-/** A daemon's project configuration cannot be read, and the supervisor never ran it. */
-export class ConfigUnreadable extends Data.TaggedError("ConfigUnreadable")<{ readonly message: string }> {}
-
 export interface ControlShape {
   /**
    * Handles one command of the protocol (src/domain/Command.ts): every front-end and background
@@ -39,22 +36,11 @@ export interface ControlShape {
   readonly start: (plan: StartPlan, reason: Reason) => Effect.Effect<ReadonlyArray<StartOutcome>>
   /** The same start as events (StartEvent), for progress. */
   readonly startEvents: (plan: StartPlan, reason: Reason) => Stream.Stream<StartEvent>
-  /**
-   * Starts one daemon by ID, with its dependencies, from its current definition in the project
-   * that configures it (a known project: see ProjectRegistry), else from the definition it last
-   * ran with. `force` restarts it (never its dependencies).
-   */
-  readonly startById: (
-    id: string,
-    options: { readonly force: boolean; readonly reason: Reason },
-  ) => Effect.Effect<StartOutcome, DaemonNotFound | ConfigUnreadable>
   /** Stops daemons, dependents before their dependencies, each level at once; results in stop order. */
   readonly stop: (
     ids: ReadonlyArray<string>,
     reason: Reason,
   ) => Effect.Effect<ReadonlyArray<StopResult>, DaemonNotFound>
-  /** Enables or disables a daemon the supervisor knows or a known project configures. */
-  readonly setEnabled: (id: string, enabled: boolean) => Effect.Effect<void, DaemonNotFound>
   /**
    * Every daemon the supervisor runs or ran, plus those of the known projects (their live
    * configuration: ProjectRegistry) that never ran (`available`, or `disabled`); with `usage`,
@@ -139,30 +125,6 @@ export const ControlLive = Layer.effect(
               : Effect.map(view, (v) => eventWithProxyUrls(event, planDefs(plan), v)),
           ),
         ),
-      startById: (id, { force, reason }) =>
-        Effect.gen(function* () {
-          const ran = yield* Effect.option(sup.get(id))
-          // A configuration that cannot be read does not block a daemon that ran before: it
-          // starts from its last definition; one that never ran fails saying why.
-          const configured = yield* projects
-            .find(id)
-            .pipe(
-              Effect.catchAll((message) =>
-                Option.isSome(ran)
-                  ? Effect.succeed(undefined)
-                  : Effect.fail(new ConfigUnreadable({ message })),
-              ),
-            )
-          if (configured === undefined) {
-            const r = yield* sup.get(id)
-            return yield* force ? sup.restart(id, r.def, reason) : sup.start(r.def, { reason })
-          }
-          const outcomes = yield* start(
-            { requested: [configured.def], dependencies: configured.dependencies, force },
-            reason,
-          )
-          return outcomes.find((o) => o.id === id) ?? outcomes[outcomes.length - 1]!
-        }),
       stop: (ids, reason) =>
         Effect.gen(function* () {
           const depends = new Map<string, ReadonlyArray<string>>()
@@ -197,12 +159,6 @@ export const ControlLive = Layer.effect(
           }
           order.push(...ids.filter((id) => neverRan.has(id)))
           return order.map((id) => results.get(id) ?? { id, was_running: false, killed: false })
-        }),
-      setEnabled: (id, enabled) =>
-        Effect.gen(function* () {
-          const configured = yield* projects.find(id).pipe(Effect.orElseSucceed(() => undefined))
-          if (configured === undefined) yield* sup.get(id)
-          yield* enabled ? sup.enable(id) : sup.disable(id)
         }),
       listing,
       entry: (id) =>
