@@ -8,8 +8,6 @@ import { isActive } from "../domain/DaemonStatus.js"
 import { stopLevels } from "../domain/dependencyLevels.js"
 import type { Reason } from "../domain/Reason.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
-import type { StartEvent } from "../domain/StartEvent.js"
-import type { StartOutcome } from "../domain/StartOutcome.js"
 import { withSlugs } from "../domain/slugs.js"
 import { ProcessSampler } from "../process/ProcessSampler.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
@@ -17,7 +15,7 @@ import { type DaemonNotFound, daemonNotFound } from "../supervisor/errors.js"
 import { daemonUsage } from "../supervisor/resourceUsage.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { awaitCompletion, completedHereById } from "./completion.js"
-import { type CommandResult, type CommandSink, makeHandle } from "./handle.js"
+import { type CommandResult, type CommandSink, type HandleDeps, makeHandle } from "./handle.js"
 import { mergeDefinitions, mergeListing } from "./listing.js"
 import type { StartPlan, StopResult } from "./plan.js"
 import { eventWithProxyUrls, withProxyUrl } from "./proxyOutcomes.js"
@@ -32,15 +30,6 @@ export interface ControlShape {
    * actor sends these. `sink` hears a start's progress when the command asks for `wait: "events"`.
    */
   readonly handle: <C extends Command>(command: C, sink?: CommandSink) => CommandResult<C>
-  /** Starts the plan's daemons, dependencies first, each level at once; the outcomes in start order. */
-  readonly start: (plan: StartPlan, reason: Reason) => Effect.Effect<ReadonlyArray<StartOutcome>>
-  /** The same start as events (StartEvent), for progress. */
-  readonly startEvents: (plan: StartPlan, reason: Reason) => Stream.Stream<StartEvent>
-  /** Stops daemons, dependents before their dependencies, each level at once; results in stop order. */
-  readonly stop: (
-    ids: ReadonlyArray<string>,
-    reason: Reason,
-  ) => Effect.Effect<ReadonlyArray<StopResult>, DaemonNotFound>
   /**
    * Every daemon the supervisor runs or ran, plus those of the known projects (their live
    * configuration: ProjectRegistry) that never ran (`available`, or `disabled`); with `usage`,
@@ -110,7 +99,8 @@ export const ControlLive = Layer.effect(
     const planDefs = (plan: StartPlan) => [...plan.requested, ...plan.dependencies]
     const view = proxyView(loader, projects, supervisorConfig)
     const running = Effect.map(sup.list, (all) => all.filter(isActive).map((r) => r.def.id.qualified))
-    const control: ControlShape = {
+    // the steps of the commands: only `handle` reaches them (no side door around the protocol)
+    const control: ControlShape & Pick<HandleDeps, "start" | "startEvents" | "stop"> = {
       handle: (command, sink) => handle(command, sink),
       // a ready daemon's outcome carries its proxy address (printed by `start`)
       start: (plan, reason) =>
@@ -202,6 +192,7 @@ export const ControlLive = Layer.effect(
       startEvents: control.startEvents,
       stop: control.stop,
     })
-    return control
+    const { start: _start, startEvents: _startEvents, stop: _stop, ...shape } = control
+    return shape satisfies ControlShape
   }),
 )

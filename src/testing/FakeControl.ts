@@ -1,7 +1,7 @@
 // A Control for unit tests of the actors that send commands (limits, watch, ...): it records every
 // command it is sent and answers the few an actor sends by asking the given supervisor, as the
 // real handler does (src/control/handle.ts); any other use dies, naming what was not faked.
-import { Effect, Layer, Ref, Stream } from "effect"
+import { Effect, Layer, Ref } from "effect"
 import { Control, type ControlShape } from "../control/Control.js"
 import type { CommandResult } from "../control/handle.js"
 import type { Command } from "../domain/Command.js"
@@ -48,9 +48,6 @@ export const makeFakeControl = (sup: SupervisorShape) =>
           Effect.zipRight(answer(command)),
           // each case answers its own command's success and failure, as the real handler does
         ) as CommandResult<C>,
-      start: () => unfaked("start"),
-      startEvents: () => Stream.dieMessage("the fake Control does not do startEvents"),
-      stop: () => unfaked("stop"),
       listing: () => unfaked("listing"),
       entry: () => unfaked("entry"),
       listFrom: () => unfaked("listFrom"),
