@@ -1,4 +1,4 @@
-import { Context, Data, Effect, Either, Layer, Option, Stream } from "effect"
+import { Context, Effect, Either, Layer, Option, Stream } from "effect"
 import { ConfigLoader } from "../config/ConfigLoader.js"
 import type { LoadOptions } from "../config/Loader.js"
 import { SupervisorConfig } from "../config/SupervisorConfig.js"
@@ -9,8 +9,6 @@ import { isActive } from "../domain/DaemonStatus.js"
 import { stopLevels } from "../domain/dependencyLevels.js"
 import type { Reason } from "../domain/Reason.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
-import type { StartEvent } from "../domain/StartEvent.js"
-import type { StartOutcome } from "../domain/StartOutcome.js"
 import { withSlugs } from "../domain/slugs.js"
 import { ProcessSampler } from "../process/ProcessSampler.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
@@ -18,7 +16,7 @@ import { type DaemonNotFound, daemonNotFound } from "../supervisor/errors.js"
 import { daemonUsage } from "../supervisor/resourceUsage.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { awaitCompletion, completedHereById } from "./completion.js"
-import { type CommandResult, type CommandSink, makeHandle } from "./handle.js"
+import { type CommandResult, type CommandSink, type HandleDeps, makeHandle } from "./handle.js"
 import { mergeDefinitions, mergeListing } from "./listing.js"
 import type { StartPlan, StopResult } from "./plan.js"
 import { eventWithProxyUrls, withProxyUrl } from "./proxyOutcomes.js"
@@ -27,35 +25,12 @@ import { resolveId } from "./selection.js"
 import { startEvents } from "./startEvents.js"
 import { startWithDependencies } from "./startOrder.js"
 
-/** A daemon's project configuration cannot be read, and the supervisor never ran it. */
-export class ConfigUnreadable extends Data.TaggedError("ConfigUnreadable")<{ readonly message: string }> {}
-
 export interface ControlShape {
   /**
    * Handles one command of the protocol (src/domain/Command.ts): every front-end and background
    * actor sends these. `sink` hears a start's progress when the command asks for `wait: "events"`.
    */
   readonly handle: <C extends Command>(command: C, sink?: CommandSink) => CommandResult<C>
-  /** Starts the plan's daemons, dependencies first, each level at once; the outcomes in start order. */
-  readonly start: (plan: StartPlan, reason: Reason) => Effect.Effect<ReadonlyArray<StartOutcome>>
-  /** The same start as events (StartEvent), for progress. */
-  readonly startEvents: (plan: StartPlan, reason: Reason) => Stream.Stream<StartEvent>
-  /**
-   * Starts one daemon by ID, with its dependencies, from its current definition in the project
-   * that configures it (a known project: see ProjectRegistry), else from the definition it last
-   * ran with. `force` restarts it (never its dependencies).
-   */
-  readonly startById: (
-    id: string,
-    options: { readonly force: boolean; readonly reason: Reason },
-  ) => Effect.Effect<StartOutcome, DaemonNotFound | ConfigUnreadable>
-  /** Stops daemons, dependents before their dependencies, each level at once; results in stop order. */
-  readonly stop: (
-    ids: ReadonlyArray<string>,
-    reason: Reason,
-  ) => Effect.Effect<ReadonlyArray<StopResult>, DaemonNotFound>
-  /** Enables or disables a daemon the supervisor knows or a known project configures. */
-  readonly setEnabled: (id: string, enabled: boolean) => Effect.Effect<void, DaemonNotFound>
   /**
    * Every daemon the supervisor runs or ran, plus those of the known projects (their live
    * configuration: ProjectRegistry) that never ran (`available`, or `disabled`); with `usage`,
@@ -128,7 +103,8 @@ export const ControlLive = Layer.effect(
     const planDefs = (plan: StartPlan) => [...plan.requested, ...plan.dependencies]
     const view = proxyView(loader, projects, supervisorConfig)
     const running = Effect.map(sup.list, (all) => all.filter(isActive).map((r) => r.def.id.qualified))
-    const control: ControlShape = {
+    // the steps of the commands: only `handle` reaches them (no side door around the protocol)
+    const control: ControlShape & Pick<HandleDeps, "start" | "startEvents" | "stop"> = {
       handle: (command, sink) => handle(command, sink),
       // a ready daemon's outcome carries its proxy address (printed by `start`)
       start: (plan, reason) =>
@@ -143,30 +119,6 @@ export const ControlLive = Layer.effect(
               : Effect.map(view, (v) => eventWithProxyUrls(event, planDefs(plan), v)),
           ),
         ),
-      startById: (id, { force, reason }) =>
-        Effect.gen(function* () {
-          const ran = yield* Effect.option(sup.get(id))
-          // A configuration that cannot be read does not block a daemon that ran before: it
-          // starts from its last definition; one that never ran fails saying why.
-          const configured = yield* projects
-            .find(id)
-            .pipe(
-              Effect.catchAll((e) =>
-                Option.isSome(ran)
-                  ? Effect.succeed(undefined)
-                  : Effect.fail(new ConfigUnreadable({ message: e.message })),
-              ),
-            )
-          if (configured === undefined) {
-            const r = yield* sup.get(id)
-            return yield* force ? sup.restart(id, r.def, reason) : sup.start(r.def, { reason })
-          }
-          const outcomes = yield* start(
-            { requested: [configured.def], dependencies: configured.dependencies, force },
-            reason,
-          )
-          return outcomes.find((o) => o.id === id) ?? outcomes[outcomes.length - 1]!
-        }),
       stop: (ids, reason) =>
         Effect.gen(function* () {
           const depends = new Map<string, ReadonlyArray<string>>()
@@ -201,12 +153,6 @@ export const ControlLive = Layer.effect(
           }
           order.push(...ids.filter((id) => neverRan.has(id)))
           return order.map((id) => results.get(id) ?? { id, was_running: false, killed: false })
-        }),
-      setEnabled: (id, enabled) =>
-        Effect.gen(function* () {
-          const configured = yield* projects.find(id).pipe(Effect.orElseSucceed(() => undefined))
-          if (configured === undefined) yield* sup.get(id)
-          yield* enabled ? sup.enable(id) : sup.disable(id)
         }),
       listing,
       entry: (id) =>
@@ -253,6 +199,7 @@ export const ControlLive = Layer.effect(
       startEvents: control.startEvents,
       stop: control.stop,
     })
-    return control
+    const { start: _start, startEvents: _startEvents, stop: _stop, ...shape } = control
+    return shape satisfies ControlShape
   }),
 )

@@ -1,14 +1,16 @@
 import { Schema } from "effect"
 
 /**
- * Who or what asked for a change in a daemon's life: a person (`cli`, `api`, `web`, `mcp`), the supervisor's
- * own automation (`watch`, `cron`, `limit`, `boot`, `shell`, `proxy`), or its shutdown. Each
- * start, stop, restart and kill carries one; docs/states.md says what each changes.
+ * Who or what asked for a change in a daemon's life: a person (`cli`, `api`, `web`, `tui` the
+ * dashboard, `mcp`), the supervisor's own automation (`watch`, `cron`, `limit`, `boot`, `shell`,
+ * `proxy`), or its shutdown. Each start, stop, restart and kill carries one; docs/states.md says
+ * what each changes.
  */
 export const Reason = Schema.Literal(
   "cli",
   "api",
   "web",
+  "tui",
   "mcp",
   "watch",
   "cron",

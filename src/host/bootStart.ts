@@ -4,6 +4,7 @@ import { configDefinitions, dependencyClosure } from "../config/definitions.js"
 import { SupervisorConfig } from "../config/SupervisorConfig.js"
 import { Control } from "../control/Control.js"
 import type { StartPlan } from "../control/plan.js"
+import { Run } from "../domain/Command.js"
 import { formatProblem } from "../domain/ConfigProblem.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
@@ -45,8 +46,8 @@ const say = (line: string) => Console.error(`boot: ${line}`)
 
 /**
  * Starts the boot plan of the global configuration (`global`) and of the known projects
- * (`[namespaces]` of the user config and registered namespaces, each its own namespace's daemons, then the noted directories), through
- * Control with reason `boot`. Problems are lines of the supervisor's log; it never fails.
+ * (`[namespaces]` of the user config and registered namespaces, each its own namespace's daemons,
+ * then the noted directories), as a `Run` command of the resolved definitions with reason `boot`. Problems are lines of the supervisor's log; it never fails.
  */
 export const startAtBoot = (global: ResolvedConfig) =>
   Effect.gen(function* () {
@@ -79,6 +80,14 @@ export const startAtBoot = (global: ResolvedConfig) =>
     const plan = bootPlan(sources)
     if (plan.requested.length === 0) return yield* say("no daemon has boot_start = true")
     yield* say(`starting ${plan.requested.map((d) => d.id.qualified).join(", ")}`)
-    const outcomes = yield* control.start(plan, "boot")
+    const outcomes = yield* control.handle(
+      new Run({
+        definitions: plan.requested,
+        dependencies: plan.dependencies,
+        force: false,
+        reason: "boot",
+        wait: "ready",
+      }),
+    )
     for (const o of outcomes) yield* say(`${o.id}: ${outcomeText(o)}`)
   }).pipe(Effect.catchAllDefect((d) => say(`failed: ${String(d)}`)))

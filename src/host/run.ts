@@ -83,9 +83,9 @@ export const runHost = (options: HostOptions) =>
       })
       const services = Layer.mergeAll(
         ControlLive,
-        WatchLive({ stateDir: paths.dir }),
+        WatchLive({ stateDir: paths.dir }).pipe(Layer.provide(ControlLive)),
         CronLive.pipe(Layer.provide(ControlLive)),
-        LimitsLive.pipe(Layer.provide(LiveSettingsLive)),
+        LimitsLive.pipe(Layer.provide(Layer.merge(LiveSettingsLive, ControlLive))),
         PresenceLive.pipe(Layer.provide(ControlLive)),
         UsageHistoryLive,
         StorageEventsLive,

@@ -2,6 +2,7 @@ import * as nodePath from "node:path"
 import { Deferred, Effect, Option, Stream, SubscriptionRef } from "effect"
 import { SupervisorConfig } from "../config/SupervisorConfig.js"
 import { Control } from "../control/Control.js"
+import { startOne } from "../control/startOne.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import type { Slugs } from "../domain/slugs.js"
 import { ProcessSampler } from "../process/ProcessSampler.js"
@@ -167,7 +168,7 @@ export const makeResolver = (options: ProxyOptions) =>
         if (running !== undefined) return running
         const done = yield* Deferred.make<Resolution>()
         starting.set(id, done)
-        yield* control.startById(id, { force: false, reason: "proxy" }).pipe(
+        yield* startOne(control, id, { force: false, reason: "proxy" }).pipe(
           Effect.flatMap((outcome) => afterStart(id, outcome)),
           Effect.catchAll((e) =>
             Effect.succeed(failure(502, "Bad Gateway", [`Daemon ${id} could not be started: ${e.message}`])),

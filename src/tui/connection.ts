@@ -4,6 +4,8 @@ import { Cause, Chunk, type Duration, Effect, ManagedRuntime, Option, Schedule, 
 import { SupervisorClient, supervisorClientLayer } from "../cli/client.js"
 import { ndjsonItems } from "../cli/ndjson.js"
 import type { ApiDaemonEntry, ControlResult } from "../domain/ApiDaemonEntry.js"
+import { Command } from "../domain/Command.js"
+import { actionCommand, actionFailure } from "../domain/daemonAction.js"
 import { LogStreamItem } from "../domain/LogEntry.js"
 import { EventStreamItem } from "../domain/SupervisorEvent.js"
 import type { Verb } from "./keys.js"
@@ -71,9 +73,22 @@ export const liveListing = (
     onError: (cause) => onError(reason(cause)),
   })
 
-/** `POST /api/daemons/{id}/{verb}`: its result, or the failure as a result. */
+/** The command of a key's action on one daemon, with reason `tui` (docs/api.md, "Commands"). */
+export const verbCommand = (verb: Verb, id: string): Command =>
+  Schema.decodeUnknownSync(Command)(actionCommand(verb, id, "tui"))
+
+/** `POST /api/commands` of the key's action: its result, or the failure as a result. */
 export const control = (verb: Verb, id: string): Effect.Effect<ControlResult, never, SupervisorClient> =>
-  Effect.flatMap(SupervisorClient, (c) => c.api.daemons[verb]({ path: { id } })).pipe(
+  Effect.flatMap(SupervisorClient, (c) =>
+    // one request of the union of commands (the client's parameter is a union of one per command)
+    c.api.commands.handle({ payload: verbCommand(verb, id) } as Parameters<typeof c.api.commands.handle>[0]),
+  ).pipe(
+    Effect.map((answer): ControlResult => {
+      const error = actionFailure(id, answer)
+      return error === "" ? { ok: true } : { ok: false, error }
+    }),
+    // a typed failure (an unknown daemon, ...) says why in its message
+    Effect.catchAll((e) => Effect.succeed({ ok: false, error: e.message })),
     Effect.catchAllCause((cause) => Effect.succeed({ ok: false, error: reason(cause) })),
   )
 

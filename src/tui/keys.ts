@@ -1,7 +1,7 @@
 // Keys -> actions, and the dashboard's UI state (selection, filter, panes) as a pure reducer.
 import { filterRows, type Row, windowTop } from "./model.js"
 
-/** The daemon actions of the keys, named like the API's routes (`POST /api/daemons/{id}/start`). */
+/** The daemon actions of the keys, sent as commands (`POST /api/commands`, src/tui/connection.ts). */
 export type Verb = "start" | "stop" | "restart" | "enable" | "disable"
 
 export type Action =

@@ -16,6 +16,7 @@ import {
 } from "node:fs"
 import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { commandCount } from "./commandCounts.js"
 import {
   apiGet,
   apiPost,
@@ -287,6 +288,8 @@ describe("supervisor supervisor run --boot", () => {
             host.stderr().includes("boot: app/pboot: started"),
         )
         expect(host.stderr()).toContain("boot: starting ")
+        // one Run command of the resolved definitions, sent to the supervisor's one handler
+        expect(await commandCount(sb.stateDir, "Run", "boot")).toBe(1)
         for (const other of ["global/gother", "app/pother"])
           expect(all.find((d) => d.id.qualified === other)?.status.type ?? "not listed").not.toBe("running")
       } finally {

@@ -1,9 +1,10 @@
 /**
  * Cron through the built CLI with a real supervisor: a daemon with a 6-field schedule in a known
  * project (a `supervisor list` in it is enough) runs again and again without anyone starting it;
- * `list --json` shows its next run.
+ * `list --json` shows its next run. Each firing is a command of the protocol, counted in /metrics.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { commandCount } from "./commandCounts.js"
 import { type DaemonSandbox, daemonEntry, makeDaemonSandbox, storedLogs, waitFor } from "./harness.js"
 
 const T = 40_000
@@ -66,6 +67,8 @@ describe("cron (e2e)", () => {
         { timeout: 15_000, interval: 200 },
       )
       expect(runs.ran.length).toBeGreaterThanOrEqual(2)
+      // each firing was a Start command sent to the supervisor's one handler, from cron
+      expect(await commandCount(sb.stateDir, "Start", "cron")).toBeGreaterThanOrEqual(runs.fired.length)
       // nobody started the other daemon
       expect((await daemonEntry(sb.stateDir, "app/plain"))?.status.type).toBe("available")
       const status = sb.cli(["status", "tick"], dir)

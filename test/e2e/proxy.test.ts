@@ -1,7 +1,8 @@
 /**
  * The reverse proxy through a real supervisor started by the built CLI (plain HTTP): routing by
  * Host to a real server daemon, start on request (one start for concurrent requests), streamed
- * responses, WebSockets both ways, keep-alive to the daemon, and the error pages.
+ * responses, WebSockets both ways, keep-alive to the daemon, and the error pages. A start on
+ * request is a command of the protocol, counted in /metrics.
  */
 
 import { readFileSync } from "node:fs"
@@ -9,6 +10,7 @@ import * as http from "node:http"
 import * as net from "node:net"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { commandCount } from "./commandCounts.js"
 import { type DaemonSandbox, freePort, makeDaemonSandbox, waitFor } from "./harness.js"
 import { clientFrame, SERVER_JS, serverFrames } from "./proxyFixture.js"
 
@@ -92,9 +94,12 @@ describe("the reverse proxy (e2e)", () => {
   it(
     "concurrent requests for a stopped daemon start it once, are held until it is ready, then are served by Host",
     async () => {
+      const before = await commandCount(sb.stateDir, "Start", "proxy")
       const replies = await Promise.all(Array.from({ length: 6 }, () => get("shop.localhost")))
       for (const r of replies) expect(r.status, r.body).toBe(200)
       expect(starts()).toHaveLength(1)
+      // the one start was a Start command sent to the supervisor's one handler, from the proxy
+      expect((await commandCount(sb.stateDir, "Start", "proxy")) - before).toBe(1)
       const echoed = JSON.parse(replies[0]!.body) as { headers: Record<string, string> }
       expect(echoed.headers).toMatchObject({
         host: "shop.localhost",

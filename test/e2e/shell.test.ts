@@ -3,12 +3,14 @@
  * fed its commands on stdin): `cd` into a project starts its `auto = ["start"]` daemons (the
  * first `cd` also starts the supervisor), leaving stops the `auto = ["stop"]` ones after
  * `general.autostop_delay`, a second shell keeps them, a SIGKILLed shell counts as gone, coming
- * back within the delay cancels, and the next `cd` in any shell reports the autostop.
+ * back within the delay cancels, and the next `cd` in any shell reports the autostop. The starts
+ * and stops are commands of the protocol, counted in /metrics.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { commandCount } from "./commandCounts.js"
 import {
   apiGet,
   BIN,
@@ -120,9 +122,12 @@ describe("shell hook (e2e)", () => {
       const other = openShell("bash", join(sb.root, "elsewhere"))
       shell.send(`cd ${dir}`)
       await until("one/api", "running")
+      // the start and the stop are commands sent to the supervisor's one handler, from the shell
+      expect(await commandCount(sb.stateDir, "Start", "shell")).toBeGreaterThanOrEqual(1)
       await shellIn(other, join(sb.root, "elsewhere"))
       shell.send(`cd ${sb.root}/elsewhere`)
       await until("one/api", "stopped")
+      expect(await commandCount(sb.stateDir, "Stop", "shell")).toBeGreaterThanOrEqual(1)
       const lines = (await storedLogs(sb.stateDir, "one/api")).map((e) => e.message)
       expect(
         lines.some((l) => l.startsWith("[supervisor] autostopped: no shell or project session in")),

@@ -1,8 +1,10 @@
 /**
  * `supervisor tui` in a real pseudo-terminal (tmux): the table, the main keys, and the state
- * they change, read back from the supervisor's API, and the table following the event stream.
+ * they change, read back from the supervisor's API, and the table following the event stream. Its
+ * actions are commands of the protocol, counted in /metrics with source `tui`.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { commandCount } from "./commandCounts.js"
 import { type DaemonSandbox, daemonEntry, makeDaemonSandbox, waitFor } from "./harness.js"
 import { type TmuxSession, tmuxCli } from "./tmux.js"
 
@@ -82,8 +84,10 @@ describe("supervisor tui", () => {
   )
 
   it(
-    "starts (s) and stops (x) the selected daemon",
+    "starts (s) and stops (x) the selected daemon, each a command from the dashboard",
     async () => {
+      const sent = (tag: string) => commandCount(sb.stateDir, tag, "tui")
+      const before = { start: await sent("Start"), stop: await sent("Stop") }
       tui.sendKeys("G")
       await screen("app/worker selected", (t) => line(t, "> ").startsWith("> app/worker"))
       tui.sendKeys("s")
@@ -93,6 +97,14 @@ describe("supervisor tui", () => {
       tui.sendKeys("x")
       await screen("the stop's result", (t) => t.includes("stopped app/worker"))
       expect(await status("app/worker")).toBe("stopped")
+      // sent as commands of the protocol (POST /api/commands), counted with source tui
+      expect({
+        start: (await sent("Start")) - before.start,
+        stop: (await sent("Stop")) - before.stop,
+      }).toEqual({
+        start: 1,
+        stop: 1,
+      })
     },
     T,
   )

@@ -2,11 +2,13 @@
  * Watch through the built CLI, with real processes and real files: a burst of writes gives one
  * restart; a stopped daemon ignores changes; `**` globs; polling; a directory that appears later;
  * node_modules left out. Each test waits for the daemon's `[supervisor] watch: watching` line
- * (its watcher is set up) before it writes.
+ * (its watcher is set up) before it writes. Each restart is a command of the protocol, counted in
+ * /metrics.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { commandCount } from "./commandCounts.js"
 import {
   type DaemonSandbox,
   daemonEntry,
@@ -70,6 +72,8 @@ describe("watch (e2e)", () => {
     "a burst of writes to a watched file restarts the daemon once, and its log names the file",
     async () => {
       const pid = await startWatched("web")
+      const sent = async () => (await commandCount(sb.stateDir, "Restart", "watch")) - before
+      const before = await commandCount(sb.stateDir, "Restart", "watch")
       // ten writes, 50 ms apart: well within the 1 s debounce of each other
       for (let i = 0; i < 10; i++) {
         write("app.js", `// ${i}\n`)
@@ -77,6 +81,8 @@ describe("watch (e2e)", () => {
       }
       const next = await restartedFrom("web", pid)
       expect(await restarts("app/web")).toEqual(["[supervisor] restarting: watch (app.js changed)"])
+      // the debounced burst was one Restart command sent to the supervisor's one handler, from watch
+      expect(await sent()).toBe(1)
       // a later change is a second restart, naming only its own file: nothing of the burst was left
       write("other.js", "x")
       await restartedFrom("web", next)
@@ -90,6 +96,7 @@ describe("watch (e2e)", () => {
       write("third.js", "x")
       await waitFor("the third restart", async () => (await restarts("app/web")).length === 3)
       expect((await restarts("app/web"))[2]).toBe("[supervisor] restarting: watch (third.js changed)")
+      expect(await sent()).toBe(3)
     },
     T,
   )

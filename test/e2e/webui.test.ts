@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { commandCount } from "./commandCounts.js"
 import { type DaemonSandbox, freePort, makeDaemonSandbox, STACK_LINE, waitFor } from "./harness.js"
 import { launchChromium, loggedInPage as logIn, row, WAIT, waitStatus } from "./webPage.js"
 
@@ -176,11 +177,14 @@ describe("web UI (e2e, Chromium)", () => {
   )
 
   it(
-    "Stop, Disable, Enable and Start follow in the table and in `supervisor list`",
+    "Stop, Disable, Enable and Start follow in the table and in `supervisor list`; each is a command from the web",
     async () => {
       const page = await loggedInPage()
       const web = row(page, "app/web")
       const button = (action: string) => web.locator(`button[data-action="${action}"]`)
+      const TAGS = ["Stop", "Disable", "Enable", "Start"]
+      const counts = () => Promise.all(TAGS.map((tag) => commandCount(sb.stateDir, tag, "web")))
+      const before = await counts()
 
       await button("stop").click()
       await waitStatus(page, "app/web", "stopped")
@@ -200,6 +204,8 @@ describe("web UI (e2e, Chromium)", () => {
       const now = listed("app/web")
       expect(now?.status.type).toBe("running")
       await web.locator("td", { hasText: new RegExp(`^${now?.pid}$`) }).waitFor({ timeout: WAIT })
+      // each button sent one command of the protocol (POST /api/commands), counted with source web
+      expect((await counts()).map((n, i) => n - before[i]!)).toEqual([1, 1, 1, 1])
       await page.context().close()
     },
     T,

@@ -1,5 +1,6 @@
 import { Clock, Context, Duration, Effect, Either, FiberMap, Layer, type Scope, Stream } from "effect"
 import { Control } from "../../control/Control.js"
+import { startOne } from "../../control/startOne.js"
 import {
   type CronSchedule,
   decide,
@@ -179,7 +180,7 @@ export const CronLive = Layer.scoped(
     const definitions = registry.snapshot.changes.pipe(Stream.map(allDefinitions))
     return yield* makeCron(configuredSchedules(definitions), {
       fire: (id, restart) =>
-        control.startById(id, { force: restart, reason: "cron" }).pipe(
+        startOne(control, id, { force: restart, reason: "cron" }).pipe(
           Effect.catchAll((e) => logs.note(id, `cron: cannot start: ${e.message}`)),
           Effect.catchAll((e) => Effect.logWarning(`cron: cannot start ${id}: ${e.message}`)),
           Effect.asVoid,

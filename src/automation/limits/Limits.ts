@@ -1,4 +1,6 @@
 import { Clock, Context, Duration, Effect, FiberSet, Layer, Stream } from "effect"
+import { Control } from "../../control/Control.js"
+import { Kill } from "../../domain/Command.js"
 import type { Settings } from "../../domain/Settings.js"
 import { ProcessSampler, SAMPLE_FRESH, type TreeUsage } from "../../process/ProcessSampler.js"
 import { LiveSettings } from "../../registry/liveSettings.js"
@@ -48,6 +50,7 @@ export const LimitsLive = Layer.scoped(
   Limits,
   Effect.gen(function* () {
     const supervisor = yield* Supervisor
+    const control = yield* Control
     const settings = yield* LiveSettings
     const sampler = yield* ProcessSampler
     const kills = yield* FiberSet.make<void, never>()
@@ -83,16 +86,16 @@ export const LimitsLive = Layer.scoped(
     }
 
     /**
-     * Marked as being killed at once (not when the fiber starts): the next tick skips it. Only
-     * the sampled process (`pid`) is killed: a run that replaced it meanwhile is left alone.
+     * Marked as being killed at once (not when the fiber starts): the next tick skips it. A `Kill`
+     * command with the sampled `pid`: a run that replaced it meanwhile is left alone.
      */
     const kill = (id: string, pid: number, message: string) => {
       killing.add(id)
       runs.delete(id)
       return FiberSet.run(
         kills,
-        supervisor
-          .kill(id, "limit", message, pid)
+        control
+          .handle(new Kill({ id, message, pid, reason: "limit" }))
           .pipe(Effect.ignore, Effect.ensuring(Effect.sync(() => killing.delete(id)))),
       )
     }

@@ -1,7 +1,10 @@
 // Presence wired to the supervisor: the known projects' `auto` daemons (ProjectRegistry), starts
-// through Control (dependencies first, reason `shell`), stops logged in the daemon's log.
+// and stops as commands to Control (dependencies first, reason `shell`), stops logged in the
+// daemon's log.
 import { Duration, Effect, SubscriptionRef } from "effect"
 import { Control } from "../../control/Control.js"
+import { selectOne, startOne } from "../../control/startOne.js"
+import { Stop } from "../../domain/Command.js"
 import { LogStore } from "../../logs/LogStore.js"
 import { ProjectRegistry } from "../../registry/ProjectRegistry.js"
 import { GLOBAL_DIR } from "../../registry/snapshot.js"
@@ -52,15 +55,15 @@ const liveDeps = Effect.gen(function* () {
       Effect.forEach(
         ids,
         (id) =>
-          control
-            .startById(id, { force: false, reason: "shell" })
-            .pipe(Effect.catchAll((e) => Effect.logWarning(`cannot auto-start ${id}: ${e.message}`))),
+          startOne(control, id, { force: false, reason: "shell" }).pipe(
+            Effect.catchAll((e) => Effect.logWarning(`cannot auto-start ${id}: ${e.message}`)),
+          ),
         { concurrency: "unbounded", discard: true },
       ),
     stop: (id, why) =>
       logs.note(id, why).pipe(
         Effect.catchAll(() => Effect.void),
-        Effect.zipRight(control.stop([id], "shell")),
+        Effect.zipRight(control.handle(new Stop({ selection: selectOne(id), reason: "shell" }))),
         Effect.catchAll((e) => Effect.logWarning(`cannot autostop ${id}: ${e.message}`)),
       ),
   }

@@ -1,4 +1,7 @@
 import { Context, Effect, ExecutionStrategy, Exit, Layer, Queue, Scope, Stream } from "effect"
+import { Control } from "../../control/Control.js"
+import { selectOne } from "../../control/startOne.js"
+import { Restart } from "../../domain/Command.js"
 import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
 import type { Settings } from "../../domain/Settings.js"
 import { LogStore } from "../../logs/LogStore.js"
@@ -166,21 +169,25 @@ export const WatchLive = (options: WatchLiveOptions = {}) =>
     Watch,
     Effect.gen(function* () {
       const supervisor = yield* Supervisor
+      const control = yield* Control
       const registry = yield* ProjectRegistry
       const logs = yield* LogStore
       return yield* makeWatch(
         configuredSpecs(supervisor, registry.snapshot.changes.pipe(Stream.map(configuredWatchOf))),
         {
-          // the restart takes the daemon as its file configures it now
+          // a command to Control, which restarts the daemon as its file configures it now
           restart: (id, detail) =>
-            Effect.flatMap(registry.definitions, (defs) =>
-              supervisor.restartIfRunning(
-                id,
-                "watch",
-                defs.find((d) => d.id.qualified === id),
-                detail,
-              ),
-            ).pipe(Effect.ignore),
+            control
+              .handle(
+                new Restart({
+                  selection: selectOne(id),
+                  if_running: true,
+                  detail,
+                  reason: "watch",
+                  wait: "none",
+                }),
+              )
+              .pipe(Effect.ignore),
           note: (id, text) =>
             logs
               .note(id, text)

@@ -1,10 +1,13 @@
 import { controlActions } from "../../api/routes.js"
+import { actionCommand, actionFailure } from "../../domain/daemonAction.js"
 import { visibleActions } from "../actions.js"
 
 /** The daemon table: rows updated in place, the actions that match each status, the keyboard cursor. */
 export const TABLE = `
 const ACTIONS = ${JSON.stringify(controlActions())};
 const visibleActions = ${visibleActions.toString()};
+const actionCommand = ${actionCommand.toString()};
+const actionFailure = ${actionFailure.toString()};
 
 /** The rows on screen by qualified ID, updated in place so buttons keep focus and hover. */
 const rows = new Map();
@@ -149,13 +152,15 @@ async function control(row, action) {
   row.result.textContent = action + "…";
   let error = "";
   try {
-    const res = await fetch("api/daemons/" + encodeURIComponent(row.id) + "/" + action, { method: "POST" });
+    // a command of the protocol (docs/api.md, "Commands"), as the CLI and the dashboard send theirs
+    const res = await fetch("api/commands", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(actionCommand(action, row.id, "web")),
+    });
     if (res.status === 401) return showLogin();
     if (!res.ok) error = await problemText(res);
-    else {
-      const result = await res.json();
-      if (!result.ok) error = result.error || action + " failed";
-    }
+    else error = actionFailure(row.id, await res.json());
   } catch (e) {
     error = "cannot reach the supervisor: " + e.message;
   } finally {

@@ -4,6 +4,7 @@ import { Limits, LimitsLive } from "../../../src/automation/limits/Limits.js"
 import { Settings } from "../../../src/domain/Settings.js"
 import { LiveSettings, liveSettingsOf } from "../../../src/registry/liveSettings.js"
 import { Supervisor } from "../../../src/supervisor/Supervisor.js"
+import { makeFakeControl } from "../../../src/testing/FakeControl.js"
 import { type FakeProcessSampler, makeFakeProcessSampler } from "../../../src/testing/FakeProcessSampler.js"
 import {
   awaitHooks,
@@ -30,6 +31,8 @@ const withLimits = (options: { readonly settings?: Record<string, unknown> } = {
     const settingsInput = options.settings ?? {}
     const h = yield* makeHarness({ settings: settingsInput })
     const sampler = yield* makeFakeProcessSampler
+    // the limits send their kills as commands: a Control that records them
+    const control = yield* makeFakeControl(h.sup)
     const settings = Schema.decodeUnknownSync(Settings)(settingsInput)
     const live = yield* SubscriptionRef.make(settings)
     const interval = Duration.toMillis(settings.general.interval)
@@ -41,6 +44,7 @@ const withLimits = (options: { readonly settings?: Record<string, unknown> } = {
             Layer.succeed(Supervisor, h.sup),
             Layer.succeed(LiveSettings, liveSettingsOf(live)),
             sampler.layer,
+            control.layer,
           ),
         ),
       ),
@@ -60,7 +64,7 @@ const withLimits = (options: { readonly settings?: Record<string, unknown> } = {
     const adjust = (millis: number) => TestClock.adjust(millis)
     const setSettings = (input: Record<string, unknown>) =>
       SubscriptionRef.set(live, Schema.decodeUnknownSync(Settings)(input))
-    return { h, sampler, tick, adjust, setSettings }
+    return { h, sampler, tick, adjust, setSettings, control }
   })
 
 const killedLines = (h: Harness) =>
@@ -72,7 +76,7 @@ const burn = (sampler: FakeProcessSampler, pid: number, seconds: number) => samp
 describe("memory limit", () => {
   it.scoped("over memory_limit: killed, errored with the message, a retry used, then on_fail", () =>
     Effect.gen(function* () {
-      const { h, sampler, tick, adjust } = yield* withLimits()
+      const { h, sampler, tick, adjust, control } = yield* withLimits()
       const def = definition("web", {
         memory_limit: "80MB",
         retry: 1,
@@ -90,6 +94,12 @@ describe("memory limit", () => {
       expect(killed.retryPending).toBe(true)
       expect(yield* Ref.get(h.fake.signals)).toEqual([{ pgid: pid, signal: "SIGTERM" }])
       expect(yield* killedLines(h)).toEqual([`[supervisor] ${message}`])
+      // asked of Control as a Kill command of the sampled process, not of the supervisor directly
+      expect(
+        (yield* control.commands).map((c) =>
+          c._tag === "Kill" ? [c.id, c.pid, c.reason, c.message] : c._tag,
+        ),
+      ).toEqual([[WEB, pid, "limit", message]])
       // the retry: a new process, one retry used
       yield* adjust(1000)
       const retried = yield* awaitRuntime(h.sup, WEB, (r) => r.status.type === "waiting")
