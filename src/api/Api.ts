@@ -11,7 +11,7 @@ import { CleanResult, LogsCleared, StopResults, SupervisorInfo, WaitResult } fro
 import { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { BadDaemonId } from "../domain/DaemonId.js"
 import { LogEntry, LogStreamItem } from "../domain/LogEntry.js"
-import { LogLevelName } from "../domain/LogFormat.js"
+import { LogFilters } from "../domain/LogFilters.js"
 import { ProcessTreeNode } from "../domain/ProcessTree.js"
 import { StartEvent, StartFromEvent } from "../domain/StartEvent.js"
 import { StartOutcome } from "../domain/StartOutcome.js"
@@ -126,20 +126,7 @@ export class DaemonsGroup extends HttpApiGroup.make("daemons")
 
 export const LogsQuery = Schema.Struct({
   ids: Schema.Array(Schema.String),
-  lines: Schema.optional(Schema.Int),
-  since: Schema.optional(Schema.Number),
-  until: Schema.optional(Schema.Number),
-  /** Lines containing any of these (case-insensitive unless `case_sensitive`), or matching `regex`. */
-  grep: Schema.optional(Schema.Union(Schema.String, Schema.Array(Schema.String))),
-  regex: Schema.optional(Schema.String),
-  case_sensitive: Schema.optional(Schema.Boolean),
-  raw: Schema.optional(Schema.Boolean),
-  /** Only entries of this level or a more severe one (structured daemons: log_format). */
-  level: Schema.optional(LogLevelName),
-  /** Only entries whose parsed fields read so: `KEY=VALUE` each, all of them. */
-  fields: Schema.optional(Schema.Array(Schema.String)),
-  /** Only entries for which this expression (the subset of jq in docs/logs.md) holds. */
-  jq: Schema.optional(Schema.String),
+  ...LogFilters.fields,
 })
 /** `POST /api/cli/logs/text`: the stored lines of one daemon as plain text. */
 export const LogsTextQuery = Schema.Struct({

@@ -1,14 +1,24 @@
 // `POST /api/commands`: decodes the command, hands it to `Control.handle`, and answers its
 // encoded success (200) or failure (the status of its tag: src/domain/CommandErrors.ts); a start
-// with `wait: "events"` answers its progress as ndjson instead.
+// with `wait: "events"` answers its progress as ndjson instead, and a tail (or a logs query with
+// `stream`) its lines.
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Cause, Effect, Either, Exit, Fiber, ParseResult, Queue, Schema, Stream } from "effect"
 import type { ControlShape } from "../control/Control.js"
 import { Control } from "../control/Control.js"
-import { COMMAND_TAGS, Command, isStreamed, type StartingCommand } from "../domain/Command.js"
+import {
+  COMMAND_TAGS,
+  Command,
+  isLogStream,
+  isStreamed,
+  type LogStreamCommand,
+  type StartingCommand,
+} from "../domain/Command.js"
 import { type CommandError, commandErrorStatus } from "../domain/CommandErrors.js"
+import { HostInfo, type HostInfoShape } from "../domain/HostInfo.js"
 import { StartEvent } from "../domain/StartEvent.js"
 import { Api } from "./Api.js"
+import { logProgress, logResponse } from "./logCommands.js"
 import { ndjsonLines, ndjsonResponse } from "./ndjson.js"
 import { problem } from "./problem.js"
 
@@ -90,25 +100,35 @@ const streamed = (control: ControlShape, command: StartingCommand) =>
       : Effect.succeed(startEventsResponse(started.right)),
   )
 
+/** A log command's lines as ndjson, or its failure before they began. */
+export const logStreamed = (control: ControlShape, command: LogStreamCommand, host: HostInfoShape) =>
+  Effect.flatMap(logProgress(control, command), (opened) =>
+    Either.isLeft(opened)
+      ? answer(command, opened.left)
+      : Effect.succeed(logResponse(command, opened.right, host)),
+  )
+
 /** Handles a command given as a JSON value (the endpoint's body, or an alias's). */
-export const handleJson = (control: ControlShape, body: unknown) =>
+export const handleJson = (control: ControlShape, body: unknown, host: HostInfoShape) =>
   Effect.gen(function* () {
     const decoded = decodeCommand(body)
     if (Either.isLeft(decoded)) return problem(400, "BadCommand", decoded.left)
     const command = decoded.right
     if (isStreamed(command)) return yield* streamed(control, command)
+    if (isLogStream(command)) return yield* logStreamed(control, command, host)
     return yield* answer(command, yield* Effect.exit(control.handle(command)))
   })
 
 export const CommandsLive = HttpApiBuilder.group(Api, "commands", (h) =>
   Effect.gen(function* () {
     const control = yield* Control
+    const host = yield* HostInfo
     return h.handleRaw("handle", ({ request }) =>
       Effect.gen(function* () {
         const body = yield* Effect.either(request.json)
         if (Either.isLeft(body))
           return problem(400, "BadCommand", "the body is not JSON: send a command object")
-        return yield* handleJson(control, body.right)
+        return yield* handleJson(control, body.right, host)
       }),
     )
   }),

@@ -1,6 +1,14 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { CleanResult, StartOutcomes, StopResults, ToggleResults, WaitResult } from "../domain/CliOutput.js"
+import { NamespaceEntry } from "../domain/ApiNamespaces.js"
+import {
+  CleanResult,
+  LogLines,
+  StartOutcomes,
+  StopResults,
+  ToggleResults,
+  WaitResult,
+} from "../domain/CliOutput.js"
 import { Command } from "../domain/Command.js"
 import {
   ConfigUnusable,
@@ -9,6 +17,7 @@ import {
   UnknownDaemon,
   UsageError,
 } from "../domain/CommandErrors.js"
+import { SettingList } from "../domain/SettingsOutput.js"
 
 /** A body that is no command: not JSON, an unknown `_tag`, or wrong fields (the message says which). */
 export class BadCommand extends Schema.TaggedError<BadCommand>()(
@@ -25,10 +34,13 @@ export const CommandAnswer = Schema.Union(
   CleanResult,
   WaitResult,
   Schema.Struct({ killed: Schema.Boolean }),
+  LogLines,
+  SettingList,
+  Schema.Array(NamespaceEntry),
 ).annotations({
   identifier: "CommandAnswer",
   description:
-    'the command\'s success, encoded by its request class; with `wait: "events"` (Start, Restart, Run) an ndjson stream of StartEvent instead',
+    'the command\'s success, encoded by its request class; with `wait: "events"` (Start, Restart, Run) an ndjson stream of StartEvent instead; a Tail an ndjson stream of LogStreamItem, a Logs with `stream` one of LogEntry',
 })
 
 /**

@@ -9,22 +9,21 @@ import { SupervisorConfig } from "../config/SupervisorConfig.js"
 import { Control } from "../control/Control.js"
 import { proxyView } from "../control/proxyView.js"
 import type { ControlResult } from "../domain/ApiDaemonEntry.js"
-import { Disable, Enable, Restart, Start, Stop } from "../domain/Command.js"
+import { Disable, Enable, Namespaces, Restart, Start, Stop, Tail } from "../domain/Command.js"
 import { type BadDaemonId, qualifiedId } from "../domain/DaemonId.js"
 import { HostInfo } from "../domain/HostInfo.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { proxyEntries } from "../domain/slugs.js"
 import { EventLog } from "../events/EventLog.js"
-import { LogStore } from "../logs/LogStore.js"
 import { listPids } from "../process/procfs.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { Api } from "./Api.js"
+import { logStreamed } from "./commandHandlers.js"
 import { eventsResponse, sinceOf, wantsSse } from "./events.js"
-import { listNamespaces, registerNamespace, removeNamespace } from "./namespaces.js"
+import { registerNamespace, removeNamespace } from "./namespaces.js"
 import { problem } from "./problem.js"
-import { ndjsonStream } from "./respond.js"
-import { filteredTail, parseSince } from "./tailQuery.js"
+import { parseSince } from "./tailQuery.js"
 
 const outcomeResult = (o: StartOutcome): ControlResult => {
   switch (o._tag) {
@@ -56,7 +55,6 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
   Effect.gen(function* () {
     const sup = yield* Supervisor
     const control = yield* Control
-    const logs = yield* LogStore
     const host = yield* HostInfo
     const config = yield* SupervisorConfig
     const projects = yield* ProjectRegistry
@@ -118,7 +116,8 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
           })),
         )
         .handle("usage", () => history.snapshot)
-        .handle("namespaces", () => sup.list.pipe(Effect.flatMap((all) => listNamespaces(projects, all))))
+        // an alias of the Namespaces command
+        .handle("namespaces", () => control.handle(new Namespaces({ reason: "api" })).pipe(Effect.orDie))
         .handle("registerNamespace", ({ payload }) => registerNamespace(projects, payload.dir))
         .handle("removeNamespace", ({ path }) => removeNamespace(projects, path.namespace))
         .handle("proxies", () =>
@@ -156,12 +155,15 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
             yield* control.entry(id)
             const since = urlParams.since === undefined ? undefined : parseSince(urlParams.since)
             if (since !== undefined && Either.isLeft(since)) return problem(400, "BadRequest", since.left)
-            const stream = filteredTail(logs, id, {
+            // an alias of the Tail command
+            const command = new Tail({
+              selection: { ids: [id], all: false },
               lines: urlParams.lines ?? 10,
-              since: since === undefined ? undefined : since.right,
-              grep: urlParams.grep,
+              ...(since === undefined ? {} : { since: since.right }),
+              ...(urlParams.grep === undefined ? {} : { grep: urlParams.grep }),
+              reason: "api",
             })
-            return ndjsonStream(stream, host)
+            return yield* logStreamed(control, command, host)
           }),
         )
     )

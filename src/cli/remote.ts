@@ -152,6 +152,8 @@ export const remoteRefusal = (args: ReadonlyArray<string>): string | undefined =
   if (key === "logs" && args.some((a) => a === "--clear" || a === "-c"))
     return "`supervisor logs --clear` deletes log files on the supervisor's machine: it does not work with --url (SUPERVISOR_URL); run it there"
   if (REMOTE_COMMANDS.has(key)) return undefined
+  // reading the settings asks the supervisor (the Settings command); `settings set` writes files here
+  if (key === "settings" && (second === undefined || second === "list" || second === "get")) return undefined
   // an unknown word is the usage checks' to name
   return `\`supervisor ${key}\` needs the local files of the supervisor's machine (its configuration, state directory, shell or processes): it does not work with --url (SUPERVISOR_URL); run it there, or unset SUPERVISOR_URL`
 }

@@ -10,13 +10,14 @@ import { stopLevels } from "../domain/dependencyLevels.js"
 import type { Reason } from "../domain/Reason.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { withSlugs } from "../domain/slugs.js"
+import { LogStore } from "../logs/LogStore.js"
 import { ProcessSampler } from "../process/ProcessSampler.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
 import { type DaemonNotFound, daemonNotFound } from "../supervisor/errors.js"
 import { daemonUsage } from "../supervisor/resourceUsage.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { awaitCompletion, completedHereById } from "./completion.js"
-import { type CommandResult, type CommandSink, type HandleDeps, makeHandle } from "./handle.js"
+import { type CommandResult, type HandleDeps, makeHandle, type SinkOf } from "./handle.js"
 import { mergeDefinitions, mergeListing } from "./listing.js"
 import type { StartPlan, StopResult } from "./plan.js"
 import { eventWithProxyUrls, withProxyUrl } from "./proxyOutcomes.js"
@@ -30,7 +31,7 @@ export interface ControlShape {
    * Handles one command of the protocol (src/domain/Command.ts): every front-end and background
    * actor sends these. `sink` hears a start's progress when the command asks for `wait: "events"`.
    */
-  readonly handle: <C extends Command>(command: C, sink?: CommandSink) => CommandResult<C>
+  readonly handle: <C extends Command>(command: C, sink?: SinkOf<C>) => CommandResult<C>
   /**
    * Every daemon the supervisor runs or ran, plus those of the known projects (their live
    * configuration: ProjectRegistry) that never ran (`available`, or `disabled`); with `usage`,
@@ -62,6 +63,7 @@ export const ControlLive = Layer.effect(
     const sampler = yield* ProcessSampler
     const loader = yield* ConfigLoader
     const supervisorConfig = yield* SupervisorConfig
+    const logs = yield* LogStore
     /** Fills each entry's `slug` and `proxy_url` from the slugs in force now. */
     const slugged = (entries: ReadonlyArray<ApiDaemonEntry>) =>
       Effect.map(proxyView(loader, projects, supervisorConfig), (v) => withSlugs(entries, v.slugs, v.proxy))
@@ -198,6 +200,9 @@ export const ControlLive = Layer.effect(
       start: control.start,
       startEvents: control.startEvents,
       stop: control.stop,
+      logs,
+      env: supervisorConfig.env,
+      ran: sup.list,
     })
     const { start: _start, startEvents: _startEvents, stop: _stop, ...shape } = control
     return shape satisfies ControlShape

@@ -10,6 +10,7 @@ import type {
   Disable,
   Enable,
   Kill,
+  LogStreamCommand,
   Restart,
   Run,
   Start,
@@ -31,12 +32,16 @@ import type { StartOutcome } from "../domain/StartOutcome.js"
 import type { SupervisorShape } from "../supervisor/Supervisor.js"
 import { completedHere } from "./completion.js"
 import type { StartPlan } from "./plan.js"
-import { loadFrom, type SelectDeps, selectFor } from "./selectFor.js"
+import { type LogSink, makeReads, type ReadDeps } from "./reads.js"
+import { loadFrom, selectFor } from "./selectFor.js"
 import { resolveId } from "./selection.js"
 import { waitingListOf } from "./waiting.js"
 
 /** Hears a start's progress (`wait: "events"`): the waiting list first, then each event. */
 export type CommandSink = (event: StartProgress) => Effect.Effect<void>
+
+/** The sink of a command: a start's progress, or the lines of a streamed log answer. */
+export type SinkOf<C extends Command> = C extends LogStreamCommand ? LogSink : CommandSink
 
 /** The answer of a command, typed by its request class. */
 export type CommandResult<C extends Command> = Effect.Effect<
@@ -44,7 +49,7 @@ export type CommandResult<C extends Command> = Effect.Effect<
   Schema.WithResult.Failure<C>
 >
 
-export interface HandleDeps extends SelectDeps {
+export interface HandleDeps extends ReadDeps {
   readonly sup: SupervisorShape
   readonly start: (plan: StartPlan, reason: Reason) => Effect.Effect<ReadonlyArray<StartOutcome>>
   readonly startEvents: (plan: StartPlan, reason: Reason) => Stream.Stream<StartEvent>
@@ -232,10 +237,15 @@ export const makeHandle = (deps: HandleDeps) => {
       sink,
     )
 
+  const reads = makeReads(deps)
+
   const kill = (c: Kill) => Effect.map(sup.kill(c.id, c.reason, c.message, c.pid), (killed) => ({ killed }))
 
-  const dispatch = (command: Command, sink: CommandSink | undefined) =>
-    Match.valueTags(command, {
+  const dispatch = (command: Command, given: CommandSink | LogSink | undefined) => {
+    // the caller's sink is the one its command's type asks for (SinkOf)
+    const sink = given as CommandSink | undefined
+    const logSink = given as LogSink | undefined
+    return Match.valueTags(command, {
       Start: (c) => start(c, c.force, sink),
       Restart: (c) => (c.if_running ? restartIfRunning(c) : start(c, true, sink)),
       Stop: stop,
@@ -245,10 +255,18 @@ export const makeHandle = (deps: HandleDeps) => {
       Wait: wait,
       Run: (c) => run(c, sink),
       Kill: kill,
+      Logs: (c) => reads.logs(c, logSink),
+      Tail: (c) => reads.tail(c, logSink),
+      Settings: reads.settings,
+      Namespaces: reads.namespaces,
     })
+  }
 
-  /** Handles one command; `sink` hears a start's progress when it asks for `wait: "events"`. */
-  return <C extends Command>(command: C, sink?: CommandSink): CommandResult<C> =>
+  /**
+   * Handles one command; `sink` hears a start's progress when it asks for `wait: "events"`, and
+   * the lines of a tail or of a streamed logs query.
+   */
+  return <C extends Command>(command: C, sink?: SinkOf<C>): CommandResult<C> =>
     Metric.increment(
       Metric.tagged(Metric.tagged(commandsTotal, "command", command._tag), "source", command.reason),
     ).pipe(

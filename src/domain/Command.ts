@@ -4,11 +4,14 @@
 // them. Each request names its success and failure schemas, so any client encodes the command
 // and decodes its answer with the same classes.
 import { Schema } from "effect"
-import { CleanResult, StartOutcomes, StopResults, ToggleResults, WaitResult } from "./CliOutput.js"
+import { NamespaceEntry } from "./ApiNamespaces.js"
+import { CleanResult, LogLines, StartOutcomes, StopResults, ToggleResults, WaitResult } from "./CliOutput.js"
 import { CommandError } from "./CommandErrors.js"
 import { DaemonConfig } from "./DaemonConfig.js"
 import { DaemonDefinition } from "./DaemonDefinition.js"
+import { LogFilters } from "./LogFilters.js"
 import { Reason } from "./Reason.js"
+import { SettingList } from "./SettingsOutput.js"
 
 /** The directory a CLI ran in, with its environment: the configuration seen from there. */
 export const FromDirectory = Schema.TaggedStruct("Directory", {
@@ -169,6 +172,50 @@ export class Kill extends Schema.TaggedRequest<Kill>()("Kill", {
   },
 }) {}
 
+/**
+ * The stored log entries of the selection (`all`: every daemon known), filtered, several daemons
+ * interleaved by time. `stream` answers them as ndjson, a LogEntry per line, read as they are sent.
+ */
+export class Logs extends Schema.TaggedRequest<Logs>()("Logs", {
+  failure: CommandError,
+  success: LogLines,
+  payload: {
+    selection: Selection,
+    ...LogFilters.fields,
+    stream: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+    ...reason,
+  },
+}) {}
+
+/**
+ * Follows the selection's logs: the last `lines` (default 10) stored entries that match, then every
+ * new one, until the client leaves. Always streamed: ndjson, a LogStreamItem per line (an entry, or
+ * `{ _clear, _gen }` when the logs are cleared). `until` is refused: new lines are always later.
+ */
+export class Tail extends Schema.TaggedRequest<Tail>()("Tail", {
+  failure: CommandError,
+  success: Schema.Void,
+  payload: { selection: Selection, ...LogFilters.fields, ...reason },
+}) {}
+
+/**
+ * Every setting with its value in force, its default and where it comes from: as read from the
+ * directory of `from` with its environment (`supervisor settings` there), else the supervisor's
+ * own global settings (its global files and environment, read again when they change).
+ */
+export class ReadSettings extends Schema.TaggedRequest<ReadSettings>()("Settings", {
+  failure: CommandError,
+  success: SettingList,
+  payload: { from: Schema.optional(FromDirectory), ...reason },
+}) {}
+
+/** The namespaces the supervisor knows: its known projects' and those of the daemons it ran. */
+export class Namespaces extends Schema.TaggedRequest<Namespaces>()("Namespaces", {
+  failure: CommandError,
+  success: Schema.Array(NamespaceEntry),
+  payload: { ...reason },
+}) {}
+
 /** Every command, by its `_tag`. */
 export const Command = Schema.Union(
   Start,
@@ -180,6 +227,10 @@ export const Command = Schema.Union(
   Wait,
   Run,
   Kill,
+  Logs,
+  Tail,
+  ReadSettings,
+  Namespaces,
 ).annotations({
   identifier: "Command",
 })
@@ -190,6 +241,12 @@ export type StartingCommand = Start | Restart | Run
 
 export const isStreamed = (c: Command): c is StartingCommand =>
   (c._tag === "Start" || c._tag === "Restart" || c._tag === "Run") && c.wait === "events"
+
+/** The commands answered with log lines as ndjson: a tail, and a logs query with `stream`. */
+export type LogStreamCommand = Logs | Tail
+
+export const isLogStream = (c: Command): c is LogStreamCommand =>
+  c._tag === "Tail" || (c._tag === "Logs" && c.stream)
 
 /** Every tag, for the metrics and the docs. */
 export const COMMAND_TAGS = Command.members.map((m) => m._tag)

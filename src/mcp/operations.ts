@@ -4,8 +4,14 @@ import { Data, Effect, Either, Option, Schema } from "effect"
 import { type LoadOptions, loadConfig } from "../config/Loader.js"
 import { currentNamespace, resolveId } from "../control/selection.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
-import { type DaemonStatusOutput, type LogLines, StartOutcomes, StopResults } from "../domain/CliOutput.js"
-import { Restart, type Selection, Start, Stop as StopCommand } from "../domain/Command.js"
+import { type DaemonStatusOutput, LogLines, StartOutcomes, StopResults } from "../domain/CliOutput.js"
+import {
+  Logs as LogsCommand,
+  Restart,
+  type Selection,
+  Start,
+  Stop as StopCommand,
+} from "../domain/Command.js"
 import { formatProblem } from "../domain/ConfigProblem.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { Settings } from "../domain/Settings.js"
@@ -130,6 +136,7 @@ export const operations = (connect: Connect, here: LoadOptions) => {
     )
   const isOutcomes = Schema.is(StartOutcomes)
   const isStopResults = Schema.is(StopResults)
+  const isLogLines = Schema.is(LogLines)
 
   return {
     /** `GET /api/daemons`: every daemon the supervisor knows, or those of `namespace`. */
@@ -198,25 +205,22 @@ export const operations = (connect: Connect, here: LoadOptions) => {
       readonly since?: string | undefined
       readonly grep?: ReadonlyArray<string> | undefined
     }) =>
-      withApi(false, (config, api) =>
+      withApi(false, (_config, api) =>
         Effect.gen(function* () {
           const since = query.since === undefined ? undefined : parseTimeArg(query.since)
           if (since !== undefined && Either.isLeft(since))
             return yield* new ToolFailure({ message: `error: ${since.left}` })
-          const known = yield* api.daemons.list()
-          const ids =
-            query.ids.length > 0
-              ? yield* Effect.forEach(query.ids, (id) => resolveId(id, config, known))
-              : known.map((k) => k.id.qualified)
           const grep = query.grep === undefined || query.grep.length === 0 ? undefined : query.grep
-          return yield* api.cli.logs({
-            payload: {
-              ids,
-              lines: query.lines,
-              ...(since !== undefined && { since: since.right }),
-              ...(grep !== undefined && { grep }),
-            },
+          // the Logs command: the supervisor selects the daemons as typed in the server's directory
+          const command = new LogsCommand({
+            selection: query.ids.length > 0 ? selection(query.ids) : { ids: [], all: true },
+            lines: query.lines,
+            ...(since !== undefined && { since: since.right }),
+            ...(grep !== undefined && { grep }),
+            stream: false,
+            reason: "mcp",
           })
+          return yield* answered("Logs", api.commands.handle({ payload: command }), isLogLines)
         }).pipe(Effect.map((lines): typeof LogLines.Type => lines)),
       ),
 

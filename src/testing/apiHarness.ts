@@ -139,12 +139,20 @@ export const makeApiHarness = (options: ApiHarnessOptions = {}) =>
         return { status: response.status, contentType: response.headers.get("content-type"), text, json }
       })
     /**
-     * A GET of an open-ended stream: its status, content type, and `read(until)`, which reads the
-     * body until `until` holds for the text so far (then the request is cancelled).
+     * A GET (a POST of `payload` when given) of an open-ended stream: its status, content type, and
+     * `read(until)`, which reads the body until `until` holds for the text so far.
      */
-    const openStream = (path: string, headers: Record<string, string> = {}) =>
+    const openStream = (path: string, headers: Record<string, string> = {}, payload?: unknown) =>
       Effect.promise(async () => {
-        const response = await web.handler(new Request(`http://localhost${path}`, { headers }))
+        const init: RequestInit =
+          payload === undefined
+            ? { headers }
+            : {
+                method: "POST",
+                headers: { ...headers, "content-type": "application/json" },
+                body: JSON.stringify(payload),
+              }
+        const response = await web.handler(new Request(`http://localhost${path}`, init))
         const body = response.body
         if (body === null) throw new Error(`no body for ${path}`)
         const reader = body.getReader()

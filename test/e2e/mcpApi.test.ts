@@ -98,6 +98,24 @@ describe("supervisor mcp through the API", () => {
   )
 
   it(
+    "reads logs with a Logs command the supervisor counts as sent by mcp",
+    async () => {
+      const started = sb.cli(["start", "web"], app)
+      expect(started.status, started.stderr).toBe(0)
+      const before = { mcp: await handled("Logs", "mcp"), cli: await handled("Logs", "cli") }
+      const read = await call("logs", { ids: ["web"], n: 5 })
+      expect(read.isError, read.content[0]?.text).toBeFalsy()
+      expect(await handled("Logs", "mcp")).toBe(before.mcp + 1)
+      expect(await handled("Logs", "cli")).toBe(before.cli)
+      // an unknown daemon is the command's typed failure, in the tool's words
+      const unknown = await call("logs", { ids: ["nope"] })
+      expect(unknown.isError).toBe(true)
+      expect(unknown.content[0]?.text).toMatch(/nope/)
+    },
+    T,
+  )
+
+  it(
     "answers a list while a start waits for readiness: tool calls do not queue behind each other",
     async () => {
       let settled = false

@@ -174,6 +174,26 @@ describe("the CLI with --url against a supervisor over HTTPS", () => {
   )
 
   it(
+    "settings reads the remote supervisor's own settings (a Settings command), not this HOME's",
+    () => {
+      const tls = remote(["settings", "get", "api.tls"])
+      expect(tls.status, tls.stderr).toBe(0)
+      expect(tls.stdout.trim()).toBe("true")
+      const listed = remote(["settings", "list", "--json"])
+      expect(listed.status, listed.stderr).toBe(0)
+      expect(
+        (JSON.parse(listed.stdout) as Array<{ key: string; value?: unknown }>).find(
+          (e) => e.key === "api.bind_address",
+        )?.value,
+      ).toBe("127.0.0.2")
+      // writing one stays refused: it writes this machine's files
+      const set = remote(["settings", "set", "logs.log_format", "json"])
+      expect(set.status).toBe(2)
+    },
+    T,
+  )
+
+  it(
     "a wrong token fails with one line naming the URL and the fix",
     () => {
       const r = remote(["list"], clientEnv({ SUPERVISOR_API_TOKEN: "0".repeat(64) }))

@@ -75,13 +75,15 @@ const fakeApi = (known: ReadonlyArray<ApiDaemonEntry>, seen: Array<string>) =>
           _tag: string
           selection: { ids: ReadonlyArray<string>; from?: { _tag: string; cwd?: string } }
           force?: boolean
+          lines?: number
+          grep?: ReadonlyArray<string>
           reason: string
         }
       }) =>
         Effect.sync(() => {
           const from = payload.selection.from
           seen.push(
-            `${payload._tag} ${payload.selection.ids.join(" ")}${payload.force ? " force" : ""} from ${from?._tag} ${from?.cwd === app ? "here" : from?.cwd} by ${payload.reason}`,
+            `${payload._tag} ${payload.selection.ids.join(" ")}${payload.force ? " force" : ""}${payload.lines === undefined ? "" : ` -n ${payload.lines}`}${payload.grep ? ` grep ${payload.grep.join(",")}` : ""} from ${from?._tag} ${from?.cwd === app ? "here" : from?.cwd} by ${payload.reason}`,
           )
           return payload._tag === "Stop"
             ? payload.selection.ids.map((id) => ({ id, was_running: true, killed: false }))
@@ -223,14 +225,14 @@ describe("mcpDefinition", () => {
       const r = await tools[name]!.call(args)
       expect(r.isError, `${name} ${JSON.stringify(args)}: ${r.text}`).toBe(false)
     }
-    // the daemon actions are commands with the IDs as typed, read from the server's directory
-    // (the supervisor resolves them); logs resolves its IDs on the listing first
+    // the daemon actions and logs are commands with the IDs as typed, read from the server's
+    // directory (the supervisor resolves them)
     expect(seen.filter((s) => s !== "GET /api/daemons")).toEqual([
       "Start web api force from Directory here by mcp",
       "Start api from Directory here by mcp",
       "Stop web api from Directory here by mcp",
       "Restart web from Directory here by mcp",
-      "logs app/web -n 5 grep up",
+      "Logs web -n 5 grep up from Directory here by mcp",
       "Start api web from Directory here by mcp",
     ])
     const dash = await tools.stop!.call({ id: "--all" })

@@ -1,15 +1,19 @@
+import * as nodePath from "node:path"
 import { HttpClientRequest } from "@effect/platform"
 import { Console, Effect, Either, Option, Schema, Stream } from "effect"
 import { resolveId, UsageError } from "../../control/selection.js"
 import { LogsCleared } from "../../domain/CliOutput.js"
+import { Logs, type Selection, Tail } from "../../domain/Command.js"
 import { jsonEncoder } from "../../domain/jsonEncoding.js"
 import { isLogClear, LogEntry, LogStreamItem } from "../../domain/LogEntry.js"
 import { parseTimeArg } from "../../domain/timeArg.js"
+import { VERSION } from "../../domain/version.js"
 import { stripAnsi } from "../../logs/ansi.js"
 import type { LogsOptions } from "../args/logs.js"
 import { SupervisorClient } from "../client.js"
-import { ndjsonItems } from "../ndjson.js"
+import { commandItems, hereFrom, stringEnv } from "../commandStream.js"
 import { cyan, dim, ExitCode, isTTY, note, printJson, red } from "../output.js"
+import { isRemote } from "../remote.js"
 import { handleErrors, loadHere, Reported, withClient } from "../session.js"
 import { withSlugProjects } from "../slugIds.js"
 import { structuredFlags } from "./logFilters.js"
@@ -82,31 +86,43 @@ export const logs = (o: LogsOptions) =>
         config,
         Effect.gen(function* () {
           const c = yield* SupervisorClient
-          const known = yield* c.api.daemons.list().pipe(Effect.orDie)
-          const ids =
-            o.ids.length > 0
-              ? yield* Effect.forEach(o.ids, (id) =>
-                  Effect.flatMap(withSlugProjects(config, [id]), (c) => resolveId(id, c, known)),
-                )
-              : known.map((k) => k.id.qualified)
           if (o.clear) {
+            const known = yield* c.api.daemons.list().pipe(Effect.orDie)
+            const ids =
+              o.ids.length > 0
+                ? yield* Effect.forEach(o.ids, (id) =>
+                    Effect.flatMap(withSlugProjects(config, [id]), (c) => resolveId(id, c, known)),
+                  )
+                : known.map((k) => k.id.qualified)
             yield* c.api.cli.clearLogs({ payload: { ids } }).pipe(Effect.orDie)
             if (o.json) return yield* printJson(LogsCleared, { cleared: ids })
             return yield* Console.log(
               `cleared the logs of ${ids.length} daemon${ids.length === 1 ? "" : "s"}`,
             )
           }
-          const many = ids.length > 1
+          // the supervisor selects the daemons: the IDs as typed here (short IDs, slugs), every
+          // daemon it knows without any; against a URL, IDs as it knows them
+          const remote = isRemote()
+          const selection: Selection =
+            o.ids.length === 0
+              ? { ids: [], all: true }
+              : remote
+                ? { ids: o.ids, all: false }
+                : { ids: o.ids, all: false, from: hereFrom() }
+          // a line names its daemon when several are read
+          const many =
+            o.ids.length === 0
+              ? (yield* c.api.daemons.list().pipe(Effect.orDie)).length > 1
+              : o.ids.length > 1
           const grep = o.grep.length === 0 ? undefined : o.grep
-          const line = (e: LogEntry) => {
+          const line = (e: LogEntry, severalDaemons: boolean) => {
             const message = o.raw ? stripAnsi(e.message) : e.message
-            const prefix = [o.noTimestamp ? "" : dim(e.timestamp), many ? cyan(e.daemon_id) : ""]
+            const prefix = [o.noTimestamp ? "" : dim(e.timestamp), severalDaemons ? cyan(e.daemon_id) : ""]
               .filter(Boolean)
               .join(" ")
             return prefix ? `${prefix} ${message}` : message
           }
-          const query = {
-            ids,
+          const filters = {
             ...(since && Either.isRight(since) && { since: since.right }),
             ...(until && Either.isRight(until) && { until: until.right }),
             ...(grep !== undefined && { grep }),
@@ -115,18 +131,31 @@ export const logs = (o: LogsOptions) =>
             raw: o.raw,
             ...structured,
           }
-          const [only] = ids
+          const [only] = o.ids
           const filtered =
             since ||
             until ||
             grep !== undefined ||
             regexText !== undefined ||
             Object.keys(structured).length > 0
-          if (!o.tail && !o.json && only !== undefined && !many && !filtered && (o.noTimestamp || !isTTY())) {
+          if (
+            !remote &&
+            !o.tail &&
+            !o.json &&
+            only !== undefined &&
+            !many &&
+            !filtered &&
+            (o.noTimestamp || !isTTY())
+          ) {
             // One daemon's lines as the supervisor reads them, as text (no colours to add): copied
-            // to stdout as they come, without an entry per line on either side (docs/logs.md).
-            const request = yield* HttpClientRequest.post("http://localhost/api/cli/logs/text").pipe(
+            // to stdout as they come, without an entry per line on either side (docs/logs.md). The
+            // supervisor resolves the ID as typed here; when it leaves that to a command (a 409:
+            // warnings, an ID to complain about), the Logs command below answers.
+            const request = yield* HttpClientRequest.post("http://localhost/api/cli/logs/text-from").pipe(
               HttpClientRequest.bodyJson({
+                version: VERSION,
+                cwd: nodePath.resolve(process.cwd()),
+                env: stringEnv(),
                 id: only,
                 lines: Option.getOrElse(o.lines, () => 100),
                 raw: o.raw,
@@ -134,54 +163,64 @@ export const logs = (o: LogsOptions) =>
               }),
             )
             const response = yield* c.http.execute(request).pipe(Effect.orDie)
-            if (response.status !== 200)
-              return yield* Effect.dieMessage(yield* response.text.pipe(Effect.orDie))
-            return yield* response.stream.pipe(
-              Stream.runForEach(writeOut),
-              Effect.catchAll(() =>
-                Console.error(`${red("error:")} the supervisor stopped answering before the last line`).pipe(
-                  Effect.zipRight(Effect.fail(new Reported({ code: ExitCode.failure }))),
+            if (response.status === 200)
+              return yield* response.stream.pipe(
+                Stream.runForEach(writeOut),
+                Effect.catchAll(() =>
+                  Console.error(
+                    `${red("error:")} the supervisor stopped answering before the last line`,
+                  ).pipe(Effect.zipRight(Effect.fail(new Reported({ code: ExitCode.failure })))),
                 ),
-              ),
-            )
+              )
+            if (response.status !== 409)
+              return yield* Effect.dieMessage(yield* response.text.pipe(Effect.orDie))
+            yield* response.text.pipe(Effect.ignore)
           }
           if (!o.tail) {
-            // Streamed: entries are printed as they arrive, a chunk at a time (`-n 1000000`
-            // neither waits for the whole answer nor holds it in memory twice).
-            const request = yield* HttpClientRequest.post("http://localhost/api/cli/logs/stream").pipe(
-              HttpClientRequest.bodyJson({ ...query, lines: Option.getOrElse(o.lines, () => 100) }),
-            )
+            // Streamed (the Logs command with `stream`): entries are printed as they arrive, a
+            // chunk at a time (`-n 1000000` neither waits for the whole answer nor holds it in
+            // memory twice).
+            const command = new Logs({
+              selection,
+              ...filters,
+              lines: Option.getOrElse(o.lines, () => 100),
+              stream: true,
+              reason: "cli",
+            })
             let first = true
-            if (o.json) yield* writeOut("[")
-            yield* ndjsonItems(c, request).pipe(
+            let opened = false
+            yield* commandItems(c, command).pipe(
               Stream.runForEachChunk((chunk) => {
-                let text = ""
+                let text = o.json && !opened ? "[" : ""
+                opened = true
                 for (const item of chunk) {
                   const e = item as LogEntry
                   if (o.json) {
                     text += `${first ? "\n" : ",\n"}${indent(entryJson(e))}`
                     first = false
-                  } else text += `${line(e)}\n`
+                  } else text += `${line(e, many)}\n`
                 }
                 return writeOut(text)
               }),
-              Effect.orDie,
             )
-            if (o.json) yield* writeOut(first ? "]\n" : "\n]\n")
+            if (o.json) yield* writeOut(`${opened ? "" : "["}${first ? "]\n" : "\n]\n"}`)
             return
           }
-          // Follow: the supervisor merges the daemons' history by time, then their new lines.
-          const follow = yield* HttpClientRequest.post("http://localhost/api/cli/logs/follow").pipe(
-            HttpClientRequest.bodyJson({ ...query, lines: Option.getOrElse(o.lines, () => 10) }),
-          )
-          yield* ndjsonItems(c, follow).pipe(
+          // Follow (the Tail command): the supervisor merges the daemons' history by time, then
+          // their new lines.
+          const command = new Tail({
+            selection,
+            ...filters,
+            lines: Option.getOrElse(o.lines, () => 10),
+            reason: "cli",
+          })
+          yield* commandItems(c, command).pipe(
             Stream.map(decodeItem),
             Stream.runForEach((item) => {
               if (isLogClear(item))
                 return writeOut(o.json ? `${itemJson(item)}\n` : `${dim("-- logs cleared --")}\n`)
-              return writeOut(`${o.json ? itemJson(item) : line(item)}\n`)
+              return writeOut(`${o.json ? itemJson(item) : line(item, many)}\n`)
             }),
-            Effect.orDie,
           )
           // a follow only ends when the supervisor ends it: say so, or it looks like a hang-up
           yield* note(dim("-- the supervisor stopped; no more lines will come --"))

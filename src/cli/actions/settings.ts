@@ -1,8 +1,9 @@
 // `supervisor settings`, `settings list` and `settings get`: the settings in force here, read from
 // the one settings Schema (src/config/settingsInfo.ts), with their defaults and sources.
-import { Console, Effect, Option } from "effect"
+import { Console, Effect, Either, Option, Schema } from "effect"
 import { settingEntries } from "../../config/settingsEntries.js"
 import { findSetting, settingInfos } from "../../config/settingsInfo.js"
+import { ReadSettings } from "../../domain/Command.js"
 import { settingGroups } from "../../domain/Settings.js"
 import {
   type SettingEntry,
@@ -10,11 +11,42 @@ import {
   SettingList,
 } from "../../domain/SettingsOutput.js"
 import { nearest } from "../../domain/suggest.js"
+import { SupervisorClient, supervisorClientLayer } from "../client.js"
+import { hereFrom } from "../commandStream.js"
 import { ExitCode, exitWith, printJson, red } from "../output.js"
+import { isRemote } from "../remote.js"
 import { handleErrors, loadHere } from "../session.js"
 import { renderTable } from "../table.js"
 
-const here = Effect.map(loadHere(true), (config) => settingEntries(config, process.env))
+/**
+ * The settings in force here: the Settings command, answered by the running supervisor from this
+ * directory and environment (with --url: the remote supervisor's own settings). Without a
+ * supervisor (none is started for this) they are read here, the same way.
+ */
+const here = Effect.gen(function* () {
+  const config = yield* loadHere(true)
+  const command = new ReadSettings({ ...(isRemote() ? {} : { from: hereFrom() }), reason: "cli" })
+  const answered = yield* Effect.flatMap(SupervisorClient, (c) =>
+    c.api.commands.handle({ payload: command }),
+  ).pipe(Effect.provide(supervisorClientLayer({ autoStart: false })), Effect.either)
+  if (Either.isRight(answered) && isSettingList(answered.right)) return answered.right
+  // against a URL the answer is the only source: say why there is none
+  if (isRemote())
+    return yield* Effect.fail({
+      _tag: "SettingsUnavailable",
+      message: Either.isLeft(answered)
+        ? errorMessage(answered.left)
+        : "the supervisor answered Settings with another shape",
+    })
+  return settingEntries(config, process.env)
+})
+
+const isSettingList = Schema.is(SettingList)
+
+const errorMessage = (e: unknown): string =>
+  typeof e === "object" && e !== null && "message" in e && typeof e.message === "string" && e.message !== ""
+    ? e.message
+    : String(e)
 
 /** A value as a TOML file writes it (inline tables for tables). */
 export const tomlText = (value: unknown): string => {
