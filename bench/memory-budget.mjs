@@ -60,7 +60,7 @@ const VARIANTS = {
     env: { SUPERVISOR_PROXY_ENABLE: "true", SUPERVISOR_PROXY_PORT: "0" },
   },
   "cron (one daemon)": withDaemons(
-    '[daemons.c]\nrun = "exec sleep 100000"\ncron = { schedule = "0 0 * * *" }\n',
+    '[daemons.c]\nrun = "exec sleep 100000"\ncron = { schedule = "0 0 0 * * *" }\n',
   ),
   "watch (one daemon)": withDaemons('[daemons.w]\nrun = "exec sleep 100000"\nwatch = ["*.txt"]\n'),
   "limits (memory_limit on all)": { limits: true },
