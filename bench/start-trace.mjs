@@ -61,13 +61,19 @@ host.stderr.setEncoding("utf8").on("data", (chunk) => {
   pending = lines.pop()
   for (const l of lines) if (l.startsWith("trace ")) traces.push(JSON.parse(l.slice(6)))
 })
-const nextTrace = async () => {
-  const end = Date.now() + 30_000
-  while (traces.length === 0 && Date.now() < end) await sleep(50)
-  if (traces.length === 0) throw new Error("no trace from the supervisor")
-  const t = traces
-  traces = []
-  return t
+/** The next trace of a burst with a request to `path`; the traces before it are dropped. */
+const nextTrace = async (path) => {
+  const end = Date.now() + 60_000
+  for (;;) {
+    const i = traces.findIndex((t) => t.phases.some((p) => p.name === `http POST ${path}`))
+    if (i >= 0) {
+      const t = traces[i]
+      traces = traces.slice(i + 1)
+      return t
+    }
+    if (Date.now() > end) throw new Error(`no trace of ${path} from the supervisor`)
+    await sleep(50)
+  }
 }
 const median = (xs) => {
   const s = xs.filter((x) => x !== undefined).sort((a, b) => a - b)
@@ -91,7 +97,7 @@ try {
     const spawned = performance.timeOrigin + performance.now()
     cli("start", "--all", "--quiet")
     const exited = performance.timeOrigin + performance.now()
-    const [trace] = await nextTrace()
+    const trace = await nextTrace("/api/cli/start-from")
     const phases = Object.fromEntries(
       trace.phases.map((p) => [
         p.name,
@@ -102,7 +108,7 @@ try {
     rounds.push({ total: exited - spawned, phases, arrive: request?.first, answered: request?.last })
     cli("stop", "--all")
     cli("clean")
-    await nextTrace()
+    await nextTrace("/api/cli/clean")
   }
   console.log(
     `start --all of ${N} daemons, ${ROUNDS} rounds, supervisor flags ${FLAGS.join(" ")}; load average ${loadavg()
