@@ -1,6 +1,7 @@
 // The supervisor's memory per subsystem: RSS, heap and code at idle with N daemons, for one
 // configuration after another, each a feature switched on (or off) against the base.
 // Usage: node bench/memory-budget.mjs [--daemons 50] [--repeat 3] [--only base,web,...] [--flags "..."]
+//          [--cycles 0]
 // (build first: npm run build). Each life runs `node <the background supervisor's flags>
 // -r bench/memory-probe.cjs dist/supervisor.cjs supervisor run` on a fresh state directory, starts
 // the N sleepers of bench/project.mjs (plus what the variant adds), exercises the feature once
@@ -24,6 +25,8 @@ const opt = (name, fallback) => {
 }
 const N = Number(opt("daemons", 50))
 const REPEAT = Number(opt("repeat", 3))
+// start/stop/clean cycles before the measured start (bench/daemons.mjs measures after its rounds)
+const CYCLES = Number(opt("cycles", 0))
 const here = fileURLToPath(new URL(".", import.meta.url))
 // the flags a background supervisor runs with (src/host/nodeFlags.ts), unless --flags says others
 const FLAGS =
@@ -138,6 +141,11 @@ const life = async (name) => {
       if (Date.now() > deadline) throw new Error("the supervisor did not start")
       await sleep(100)
     }
+    for (let c = 0; c < CYCLES; c++) {
+      cli("start", "--all", "--quiet")
+      cli("stop", "--all")
+      cli("clean")
+    }
     cli("start", "--all", "--quiet")
     for (let i = 0; i < 3; i++) cli("list", "--json")
     const token = existsSync(join(state, "api-token"))
@@ -210,7 +218,7 @@ try {
     ["malloced", (x) => x.after.malloced],
   ]
   console.log(
-    `${N} daemons, ${REPEAT} lives each, flags: ${FLAGS.join(" ") || "(none)"}; load average ${loadavg()
+    `${N} daemons, ${CYCLES} start/stop cycles first, ${REPEAT} lives each, flags: ${FLAGS.join(" ") || "(none)"}; load average ${loadavg()
       .map((l) => l.toFixed(1))
       .join(" ")}`,
   )
