@@ -81,6 +81,44 @@ const exportExternal = {
   },
 }
 
+// The supervisor serves no WebSocket, but @effect/platform-node's HTTP server imports `ws` at load
+// (to answer an upgrade, which it prepares lazily): a module whose getters load the real one on
+// first use keeps its ~1 MiB of heap out of the supervisor until then.
+const wsPath = createRequire(import.meta.url).resolve("ws")
+const lazyWs = {
+  name: "lazy-ws",
+  setup(b) {
+    b.onResolve({ filter: /^ws$/ }, (args) =>
+      /[/\\]@effect[/\\]platform-node/.test(args.importer) ? { path: "ws", namespace: "lazy-ws" } : undefined,
+    )
+    b.onLoad({ filter: /.*/, namespace: "lazy-ws" }, () => ({
+      contents: `let ws
+const load = () => (ws ??= require(${JSON.stringify(wsPath)}))
+module.exports = {
+  get WebSocket() { return load().WebSocket },
+  get WebSocketServer() { return load().WebSocketServer },
+  get createWebSocketStream() { return load().createWebSocketStream },
+}`,
+      loader: "js",
+      resolveDir: process.cwd(),
+    }))
+  },
+}
+
+// node-forge (the proxy's and the API listener's local CA, ~290 KiB) is a bundle of its own,
+// dist/forge.cjs, required when a certificate is first made or read: a supervisor without the
+// proxy or an HTTPS listener does not hold its source.
+const forgeExternal = {
+  name: "forge-external",
+  setup(b) {
+    b.onResolve({ filter: /^node-forge$/ }, () => ({ path: "forge", namespace: "forge-bundle" }))
+    b.onLoad({ filter: /.*/, namespace: "forge-bundle" }, () => ({
+      contents: 'module.exports = require(require("node:path").join(__dirname, "forge.cjs"))',
+      loader: "js",
+    }))
+  },
+}
+
 mkdirSync("dist", { recursive: true })
 const common = {
   bundle: true,
@@ -97,7 +135,12 @@ await build({
   ...common,
   entryPoints: ["src/host-entry.ts"],
   outfile: "dist/host.cjs",
-  plugins: [stubs, deepImports, lazyGlobals],
+  plugins: [stubs, deepImports, lazyGlobals, lazyWs, forgeExternal],
+})
+await build({
+  ...common,
+  entryPoints: [createRequire(import.meta.url).resolve("node-forge")],
+  outfile: "dist/forge.cjs",
 })
 await build({
   ...common,

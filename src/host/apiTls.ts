@@ -3,8 +3,6 @@
 // remote CLI given that CA file (`--ca`) verifies it.
 import * as os from "node:os"
 import { Effect } from "effect"
-import { caNote, caPaths, loadOrCreateCa } from "../proxy/tls/ca.js"
-import { newLeafKey, signServerCert } from "../proxy/tls/leaf.js"
 import { ListenError } from "./tcp.js"
 
 export interface ListenerTls {
@@ -33,10 +31,15 @@ export const certificateNames = (address: string): ReadonlyArray<string> => {
   return [...names].filter((n) => n !== "")
 }
 
-/** The key and certificate of a TLS listener on `address`, from the local CA of `stateDir`. */
+/**
+ * The key and certificate of a TLS listener on `address`, from the local CA of `stateDir`. The CA
+ * code (and node-forge) is loaded here, when a listener asks for TLS, not at every start.
+ */
 export const listenerTls = (stateDir: string, address: string): Effect.Effect<ListenerTls, ListenError> =>
-  Effect.try({
-    try: () => {
+  Effect.tryPromise({
+    try: async () => {
+      const { caNote, caPaths, loadOrCreateCa } = await import("../proxy/tls/ca.js")
+      const { newLeafKey, signServerCert } = await import("../proxy/tls/leaf.js")
       const ca = loadOrCreateCa(stateDir)
       const key = newLeafKey()
       return {

@@ -106,7 +106,8 @@ export const tcpListeners = (
       if (plans.length === 0) return
       const host = yield* HostInfo
       const app = yield* HttpApiBuilder.httpApp
-      const spec = openApiDocument()
+      // built on the first request for it: most supervisors are never asked
+      let spec: ReturnType<typeof openApiDocument> | undefined
       for (const plan of plans) {
         // The Host check needs the bound port, which a busy or 0 port only tells after the bind.
         let hosts: ReadonlySet<string> = new Set()
@@ -118,7 +119,7 @@ export const tcpListeners = (
               sessions: host.sessions,
               ui: plan.kind === "web",
               page: renderPage,
-              openApi: () => spec,
+              openApi: () => (spec ??= openApiDocument()),
               basePath: plan.basePath,
               metricsPublic: options.metricsPublic && isLoopback(plan.address),
             })(),

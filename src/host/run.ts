@@ -5,20 +5,20 @@ import { UsageHistoryLive } from "../automation/history/UsageHistory.js"
 import { LimitsLive } from "../automation/limits/Limits.js"
 import { PresenceLive } from "../automation/presence/live.js"
 import { WatchLive } from "../automation/watch/Watch.js"
-import { ConfigLoaderLive } from "../config/ConfigLoader.js"
+import { ConfigLoader, ConfigLoaderLive } from "../config/ConfigLoader.js"
 import { candidateLocations } from "../config/discover.js"
 import { loadConfig } from "../config/Loader.js"
 import { SupervisorConfig } from "../config/SupervisorConfig.js"
-import { ControlLive } from "../control/Control.js"
+import { Control, ControlLive } from "../control/Control.js"
 import { HostInfo, type ListenerUrls, type ShutdownMode } from "../domain/HostInfo.js"
 import { VERSION } from "../domain/version.js"
-import { EventLogLive } from "../events/EventLog.js"
+import { EventLog, EventLogLive } from "../events/EventLog.js"
 import { LogStore } from "../logs/LogStore.js"
 import { MetricsLive } from "../metrics/Metrics.js"
 import { ProcessServiceLive } from "../process/NodeProcessService.js"
 import { ProcessSamplerLive } from "../process/ProcessSampler.js"
+import { ProcessService } from "../process/ProcessService.js"
 import { SpawnHelpersLive } from "../process/spawnHelper.js"
-import { ProxyListener } from "../proxy/server.js"
 import { LiveSettingsLive } from "../registry/liveSettings.js"
 import { ProjectRegistry, ProjectRegistryLive } from "../registry/ProjectRegistry.js"
 import { tightenStateModes } from "../state/modes.js"
@@ -27,7 +27,7 @@ import { StateStore, StateStoreLive } from "../state/StateStore.js"
 import { StorageHealthLive } from "../state/StorageHealth.js"
 import { loadOrCreateToken } from "../state/token.js"
 import { inheritableEnv } from "../supervisor/environment.js"
-import { HookRunnerLive } from "../supervisor/hooks/HookRunner.js"
+import { HookRunner, HookRunnerLive } from "../supervisor/hooks/HookRunner.js"
 import { PortAvailabilityLive } from "../supervisor/ports/availability.js"
 import { ReadinessProbesLive } from "../supervisor/readiness/index.js"
 import { Supervisor, SupervisorLive } from "../supervisor/Supervisor.js"
@@ -35,9 +35,11 @@ import { startAtBoot } from "./bootStart.js"
 import { listenerPlans, tcpListeners } from "./listeners.js"
 import { acquireSupervisorLock } from "./lock.js"
 import { type OutputGuard, outputGuardsLayer } from "./logSink.js"
+import { ProxyListenerWhenEnabled } from "./proxyListener.js"
 import { socketServer } from "./server.js"
 import { makeSessions } from "./sessions.js"
 import { StorageEventsLive } from "./storageEvents.js"
+import { makeTrace, traceEnabled } from "./trace.js"
 
 /** Whether `dir` or a directory above it has a project configuration file. */
 const hasProjectConfig = (dir: string) =>
@@ -81,12 +83,15 @@ export const runHost = (options: HostOptions) =>
         sessions: makeSessions(),
         shutdown,
       })
+      // SUPERVISOR_TRACE=1: the services of a start timed (src/host/trace.ts); else the same layers
+      const trace = makeTrace(traceEnabled(options.env))
+      const control = ControlLive.pipe(trace.service(Control, "Control"))
       const services = Layer.mergeAll(
-        ControlLive,
-        WatchLive({ stateDir: paths.dir }).pipe(Layer.provide(ControlLive)),
-        CronLive.pipe(Layer.provide(ControlLive)),
-        LimitsLive.pipe(Layer.provide(Layer.merge(LiveSettingsLive, ControlLive))),
-        PresenceLive.pipe(Layer.provide(ControlLive)),
+        control,
+        WatchLive({ stateDir: paths.dir }).pipe(Layer.provide(control)),
+        CronLive.pipe(Layer.provide(control)),
+        LimitsLive.pipe(Layer.provide(Layer.merge(LiveSettingsLive, control))),
+        PresenceLive.pipe(Layer.provide(control)),
         UsageHistoryLive,
         StorageEventsLive,
         outputGuardsLayer(options.outputGuards ?? []),
@@ -94,14 +99,27 @@ export const runHost = (options: HostOptions) =>
         // one sampler for list, the API, the proxy, the limits, the history and the metrics
         Layer.provideMerge(ProcessSamplerLive),
         Layer.provideMerge(Layer.merge(SupervisorLive, ProjectRegistryLive)),
-        Layer.provideMerge(ConfigLoaderLive),
-        Layer.provideMerge(StateStoreLive(paths.stateFile)),
-        Layer.provideMerge(EventLogLive({ retain: config.settings.supervisor.events_retained })),
-        Layer.provideMerge(LogStore.layer({ dir: paths.logsDir })),
+        Layer.provideMerge(ConfigLoaderLive.pipe(trace.service(ConfigLoader, "ConfigLoader"))),
+        Layer.provideMerge(StateStoreLive(paths.stateFile).pipe(trace.service(StateStore, "StateStore"))),
+        Layer.provideMerge(
+          EventLogLive({ retain: config.settings.supervisor.events_retained }).pipe(
+            trace.service(EventLog, "EventLog"),
+          ),
+        ),
+        Layer.provideMerge(LogStore.layer({ dir: paths.logsDir }).pipe(trace.service(LogStore, "LogStore"))),
         Layer.provideMerge(StorageHealthLive),
         Layer.provide(
-          Layer.mergeAll(ReadinessProbesLive, HookRunnerLive, PortAvailabilityLive).pipe(
-            Layer.provideMerge(ProcessServiceLive.pipe(Layer.provide(SpawnHelpersLive(options.env)))),
+          Layer.mergeAll(
+            ReadinessProbesLive,
+            HookRunnerLive.pipe(trace.service(HookRunner, "HookRunner")),
+            PortAvailabilityLive,
+          ).pipe(
+            Layer.provideMerge(
+              ProcessServiceLive.pipe(
+                Layer.provide(SpawnHelpersLive(options.env)),
+                trace.service(ProcessService, "ProcessService"),
+              ),
+            ),
           ),
         ),
         Layer.provideMerge(
@@ -116,9 +134,9 @@ export const runHost = (options: HostOptions) =>
       )
       const context = yield* Layer.build(
         Layer.mergeAll(
-          socketServer(paths.socket),
+          socketServer(paths.socket, trace.server),
           tcpListeners(plans, token, { metricsPublic: config.settings.metrics.public }),
-          ProxyListener,
+          ProxyListenerWhenEnabled,
         ).pipe(Layer.provideMerge(MetricsLive), Layer.provideMerge(services), Layer.provide(host)),
       )
       // Runs before the server closes: ends open log tails so that shutdown does not wait on them.

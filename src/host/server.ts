@@ -1,5 +1,5 @@
 import * as fs from "node:fs"
-import { createServer } from "node:http"
+import { createServer, type Server } from "node:http"
 import * as nodePath from "node:path"
 import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
@@ -26,7 +26,7 @@ export const ApiLive = Layer.mergeAll(
  * A stale socket file (left by a killed supervisor) is removed first; the
  * caller holds the supervisor lock, so it cannot belong to a live supervisor.
  */
-export const socketServer = (socket: string) => {
+export const socketServer = (socket: string, wrap: (server: Server) => Server = (s) => s) => {
   const prepare = Layer.effectDiscard(
     Effect.sync(() => {
       fs.mkdirSync(nodePath.dirname(socket), { recursive: true, mode: 0o700 })
@@ -39,7 +39,7 @@ export const socketServer = (socket: string) => {
       HttpServer.serve(countingRequests(withMetricsRoute(app))).pipe(
         Layer.tap(() => Effect.sync(() => fs.chmodSync(socket, 0o600))),
         Layer.provide(
-          NodeHttpServer.layer(() => jsonClientErrors(createServer()), { path: socket }).pipe(
+          NodeHttpServer.layer(() => wrap(jsonClientErrors(createServer())), { path: socket }).pipe(
             Layer.provide(prepare),
           ),
         ),

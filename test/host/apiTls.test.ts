@@ -48,8 +48,8 @@ describe("the API listener over HTTPS (settings.api.tls)", () => {
             withCa: yield* Effect.promise(() => get(`${bound.url}/`, ca)),
             byHostName: yield* Effect.promise(() => get(`${bound.url}/`, ca, os.hostname())),
             withoutCa: yield* Effect.promise(() => get(`${bound.url}/`, undefined)),
-            otherCa: yield* Effect.promise(() =>
-              get(`${bound.url}/`, fs.readFileSync(listenerCaOf(tempDir()), "utf8")),
+            otherCa: yield* Effect.promise(async () =>
+              get(`${bound.url}/`, fs.readFileSync(await listenerCaOf(tempDir()), "utf8")),
             ),
           }
         }),
@@ -83,4 +83,5 @@ describe("the API listener over HTTPS (settings.api.tls)", () => {
 })
 
 /** The CA file of another state directory (another supervisor's CA). */
-const listenerCaOf = (stateDir: string) => Effect.runSync(listenerTls(stateDir, "127.0.0.1")).caFile
+const listenerCaOf = async (stateDir: string) =>
+  (await Effect.runPromise(listenerTls(stateDir, "127.0.0.1"))).caFile
