@@ -7,7 +7,9 @@ import type { ControlShape } from "../control/Control.js"
 import { Control } from "../control/Control.js"
 import { COMMAND_TAGS, Command, isStreamed, type StartingCommand } from "../domain/Command.js"
 import { type CommandError, commandErrorStatus } from "../domain/CommandErrors.js"
+import { HostInfo } from "../domain/HostInfo.js"
 import { StartEvent } from "../domain/StartEvent.js"
+import { VERSION_HEADER } from "../domain/version.js"
 import { Api } from "./Api.js"
 import { ndjsonLines, ndjsonResponse } from "./ndjson.js"
 import { problem } from "./problem.js"
@@ -103,8 +105,17 @@ export const handleJson = (control: ControlShape, body: unknown) =>
 export const CommandsLive = HttpApiBuilder.group(Api, "commands", (h) =>
   Effect.gen(function* () {
     const control = yield* Control
+    const host = yield* HostInfo
     return h.handleRaw("handle", ({ request }) =>
       Effect.gen(function* () {
+        // a sender that must not act on a supervisor of another version says which it is
+        const expected = request.headers[VERSION_HEADER]
+        if (expected !== undefined && expected !== host.version)
+          return problem(
+            409,
+            "VersionMismatch",
+            `the running supervisor is version ${host.version} but the sender is ${expected}`,
+          )
         const body = yield* Effect.either(request.json)
         if (Either.isLeft(body))
           return problem(400, "BadCommand", "the body is not JSON: send a command object")
