@@ -104,19 +104,12 @@ export const startCommand = (parsed: StartArgs): typeof Start.Encoded => ({
   wait: "events",
 })
 
-/** How the outcome of a start reaches this process (and whether it has begun) */
-type Answer = { readonly started: boolean }
-
 /**
- * Runs `start` through the supervisor and resolves true once it has printed the outcome (the
- * exit status in `exit`), or false, with nothing started or printed, for the full CLI to run.
+ * Runs `start` through the supervisor and resolves with the exit status once it has printed the
+ * outcome (the launcher applies it), or false, with nothing started or printed, for the full CLI
+ * to run.
  */
-export const quickStart = async (
-  args: ReadonlyArray<string>,
-  exit: (code: number) => void = (code) => {
-    process.exitCode = code
-  },
-): Promise<boolean> => {
+export const quickStart = async (args: ReadonlyArray<string>): Promise<number | false> => {
   const parsed = parseStartArgs(args)
   if (parsed === undefined) return false
   const progress = parsed.json || parsed.quiet ? "none" : process.stderr.isTTY ? "spinner" : "lines"
@@ -131,7 +124,7 @@ export const quickStart = async (
     let done = false
     let spinner: Spinner | undefined
     let buffered = ""
-    const finish = (value: boolean) => {
+    const finish = (value: number | false) => {
       done = true
       resolve(value)
     }
@@ -167,8 +160,7 @@ export const quickStart = async (
           }
         : startReportLines(event.outcomes, { ...parsed, printed: progress === "lines" })
       for (const line of lines) print(line.stream, line.text)
-      if (code !== 0) exit(code)
-      finish(true)
+      finish(code)
       return true
     }
     const lost = () => {
@@ -181,8 +173,7 @@ export const quickStart = async (
         "stderr",
         `${red("error:")} the supervisor stopped answering before the start finished; see \`supervisor list\``,
       )
-      exit(1)
-      finish(true)
+      finish(1)
     }
     response.setEncoding("utf8")
     response.on("data", (chunk: string) => {
