@@ -89,14 +89,11 @@ describe("the command protocol (e2e)", () => {
   it(
     "the CLI's start and restart are Start and Restart commands from the cli (no definitions sent, no Run)",
     async () => {
-      const counts = async () =>
-        Object.fromEntries(
-          await Promise.all(
-            ["Start", "Restart", "Run"].map(
-              async (c) => [c, await commandCount(sb.stateDir, c, "cli")] as const,
-            ),
-          ),
-        )
+      const counts = async () => ({
+        Start: await commandCount(sb.stateDir, "Start", "cli"),
+        Restart: await commandCount(sb.stateDir, "Restart", "cli"),
+        Run: await commandCount(sb.stateDir, "Run", "cli"),
+      })
       expect(sb.cli(["supervisor", "start"], two).status).toBe(0)
       const before = await counts()
       // the quick path (plain `start IDS`), and the full CLI (a readiness override is its own)
