@@ -1,0 +1,210 @@
+// What the live front-ends cost an idle supervisor, and how fast a state change reaches a client.
+// Usage: node bench/events.mjs [--daemons 200] [--seconds 30] [--changes 200] [--background N]
+// (build first: npm run build; needs Debian's chromium and tmux)
+//
+// 1. A supervisor with N running daemons (`exec sleep 3600`) and its web page on a free port.
+// 2. Idle: the supervisor's CPU time (utime + stime of /proc/<pid>/stat) over `--seconds`, first
+//    with no front-end, then with the web page open in headless Chromium (logged in with the
+//    token) and `supervisor tui` (default interval) in a 160x45 tmux session, both showing every
+//    daemon. Printed as a percentage of one core.
+// 3. Latency: a client follows `GET /api/events` (ndjson, over the Unix socket) while the bench
+//    restarts daemons one at a time (`POST /api/commands`, `Restart`, `wait: "none"`), waiting
+//    for each one's `running` event. For every event received: the time of receipt minus its
+//    `at` (when the supervisor published it, same clock). p50 / p90 / p99 / max in ms.
+// `--background N` starts N idle processes first (`sleep`), for a busy machine.
+import { spawn, spawnSync } from "node:child_process"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { request } from "node:http"
+import { createServer } from "node:net"
+import { cpus, loadavg, tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { setTimeout as sleep } from "node:timers/promises"
+import { chromium } from "playwright-core"
+
+const args = process.argv.slice(2)
+const options = { daemons: "200", seconds: "30", changes: "200", background: "0" }
+for (let i = 0; i < args.length; i++) {
+  const name = args[i].startsWith("--") ? args[i].slice(2) : undefined
+  if (name === undefined || !(name in options)) throw new Error(`unknown option ${args[i]}`)
+  options[name] = args[++i]
+}
+const N = Number(options.daemons)
+const SECONDS = Number(options.seconds)
+const BIN = resolve(import.meta.dirname, "../dist/supervisor.cjs")
+const root = mkdtempSync(join(tmpdir(), "sv-events-bench-"))
+const project = join(root, "many")
+mkdirSync(project)
+const id = (i) => `d${String(i + 1).padStart(3, "0")}`
+writeFileSync(
+  join(project, "supervisor.toml"),
+  Array.from({ length: N }, (_, i) => `[daemons.${id(i)}]\nrun = "exec sleep 3600"\nready_delay = 0\n`).join(
+    "\n",
+  ),
+)
+const env = {
+  PATH: process.env.PATH,
+  HOME: join(root, "home"),
+  SUPERVISOR_STATE_DIR: join(root, "state"),
+  SUPERVISOR_CONFIG_DIR: join(root, "home", ".config", "supervisor"),
+  SUPERVISOR_SYSTEM_CONFIG_DIR: join(root, "etc"),
+  TERM: "xterm-256color",
+}
+mkdirSync(env.HOME, { recursive: true })
+const socketPath = join(env.SUPERVISOR_STATE_DIR, "sock", "api.sock")
+const cli = (...argv) => {
+  const r = spawnSync(process.execPath, [BIN, ...argv], {
+    cwd: project,
+    env,
+    encoding: "utf8",
+    timeout: 300_000,
+  })
+  if (r.status !== 0) throw new Error(`supervisor ${argv.join(" ")}: ${r.stderr}`)
+  return r.stdout
+}
+const tmuxSocket = `sv-events-bench-${process.pid}`
+const tmux = (...a) =>
+  spawnSync("tmux", ["-L", tmuxSocket, "-f", "/dev/null", ...a], { encoding: "utf8", env })
+const cpuMs = (pid) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+const freePort = () =>
+  new Promise((ok) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address()
+      server.close(() => ok(port))
+    })
+  })
+const waitFor = async (what, test, ms = 120_000) => {
+  const deadline = Date.now() + ms
+  while (!(await test())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await sleep(200)
+  }
+}
+/** The supervisor's CPU over the window, as % of one core. */
+const idleCpu = async (pid) => {
+  await sleep(3000) // past the first renders and requests
+  const before = cpuMs(pid)
+  const start = Date.now()
+  await sleep(SECONDS * 1000)
+  return ((cpuMs(pid) - before) / (Date.now() - start)) * 100
+}
+const post = (path, body) =>
+  new Promise((ok, fail) => {
+    const req = request(
+      { socketPath, path, method: "POST", headers: { "content-type": "application/json" } },
+      (res) => {
+        res.resume()
+        res.on("end", () =>
+          res.statusCode === 200 ? ok() : fail(new Error(`${path}: HTTP ${res.statusCode}`)),
+        )
+      },
+    )
+    req.on("error", fail)
+    req.end(JSON.stringify(body))
+  })
+const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
+
+const background = Array.from({ length: Number(options.background) }, () =>
+  spawn("sleep", ["3600"], { stdio: "ignore" }),
+)
+let browser
+try {
+  const port = await freePort()
+  cli("supervisor", "start", "--web-port", String(port))
+  cli("start", "--all", "--quiet")
+  const svPid = JSON.parse(cli("supervisor", "status", "--json")).pid
+  const bare = await idleCpu(svPid)
+
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] })
+  const page = await (await browser.newContext()).newPage()
+  await page.goto(`http://127.0.0.1:${port}/`)
+  await page.locator("#token").fill(cli("supervisor", "token").trim())
+  await page.locator("#login-form button[type=submit]").click()
+  await page.locator(`#daemons tr[data-id="many/${id(N - 1)}"]`).waitFor({ timeout: 60_000 })
+  tmux(
+    "new-session",
+    "-d",
+    "-x",
+    "160",
+    "-y",
+    "45",
+    "-s",
+    "bench",
+    "-c",
+    project,
+    `${process.execPath} ${BIN} tui`,
+  )
+  await waitFor("the dashboard", () =>
+    tmux("capture-pane", "-p", "-t", "bench").stdout.includes(`${N} daemons`),
+  )
+  const watched = await idleCpu(svPid)
+
+  // latency: follow the stream, restart daemons one at a time
+  const latencies = []
+  let waiting
+  const stream = request(
+    { socketPath, path: "/api/events", headers: { accept: "application/x-ndjson" } },
+    (res) => {
+      let rest = ""
+      res.setEncoding("utf8")
+      res.on("data", (chunk) => {
+        const now = Date.now()
+        const lines = (rest + chunk).split("\n")
+        rest = lines.pop()
+        for (const line of lines) {
+          if (line.trim() === "") continue
+          const event = JSON.parse(line)
+          if (typeof event.at !== "number") continue
+          latencies.push(now - event.at)
+          if (waiting?.(event)) waiting = undefined
+        }
+      })
+    },
+  )
+  stream.end()
+  await sleep(1000)
+  latencies.length = 0 // the replayed history is not latency
+  const changes = Number(options.changes)
+  for (let i = 0; i < changes; i++) {
+    const target = `many/${id(i % N)}`
+    const seen = new Promise((ok) => {
+      waiting = (e) => {
+        const done = e._tag === "DaemonStateChanged" && e.id === target && e.to === "running"
+        if (done) ok()
+        return done
+      }
+    })
+    await post("/api/commands", {
+      _tag: "Restart",
+      selection: { ids: [target] },
+      wait: "none",
+      reason: "api",
+    })
+    await Promise.race([
+      seen,
+      sleep(30_000).then(() => Promise.reject(new Error(`no running event for ${target}`))),
+    ])
+  }
+  stream.destroy()
+  const sorted = [...latencies].sort((a, b) => a - b)
+  console.log(
+    `idle supervisor, ${N} running daemons, ${SECONDS} s: ${bare.toFixed(2)}% of one core with no front-end; ${watched.toFixed(2)}% with the web page and the dashboard open`,
+  )
+  console.log(
+    `event latency (publish to client, ${sorted.length} events of ${changes} restarts): p50 ${pct(sorted, 50)} ms, p90 ${pct(sorted, 90)} ms, p99 ${pct(sorted, 99)} ms, max ${sorted.at(-1)} ms`,
+  )
+  console.log(
+    `machine: ${cpus().length} x ${cpus()[0]?.model ?? "unknown CPU"}, node ${process.version}, load average ${loadavg()[0].toFixed(1)}, ${background.length} background processes`,
+  )
+} finally {
+  await browser?.close()
+  tmux("kill-server")
+  try {
+    cli("supervisor", "stop")
+  } catch {}
+  for (const p of background) p.kill()
+  rmSync(root, { recursive: true, force: true })
+}
