@@ -72,7 +72,7 @@ describe("the CLI's commands on the wire", () => {
       wait: "ready",
     })
     expect(fake.sent[0]?.body).not.toHaveProperty("definitions")
-    const env = (fake.sent[0]?.body as { selection: { from: { env: Record<string, string> } } }).selection
+    const env = (fake.sent[0]!.body as { selection: { from: { env: Record<string, string> } } }).selection
       .from.env
     expect(env.PATH).toBe(process.env.PATH)
   })
@@ -118,7 +118,7 @@ describe("the CLI's commands on the wire", () => {
       console.log = log
       Object.defineProperty(process.stderr, "isTTY", { value: isTTY, configurable: true })
     }
-    expect((fake.sent[0]?.body as { wait: string }).wait).toBe("events")
+    expect((fake.sent[0]!.body as { wait: string }).wait).toBe("events")
     expect(printed.filter((l) => l.includes("waiting for"))).toHaveLength(1)
   })
 })
