@@ -39,14 +39,20 @@ if (args.length === 1 && args[0] === "--version") {
   // Asked of the running supervisor (quick.cjs, from src/quick/); else the CLI answers.
   quick((q) => q.quickList()).then((done) => done || runBundle(args))
 } else if (args[0] === "start") {
-  quick((q) => q.quickStart(args.slice(1))).then((done) => done || runBundle(args))
+  quick((q) => q.quickStart(args.slice(1))).then((status) => exitOr(status, args))
 } else if (args[0] === "cd") {
   // the shell hook's command, at every directory change: never the CLI bundle when it can help
   quick((q) => q.quickCd(args.slice(1)), "./quick-cd.cjs").then((done) => done || runBundle(args))
 } else if (args[0] === "logs") {
-  quick((q) => q.quickLogs(args.slice(1))).then((done) => done || runBundle(args))
+  quick((q) => q.quickLogs(args.slice(1))).then((status) => exitOr(status, args))
 } else {
   runBundle(args)
+}
+
+// A quick command's exit status (it printed its answer), or false: the CLI answers instead.
+function exitOr(status, args) {
+  if (status === false) return runBundle(args)
+  if (status !== 0) process.exitCode = status
 }
 
 function quick(f, bundle = "./quick.cjs") {

@@ -31,4 +31,9 @@ for (let i = 0; i < args.length; i++) {
   process.env[variable as string] = value
 }
 
-hostMain({ boot })
+hostMain({
+  boot,
+  exit: (status) => {
+    process.exitCode = status
+  },
+})

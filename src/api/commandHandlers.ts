@@ -17,6 +17,7 @@ import {
 import { type CommandError, commandErrorStatus } from "../domain/CommandErrors.js"
 import { HostInfo, type HostInfoShape } from "../domain/HostInfo.js"
 import { StartEvent } from "../domain/StartEvent.js"
+import { VERSION_HEADER } from "../domain/version.js"
 import { Api } from "./Api.js"
 import { logProgress, logResponse } from "./logCommands.js"
 import { ndjsonLines, ndjsonResponse } from "./ndjson.js"
@@ -125,6 +126,14 @@ export const CommandsLive = HttpApiBuilder.group(Api, "commands", (h) =>
     const host = yield* HostInfo
     return h.handleRaw("handle", ({ request }) =>
       Effect.gen(function* () {
+        // a sender that must not act on a supervisor of another version says which it is
+        const expected = request.headers[VERSION_HEADER]
+        if (expected !== undefined && expected !== host.version)
+          return problem(
+            409,
+            "VersionMismatch",
+            `the running supervisor is version ${host.version} but the sender is ${expected}`,
+          )
         const body = yield* Effect.either(request.json)
         if (Either.isLeft(body))
           return problem(400, "BadCommand", "the body is not JSON: send a command object")

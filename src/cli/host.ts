@@ -2,6 +2,7 @@ import { Command, Options } from "@effect/cli"
 import { Effect } from "effect"
 import { lazy } from "./lazy.js"
 import { json } from "./options.js"
+import { ProcessExit } from "./program.js"
 import { tokenCommand } from "./web.js"
 
 const webPort = Options.integer("web-port").pipe(
@@ -30,7 +31,8 @@ const run = Command.make("run", { webPort, webPath, boot }, ({ webPort, webPath,
     if (webPath._tag === "Some") process.env.SUPERVISOR_WEB_PATH = webPath.value
   }).pipe(
     Effect.zipRight(Effect.promise(() => import("../host/main.js"))),
-    Effect.flatMap((m) => Effect.sync(() => m.hostMain({ boot }))),
+    Effect.zip(ProcessExit),
+    Effect.flatMap(([m, exit]) => Effect.sync(() => m.hostMain({ boot, exit }))),
   ),
 ).pipe(Command.withDescription("run the supervisor in the foreground (containers, tests)"))
 

@@ -92,6 +92,11 @@ const withUsageMessages = <A, E, R>(argv: ReadonlyArray<string>, self: Effect.Ef
   )
 }
 
+/** The exit status a command asked for, applied to the process here and nowhere else. */
+const applyExit = (status: number) => {
+  if (status !== 0) process.exitCode = status
+}
+
 /** Runs the CLI: usage errors exit 2, failures 1, and no stack trace reaches the user. */
 export const runCli = (argvTyped: ReadonlyArray<string>) => {
   // the global `--url`, `--token-file`, `--ca` go into the environment (src/cli/remote.ts)
@@ -104,6 +109,7 @@ export const runCli = (argvTyped: ReadonlyArray<string>) => {
   if (remote.problem !== undefined)
     return runProgram(
       Console.error(`error: ${remote.problem}`).pipe(Effect.zipRight(exitWith(ExitCode.usage))),
+      applyExit,
     )
   return runProgram(
     (level === undefined ? Effect.void : warn(level)).pipe(
@@ -120,5 +126,6 @@ export const runCli = (argvTyped: ReadonlyArray<string>) => {
       ),
       Effect.catchIf(ValidationError.isValidationError, () => exitWith(ExitCode.usage)),
     ),
+    applyExit,
   )
 }

@@ -1,4 +1,4 @@
-import { Console, Effect, type Schema } from "effect"
+import { Console, Effect, FiberRef, type Schema } from "effect"
 import { jsonEncoder } from "../domain/jsonEncoding.js"
 import { showsOnStderr } from "../domain/stderrLevel.js"
 import { yellow } from "../terminal/style.js"
@@ -20,8 +20,12 @@ export const note = (text: string): Effect.Effect<void> =>
 export const printJson = <A, I>(schema: Schema.Schema<A, I>, value: NoInfer<A>): Effect.Effect<void> =>
   Effect.suspend(() => Console.log(jsonEncoder(schema, 2)(value)))
 
-/** Sets the process exit code without throwing: output stays clean. */
-export const exitWith = (code: number) =>
-  Effect.sync(() => {
-    process.exitCode = code
-  })
+/**
+ * The exit status a command asks for (0 unless it said otherwise): the CLI's entry
+ * (src/cli/main.ts) applies it to the process once the command is done. Library code never sets
+ * the process's exit code (test/cli/exitCode.test.ts).
+ */
+export const exitStatus: FiberRef.FiberRef<number> = FiberRef.unsafeMake(0)
+
+/** Asks for exit status `code` without throwing: output stays clean, the command goes on. */
+export const exitWith = (code: number): Effect.Effect<void> => FiberRef.set(exitStatus, code)

@@ -1,7 +1,5 @@
 import { Effect, Either, Option } from "effect"
 import { UsageError } from "../control/selection.js"
-import { DaemonConfig } from "../domain/DaemonConfig.js"
-import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 
 // What `start --expected-port P --bump [N]` does to the definitions it starts (flags: portFlags.ts).
 
@@ -43,25 +41,3 @@ export const portOverrides = (flags: PortFlags, portFlag = "--expected-port") =>
     const bump = Option.isSome(flags.bump) ? Option.some(yield* parseBump(flags.bump.value)) : Option.none()
     return { expect: ports.length > 0 ? Option.some(ports) : Option.none(), bump } satisfies PortOverrides
   })
-
-/** The definition with the port overrides applied; a daemon without ports ignores a lone `--bump`. */
-export const withPorts = (def: DaemonDefinition, o: PortOverrides): DaemonDefinition => {
-  const current = def.config.port
-  const expect = Option.getOrElse(o.expect, () => current?.expect ?? [])
-  if (expect.length === 0) return def
-  const bump = Option.getOrElse(o.bump, () => current?.bump ?? false)
-  if (Option.isNone(o.expect) && Option.isNone(o.bump)) return def
-  return { ...def, config: new DaemonConfig({ ...def.config, port: { expect, bump } }) }
-}
-
-/** A lone `--bump` needs a daemon with ports: say so rather than ignore the flag. */
-export const checkBumpApplies = (defs: ReadonlyArray<DaemonDefinition>, o: PortOverrides) =>
-  Option.isSome(o.bump) &&
-  Option.isNone(o.expect) &&
-  !defs.some((d) => (d.config.port?.expect.length ?? 0) > 0)
-    ? Effect.fail(
-        usage(
-          "--bump: none of the daemons being started has ports; set `port` in its config or add --expected-port",
-        ),
-      )
-    : Effect.void

@@ -1,9 +1,9 @@
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Cause, Console, Effect, Layer } from "effect"
+import { Cause, Console, Context, Effect, FiberRef, Layer } from "effect"
 import { stripAnsi } from "../logs/ansi.js"
-import { ExitCode, exitWith, isTTY } from "./output.js"
+import { ExitCode, exitStatus, exitWith, isTTY } from "./output.js"
 import { lazyTerminal } from "./terminal.js"
 
 // What @effect/cli and the commands use; not NodeContext, whose command executor and worker
@@ -28,8 +28,23 @@ const withColourRules = <A, E, R>(self: Effect.Effect<A, E, R>) =>
     })
   })
 
-/** Runs a command's program: failures exit 1, and no stack trace reaches the user. */
-export const runProgram = <A, E>(program: Effect.Effect<A, E, Layer.Layer.Success<typeof platform>>) =>
+/**
+ * How the entry (src/cli/main.ts) applies an exit status to the process: for a command that
+ * hands the process over to a program of its own (`supervisor supervisor run` in the foreground).
+ */
+export class ProcessExit extends Context.Tag("supervisor/ProcessExit")<
+  ProcessExit,
+  (status: number) => void
+>() {}
+
+/**
+ * Runs a command's program: failures exit 1, and no stack trace reaches the user. The exit status
+ * it asked for (`exitWith`) is given to `exit`, the entry's, which applies it to the process.
+ */
+export const runProgram = <A, E>(
+  program: Effect.Effect<A, E, Layer.Layer.Success<typeof platform> | ProcessExit>,
+  exit: (status: number) => void,
+) =>
   program.pipe(
     Effect.catchAllCause((cause) => {
       if (Cause.isInterruptedOnly(cause)) return Effect.void
@@ -45,6 +60,9 @@ export const runProgram = <A, E>(program: Effect.Effect<A, E, Layer.Layer.Succes
       )
     }),
     withColourRules,
+    Effect.zipRight(FiberRef.get(exitStatus)),
+    Effect.flatMap((status) => Effect.sync(() => exit(status))),
+    Effect.provideService(ProcessExit, exit),
     Effect.provide(platform),
     NodeRuntime.runMain({ disableErrorReporting: true }),
   )

@@ -23,6 +23,19 @@ export const emptyConfig = (cwd: string): ResolvedConfig => ({
   warnings: [],
 })
 
+/** The configurations that stand for files that could not be read (their errors were printed). */
+const unusable = new WeakSet<ResolvedConfig>()
+
+/** True when `config` stands for files here that could not be read: a command went on without them. */
+export const configUnusable = (config: ResolvedConfig): boolean => unusable.has(config)
+
+/** An empty configuration, marked as standing for files that could not be read. */
+const withoutFiles = (): ResolvedConfig => {
+  const config = emptyConfig(nodePath.resolve(process.cwd()))
+  unusable.add(config)
+  return config
+}
+
 /**
  * The configuration seen from the current directory. Its problems are reported the same way
  * by every command, as errors, and the command exits 1. `strict`: they stop the command
@@ -43,12 +56,12 @@ export const loadHere = (strict: boolean, unneeded?: string) =>
         if (unneeded !== undefined) {
           for (const p of e.problems) yield* warn(formatProblem(p))
           yield* warn(unneeded)
-          return emptyConfig(nodePath.resolve(process.cwd()))
+          return withoutFiles()
         }
         for (const p of e.problems) yield* Console.error(`${red("error:")} ${formatProblem(p)}`)
         if (strict) return yield* new Reported({ code: ExitCode.failure })
         yield* exitWith(ExitCode.failure)
-        return emptyConfig(nodePath.resolve(process.cwd()))
+        return withoutFiles()
       }),
     ),
   )

@@ -1,12 +1,10 @@
 // What a start waits for, in words (`api waiting for port 3000`): the progress of `supervisor
 // start`, printed by the CLI (progress.ts) or, for the quick client, computed by the supervisor.
 import { Either } from "effect"
-import { configDefinitions } from "../config/definitions.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { isActive } from "../domain/DaemonStatus.js"
 import { awaitsExit, conditionOf, dependenciesText } from "../domain/Dependency.js"
-import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import type { Waiting } from "../domain/StartEvent.js"
 import { describeChecks, readinessChecks } from "../supervisor/readiness/plan.js"
 import { renderChecks } from "../supervisor/readiness/template.js"
@@ -51,20 +49,9 @@ export const exitedZero = (known: ReadonlyArray<ApiDaemonEntry>) => (id: string)
  * The daemons a start will wait for, as `startWithDependencies` plans it (src/control/startSet.ts):
  * the dependencies it starts, then the requested daemons that do not run yet (all of them with
  * `force`), but for disabled ones (refused). A daemon that waits for dependencies first says so
- * (`app/migrate to complete`). `completedHere`: whether a daemon's `completed_once` is met.
+ * (`app/migrate to complete`). `completedHere`: whether a daemon's `completed_once` is met. `configured`: the configured
+ * definitions by ID (any project's, not one directory's).
  */
-export const waitingList = (
-  defs: ReadonlyArray<DaemonDefinition>,
-  dependencies: ReadonlyArray<DaemonDefinition>,
-  force: boolean,
-  config: ResolvedConfig,
-  known: ReadonlyArray<ApiDaemonEntry>,
-  disabledIds: ReadonlyArray<string>,
-  completedHere: (id: string) => boolean = exitedZero(known),
-): ReadonlyArray<Waiting> =>
-  waitingListOf(defs, dependencies, force, configDefinitions(config), known, disabledIds, completedHere)
-
-/** `waitingList` with the configured definitions by ID (any project's, not one directory's). */
 export const waitingListOf = (
   defs: ReadonlyArray<DaemonDefinition>,
   dependencies: ReadonlyArray<DaemonDefinition>,

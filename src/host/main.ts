@@ -9,9 +9,10 @@ import { runHost } from "./run.js"
 
 /**
  * `supervisor supervisor run [--boot]`: the supervisor process in the foreground. SIGTERM
- * and SIGINT stop every daemon gracefully, then it exits 0.
+ * and SIGINT stop every daemon gracefully, then it exits 0. A supervisor that cannot start says
+ * why, and its exit status (1) is given to `exit`, the entry's (src/host-entry.ts).
  */
-export const hostMain = (options: { readonly boot?: boolean } = {}) => {
+export const hostMain = (options: { readonly boot?: boolean; readonly exit: (status: number) => void }) => {
   // Before anything is spawned: daemons, hooks and checks must not hold the caller's descriptors.
   closeInheritedFds()
   // A full disk must not kill the supervisor through a failed write of its own log.
@@ -20,17 +21,15 @@ export const hostMain = (options: { readonly boot?: boolean } = {}) => {
     guardOutputFile(process.stdout, 1, statePaths(dir).supervisorLog),
     guardOutputFile(process.stderr, 2, statePaths(dir).supervisorLog),
   ]
+  const failed = Effect.sync(() => options.exit(1))
   return runHost({ stateDir: dir, env: process.env, boot: options.boot === true, outputGuards }).pipe(
     Effect.catchTags({
       AlreadyRunning: (e) =>
-        Console.error(`a supervisor is already running for ${e.stateDir}`).pipe(
-          Effect.zipRight(Effect.sync(() => (process.exitCode = 1))),
-        ),
-      ListenError: (e) =>
-        Console.error(`error: ${e.message}`).pipe(Effect.zipRight(Effect.sync(() => (process.exitCode = 1)))),
+        Console.error(`a supervisor is already running for ${e.stateDir}`).pipe(Effect.zipRight(failed)),
+      ListenError: (e) => Console.error(`error: ${e.message}`).pipe(Effect.zipRight(failed)),
       ConfigInvalid: (e) =>
         Effect.forEach(e.problems, (p) => Console.error(`error: ${formatProblem(p)}`)).pipe(
-          Effect.zipRight(Effect.sync(() => (process.exitCode = 1))),
+          Effect.zipRight(failed),
         ),
     }),
     Effect.provide(NodeContext.layer),

@@ -53,10 +53,10 @@ export const parseLogsArgs = (args: ReadonlyArray<string>): LogsArgs | undefined
 }
 
 /**
- * Prints the lines and resolves true (the exit status set), or resolves false, with nothing
- * printed, for the full CLI to run.
+ * Prints the lines and resolves with the exit status (the launcher applies it), or resolves
+ * false, with nothing printed, for the full CLI to run.
  */
-export const quickLogs = async (args: ReadonlyArray<string>): Promise<boolean> => {
+export const quickLogs = async (args: ReadonlyArray<string>): Promise<number | false> => {
   const parsed = parseLogsArgs(args)
   // coloured timestamps are the full CLI's (they are plain text here)
   if (parsed === undefined || (!parsed.noTimestamp && isTTY())) return false
@@ -80,9 +80,8 @@ export const quickLogs = async (args: ReadonlyArray<string>): Promise<boolean> =
       done = true
       if (broken) {
         process.stderr.write(`${red("error:")} the supervisor stopped answering before the last line\n`)
-        process.exitCode = 1
       }
-      resolve(true)
+      resolve(broken ? 1 : 0)
     }
     // a pipe sets the pace (`| less`); a reader that goes away ends the process (the launcher)
     response.pipe(process.stdout, { end: false })

@@ -18,7 +18,11 @@ export const definedEnv = (): Record<string, string> => {
 }
 
 /** The response to a POST of `value` as JSON, or undefined when no supervisor answers. */
-export const post = (path: string, value: unknown): Promise<http.IncomingMessage | undefined> =>
+export const post = (
+  path: string,
+  value: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): Promise<http.IncomingMessage | undefined> =>
   new Promise((resolve) => {
     const body = JSON.stringify(value)
     const request = http.request(
@@ -33,6 +37,7 @@ export const post = (path: string, value: unknown): Promise<http.IncomingMessage
           "content-type": "application/json",
           "content-length": Buffer.byteLength(body),
           [CLI_HEADER]: "1",
+          ...headers,
         },
       },
       (response) => resolve(noticed(response)),

@@ -1,16 +1,16 @@
 // `supervisor start` without the CLI bundle: for the common forms (`start [IDS..] [--all]
-// [--group G] [--force] [--quiet] [--json]`) the launcher sends the arguments, directory and
-// environment to the running supervisor (POST /api/cli/start-from), which selects and starts the
-// daemons as the CLI would (src/api/startFrom.ts). This process prints the same lines as the CLI
-// (src/terminal/startText.ts), draws the same spinner (src/terminal/spinner.ts) and exits with the same
-// status. Anything else (other flags, no supervisor running, another version, configuration
-// warnings, an ID to complain about) resolves false before anything was started or printed, and
-// the full CLI runs.
+// [--group G] [--force] [--quiet] [--json]`) the launcher sends the Start command of the protocol
+// (src/domain/Command.ts, POST /api/commands) with the directory and environment (a strict `from`),
+// and the running supervisor selects and starts the daemons as for the full CLI. This process
+// prints the same lines as the CLI (src/terminal/startText.ts), draws the same spinner
+// (src/terminal/spinner.ts) and exits with the same status. Anything else (other flags, no
+// supervisor running, another version, configuration warnings, an ID to complain about, nothing
+// selected) resolves false before anything was started or printed, and the full CLI runs.
 
 // the types only (erased by the build): this bundle loads no Effect
-import type { StartFromRequest } from "../api/Api.js"
-import type { StartFromEvent } from "../domain/StartEvent.js"
-import { VERSION } from "../domain/version.js"
+import type { Start } from "../domain/Command.js"
+import type { StartEvent } from "../domain/StartEvent.js"
+import { VERSION, VERSION_HEADER } from "../domain/version.js"
 import { type Spinner, startSpinner } from "../terminal/spinner.js"
 import { outcomeReportLine, outcomeStatus, startReportLines, waitingLine } from "../terminal/startText.js"
 import { red } from "../terminal/style.js"
@@ -74,11 +74,11 @@ export const parseStartArgs = (args: ReadonlyArray<string>): StartArgs | undefin
   }
 }
 
-/** One line of the supervisor's answer: a StartFromEvent as it encoded it (src/api/startFrom.ts). */
-const parseEvent = (text: string): StartFromEvent | undefined => {
+/** One line of the supervisor's answer: a StartEvent as it encoded it (src/api/commandHandlers.ts). */
+const parseEvent = (text: string): StartEvent | undefined => {
   try {
     const value: unknown = JSON.parse(text)
-    return typeof value === "object" && value !== null ? (value as StartFromEvent) : undefined
+    return typeof value === "object" && value !== null ? (value as StartEvent) : undefined
   } catch {
     return undefined
   }
@@ -87,24 +87,34 @@ const parseEvent = (text: string): StartFromEvent | undefined => {
 const print = (stream: "stdout" | "stderr", text: string) => process[stream].write(`${text}\n`)
 
 /**
- * Runs `start` through the supervisor and resolves true once it has printed the outcome (the
- * exit status set), or false, with nothing started or printed, for the full CLI to run.
+ * The Start command of `start ARGS` typed here: strict, so that configuration warnings (which the
+ * full CLI prints) refuse it; its events in every case, whose first line says at once that the
+ * start is under way.
  */
-export const quickStart = async (args: ReadonlyArray<string>): Promise<boolean> => {
+export const startCommand = (parsed: StartArgs): typeof Start.Encoded => ({
+  _tag: "Start",
+  selection: {
+    ids: parsed.ids,
+    all: parsed.all,
+    ...(parsed.group === null ? {} : { group: parsed.group }),
+    from: { _tag: "Directory", cwd: process.cwd(), env: definedEnv(), strict: true },
+  },
+  force: parsed.force,
+  reason: "cli",
+  wait: "events",
+})
+
+/**
+ * Runs `start` through the supervisor and resolves with the exit status once it has printed the
+ * outcome (the launcher applies it), or false, with nothing started or printed, for the full CLI
+ * to run.
+ */
+export const quickStart = async (args: ReadonlyArray<string>): Promise<number | false> => {
   const parsed = parseStartArgs(args)
   if (parsed === undefined) return false
   const progress = parsed.json || parsed.quiet ? "none" : process.stderr.isTTY ? "spinner" : "lines"
-  const request: typeof StartFromRequest.Encoded = {
-    version: VERSION,
-    cwd: process.cwd(),
-    env: definedEnv(),
-    ids: parsed.ids,
-    all: parsed.all,
-    group: parsed.group,
-    force: parsed.force,
-    progress,
-  }
-  const response = await post("/api/cli/start-from", request)
+  // a supervisor of another version refuses it (409), as does one that cannot start the selection
+  const response = await post("/api/commands", startCommand(parsed), { [VERSION_HEADER]: VERSION })
   if (response === undefined || response.statusCode !== 200) {
     response?.resume()
     return false
@@ -114,18 +124,12 @@ export const quickStart = async (args: ReadonlyArray<string>): Promise<boolean> 
     let done = false
     let spinner: Spinner | undefined
     let buffered = ""
-    const finish = (value: boolean) => {
+    const finish = (value: number | false) => {
       done = true
       resolve(value)
     }
-    const onEvent = (event: StartFromEvent | undefined): boolean => {
+    const onEvent = (event: StartEvent | undefined): boolean => {
       if (event === undefined) return false
-      if ("fallback" in event) {
-        if (started) return false
-        response.destroy()
-        finish(false)
-        return true
-      }
       const first = !started
       started = true
       if ("waiting" in event || "outcome" in event) {
@@ -135,9 +139,11 @@ export const quickStart = async (args: ReadonlyArray<string>): Promise<boolean> 
             spinner = event.waiting.length > 0 ? startSpinner(event.waiting) : undefined
           else spinner?.update(event)
         } else if (progress === "lines") {
-          // a transcript: what each daemon waits for once spawned, its line as soon as it settles
-          if ("waiting" in event) for (const w of event.waiting) print("stdout", waitingLine(w))
-          else {
+          // a transcript: what each daemon waits for once spawned (the first event, the upfront
+          // list, is the spinner's), its line as soon as it settles
+          if ("waiting" in event) {
+            if (!first) for (const w of event.waiting) print("stdout", waitingLine(w))
+          } else {
             const line = outcomeReportLine(event.outcome)
             print(line.stream, line.text)
           }
@@ -154,8 +160,7 @@ export const quickStart = async (args: ReadonlyArray<string>): Promise<boolean> 
           }
         : startReportLines(event.outcomes, { ...parsed, printed: progress === "lines" })
       for (const line of lines) print(line.stream, line.text)
-      if (code !== 0) process.exitCode = code
-      finish(true)
+      finish(code)
       return true
     }
     const lost = () => {
@@ -168,8 +173,7 @@ export const quickStart = async (args: ReadonlyArray<string>): Promise<boolean> 
         "stderr",
         `${red("error:")} the supervisor stopped answering before the start finished; see \`supervisor list\``,
       )
-      process.exitCode = 1
-      finish(true)
+      finish(1)
     }
     response.setEncoding("utf8")
     response.on("data", (chunk: string) => {

@@ -62,9 +62,11 @@ describe("quickStart", () => {
   beforeEach(fake.start)
   afterEach(fake.stop)
 
-  it("sends the selection, prints the waiting lines and the outcomes, and sets the exit status", async () => {
+  it("sends the Start command, prints the waiting lines and the outcomes, and answers the exit status", async () => {
     fake.answer = (res) => {
       res.writeHead(200, { "content-type": "application/x-ndjson" })
+      // the upfront list (a spinner's), then the daemon's own line once spawned (a transcript's)
+      res.write(`${JSON.stringify({ waiting: [{ id: "app/web", what: "port 3000" }] })}\n`)
       res.write(`${JSON.stringify({ waiting: [{ id: "app/web", what: "port 3000" }] })}\n`)
       const failed = {
         _tag: "StartFailed",
@@ -78,29 +80,52 @@ describe("quickStart", () => {
       res.write(`${JSON.stringify({ outcome: failed })}\n`) // as it settles, then all of them
       res.end(`${JSON.stringify({ outcomes: [failed] })}\n`)
     }
-    expect(await quickStart(["web", "-f"])).toBe(true)
+    expect(await quickStart(["web", "-f"])).toBe(1)
+    // the protocol's Start (no definitions): the supervisor reads the selection from the directory
     expect(fake.received).toEqual([
-      expect.objectContaining({
-        path: "/api/cli/start-from",
-        ids: ["web"],
-        all: false,
-        group: null,
+      {
+        path: "/api/commands",
+        _tag: "Start",
+        selection: {
+          ids: ["web"],
+          all: false,
+          from: { _tag: "Directory", cwd: process.cwd(), env: expect.any(Object), strict: true },
+        },
         force: true,
-        progress: process.stderr.isTTY ? "spinner" : "lines",
-        cwd: process.cwd(),
-      }),
+        reason: "cli",
+        wait: "events",
+      },
     ])
+    expect((fake.received[0] as { selection: { from: { env: unknown } } }).selection.from.env).toMatchObject({
+      SUPERVISOR_STATE_DIR: process.env.SUPERVISOR_STATE_DIR,
+    })
     expect(fake.written.stderr).toBe(
       "✗ app/web failed to start: app/web exited with code 3\n  last output:\n    boom\n",
     )
     if (!process.stderr.isTTY) expect(fake.written.stdout).toBe("app/web waiting for port 3000\n")
-    expect(process.exitCode).toBe(1)
+    expect(process.exitCode).toBeUndefined() // the launcher applies the status
   })
 
-  it("leaves the start to the CLI when told to, or when nobody answers", async () => {
+  it("sends the group and --all as the selection's", async () => {
     fake.answer = (res) => {
-      res.writeHead(200, { "content-type": "application/x-ndjson" })
-      res.end(`${JSON.stringify({ fallback: true })}\n`)
+      res.writeHead(409, { "content-type": "application/json" })
+      res.end(JSON.stringify({ _tag: "NothingSelected", message: "no daemons to start" }))
+    }
+    expect(await quickStart(["--group", "backend", "--all", "-q"])).toBe(false)
+    expect(fake.received).toEqual([
+      expect.objectContaining({
+        _tag: "Start",
+        selection: expect.objectContaining({ ids: [], all: true, group: "backend" }),
+        force: false,
+      }),
+    ])
+  })
+
+  it("leaves the start to the CLI when the command is refused, or when nobody answers", async () => {
+    // another version, configuration warnings (strict), an unknown ID: refused before any start
+    fake.answer = (res) => {
+      res.writeHead(409, { "content-type": "application/json" })
+      res.end(JSON.stringify({ _tag: "VersionMismatch", message: "another version" }))
     }
     expect(await quickStart(["web"])).toBe(false)
     fake.answer = (res) => {
@@ -123,8 +148,7 @@ describe("quickStart", () => {
       res.write(`${JSON.stringify({ waiting: [] })}\n`)
       setTimeout(() => res.socket?.destroy(), 20)
     }
-    expect(await quickStart(["--all", "--quiet"])).toBe(true)
+    expect(await quickStart(["--all", "--quiet"])).toBe(1)
     expect(fake.written.stderr).toMatch(/the supervisor stopped answering before the start finished/)
-    expect(process.exitCode).toBe(1)
   })
 })

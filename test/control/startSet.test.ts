@@ -2,9 +2,10 @@
 // a run that exited 0 under this supervisor (fake starts, no processes).
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
+import { configDefinitions } from "../../src/config/definitions.js"
 import { beginFrom, startWithDependencies } from "../../src/control/startOrder.js"
 import { startSet } from "../../src/control/startSet.js"
-import { waitingList } from "../../src/control/waiting.js"
+import { waitingListOf } from "../../src/control/waiting.js"
 import type { ApiDaemonEntry } from "../../src/domain/ApiDaemonEntry.js"
 import { DaemonConfig } from "../../src/domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../../src/domain/DaemonDefinition.js"
@@ -97,12 +98,20 @@ describe("the start set", () => {
     // start web while api runs: web alone waits (for its readiness), nothing for migrate
     const config = { daemons: {} } as unknown as ResolvedConfig
     const apiRuns = { id: { qualified: "app/api" }, status: { type: "running" } } as unknown as ApiDaemonEntry
-    expect(waitingList([web], [api, migrate], false, config, [apiRuns], []).map((w) => w.id)).toEqual([
-      "app/web",
-    ])
+    expect(
+      waitingListOf([web], [api, migrate], false, configDefinitions(config), [apiRuns], []).map((w) => w.id),
+    ).toEqual(["app/web"])
     // completed_once met: api waits for nothing but its own readiness
     const once = def("api", [["migrate", "completed_once"]])
-    const list = waitingList([once], [migrate], false, config, [], [], (id) => id === "app/migrate")
+    const list = waitingListOf(
+      [once],
+      [migrate],
+      false,
+      configDefinitions(config),
+      [],
+      [],
+      (id) => id === "app/migrate",
+    )
     expect(list.map((w) => [w.id, "dependencies" in w])).toEqual([["app/api", false]])
   })
 })

@@ -1,7 +1,8 @@
 // The waiting list a spinner starts from: a daemon held for its dependencies says which, and on
 // what condition, before what it waits for once it runs.
 import { describe, expect, it } from "vitest"
-import { waitingList } from "../../src/control/waiting.js"
+import { configDefinitions } from "../../src/config/definitions.js"
+import { waitingListOf } from "../../src/control/waiting.js"
 import type { ApiDaemonEntry } from "../../src/domain/ApiDaemonEntry.js"
 import { DaemonConfig } from "../../src/domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../../src/domain/DaemonDefinition.js"
@@ -31,10 +32,17 @@ const config = { daemons: {} } as unknown as ResolvedConfig
 const runningEntry = (name: string) =>
   ({ id: { qualified: `shop/${name}` }, status: { type: "running" } }) as unknown as ApiDaemonEntry
 
-describe("waitingList", () => {
+describe("waitingListOf", () => {
   it("names each dependency a daemon waits for, with its condition; then its own readiness for the others", () => {
     const api = def("api", { db: "ready", migrate: "completed", queue: "started" })
-    const list = waitingList([api], [def("db"), def("migrate"), def("queue")], false, config, [], [])
+    const list = waitingListOf(
+      [api],
+      [def("db"), def("migrate"), def("queue")],
+      false,
+      configDefinitions(config),
+      [],
+      [],
+    )
     expect(list).toEqual([
       { id: "shop/db", what: "500ms" },
       { id: "shop/migrate", what: "500ms" },
@@ -53,11 +61,11 @@ describe("waitingList", () => {
 
   it("a running dependency is not waited for, but for one that must complete", () => {
     const api = def("api", { db: "ready", migrate: "completed" })
-    const list = waitingList(
+    const list = waitingListOf(
       [api],
       [def("db"), def("migrate")],
       false,
-      config,
+      configDefinitions(config),
       [runningEntry("db"), runningEntry("migrate")],
       [],
     )

@@ -87,6 +87,47 @@ describe("the command protocol (e2e)", () => {
   )
 
   it(
+    "the CLI's start and restart are Start and Restart commands from the cli (no definitions sent, no Run)",
+    async () => {
+      const counts = async () => ({
+        Start: await commandCount(sb.stateDir, "Start", "cli"),
+        Restart: await commandCount(sb.stateDir, "Restart", "cli"),
+        Run: await commandCount(sb.stateDir, "Run", "cli"),
+      })
+      expect(sb.cli(["supervisor", "start"], two).status).toBe(0)
+      const before = await counts()
+      // the quick path (plain `start IDS`), and the full CLI (a readiness override is its own)
+      const quick = sb.cli(["start", "web"], two)
+      expect(quick.status, quick.stderr).toBe(0)
+      const full = sb.cli(["start", "web", "--delay", "0", "--json"], two)
+      expect(full.status, full.stderr).toBe(0)
+      expect(JSON.parse(full.stdout)).toEqual([
+        { _tag: "AlreadyRunning", id: "two/web", pid: expect.any(Number) },
+      ])
+      const restarted = sb.cli(["restart", "api", "--json"], two)
+      expect(restarted.status, restarted.stderr).toBe(0)
+      // api restarted; its dependencies, running, were left as they were
+      expect(JSON.parse(restarted.stdout)).toEqual(
+        expect.arrayContaining([
+          { _tag: "Ready", id: "two/api", pid: expect.any(Number) },
+          { _tag: "AlreadyRunning", id: "two/db", pid: expect.any(Number) },
+        ]),
+      )
+      expect(await counts()).toEqual({
+        Start: before.Start + 2,
+        Restart: before.Restart + 1,
+        Run: before.Run,
+      })
+      // the dependencies came with web, from the directory's configuration, in its project only
+      const now = statuses(two)
+      for (const name of ["db", "cache", "api", "web"]) expect(now[`two/${name}`]).toBe("running")
+      const stopped = sb.cli(["stop", "--all"], two)
+      expect(stopped.status, stopped.stderr).toBe(0)
+    },
+    T,
+  )
+
+  it(
     "the API's Stop command: the same order and scope from a directory, counted as a Stop from the api",
     async () => {
       startBoth()

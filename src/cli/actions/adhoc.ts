@@ -1,15 +1,16 @@
 import * as nodePath from "node:path"
 import { Console, Effect } from "effect"
-import { configDefinitions } from "../../config/definitions.js"
-import { currentNamespace, resolveId, UnknownDaemon } from "../../control/selection.js"
+import { currentNamespace, UnknownDaemon } from "../../control/selection.js"
 import { WaitResult } from "../../domain/CliOutput.js"
+import { Run, Wait } from "../../domain/Command.js"
 import { DaemonConfig } from "../../domain/DaemonConfig.js"
 import { DaemonId, toIdObject } from "../../domain/DaemonId.js"
 import { nameProblem } from "../../domain/Name.js"
 import { signalExitStatus } from "../../domain/Signal.js"
 import { shellWord } from "../../shell/quote.js"
 import type { RunOptions, WaitOptions } from "../args/adhoc.js"
-import { SupervisorClient } from "../client.js"
+import { sendCommand } from "../commandClient.js"
+import { here } from "../commandSelection.js"
 import { cyan, dim, exitWith, printJson } from "../output.js"
 import { startWithProgress } from "../progress.js"
 import { readyOverrides, withReadiness } from "../readyFlags.js"
@@ -56,7 +57,10 @@ export const run = (o: RunOptions) =>
         config,
         Effect.gen(function* () {
           const known = yield* knownDaemons
-          const started = yield* startWithProgress([def], { ...o, quiet: false }, config, known)
+          const started = yield* startWithProgress(
+            (wait) => new Run({ definitions: [def], force: o.force, reason: "cli", wait }),
+            { json: o.json, quiet: false },
+          )
           yield* reportStart(started, { json: o.json, quiet: false })
           // running already, with another command: this one was not started
           const before = known.find((k) => k.id.qualified === id.qualified)
@@ -80,20 +84,16 @@ export const run = (o: RunOptions) =>
 export const wait = (o: WaitOptions) =>
   withSupervisor(false, (config) =>
     Effect.gen(function* () {
-      const c = yield* SupervisorClient
-      const id = yield* resolveId(o.id, config, yield* knownDaemons)
-      // configured here but never started: not active, so there is nothing to wait for
-      const available = configDefinitions(config).has(id)
-        ? Effect.succeed({ id, status: "available" as const, exit_code: null, signal: null })
-        : undefined
-      const r = yield* c.api.cli.wait({ payload: { id } }).pipe(
-        Effect.catchTag("DaemonNotFound", (e) => available ?? new UnknownDaemon({ message: e.message })),
-        Effect.catchAll((e) => ("_tag" in e && e._tag === "UnknownDaemon" ? Effect.fail(e) : Effect.die(e))),
+      // the supervisor resolves the ID as typed here; a daemon configured here but never started
+      // is not active: it answers `available`, there is nothing to wait for
+      const where = here(config)
+      const r = yield* sendCommand(
+        new Wait({ id: o.id, ...(where === undefined ? {} : { from: where }), reason: "cli" }),
       )
       if (o.json) yield* printJson(WaitResult, r)
       else
         yield* Console.log(
-          `${cyan(id)} ${r.status}${r.exit_code !== null ? ` (exit ${r.exit_code})` : r.signal ? ` (${r.signal})` : ""}`,
+          `${cyan(r.id)} ${r.status}${r.exit_code !== null ? ` (exit ${r.exit_code})` : r.signal ? ` (${r.signal})` : ""}`,
         )
       const code = r.exit_code ?? (r.signal ? (signalExitStatus(r.signal) ?? 128) : 0)
       if (code !== 0) yield* exitWith(code)

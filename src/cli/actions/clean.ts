@@ -1,10 +1,12 @@
 import { Console, Effect } from "effect"
 import { currentNamespace, resolveId, UsageError } from "../../control/selection.js"
 import { CleanResult } from "../../domain/CliOutput.js"
+import { Clean } from "../../domain/Command.js"
 import { isActive } from "../../domain/DaemonStatus.js"
 import type { ResolvedConfig } from "../../domain/ResolvedConfig.js"
 import type { CleanOptions } from "../args/clean.js"
-import { SupervisorClient } from "../client.js"
+import { sendCommand } from "../commandClient.js"
+import { here } from "../commandSelection.js"
 import { canAsk, confirm } from "../confirm.js"
 import { cyan, dim, green, printJson } from "../output.js"
 import { knownDaemons } from "../selection.js"
@@ -50,19 +52,28 @@ export const clean = (o: CleanOptions) =>
     Effect.gen(function* () {
       if (o.allProjects && o.ids.length > 0)
         return yield* new UsageError({ message: "--all-projects cannot be combined with daemon IDs" })
-      const c = yield* SupervisorClient
       const known = yield* knownDaemons
+      // the supervisor resolves IDs as typed here; the confirmation lists them first, resolved
+      // the same way (display only)
       const scope: Scope = o.allProjects
         ? { _tag: "all" }
         : o.ids.length > 0
-          ? { _tag: "named", ids: yield* Effect.forEach(o.ids, (id) => resolveId(id, config, known)) }
+          ? {
+              _tag: "named",
+              ids:
+                canAsk() && !o.yes ? yield* Effect.forEach(o.ids, (id) => resolveId(id, config, known)) : [],
+            }
           : { _tag: "project", namespaces: projectNamespaces(config) }
-      let payload =
+      const where = here(config)
+      let command =
         scope._tag === "all"
-          ? {}
+          ? new Clean({ selection: { ids: [], all: false }, reason: "cli" })
           : scope._tag === "named"
-            ? { ids: scope.ids }
-            : { namespaces: scope.namespaces }
+            ? new Clean({
+                selection: { ids: o.ids, all: false, ...(where === undefined ? {} : { from: where }) },
+                reason: "cli",
+              })
+            : new Clean({ selection: { ids: [], all: false }, namespaces: scope.namespaces, reason: "cli" })
       if (!o.yes && canAsk()) {
         // never run (`available`, `disabled`: a known project's configured daemon) is nothing to forget
         const candidates = known.filter(
@@ -82,9 +93,12 @@ export const clean = (o: CleanOptions) =>
           return yield* Console.log(dim("nothing forgotten"))
         }
         // exactly those listed: a daemon stopped meanwhile was not shown, so it stays
-        payload = { ids: candidates.map((k) => k.id.qualified) }
+        command = new Clean({
+          selection: { ids: candidates.map((k) => k.id.qualified), all: false },
+          reason: "cli",
+        })
       }
-      const r = yield* c.api.cli.clean({ payload }).pipe(Effect.orDie)
+      const r = yield* sendCommand(command)
       if (o.json) return yield* printJson(CleanResult, r)
       if (r.removed.length === 0) return yield* Console.log(dim(nothingText(scope)))
       for (const id of r.removed) yield* Console.log(`${green("✓")} forgot ${cyan(id)}`)

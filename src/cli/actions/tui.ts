@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process"
 import * as path from "node:path"
-import { Console, Effect } from "effect"
+import { Console, Effect, FiberRef } from "effect"
 import { UsageError } from "../../control/selection.js"
 import type { TuiOptions } from "../args/tui.js"
-import { ExitCode, exitWith, red } from "../output.js"
+import { ExitCode, exitStatus, exitWith, red } from "../output.js"
 import { handleErrors, withSupervisor } from "../session.js"
 
 /**
@@ -29,7 +29,7 @@ export const tui = (o: TuiOptions) =>
     }
     // the same connection as every command: the project here becomes known, auto-start applies
     yield* withSupervisor(false, () => Effect.void)
-    if (process.exitCode !== undefined && process.exitCode !== 0) return
+    if ((yield* FiberRef.get(exitStatus)) !== 0) return
     const code = yield* Effect.async<number>((resume) => {
       const child = spawn(
         process.execPath,
