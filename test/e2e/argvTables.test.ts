@@ -18,23 +18,28 @@ const cli = (...args: Array<string>) => runCli(args, { cwd: sb.root, env: sb.env
 describe("the argument checks of the built CLI", () => {
   const tables = treeArgvTables()
 
-  it("know every value flag of the command tree", async () => {
-    expect(tables.valueFlags).toEqual(
-      expect.arrayContaining(["--group", "--lines", "-n", "--web-port", "--web-path"]),
-    )
-    // -g is --global: no value
-    expect(tables.valueFlags).not.toContain("-g")
-    // two CLIs at a time (one per core): the flags are many
-    const queue = [...tables.valueFlags]
-    const worker = async () => {
-      for (let flag = queue.shift(); flag !== undefined; flag = queue.shift()) {
-        const r = await runCliAsync(["list", flag], { cwd: sb.root, env: sb.env })
-        expect(r.status, `${flag}: ${r.stderr}`).toBe(2)
-        expect(r.stderr).toBe(`error: ${flag} needs a value\n`)
+  it(
+    "know every value flag of the command tree",
+    async () => {
+      expect(tables.valueFlags).toEqual(
+        expect.arrayContaining(["--group", "--lines", "-n", "--web-port", "--web-path"]),
+      )
+      // -g is --global: no value
+      expect(tables.valueFlags).not.toContain("-g")
+      // two CLIs at a time (one per core): the flags are many
+      const queue = [...tables.valueFlags]
+      const worker = async () => {
+        for (let flag = queue.shift(); flag !== undefined; flag = queue.shift()) {
+          const r = await runCliAsync(["list", flag], { cwd: sb.root, env: sb.env })
+          expect(r.status, `${flag}: ${r.stderr}`).toBe(2)
+          expect(r.stderr).toBe(`error: ${flag} needs a value\n`)
+        }
       }
-    }
-    await Promise.all([worker(), worker()])
-  })
+      await Promise.all([worker(), worker()])
+      // a deadline per CLI run (two at a time), not for the whole table: the flags are many
+    },
+    2_000 * treeArgvTables().valueFlags.length,
+  )
 
   it("know every command made of subcommands, with theirs", () => {
     expect(Object.keys(tables.subcommands)).toEqual(expect.arrayContaining(["supervisor", "config", "spec"]))

@@ -103,8 +103,10 @@ describe("the CLI with --url against a supervisor over HTTPS", () => {
       // a line in the history first: once the follow prints it, it is connected
       const before = `remote-before-${process.pid}`
       writeFileSync(join(proj, "msg.txt"), `${before}\n`)
-      await waitFor("the first line stored", async () =>
-        (await storedLogs(srv.stateDir, "app/web")).some((e) => e.message === before),
+      await waitFor(
+        "the first line stored",
+        async () => (await storedLogs(srv.stateDir, "app/web")).some((e) => e.message === before),
+        { timeout: 20_000 },
       )
       const follow = spawnCli(["--url", url, "--ca", ca, "logs", "web", "-f"], {
         cwd: client.root,
