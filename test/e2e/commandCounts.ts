@@ -6,7 +6,7 @@ import { join } from "node:path"
 import { parsePrometheus, sampleValue } from "../metrics/prometheus.js"
 
 /** The text of GET `path` on the supervisor's Unix socket (no token there). */
-const socketText = (stateDir: string, path: string): Promise<string> =>
+export const socketText = (stateDir: string, path: string): Promise<string> =>
   new Promise((resolve, reject) => {
     const req = request({ socketPath: join(stateDir, "sock", "api.sock"), path, agent: false }, (res) => {
       let body = ""

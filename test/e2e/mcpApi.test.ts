@@ -5,11 +5,11 @@
  * does not wait for another.
  */
 import { existsSync, writeFileSync } from "node:fs"
-import { request } from "node:http"
 import { join } from "node:path"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parsePrometheus, sampleValue } from "../metrics/prometheus.js"
+import { socketText } from "./commandCounts.js"
 import { type DaemonSandbox, daemonPids, isAlive, makeDaemonSandbox, waitFor } from "./harness.js"
 import { connectMcp } from "./mcpClient.js"
 
@@ -25,21 +25,6 @@ ready_delay = 0
 run = "while [ ! -f go ]; do sleep 0.05; done; echo gate open; exec sleep 300"
 ready_output = { pattern = "gate open", timeout = "60s" }
 `
-
-/** The text of GET `path` on the supervisor's Unix socket (no token there). */
-const socketText = (stateDir: string, path: string): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const req = request({ socketPath: join(stateDir, "sock", "api.sock"), path, agent: false }, (res) => {
-      let body = ""
-      res.setEncoding("utf8")
-      res.on("data", (c: string) => {
-        body += c
-      })
-      res.on("end", () => resolve(body))
-    })
-    req.on("error", reject)
-    req.end()
-  })
 
 interface ToolReply {
   readonly isError?: boolean

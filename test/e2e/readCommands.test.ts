@@ -3,30 +3,14 @@
  * `logs -f` (a Tail), `settings` (a Settings command), each counted in /metrics with `cli` as its
  * source, and answering as before: the project's daemons by their short IDs.
  */
-import { request } from "node:http"
-import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { parsePrometheus, sampleValue } from "../metrics/prometheus.js"
+import { socketText } from "./commandCounts.js"
 import { type DaemonSandbox, makeDaemonSandbox, spawnCli, storedLogs, waitFor } from "./harness.js"
 
 const T = 90_000
 const APP = `[daemons.web]\nrun = "echo web-ready; exec sleep 300"\nready_delay = 0\n\n[settings.logs]\nlog_format = "json"\n`
 const OTHER = `[daemons.web]\nrun = "echo other-web; exec sleep 300"\nready_delay = 0\n`
-
-/** The text of GET `path` on the supervisor's Unix socket (no token there). */
-const socketText = (stateDir: string, path: string): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const req = request({ socketPath: join(stateDir, "sock", "api.sock"), path, agent: false }, (res) => {
-      let body = ""
-      res.setEncoding("utf8")
-      res.on("data", (c: string) => {
-        body += c
-      })
-      res.on("end", () => resolve(body))
-    })
-    req.on("error", reject)
-    req.end()
-  })
 
 describe("the CLI's reads as commands (e2e)", () => {
   let sb: DaemonSandbox
