@@ -36,6 +36,16 @@ const shownActions = (page: Page, id: string) =>
     .evaluateAll((bs) => bs.map((b) => (b as unknown as { dataset: { action: string } }).dataset.action))
 
 /** Waits until the row shows exactly `actions`. */
+/** Waits until the row's action has answered: its buttons are enabled again (a key is ignored while busy). */
+const waitIdle = (page: Page, id: string) =>
+  waitFor(
+    `${id}'s action answered`,
+    async () => (await row(page, id).locator("button:disabled").count()) === 0,
+    {
+      timeout: WAIT,
+    },
+  )
+
 const waitActions = (page: Page, id: string, actions: ReadonlyArray<string>) =>
   waitFor(
     `${id} showing ${actions.join(",")}`,
@@ -324,11 +334,14 @@ describe("web page (e2e, Chromium)", () => {
 
       await page.keyboard.press("x")
       await waitStatus(page, "app/web", "stopped")
+      await waitIdle(page, "app/web")
       await page.keyboard.press("s")
       await waitStatus(page, "app/web", "running")
+      await waitIdle(page, "app/web")
       // d and e: disabled while running, it keeps Stop and offers Enable; then enabled again
       await page.keyboard.press("d")
       await waitActions(page, "app/web", ["stop", "enable"])
+      await waitIdle(page, "app/web")
       await page.keyboard.press("e")
       await waitActions(page, "app/web", ["stop", "restart", "disable"])
 
