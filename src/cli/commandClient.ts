@@ -14,7 +14,7 @@ const encodeCommand = Schema.encodeSync(Command)
 const decodeEvent = Schema.decodeUnknownSync(StartEvent)
 
 /** The request of a command: its JSON body, encoded through the Command union. */
-const requestOf = (command: Command) =>
+export const requestOf = (command: Command) =>
   HttpClientRequest.post("http://localhost/api/commands").pipe(
     HttpClientRequest.bodyUnsafeJson(encodeCommand(command)),
   )

@@ -2,24 +2,18 @@
 // logs query), sent to `POST /api/commands` on the CLI's connection (the socket, or a URL):
 // its ndjson items as they arrive, or its typed failure (CommandError) when it was refused.
 import * as nodePath from "node:path"
-import { HttpClientRequest } from "@effect/platform"
 import * as Ndjson from "@effect/platform/Ndjson"
 import { Data, Effect, Either, Schema, Stream } from "effect"
-import { Command } from "../domain/Command.js"
+import type { Command } from "../domain/Command.js"
 import { CommandError } from "../domain/CommandErrors.js"
+import { definedEnv } from "../quick/request.js"
 import type { SupervisorClient } from "./client.js"
+import { requestOf } from "./commandClient.js"
 
 /** An answer that is neither the stream nor a CommandError (a 400 BadCommand, a 500). */
 export class CommandRefused extends Data.TaggedError("CommandRefused")<{ readonly message: string }> {}
 
-const encode = Schema.encodeSync(Command)
 const decodeError = Schema.decodeUnknownEither(CommandError)
-
-/** The command's request: its JSON on `POST /api/commands`. */
-export const commandRequest = (command: Command) =>
-  HttpClientRequest.post("http://localhost/api/commands").pipe(
-    HttpClientRequest.bodyUnsafeJson(encode(command)),
-  )
 
 /** The ndjson items of a streamed command's answer, or its failure. */
 export const commandItems = (
@@ -29,7 +23,7 @@ export const commandItems = (
   Stream.unwrapScoped(
     Effect.gen(function* () {
       const response = yield* client.http
-        .execute(commandRequest(command))
+        .execute(requestOf(command))
         .pipe(Effect.mapError((e) => new CommandRefused({ message: e.message })))
       if (response.status !== 200) {
         const body = yield* response.json.pipe(Effect.orElseSucceed(() => undefined))
@@ -52,14 +46,10 @@ export const commandItems = (
     }),
   )
 
-/** This process's environment, its set variables only (what a command's `from` carries). */
-export const stringEnv = (env: NodeJS.ProcessEnv = process.env): Record<string, string> =>
-  Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => typeof e[1] === "string"))
-
 /** `from` of a command sent from here: this directory, with this environment. */
 export const hereFrom = () => ({
   _tag: "Directory" as const,
   cwd: nodePath.resolve(process.cwd()),
-  env: stringEnv(),
+  env: definedEnv(),
   strict: false,
 })

@@ -9,9 +9,10 @@ import { isLogClear, LogEntry, LogStreamItem } from "../../domain/LogEntry.js"
 import { parseTimeArg } from "../../domain/timeArg.js"
 import { VERSION } from "../../domain/version.js"
 import { stripAnsi } from "../../logs/ansi.js"
+import { definedEnv } from "../../quick/request.js"
 import type { LogsOptions } from "../args/logs.js"
 import { SupervisorClient } from "../client.js"
-import { commandItems, hereFrom, stringEnv } from "../commandStream.js"
+import { commandItems, hereFrom } from "../commandStream.js"
 import { cyan, dim, ExitCode, isTTY, note, printJson, red } from "../output.js"
 import { isRemote } from "../remote.js"
 import { handleErrors, loadHere, Reported, withClient } from "../session.js"
@@ -155,7 +156,7 @@ export const logs = (o: LogsOptions) =>
               HttpClientRequest.bodyJson({
                 version: VERSION,
                 cwd: nodePath.resolve(process.cwd()),
-                env: stringEnv(),
+                env: definedEnv(),
                 id: only,
                 lines: Option.getOrElse(o.lines, () => 100),
                 raw: o.raw,
