@@ -92,6 +92,14 @@ const messageOf = (e: Error) =>
     : e.message
 
 /**
+ * What makes two setup errors the same problem: the error code and system call when the error
+ * has them (the files of one symlink loop fail in whichever order they are read), else the message.
+ */
+const kindOf = (e: Error) =>
+  "code" in e && typeof e.code === "string"
+    ? `${e.code} ${"syscall" in e && typeof e.syscall === "string" ? e.syscall : ""}`
+    : messageOf(e)
+/**
  * Watches one daemon's files for as long as the scope lives: `auto` falls back to polling when
  * native watching cannot be set up. Problems are written into the daemon's log, and a watcher
  * that cannot be set up is reported to `problem` as well; none fails.
@@ -197,12 +205,12 @@ export const openWatcher = (spec: WatchSpec, env: WatcherEnv): Effect.Effect<voi
         Effect.zipRight(setUp(true)),
         Effect.flatMap((next) => {
           if (next._tag === "Watching") return Effect.zipRight(failed, watching(next.poll))
-          const text = messageOf(next.error)
+          const text = kindOf(next.error)
           return next.close.pipe(
             Effect.zipRight(text === last ? Effect.void : cannot(next.error)),
             Effect.zipRight(retry(Duration.min(Duration.times(delay, 2), RETRY_MAX), failed, text)),
           )
         }),
       )
-    yield* Effect.forkScoped(retry(RETRY_FIRST, initial.close, messageOf(initial.error)))
+    yield* Effect.forkScoped(retry(RETRY_FIRST, initial.close, kindOf(initial.error)))
   })

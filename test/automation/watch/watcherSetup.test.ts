@@ -118,6 +118,51 @@ describe("watcher setup", () => {
       }),
   )
 
+  it.scoped("a loop met on another file is the same problem: logged again only for another error code", () =>
+    Effect.gen(function* () {
+      // each try stats the two files of a symlink loop in another order; then the directory goes
+      const errors = [
+        Object.assign(new Error("ELOOP: too many symbolic links encountered, stat '/srv/a.js'"), {
+          code: "ELOOP",
+          syscall: "stat",
+        }),
+        Object.assign(new Error("ELOOP: too many symbolic links encountered, stat '/srv/b.js'"), {
+          code: "ELOOP",
+          syscall: "stat",
+        }),
+        Object.assign(new Error("EACCES: permission denied, scandir '/srv'"), {
+          code: "EACCES",
+          syscall: "scandir",
+        }),
+      ]
+      let tries = 0
+      const backend: Backend = (_roots, _options, on) => {
+        on.error(errors[Math.min(tries, 1 + Math.floor(tries / 4))]!)
+        tries++
+        return { close: async () => {} }
+      }
+      const { h, notes } = yield* configurable({ backend })
+      const entry = Effect.map(h.sup.get(WEB), (r) => h.sup.entry(r, false))
+      yield* startReady(h.sup, definition("web", { watch: ["src/*.js"] }))
+      const loop = `cannot watch files: ${errors[0]!.message}`
+      yield* until(() => notes.includes(`${WEB}: watch: ${loop}`))
+      // tries 2 to 4 meet the loop on b.js: not a new line, and the problem keeps its first words
+      yield* TestClock.adjust("10 seconds")
+      expect(tries).toBeGreaterThanOrEqual(4)
+      expect(notes.filter((n) => n.includes("cannot watch files"))).toEqual([`${WEB}: watch: ${loop}`])
+      expect((yield* entry).watch_problem).toBe(loop)
+      // another error code is a new problem
+      yield* TestClock.adjust("5 minutes")
+      const denied = `cannot watch files: ${errors[2]!.message}`
+      yield* until(() => notes.includes(`${WEB}: watch: ${denied}`))
+      expect(notes.filter((n) => n.includes("cannot watch files"))).toEqual([
+        `${WEB}: watch: ${loop}`,
+        `${WEB}: watch: ${denied}`,
+      ])
+      expect((yield* entry).watch_problem).toBe(denied)
+    }),
+  )
+
   it.scoped("status: a watcher reopened for an edited watch list clears the problem once it is set up", () =>
     Effect.gen(function* () {
       const { failing, backend } = failingWhile()
