@@ -4,6 +4,7 @@ import { defineConfig } from "vitest/config"
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    setupFiles: ["test/setup/yieldBetweenTests.ts"],
     pool: "forks",
     poolOptions: { forks: { minForks: 1, maxForks: 2 } },
     testTimeout: 20_000,
