@@ -513,7 +513,7 @@ describe("other daemon-level errors", () => {
     expect(p.key).toBe("daemons.web.ready_port")
     expect(p.message).toContain("{{ daemons.dbb.port }}")
     expect(p.message).toContain('"dbb"')
-    expect(p.hint).toContain("app/db")
+    expect(p.hint).toBe("did you mean {{ daemons.db.port }}?")
   })
 
   it.each([
@@ -577,11 +577,11 @@ describe("other daemon-level errors", () => {
     expect(err.problems.map((p) => [p.key, p.message])).toEqual([
       [
         "daemons.web.run",
-        'unknown template variable "daemons.web.pid"; the only one is {{ daemons.<name>.port }}',
+        'unknown template variable "daemons.web.pid"; did you mean {{ daemons.web.port }}?',
       ],
       [
         "daemons.web.env.A",
-        'unknown template variable "daemon.web.port"; the only one is {{ daemons.<name>.port }}',
+        'unknown template variable "daemon.web.port"; did you mean {{ daemons.web.port }}?',
       ],
     ])
   })

@@ -1,9 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Ref } from "effect"
 import { renderCommand } from "../../src/supervisor/commandTemplates.js"
+import { testTemplateScope } from "../../src/testing/templateScope.js"
 import { definition, makeHarness, startReady } from "./helpers.js"
 
-const lookup = (id: string) => ({ "app/web": { port: 8080 }, "app/worker": { port: undefined } })[id]
+const scope = testTemplateScope({
+  id: "app/client",
+  daemons: { "app/web": { ports: [8080] }, "app/worker": { ports: [] } },
+})
+const layers = { below: {}, environment: (env: Readonly<Record<string, string>>) => env }
 
 describe("templates in run and env", () => {
   it("render {{ daemons.<name>.port }} and keep any other {{ ... }} text", () => {
@@ -12,18 +17,19 @@ describe("templates in run and env", () => {
         run: "curl http://127.0.0.1:{{ daemons.web.port }}/ && docker ps --format '{{.Names}}'",
         env: { WEB: "http://127.0.0.1:{{daemons.app/web.port}}", PLAIN: "x" },
       },
-      "app",
-      lookup,
+      scope,
+      layers,
     )
     expect(Either.getOrThrow(rendered)).toEqual({
       run: "curl http://127.0.0.1:8080/ && docker ps --format '{{.Names}}'",
       env: { WEB: "http://127.0.0.1:8080", PLAIN: "x" },
+      environment: { WEB: "http://127.0.0.1:8080", PLAIN: "x" },
     })
   })
 
   it("name the key and the template that cannot be rendered", () => {
     const fail = (config: { run: string; env: Record<string, string> }) =>
-      Either.flip(renderCommand(config, "app", lookup)).pipe(Either.getOrThrow)
+      Either.flip(renderCommand(config, scope, layers)).pipe(Either.getOrThrow)
     expect(fail({ run: "echo {{ daemons.nope.port }}", env: {} })).toMatchObject({
       _tag: "TemplateError",
       key: "run",
@@ -46,7 +52,7 @@ describe("templates in run and env", () => {
       key: "run",
       reason: "unknown_variable",
       message:
-        'run "echo {{ daemons.web.host }}": unknown template variable "daemons.web.host"; the only one is {{ daemons.<name>.port }}',
+        'run "echo {{ daemons.web.host }}": unknown template variable "daemons.web.host"; did you mean {{ daemons.web.port }}?',
     })
   })
 
