@@ -5,7 +5,6 @@ import {
   DependencyCycle,
   InvalidDependency,
   InvalidGroupMember,
-  InvalidTemplate,
   InvalidValue,
   MisplacedSlugs,
   MissingRun,
@@ -17,12 +16,11 @@ import { type DependencyCondition, entryCondition, entryId } from "../domain/Dep
 import type { ResolvedConfig, ResolvedDaemon, ResolvedGroup, ResolvedSlug } from "../domain/ResolvedConfig.js"
 import { slugProblem } from "../domain/slugs.js"
 import { closest } from "../domain/suggest.js"
-import { daemonRefs } from "../domain/Template.js"
-import { templatedValues } from "../domain/templatedValues.js"
 import { findCycle } from "./dependencies.js"
 import { locateKey } from "./locate.js"
 import type { ParsedFile } from "./parseFile.js"
 import { expandPath } from "./paths.js"
+import { templateProblems } from "./templateChecks.js"
 
 export interface NamespacedFile {
   readonly parsed: ParsedFile
@@ -261,26 +259,11 @@ export const mergeFiles = (
         }),
       )
     })
-    // Templates naming a daemon: each must be configured (the key's file is the top key's).
-    for (const { path, value, syntax } of templatedValues(d.config)) {
-      for (const ref of daemonRefs(value, syntax)) {
-        const target = parseDaemonRef(ref.daemon, draft.id.namespace)
-        const qualified = Either.isRight(target) ? target.right.qualified : ref.daemon
-        if (drafts.has(qualified)) continue
-        const suggestion = closest(qualified, known) ?? known.find((k) => k.endsWith(`/${ref.daemon}`))
-        problems.push(
-          new InvalidTemplate({
-            ...where(draft.keySource.get(path[0]!), ["daemons", draft.id.name, ...path]),
-            key: `daemons.${draft.id.name}.${path.join(".")}`,
-            message: `template ${ref.text} names ${JSON.stringify(ref.daemon)}, which is not a configured daemon`,
-            hint:
-              suggestion !== undefined
-                ? `did you mean {{ daemons.${suggestion.startsWith(`${draft.id.namespace}/`) ? suggestion.slice(draft.id.namespace.length + 1) : suggestion}.${ref.field} }}?`
-                : `known daemons: ${known.join(", ") || "(none)"}`,
-          }),
-        )
-      }
-    }
+    problems.push(
+      ...templateProblems(draft.id, d.config, known, (path) =>
+        where(draft.keySource.get(path[0]!), ["daemons", draft.id.name, ...path]),
+      ),
+    )
   }
   const graph = new Map(Object.values(daemons).map((d) => [d.id.qualified, d.config.depends] as const))
   const cycle = findCycle(graph)
