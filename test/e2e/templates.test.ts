@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { docExamples } from "./docExamples.js"
 import {
   type CliResult,
   type DaemonSandbox,
@@ -205,6 +206,44 @@ describe("templates through the built CLI", () => {
         `${join(fixed, "supervisor.toml")}:5: daemons.other.run: template {{ daemons.wbe.proxy_url }} names "wbe", which is not a configured daemon`,
       )
       expect(r.stderr).toContain("did you mean {{ daemons.web.proxy_url }}?")
+    },
+    T,
+  )
+
+  it(
+    "docs/templates.md examples run as documented, each in a project of its own",
+    async () => {
+      const examples = docExamples(readFileSync(join(__dirname, "../../docs/templates.md"), "utf8"))
+      expect(examples.map((e) => e.runs.length > 0)).toEqual([true, true])
+      const ports = new Map<number, number>()
+      for (const e of examples) for (const p of e.ports) ports.set(p, await freePort())
+      const remap = (text: string) => {
+        let out = text
+        for (const [from, to] of ports) out = out.replaceAll(String(from), String(to))
+        return out
+      }
+      const dirs = examples.map((e, i) => sb.project(`docs${i}`, `${remap(e.toml)}\n`))
+      for (const [i, e] of examples.entries())
+        for (const run of e.runs) {
+          const r = await sb.cliAsync(run.args, dirs[i]!)
+          expect(r.status, `docs/templates.md:${e.line}: ${show(r)}`).toBe(run.status)
+          expect(r.stderr).not.toMatch(STACK_LINE)
+        }
+      const [first, invalid] = dirs as [string, string]
+      const [dbPort, apiPort] = [ports.get(18201), ports.get(18202)]
+      expect(readFileSync(join(first, "api.txt"), "utf8")).toBe(
+        `docs0/api on ${apiPort} uses postgres://127.0.0.1:${dbPort}/app\n`,
+      )
+      await waitFor("the on_ready hook's line", () => existsSync(join(first, "hooks.txt")))
+      expect(readFileSync(join(first, "hooks.txt"), "utf8")).toBe(`api is ready in ${first}\n`)
+      const r = sb.cli(["config", "validate"], invalid)
+      const file = join(invalid, "supervisor.toml")
+      expect(r.stderr).toContain(
+        `${file}:2: daemons.web.run: unknown template variable "daemon.nmae"; did you mean {{ daemon.name }}?`,
+      )
+      expect(r.stderr).toContain(
+        `${file}:7: daemons.worker.ready_http: template {{ daemons.wbe.port }} names "wbe", which is not a configured daemon\n  hint: did you mean {{ daemons.web.port }}?`,
+      )
     },
     T,
   )
