@@ -26,12 +26,13 @@ export const templateProblems = (
   const problems: Array<InvalidTemplate> = []
   const declared = config.port?.expect.length ?? 0
   for (const { path, value, syntax } of templatedValues(config)) {
-    const at = { ...locate(path), key: `daemons.${id.name}.${path.join(".")}` }
+    // located only for a problem: finding a key's line reads the whole file
+    const at = () => ({ ...locate(path), key: `daemons.${id.name}.${path.join(".")}` })
     for (const ref of templateRefs(value, syntax).refs) {
       if (ref.name._tag === "DaemonPort" && ref.name.index >= declared)
         problems.push(
           new InvalidTemplate({
-            ...at,
+            ...at(),
             message: `template ${ref.text} needs port ${ref.name.index + 1} of ${id.qualified}, which declares ${declared}`,
             hint:
               declared === 0
@@ -47,7 +48,7 @@ export const templateProblems = (
       const suggestion = closest(qualified, known) ?? known.find((k) => k.endsWith(`/${named}`))
       problems.push(
         new InvalidTemplate({
-          ...at,
+          ...at(),
           message: `template ${ref.text} names ${JSON.stringify(named)}, which is not a configured daemon`,
           hint:
             suggestion !== undefined
