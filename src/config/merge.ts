@@ -5,7 +5,6 @@ import {
   DependencyCycle,
   InvalidDependency,
   InvalidGroupMember,
-  InvalidTemplate,
   InvalidValue,
   MisplacedSlugs,
   MissingRun,
@@ -17,11 +16,11 @@ import { type DependencyCondition, entryCondition, entryId } from "../domain/Dep
 import type { ResolvedConfig, ResolvedDaemon, ResolvedGroup, ResolvedSlug } from "../domain/ResolvedConfig.js"
 import { slugProblem } from "../domain/slugs.js"
 import { closest } from "../domain/suggest.js"
-import { type TemplateSyntax, templateRefs } from "../domain/Template.js"
 import { findCycle } from "./dependencies.js"
 import { locateKey } from "./locate.js"
 import type { ParsedFile } from "./parseFile.js"
 import { expandPath } from "./paths.js"
+import { templateProblems } from "./templateChecks.js"
 
 export interface NamespacedFile {
   readonly parsed: ParsedFile
@@ -260,33 +259,11 @@ export const mergeFiles = (
         }),
       )
     })
-    // [key, value, template syntax, the key's path below the daemon (its file is the key's)]
-    const templated: Array<
-      readonly [string, string | number | undefined, TemplateSyntax, ReadonlyArray<string>]
-    > = [
-      ["ready_output", d.config.ready_output?.pattern, "strict", ["ready_output"]],
-      ["ready_http", d.config.ready_http?.url, "strict", ["ready_http"]],
-      ["ready_port", d.config.ready_port?.port, "strict", ["ready_port"]],
-      ["ready_cmd", d.config.ready_cmd?.run, "strict", ["ready_cmd"]],
-      ["run", d.config.run, "shell", ["run"]],
-      ...Object.entries(d.config.env).map(([name, value]) => ["env", value, "shell", ["env", name]] as const),
-    ]
-    for (const [key, value, syntax, path] of templated) {
-      if (typeof value !== "string") continue
-      for (const ref of templateRefs(value, syntax).refs) {
-        const target = parseDaemonRef(ref.daemon, draft.id.namespace)
-        const qualified = Either.isRight(target) ? target.right.qualified : ref.daemon
-        if (drafts.has(qualified)) continue
-        problems.push(
-          new InvalidTemplate({
-            ...where(draft.keySource.get(key), ["daemons", draft.id.name, ...path]),
-            key: `daemons.${draft.id.name}.${path.join(".")}`,
-            message: `template ${ref.text} names ${JSON.stringify(ref.daemon)}, which is not a configured daemon`,
-            hint: `known daemons: ${known.join(", ") || "(none)"}`,
-          }),
-        )
-      }
-    }
+    problems.push(
+      ...templateProblems(draft.id, d.config, known, (path) =>
+        where(draft.keySource.get(path[0]!), ["daemons", draft.id.name, ...path]),
+      ),
+    )
   }
   const graph = new Map(Object.values(daemons).map((d) => [d.id.qualified, d.config.depends] as const))
   const cycle = findCycle(graph)

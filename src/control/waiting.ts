@@ -7,20 +7,38 @@ import { isActive } from "../domain/DaemonStatus.js"
 import { awaitsExit, conditionOf, dependenciesText } from "../domain/Dependency.js"
 import type { Waiting } from "../domain/StartEvent.js"
 import { describeChecks, readinessChecks } from "../supervisor/readiness/plan.js"
-import { renderChecks } from "../supervisor/readiness/template.js"
+import { renderCheck, type TemplateScope } from "../supervisor/readiness/template.js"
 import { startSet } from "./startSet.js"
 
 /**
  * What a daemon's start waits on, in words, its templates rendered with `portOf` (the first
  * port of a daemon, undefined for an unknown one): `port 3001`, `http://127.0.0.1:3001/health`.
+ * A check whose templates name more than ports is described as written.
  */
 export const describeWaiting = (
   def: DaemonDefinition,
   portOf: (id: string) => { readonly port: number | undefined } | undefined,
 ): string => {
-  const checks = readinessChecks(def.config)
-  const rendered = renderChecks(checks, def.id.namespace, portOf)
-  return describeChecks(Either.getOrElse(rendered, () => checks))
+  const portsOf = (id: string) => {
+    const port = portOf(id)?.port
+    return port === undefined ? [] : [port]
+  }
+  // what is known here: ports; a check naming anything else is described as written
+  const scope: TemplateScope = {
+    daemon: {
+      id: def.id.qualified,
+      name: def.id.name,
+      namespace: def.id.namespace,
+      dir: def.config.dir,
+      ports: portsOf(def.id.qualified),
+    },
+    daemons: (id) => (portOf(id) === undefined ? undefined : { ports: portsOf(id), proxyUrl: null }),
+    settings: undefined,
+    env: {},
+  }
+  return describeChecks(
+    readinessChecks(def.config).map((c) => Either.getOrElse(renderCheck(c, scope), () => c)),
+  )
 }
 
 /** What a start waits on, in words; templates rendered with the ports the CLI can see. */

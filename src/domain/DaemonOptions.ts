@@ -22,7 +22,7 @@ const Command = Schema.String.pipe(
   Schema.annotations({ identifier: "Command", description: "A shell command" }),
 )
 
-/** A filter: no `{{ daemons... }}` placeholder that is not a template (shell syntax, see Template.ts). */
+/** A filter: every template placeholder names a template variable (shell syntax, see Template.ts). */
 const shellTemplates = <A extends string, I>(schema: Schema.Schema<A, I>) =>
   schema.pipe(Schema.filter((s) => templateProblem(s, "shell") ?? true, { jsonSchema: {} }))
 
@@ -32,7 +32,7 @@ const EnvValue = Schema.transform(
   { strict: true, decode: (v) => String(v), encode: (s) => s },
 ).annotations({
   description:
-    "An environment variable value; numbers and booleans are turned into strings; supports {{ daemons.<name>.port }}",
+    "An environment variable value; numbers and booleans are turned into strings; supports templates such as {{ daemons.<name>.port }} or {{ env.VAR }} (docs/templates.md)",
 })
 
 const Bump = Schema.Union(Schema.Boolean, Schema.NonNegativeInt).annotations({
@@ -67,7 +67,9 @@ export const PortOption = normalise(
 )
 
 export const OnOutput = Schema.Struct({
-  run: Command.annotations({ description: "Command to run; the line is in SUPERVISOR_MATCHED_LINE" }),
+  run: shellTemplates(Command).annotations({
+    description: "Command to run; the line is in SUPERVISOR_MATCHED_LINE; supports templates",
+  }),
   filter: Schema.optional(
     Schema.String.annotations({ description: "Fire only on lines containing this substring" }),
   ),
@@ -81,7 +83,7 @@ export const OnOutput = Schema.Struct({
 })
 export const OnOutputOption = normalise(
   Schema.Union(
-    Command,
+    shellTemplates(Command),
     OnOutput.pipe(
       Schema.filter((h) =>
         h.filter !== undefined && h.regex !== undefined ? "set either filter or regex, not both" : true,
@@ -95,7 +97,12 @@ export const OnOutputOption = normalise(
   (raw) => (typeof raw === "string" ? { run: raw } : raw),
 )
 
-const hook = (when: string) => Schema.optional(Command.annotations({ description: `Command run ${when}` }))
+const hook = (when: string) =>
+  Schema.optional(
+    shellTemplates(Command).annotations({
+      description: `Command run ${when}; supports templates such as {{ daemon.port }}`,
+    }),
+  )
 export const Hooks = Schema.Struct({
   on_ready: hook("when the daemon becomes ready"),
   on_fail: hook("when the daemon fails and all retries are exhausted"),
@@ -187,7 +194,7 @@ const opt = <A, I>(schema: Schema.Schema<A, I>, description: string, defaultValu
 export const daemonOptionFields = {
   run: opt(
     shellTemplates(Command),
-    "Command to execute, wrapped in `sh -c`. A leading `exec` makes the tracked PID the daemon itself. `{{ daemons.<name>.port }}` renders a daemon's port at start; other `{{ ... }}` text is kept as written.",
+    "Command to execute, wrapped in `sh -c`. A leading `exec` makes the tracked PID the daemon itself. Templates such as `{{ daemon.port }}`, `{{ daemons.<name>.port }}` or `{{ env.VAR }}` render at start (docs/templates.md); other `{{ ... }}` text is kept as written.",
   ),
   dir: opt(
     Schema.String,
@@ -198,7 +205,7 @@ export const daemonOptionFields = {
       key: Schema.String,
       value: EnvValue,
     }),
-    "Environment variables for the daemon; values may contain `{{ daemons.<name>.port }}`, rendered at start",
+    "Environment variables for the daemon; values may contain templates such as `{{ daemons.<name>.port }}`, rendered at start (docs/templates.md)",
   ),
   user: opt(
     Schema.transform(Schema.Union(Schema.String, Schema.NonNegativeInt), Schema.String, {

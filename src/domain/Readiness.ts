@@ -10,12 +10,13 @@ export const Port = Schema.Int.pipe(Schema.between(1, 65535)).annotations({
   message: () => "expected a TCP port number between 1 and 65535",
 })
 
-/** A string that may hold `{{ daemons.<name>.port }}` templates; any other variable is an error. */
+/** A string that may hold templates (`{{ daemons.<name>.port }}`, ...); an unknown name is an error. */
 export const TemplateString = Schema.String.pipe(
   Schema.filter((s) => templateProblem(s) ?? true, { jsonSchema: {} }),
   Schema.annotations({
     identifier: "TemplateString",
-    description: "A string; {{ daemons.<name>.port }} renders the resolved port of another daemon",
+    description:
+      "A string; templates such as {{ daemons.<name>.port }}, {{ daemon.port }} or {{ env.VAR }} render at start (docs/templates.md)",
   }),
 )
 

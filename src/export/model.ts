@@ -67,8 +67,10 @@ export const exportName = (d: ResolvedDaemon): string =>
     .slice(0, 63)
 
 /**
- * Renders `{{ daemons.<name>.port }}` with the first `port` the named daemon declares; one whose
- * daemon declares none is kept as written, with a warning.
+ * Renders the templates known without a supervisor: `{{ daemons.<name>.port }}` and
+ * `{{ daemon.port }}` (`ports[N]`) with the ports the daemons declare, and the daemon's id, name,
+ * namespace and dir. One naming a daemon without that port, an environment variable, a setting or
+ * a proxy URL is kept as written, with a warning.
  */
 export const renderPorts = (
   config: ResolvedConfig,
@@ -79,16 +81,42 @@ export const renderPorts = (
 ): string =>
   renderTemplate(
     value,
-    (name) => {
-      const target = config.daemons[name] ?? config.daemons[`${d.id.namespace}/${name}`] ?? undefined
-      const port = target?.config.port?.expect[0]
-      if (port !== undefined) return String(port)
-      warnings.add(
-        d.id.qualified,
-        key,
-        `uses the port of ${name}, which declares no port: the template is kept as written`,
-      )
-      return `{{ daemons.${name}.port }}`
+    (ref) => {
+      const name = ref.name
+      switch (name._tag) {
+        case "DaemonField":
+          return name.field === "dir" ? d.config.dir : d.id[name.field === "id" ? "qualified" : name.field]
+        case "DaemonPort": {
+          const port = d.config.port?.expect[name.index]
+          if (port !== undefined) return String(port)
+          warnings.add(
+            d.id.qualified,
+            key,
+            `uses ${ref.text}, which it does not declare: the template is kept as written`,
+          )
+          return ref.text
+        }
+        case "OtherDaemon": {
+          const target = config.daemons[name.daemon] ?? config.daemons[`${d.id.namespace}/${name.daemon}`]
+          const port = target?.config.port?.expect[0]
+          if (name.field === "port" && port !== undefined) return String(port)
+          warnings.add(
+            d.id.qualified,
+            key,
+            name.field === "port"
+              ? `uses the port of ${name.daemon}, which declares no port: the template is kept as written`
+              : `uses ${ref.text}, which the supervisor renders at start: the template is kept as written`,
+          )
+          return ref.text
+        }
+        default:
+          warnings.add(
+            d.id.qualified,
+            key,
+            `uses ${ref.text}, which the supervisor renders at start: the template is kept as written`,
+          )
+          return ref.text
+      }
     },
     "shell",
   )

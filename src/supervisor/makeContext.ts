@@ -15,8 +15,9 @@ import { followOptionsOf } from "./logPolicy.js"
 import { PortAvailability } from "./ports/availability.js"
 import { resolvePorts } from "./ports/resolve.js"
 import { ReadinessProbes } from "./readiness/index.js"
-import { indexedAll, indexedUpTo, portLookup, prepareReadiness } from "./readinessContext.js"
+import { indexedAll, indexedUpTo, prepareReadiness } from "./readinessContext.js"
 import type { Registry } from "./registry.js"
+import { makeTemplateScope } from "./templateScope.js"
 
 export interface ContextDeps {
   readonly registry: Registry
@@ -37,6 +38,7 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
     const hookRunner = yield* HookRunner
     const ports = yield* PortAvailability
     const events = yield* EventLog
+    const templateScope = yield* makeTemplateScope(registry.all)
     // Why each daemon's state changes now: set by its lifecycle for each command it handles.
     const causes = new Map<string, string>()
     /** `registry.update`, publishing a change of status. */
@@ -142,11 +144,17 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
           ),
           Effect.orElseSucceed(() => []),
         ),
-      renderCommand: (def) =>
-        Effect.flatMap(registry.all, (known) =>
-          renderCommand(def.config, def.id.namespace, portLookup(known)),
-        ),
-      prepareReadiness: prepareReadiness({ logs, config, probes, processes, known: registry.all }),
+      templateScope,
+      renderCommand: (def, layers) =>
+        Effect.flatMap(templateScope(def, layers.below), (scope) => renderCommand(def.config, scope, layers)),
+      prepareReadiness: prepareReadiness({
+        logs,
+        config,
+        probes,
+        processes,
+        known: registry.all,
+        templateScope,
+      }),
       resolvePorts: (def) => {
         const spec = def.config.port
         if (spec === undefined || spec.expect.length === 0) return Effect.succeed({ ports: [], offset: 0 })
@@ -157,6 +165,7 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
         fibers: hookFibers,
         shell: shellArgv(config.settings.general.shell),
         timeout: config.settings.supervisor.hook_timeout,
+        templateScope,
       }),
       outputLines: (id) => {
         const afterId = runStart.get(id)

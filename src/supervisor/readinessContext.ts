@@ -3,13 +3,13 @@ import { Effect, Either, Option, Schedule, Stream } from "effect"
 import type { SupervisorConfigShape } from "../config/SupervisorConfig.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { treePids } from "../domain/ProcessTree.js"
+import type { TemplateScope } from "../domain/TemplateRender.js"
 import type { LogStoreShape } from "../logs/LogStore.js"
 import { isSupervisorLine } from "../logs/supervisorLine.js"
 import type { ProcessHandle, ProcessServiceShape } from "../process/ProcessService.js"
 import type { DaemonState } from "./DaemonState.js"
 import { type RunAs, shellArgv } from "./environment.js"
 import {
-  type PortLookup,
   type ReadinessCheck,
   type ReadinessProbesShape,
   readinessChecks,
@@ -24,8 +24,13 @@ export interface ReadinessDeps {
   readonly probes: ReadinessProbesShape
   /** The daemon's process tree and whether it lives (a check passes only for the daemon's own). */
   readonly processes: Pick<ProcessServiceShape, "tree" | "groupMembers" | "isAlive">
-  /** The daemons the supervisor knows: templates name their ports. */
+  /** The daemons the supervisor knows: a check may wait for another daemon's listener. */
   readonly known: Effect.Effect<ReadonlyMap<string, DaemonState>>
+  /** What the checks' templates render (see `DaemonContext.templateScope`). */
+  readonly templateScope: (
+    def: DaemonDefinition,
+    env: Readonly<Record<string, string>>,
+  ) => Effect.Effect<TemplateScope>
 }
 
 /**
@@ -51,14 +56,6 @@ export const indexedUpTo = (logs: LogStoreShape, id: string, offset?: number) =>
  */
 export const indexedAll = (logs: LogStoreShape, id: string) => indexedUpTo(logs, id)
 
-/** What templates render: a known daemon's first port (its latest run's, else its configured one). */
-export const portLookup =
-  (known: ReadonlyMap<string, DaemonState>): PortLookup =>
-  (other) => {
-    const r = known.get(other)
-    return r === undefined ? undefined : { port: r.ports[0] ?? r.def.config.port?.expect[0] }
-  }
-
 /**
  * The daemon's process tree: its process and descendants (a shell's, a pty or tool-manager
  * wrapper's children), and the members of its process group (children that daemonized).
@@ -73,14 +70,14 @@ export const ownPids = (
     ]),
   )
 
-/** Renders the checks' templates with the ports of the daemons the supervisor knows. */
+/** Renders the checks' templates with the daemon's scope, `{{ env.VAR }}` read from the run's environment. */
 export const prepareReadiness =
-  ({ logs, config, probes, processes, known: knownNow }: ReadinessDeps) =>
+  ({ logs, config, probes, processes, known: knownNow, templateScope }: ReadinessDeps) =>
   (def: DaemonDefinition, run: RunAs) =>
     Effect.gen(function* () {
       const id = def.id.qualified
-      const known = yield* knownNow
-      const rendered = renderChecks(readinessChecks(def.config), def.id.namespace, portLookup(known))
+      const scope = yield* templateScope(def, run.env)
+      const rendered = renderChecks(readinessChecks(def.config), scope)
       if (Either.isLeft(rendered)) return yield* rendered.left
       const checks: ReadonlyArray<ReadinessCheck> = rendered.right
       // Noted before the spawn, once the previous run's output is indexed: the lines the new

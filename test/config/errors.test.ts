@@ -513,7 +513,7 @@ describe("other daemon-level errors", () => {
     expect(p.key).toBe("daemons.web.ready_port")
     expect(p.message).toContain("{{ daemons.dbb.port }}")
     expect(p.message).toContain('"dbb"')
-    expect(p.hint).toContain("app/db")
+    expect(p.hint).toBe("did you mean {{ daemons.db.port }}?")
   })
 
   it.each([
@@ -577,11 +577,11 @@ describe("other daemon-level errors", () => {
     expect(err.problems.map((p) => [p.key, p.message])).toEqual([
       [
         "daemons.web.run",
-        'unknown template variable "daemons.web.pid"; the only one is {{ daemons.<name>.port }}',
+        'unknown template variable "daemons.web.pid"; did you mean {{ daemons.web.port }}?',
       ],
       [
         "daemons.web.env.A",
-        'unknown template variable "daemon.web.port"; the only one is {{ daemons.<name>.port }}',
+        'unknown template variable "daemon.web.port"; did you mean {{ daemons.web.port }}?',
       ],
     ])
   })
@@ -604,6 +604,62 @@ describe("other daemon-level errors", () => {
     expect(config.daemons["app/web"]!.config.ready_cmd).toEqual({
       run: "redis-cli -p {{ daemons.global/redis.port }} ping",
     })
+  })
+
+  it("a hook's unknown template name is an error naming the hook's key and the closest name", async () => {
+    const sb = sandbox()
+    sb.write({
+      "app/supervisor.toml": toml(
+        "[daemons.web]",
+        'run = "web"',
+        "[daemons.web.hooks]",
+        'on_ready = "echo {{ daemon.nmae }}"',
+        'on_output = { run = "echo {{ settings.proxy.tdl }}", filter = "x" }',
+      ),
+    })
+    const err = await loadErr(sb, { cwd: "app" })
+    expect(err.problems.map((p) => [p.line, p.key, p.message])).toEqual([
+      [
+        4,
+        "daemons.web.hooks.on_ready",
+        'unknown template variable "daemon.nmae"; did you mean {{ daemon.name }}?',
+      ],
+      [
+        5,
+        "daemons.web.hooks.on_output.run",
+        'unknown template variable "settings.proxy.tdl"; did you mean {{ settings.proxy.tld }}?',
+      ],
+    ])
+  })
+
+  it("{{ daemon.port }} and {{ daemon.ports[N] }} need ports the daemon declares (InvalidTemplate)", async () => {
+    const sb = sandbox()
+    sb.write({
+      "app/supervisor.toml": toml(
+        "[daemons.web]",
+        'run = "serve --port {{ daemon.port }}"',
+        "[daemons.api]",
+        "port = [4000, 4001]",
+        'run = "serve {{ daemon.ports[1] }} {{ daemon.ports[2] }}"',
+      ),
+    })
+    const err = await loadErr(sb, { cwd: "app" })
+    expect(err.problems.map((p) => [p._tag, p.line, p.key, p.message, p.hint])).toEqual([
+      [
+        "InvalidTemplate",
+        2,
+        "daemons.web.run",
+        "template {{ daemon.port }} needs port 1 of app/web, which declares 0",
+        "set `port` on it",
+      ],
+      [
+        "InvalidTemplate",
+        5,
+        "daemons.api.run",
+        "template {{ daemon.ports[2] }} needs port 3 of app/api, which declares 2",
+        "its ports are {{ daemon.ports[0] }} to {{ daemon.ports[1] }}",
+      ],
+    ])
   })
 
   it("`port` together with deprecated `expected_port` (ConflictingKeys)", async () => {

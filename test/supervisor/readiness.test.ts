@@ -22,6 +22,7 @@ import {
 import { probePort } from "../../src/supervisor/readiness/port.js"
 import { ownPids } from "../../src/supervisor/readinessContext.js"
 import { unfakedProbes } from "../../src/testing/fakes.js"
+import { testTemplateScope } from "../../src/testing/templateScope.js"
 import { recordingSignals } from "../process/helpers.js"
 import {
   BASE_ENV,
@@ -96,15 +97,16 @@ describe("readiness: which checks count", () => {
   })
 
   it("templates render with the first expected port; a short name is in the daemon's namespace", () => {
-    const lookup = (id: string) =>
-      ({ "app/db": { port: 5432 }, "other/cache": { port: 6379 }, "app/noport": { port: undefined } })[id]
+    const scope = testTemplateScope({
+      daemons: { "app/db": { ports: [5432] }, "other/cache": { ports: [6379] }, "app/noport": { ports: [] } },
+    })
     const checks = readinessChecks({
       ready_http: { url: "http://127.0.0.1:{{ daemons.db.port }}/", status: [] },
       ready_port: { port: "{{daemons.other/cache.port}}" },
       ready_cmd: { run: "check {{ daemons.db.port }} {{ daemons.other/cache.port }}" },
       ready_output: { pattern: "port {{ daemons.db.port }}$" },
     } as never)
-    const rendered = renderChecks(checks, "app", lookup)
+    const rendered = renderChecks(checks, scope)
     expect(Either.getOrThrow(rendered)).toEqual([
       { _tag: "output", pattern: "port 5432$", timeout: undefined },
       { _tag: "http", url: "http://127.0.0.1:5432/", status: [], timeout: undefined },
@@ -114,8 +116,7 @@ describe("readiness: which checks count", () => {
     ])
     const unknown = renderChecks(
       readinessChecks({ ready_port: { port: "{{ daemons.nope.port }}" } } as never),
-      "app",
-      lookup,
+      scope,
     )
     expect(Either.getOrThrow(Either.flip(unknown))).toMatchObject({
       _tag: "TemplateError",
@@ -128,8 +129,7 @@ describe("readiness: which checks count", () => {
     })
     const noPort = renderChecks(
       readinessChecks({ ready_http: { url: "http://x:{{ daemons.noport.port }}/", status: [] } } as never),
-      "app",
-      lookup,
+      scope,
     )
     expect(Either.getOrThrow(Either.flip(noPort))).toMatchObject({
       key: "ready_http",

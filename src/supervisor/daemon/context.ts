@@ -2,8 +2,9 @@ import type { Duration, Effect, Stream } from "effect"
 import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
 import type { EventBody } from "../../domain/SupervisorEvent.js"
 import type { TemplateError } from "../../domain/TemplateError.js"
+import type { TemplateScope } from "../../domain/TemplateRender.js"
 import type { ProcessHandle, ProcessServiceShape } from "../../process/ProcessService.js"
-import type { RenderedCommand } from "../commandTemplates.js"
+import type { EnvironmentLayers, RenderedCommand } from "../commandTemplates.js"
 import type { DaemonState } from "../DaemonState.js"
 import type { RunAs } from "../environment.js"
 import type { HookRun, HookVars } from "../hooks/fire.js"
@@ -44,8 +45,20 @@ export interface DaemonContext {
   readonly note: (id: string, text: string) => Effect.Effect<void>
   /** The daemon's last output lines of its current run (after its output was indexed). */
   readonly lastLines: (id: string, n: number) => Effect.Effect<ReadonlyArray<string>>
-  /** The daemon's `run` and `env` with their templates rendered, or why they cannot be. */
-  readonly renderCommand: (def: DaemonDefinition) => Effect.Effect<RenderedCommand, TemplateError>
+  /**
+   * What templates render for the daemon now (its record's ports, the daemons the supervisor
+   * knows, the settings), with `env` as what `{{ env.VAR }}` reads: readiness, health checks and
+   * hooks render their values with it (docs/templates.md).
+   */
+  readonly templateScope: (
+    def: DaemonDefinition,
+    env: Readonly<Record<string, string | undefined>>,
+  ) => Effect.Effect<TemplateScope>
+  /** The daemon's `run`, `env` and environment with their templates rendered, or why they cannot be. */
+  readonly renderCommand: (
+    def: DaemonDefinition,
+    layers: EnvironmentLayers,
+  ) => Effect.Effect<RenderedCommand, TemplateError>
   /**
    * Prepares the readiness checks of one run, right before its process is spawned (so that its
    * first output lines count). Fails when a check's template cannot be rendered. The

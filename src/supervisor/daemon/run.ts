@@ -102,13 +102,18 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
         : { ...r, ports: ports.ports },
     )
     // After the ports: a template naming the daemon itself renders the port this run got.
-    const command = yield* Effect.either(ctx.renderCommand(def))
+    const command = yield* Effect.either(
+      ctx.renderCommand(def, {
+        below: ctx.baseEnv,
+        environment: (daemonEnv) => ({
+          ...daemonEnvironment(ctx.baseEnv, def, attempt, daemonEnv),
+          ...portEnvironment(ports.ports),
+        }),
+      }),
+    )
     if (Either.isLeft(command)) return Either.left(fail(command.left.message))
     const outputFile = yield* ctx.prepareLogs(id)
-    const environment = {
-      ...daemonEnvironment(ctx.baseEnv, def, attempt, command.right.env),
-      ...portEnvironment(ports.ports),
-    }
+    const environment = command.right.environment
     const identity = user !== undefined ? { uid: user.uid, gid: user.gid } : {}
     let shell: ReadonlyArray<string> = shellArgv(ctx.shell)
     if (usesToolManager(def.config.tool_manager, ctx.toolManager.enabled)) {
@@ -186,10 +191,16 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
 export const adoptRun = (env: RunEnvironment, serial: number, handle: ProcessHandle) =>
   Effect.gen(function* () {
     // Its hooks get the daemon's `env` rendered as well as it can be now (else as written).
-    const daemonEnv = yield* env.ctx.renderCommand(env.def).pipe(
-      Effect.map((c) => c.env),
-      Effect.orElseSucceed(() => env.def.config.env),
-    )
+    const base = env.ctx.baseEnv
+    const hookEnv = yield* env.ctx
+      .renderCommand(env.def, {
+        below: base,
+        environment: (daemonEnv) => daemonEnvironment(base, env.def, 0, daemonEnv),
+      })
+      .pipe(
+        Effect.map((c) => c.environment),
+        Effect.orElseSucceed(() => daemonEnvironment(base, env.def, 0)),
+      )
     const { scope } = yield* runScope(env, Effect.succeed(handle))
     yield* exitOf(env, serial, handle).pipe(Effect.forkIn(scope))
     return {
@@ -199,6 +210,6 @@ export const adoptRun = (env: RunEnvironment, serial: number, handle: ProcessHan
       ports: { ports: [], offset: 0 },
       ready: true,
       adopted: true,
-      hookRun: { env: daemonEnvironment(env.ctx.baseEnv, env.def, 0, daemonEnv) },
+      hookRun: { env: hookEnv },
     } satisfies Run
   }).pipe(Effect.orDie)

@@ -1,6 +1,7 @@
-import { type Duration, Effect, FiberSet } from "effect"
+import { type Duration, Effect, Either, FiberSet } from "effect"
 import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
 import { signalExitStatus } from "../../domain/Signal.js"
+import { renderTemplateValue, type TemplateScope } from "../../domain/TemplateRender.js"
 import type { ExitStatus } from "../../process/ProcessService.js"
 import type { RunAs } from "../environment.js"
 import type { HookName, HookRunnerShape } from "./HookRunner.js"
@@ -51,28 +52,43 @@ export interface HookFirerDeps {
   readonly fibers: FiberSet.FiberSet<unknown, never>
   readonly shell: ReadonlyArray<string>
   readonly timeout: Duration.Duration
+  /** What the hook's templates render, `{{ env.VAR }}` read from the hook's environment. */
+  readonly templateScope: (
+    def: DaemonDefinition,
+    env: Readonly<Record<string, string | undefined>>,
+  ) => Effect.Effect<TemplateScope>
+  /** A line of the supervisor's own log: a hook whose template cannot be rendered is not run. */
+  readonly log?: (line: string) => Effect.Effect<void>
 }
 
 /**
- * Fires a hook, fire-and-forget: the hook runs in its own fiber (in `fibers`) and the caller
- * goes on at once. A daemon without that hook fires nothing.
+ * Fires a hook, fire-and-forget: its templates are rendered and it runs in its own fiber (in
+ * `fibers`) while the caller goes on at once. A daemon without that hook fires nothing; a hook
+ * whose template cannot be rendered is not run, and the supervisor log says why.
  */
 export const makeHookFirer =
-  ({ runner, fibers, shell, timeout }: HookFirerDeps) =>
+  ({ runner, fibers, shell, timeout, templateScope, log = Effect.logWarning }: HookFirerDeps) =>
   (def: DaemonDefinition, hook: HookName, run: HookRun, vars: HookVars): Effect.Effect<void> => {
     const command = hookCommand(def, hook)
     if (command === undefined) return Effect.void
+    const env = hookEnvironment(run, vars)
     return FiberSet.run(
       fibers,
-      runner.run({
-        daemon: def.id.qualified,
-        hook,
-        run: command,
-        shell,
-        cwd: def.config.dir,
-        ...run,
-        env: hookEnvironment(run, vars),
-        timeout,
+      Effect.gen(function* () {
+        const scope = yield* templateScope(def, env)
+        const rendered = renderTemplateValue(`hooks.${hook}`, command, scope, "shell")
+        if (Either.isLeft(rendered))
+          return yield* log(`[hook ${def.id.qualified} ${hook}] not run: ${rendered.left.message}`)
+        yield* runner.run({
+          daemon: def.id.qualified,
+          hook,
+          run: rendered.right,
+          shell,
+          cwd: def.config.dir,
+          ...run,
+          env,
+          timeout,
+        })
       }),
     ).pipe(Effect.asVoid)
   }

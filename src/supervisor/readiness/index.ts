@@ -17,7 +17,7 @@ export {
   readinessChecks,
 } from "./plan.js"
 export type { PortAnswer } from "./port.js"
-export { type PortLookup, renderChecks } from "./template.js"
+export { renderCheck, renderChecks, type TemplateScope } from "./template.js"
 
 /**
  * One attempt of each polled check: http and cmd answer true when ready, port what it saw. They
