@@ -18,6 +18,8 @@ vi.mock("node:crypto", async (importOriginal) => {
   return { ...real, default: { ...real, timingSafeEqual }, timingSafeEqual }
 })
 
+// fresh modules: in a worker that already ran another file, token.js may be loaded with the real crypto
+vi.resetModules()
 const { loadOrCreateToken, sameToken, tokenFile } = await import("../../src/state/token.js")
 const { inheritableEnv } = await import("../../src/supervisor/environment.js")
 
