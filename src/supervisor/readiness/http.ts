@@ -1,45 +1,64 @@
 import * as http from "node:http"
 import * as https from "node:https"
-import { type Duration, Effect } from "effect"
+import { Duration, Effect } from "effect"
+import { formatHumanDuration } from "../../domain/HumanDuration.js"
+import type { ProbeAnswer } from "./answer.js"
 
 /** A status that means ready: any 2xx, or one listed in `accepted`. */
 export const isReadyStatus = (status: number, accepted: ReadonlyArray<number>): boolean =>
   (status >= 200 && status < 300) || accepted.includes(status)
 
 /**
- * One `ready_http` attempt: GET `url`; true when it answers a ready status. A refused
- * connection, any other error, or no answer within `attemptTimeout` is "not yet".
+ * One attempt of an http check: GET `url`; it passes when it answers a ready status. A refused
+ * connection, any other error, or no answer within `attemptTimeout` fails, and says so.
  * Certificates are not verified: only the status matters (self-signed dev servers).
  */
-export const probeHttp = (
+export const httpAnswer = (
   url: string,
   accepted: ReadonlyArray<number>,
   attemptTimeout: Duration.DurationInput,
-): Effect.Effect<boolean> =>
-  Effect.async<boolean>((resume, signal) => {
+): Effect.Effect<ProbeAnswer> =>
+  Effect.async<ProbeAnswer>((resume, signal) => {
     let done = false
-    const finish = (ready: boolean) => {
+    const finish = (ok: boolean, output: string) => {
       if (done) return
       done = true
-      resume(Effect.succeed(ready))
+      resume(Effect.succeed({ ok, output }))
     }
     let target: URL
     try {
       target = new URL(url)
     } catch {
-      return finish(false)
+      return finish(false, `${JSON.stringify(url)} is not a URL`)
     }
-    if (target.protocol !== "http:" && target.protocol !== "https:") return finish(false)
+    if (target.protocol !== "http:" && target.protocol !== "https:")
+      return finish(false, `${JSON.stringify(url)} is not an http:// or https:// URL`)
     const get = target.protocol === "https:" ? https.get : http.get
     const req = get(
       target,
       { agent: false, signal, headers: { "user-agent": "supervisor-readiness" }, rejectUnauthorized: false },
       (res) => {
-        const ready = isReadyStatus(res.statusCode ?? 0, accepted)
+        const status = res.statusCode ?? 0
         res.resume()
         req.destroy()
-        finish(ready)
+        finish(isReadyStatus(status, accepted), `GET ${url}: HTTP ${status}`)
       },
     )
-    req.on("error", () => finish(false))
-  }).pipe(Effect.timeoutTo({ duration: attemptTimeout, onTimeout: () => false, onSuccess: (ok) => ok }))
+    req.on("error", (e) => finish(false, `GET ${url}: ${e.message}`))
+  }).pipe(
+    Effect.timeoutTo({
+      duration: attemptTimeout,
+      onTimeout: () => ({
+        ok: false,
+        output: `GET ${url}: no answer within ${formatHumanDuration(Duration.toMillis(Duration.decode(attemptTimeout)))}`,
+      }),
+      onSuccess: (a) => a,
+    }),
+  )
+
+/** One `ready_http` attempt: true when it answers a ready status. */
+export const probeHttp = (
+  url: string,
+  accepted: ReadonlyArray<number>,
+  attemptTimeout: Duration.DurationInput,
+): Effect.Effect<boolean> => Effect.map(httpAnswer(url, accepted, attemptTimeout), (a) => a.ok)
