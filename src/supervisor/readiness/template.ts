@@ -68,8 +68,10 @@ export const renderCheck = (
   check: ReadinessCheck,
   namespace: string,
   lookup: PortLookup,
+  /** The config key errors name: `ready_<kind>` by default, `health.<kind>` for a health check. */
+  key: string = checkKey(check),
 ): Either.Either<ReadinessCheck, TemplateError> => {
-  const render = (value: string) => renderTemplateValue(checkKey(check), value, namespace, lookup)
+  const render = (value: string) => renderTemplateValue(key, value, namespace, lookup)
   switch (check._tag) {
     case "delay":
       return Either.right(check)
@@ -80,10 +82,10 @@ export const renderCheck = (
         } catch {
           return Either.left(
             new TemplateError({
-              key: checkKey(check),
+              key,
               template: check.pattern,
               reason: "invalid_regex",
-              message: `${checkKey(check)}: invalid regular expression ${JSON.stringify(pattern)}`,
+              message: `${key}: invalid regular expression ${JSON.stringify(pattern)}`,
             }),
           )
         }
@@ -104,10 +106,10 @@ export const renderCheck = (
           ? Either.right({ ...check, port, ...owner })
           : Either.left(
               new TemplateError({
-                key: checkKey(check),
+                key,
                 template: raw,
                 reason: "not_a_port",
-                message: `${checkKey(check)} ${JSON.stringify(raw)} renders to ${JSON.stringify(text)}, which is not a TCP port`,
+                message: `${key} ${JSON.stringify(raw)} renders to ${JSON.stringify(text)}, which is not a TCP port`,
               }),
             )
       })
