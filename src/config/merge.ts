@@ -268,6 +268,9 @@ export const mergeFiles = (
       ["ready_http", d.config.ready_http?.url, "strict", ["ready_http"]],
       ["ready_port", d.config.ready_port?.port, "strict", ["ready_port"]],
       ["ready_cmd", d.config.ready_cmd?.run, "strict", ["ready_cmd"]],
+      ["health", d.config.health?.http?.url, "strict", ["health", "http"]],
+      ["health", d.config.health?.port, "strict", ["health", "port"]],
+      ["health", d.config.health?.cmd, "strict", ["health", "cmd"]],
       ["run", d.config.run, "shell", ["run"]],
       ...Object.entries(d.config.env).map(([name, value]) => ["env", value, "shell", ["env", name]] as const),
     ]

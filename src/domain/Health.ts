@@ -39,7 +39,7 @@ export const healthFields = {
     TemplateString,
     "Healthy when this shell command exits 0; it runs in the daemon's dir, env and user. Supports templates.",
   ),
-  interval: described(HumanDuration, "The pause between two checks", "10s"),
+  interval: described(HumanDuration, "The pause between two checks (default 10s)", "10s"),
   timeout: described(
     HumanDuration,
     "How long one check may take before it counts as failed (default: 5s, or interval when shorter); not longer than interval",
@@ -48,12 +48,12 @@ export const healthFields = {
     Schema.Int.pipe(Schema.between(1, 1000)).annotations({
       message: () => "expected a whole number of checks between 1 and 1000",
     }),
-    "Consecutive failed checks that make the daemon unhealthy (then on_unhealthy fires and it is restarted, using a retry)",
+    "Consecutive failed checks that make the daemon unhealthy (then on_unhealthy fires and it is restarted, using a retry); default 3",
     3,
   ),
   start_period: described(
     HumanDuration,
-    "Grace after the daemon is ready before the first check counts: no check runs before it is over",
+    "Grace after the daemon is ready: no check runs before it is over (default 0s)",
     "0s",
   ),
 }
