@@ -3,6 +3,9 @@ import { formatHumanDuration } from "../../domain/HumanDuration.js"
 import type { ProbeAnswer } from "../readiness/index.js"
 import type { HealthSpec } from "./spec.js"
 
+/** How much longer than its timeout an attempt may take before the loop gives up on it. */
+const ATTEMPT_GRACE = Duration.seconds(1)
+
 /** What the check loop tells the daemon's lifecycle. */
 export interface HealthReport {
   /** `failures` attempts failed in a row (told once, until an attempt passes again). */
@@ -26,8 +29,14 @@ export const healthLoop = (
       ok: false,
       output: `no answer within ${formatHumanDuration(Duration.toMillis(spec.timeout))}`,
     }
+    // The probes end an attempt at `timeout` themselves, saying what they waited for; this
+    // bound is for one that would not.
     const once = attempt.pipe(
-      Effect.timeoutTo({ duration: spec.timeout, onTimeout: () => timedOut, onSuccess: (a) => a }),
+      Effect.timeoutTo({
+        duration: Duration.sum(spec.timeout, ATTEMPT_GRACE),
+        onTimeout: () => timedOut,
+        onSuccess: (a) => a,
+      }),
     )
     if (Duration.greaterThan(spec.startPeriod, Duration.zero)) yield* Effect.sleep(spec.startPeriod)
     let failed = 0
