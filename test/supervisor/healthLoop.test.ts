@@ -18,12 +18,10 @@ const spec = (over: Partial<HealthSpec> = {}): HealthSpec => ({
 const makeLoop = (s: HealthSpec) =>
   Effect.gen(function* () {
     const passing = yield* Ref.make(true)
-    const hang = yield* Ref.make(false)
     const attempts = yield* Ref.make(0)
     const reports = yield* Ref.make<ReadonlyArray<string>>([])
     const attempt = Effect.gen(function* () {
       yield* Ref.update(attempts, (n) => n + 1)
-      if (yield* Ref.get(hang)) return yield* Effect.never
       const ok = yield* Ref.get(passing)
       return { ok, output: ok ? "" : "HTTP 503" } satisfies ProbeAnswer
     })
@@ -43,7 +41,6 @@ const makeLoop = (s: HealthSpec) =>
       fiber,
       tick,
       setPassing: (ok: boolean) => Ref.set(passing, ok),
-      setHang: (h: boolean) => Ref.set(hang, h),
       attempts: Ref.get(attempts),
       reports: Ref.get(reports),
     }
@@ -108,19 +105,6 @@ describe("health check loop", () => {
       yield* l.tick(35_000)
       yield* awaitSleepUntil(40_000)
       expect(yield* l.attempts).toBe(1)
-      yield* Fiber.interrupt(l.fiber)
-    }),
-  )
-
-  it.scoped("an attempt that does not answer within `timeout` fails", () =>
-    Effect.gen(function* () {
-      const l = yield* makeLoop(spec({ failures: 1 }))
-      yield* l.setHang(true)
-      yield* l.tick(5000)
-      // the attempt hangs: the loop gives up on it a second after its timeout
-      yield* l.tick(8000)
-      yield* awaitSleepUntil(13_000)
-      expect(yield* l.reports).toEqual(["unhealthy 1: no answer within 2s"])
       yield* Fiber.interrupt(l.fiber)
     }),
   )

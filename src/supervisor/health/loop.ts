@@ -1,10 +1,6 @@
 import { Duration, Effect } from "effect"
-import { formatHumanDuration } from "../../domain/HumanDuration.js"
 import type { ProbeAnswer } from "../readiness/index.js"
 import type { HealthSpec } from "./spec.js"
-
-/** How much longer than its timeout an attempt may take before the loop gives up on it. */
-const ATTEMPT_GRACE = Duration.seconds(1)
 
 /** What the check loop tells the daemon's lifecycle. */
 export interface HealthReport {
@@ -15,9 +11,10 @@ export interface HealthReport {
 }
 
 /**
- * A ready daemon's health check: after `startPeriod`, one attempt every `interval` (each given
- * `timeout`), counting consecutive failures. It is one fiber sleeping on the Clock between
- * attempts, forked in the run's scope: it ends with the run.
+ * A ready daemon's health check: after `startPeriod`, one attempt every `interval`, counting
+ * consecutive failures. It is one fiber sleeping on the Clock between attempts, forked in the
+ * run's scope: it ends with the run. `attempt` ends by itself within the check's `timeout` (the
+ * probes bound their own attempts; a racing timer here would cost more than an http check).
  */
 export const healthLoop = (
   spec: HealthSpec,
@@ -25,25 +22,12 @@ export const healthLoop = (
   report: HealthReport,
 ): Effect.Effect<never> =>
   Effect.gen(function* () {
-    const timedOut: ProbeAnswer = {
-      ok: false,
-      output: `no answer within ${formatHumanDuration(Duration.toMillis(spec.timeout))}`,
-    }
-    // The probes end an attempt at `timeout` themselves, saying what they waited for; this
-    // bound is for one that would not.
-    const once = attempt.pipe(
-      Effect.timeoutTo({
-        duration: Duration.sum(spec.timeout, ATTEMPT_GRACE),
-        onTimeout: () => timedOut,
-        onSuccess: (a) => a,
-      }),
-    )
     if (Duration.greaterThan(spec.startPeriod, Duration.zero)) yield* Effect.sleep(spec.startPeriod)
     let failed = 0
     let told = false
     for (;;) {
       yield* Effect.sleep(spec.interval)
-      const answer = yield* once
+      const answer = yield* attempt
       if (answer.ok) {
         failed = 0
         if (told) {

@@ -12,49 +12,60 @@ export const isReadyStatus = (status: number, accepted: ReadonlyArray<number>): 
  * One attempt of an http check: GET `url`; it passes when it answers a ready status. A refused
  * connection, any other error, or no answer within `attemptTimeout` fails, and says so.
  * Certificates are not verified: only the status matters (self-signed dev servers).
+ *
+ * The deadline is the request's own timer rather than a fiber racing it: health checks run
+ * this every few seconds for every checked daemon, and the race cost more than the request
+ * (bench/automation.mjs --health, docs/benchmarks.md).
  */
 export const httpAnswer = (
   url: string,
   accepted: ReadonlyArray<number>,
   attemptTimeout: Duration.DurationInput,
 ): Effect.Effect<ProbeAnswer> =>
-  Effect.async<ProbeAnswer>((resume, signal) => {
+  Effect.async<ProbeAnswer>((resume) => {
     let done = false
+    let req: http.ClientRequest | undefined
+    let timer: NodeJS.Timeout | undefined
     const finish = (ok: boolean, output: string) => {
       if (done) return
       done = true
+      if (timer !== undefined) clearTimeout(timer)
+      req?.destroy()
       resume(Effect.succeed({ ok, output }))
     }
     let target: URL
     try {
       target = new URL(url)
     } catch {
-      return finish(false, `${JSON.stringify(url)} is not a URL`)
+      finish(false, `${JSON.stringify(url)} is not a URL`)
+      return
     }
-    if (target.protocol !== "http:" && target.protocol !== "https:")
-      return finish(false, `${JSON.stringify(url)} is not an http:// or https:// URL`)
+    if (target.protocol !== "http:" && target.protocol !== "https:") {
+      finish(false, `${JSON.stringify(url)} is not an http:// or https:// URL`)
+      return
+    }
+    const millis = Duration.toMillis(Duration.decode(attemptTimeout))
+    timer = setTimeout(
+      () => finish(false, `GET ${url}: no answer within ${formatHumanDuration(millis)}`),
+      millis,
+    )
     const get = target.protocol === "https:" ? https.get : http.get
-    const req = get(
+    req = get(
       target,
-      { agent: false, signal, headers: { "user-agent": "supervisor-readiness" }, rejectUnauthorized: false },
+      { agent: false, headers: { "user-agent": "supervisor-readiness" }, rejectUnauthorized: false },
       (res) => {
         const status = res.statusCode ?? 0
         res.resume()
-        req.destroy()
         finish(isReadyStatus(status, accepted), `GET ${url}: HTTP ${status}`)
       },
     )
     req.on("error", (e) => finish(false, `GET ${url}: ${e.message}`))
-  }).pipe(
-    Effect.timeoutTo({
-      duration: attemptTimeout,
-      onTimeout: () => ({
-        ok: false,
-        output: `GET ${url}: no answer within ${formatHumanDuration(Duration.toMillis(Duration.decode(attemptTimeout)))}`,
-      }),
-      onSuccess: (a) => a,
-    }),
-  )
+    return Effect.sync(() => {
+      done = true
+      clearTimeout(timer)
+      req?.destroy()
+    })
+  })
 
 /** One `ready_http` attempt: true when it answers a ready status. */
 export const probeHttp = (
