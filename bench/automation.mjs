@@ -266,7 +266,7 @@ const main = async () => {
     ]
     console.log(
       `idle: ${N} daemons${what.length === 0 ? "" : ` with ${what.join(" and ")}`}; supervisor CPU ${ms} ms over ${IDLE} s = ` +
-        `${((ms / (IDLE * 1000)) * 100).toFixed(3)}% of one core (target: under 1%); ` +
+        `${((ms / (IDLE * 1000)) * 100).toFixed(3)}% of one core${plain ? "" : " (target: under 1%)"}; ` +
         `spawn helper ${helperMs} ms; load ${load()}`,
     )
 

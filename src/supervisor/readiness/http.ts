@@ -1,5 +1,6 @@
 import * as http from "node:http"
 import * as https from "node:https"
+import * as net from "node:net"
 import { Duration, Effect } from "effect"
 import { formatHumanDuration } from "../../domain/HumanDuration.js"
 import type { ProbeAnswer } from "./answer.js"
@@ -8,14 +9,65 @@ import type { ProbeAnswer } from "./answer.js"
 export const isReadyStatus = (status: number, accepted: ReadonlyArray<number>): boolean =>
   (status >= 200 && status < 300) || accepted.includes(status)
 
+/** The status of an HTTP answer's status line (`HTTP/1.1 200 OK`), once it has come whole. */
+export const statusOfHead = (head: string): number | "partial" | "invalid" => {
+  const end = head.indexOf("\r\n")
+  if (end === -1) return head.length < 8192 ? "partial" : "invalid"
+  const m = /^HTTP\/\d(?:\.\d)? (\d{3})(?: |$)/.exec(head.slice(0, end))
+  return m === null ? "invalid" : Number(m[1])
+}
+
+/**
+ * A plain-HTTP GET on a socket of its own: the request line, `Host`, `Connection: close`, and
+ * the answer's status line read (the rest is not). Half the CPU of `http.get` for what a check
+ * needs (bench/automation.mjs --health, docs/benchmarks.md); https and URLs with credentials
+ * go through `http.get`/`https.get`.
+ */
+const plainGet = (target: URL, answer: (status: number | string) => void): (() => void) => {
+  const socket = net.connect({
+    host: target.hostname.replace(/^\[(.*)\]$/, "$1"),
+    port: target.port === "" ? 80 : Number(target.port),
+  })
+  let head = ""
+  socket.setEncoding("latin1")
+  socket.once("connect", () =>
+    socket.write(
+      `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nUser-Agent: supervisor-readiness\r\nConnection: close\r\n\r\n`,
+    ),
+  )
+  socket.on("data", (chunk: string) => {
+    head += chunk
+    const status = statusOfHead(head)
+    if (status === "partial") return
+    answer(status === "invalid" ? "not an HTTP answer" : status)
+  })
+  socket.on("error", (e) => answer(e.message))
+  socket.on("close", () => answer("the connection closed without an answer"))
+  return () => socket.destroy()
+}
+
+/** GET through node's http or https client. */
+const clientGet = (target: URL, answer: (status: number | string) => void): (() => void) => {
+  const get = target.protocol === "https:" ? https.get : http.get
+  const req = get(
+    target,
+    { agent: false, headers: { "user-agent": "supervisor-readiness" }, rejectUnauthorized: false },
+    (res) => {
+      res.resume()
+      answer(res.statusCode ?? 0)
+    },
+  )
+  req.on("error", (e) => answer(e.message))
+  return () => req.destroy()
+}
+
 /**
  * One attempt of an http check: GET `url`; it passes when it answers a ready status. A refused
  * connection, any other error, or no answer within `attemptTimeout` fails, and says so.
  * Certificates are not verified: only the status matters (self-signed dev servers).
  *
  * The deadline is the request's own timer rather than a fiber racing it: health checks run
- * this every few seconds for every checked daemon, and the race cost more than the request
- * (bench/automation.mjs --health, docs/benchmarks.md).
+ * this every few seconds for every checked daemon, and the race cost more than the request.
  */
 export const httpAnswer = (
   url: string,
@@ -24,13 +76,13 @@ export const httpAnswer = (
 ): Effect.Effect<ProbeAnswer> =>
   Effect.async<ProbeAnswer>((resume) => {
     let done = false
-    let req: http.ClientRequest | undefined
+    let destroy: (() => void) | undefined
     let timer: NodeJS.Timeout | undefined
     const finish = (ok: boolean, output: string) => {
       if (done) return
       done = true
       if (timer !== undefined) clearTimeout(timer)
-      req?.destroy()
+      destroy?.()
       resume(Effect.succeed({ ok, output }))
     }
     let target: URL
@@ -49,21 +101,17 @@ export const httpAnswer = (
       () => finish(false, `GET ${url}: no answer within ${formatHumanDuration(millis)}`),
       millis,
     )
-    const get = target.protocol === "https:" ? https.get : http.get
-    req = get(
-      target,
-      { agent: false, headers: { "user-agent": "supervisor-readiness" }, rejectUnauthorized: false },
-      (res) => {
-        const status = res.statusCode ?? 0
-        res.resume()
-        finish(isReadyStatus(status, accepted), `GET ${url}: HTTP ${status}`)
-      },
+    const get = target.protocol === "http:" && target.username === "" ? plainGet : clientGet
+    destroy = get(target, (status) =>
+      typeof status === "number"
+        ? finish(isReadyStatus(status, accepted), `GET ${url}: HTTP ${status}`)
+        : finish(false, `GET ${url}: ${status}`),
     )
-    req.on("error", (e) => finish(false, `GET ${url}: ${e.message}`))
+    if (done) destroy()
     return Effect.sync(() => {
       done = true
       clearTimeout(timer)
-      req?.destroy()
+      destroy?.()
     })
   })
 
