@@ -152,4 +152,16 @@ describe("health checks (e2e)", () => {
     },
     T,
   )
+
+  it("config validate refuses an interval shorter than the timeout, with file, line and key", async () => {
+    const bad = sb.project(
+      "bad",
+      '[daemons.web]\nrun = "web"\n\n[daemons.web.health]\nport = 3000\ninterval = "1s"\ntimeout = "5s"\n',
+    )
+    const r = await sb.cliAsync(["config", "validate"], bad)
+    expect(r.status).toBe(1)
+    expect(r.stderr).toContain(
+      `${join(bad, "supervisor.toml")}:4: daemons.web.health: interval 1s is shorter than timeout 5s: a check must end before the next one; raise interval or lower timeout`,
+    )
+  })
 })
