@@ -1,6 +1,6 @@
 // What watching and limits cost the supervisor, and how fast a watched file restarts a daemon.
 // Usage: node bench/automation.mjs [--daemons 50] [--idle-seconds 60] [--writes 20] [--gap 1000]
-//          [--only supervisor,pm2] [--no-install]
+//          [--only supervisor,pm2] [--no-install] [--health 5s] [--plain]
 // (build first: npm run build)
 //
 // 1. Idle CPU: `--daemons` daemons (`exec sleep 3600`), each with `watch = ["src/<name>/*.js"]`,
@@ -13,23 +13,39 @@
 //    the time of the write (target: the debounce, 1 s, + 150 ms, median). After each new start
 //    the bench waits `--gap` ms, then checks that the write gave exactly one restart. The same
 //    with `pm2 start app.js --watch` (PM2 watches the app's directory; its own delay applies).
+//    `--health 5s` gives each daemon a health check (docs/health.md) every 5 s: an http check of
+//    one small HTTP server the bench starts (outside the supervisor), so that 200 daemons cost one
+//    server; `--plain` leaves out watch and the limits, so that two runs, with and without
+//    `--health`, differ by the health checks only. `--writes 0` skips part 2.
 //
 // Everything runs in a temp dir with its own HOME, SUPERVISOR_STATE_DIR and PM2_HOME; every
 // process started here is stopped at the end, also on error or Ctrl-C. PM2 is installed on first
 // use into a cache dir outside the repository ($SUPERVISOR_BENCH_CACHE, default
 // <tmpdir>/supervisor-bench) with `npm install --prefix <cache>/pm2 pm2@latest`.
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 
 const args = process.argv.slice(2)
-const options = { daemons: "50", "idle-seconds": "60", writes: "20", gap: "1000", only: "supervisor,pm2" }
+const options = {
+  daemons: "50",
+  "idle-seconds": "60",
+  writes: "20",
+  gap: "1000",
+  only: "supervisor,pm2",
+  health: "",
+}
 let install = true
+let plain = false
 for (let i = 0; i < args.length; i++) {
   if (args[i] === "--no-install") {
     install = false
+    continue
+  }
+  if (args[i] === "--plain") {
+    plain = true
     continue
   }
   const name = args[i].startsWith("--") ? args[i].slice(2) : undefined
@@ -41,6 +57,7 @@ const IDLE = Number(options["idle-seconds"])
 const WRITES = Number(options.writes)
 const GAP = Number(options.gap)
 const ONLY = options.only.split(",")
+const HEALTH = options.health
 const BIN = resolve(import.meta.dirname, "../dist/supervisor.cjs")
 if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` first`)
 const CACHE = process.env.SUPERVISOR_BENCH_CACHE ?? join(tmpdir(), "supervisor-bench")
@@ -193,13 +210,29 @@ const main = async () => {
     mkdirSync(join(project, "src", n), { recursive: true })
     writeFileSync(join(project, "src", n, "index.js"), "// watched\n")
   }
+  let healthUrl
+  if (HEALTH !== "") {
+    // one server answers every daemon's health check
+    const server = spawn(
+      process.execPath,
+      [
+        "-e",
+        'const s=require("node:http").createServer((q,r)=>r.end("ok")).listen(0,"127.0.0.1",()=>console.log(s.address().port))',
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    )
+    tracked.set(server.pid, "createServer")
+    const port = await new Promise((res) => server.stdout.once("data", (d) => res(Number(String(d).trim()))))
+    healthUrl = `http://127.0.0.1:${port}/health`
+  }
   writeFileSync(
     join(project, "supervisor.toml"),
     names
       .map(
         (n) =>
-          `[daemons.${n}]\nrun = "exec sleep 3600"\nready_delay = 0\nwatch = ["src/${n}/*.js"]\n` +
-          `memory_limit = "1GB"\ncpu_limit = 90\n`,
+          `[daemons.${n}]\nrun = "exec sleep 3600"\nready_delay = 0\n` +
+          (plain ? "" : `watch = ["src/${n}/*.js"]\nmemory_limit = "1GB"\ncpu_limit = 90\n`) +
+          (healthUrl === undefined ? "" : `health = { http = "${healthUrl}", interval = "${HEALTH}" }\n`),
       )
       .join("\n"),
   )
@@ -227,13 +260,21 @@ const main = async () => {
     )
     if (after.length !== N) throw new Error(`${N - after.length} daemons stopped running while idle`)
     results.idle = { ms, helperMs, load: load() }
+    const what = [
+      ...(plain ? [] : ["watch, memory_limit and cpu_limit"]),
+      ...(healthUrl === undefined ? [] : [`a health check (http) every ${HEALTH}`]),
+    ]
     console.log(
-      `idle: ${N} daemons with watch, memory_limit and cpu_limit; supervisor CPU ${ms} ms over ${IDLE} s = ` +
-        `${((ms / (IDLE * 1000)) * 100).toFixed(3)}% of one core (target: under 1%); ` +
+      `idle: ${N} daemons${what.length === 0 ? "" : ` with ${what.join(" and ")}`}; supervisor CPU ${ms} ms over ${IDLE} s = ` +
+        `${((ms / (IDLE * 1000)) * 100).toFixed(3)}% of one core${plain ? "" : " (target: under 1%)"}; ` +
         `spawn helper ${helperMs} ms; load ${load()}`,
     )
 
     // ------------------------------------------------------------------ supervisor: latency
+    if (WRITES === 0) {
+      console.log(`${cpus().length} cores, node ${process.version}, load ${load()}`)
+      return
+    }
     const dir = join(root, "latency")
     mkdirSync(dir)
     const startedFile = join(root, "latency-started")

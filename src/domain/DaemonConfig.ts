@@ -22,6 +22,7 @@ export class DaemonConfig extends Schema.Class<DaemonConfig>("DaemonConfig")({
   ready_http: f.ready_http,
   ready_port: f.ready_port,
   ready_cmd: f.ready_cmd,
+  health: f.health,
   /** The qualified IDs of its dependencies. */
   depends: withDefault(Schema.Array(Schema.String), () => []),
   /** The condition of each dependency that is not `ready` (the default), by qualified ID. */

@@ -3,6 +3,7 @@ import { ByteSize } from "./ByteSize.js"
 import { CronExpression, RegexString } from "./Cron.js"
 import { DependencyEntry } from "./Dependency.js"
 import { globProblem } from "./Glob.js"
+import { Health } from "./Health.js"
 import { HumanDuration } from "./HumanDuration.js"
 import { DaemonArchiveHook, DaemonLogs, LineCount } from "./LogFormat.js"
 import {
@@ -109,6 +110,7 @@ export const Hooks = Schema.Struct({
   on_retry: hook("before each retry attempt"),
   on_stop: hook("when the daemon is explicitly stopped"),
   on_exit: hook("on any termination: stop, clean exit or crash, also at supervisor shutdown"),
+  on_unhealthy: hook("when the daemon's health check failed `failures` times in a row"),
   on_output: Schema.optional(OnOutputOption),
 }).annotations({ identifier: "Hooks", description: "Lifecycle hooks: shell commands run in the background" })
 export type HookName = keyof typeof Hooks.fields
@@ -229,6 +231,10 @@ export const daemonOptionFields = {
   ready_http: opt(ReadyHttpOption, "Ready when this URL answers"),
   ready_port: opt(ReadyPortOption, "Ready when this TCP port is listening"),
   ready_cmd: opt(ReadyCmdOption, "Ready when this shell command exits 0"),
+  health: opt(
+    Health,
+    "A liveness check run while the daemon is ready: one of http, port or cmd; after `failures` failed checks in a row it is unhealthy and restarted",
+  ),
   depends: opt(
     Schema.Array(DependencyEntry),
     'Daemons to start first: short names or qualified IDs, or { id = "migrate", condition = "completed" } (ready, completed, completed_once or started; default ready)',

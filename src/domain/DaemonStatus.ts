@@ -8,6 +8,7 @@ import { Schema } from "effect"
 export const STATUS_TYPES = [
   "waiting",
   "running",
+  "unhealthy",
   "stopping",
   "stopped",
   "errored",
@@ -18,10 +19,11 @@ export const STATUS_TYPES = [
 export const StatusType = Schema.Literal(...STATUS_TYPES)
 export type StatusType = typeof StatusType.Type
 
-/** The statuses of a daemon whose process may be alive: it is starting, running or stopping. */
+/** The statuses of a daemon whose process may be alive: it is starting, running (healthy or not) or stopping. */
 export const ACTIVE_STATUS_TYPES = [
   "waiting",
   "running",
+  "unhealthy",
   "stopping",
 ] as const satisfies ReadonlyArray<StatusType>
 
@@ -38,7 +40,7 @@ export const DaemonStatus = Schema.Struct({
   exit_code: Schema.optional(Schema.NullOr(Schema.Int)),
   /** Signal that ended the last run, e.g. SIGKILL. */
   signal: Schema.optional(Schema.NullOr(Schema.String)),
-  /** Why the daemon is errored or failed, in words. */
+  /** Why the daemon is errored, failed or unhealthy, in words. */
   message: Schema.optional(Schema.String),
 }).annotations({ identifier: "DaemonStatus" })
 export type DaemonStatus = typeof DaemonStatus.Type

@@ -76,8 +76,8 @@ const HttpUrl = TemplateString.pipe(
     { jsonSchema: { pattern: "^\\s*(?:[hH][tT][tT][pP][sS]?://|\\{\\{)" } },
   ),
 )
-const url = HttpUrl.annotations({ description: "The URL to poll; supports templates" })
-const statuses = Schema.Array(Schema.Int.pipe(Schema.between(100, 599))).annotations({
+export const url = HttpUrl.annotations({ description: "The URL to poll; supports templates" })
+export const statuses = Schema.Array(Schema.Int.pipe(Schema.between(100, 599))).annotations({
   description: "HTTP statuses that also mean ready, besides 2xx (e.g. [401])",
 })
 export const ReadyHttp = Schema.Struct({
@@ -104,7 +104,7 @@ const PortTemplate = TemplateString.pipe(
   ),
 )
 
-const PortOrTemplate = Schema.Union(Port, PortTemplate).annotations({
+export const PortOrTemplate = Schema.Union(Port, PortTemplate).annotations({
   description: 'A port number, or a template such as "{{ daemons.db.port }}"',
 })
 export const ReadyPort = Schema.Struct({ port: PortOrTemplate, timeout })

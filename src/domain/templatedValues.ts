@@ -10,9 +10,12 @@ export interface TemplatedValue {
   readonly syntax: TemplateSyntax
 }
 
-/** Every value of the daemon that may hold templates: `ready_*`, `run`, `env` values, hooks. */
+/** Every value of the daemon that may hold templates: `ready_*`, `health`, `run`, `env` values, hooks. */
 export const templatedValues = (
-  c: Pick<DaemonConfig, "run" | "env" | "hooks" | "ready_output" | "ready_http" | "ready_port" | "ready_cmd">,
+  c: Pick<
+    DaemonConfig,
+    "run" | "env" | "hooks" | "ready_output" | "ready_http" | "ready_port" | "ready_cmd" | "health"
+  >,
 ): ReadonlyArray<TemplatedValue> => {
   const out: Array<TemplatedValue> = []
   const add = (path: ReadonlyArray<string>, value: string | number | undefined, syntax: TemplateSyntax) => {
@@ -22,6 +25,9 @@ export const templatedValues = (
   add(["ready_http"], c.ready_http?.url, "strict")
   add(["ready_port"], c.ready_port?.port, "strict")
   add(["ready_cmd"], c.ready_cmd?.run, "strict")
+  add(["health", "http"], c.health?.http?.url, "strict")
+  add(["health", "port"], c.health?.port, "strict")
+  add(["health", "cmd"], c.health?.cmd, "strict")
   add(["run"], c.run, "shell")
   for (const [name, value] of Object.entries(c.env)) add(["env", name], value, "shell")
   for (const [hook, value] of Object.entries(c.hooks))

@@ -3,6 +3,7 @@ import { stringify } from "yaml"
 import { awaitsExit, conditionOf } from "../domain/Dependency.js"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
 import { posixQuote } from "../shell/quote.js"
+import { type ExportedHealth, exportedHealth, type HealthTarget } from "./health.js"
 import { loopbackBinds } from "./loopback.js"
 import {
   commandAndEnv,
@@ -24,7 +25,38 @@ const literal = (s: string): string => s.replace(/\$/g, "$$$$")
 
 type Healthcheck = Record<string, unknown>
 
-/** The healthcheck of a daemon's readiness check, when it has a shell form. */
+/** The shell test of a check: curl or wget for a URL, nc for a port, the command itself. */
+const shellTest = (target: HealthTarget): string => {
+  if (target._tag === "cmd") return target.run
+  if (target._tag === "port") return `nc -z 127.0.0.1 ${target.port}`
+  const quoted = posixQuote(target.url.href)
+  return `curl -fsS -o /dev/null ${quoted} || wget -q -O /dev/null ${quoted}`
+}
+
+/** The healthcheck of a daemon's health check: its own timing; Compose marks it unhealthy. */
+const livenessCheckOf = (d: ResolvedDaemon, h: ExportedHealth, w: Warnings): Healthcheck => {
+  const id = d.id.qualified
+  const c = d.config
+  if (c.ready_output ?? c.ready_http ?? c.ready_port ?? c.ready_cmd)
+    w.add(id, "ready_*", "is left out: a service has one healthcheck, and health is it")
+  w.add(
+    id,
+    "health",
+    "marks the container unhealthy; Compose itself does not restart it (an autoheal container or Swarm does)",
+  )
+  return {
+    test: ["CMD-SHELL", literal(shellTest(h.target))],
+    interval: `${h.intervalSeconds}s`,
+    timeout: `${h.timeoutSeconds}s`,
+    retries: h.failures,
+    ...(h.startPeriodSeconds > 0 && { start_period: `${h.startPeriodSeconds}s` }),
+  }
+}
+
+/**
+ * The healthcheck of a daemon: its health check when it has one, else its readiness check when
+ * that has a shell form.
+ */
 export const healthcheckOf = (
   config: ResolvedConfig,
   d: ResolvedDaemon,
@@ -32,6 +64,8 @@ export const healthcheckOf = (
 ): Healthcheck | undefined => {
   const c = d.config
   const id = d.id.qualified
+  const health = exportedHealth(config, d, w)
+  if (health !== undefined) return livenessCheckOf(d, health, w)
   const timeout = (t: { timeout?: Duration.Duration | undefined }) =>
     t.timeout === undefined ? {} : { start_period: `${wholeSeconds(t.timeout)}s` }
   const check = (command: string, extra: Healthcheck = {}): Healthcheck => ({

@@ -2,6 +2,7 @@ import type { Duration } from "effect"
 import { stringify } from "yaml"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
 import { toFiveFields } from "./cron.js"
+import { exportedHealth } from "./health.js"
 import {
   commandAndEnv,
   DEFAULT_IMAGE,
@@ -67,6 +68,36 @@ export const probeOf = (config: ResolvedConfig, d: ResolvedDaemon, w: Warnings):
   return undefined
 }
 
+/** The livenessProbe of a daemon's health check, when it has one. */
+export const livenessProbeOf = (
+  config: ResolvedConfig,
+  d: ResolvedDaemon,
+  w: Warnings,
+): Probe | undefined => {
+  const h = exportedHealth(config, d, w)
+  if (h === undefined) return undefined
+  const t = h.target
+  const action =
+    t._tag === "http"
+      ? {
+          httpGet: {
+            path: `${t.url.pathname}${t.url.search}`,
+            port: t.port,
+            scheme: t.url.protocol === "https:" ? "HTTPS" : "HTTP",
+          },
+        }
+      : t._tag === "port"
+        ? { tcpSocket: { port: t.port } }
+        : { exec: { command: ["sh", "-c", t.run] } }
+  return {
+    ...action,
+    periodSeconds: h.intervalSeconds,
+    timeoutSeconds: h.timeoutSeconds,
+    failureThreshold: h.failures,
+    ...(h.startPeriodSeconds > 0 && { initialDelaySeconds: h.startPeriodSeconds }),
+  }
+}
+
 /** Kubernetes expands `$(VAR)` in a container's command and env: `$$(` keeps it literal. */
 const literal = (s: string): string => s.replace(/\$\(/g, "$$$$(")
 
@@ -106,6 +137,8 @@ const deployment = (config: ResolvedConfig, d: ResolvedDaemon, w: Warnings) => {
   const main = container(config, d, w)
   const probe = probeOf(config, d, w)
   if (probe !== undefined) main.readinessProbe = probe
+  const liveness = livenessProbeOf(config, d, w)
+  if (liveness !== undefined) main.livenessProbe = liveness
   if (d.config.retry !== true)
     w.add(d.id.qualified, "retry", `(${d.config.retry}) is not mapped: a Deployment always restarts its pod`)
   return {
@@ -132,6 +165,8 @@ const cronJob = (config: ResolvedConfig, d: ResolvedDaemon, schedule: string, w:
   const main = container(config, d, w)
   if (probeOf(config, d, new Warnings()) !== undefined)
     w.add(d.id.qualified, "ready_*", "is not mapped for a CronJob: its pods run to completion")
+  if (d.config.health !== undefined)
+    w.add(d.id.qualified, "health", "is not mapped for a CronJob: its pods run to completion")
   // a CronJob's name is at most 52 characters: its Jobs add a suffix to it
   return {
     apiVersion: "batch/v1",

@@ -2,6 +2,7 @@ import { Duration } from "effect"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
 import { posixQuote } from "../shell/quote.js"
 import { toSevenFields } from "./cron.js"
+import { exportedHealth } from "./health.js"
 import {
   commandAndEnv,
   daemonsOf,
@@ -27,6 +28,69 @@ const restartPolicy = (retry: number | boolean) =>
         Delay: NS_PER_SECOND,
         Mode: "fail",
       }
+
+/**
+ * The group's service with its health check as a Nomad check, restarting the task after
+ * `failures` failures (`check_restart`). http and tcp checks use Nomad's own service provider
+ * and a reserved port; a cmd is a script check, which needs Consul.
+ */
+const serviceOf = (
+  config: ResolvedConfig,
+  d: ResolvedDaemon,
+  w: Warnings,
+): Record<string, unknown> | undefined => {
+  const h = exportedHealth(config, d, w)
+  if (h === undefined) return undefined
+  const id = d.id.qualified
+  const name = exportName(d)
+  const timing = {
+    Interval: h.intervalSeconds * NS_PER_SECOND,
+    Timeout: h.timeoutSeconds * NS_PER_SECOND,
+    CheckRestart: { Limit: h.failures, Grace: h.startPeriodSeconds * NS_PER_SECOND },
+  }
+  const t = h.target
+  if (t._tag === "cmd") {
+    w.add(id, "health.cmd", "is a script check: Nomad runs those only for services registered in Consul")
+    return {
+      Name: name,
+      Provider: "consul",
+      Checks: [
+        {
+          Name: "health",
+          Type: "script",
+          Command: "/bin/sh",
+          Args: ["-c", t.run],
+          TaskName: name,
+          ...timing,
+        },
+      ],
+    }
+  }
+  if (!(d.config.port?.expect ?? []).includes(t.port)) {
+    w.add(
+      id,
+      "health",
+      `checks port ${t.port}, which is not in the daemon's \`port\`: left out (Nomad checks a reserved port)`,
+    )
+    return undefined
+  }
+  const label = `port${t.port}`
+  const check =
+    t._tag === "http"
+      ? {
+          Name: "health",
+          Type: "http",
+          Protocol: t.url.protocol.slice(0, -1),
+          Path: `${t.url.pathname}${t.url.search}`,
+        }
+      : { Name: "health", Type: "tcp" }
+  return {
+    Name: name,
+    Provider: "nomad",
+    PortLabel: label,
+    Checks: [{ ...check, PortLabel: label, ...timing }],
+  }
+}
 
 const job = (config: ResolvedConfig, d: ResolvedDaemon, w: Warnings): Record<string, unknown> => {
   const c = d.config
@@ -73,6 +137,10 @@ const job = (config: ResolvedConfig, d: ResolvedDaemon, w: Warnings): Record<str
   }
   if (c.port !== undefined)
     group.Networks = [{ ReservedPorts: c.port.expect.map((p) => ({ Label: `port${p}`, Value: p })) }]
+  const service = c.cron === undefined ? serviceOf(config, d, w) : undefined
+  if (service !== undefined) group.Services = [service]
+  else if (c.cron !== undefined && c.health !== undefined)
+    w.add(id, "health", "is not mapped for a periodic batch job")
   const out: Record<string, unknown> = {
     ID: name,
     Name: name,

@@ -27,7 +27,33 @@ const CONDITIONS: Readonly<Record<string, string>> = {
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
-/** A probe as a ready check: `exec` → ready_cmd, `http_get` → ready_http; its timing is a warning. */
+/** What a probe checks: `exec` → a command, `http_get` → a URL (its timing is the caller's). */
+const probeCheck = (
+  p: Record<string, unknown>,
+  key: string,
+  c: Collector,
+): readonly ["cmd" | "http", string] | undefined => {
+  if (isRecord(p.exec) && typeof p.exec.command === "string") {
+    if (p.exec.working_dir !== undefined)
+      c.warn(`${key}.exec.working_dir`, "not imported: the check runs in the daemon's dir")
+    return ["cmd", p.exec.command]
+  }
+  if (isRecord(p.http_get)) {
+    const h = p.http_get
+    const scheme = typeof h.scheme === "string" ? h.scheme.toLowerCase() : "http"
+    const host = typeof h.host === "string" ? h.host : "127.0.0.1"
+    const path = typeof h.path === "string" ? (h.path.startsWith("/") ? h.path : `/${h.path}`) : "/"
+    if (typeof h.port !== "number" && typeof h.port !== "string") {
+      c.warn(`${key}.http_get.port`, "missing: not imported")
+      return undefined
+    }
+    return ["http", `${scheme}://${host}:${h.port}${path}`]
+  }
+  c.warn(key, "neither exec.command nor http_get: not imported")
+  return undefined
+}
+
+/** A readiness probe as a ready check: `exec` → ready_cmd, `http_get` → ready_http; its timing is a warning. */
 const probe = (p: unknown, key: string, c: Collector): readonly [string, TomlValue] | undefined => {
   if (!isRecord(p)) {
     c.warn(key, "expected a table with exec or http_get: not imported")
@@ -39,24 +65,50 @@ const probe = (p: unknown, key: string, c: Collector): readonly [string, TomlVal
       key,
       `${timing.join(", ")} not imported: ready checks are polled every settings.supervisor.ready_check_interval until they pass`,
     )
-  if (isRecord(p.exec) && typeof p.exec.command === "string") {
-    if (p.exec.working_dir !== undefined)
-      c.warn(`${key}.exec.working_dir`, "not imported: ready_cmd runs in the daemon's dir")
-    return ["ready_cmd", p.exec.command]
+  const check = probeCheck(p, key, c)
+  return check === undefined ? undefined : [`ready_${check[0]}`, check[1]]
+}
+
+const seconds = (v: unknown): number | undefined =>
+  typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined
+
+/**
+ * A liveness probe as the health check, with its timing: period_seconds → interval,
+ * timeout_seconds → timeout, failure_threshold → failures, initial_delay_seconds → start_period.
+ */
+const healthOf = (p: unknown, key: string, c: Collector): TomlValue | undefined => {
+  if (p === undefined) return undefined
+  if (!isRecord(p)) return void c.warn(key, "expected a table with exec or http_get: not imported")
+  const check = probeCheck(p, key, c)
+  if (check === undefined) return undefined
+  for (const k of Object.keys(p))
+    if (
+      ![
+        "exec",
+        "http_get",
+        "period_seconds",
+        "timeout_seconds",
+        "failure_threshold",
+        "initial_delay_seconds",
+      ].includes(k)
+    )
+      c.warn(`${key}.${k}`, "not imported: one passing check makes the daemon healthy again")
+  const period = seconds(p.period_seconds)
+  let timeout = seconds(p.timeout_seconds)
+  // process-compose's defaults: every 10 s, 1 s per check
+  if (timeout !== undefined && timeout > (period ?? 10)) {
+    c.warn(`${key}.timeout_seconds`, `(${timeout}) is longer than the period: imported as the interval`)
+    timeout = period ?? 10
   }
-  if (isRecord(p.http_get)) {
-    const h = p.http_get
-    const scheme = typeof h.scheme === "string" ? h.scheme.toLowerCase() : "http"
-    const host = typeof h.host === "string" ? h.host : "127.0.0.1"
-    const path = typeof h.path === "string" ? (h.path.startsWith("/") ? h.path : `/${h.path}`) : "/"
-    if (typeof h.port !== "number" && typeof h.port !== "string") {
-      c.warn(`${key}.http_get.port`, "missing: not imported")
-      return undefined
-    }
-    return ["ready_http", `${scheme}://${host}:${h.port}${path}`]
+  const failures = p.failure_threshold
+  const delay = seconds(p.initial_delay_seconds)
+  return {
+    [check[0]]: check[1],
+    ...(period !== undefined && period > 0 && { interval: `${period}s` }),
+    ...(timeout !== undefined && timeout > 0 && { timeout: `${timeout}s` }),
+    ...(typeof failures === "number" && Number.isInteger(failures) && failures >= 1 && { failures }),
+    ...(delay !== undefined && delay > 0 && { start_period: `${delay}s` }),
   }
-  c.warn(key, "neither exec.command nor http_get: not imported")
-  return undefined
 }
 
 /** `retry` from availability.restart: the supervisor restarts after a crash, never after exit 0. */
@@ -149,16 +201,7 @@ export const importCompose = (doc: unknown, file: string): Imported | ImportFail
         ? probe(p.readiness_probe, `${key}.readiness_probe`, c)
         : typeof p.ready_log_line === "string"
           ? (["ready_output", escapeRegex(p.ready_log_line)] as const)
-          : p.liveness_probe !== undefined
-            ? probe(p.liveness_probe, `${key}.liveness_probe`, c)
-            : undefined
-    if (p.liveness_probe !== undefined)
-      c.warn(
-        `${key}.liveness_probe`,
-        ready?.[0] !== undefined && p.readiness_probe === undefined && typeof p.ready_log_line !== "string"
-          ? "imported as the ready check: it is checked until the daemon is ready, not afterwards"
-          : "not imported: the supervisor checks readiness at start, not liveness afterwards",
-      )
+          : undefined
     if (p.readiness_probe !== undefined && typeof p.ready_log_line === "string")
       c.warn(`${key}.ready_log_line`, "not imported: readiness_probe is the ready check")
     const shutdown = isRecord(p.shutdown) ? p.shutdown : undefined
@@ -175,6 +218,7 @@ export const importCompose = (doc: unknown, file: string): Imported | ImportFail
       ["env", env],
       ["retry", retryOf(p.availability, `${key}.availability`, c)],
       ready ?? ["ready_cmd", undefined],
+      ["health", healthOf(p.liveness_probe, `${key}.liveness_probe`, c)],
       ["depends", dependsOf(p.depends_on, `${key}.depends_on`, names, c)],
       ["stop_signal", timeout === undefined ? signal : { signal: signal ?? "SIGTERM", timeout }],
       ["pty", p.is_tty === true ? true : undefined],

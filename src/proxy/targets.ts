@@ -130,7 +130,8 @@ export const makeResolver = (options: ProxyOptions) =>
     const target = (id: string): Effect.Effect<Resolution | undefined> =>
       Effect.gen(function* () {
         const r = Option.getOrUndefined(yield* Effect.option(sup.get(id)))
-        if (r?.status.type !== "running") return undefined
+        // an unhealthy daemon still runs: it is served until its health check restarts it
+        if (r?.status.type !== "running" && r?.status.type !== "unhealthy") return undefined
         const found = yield* targetOf(id, r)
         if (found !== undefined) return found
         return yield* down(id, r, [

@@ -9,6 +9,7 @@ import { renderCommand } from "./commandTemplates.js"
 import type { DaemonState } from "./DaemonState.js"
 import type { DaemonContext } from "./daemon/context.js"
 import { shellArgv } from "./environment.js"
+import { prepareHealth } from "./health/prepare.js"
 import { makeHookFirer } from "./hooks/fire.js"
 import { HookRunner } from "./hooks/HookRunner.js"
 import { followOptionsOf } from "./logPolicy.js"
@@ -155,6 +156,7 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
         known: registry.all,
         templateScope,
       }),
+      prepareHealth: prepareHealth({ config, probes, processes, known: registry.all, templateScope }),
       resolvePorts: (def) => {
         const spec = def.config.port
         if (spec === undefined || spec.expect.length === 0) return Effect.succeed({ ports: [], offset: 0 })

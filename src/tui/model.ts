@@ -22,7 +22,7 @@ export const HEADER = ["ID", "STATUS", "PID", "CPU", "MEM", "PORTS", "UPTIME"] a
 export const statusColour = (t: StatusType): StatusColour =>
   t === "running"
     ? "green"
-    : t === "errored" || t === "failed"
+    : t === "errored" || t === "failed" || t === "unhealthy"
       ? "red"
       : isActiveStatus(t)
         ? "yellow"

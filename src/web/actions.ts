@@ -9,7 +9,7 @@ export const visibleActions = (d: {
   readonly next_retry: unknown
 }): Array<string> => {
   const type = d.status.type
-  const active = type === "waiting" || type === "running"
+  const active = type === "waiting" || type === "running" || type === "unhealthy"
   const out: Array<string> = []
   // a disabled daemon cannot be started, a stopping one has a stop under way
   if (d.enabled && !active && type !== "stopping" && type !== "disabled") out.push("start")

@@ -55,7 +55,7 @@ a.proxy-link { display: block; color: var(--accent); }
   color: var(--muted); border: 1px solid currentColor; }
 .status.running { color: var(--ok); }
 .status.waiting, .status.stopping { color: var(--warn); }
-.status.errored, .status.failed { color: var(--bad); }
+.status.errored, .status.failed, .status.unhealthy { color: var(--bad); }
 .status.available { color: var(--info); }
 .port { font-family: var(--mono); font-size: 12.5px; margin-right: 6px; }
 .port.active { color: var(--ok); font-weight: 600; }

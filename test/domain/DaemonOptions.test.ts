@@ -425,7 +425,7 @@ describe("DaemonOptions: hooks", () => {
     const issues = bad("hooks", { on_start: "x" })
     expect(paths(issues)).toContain("hooks.on_start")
     expect(messages(issues)).toContain(
-      '"on_ready" | "on_fail" | "on_retry" | "on_stop" | "on_exit" | "on_output"',
+      '"on_ready" | "on_fail" | "on_retry" | "on_stop" | "on_exit" | "on_unhealthy" | "on_output"',
     )
   })
 

@@ -88,7 +88,7 @@ describe("import compose (process-compose)", () => {
               command: "./web",
               replicas: 2,
               readiness_probe: { http_get: { port: 3000 }, period_seconds: 5 },
-              liveness_probe: { exec: { command: "true" } },
+              liveness_probe: { exec: { command: "true" }, success_threshold: 2 },
               depends_on: { ghost: { condition: "process_healthy" } },
               availability: { restart: "exit_on_failure", backoff_seconds: 2 },
             },
@@ -102,7 +102,7 @@ describe("import compose (process-compose)", () => {
         "log_location",
         "processes.web.replicas",
         "processes.web.readiness_probe",
-        "processes.web.liveness_probe",
+        "processes.web.liveness_probe.success_threshold",
         "processes.web.depends_on.ghost",
         "processes.web.availability.backoff_seconds",
         "processes.web.availability.restart",
@@ -110,15 +110,39 @@ describe("import compose (process-compose)", () => {
     )
   })
 
-  it("uses a liveness probe as the ready check when there is no other, with a warning", () => {
+  it("imports a liveness probe as the health check, with its timing", async () => {
     const imported = ok(
       importCompose(
-        { processes: { a: { command: "./a", liveness_probe: { exec: { command: "./alive" } } } } },
+        {
+          processes: {
+            a: {
+              command: "./a",
+              liveness_probe: {
+                http_get: { host: "127.0.0.1", port: 8080, path: "/live" },
+                period_seconds: 5,
+                timeout_seconds: 2,
+                failure_threshold: 4,
+                initial_delay_seconds: 30,
+              },
+            },
+            b: {
+              command: "./b",
+              liveness_probe: { exec: { command: "./alive" }, period_seconds: 1, timeout_seconds: 3 },
+            },
+          },
+        },
         "f",
       ),
     )
-    expect(imported.daemons[0]!.keys).toContainEqual(["ready_cmd", "./alive"])
-    expect(imported.warnings[0]!.message).toContain("imported as the ready check")
+    expect(imported.daemons[0]!.keys).toContainEqual([
+      "health",
+      { http: "http://127.0.0.1:8080/live", interval: "5s", timeout: "2s", failures: 4, start_period: "30s" },
+    ])
+    expect(warnedKeys(imported)).toEqual(["processes.b.liveness_probe.timeout_seconds"])
+    const config = await loadImported(sandbox(), imported)
+    expect(daemon(config, "a").health?.http?.url).toBe("http://127.0.0.1:8080/live")
+    expect(daemon(config, "b").health?.cmd).toBe("./alive")
+    expect(daemon(config, "a").ready_cmd).toBeUndefined()
   })
 
   it("fails with the file, the key and the fix for bad input", async () => {

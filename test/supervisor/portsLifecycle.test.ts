@@ -111,8 +111,8 @@ describe("ports: the check before a daemon starts", () => {
       const h = yield* makeHarness({
         busyPorts: [5432],
         probes: {
-          http: () => Effect.succeed(false),
-          cmd: () => Effect.succeed(false),
+          http: () => Effect.succeed({ ok: false, output: "" }),
+          cmd: () => Effect.succeed({ ok: false, output: "" }),
           port: (port) =>
             Effect.sync(() => probed.push(port)).pipe(Effect.as({ _tag: "Listening" } as const)),
         },

@@ -12,6 +12,7 @@ import {
   describeChecks,
   FOREIGN_PORT_GRACE,
   type PortAnswer,
+  type ProbeAnswer,
   type ReadinessCheck,
   type ReadinessEnvironment,
   type ReadinessProbesShape,
@@ -58,7 +59,7 @@ const makeProbes = Effect.gen(function* () {
       Effect.map((r) => r[kind]),
     )
   const probes: ReadinessProbesShape = {
-    http: (url, accepted, t) => probe("http", { url, accepted }, t),
+    http: (url, accepted, t) => probe("http", { url, accepted }, t).pipe(Effect.map(answer)),
     port: (port, own, t) =>
       probe("port", port, t).pipe(
         Effect.zipLeft(Effect.flatMap(own, (pids) => Ref.set(ownPids, pids))),
@@ -66,7 +67,7 @@ const makeProbes = Effect.gen(function* () {
           ok ? Effect.succeed<PortAnswer>({ _tag: "Listening" }) : Ref.get(notReadyPort),
         ),
       ),
-    cmd: (cmd, t) => probe("cmd", cmd, t),
+    cmd: (cmd, t) => probe("cmd", cmd, t).pipe(Effect.map(answer)),
   }
   return {
     probes,
@@ -77,6 +78,9 @@ const makeProbes = Effect.gen(function* () {
     count: (kind: Kind) => Ref.get(calls).pipe(Effect.map((cs) => cs.filter((c) => c.kind === kind).length)),
   }
 })
+
+/** A fake attempt's answer: whether it passed. */
+const answer = (ok: boolean): ProbeAnswer => ({ ok, output: ok ? "" : "not yet" })
 
 const notDone = <A, E>(f: Fiber.Fiber<A, E>) => Fiber.poll(f).pipe(Effect.map(Option.isNone))
 const statusOf = (h: Harness, id: string) => h.sup.get(id).pipe(Effect.map((r) => r.status))
@@ -373,7 +377,10 @@ describe("readiness: only the daemon's own process and listener count", () => {
         const probed = yield* Deferred.make<void>()
         const exit = yield* Deferred.make<ExitStatus>()
         const env: ReadinessEnvironment = {
-          probes: { ...unfakedProbes, http: () => Deferred.succeed(probed, undefined).pipe(Effect.as(true)) },
+          probes: {
+            ...unfakedProbes,
+            http: () => Deferred.succeed(probed, undefined).pipe(Effect.as(answer(true))),
+          },
           interval: Duration.millis(500),
           lines: Stream.empty,
           command: { shell: ["sh", "-c"], cwd: "/", env: {} },

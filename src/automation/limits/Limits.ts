@@ -33,7 +33,7 @@ export class Limits extends Context.Tag("supervisor/Limits")<Limits, LimitsShape
 
 /** A daemon the checks look at: it has a process (not stopping) and a limit. */
 const isLimited = (r: DaemonState): boolean =>
-  (r.status.type === "running" || r.status.type === "waiting") &&
+  (r.status.type === "running" || r.status.type === "unhealthy" || r.status.type === "waiting") &&
   r.pid !== null &&
   (r.def.config.memory_limit !== undefined || r.def.config.cpu_limit !== undefined)
 

@@ -30,7 +30,7 @@ const listing = (config: ResolvedConfig) =>
 const statusColour = (t: StatusType) =>
   t === "running"
     ? green(t)
-    : t === "errored" || t === "failed"
+    : t === "errored" || t === "failed" || t === "unhealthy"
       ? red(t)
       : isActiveStatus(t)
         ? yellow(t)

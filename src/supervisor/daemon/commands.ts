@@ -68,6 +68,10 @@ export type DaemonCommand = Data.TaggedEnum<{
   Ready: { readonly serial: number; readonly check: string }
   /** Every readiness check of the run timed out (`cliStatus` 124), or one can never pass (1). */
   NotReady: { readonly serial: number; readonly message: string; readonly cliStatus: number }
+  /** The ready run's health check failed `failures` times in a row; `output` is the last attempt's. */
+  Unhealthy: { readonly serial: number; readonly failures: number; readonly output: string }
+  /** The run's health check passed again after it was unhealthy. */
+  Healthy: { readonly serial: number }
   /** The run's process exited. */
   Exited: { readonly serial: number; readonly status: ExitStatus }
   /**

@@ -7,6 +7,7 @@ import type { ProcessHandle, ProcessServiceShape } from "../../process/ProcessSe
 import type { EnvironmentLayers, RenderedCommand } from "../commandTemplates.js"
 import type { DaemonState } from "../DaemonState.js"
 import type { RunAs } from "../environment.js"
+import type { PreparedHealth } from "../health/prepare.js"
 import type { HookRun, HookVars } from "../hooks/fire.js"
 import type { HookName } from "../hooks/HookRunner.js"
 import type { PortConflict, ResolvedPorts } from "../ports/resolve.js"
@@ -68,6 +69,14 @@ export interface DaemonContext {
     def: DaemonDefinition,
     run: RunAs,
   ) => Effect.Effect<(handle: ProcessHandle) => Effect.Effect<ReadyResult>, TemplateError>
+  /**
+   * Prepares the health check of one run (its templates rendered as readiness checks are), or
+   * undefined when the daemon has none. Fails when a template cannot be rendered.
+   */
+  readonly prepareHealth: (
+    def: DaemonDefinition,
+    run: RunAs,
+  ) => Effect.Effect<PreparedHealth | undefined, TemplateError>
   /** Picks the ports of a run; fails naming the taken port and its holder (its message says the fix). */
   readonly resolvePorts: (def: DaemonDefinition) => Effect.Effect<ResolvedPorts, PortConflict>
   /** Fires one of the daemon's hooks in the background (nothing when it has none). */

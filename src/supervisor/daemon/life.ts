@@ -80,10 +80,18 @@ export const makeLifeSteps = (
   /** Writes a line of the supervisor's own into the daemon's log (`[supervisor] …`). */
   const note = (text: string) => ctx.note(id, text)
 
-  /** Stops the run's process group (signal, then SIGKILL) and closes the run; `final` is its status then. */
-  const stopRun = (life: Life, run: Run, final: (s: ExitStatus) => DaemonStatus) =>
+  /**
+   * Stops the run's process group (signal, then SIGKILL) and closes the run; `final` is its status
+   * then, `during` its status while it stops.
+   */
+  const stopRun = (
+    life: Life,
+    run: Run,
+    final: (s: ExitStatus) => DaemonStatus,
+    during: DaemonStatus = { type: "stopping" },
+  ) =>
     Effect.gen(function* () {
-      yield* ctx.update(id, (r) => ({ ...r, status: { type: "stopping" } }))
+      yield* ctx.update(id, (r) => ({ ...r, status: during }))
       const s = yield* ctx.processes.stop(
         run.handle,
         life.def.config.stop_signal.signal,

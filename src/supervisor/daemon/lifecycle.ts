@@ -5,6 +5,7 @@ import type { ProcessHandle } from "../../process/ProcessService.js"
 import { retryBackoff } from "../retry.js"
 import type { DaemonCommand } from "./commands.js"
 import type { DaemonContext } from "./context.js"
+import { healthy, unhealthy, watchHealth } from "./health.js"
 import { idle, type Life, type LifeSteps, makeLifeSteps, tell } from "./life.js"
 import { exited, giveUp, notReady, ready, resume, retryDue } from "./observations.js"
 import { forget, kill, restart, start, stop } from "./requests.js"
@@ -26,6 +27,9 @@ const causeOf = (c: DaemonCommand): string => {
       return "ready"
     case "NotReady":
       return "not_ready"
+    case "Unhealthy":
+    case "Healthy":
+      return "health"
     case "Exited":
       return "exited"
     case "RetryDue":
@@ -54,6 +58,10 @@ const step = (s: LifeSteps, life: Life, c: DaemonCommand): Effect.Effect<Life> =
       return ready(s, life, c)
     case "NotReady":
       return notReady(s, life, c)
+    case "Unhealthy":
+      return unhealthy(s, life, c)
+    case "Healthy":
+      return healthy(s, life, c)
     case "Exited":
       return exited(s, life, c)
     case "RetryDue":
@@ -99,6 +107,8 @@ export const daemonLifecycle = (
         const left = Math.max(0, retryLimit(first.config.retry) - attempt)
         const retries = retryBackoff(left)
         life = { ...life, serial: 1, attempt, retries, phase: { _tag: "Active", run } }
+        // it was ready before: its health check starts at once
+        yield* watchHealth(queue, run)
       }
       // However the fiber ends, no start is left waiting (what is still queued: `answerUnhandled`).
       yield* Effect.addFinalizer(() => Effect.suspend(() => tell(life.waiters, steps.interrupted)))

@@ -2,6 +2,7 @@ import { Effect, Exit, Scope } from "effect"
 import { retryLimit } from "../../domain/DaemonConfig.js"
 import { retryBackoff } from "../retry.js"
 import type { DaemonCommand } from "./commands.js"
+import { watchHealth } from "./health.js"
 import { idle, type Life, type LifeSteps, tell } from "./life.js"
 import {
   afterRetries,
@@ -28,6 +29,7 @@ export const ready = (s: LifeSteps, life: Life, c: Command<"Ready">): Effect.Eff
     yield* s.fire(life, "on_ready")
     yield* tell(life.waiters, readyOutcome(s.id, run, life.def.config.port?.expect ?? []))
     const next: Life = { ...life, phase: { _tag: "Active", run: { ...run, ready: true } }, waiters: [] }
+    yield* watchHealth(s.runEnv(life.def).queue, run)
     return next
   })
 

@@ -3,6 +3,7 @@ import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
 import { READY_TIMEOUT_STATUS } from "../../domain/StartOutcome.js"
 import type { ProcessHandle } from "../../process/ProcessService.js"
 import { daemonEnvironment, type RunAs, shellArgv } from "../environment.js"
+import type { PreparedHealth } from "../health/prepare.js"
 import type { HookRun } from "../hooks/fire.js"
 import { watchOutput } from "../hooks/onOutput.js"
 import { portEnvironment, type ResolvedPorts } from "../ports/resolve.js"
@@ -27,6 +28,8 @@ export interface Run {
   readonly adopted: boolean
   /** The environment and user hooks of this run inherit. */
   readonly hookRun: HookRun
+  /** Its health check, started once the run is ready (none when the daemon has none). */
+  readonly health: PreparedHealth | undefined
 }
 
 /** What a run's side tasks need. */
@@ -125,6 +128,8 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
     const runAs: RunAs = { env: environment, ...identity }
     const waitReady = yield* Effect.either(ctx.prepareReadiness(def, runAs))
     if (Either.isLeft(waitReady)) return Either.left(fail(waitReady.left.message))
+    const health = yield* Effect.either(ctx.prepareHealth(def, runAs))
+    if (Either.isLeft(health)) return Either.left(fail(health.left.message))
     const spawned = yield* Effect.either(
       runScope(
         env,
@@ -184,7 +189,16 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
       yield* watchOutput(onOutput, ctx.outputLines(id), (line) =>
         ctx.fireHook(def, "on_output", runAs, { retryCount: attempt, matchedLine: line }),
       ).pipe(Effect.forkIn(scope))
-    return Either.right<Run>({ serial, scope, handle, ports, ready: false, adopted: false, hookRun: runAs })
+    return Either.right<Run>({
+      serial,
+      scope,
+      handle,
+      ports,
+      ready: false,
+      adopted: false,
+      hookRun: runAs,
+      health: health.right,
+    })
   })
 
 /** The run of a process a previous supervisor started (it was ready then): no readiness, no spawn. */
@@ -201,6 +215,16 @@ export const adoptRun = (env: RunEnvironment, serial: number, handle: ProcessHan
         Effect.map((c) => c.environment),
         Effect.orElseSucceed(() => daemonEnvironment(base, env.def, 0)),
       )
+    // Its health check as well as it can be rendered now (none when it cannot be).
+    const health = yield* env.ctx
+      .prepareHealth(env.def, { env: hookEnv })
+      .pipe(
+        Effect.catchAll((e) =>
+          Effect.logWarning(`${env.def.id.qualified}: its health check is off: ${e.message}`).pipe(
+            Effect.as(undefined),
+          ),
+        ),
+      )
     const { scope } = yield* runScope(env, Effect.succeed(handle))
     yield* exitOf(env, serial, handle).pipe(Effect.forkIn(scope))
     return {
@@ -211,5 +235,6 @@ export const adoptRun = (env: RunEnvironment, serial: number, handle: ProcessHan
       ready: true,
       adopted: true,
       hookRun: { env: hookEnv },
+      health,
     } satisfies Run
   }).pipe(Effect.orDie)

@@ -18,6 +18,8 @@ export interface HookVars {
   readonly exit?: ExitStatus
   readonly reason?: ExitReason
   readonly matchedLine?: string
+  /** on_unhealthy: the output of the health check's last attempt. */
+  readonly healthOutput?: string
 }
 
 /**
@@ -37,6 +39,7 @@ export const hookEnvironment = (run: HookRun, vars: HookVars): Record<string, st
   if (vars.exit !== undefined) env.SUPERVISOR_EXIT_CODE = exitCodeText(vars.exit)
   if (vars.reason !== undefined) env.SUPERVISOR_EXIT_REASON = vars.reason
   if (vars.matchedLine !== undefined) env.SUPERVISOR_MATCHED_LINE = vars.matchedLine
+  if (vars.healthOutput !== undefined) env.SUPERVISOR_HEALTH_OUTPUT = vars.healthOutput
   return env
 }
 

@@ -1,45 +1,123 @@
 import * as http from "node:http"
 import * as https from "node:https"
-import { type Duration, Effect } from "effect"
+import * as net from "node:net"
+import { Duration, Effect } from "effect"
+import { formatHumanDuration } from "../../domain/HumanDuration.js"
+import type { ProbeAnswer } from "./answer.js"
 
 /** A status that means ready: any 2xx, or one listed in `accepted`. */
 export const isReadyStatus = (status: number, accepted: ReadonlyArray<number>): boolean =>
   (status >= 200 && status < 300) || accepted.includes(status)
 
+/** The status of an HTTP answer's status line (`HTTP/1.1 200 OK`), once it has come whole. */
+export const statusOfHead = (head: string): number | "partial" | "invalid" => {
+  const end = head.indexOf("\r\n")
+  if (end === -1) return head.length < 8192 ? "partial" : "invalid"
+  const m = /^HTTP\/\d(?:\.\d)? (\d{3})(?: |$)/.exec(head.slice(0, end))
+  return m === null ? "invalid" : Number(m[1])
+}
+
 /**
- * One `ready_http` attempt: GET `url`; true when it answers a ready status. A refused
- * connection, any other error, or no answer within `attemptTimeout` is "not yet".
- * Certificates are not verified: only the status matters (self-signed dev servers).
+ * A plain-HTTP GET on a socket of its own: the request line, `Host`, `Connection: close`, and
+ * the answer's status line read (the rest is not). Half the CPU of `http.get` for what a check
+ * needs (bench/automation.mjs --health, docs/benchmarks.md); https and URLs with credentials
+ * go through `http.get`/`https.get`.
  */
-export const probeHttp = (
+const plainGet = (target: URL, answer: (status: number | string) => void): (() => void) => {
+  const socket = net.connect({
+    host: target.hostname.replace(/^\[(.*)\]$/, "$1"),
+    port: target.port === "" ? 80 : Number(target.port),
+  })
+  let head = ""
+  socket.setEncoding("latin1")
+  socket.once("connect", () =>
+    socket.write(
+      `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nUser-Agent: supervisor-readiness\r\nConnection: close\r\n\r\n`,
+    ),
+  )
+  socket.on("data", (chunk: string) => {
+    head += chunk
+    const status = statusOfHead(head)
+    if (status === "partial") return
+    answer(status === "invalid" ? "not an HTTP answer" : status)
+  })
+  socket.on("error", (e) => answer(e.message))
+  socket.on("close", () => answer("the connection closed without an answer"))
+  return () => socket.destroy()
+}
+
+/** GET through node's http or https client. */
+const clientGet = (target: URL, answer: (status: number | string) => void): (() => void) => {
+  const get = target.protocol === "https:" ? https.get : http.get
+  const req = get(
+    target,
+    { agent: false, headers: { "user-agent": "supervisor-readiness" }, rejectUnauthorized: false },
+    (res) => {
+      res.resume()
+      answer(res.statusCode ?? 0)
+    },
+  )
+  req.on("error", (e) => answer(e.message))
+  return () => req.destroy()
+}
+
+/**
+ * One attempt of an http check: GET `url`; it passes when it answers a ready status. A refused
+ * connection, any other error, or no answer within `attemptTimeout` fails, and says so.
+ * Certificates are not verified: only the status matters (self-signed dev servers).
+ *
+ * The deadline is the request's own timer rather than a fiber racing it: health checks run
+ * this every few seconds for every checked daemon, and the race cost more than the request.
+ */
+export const httpAnswer = (
   url: string,
   accepted: ReadonlyArray<number>,
   attemptTimeout: Duration.DurationInput,
-): Effect.Effect<boolean> =>
-  Effect.async<boolean>((resume, signal) => {
+): Effect.Effect<ProbeAnswer> =>
+  Effect.async<ProbeAnswer>((resume) => {
     let done = false
-    const finish = (ready: boolean) => {
+    let destroy: (() => void) | undefined
+    let timer: NodeJS.Timeout | undefined
+    const finish = (ok: boolean, output: string) => {
       if (done) return
       done = true
-      resume(Effect.succeed(ready))
+      if (timer !== undefined) clearTimeout(timer)
+      destroy?.()
+      resume(Effect.succeed({ ok, output }))
     }
     let target: URL
     try {
       target = new URL(url)
     } catch {
-      return finish(false)
+      finish(false, `${JSON.stringify(url)} is not a URL`)
+      return
     }
-    if (target.protocol !== "http:" && target.protocol !== "https:") return finish(false)
-    const get = target.protocol === "https:" ? https.get : http.get
-    const req = get(
-      target,
-      { agent: false, signal, headers: { "user-agent": "supervisor-readiness" }, rejectUnauthorized: false },
-      (res) => {
-        const ready = isReadyStatus(res.statusCode ?? 0, accepted)
-        res.resume()
-        req.destroy()
-        finish(ready)
-      },
+    if (target.protocol !== "http:" && target.protocol !== "https:") {
+      finish(false, `${JSON.stringify(url)} is not an http:// or https:// URL`)
+      return
+    }
+    const millis = Duration.toMillis(Duration.decode(attemptTimeout))
+    timer = setTimeout(
+      () => finish(false, `GET ${url}: no answer within ${formatHumanDuration(millis)}`),
+      millis,
     )
-    req.on("error", () => finish(false))
-  }).pipe(Effect.timeoutTo({ duration: attemptTimeout, onTimeout: () => false, onSuccess: (ok) => ok }))
+    const get = target.protocol === "http:" && target.username === "" ? plainGet : clientGet
+    destroy = get(target, (status) =>
+      typeof status === "number"
+        ? finish(isReadyStatus(status, accepted), `GET ${url}: HTTP ${status}`)
+        : finish(false, `GET ${url}: ${status}`),
+    )
+    if (done) destroy()
+    return Effect.sync(() => {
+      done = true
+      clearTimeout(timer)
+      destroy?.()
+    })
+  })
+
+/** One `ready_http` attempt: true when it answers a ready status. */
+export const probeHttp = (
+  url: string,
+  accepted: ReadonlyArray<number>,
+  attemptTimeout: Duration.DurationInput,
+): Effect.Effect<boolean> => Effect.map(httpAnswer(url, accepted, attemptTimeout), (a) => a.ok)

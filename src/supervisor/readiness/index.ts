@@ -1,12 +1,14 @@
 import { Clock, Context, Duration, Effect, Layer, Schedule, type Stream } from "effect"
 import { type ExitStatus, ProcessService, type ProcessServiceShape } from "../../process/ProcessService.js"
-import { probeCmd, type ReadyCommand } from "./cmd.js"
+import type { ProbeAnswer } from "./answer.js"
+import { cmdAnswer, type ReadyCommand } from "./cmd.js"
 import { waitDelay } from "./delay.js"
-import { probeHttp } from "./http.js"
+import { httpAnswer } from "./http.js"
 import { waitForOutput } from "./output.js"
 import { type ReadinessCheck, timedOutMessage } from "./plan.js"
 import { type PortAnswer, probePort } from "./port.js"
 
+export type { ProbeAnswer } from "./answer.js"
 export type { ReadyCommand } from "./cmd.js"
 export {
   checkKey,
@@ -20,22 +22,22 @@ export type { PortAnswer } from "./port.js"
 export { renderCheck, renderChecks, type TemplateScope } from "./template.js"
 
 /**
- * One attempt of each polled check: http and cmd answer true when ready, port what it saw. They
- * never fail; an error is "not yet".
+ * One attempt of each polled check (readiness and health): http and cmd answer whether it passed
+ * and what they saw, port what it saw. They never fail; an error is "not yet".
  */
 export interface ReadinessProbesShape {
   readonly http: (
     url: string,
     accepted: ReadonlyArray<number>,
     attemptTimeout: Duration.Duration,
-  ) => Effect.Effect<boolean>
+  ) => Effect.Effect<ProbeAnswer>
   /** `ownPids`: the daemon's process tree now; a listener of another process is `Foreign`. */
   readonly port: (
     port: number,
     ownPids: Effect.Effect<ReadonlyArray<number>>,
     attemptTimeout: Duration.Duration,
   ) => Effect.Effect<PortAnswer>
-  readonly cmd: (cmd: ReadyCommand, attemptTimeout: Duration.Duration) => Effect.Effect<boolean>
+  readonly cmd: (cmd: ReadyCommand, attemptTimeout: Duration.Duration) => Effect.Effect<ProbeAnswer>
 }
 
 /** The probes the supervisor uses: the real ones (`ReadinessProbesLive`), or fakes in tests. */
@@ -46,9 +48,9 @@ export class ReadinessProbes extends Context.Tag("supervisor/ReadinessProbes")<
 
 /** The real probes; a `ready_cmd` attempt past its time is killed through the process service. */
 export const liveProbes = (processes: Pick<ProcessServiceShape, "signalGroup">): ReadinessProbesShape => ({
-  http: probeHttp,
+  http: httpAnswer,
   port: probePort,
-  cmd: probeCmd(processes),
+  cmd: cmdAnswer(processes),
 })
 export const ReadinessProbesLive = Layer.effect(ReadinessProbes, Effect.map(ProcessService, liveProbes))
 
@@ -135,9 +137,9 @@ const waitForPort = (
     }
   })
 
-/** Repeats `probe` every `interval` (first attempt at once) until it answers true. */
-const poll = (probe: Effect.Effect<boolean>, interval: Duration.Duration): Effect.Effect<void> =>
-  probe.pipe(Effect.repeat({ schedule: Schedule.spaced(interval), until: (ok) => ok }), Effect.asVoid)
+/** Repeats `probe` every `interval` (first attempt at once) until it passes. */
+const poll = (probe: Effect.Effect<ProbeAnswer>, interval: Duration.Duration): Effect.Effect<void> =>
+  probe.pipe(Effect.repeat({ schedule: Schedule.spaced(interval), until: (a) => a.ok }), Effect.asVoid)
 
 /** Completes when the check passes; fails when it never can (its timeout is applied by the caller). */
 const runCheck = (

@@ -15,6 +15,7 @@ export { qualifyTemplateName, type TemplateScope } from "../../domain/TemplateRe
 export const renderCheck = (
   check: ReadinessCheck,
   scope: TemplateScope,
+  /** The config key errors name: `ready_<kind>` by default, `health.<kind>` for a health check. */
   key: string = checkKey(check),
 ): Either.Either<ReadinessCheck, TemplateError> => {
   const render = (value: string) => renderTemplateValue(key, value, scope)

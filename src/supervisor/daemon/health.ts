@@ -1,0 +1,77 @@
+import { Clock, Effect, Queue } from "effect"
+import { retryLimit } from "../../domain/DaemonConfig.js"
+import { healthLoop } from "../health/loop.js"
+import { unhealthyMessage } from "../health/spec.js"
+import { nextRetry } from "../retry.js"
+import { DaemonCommand } from "./commands.js"
+import type { Life, LifeSteps } from "./life.js"
+import { retryNote } from "./outcomes.js"
+import type { Run } from "./run.js"
+
+// A ready daemon's health check (docs/health.md): its loop runs in the run's scope and tells the
+// lifecycle when the daemon turns unhealthy and when it is healthy again.
+
+type Command<T extends DaemonCommand["_tag"]> = Extract<DaemonCommand, { readonly _tag: T }>
+
+/** Starts the run's health check, if it has one: a fiber of the run's scope, ended with it. */
+export const watchHealth = (queue: Queue.Enqueue<DaemonCommand>, run: Run): Effect.Effect<void> => {
+  const health = run.health
+  if (health === undefined) return Effect.void
+  const serial = run.serial
+  return healthLoop(health.spec, health.attempt(run.handle), {
+    unhealthy: (failures, last) =>
+      Queue.offer(queue, DaemonCommand.Unhealthy({ serial, failures, output: last.output })),
+    healthy: Queue.offer(queue, DaemonCommand.Healthy({ serial })),
+  }).pipe(Effect.forkIn(run.scope), Effect.asVoid)
+}
+
+/**
+ * The check failed `failures` times in a row: the daemon is `unhealthy` (its log says why, and
+ * on_unhealthy fires), then restarted as after a crash when a retry is left, using one. With
+ * none left it stays unhealthy, checked on, until a check passes.
+ */
+export const unhealthy = (s: LifeSteps, life: Life, c: Command<"Unhealthy">): Effect.Effect<Life> =>
+  Effect.gen(function* () {
+    const run = s.activeRun(life, c.serial)
+    if (run === undefined || !run.ready || run.health === undefined) return life
+    const message = unhealthyMessage(run.health.spec, c.failures, c.output)
+    const step = yield* nextRetry(life.retries, yield* Clock.currentTimeMillis)
+    const limit = retryLimit(life.def.config.retry)
+    yield* s.note(
+      `unhealthy: ${message}; ${
+        step === undefined
+          ? `not restarting: no retry left (retry = ${life.def.config.retry})`
+          : `restarting it (${retryNote(life.attempt + 1, limit)})`
+      }`,
+    )
+    yield* s.ctx.update(s.id, (r) => ({ ...r, status: { type: "unhealthy", message } }))
+    yield* s.fire(life, "on_unhealthy", { healthOutput: c.output })
+    if (step === undefined) return life
+    yield* s.ctx.publish({
+      _tag: "AutomationAction",
+      id: s.id,
+      source: "health",
+      action: "restart",
+      detail: message,
+    })
+    // Stopped as a crash: unhealthy until its process is gone, then errored, and retried.
+    const status = yield* s.stopRun(
+      life,
+      run,
+      (x) => ({ type: "errored", exit_code: x.code, signal: x.signal, message: `unhealthy: ${message}` }),
+      { type: "unhealthy", message },
+    )
+    return yield* s.failed(life, status, `${s.id} was unhealthy: ${message}`)
+  })
+
+/** A check passed after the daemon was unhealthy (and not restarted): it is running again. */
+export const healthy = (s: LifeSteps, life: Life, c: Command<"Healthy">): Effect.Effect<Life> =>
+  Effect.gen(function* () {
+    const run = s.activeRun(life, c.serial)
+    if (run === undefined || run.health === undefined) return life
+    const now = yield* s.ctx.current(s.id)
+    if (now?.status.type !== "unhealthy") return life
+    yield* s.note(`healthy again: ${run.health.spec.check._tag} check passed`)
+    yield* s.ctx.update(s.id, (r) => ({ ...r, status: { type: "running" } }))
+    return life
+  })
