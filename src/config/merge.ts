@@ -19,6 +19,7 @@ import { slugProblem } from "../domain/slugs.js"
 import { closest } from "../domain/suggest.js"
 import { type TemplateSyntax, templateRefs } from "../domain/Template.js"
 import { findCycle } from "./dependencies.js"
+import { resolveEnvFiles, sharedEnvOf, sharedTemplateProblems } from "./envMerge.js"
 import { locateKey } from "./locate.js"
 import type { ParsedFile } from "./parseFile.js"
 import { expandPath } from "./paths.js"
@@ -178,6 +179,8 @@ export const mergeFiles = (
       }
       const resolved: Options = { ...options }
       if (options.dir !== undefined) resolved.dir = expandPath(options.dir, parsed.location.baseDir, home)
+      if (options.env_file !== undefined)
+        resolved.env_file = resolveEnvFiles(options.env_file, parsed.location.baseDir, home)
       if (options.depends !== undefined) {
         // Short names resolve in the namespace of the file that wrote them.
         const qualify = (d: string) =>
@@ -224,6 +227,7 @@ export const mergeFiles = (
     }
     const config = new DaemonConfig({
       ...configKeysOf(o),
+      ...sharedEnvOf(files, draft.sources, home),
       run: o.run,
       dir: o.dir ?? draft.firstBase,
       ...(port !== undefined && { port }),
@@ -288,6 +292,7 @@ export const mergeFiles = (
       }
     }
   }
+  problems.push(...sharedTemplateProblems(files, (id) => drafts.has(id), known))
   const graph = new Map(Object.values(daemons).map((d) => [d.id.qualified, d.config.depends] as const))
   const cycle = findCycle(graph)
   if (cycle) {

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { daemonOptionFields, Hooks } from "./DaemonOptions.js"
 import { DependencyCondition } from "./Dependency.js"
+import { EnvFileRef } from "./EnvFile.js"
 
 const f = daemonOptionFields
 const withDefault = <S extends Schema.Schema.Any>(schema: S, value: () => Schema.Schema.Type<S>) =>
@@ -14,6 +15,12 @@ export class DaemonConfig extends Schema.Class<DaemonConfig>("DaemonConfig")({
   run: f.run.from,
   dir: Schema.String,
   env: withDefault(f.env.from, () => ({})),
+  /** Its own `env_file`, paths absolute. */
+  env_file: withDefault(Schema.Array(EnvFileRef), () => []),
+  /** The top-level `[env]` of the files that define it (below its own env files and env). */
+  shared_env: withDefault(f.env.from, () => ({})),
+  /** The top-level `env_file` of the files that define it, paths absolute (below `shared_env`). */
+  shared_env_file: withDefault(Schema.Array(EnvFileRef), () => []),
   user: f.user,
   retry: withDefault(f.retry.from, () => 0),
   auto: withDefault(f.auto.from, () => []),
