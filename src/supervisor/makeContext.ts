@@ -1,4 +1,5 @@
-import { Effect, type FiberSet, type Ref, Stream } from "effect"
+import { FileSystem } from "@effect/platform"
+import { Effect, Either, type FiberSet, type Ref, Stream } from "effect"
 import { SupervisorConfig } from "../config/SupervisorConfig.js"
 import { EventLog } from "../events/EventLog.js"
 import { LogStore } from "../logs/LogStore.js"
@@ -9,6 +10,7 @@ import { renderCommand } from "./commandTemplates.js"
 import type { DaemonState } from "./DaemonState.js"
 import type { DaemonContext } from "./daemon/context.js"
 import { shellArgv } from "./environment.js"
+import { layeredEnv, renderSharedEnv } from "./envLayers.js"
 import { makeHookFirer } from "./hooks/fire.js"
 import { HookRunner } from "./hooks/HookRunner.js"
 import { followOptionsOf } from "./logPolicy.js"
@@ -37,6 +39,7 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
     const hookRunner = yield* HookRunner
     const ports = yield* PortAvailability
     const events = yield* EventLog
+    const fs = yield* FileSystem.FileSystem
     // Why each daemon's state changes now: set by its lifecycle for each command it handles.
     const causes = new Map<string, string>()
     /** `registry.update`, publishing a change of status. */
@@ -146,6 +149,13 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
         Effect.flatMap(registry.all, (known) =>
           renderCommand(def.config, def.id.namespace, portLookup(known)),
         ),
+      layerEnv: (def, env) =>
+        Effect.gen(function* () {
+          const known = yield* registry.all
+          const shared = renderSharedEnv(def.config, def.id.namespace, portLookup(known))
+          if (Either.isLeft(shared)) return yield* Effect.fail(shared.left.message)
+          return yield* layeredEnv(config.env, def.config, shared.right, env)
+        }).pipe(Effect.provideService(FileSystem.FileSystem, fs)),
       prepareReadiness: prepareReadiness({ logs, config, probes, processes, known: registry.all }),
       resolvePorts: (def) => {
         const spec = def.config.port

@@ -47,6 +47,14 @@ export interface DaemonContext {
   /** The daemon's `run` and `env` with their templates rendered, or why they cannot be. */
   readonly renderCommand: (def: DaemonDefinition) => Effect.Effect<RenderedCommand, TemplateError>
   /**
+   * The variables of the daemon's env files (read now) and env tables over the supervisor's
+   * environment, `env` being its own rendered `env`; or why a file cannot be read.
+   */
+  readonly layerEnv: (
+    def: DaemonDefinition,
+    env: Readonly<Record<string, string>>,
+  ) => Effect.Effect<Record<string, string>, string>
+  /**
    * Prepares the readiness checks of one run, right before its process is spawned (so that its
    * first output lines count). Fails when a check's template cannot be rendered. The
    * returned effect waits for the first check to pass, the exit, or every check's timeout.

@@ -104,9 +104,12 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
     // After the ports: a template naming the daemon itself renders the port this run got.
     const command = yield* Effect.either(ctx.renderCommand(def))
     if (Either.isLeft(command)) return Either.left(fail(command.left.message))
+    // env files are read at each start: an edit shows in the next run
+    const layered = yield* Effect.either(ctx.layerEnv(def, command.right.env))
+    if (Either.isLeft(layered)) return Either.left(fail(layered.left))
     const outputFile = yield* ctx.prepareLogs(id)
     const environment = {
-      ...daemonEnvironment(ctx.baseEnv, def, attempt, command.right.env),
+      ...daemonEnvironment(ctx.baseEnv, def, attempt, layered.right),
       ...portEnvironment(ports.ports),
     }
     const identity = user !== undefined ? { uid: user.uid, gid: user.gid } : {}
@@ -187,7 +190,7 @@ export const adoptRun = (env: RunEnvironment, serial: number, handle: ProcessHan
   Effect.gen(function* () {
     // Its hooks get the daemon's `env` rendered as well as it can be now (else as written).
     const daemonEnv = yield* env.ctx.renderCommand(env.def).pipe(
-      Effect.map((c) => c.env),
+      Effect.flatMap((c) => env.ctx.layerEnv(env.def, c.env)),
       Effect.orElseSucceed(() => env.def.config.env),
     )
     const { scope } = yield* runScope(env, Effect.succeed(handle))
