@@ -68,11 +68,14 @@ const expand = (text: string, lookup: (name: string) => string | undefined, line
   return out
 }
 
-/** What may follow a closing quote: blanks, then nothing or a comment. */
+/** What may follow a closing quote: blanks, then nothing or a comment (the text is not echoed: it may be a secret's). */
 const checkTail = (tail: string, line: number) => {
   const t = tail.trimStart()
   if (t !== "" && !t.startsWith("#"))
-    throw new Malformed(line, `unexpected text after the closing quote: ${JSON.stringify(t)}`)
+    throw new Malformed(
+      line,
+      "unexpected text after the closing quote: quote the whole value, or start a comment with #",
+    )
 }
 
 const ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r", '"': '"', "\\": "\\" }

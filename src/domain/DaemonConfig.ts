@@ -15,12 +15,24 @@ export class DaemonConfig extends Schema.Class<DaemonConfig>("DaemonConfig")({
   run: f.run.from,
   dir: Schema.String,
   env: withDefault(f.env.from, () => ({})),
-  /** Its own `env_file`, paths absolute. */
-  env_file: withDefault(Schema.Array(EnvFileRef), () => []),
-  /** The top-level `[env]` of the files that define it (below its own env files and env). */
-  shared_env: withDefault(f.env.from, () => ({})),
-  /** The top-level `env_file` of the files that define it, paths absolute (below `shared_env`). */
-  shared_env_file: withDefault(Schema.Array(EnvFileRef), () => []),
+  env_file: withDefault(
+    Schema.Array(EnvFileRef).annotations({
+      description: "Its own env files, paths absolute, read at each start (below `env`)",
+    }),
+    () => [],
+  ),
+  shared_env: withDefault(
+    f.env.from.annotations({
+      description: "The top-level [env] of its project's files (below its own env_file and env)",
+    }),
+    () => ({}),
+  ),
+  shared_env_file: withDefault(
+    Schema.Array(EnvFileRef).annotations({
+      description: "The top-level env_file of its project's files, paths absolute (below shared_env)",
+    }),
+    () => [],
+  ),
   user: f.user,
   retry: withDefault(f.retry.from, () => 0),
   auto: withDefault(f.auto.from, () => []),

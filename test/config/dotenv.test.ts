@@ -104,7 +104,10 @@ describe("dotenv parser", () => {
   })
 
   it("refuses text after a closing quote, naming its line", () => {
-    expect(error('A="x"y')).toEqual({ line: 1, message: 'unexpected text after the closing quote: "y"' })
+    expect(error('A="x"y')).toEqual({
+      line: 1,
+      message: "unexpected text after the closing quote: quote the whole value, or start a comment with #",
+    })
     expect(error('A="x\ny" z').line).toBe(2)
   })
 
