@@ -4,9 +4,14 @@ import { parseDaemonRef } from "../domain/DaemonId.js"
 import type { EnvFileRef } from "../domain/EnvFile.js"
 import { templateRefs } from "../domain/Template.js"
 import { locateKey } from "./locate.js"
-import type { NamespacedFile } from "./merge.js"
 import type { ParsedFile } from "./parseFile.js"
 import { expandPath } from "./paths.js"
+
+/** A parsed file with its namespace (merge.ts's NamespacedFile). */
+interface NamespacedFile {
+  readonly parsed: ParsedFile
+  readonly namespace: string
+}
 
 /** `env_file` paths resolved from the directory of the file that wrote them. */
 export const resolveEnvFiles = (refs: ReadonlyArray<EnvFileRef>, baseDir: string, home: string) =>

@@ -203,6 +203,35 @@ describe("env files", () => {
   )
 
   it(
+    "import procfile takes the .env beside the Procfile as env_file, and the imported daemon gets it",
+    async () => {
+      const app = sb.dir("procapp")
+      const script =
+        "require('fs').writeFileSync('imported.json', JSON.stringify(process.env)); console.log('up'); setInterval(() => {}, 1e6)"
+      writeFileSync(join(app, "Procfile"), `web: exec "${NODE}" -e "${script}"\n`)
+      writeFileSync(join(app, ".env"), "FROM_DOTENV='procfile .env'\n")
+      const imported = sb.cli(["import", "procfile", "Procfile"], app)
+      expect(imported.status, show(imported)).toBe(0)
+      expect(readFileSync(join(app, "supervisor.toml"), "utf8")).toContain('env_file = ".env"')
+      const started = sb.cli(["start", "web"], app)
+      expect(started.status, show(started)).toBe(0)
+      const env = await waitFor(
+        "imported.json",
+        () => {
+          try {
+            return JSON.parse(readFileSync(join(app, "imported.json"), "utf8")) as Record<string, string>
+          } catch {
+            return undefined
+          }
+        },
+        { timeout: T },
+      )
+      expect(env.FROM_DOTENV).toBe("procfile .env")
+    },
+    T,
+  )
+
+  it(
     "a missing env file names the config file, line and key; a malformed line names the env file and line",
     () => {
       const missing = sb.project(
