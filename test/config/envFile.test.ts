@@ -95,6 +95,21 @@ describe("env_file and [env] in config files", () => {
     )
   })
 
+  it("a template of the top-level [env] naming no configured daemon names the file, line and key", async () => {
+    const sb = sandbox()
+    sb.write({
+      "p/supervisor.toml": toml(
+        "[env]",
+        'DB = "localhost:{{ daemons.dbb.port }}"',
+        "[daemons.db]",
+        'run = "x"',
+      ),
+    })
+    const p = only(await loadErr(sb, { cwd: "p" }), "InvalidTemplate")
+    expect(p).toMatchObject({ file: sb.path("p/supervisor.toml"), line: 2, key: "env.DB" })
+    expect(p.message).toContain('names "dbb", which is not a configured daemon')
+  })
+
   it("refuses a wrong shape of env_file", async () => {
     const sb = sandbox()
     sb.write({ "p/supervisor.toml": toml("[daemons.a]", 'run = "x"', "env_file = [{ optional = true }]") })

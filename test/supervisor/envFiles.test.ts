@@ -37,6 +37,18 @@ describe("env files in the lifecycle", () => {
     }),
   )
 
+  it.scoped("renders templates of the top-level [env] as it renders env", () =>
+    Effect.gen(function* () {
+      const h = yield* makeHarness()
+      yield* startReady(
+        h.sup,
+        definition("web", { port: 4100, shared_env: { SELF: "port {{ daemons.web.port }}" } }),
+      )
+      const [spawned] = yield* Ref.get(h.fake.spawned)
+      expect(spawned?.env.SELF).toBe("port 4100")
+    }),
+  )
+
   it.scoped("reads the files again at each start", () =>
     Effect.gen(function* () {
       const h = yield* makeHarness()
