@@ -71,11 +71,20 @@ export const makeLifeSteps = (
   const runEnv = (def: DaemonDefinition): RunEnvironment => ({ ctx, def, scope, queue })
   const interrupted: StartOutcome = { _tag: "Interrupted", id }
 
+  // A hook of a daemon without a run (a start that could not spawn) gets the environment a run
+  // would have, as far as it can be built now (else its `env` as written).
+  const hookRunOf = (life: Life) =>
+    life.hookRun !== undefined
+      ? Effect.succeed(life.hookRun)
+      : ctx.renderCommand(life.def).pipe(
+          Effect.flatMap((c) => ctx.layerEnv(life.def, c.env)),
+          Effect.orElseSucceed(() => life.def.config.env),
+          Effect.map((env) => ({ env: daemonEnvironment(ctx.baseEnv, life.def, 0, env) })),
+        )
   const fire = (life: Life, hook: HookName, vars: Omit<HookVars, "retryCount"> = {}) =>
-    ctx.fireHook(life.def, hook, life.hookRun ?? { env: daemonEnvironment(ctx.baseEnv, life.def, 0) }, {
-      retryCount: life.attempt,
-      ...vars,
-    })
+    Effect.flatMap(hookRunOf(life), (run) =>
+      ctx.fireHook(life.def, hook, run, { retryCount: life.attempt, ...vars }),
+    )
 
   /** Writes a line of the supervisor's own into the daemon's log (`[supervisor] …`). */
   const note = (text: string) => ctx.note(id, text)
