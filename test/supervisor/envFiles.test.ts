@@ -3,7 +3,7 @@ import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Ref } from "effect"
-import { definition, makeHarness, startReady } from "./helpers.js"
+import { awaitHooks, definition, makeHarness, startReady } from "./helpers.js"
 
 describe("env files in the lifecycle", () => {
   it.scoped("layers the supervisor's env, env files and env tables in the documented order", () =>
@@ -46,6 +46,22 @@ describe("env files in the lifecycle", () => {
       )
       const [spawned] = yield* Ref.get(h.fake.spawned)
       expect(spawned?.env.SELF).toBe("port 4100")
+    }),
+  )
+
+  it.scoped("hooks get the env files: those of a run, and those of a start that could not spawn", () =>
+    Effect.gen(function* () {
+      const h = yield* makeHarness()
+      const file = nodePath.join(h.dir, ".env")
+      fs.writeFileSync(file, "FROM_FILE=1\n")
+      yield* h.fake.failNext("no such file")
+      const def = definition("web", {
+        env_file: [{ path: file, optional: false }],
+        hooks: { on_fail: "notify fail" },
+      })
+      expect((yield* h.sup.start(def))._tag).toBe("StartFailed")
+      const [hook] = yield* awaitHooks(h, 1)
+      expect(hook?.env).toMatchObject({ FROM_FILE: "1", MODE: "test", SUPERVISOR_DAEMON_ID: "app/web" })
     }),
   )
 
