@@ -18,6 +18,7 @@ import {
 } from "../domain/Command.js"
 import type { CommandError } from "../domain/CommandErrors.js"
 import { HostInfo } from "../domain/HostInfo.js"
+import { maskDefinition, secretMatcher } from "../domain/secrets.js"
 import { LogStore } from "../logs/LogStore.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
 import { projectNamespace } from "../registry/snapshot.js"
@@ -146,7 +147,13 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
             Effect.as({ cleared: [...payload.ids] }),
           ),
         )
-        .handle("definition", ({ payload }) => sup.get(payload.id).pipe(Effect.map((r) => r.def)))
+        .handle("definition", ({ payload }) =>
+          Effect.gen(function* () {
+            const { def } = yield* sup.get(payload.id)
+            const { settings } = yield* SubscriptionRef.get(projects.snapshot)
+            return maskDefinition(def, secretMatcher(settings.general.secret_patterns))
+          }),
+        )
         .handle("toggle", ({ payload }) => {
           const selection = { ids: payload.definitions.map((d) => d.id.qualified), all: false }
           return control

@@ -5,6 +5,7 @@ import { Effect } from "effect"
 import { ConfigInvalid, type ConfigProblem, NamespaceCollision } from "../domain/ConfigProblem.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { candidateLocations } from "./discover.js"
+import { envFileProblems } from "./envFileProblems.js"
 import { knownNamespaces } from "./knownNamespaces.js"
 import { locateKey } from "./locate.js"
 import { mergeFiles, type NamespacedFile } from "./merge.js"
@@ -102,6 +103,12 @@ export const loadConfig = (options: LoadOptions) =>
 
     const merged = mergeFiles(files, home)
     problems.push(...merged.problems)
+    problems.push(
+      ...(yield* envFileProblems(
+        files.map((f) => f.parsed),
+        home,
+      )),
+    )
     const known = knownNamespaces(files, home)
     problems.push(...known.problems)
     const ignored = files

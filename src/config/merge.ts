@@ -17,6 +17,7 @@ import type { ResolvedConfig, ResolvedDaemon, ResolvedGroup, ResolvedSlug } from
 import { slugProblem } from "../domain/slugs.js"
 import { closest } from "../domain/suggest.js"
 import { findCycle } from "./dependencies.js"
+import { resolveEnvFiles, sharedEnvOf, sharedTemplateProblems } from "./envMerge.js"
 import { locateKey } from "./locate.js"
 import type { ParsedFile } from "./parseFile.js"
 import { expandPath } from "./paths.js"
@@ -177,6 +178,8 @@ export const mergeFiles = (
       }
       const resolved: Options = { ...options }
       if (options.dir !== undefined) resolved.dir = expandPath(options.dir, parsed.location.baseDir, home)
+      if (options.env_file !== undefined)
+        resolved.env_file = resolveEnvFiles(options.env_file, parsed.location.baseDir, home)
       if (options.depends !== undefined) {
         // Short names resolve in the namespace of the file that wrote them.
         const qualify = (d: string) =>
@@ -223,6 +226,7 @@ export const mergeFiles = (
     }
     const config = new DaemonConfig({
       ...configKeysOf(o),
+      ...sharedEnvOf(files, draft.sources, home),
       run: o.run,
       dir: o.dir ?? draft.firstBase,
       ...(port !== undefined && { port }),
@@ -265,6 +269,7 @@ export const mergeFiles = (
       ),
     )
   }
+  problems.push(...sharedTemplateProblems(files, (id) => drafts.has(id), known))
   const graph = new Map(Object.values(daemons).map((d) => [d.id.qualified, d.config.depends] as const))
   const cycle = findCycle(graph)
   if (cycle) {

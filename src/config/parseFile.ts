@@ -14,6 +14,7 @@ import {
 } from "../domain/ConfigProblem.js"
 import { DaemonOptions } from "../domain/DaemonOptions.js"
 import { DEPENDENCY_CONDITIONS } from "../domain/Dependency.js"
+import type { EnvFileRef } from "../domain/EnvFile.js"
 import { nameProblem } from "../domain/Name.js"
 import type { ConfigLocation } from "./discover.js"
 import { valueIssues } from "./issues.js"
@@ -32,6 +33,9 @@ export interface ParsedFile {
   readonly slugs: Readonly<Record<string, unknown>> | undefined
   /** The raw `[namespaces]` table (checked by src/config/knownNamespaces.ts). */
   readonly namespaces?: Readonly<Record<string, unknown>> | undefined
+  /** The top-level `[env]` and `env_file` (paths as written), when the file decodes. */
+  readonly sharedEnv?: Readonly<Record<string, string>> | undefined
+  readonly sharedEnvFile?: ReadonlyArray<EnvFileRef> | undefined
   /** Raw settings tables by group, merged across files before decoding. */
   readonly settings: Readonly<Record<string, Record<string, unknown>>>
   readonly problems: ReadonlyArray<ConfigProblem>
@@ -206,6 +210,8 @@ export const parseConfigText = (location: ConfigLocation, text: string): ParsedF
     groups,
     slugs: isTable(table.slugs) ? table.slugs : undefined,
     namespaces: isTable(table.namespaces) ? table.namespaces : undefined,
+    sharedEnv: Either.isRight(decoded) ? decoded.right.env : undefined,
+    sharedEnvFile: Either.isRight(decoded) ? decoded.right.env_file : undefined,
     settings,
     problems,
     warnings,

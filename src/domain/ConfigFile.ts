@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { DaemonRef } from "./DaemonId.js"
-import { DaemonOptions } from "./DaemonOptions.js"
+import { DaemonOptions, daemonOptionFields } from "./DaemonOptions.js"
+import { EnvFileOption } from "./EnvFile.js"
 import { flatSettingFields } from "./flatSettings.js"
 import { DaemonName, Namespace } from "./Name.js"
 import {
@@ -36,6 +37,18 @@ export const ConfigFile = Schema.Struct({
   namespace: Schema.optional(
     Namespace.annotations({
       description: "The namespace of this file's daemons (default: the project directory's name)",
+    }),
+  ),
+  env: Schema.optional(
+    daemonOptionFields.env.from.annotations({
+      description:
+        "Environment variables of every daemon of this file (below each daemon's env_file and env); values may contain templates (docs/templates.md)",
+    }),
+  ),
+  env_file: Schema.optional(
+    EnvFileOption.annotations({
+      description:
+        "Dotenv files of every daemon of this file, read at each start (below [env]): a path, or a list of paths and { path, optional = true } tables",
     }),
   ),
   daemons: Schema.optional(

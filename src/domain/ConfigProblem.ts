@@ -42,6 +42,10 @@ export class InvalidEnvOverride extends Schema.TaggedError<InvalidEnvOverride>()
   "InvalidEnvOverride",
   fields,
 ) {}
+/** An `env_file` that does not exist (and is not optional), or that cannot be read. */
+export class MissingEnvFile extends Schema.TaggedError<MissingEnvFile>()("MissingEnvFile", fields) {}
+/** A line of an env file that is not dotenv syntax: `file` is the env file. */
+export class InvalidEnvFile extends Schema.TaggedError<InvalidEnvFile>()("InvalidEnvFile", fields) {}
 
 export const ConfigProblem = Schema.Union(
   UnreadableFile,
@@ -61,6 +65,8 @@ export const ConfigProblem = Schema.Union(
   ConflictingKeys,
   NamespaceCollision,
   InvalidEnvOverride,
+  MissingEnvFile,
+  InvalidEnvFile,
 )
 export type ConfigProblem = typeof ConfigProblem.Type
 

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { daemonOptionFields, Hooks } from "./DaemonOptions.js"
 import { DependencyCondition } from "./Dependency.js"
+import { EnvFileRef } from "./EnvFile.js"
 
 const f = daemonOptionFields
 const withDefault = <S extends Schema.Schema.Any>(schema: S, value: () => Schema.Schema.Type<S>) =>
@@ -14,6 +15,24 @@ export class DaemonConfig extends Schema.Class<DaemonConfig>("DaemonConfig")({
   run: f.run.from,
   dir: Schema.String,
   env: withDefault(f.env.from, () => ({})),
+  env_file: withDefault(
+    Schema.Array(EnvFileRef).annotations({
+      description: "Its own env files, paths absolute, read at each start (below `env`)",
+    }),
+    () => [],
+  ),
+  shared_env: withDefault(
+    f.env.from.annotations({
+      description: "The top-level [env] of its project's files (below its own env_file and env)",
+    }),
+    () => ({}),
+  ),
+  shared_env_file: withDefault(
+    Schema.Array(EnvFileRef).annotations({
+      description: "The top-level env_file of its project's files, paths absolute (below shared_env)",
+    }),
+    () => [],
+  ),
   user: f.user,
   retry: withDefault(f.retry.from, () => 0),
   auto: withDefault(f.auto.from, () => []),

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { ByteSize } from "./ByteSize.js"
 import { CronExpression, RegexString } from "./Cron.js"
 import { DependencyEntry } from "./Dependency.js"
+import { EnvFileOption } from "./EnvFile.js"
 import { globProblem } from "./Glob.js"
 import { Health } from "./Health.js"
 import { HumanDuration } from "./HumanDuration.js"
@@ -208,6 +209,10 @@ export const daemonOptionFields = {
       value: EnvValue,
     }),
     "Environment variables for the daemon; values may contain templates such as `{{ daemons.<name>.port }}`, rendered at start (docs/templates.md)",
+  ),
+  env_file: opt(
+    EnvFileOption,
+    "Dotenv files of the daemon, read at each start (below its `env`): a path, or a list of paths and { path, optional = true } tables",
   ),
   user: opt(
     Schema.transform(Schema.Union(Schema.String, Schema.NonNegativeInt), Schema.String, {

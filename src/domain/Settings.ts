@@ -50,6 +50,11 @@ export const GeneralSettings = Schema.Struct({
     "1m",
     'How long after the last shell or project session leaves a project its `auto = ["stop"]` daemons are stopped (0s: at once)',
   ),
+  secret_patterns: setting(
+    Schema.String,
+    "*TOKEN*,*SECRET*,*PASSWORD*,*_KEY",
+    "Comma-separated patterns of environment variable names (`*` any text, case-insensitive) whose values `config show`, the API and MCP show as ***",
+  ),
 }).annotations({ identifier: "GeneralSettings", description: "General settings" })
 
 export const SupervisorSettings = Schema.Struct({

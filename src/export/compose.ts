@@ -10,6 +10,7 @@ import {
   DEFAULT_IMAGE,
   daemonsOf,
   type ExportResult,
+  envFilesOf,
   exportName,
   renderPorts,
   Warnings,
@@ -129,6 +130,18 @@ export const exportCompose = (config: ResolvedConfig): ExportResult => {
       volumes: [`${c.dir}:${c.dir}`],
       command: ["sh", "-c", literal(run)],
     }
+    // compose reads env_file below environment, as the supervisor reads env files below env
+    // (an optional file has only the long form of Compose 2.24, which the Compose Specification's
+    // published schema does not take yet: left out, with a warning)
+    const files = envFilesOf(c)
+    const required = files.filter((f) => !f.optional).map((f) => f.path)
+    if (required.length > 0) service.env_file = required
+    for (const f of files.filter((f) => f.optional))
+      w.add(
+        id,
+        `env_file (${f.path})`,
+        "is optional: left out, as compose fails on a missing env_file; add it as { path: ..., required: false } for Compose 2.24 and later",
+      )
     if (Object.keys(env).length > 0)
       service.environment = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, literal(v)]))
     if (c.port !== undefined) service.ports = c.port.expect.map((p) => `${p}:${p}`)

@@ -12,6 +12,7 @@ import {
   exportName,
   renderPorts,
   Warnings,
+  warnEnvFiles,
   warnUnmappable,
   wholeSeconds,
 } from "./model.js"
@@ -198,6 +199,7 @@ export const exportKubernetes = (config: ResolvedConfig): ExportResult => {
     const c = d.config
     const id = d.id.qualified
     warnUnmappable(d, w, "kubernetes")
+    warnEnvFiles(d, w, "kubernetes")
     if (c.depends.length > 0)
       w.add(id, "depends", `(${c.depends.join(", ")}) has no Kubernetes equivalent: pods start in any order`)
     if (c.stop_signal.signal !== "SIGTERM")

@@ -1,5 +1,6 @@
 import { Duration } from "effect"
 import type { DaemonConfig } from "../domain/DaemonConfig.js"
+import type { EnvFileRef } from "../domain/EnvFile.js"
 import { formatHumanDuration } from "../domain/HumanDuration.js"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
 import { renderTemplate } from "../domain/Template.js"
@@ -121,13 +122,33 @@ export const renderPorts = (
     "shell",
   )
 
-/** The daemon's `run` and `env` with port templates rendered. */
+/** The daemon's `run` and environment (the top-level `[env]`, then its `env`) with port templates rendered. */
 export const commandAndEnv = (config: ResolvedConfig, d: ResolvedDaemon, warnings: Warnings) => ({
   run: renderPorts(config, d, "run", d.config.run, warnings),
   env: Object.fromEntries(
-    Object.entries(d.config.env).map(([k, v]) => [k, renderPorts(config, d, `env.${k}`, v, warnings)]),
+    Object.entries({ ...d.config.shared_env, ...d.config.env }).map(([k, v]) => [
+      k,
+      renderPorts(config, d, `env.${k}`, v, warnings),
+    ]),
   ) as Record<string, string>,
 })
+
+/** The daemon's env files in the order they are read: the top-level `env_file`, then its own. */
+export const envFilesOf = (c: DaemonConfig): ReadonlyArray<EnvFileRef> => [
+  ...c.shared_env_file,
+  ...c.env_file,
+]
+
+/** A target with no env files of its own: a warning naming them, when there are any. */
+export const warnEnvFiles = (d: ResolvedDaemon, warnings: Warnings, target: string): void => {
+  const files = envFilesOf(d.config)
+  if (files.length > 0)
+    warnings.add(
+      d.id.qualified,
+      "env_file",
+      `(${files.map((f) => f.path).join(", ")}) is not exported: ${target} has no env files; copy their variables into env`,
+    )
+}
 
 /** Seconds of a Duration, rounded up to a whole second (at least 1). */
 export const wholeSeconds = (d: Duration.Duration): number =>

@@ -10,6 +10,7 @@ import {
   type ExportResult,
   exportName,
   Warnings,
+  warnEnvFiles,
   warnUnmappable,
 } from "./model.js"
 
@@ -169,6 +170,7 @@ export const exportNomad = (config: ResolvedConfig): ExportResult => {
   const files: Array<ExportFile> = []
   for (const d of daemonsOf(config, w)) {
     warnUnmappable(d, w, "nomad")
+    warnEnvFiles(d, w, "nomad")
     files.push({
       path: `${exportName(d)}.nomad.json`,
       content: `${JSON.stringify(job(config, d, w), null, 2)}\n`,

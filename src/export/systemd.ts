@@ -6,6 +6,7 @@ import {
   daemonsOf,
   type ExportFile,
   type ExportResult,
+  envFilesOf,
   exportName,
   renderPorts,
   Warnings,
@@ -69,6 +70,14 @@ const serviceUnit = (
   if (completedDeps.has(id) && c.cron === undefined) service.push("RemainAfterExit=yes")
   service.push(`WorkingDirectory=${plain(c.dir)}`)
   for (const [k, v] of Object.entries(env)) service.push(`Environment=${quoted(`${k}=${v}`)}`)
+  const files = envFilesOf(c)
+  for (const f of files) service.push(`EnvironmentFile=${f.optional ? "-" : ""}${plain(f.path)}`)
+  if (files.length > 0)
+    w.add(
+      id,
+      "env_file",
+      "is exported as EnvironmentFile=, whose values override Environment= (the supervisor's env wins over env files) and which expands no variables",
+    )
   service.push(`ExecStart=${shell(run)}`)
   const ready = readinessOf(config, d, w, true)
   if (ready !== undefined && !oneshot) {

@@ -14,6 +14,7 @@ const MAPPED = new Set([
   "availability",
   "shutdown",
   "is_tty",
+  "env_file",
 ])
 
 /** process-compose's conditions and the supervisor's (`completed` needs exit 0 in both but one). */
@@ -171,19 +172,46 @@ const dependsOf = (d: unknown, key: string, names: ReadonlyMap<string, string>, 
   return out.length > 0 ? out : undefined
 }
 
+/**
+ * `env_file`: a path or a list of paths and `{ path, required }` tables (compose's long form), as
+ * the supervisor's entries; `rebase` makes a path relative to the output file.
+ */
+const envFilesOf = (
+  v: unknown,
+  key: string,
+  rebase: (path: string) => string,
+  c: Collector,
+): Array<TomlValue> => {
+  if (v === undefined) return []
+  const out: Array<TomlValue> = []
+  ;(Array.isArray(v) ? v : [v]).forEach((entry, i) => {
+    const at = Array.isArray(v) ? `${key}[${i}]` : key
+    if (typeof entry === "string" && entry.trim() !== "") out.push(rebase(entry))
+    else if (isRecord(entry) && typeof entry.path === "string")
+      out.push(entry.required === false ? { path: rebase(entry.path), optional: true } : rebase(entry.path))
+    else c.warn(at, "expected a path or { path, required }: not imported")
+  })
+  return out
+}
+
 /** The daemons of a parsed process-compose file; `file` names it. */
-export const importCompose = (doc: unknown, file: string): Imported | ImportFailed => {
+export const importCompose = (
+  doc: unknown,
+  file: string,
+  rebase: (path: string) => string = (p) => p,
+): Imported | ImportFailed => {
   const fix = "a process-compose file has processes: { name: { command: ... } }"
   if (!isRecord(doc) || !isRecord(doc.processes) || Object.keys(doc.processes).length === 0)
     return new ImportFailed({ file, key: "processes", problem: "no processes found", hint: fix })
   const c = new Collector()
   for (const k of Object.keys(doc))
-    if (k !== "processes" && k !== "environment" && k !== "version")
+    if (k !== "processes" && k !== "environment" && k !== "version" && k !== "env_file")
       c.warn(k, "not imported: no equivalent in supervisor.toml")
   const processes = doc.processes
   const names = new Map<string, string>()
   for (const name of Object.keys(processes)) names.set(name, c.name(name, `processes.${name}`))
   const global = envTable(doc.environment, "environment", c)
+  const globalFiles = envFilesOf(doc.env_file, "env_file", rebase, c)
   for (const [name, p] of Object.entries(processes)) {
     const key = `processes.${name}`
     if (!isRecord(p) || typeof p.command !== "string" || p.command.trim() === "")
@@ -216,6 +244,7 @@ export const importCompose = (doc: unknown, file: string): Imported | ImportFail
       ["run", p.command],
       ["dir", typeof p.working_dir === "string" ? p.working_dir : undefined],
       ["env", env],
+      ["env_file", orNone([...globalFiles, ...envFilesOf(p.env_file, `${key}.env_file`, rebase, c)])],
       ["retry", retryOf(p.availability, `${key}.availability`, c)],
       ready ?? ["ready_cmd", undefined],
       ["health", healthOf(p.liveness_probe, `${key}.liveness_probe`, c)],
@@ -226,6 +255,10 @@ export const importCompose = (doc: unknown, file: string): Imported | ImportFail
   }
   return c.result()
 }
+
+/** A list, or nothing when it is empty; one plain path as itself (`env_file = ".env"`). */
+const orNone = (list: ReadonlyArray<TomlValue>): TomlValue | undefined =>
+  list.length === 0 ? undefined : list.length === 1 && typeof list[0] === "string" ? list[0] : list
 
 /** process-compose gives signals as numbers (15) or names; the supervisor takes these names. */
 const SIGNALS: Readonly<Record<number, string>> = {

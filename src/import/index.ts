@@ -25,11 +25,35 @@ const readText = (file: string) =>
 const orFail = (r: Imported | ImportFailed) =>
   r instanceof ImportFailed ? Effect.fail(r) : Effect.succeed(r)
 
-/** The daemons and warnings of `file` (an absolute path) read as `source`. */
-export const importFile = (source: Source, file: string): Effect.Effect<Imported, ImportFailed> => {
+/**
+ * A path of the source (relative to its directory) as the config file in `outDir` reaches it:
+ * relative paths resolve from the config file's project directory.
+ */
+const rebaser = (file: string, outDir: string) => {
+  const base = nodePath.basename(outDir) === ".config" ? nodePath.dirname(outDir) : outDir
+  return (path: string) =>
+    path.startsWith("~") || nodePath.isAbsolute(path)
+      ? path
+      : nodePath.relative(base, nodePath.resolve(nodePath.dirname(file), path)) || path
+}
+
+/**
+ * The daemons and warnings of `file` (an absolute path) read as `source`, for a config file
+ * written in `outDir` (paths of the source are made relative to it).
+ */
+export const importFile = (
+  source: Source,
+  file: string,
+  outDir: string = nodePath.dirname(file),
+): Effect.Effect<Imported, ImportFailed> => {
+  const rebase = rebaser(file, outDir)
   switch (source) {
     case "procfile":
-      return Effect.flatMap(readText(file), (text) => orFail(importProcfile(text, file)))
+      return Effect.flatMap(readText(file), (text) => {
+        // foreman and Heroku load the .env beside the Procfile for every process
+        const dotenv = nodePath.join(nodePath.dirname(file), ".env")
+        return orFail(importProcfile(text, file, fs.existsSync(dotenv) ? rebase(".env") : undefined))
+      })
     case "pm2":
       return Effect.flatMap(Effect.zipRight(readText(file), loadEcosystem(file)), (loaded) =>
         orFail(importPm2(loaded, file)),
@@ -45,7 +69,7 @@ export const importFile = (source: Source, file: string): Effect.Effect<Imported
             problem: `not valid YAML: ${doc.error}`,
             hint: "fix the YAML syntax",
           })
-        return yield* orFail(importCompose(doc.value, file))
+        return yield* orFail(importCompose(doc.value, file, rebase))
       })
   }
 }

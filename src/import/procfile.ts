@@ -7,8 +7,11 @@ const READS_PORT = /\$(PORT\b|\{PORT\})/
 /** foreman's convention: the n-th process (from 0, in file order) gets PORT = 5000 + 100 n. */
 export const procfilePort = (index: number): number => 5000 + 100 * index
 
-/** The daemons of a Procfile's text; `file` names it in errors. */
-export const importProcfile = (text: string, file: string): Imported | ImportFailed => {
+/**
+ * The daemons of a Procfile's text; `file` names it in errors. `envFile`: the `.env` beside it
+ * (as the output file reaches it), which foreman and Heroku load for every process.
+ */
+export const importProcfile = (text: string, file: string, envFile?: string): Imported | ImportFailed => {
   const c = new Collector()
   for (const [i, raw] of text.split(/\r?\n/).entries()) {
     const line = raw.trim()
@@ -29,6 +32,7 @@ export const importProcfile = (text: string, file: string): Imported | ImportFai
     c.add(c.name(m[1]!, key), [
       ["run", command],
       ["port", port],
+      ["env_file", envFile],
     ])
   }
   if (c.daemons.length === 0)

@@ -1,6 +1,7 @@
 import { Cause, Effect, Either, Exit, Option, ParseResult, Runtime, Schema } from "effect"
 import type { LoadOptions } from "../config/Loader.js"
 import { DaemonStatusOutput } from "../domain/CliOutput.js"
+import { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { VERSION } from "../domain/version.js"
 import { outcomeStatus } from "../terminal/startText.js"
 import { describeCommand, listCommands } from "../usage/consume/index.js"
@@ -200,6 +201,16 @@ export const mcpDefinition = (
           run(ops.waitReady(i.id, { since: i.since, timeout: i.timeout ?? 60 }), (a) =>
             answer(WaitReadyOutput, a.value, a.problems, a.value.outcome !== "ready"),
           ),
+      }),
+      tool({
+        name: "config",
+        title: "Configuration",
+        description:
+          "the merged configuration of this project and the global files, with the files it came from (as supervisor config show --json); env values of secret names (settings.general.secret_patterns) are masked",
+        kind: "read",
+        input: ListInput,
+        output: ResolvedConfig,
+        call: () => run(ops.config, (a) => answer(ResolvedConfig, a.value, a.problems)),
       }),
       tool({
         name: "describe_command",

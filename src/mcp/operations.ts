@@ -15,6 +15,7 @@ import {
 import { formatProblem } from "../domain/ConfigProblem.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { Settings } from "../domain/Settings.js"
+import { maskResolvedConfig } from "../domain/secrets.js"
 import { showsOnStderr } from "../domain/stderrLevel.js"
 import { parseTimeArg } from "../domain/timeArg.js"
 import { type ApiClient, type Connect, McpSupervisor } from "./connection.js"
@@ -139,6 +140,14 @@ export const operations = (connect: Connect, here: LoadOptions) => {
   const isLogLines = Schema.is(LogLines)
 
   return {
+    /** The configuration seen from here, as `config show --json` prints it: secrets masked. */
+    config: loadHere(here, true).pipe(
+      Effect.map(
+        ({ config }): Answer<ResolvedConfig> => ({ value: maskResolvedConfig(config), problems: [] }),
+      ),
+      Effect.mapError(asToolFailure),
+    ),
+
     /** `GET /api/daemons`: every daemon the supervisor knows, or those of `namespace`. */
     list: (namespace: string | undefined) =>
       withApi(false, (_config, api) =>

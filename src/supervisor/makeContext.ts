@@ -1,3 +1,4 @@
+import { FileSystem } from "@effect/platform"
 import { Effect, type FiberSet, type Ref, Stream } from "effect"
 import { SupervisorConfig } from "../config/SupervisorConfig.js"
 import { EventLog } from "../events/EventLog.js"
@@ -9,6 +10,7 @@ import { renderCommand } from "./commandTemplates.js"
 import type { DaemonState } from "./DaemonState.js"
 import type { DaemonContext } from "./daemon/context.js"
 import { shellArgv } from "./environment.js"
+import { layeredEnv, renderSharedEnv } from "./envLayers.js"
 import { prepareHealth } from "./health/prepare.js"
 import { makeHookFirer } from "./hooks/fire.js"
 import { HookRunner } from "./hooks/HookRunner.js"
@@ -40,6 +42,7 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
     const ports = yield* PortAvailability
     const events = yield* EventLog
     const templateScope = yield* makeTemplateScope(registry.all)
+    const fs = yield* FileSystem.FileSystem
     // Why each daemon's state changes now: set by its lifecycle for each command it handles.
     const causes = new Map<string, string>()
     /** `registry.update`, publishing a change of status. */
@@ -157,6 +160,10 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
         templateScope,
       }),
       prepareHealth: prepareHealth({ config, probes, processes, known: registry.all, templateScope }),
+      lowerEnv: (def) =>
+        layeredEnv(config.env, def.config, (below) =>
+          Effect.flatMap(templateScope(def, below), (scope) => renderSharedEnv(def.config, scope)),
+        ).pipe(Effect.provideService(FileSystem.FileSystem, fs)),
       resolvePorts: (def) => {
         const spec = def.config.port
         if (spec === undefined || spec.expect.length === 0) return Effect.succeed({ ports: [], offset: 0 })

@@ -76,6 +76,7 @@ describe("Settings defaults", () => {
         tool_manager_bin: "mise",
         shell: "sh -c",
         autostop_delay: "1m",
+        secret_patterns: "*TOKEN*,*SECRET*,*PASSWORD*,*_KEY",
       },
       supervisor: {
         stop_timeout: "5s",

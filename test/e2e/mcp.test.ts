@@ -56,6 +56,7 @@ describe("supervisor mcp", () => {
       const byName = Object.fromEntries(tools.map((t) => [t.name, t]))
       expect(Object.keys(byName).sort()).toEqual(
         [
+          "config",
           "describe_command",
           "list",
           "list_commands",
@@ -69,7 +70,15 @@ describe("supervisor mcp", () => {
       )
       for (const name of ["stop", "restart", "start"])
         expect(byName[name]?.annotations?.destructiveHint).toBe(true)
-      for (const name of ["list", "status", "logs", "wait_ready", "describe_command", "list_commands"])
+      for (const name of [
+        "list",
+        "status",
+        "logs",
+        "wait_ready",
+        "config",
+        "describe_command",
+        "list_commands",
+      ])
         expect(byName[name]?.annotations?.readOnlyHint).toBe(true)
       expect(byName.start?.inputSchema.properties).toHaveProperty("force")
       expect(byName.logs?.inputSchema.properties).toHaveProperty("grep")

@@ -130,6 +130,7 @@ describe("mcpDefinition", () => {
     const tools = await toolsOf(noSupervisor)
     expect(Object.keys(tools).sort()).toEqual(
       [
+        "config",
         "describe_command",
         "list",
         "list_commands",
@@ -172,7 +173,15 @@ describe("mcpDefinition", () => {
       expect(tools[name]?.annotations.destructiveHint).toBe(true)
       expect(tools[name]?.annotations.readOnlyHint).toBe(false)
     }
-    for (const name of ["list", "status", "logs", "wait_ready", "describe_command", "list_commands"])
+    for (const name of [
+      "list",
+      "status",
+      "logs",
+      "wait_ready",
+      "config",
+      "describe_command",
+      "list_commands",
+    ])
       expect(tools[name]?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false })
   })
 

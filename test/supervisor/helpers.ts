@@ -1,6 +1,7 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import {
   Chunk,
   Context,
@@ -187,6 +188,7 @@ export const makeHarness = (options: HarnessOptions = {}) =>
       Layer.succeed(StorageHealth, health),
       Layer.succeed(LogStore, memory.store),
       Layer.succeed(SupervisorConfig, { settings, env: BASE_ENV }),
+      NodeFileSystem.layer, // env files are real files of the test's directory
     )
     const context = yield* Layer.build(SupervisorLive.pipe(Layer.provide(deps)))
     const harness: Harness = {

@@ -6,6 +6,7 @@ import { ConfigProblems, ConfigVerdict } from "../../domain/CliOutput.js"
 import { type ConfigInvalid, formatProblem } from "../../domain/ConfigProblem.js"
 import { DaemonConfig } from "../../domain/DaemonConfig.js"
 import { ResolvedConfig } from "../../domain/ResolvedConfig.js"
+import { maskResolvedConfig } from "../../domain/secrets.js"
 import { bold, cyan, dim, ExitCode, exitWith, green, printJson, red, warn } from "../output.js"
 import { shortReadiness, tomlInline } from "../tomlInline.js"
 
@@ -36,6 +37,8 @@ const shownDepends = (
 /** `supervisor config show`: the merged configuration. */
 export const show = (json: boolean) =>
   loadConfig(defaultLoadOptions()).pipe(
+    // secrets (general.secret_patterns) never leave as written
+    Effect.map(maskResolvedConfig),
     Effect.flatMap((config) =>
       Effect.gen(function* () {
         // the member of the declared ConfigShown that applies: no union check of the whole configuration

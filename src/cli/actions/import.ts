@@ -36,7 +36,7 @@ export const importAction = (o: ImportOptions) =>
           problem: "the file exists; nothing was written",
           hint: "add --force to overwrite it, --out FILE to write elsewhere, or --dry-run to print it",
         })
-      const imported = yield* importFile(o.source, file)
+      const imported = yield* importFile(o.source, file, nodePath.dirname(out))
       const toml = renderToml(imported, sourceLabel(file, nodePath.dirname(out)))
       // the written text must load: checked by the loader itself, as it would read it from `out`'s place
       const target = checkedAs(out)

@@ -61,6 +61,11 @@ export interface DaemonContext {
     layers: EnvironmentLayers,
   ) => Effect.Effect<RenderedCommand, TemplateError>
   /**
+   * The variables of the daemon's env files (read now) and the top-level `[env]` (rendered), the
+   * layers its own `env` goes over; or why a file cannot be read or a template rendered.
+   */
+  readonly lowerEnv: (def: DaemonDefinition) => Effect.Effect<Record<string, string>, string>
+  /**
    * Prepares the readiness checks of one run, right before its process is spawned (so that its
    * first output lines count). Fails when a check's template cannot be rendered. The
    * returned effect waits for the first check to pass, the exit, or every check's timeout.

@@ -13,7 +13,7 @@ import { nextRetry, type RetryBackoff, retryBackoff } from "../retry.js"
 import { DaemonCommand, type StartReply } from "./commands.js"
 import type { DaemonContext } from "./context.js"
 import { startFailed } from "./outcomes.js"
-import { type Run, type RunEnvironment, spawnRun } from "./run.js"
+import { type Run, type RunEnvironment, renderRun, spawnRun } from "./run.js"
 
 export type Phase =
   | { readonly _tag: "Idle" }
@@ -71,11 +71,19 @@ export const makeLifeSteps = (
   const runEnv = (def: DaemonDefinition): RunEnvironment => ({ ctx, def, scope, queue })
   const interrupted: StartOutcome = { _tag: "Interrupted", id }
 
+  // A hook of a daemon without a run (a start that could not spawn) gets the environment a run
+  // would have, as far as it can be built now (else its `env` as written).
+  const hookRunOf = (life: Life) =>
+    life.hookRun !== undefined
+      ? Effect.succeed(life.hookRun)
+      : renderRun(ctx, life.def, 0, []).pipe(
+          Effect.map((c) => ({ env: c.environment })),
+          Effect.orElseSucceed(() => ({ env: daemonEnvironment(ctx.baseEnv, life.def, 0) })),
+        )
   const fire = (life: Life, hook: HookName, vars: Omit<HookVars, "retryCount"> = {}) =>
-    ctx.fireHook(life.def, hook, life.hookRun ?? { env: daemonEnvironment(ctx.baseEnv, life.def, 0) }, {
-      retryCount: life.attempt,
-      ...vars,
-    })
+    Effect.flatMap(hookRunOf(life), (run) =>
+      ctx.fireHook(life.def, hook, run, { retryCount: life.attempt, ...vars }),
+    )
 
   /** Writes a line of the supervisor's own into the daemon's log (`[supervisor] …`). */
   const note = (text: string) => ctx.note(id, text)

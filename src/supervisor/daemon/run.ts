@@ -104,17 +104,10 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
         ? r
         : { ...r, ports: ports.ports },
     )
-    // After the ports: a template naming the daemon itself renders the port this run got.
-    const command = yield* Effect.either(
-      ctx.renderCommand(def, {
-        below: ctx.baseEnv,
-        environment: (daemonEnv) => ({
-          ...daemonEnvironment(ctx.baseEnv, def, attempt, daemonEnv),
-          ...portEnvironment(ports.ports),
-        }),
-      }),
-    )
-    if (Either.isLeft(command)) return Either.left(fail(command.left.message))
+    // After the ports: a template naming the daemon itself renders the port this run got; env
+    // files are read at each start, so an edit shows in the next run.
+    const command = yield* Effect.either(renderRun(ctx, def, attempt, ports.ports))
+    if (Either.isLeft(command)) return Either.left(fail(command.left))
     const outputFile = yield* ctx.prepareLogs(id)
     const environment = command.right.environment
     const identity = user !== undefined ? { uid: user.uid, gid: user.gid } : {}
@@ -201,20 +194,38 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
     })
   })
 
+/**
+ * The daemon's `run` and environment for a run with `ports`: the supervisor's environment, the
+ * env files and top-level `[env]` (read now), its own `env`, then `PORT` and the supervisor's
+ * variables (docs/configuration.md, "Environment"), templates rendered; or why it cannot be built.
+ */
+export const renderRun = (
+  ctx: Pick<DaemonContext, "baseEnv" | "lowerEnv" | "renderCommand">,
+  def: DaemonDefinition,
+  attempt: number,
+  ports: ReadonlyArray<number>,
+) =>
+  Effect.gen(function* () {
+    const lower = yield* ctx.lowerEnv(def)
+    return yield* ctx
+      .renderCommand(def, {
+        below: { ...ctx.baseEnv, ...lower },
+        environment: (daemonEnv) => ({
+          ...daemonEnvironment(ctx.baseEnv, def, attempt, { ...lower, ...daemonEnv }),
+          ...portEnvironment(ports),
+        }),
+      })
+      .pipe(Effect.mapError((e) => e.message))
+  })
+
 /** The run of a process a previous supervisor started (it was ready then): no readiness, no spawn. */
 export const adoptRun = (env: RunEnvironment, serial: number, handle: ProcessHandle) =>
   Effect.gen(function* () {
     // Its hooks get the daemon's `env` rendered as well as it can be now (else as written).
-    const base = env.ctx.baseEnv
-    const hookEnv = yield* env.ctx
-      .renderCommand(env.def, {
-        below: base,
-        environment: (daemonEnv) => daemonEnvironment(base, env.def, 0, daemonEnv),
-      })
-      .pipe(
-        Effect.map((c) => c.environment),
-        Effect.orElseSucceed(() => daemonEnvironment(base, env.def, 0)),
-      )
+    const hookEnv = yield* renderRun(env.ctx, env.def, 0, []).pipe(
+      Effect.map((c) => c.environment),
+      Effect.orElseSucceed(() => daemonEnvironment(env.ctx.baseEnv, env.def, 0)),
+    )
     // Its health check as well as it can be rendered now (none when it cannot be).
     const health = yield* env.ctx
       .prepareHealth(env.def, { env: hookEnv })
