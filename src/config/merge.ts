@@ -22,6 +22,7 @@ import { findCycle } from "./dependencies.js"
 import { locateKey } from "./locate.js"
 import type { ParsedFile } from "./parseFile.js"
 import { expandPath } from "./paths.js"
+import { restartConflicts } from "./restartConflicts.js"
 
 export interface NamespacedFile {
   readonly parsed: ParsedFile
@@ -222,6 +223,14 @@ export const mergeFiles = (
       problems.push(depends.problem)
       continue
     }
+    const policy = restartConflicts(o, draft.id.name, (key) =>
+      where(draft.keySource.get(key), ["daemons", draft.id.name, key]),
+    )
+    if (policy.problem !== undefined) {
+      problems.push(policy.problem)
+      continue
+    }
+    if (policy.warning !== undefined) warnings.push(policy.warning)
     const config = new DaemonConfig({
       ...configKeysOf(o),
       run: o.run,

@@ -30,7 +30,7 @@ import type { Reason } from "../domain/Reason.js"
 import type { StartEvent, StartProgress, Waiting } from "../domain/StartEvent.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import type { SupervisorShape } from "../supervisor/Supervisor.js"
-import { completedHere } from "./completion.js"
+import { completedHere, endedWithSuccess } from "./completion.js"
 import type { StartPlan } from "./plan.js"
 import { type LogSink, makeReads, type ReadDeps } from "./reads.js"
 import { loadFrom, selectFor } from "./selectFor.js"
@@ -221,10 +221,11 @@ export const makeHandle = (deps: HandleDeps) => {
           status: r.right.status.type,
           exit_code: r.right.status.exit_code ?? null,
           signal: r.right.status.signal ?? null,
+          success: endedWithSuccess(r.right),
         }
       // configured here but never started: there is nothing to wait for
       if (config !== undefined && configDefinitions(config).has(id))
-        return { id, status: "available" as const, exit_code: null, signal: null }
+        return { id, status: "available" as const, exit_code: null, signal: null, success: false }
       return yield* Effect.fail(r.left)
     })
 

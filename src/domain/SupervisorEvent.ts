@@ -65,7 +65,15 @@ export const RetryScheduled = Schema.TaggedStruct("RetryScheduled", {
 }).annotations({ identifier: "RetryScheduled" })
 
 /** Who acted on a daemon by itself. */
-export const AutomationSource = Schema.Literal("watch", "cron", "limit", "shell", "proxy", "boot")
+export const AutomationSource = Schema.Literal(
+  "watch",
+  "cron",
+  "limit",
+  "shell",
+  "proxy",
+  "boot",
+  "dependency",
+)
 export type AutomationSource = typeof AutomationSource.Type
 
 /**
