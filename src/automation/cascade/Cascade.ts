@@ -2,6 +2,7 @@ import { Effect, Layer, Stream } from "effect"
 import { Control, type ControlShape } from "../../control/Control.js"
 import { Restart } from "../../domain/Command.js"
 import type { CommandError } from "../../domain/CommandErrors.js"
+import { startLevels } from "../../domain/dependencyLevels.js"
 import { EventLog } from "../../events/EventLog.js"
 import type { DaemonState } from "../../supervisor/DaemonState.js"
 import { Supervisor, type SupervisorShape } from "../../supervisor/Supervisor.js"
@@ -14,8 +15,8 @@ import { Supervisor, type SupervisorShape } from "../../supervisor/Supervisor.js
 // lifecycle triggers it: nobody needs to call it. `restartDependents` is the step itself.
 
 /**
- * The dependents of `id` to restart now that its current run is ready: those that run (or start)
- * with a process spawned before that run's (they talk to the previous run, or to none). One
+ * The dependents of `id` to restart now that its current run is ready, in dependency order: those
+ * that run (or start) with a process spawned before that run's (they talk to the previous run, or to none). One
  * spawned after it is left alone: it was started against this run (a `restart --all`, a start
  * that waited for it).
  */
@@ -26,15 +27,15 @@ export const dependentsToRestart = (
   const dependency = states.find((r) => r.def.id.qualified === id)
   const since = dependency?.startedAt
   if (since == null) return []
-  return states
-    .filter(
-      (r) =>
-        (r.status.type === "running" || r.status.type === "waiting") &&
-        r.def.config.depends.includes(id) &&
-        r.startedAt != null &&
-        r.startedAt < since,
-    )
-    .map((r) => r.def.id.qualified)
+  const stale = states.filter(
+    (r) =>
+      (r.status.type === "running" || r.status.type === "waiting") &&
+      r.def.config.depends.includes(id) &&
+      r.startedAt != null &&
+      r.startedAt < since,
+  )
+  // in dependency order: a dependent of another one comes after it
+  return startLevels(new Map(stale.map((r) => [r.def.id.qualified, r.def] as const))).flat()
 }
 
 /**
