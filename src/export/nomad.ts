@@ -11,6 +11,7 @@ import {
   Warnings,
   warnUnmappable,
 } from "./model.js"
+import { effectiveRetry, warnRestartKeys } from "./restart.js"
 
 // Nomad jobs in the JSON job specification (`nomad job run -json FILE`), one per daemon, each a
 // task of the raw_exec driver; cron daemons are periodic batch jobs. Durations are nanoseconds.
@@ -68,7 +69,7 @@ const job = (config: ResolvedConfig, d: ResolvedDaemon, w: Warnings): Record<str
   const group: Record<string, unknown> = {
     Name: name,
     Count: 1,
-    RestartPolicy: restartPolicy(c.retry),
+    RestartPolicy: restartPolicy(effectiveRetry(c)),
     Tasks: [task],
   }
   if (c.port !== undefined)
@@ -101,6 +102,7 @@ export const exportNomad = (config: ResolvedConfig): ExportResult => {
   const files: Array<ExportFile> = []
   for (const d of daemonsOf(config, w)) {
     warnUnmappable(d, w, "nomad")
+    warnRestartKeys(d, w, "nomad")
     files.push({
       path: `${exportName(d)}.nomad.json`,
       content: `${JSON.stringify(job(config, d, w), null, 2)}\n`,
