@@ -155,7 +155,13 @@ export const makeHandle = (deps: HandleDeps) => {
       const requested = planned.requested.map((d) => withOverrides(d, overrides))
       const problem = bumpProblem(requested, overrides)
       if (problem !== undefined) return yield* new UsageError({ message: problem })
-      const plan = { requested, dependencies: planned.dependencies, force }
+      const detail = c._tag === "Restart" ? c.detail : undefined
+      const plan = {
+        requested,
+        dependencies: planned.dependencies,
+        force,
+        ...(detail === undefined ? {} : { detail }),
+      }
       return yield* runStart(plan, planned.configured, c.reason, c.wait, sink)
     })
 

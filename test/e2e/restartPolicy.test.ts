@@ -67,6 +67,7 @@ interface Item {
   readonly reason?: string
   readonly source?: string
   readonly action?: string
+  readonly detail?: string
 }
 const events = (): Array<Item> =>
   follower
@@ -210,11 +211,12 @@ describe("restart_dependents (e2e)", () => {
             id: "app/api",
             source: "dependency",
             action: "restart",
+            detail: "app/db restarted",
           }),
         ]),
       )
       const logged = (await storedLogs(sb.stateDir, "app/api")).map((e) => e.message)
-      expect(logged).toContain("[supervisor] restarting: dependency")
+      expect(logged).toContain("[supervisor] restarting: dependency (app/db restarted)")
       expect(logged.filter((m) => m === "api up")).toHaveLength(2)
     },
     T,

@@ -52,7 +52,14 @@ export const restartDependents = (
     const ids = dependentsToRestart(yield* sup.list, id)
     if (ids.length === 0) return ids
     yield* Effect.logInfo(`${id} restarted: restarting its dependents ${ids.join(", ")}`)
-    yield* control.handle(new Restart({ selection: { ids, all: false }, reason: "dependency", wait: "none" }))
+    yield* control.handle(
+      new Restart({
+        selection: { ids, all: false },
+        reason: "dependency",
+        detail: `${id} restarted`,
+        wait: "none",
+      }),
+    )
     return ids
   })
 
