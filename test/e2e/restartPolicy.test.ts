@@ -222,3 +222,49 @@ describe("restart_dependents (e2e)", () => {
     T,
   )
 })
+
+describe("config validate: the new keys (e2e)", () => {
+  it(
+    "refuses bad values and restart = always with cron, naming the file, line and key",
+    () => {
+      const bad = sb.project(
+        "bad",
+        [
+          "[daemons.a]",
+          'run = "x"',
+          'restart = "sometimes"',
+          "",
+          "[daemons.b]",
+          'run = "x"',
+          "success_exit_codes = [0, 3.5, 300]",
+          "",
+          "[daemons.c]",
+          'run = "x"',
+          'cron = "0 0 * * * *"',
+          'restart = "always"',
+          "",
+        ].join("\n"),
+      )
+      const file = join(bad, "supervisor.toml")
+      const r = sb.cli(["config", "validate"], bad)
+      expect(r.status).toBe(1)
+      expect(r.stderr).toContain(`${file}:3: daemons.a.restart: invalid value "sometimes"`)
+      expect(r.stderr).toContain(
+        `${file}:7: daemons.b.success_exit_codes[1]: expected an exit code: a whole number from 0 to 255`,
+      )
+      expect(r.stderr).toContain(`${file}:7: daemons.b.success_exit_codes[2]: expected an exit code`)
+      expect(r.stderr).toContain(
+        `${file}:12: daemons.c.restart: restart = "always" and \`cron\` are both set`,
+      )
+      expect(r.stderr).toContain("4 problems found")
+      const json = sb.cli(["config", "validate", "--json"], bad)
+      expect(JSON.parse(json.stdout).problems.map((p: { key: string }) => p.key)).toEqual([
+        "daemons.a.restart",
+        "daemons.b.success_exit_codes[1]",
+        "daemons.b.success_exit_codes[2]",
+        "daemons.c.restart",
+      ])
+    },
+    T,
+  )
+})
