@@ -16,9 +16,9 @@ import { Supervisor, type SupervisorShape } from "../../supervisor/Supervisor.js
 
 /**
  * The dependents of `id` to restart now that its current run is ready, in dependency order: those
- * that run (or start) with a process spawned before that run's (they talk to the previous run, or to none). One
- * spawned after it is left alone: it was started against this run (a `restart --all`, a start
- * that waited for it).
+ * that run (or start) with a process spawned before that run's (they talk to the previous run, or
+ * to none). One spawned after it is left alone: it was started against this run (a start that
+ * waited for it).
  */
 export const dependentsToRestart = (
   states: ReadonlyArray<DaemonState>,
@@ -39,9 +39,9 @@ export const dependentsToRestart = (
 }
 
 /**
- * Restarts the running dependents of `id` that started before its current run (`dependentsToRestart`),
- * in dependency order, with reason `dependency`; returns their IDs (empty: nothing to restart).
- * The restart is sent and not waited for.
+ * Restarts the running dependents of `id` that started before its current run
+ * (`dependentsToRestart`), in dependency order, with reason `dependency`; returns their IDs
+ * (empty: nothing to restart). The restart is sent and not waited for.
  */
 export const restartDependents = (
   control: ControlShape,
