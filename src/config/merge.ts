@@ -21,6 +21,7 @@ import { resolveEnvFiles, sharedEnvOf, sharedTemplateProblems } from "./envMerge
 import { locateKey } from "./locate.js"
 import type { ParsedFile } from "./parseFile.js"
 import { expandPath } from "./paths.js"
+import { restartConflicts } from "./restartConflicts.js"
 import { templateProblems } from "./templateChecks.js"
 
 export interface NamespacedFile {
@@ -224,6 +225,14 @@ export const mergeFiles = (
       problems.push(depends.problem)
       continue
     }
+    const policy = restartConflicts(o, draft.id.name, (key) =>
+      where(draft.keySource.get(key), ["daemons", draft.id.name, key]),
+    )
+    if (policy.problem !== undefined) {
+      problems.push(policy.problem)
+      continue
+    }
+    if (policy.warning !== undefined) warnings.push(policy.warning)
     const config = new DaemonConfig({
       ...configKeysOf(o),
       ...sharedEnvOf(files, draft.sources, home),

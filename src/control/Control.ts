@@ -70,7 +70,7 @@ export const ControlLive = Layer.effect(
 
     const start = (plan: StartPlan, reason: Reason) =>
       startWithDependencies(sup.begin, plan.requested, plan.dependencies, plan.force, {
-        start: { reason },
+        start: { reason, ...(plan.detail === undefined ? {} : { detail: plan.detail }) },
         isRunning: sup.isRunning,
         completedHere: completedHereById(sup),
         portConflict: sup.portConflict,

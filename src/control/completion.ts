@@ -19,7 +19,7 @@ export const awaitCompletion =
       if (ended._tag === "Left")
         return startFailed(id, `${id} was removed before it completed`, undefined, [], 1)
       const { status } = ended.right
-      if (status.type === "stopped" && status.exit_code === 0) return { _tag: "Completed", id } as const
+      if (endedWithSuccess(ended.right)) return { _tag: "Completed", id } as const
       const output = yield* sup.lastLines(id, OUTPUT_LINES)
       const message =
         status.type === "stopped"
@@ -29,9 +29,18 @@ export const awaitCompletion =
       return startFailed(id, message, exit, output, 1)
     })
 
-/** Whether a daemon's last run, spawned (or adopted) by this supervisor, exited 0 on its own. */
-export const completedHere = (r: DaemonState): boolean =>
-  (r.spawns ?? 0) > 0 && r.status.type === "stopped" && r.status.exit_code === 0 && r.status.signal == null
+/**
+ * Whether a daemon that does not run ended with a success: `stopped` with an exit code of its
+ * `success_exit_codes` (by default 0), not by a signal.
+ */
+export const endedWithSuccess = (r: DaemonState): boolean =>
+  r.status.type === "stopped" &&
+  r.status.signal == null &&
+  r.status.exit_code != null &&
+  r.def.config.success_exit_codes.includes(r.status.exit_code)
+
+/** Whether a daemon's last run, spawned (or adopted) by this supervisor, ended with a success on its own. */
+export const completedHere = (r: DaemonState): boolean => (r.spawns ?? 0) > 0 && endedWithSuccess(r)
 
 /** `completedHere` by ID: false for a daemon the supervisor does not know. */
 export const completedHereById =

@@ -30,7 +30,7 @@ import type { Reason } from "../domain/Reason.js"
 import type { StartEvent, StartProgress, Waiting } from "../domain/StartEvent.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import type { SupervisorShape } from "../supervisor/Supervisor.js"
-import { completedHere } from "./completion.js"
+import { completedHere, endedWithSuccess } from "./completion.js"
 import type { StartPlan } from "./plan.js"
 import { type LogSink, makeReads, type ReadDeps } from "./reads.js"
 import { loadFrom, selectFor } from "./selectFor.js"
@@ -155,7 +155,13 @@ export const makeHandle = (deps: HandleDeps) => {
       const requested = planned.requested.map((d) => withOverrides(d, overrides))
       const problem = bumpProblem(requested, overrides)
       if (problem !== undefined) return yield* new UsageError({ message: problem })
-      const plan = { requested, dependencies: planned.dependencies, force }
+      const detail = c._tag === "Restart" ? c.detail : undefined
+      const plan = {
+        requested,
+        dependencies: planned.dependencies,
+        force,
+        ...(detail === undefined ? {} : { detail }),
+      }
       return yield* runStart(plan, planned.configured, c.reason, c.wait, sink)
     })
 
@@ -221,10 +227,11 @@ export const makeHandle = (deps: HandleDeps) => {
           status: r.right.status.type,
           exit_code: r.right.status.exit_code ?? null,
           signal: r.right.status.signal ?? null,
+          success: endedWithSuccess(r.right),
         }
       // configured here but never started: there is nothing to wait for
       if (config !== undefined && configDefinitions(config).has(id))
-        return { id, status: "available" as const, exit_code: null, signal: null }
+        return { id, status: "available" as const, exit_code: null, signal: null, success: false }
       return yield* Effect.fail(r.left)
     })
 

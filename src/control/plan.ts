@@ -7,6 +7,8 @@ export interface StartPlan {
   readonly dependencies: ReadonlyArray<DaemonDefinition>
   /** Restart the requested daemons that run already. */
   readonly force: boolean
+  /** What a restart's log line adds after its reason (`app/db restarted`). */
+  readonly detail?: string | undefined
 }
 
 /** How `stop` ended for one daemon. */

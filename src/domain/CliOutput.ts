@@ -55,6 +55,8 @@ export const WaitResult = Schema.Struct({
   status: StatusType,
   exit_code: Schema.NullOr(Schema.Int),
   signal: Schema.NullOr(Schema.String),
+  /** It ended with an exit code of its `success_exit_codes`: `wait` exits 0. */
+  success: Schema.optionalWith(Schema.Boolean, { default: () => false }),
 }).annotations({ identifier: "WaitResult" })
 
 /** `clean`: the daemons forgotten. */

@@ -180,6 +180,22 @@ export const StopSignalOption = normalise(
   (raw) => (typeof raw === "string" ? { signal: raw } : raw),
 )
 
+export const RESTART_POLICIES = ["on-failure", "always", "never"] as const
+export const RestartPolicy = Schema.Literal(...RESTART_POLICIES)
+export type RestartPolicy = typeof RestartPolicy.Type
+
+/** An exit status a process can report: 0 to 255. */
+const ExitCode = Schema.Int.pipe(
+  Schema.between(0, 255, { message: () => "expected an exit code: a whole number from 0 to 255" }),
+).annotations({
+  message: () => ({ message: "expected an exit code: a whole number from 0 to 255", override: true }),
+})
+export const SuccessExitCodes = Schema.Array(ExitCode).pipe(
+  Schema.filter((codes) => codes.length > 0 || "list at least one exit code, such as [0]", {
+    jsonSchema: { minItems: 1 },
+  }),
+)
+
 // `default` here only documents the default (JSON Schema, docs): a file leaves unset keys unset
 // so that later files can override earlier ones key by key.
 const opt = <A, I>(schema: Schema.Schema<A, I>, description: string, defaultValue?: I) =>
@@ -228,6 +244,21 @@ export const daemonOptionFields = {
     0,
   ),
   auto: opt(Schema.Array(Schema.Literal("start", "stop")), "Auto-start and auto-stop with the shell hook"),
+  restart: opt(
+    RestartPolicy,
+    'When the daemon is restarted after it exits on its own: "on-failure" (a failure, as `retry` allows), "always" (any exit, forever, with the retry backoff; never after a stop) or "never"',
+    "on-failure",
+  ),
+  success_exit_codes: opt(
+    SuccessExitCodes,
+    "The exit codes that are a success, not a failure: no retry, no on_fail, a `completed` dependency met, `wait` exits 0",
+    [0],
+  ),
+  restart_dependents: opt(
+    Schema.Boolean,
+    "When the daemon restarts (a retry, watch, a manual restart, ...), restart its running dependents once it is ready again, in dependency order",
+    false,
+  ),
   ready_delay: opt(
     ReadyDelay,
     'How long to wait before the daemon counts as ready: a duration ("2s", "500ms") or a number of seconds (default 3s when no other ready check is set)',

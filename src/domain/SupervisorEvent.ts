@@ -65,7 +65,16 @@ export const RetryScheduled = Schema.TaggedStruct("RetryScheduled", {
 }).annotations({ identifier: "RetryScheduled" })
 
 /** Who acted on a daemon by itself. */
-export const AutomationSource = Schema.Literal("watch", "cron", "limit", "shell", "proxy", "boot", "health")
+export const AutomationSource = Schema.Literal(
+  "watch",
+  "cron",
+  "limit",
+  "shell",
+  "proxy",
+  "boot",
+  "health",
+  "dependency",
+)
 export type AutomationSource = typeof AutomationSource.Type
 
 /**

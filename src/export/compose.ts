@@ -17,6 +17,7 @@ import {
   warnUnmappable,
   wholeSeconds,
 } from "./model.js"
+import { effectiveRetry, warnRestartKeys } from "./restart.js"
 
 // One compose file (the Compose Specification); readiness checks become healthchecks, so that
 // `depends_on` can wait with `condition: service_healthy`.
@@ -117,6 +118,7 @@ export const exportCompose = (config: ResolvedConfig): ExportResult => {
     const c = d.config
     const id = d.id.qualified
     warnUnmappable(d, w, "compose")
+    warnRestartKeys(d, w, "compose", { dependents: true })
     const { run, env } = commandAndEnv(config, d, w)
     for (const [key, what] of loopbackBinds(run, env))
       w.add(
@@ -145,7 +147,7 @@ export const exportCompose = (config: ResolvedConfig): ExportResult => {
     if (Object.keys(env).length > 0)
       service.environment = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, literal(v)]))
     if (c.port !== undefined) service.ports = c.port.expect.map((p) => `${p}:${p}`)
-    const dependsOn: Record<string, { condition: string }> = {}
+    const dependsOn: Record<string, { condition: string; restart?: boolean }> = {}
     for (const dep of c.depends) {
       const target = config.daemons[dep]
       if (target === undefined) {
@@ -159,6 +161,8 @@ export const exportCompose = (config: ResolvedConfig): ExportResult => {
           : condition === "started" || !healthy.has(dep)
             ? "service_started"
             : "service_healthy",
+        // restart_dependents: compose restarts this service after it restarts the dependency
+        ...(target.config.restart_dependents ? { restart: true } : {}),
       }
       if (condition === "ready" && !healthy.has(dep))
         w.add(
@@ -168,8 +172,15 @@ export const exportCompose = (config: ResolvedConfig): ExportResult => {
         )
     }
     if (Object.keys(dependsOn).length > 0) service.depends_on = dependsOn
+    const retry = effectiveRetry(c)
     service.restart =
-      c.retry === true ? "on-failure" : c.retry === false || c.retry === 0 ? "no" : `on-failure:${c.retry}`
+      c.restart === "always"
+        ? "always"
+        : retry === true
+          ? "on-failure"
+          : retry === false || retry === 0
+            ? "no"
+            : `on-failure:${retry}`
     const check = checks.get(id)
     if (check !== undefined) service.healthcheck = check
     if (c.memory_limit !== undefined) service.mem_limit = c.memory_limit

@@ -16,6 +16,7 @@ import {
   warnUnmappable,
   wholeSeconds,
 } from "./model.js"
+import { effectiveRetry, warnRestartKeys } from "./restart.js"
 
 // Kubernetes manifests: an apps/v1 Deployment per daemon, a batch/v1 CronJob per cron daemon,
 // one file each; readiness checks become readiness probes.
@@ -140,7 +141,9 @@ const deployment = (config: ResolvedConfig, d: ResolvedDaemon, w: Warnings) => {
   if (probe !== undefined) main.readinessProbe = probe
   const liveness = livenessProbeOf(config, d, w)
   if (liveness !== undefined) main.livenessProbe = liveness
-  if (d.config.retry !== true)
+  if (d.config.restart === "never")
+    w.add(d.id.qualified, "restart", '("never") is not mapped: a Deployment always restarts its pod')
+  else if (d.config.restart !== "always" && d.config.retry !== true)
     w.add(d.id.qualified, "retry", `(${d.config.retry}) is not mapped: a Deployment always restarts its pod`)
   return {
     apiVersion: "apps/v1",
@@ -156,8 +159,9 @@ const deployment = (config: ResolvedConfig, d: ResolvedDaemon, w: Warnings) => {
 
 const cronJob = (config: ResolvedConfig, d: ResolvedDaemon, schedule: string, w: Warnings) => {
   const c = d.config
-  const retries = c.retry === true ? 6 : c.retry === false ? 0 : c.retry
-  if (c.retry === true) w.add(d.id.qualified, "retry", "(true: forever) is mapped to backoffLimit 6")
+  const retry = effectiveRetry(c)
+  const retries = retry === true ? 6 : retry === false ? 0 : retry
+  if (retry === true) w.add(d.id.qualified, "retry", "(true: forever) is mapped to backoffLimit 6")
   const retrigger = c.cron?.retrigger ?? "finish"
   if (retrigger !== "finish" && retrigger !== "always")
     w.add(d.id.qualified, "cron.retrigger", `(${retrigger}) is mapped to concurrencyPolicy Forbid`)
@@ -200,6 +204,7 @@ export const exportKubernetes = (config: ResolvedConfig): ExportResult => {
     const id = d.id.qualified
     warnUnmappable(d, w, "kubernetes")
     warnEnvFiles(d, w, "kubernetes")
+    warnRestartKeys(d, w, "kubernetes")
     if (c.depends.length > 0)
       w.add(id, "depends", `(${c.depends.join(", ")}) has no Kubernetes equivalent: pods start in any order`)
     if (c.stop_signal.signal !== "SIGTERM")

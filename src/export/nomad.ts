@@ -13,6 +13,7 @@ import {
   warnEnvFiles,
   warnUnmappable,
 } from "./model.js"
+import { effectiveRetry, warnRestartKeys } from "./restart.js"
 
 // Nomad jobs in the JSON job specification (`nomad job run -json FILE`), one per daemon, each a
 // task of the raw_exec driver; cron daemons are periodic batch jobs. Durations are nanoseconds.
@@ -133,7 +134,7 @@ const job = (config: ResolvedConfig, d: ResolvedDaemon, w: Warnings): Record<str
   const group: Record<string, unknown> = {
     Name: name,
     Count: 1,
-    RestartPolicy: restartPolicy(c.retry),
+    RestartPolicy: restartPolicy(effectiveRetry(c)),
     Tasks: [task],
   }
   if (c.port !== undefined)
@@ -171,6 +172,7 @@ export const exportNomad = (config: ResolvedConfig): ExportResult => {
   for (const d of daemonsOf(config, w)) {
     warnUnmappable(d, w, "nomad")
     warnEnvFiles(d, w, "nomad")
+    warnRestartKeys(d, w, "nomad")
     files.push({
       path: `${exportName(d)}.nomad.json`,
       content: `${JSON.stringify(job(config, d, w), null, 2)}\n`,

@@ -13,6 +13,7 @@ import {
   warnUnmappable,
   wholeSeconds,
 } from "./model.js"
+import { effectiveRetry, warnRestartKeys } from "./restart.js"
 
 // systemd user units (`~/.config/systemd/user/`): one .service per daemon, a .timer per cron
 // daemon. Facts from systemd.unit(5), systemd.service(5), systemd.exec(5), systemd.resource-control(5).
@@ -56,6 +57,12 @@ const serviceUnit = (
     return [unitName(target)]
   })
   if (deps.length > 0) unit.push(`After=${deps.join(" ")}`, `Requires=${deps.join(" ")}`)
+  // a dependency with restart_dependents: its stop or restart is propagated to this unit
+  const partOf = c.depends.flatMap((dep) => {
+    const target = config.daemons[dep]
+    return target?.config.restart_dependents ? [unitName(target)] : []
+  })
+  if (partOf.length > 0) unit.push(`PartOf=${partOf.join(" ")}`)
   for (const dep of c.depends) {
     const t = config.daemons[dep]
     if (t !== undefined && conditionOf(c, dep) === "ready" && readinessOf(config, t, w, false) === undefined)
@@ -84,11 +91,23 @@ const serviceUnit = (
     service.push(`ExecStartPost=${ready.command}`)
     if (ready.timeout !== undefined) service.push(`TimeoutStartSec=${ready.timeout}`)
   }
-  if (c.retry === true || (typeof c.retry === "number" && c.retry > 0)) {
-    service.push("Restart=on-failure")
-    if (c.retry === true) unit.push("StartLimitIntervalSec=0")
-    else unit.push("StartLimitIntervalSec=infinity", `StartLimitBurst=${c.retry + 1}`)
+  const retry = effectiveRetry(c)
+  if (retry === true || (typeof retry === "number" && retry > 0)) {
+    // systemd refuses Restart=always for a oneshot unit (a `completed` dependency)
+    if (c.restart === "always" && oneshot)
+      w.add(
+        id,
+        "restart",
+        '("always") is mapped to Restart=on-failure: a oneshot unit cannot restart after success',
+      )
+    service.push(c.restart === "always" && !oneshot ? "Restart=always" : "Restart=on-failure")
+    if (retry === true) unit.push("StartLimitIntervalSec=0")
+    else unit.push("StartLimitIntervalSec=infinity", `StartLimitBurst=${retry + 1}`)
   } else service.push("Restart=no")
+  const successCodes = c.success_exit_codes.filter((code) => code !== 0)
+  if (successCodes.length > 0) service.push(`SuccessExitStatus=${successCodes.join(" ")}`)
+  if (!c.success_exit_codes.includes(0))
+    w.add(id, "success_exit_codes", "(without 0) is not mapped: systemd counts an exit 0 as a success")
   if (c.memory_limit !== undefined) service.push(`MemoryMax=${c.memory_limit}`)
   if (c.cpu_limit !== undefined) service.push(`CPUQuota=${c.cpu_limit}%`)
   service.push(`KillSignal=${c.stop_signal.signal}`, "KillMode=control-group")
@@ -183,6 +202,7 @@ export const exportSystemd = (config: ResolvedConfig): ExportResult => {
   const files: Array<ExportFile> = []
   for (const d of daemons) {
     warnUnmappable(d, w, "systemd")
+    warnRestartKeys(d, w, "systemd", { successCodes: true, dependents: true })
     if (d.config.boot_start)
       w.add(d.id.qualified, "boot_start", "needs `loginctl enable-linger` for user units to start at boot")
     files.push({ path: unitName(d), content: serviceUnit(config, d, completed, w) })

@@ -1,5 +1,6 @@
 import * as fs from "node:fs"
 import { Console, Deferred, Effect, Layer, Ref } from "effect"
+import { CascadeLive } from "../automation/cascade/Cascade.js"
 import { CronLive } from "../automation/cron/Cron.js"
 import { UsageHistoryLive } from "../automation/history/UsageHistory.js"
 import { LimitsLive } from "../automation/limits/Limits.js"
@@ -90,6 +91,7 @@ export const runHost = (options: HostOptions) =>
         control,
         WatchLive({ stateDir: paths.dir }).pipe(Layer.provide(control)),
         CronLive.pipe(Layer.provide(control)),
+        CascadeLive.pipe(Layer.provide(control)),
         LimitsLive.pipe(Layer.provide(Layer.merge(LiveSettingsLive, control))),
         PresenceLive.pipe(Layer.provide(control)),
         UsageHistoryLive,

@@ -112,7 +112,23 @@ const healthOf = (p: unknown, key: string, c: Collector): TomlValue | undefined 
   }
 }
 
-/** `retry` from availability.restart: the supervisor restarts after a crash, never after exit 0. */
+/**
+ * `retry` and `restart` from availability.restart: `on_failure` is a retry count (max_restarts,
+ * else no limit), `always` is restart = "always" (after exit 0 too, without a limit).
+ */
+const restartOf = (
+  a: unknown,
+  key: string,
+  c: Collector,
+): { readonly retry?: TomlValue | undefined; readonly restart?: TomlValue | undefined } => {
+  const retry = retryOf(a, key, c)
+  if (!isRecord(a) || a.restart !== "always") return { retry }
+  if (typeof a.max_restarts === "number" && a.max_restarts > 0)
+    c.warn(`${key}.max_restarts`, 'not imported: restart = "always" restarts without a limit')
+  return { restart: "always" }
+}
+
+/** `retry` from availability.restart: the supervisor retries after a crash. */
 const retryOf = (a: unknown, key: string, c: Collector): TomlValue | undefined => {
   if (a === undefined) return undefined
   if (!isRecord(a)) return void c.warn(key, "expected a table: not imported")
@@ -130,11 +146,8 @@ const retryOf = (a: unknown, key: string, c: Collector): TomlValue | undefined =
     case "on_failure":
       return max
     case "always":
-      c.warn(
-        `${key}.restart`,
-        '"always": imported as retry, which restarts after a failure, not after exit 0',
-      )
-      return max
+      // restart = "always" (restartOf)
+      return undefined
     case "exit_on_failure":
       c.warn(
         `${key}.restart`,
@@ -240,12 +253,14 @@ export const importCompose = (
     const signal =
       shutdown?.signal === undefined ? undefined : stopSignal(shutdown.signal, `${key}.shutdown.signal`, c)
     const timeout = typeof shutdown?.timeout_seconds === "number" ? `${shutdown.timeout_seconds}s` : undefined
+    const policy = restartOf(p.availability, `${key}.availability`, c)
     c.add(names.get(name)!, [
       ["run", p.command],
       ["dir", typeof p.working_dir === "string" ? p.working_dir : undefined],
       ["env", env],
       ["env_file", orNone([...globalFiles, ...envFilesOf(p.env_file, `${key}.env_file`, rebase, c)])],
-      ["retry", retryOf(p.availability, `${key}.availability`, c)],
+      ["retry", policy.retry],
+      ["restart", policy.restart],
       ready ?? ["ready_cmd", undefined],
       ["health", healthOf(p.liveness_probe, `${key}.liveness_probe`, c)],
       ["depends", dependsOf(p.depends_on, `${key}.depends_on`, names, c)],

@@ -70,9 +70,12 @@ const runOf = (app: Record<string, unknown>, key: string, c: Collector): string 
   return ["exec", ...program, shellWord(script), ...words(app.args, `${key}.args`)].join(" ")
 }
 
-/** `retry` from autorestart/max_restarts: PM2 restarts a crashed app without limit unless told. */
+/**
+ * `retry` from autorestart/max_restarts: PM2 restarts a crashed app without limit unless told;
+ * `autorestart: false` is restart = "never" (no retry written).
+ */
 const retryOf = (app: Record<string, unknown>, key: string, c: Collector): TomlValue | undefined => {
-  if (app.autorestart === false) return false
+  if (app.autorestart === false) return undefined
   if (app.max_restarts === undefined) return true
   if (typeof app.max_restarts === "number" && Number.isInteger(app.max_restarts) && app.max_restarts >= 0)
     return app.max_restarts
@@ -183,6 +186,7 @@ export const importPm2 = (loaded: unknown, file: string): Imported | ImportFaile
       ["dir", dir],
       ["env", envTable(app.env, `${key}.env`, c)],
       ["retry", retryOf(app, key, c)],
+      ["restart", app.autorestart === false ? "never" : undefined],
       ["watch", watchOf(app, key, base, dir, c)],
       ["cron", cronOf(app.cron_restart, `${key}.cron_restart`, c)],
       ["memory_limit", memoryOf(app.max_memory_restart, `${key}.max_memory_restart`, c)],

@@ -23,6 +23,8 @@ export interface StartOptions {
   readonly onSpawned?: (r: DaemonState) => Effect.Effect<void>
   /** Told the outcome as soon as it is known. */
   readonly onOutcome?: (o: StartOutcome) => Effect.Effect<void>
+  /** What a restart's log line adds after its reason, e.g. `app/db restarted`. */
+  readonly detail?: string | undefined
   /**
    * Return only once what the start reports (the pid above all) is in the state file (default
    * true). A start of many daemons passes false for each and `sync`s once at the end.
@@ -126,7 +128,10 @@ export const makeSupervisorCommands = (deps: CommandDeps): SupervisorCommandsSha
         onOutcome: options.onOutcome,
       }
       const mode = options.force ? "restart" : "start"
-      yield* mailboxes.send(def, DaemonCommand.Start({ def, mode, reason: options.reason ?? "api", reply }))
+      yield* mailboxes.send(
+        def,
+        DaemonCommand.Start({ def, mode, reason: options.reason ?? "api", reply, detail: options.detail }),
+      )
       // What a start reports (the pid above all) is on disk when it returns.
       return options.sync === false
         ? Deferred.await(reply.outcome)

@@ -16,7 +16,7 @@ export interface FakeControl {
 
 const unfaked = (what: string) => Effect.dieMessage(`the fake Control does not do ${what}`)
 
-/** `Kill`, `Restart` with `if_running` and `Stop` of qualified IDs, answered by `sup`. */
+/** `Kill`, `Restart` and `Stop` of qualified IDs, answered by `sup`. */
 export const makeFakeControl = (sup: SupervisorShape) =>
   Effect.gen(function* () {
     const sent = yield* Ref.make<ReadonlyArray<Command>>([])
@@ -27,7 +27,9 @@ export const makeFakeControl = (sup: SupervisorShape) =>
             killed,
           }))
         case "Restart":
-          if (!command.if_running) return unfaked("a Restart without if_running")
+          // without if_running: each ID restarted in the order given, each awaited (no dependencies)
+          if (!command.if_running)
+            return Effect.forEach(command.selection.ids, (id) => sup.restart(id, undefined, command.reason))
           return Effect.as(
             Effect.forEach(command.selection.ids, (id) =>
               sup.restartIfRunning(id, command.reason, undefined, command.detail).pipe(Effect.ignore),

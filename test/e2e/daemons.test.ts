@@ -685,6 +685,7 @@ describe("daemon commands (one supervisor)", () => {
           status: "available",
           exit_code: null,
           signal: null,
+          success: false,
         })
         const unknown = cli("wait", "nosuch")
         expect(unknown.status).toBe(1)

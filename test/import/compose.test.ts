@@ -57,7 +57,8 @@ describe("import compose (process-compose)", () => {
     const sb = sandbox()
     sb.write({ "proj/process-compose.yaml": YAML })
     const imported = await Effect.runPromise(importFile("compose", sb.path("proj/process-compose.yaml")))
-    expect(warnedKeys(imported)).toEqual(["processes.api.availability.restart"])
+    // restart: always is restart = "always": nothing to warn about
+    expect(warnedKeys(imported)).toEqual([])
     const config = await loadImported(sb, imported)
     const db = daemon(config, "db")
     expect(db.run).toBe("exec postgres -D ./data")
@@ -68,7 +69,8 @@ describe("import compose (process-compose)", () => {
     const api = daemon(config, "api")
     expect(api.dir).toBe(sb.path("proj/backend"))
     expect(api.env).toEqual({ LOG_LEVEL: "debug", PORT: "8080" })
-    expect(api.retry).toBe(true)
+    expect(api.restart).toBe("always")
+    expect(api.retry).toBe(0)
     expect(api.ready_http).toMatchObject({ url: "http://127.0.0.1:8080/health" })
     expect(api.depends).toEqual(["proj/migrate", "proj/db"])
     expect(api.depends_conditions).toEqual({ "proj/migrate": "completed", "proj/db": "started" })
@@ -108,6 +110,17 @@ describe("import compose (process-compose)", () => {
         "processes.web.availability.restart",
       ].sort(),
     )
+  })
+
+  it('restart: always with max_restarts is restart = "always", and the limit a warning', () => {
+    const imported = ok(
+      importCompose(
+        { processes: { a: { command: "./a", availability: { restart: "always", max_restarts: 4 } } } },
+        "f",
+      ),
+    )
+    expect(warnedKeys(imported)).toEqual(["processes.a.availability.max_restarts"])
+    expect(imported.daemons[0]!.keys).toEqual(expect.arrayContaining([["restart", "always"]]))
   })
 
   it("imports a liveness probe as the health check, with its timing", async () => {

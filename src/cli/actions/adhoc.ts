@@ -95,7 +95,8 @@ export const wait = (o: WaitOptions) =>
         yield* Console.log(
           `${cyan(r.id)} ${r.status}${r.exit_code !== null ? ` (exit ${r.exit_code})` : r.signal ? ` (${r.signal})` : ""}`,
         )
-      const code = r.exit_code ?? (r.signal ? (signalExitStatus(r.signal) ?? 128) : 0)
+      // an exit code of its `success_exit_codes` is a success
+      const code = r.success ? 0 : (r.exit_code ?? (r.signal ? (signalExitStatus(r.signal) ?? 128) : 0))
       if (code !== 0) yield* exitWith(code)
     }),
   )

@@ -121,8 +121,8 @@ export const retryText = (r: NextRetry): string =>
  */
 const statusText = (e: ApiDaemonEntry): string => {
   const s = e.status
-  if (s.type === "errored" && e.next_retry !== null)
-    return `${statusColour(s.type)}, ${retryText(e.next_retry)}`
+  // errored, or stopped under restart = "always": the next run is pending
+  if (e.next_retry !== null) return `${statusColour(s.type)}, ${retryText(e.next_retry)}`
   // a limit's kill says which limit (`killed: memory 161.2 MB over memory_limit 80 MB`), not SIGKILL
   const why =
     s.type !== "errored"

@@ -162,7 +162,7 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
   wait: {
     outputs: [json("how the daemon ended", WaitResult)],
     long_help:
-      "Waits until a daemon exits, then exits with the daemon's own exit status: its exit code, or 128+N when signal N killed it (0 when it ended cleanly).",
+      "Waits until a daemon exits, then exits with the daemon's own exit status: its exit code, or 128+N when signal N killed it (0 when it ended cleanly, or with one of its success_exit_codes).",
   },
   clean: { outputs: [json("the daemons forgotten", CleanResult)] },
   "supervisor status": {

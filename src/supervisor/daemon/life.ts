@@ -1,5 +1,4 @@
 import { Clock, Deferred, Effect, Either, Exit, type Fiber, Queue, Scope } from "effect"
-import { retryLimit } from "../../domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
 import type { DaemonStatus } from "../../domain/DaemonStatus.js"
 import type { Reason } from "../../domain/Reason.js"
@@ -9,6 +8,7 @@ import type { NextRetry } from "../DaemonState.js"
 import { daemonEnvironment } from "../environment.js"
 import type { HookRun, HookVars } from "../hooks/fire.js"
 import type { HookName } from "../hooks/HookRunner.js"
+import { restartLimit } from "../restartPolicy.js"
 import { nextRetry, type RetryBackoff, retryBackoff } from "../retry.js"
 import { DaemonCommand, type StartReply } from "./commands.js"
 import type { DaemonContext } from "./context.js"
@@ -162,7 +162,7 @@ export const makeLifeSteps = (
   const startFresh = (life: Life, def: DaemonDefinition, waiters: ReadonlyArray<StartReply>) =>
     Effect.gen(function* () {
       yield* ctx.register(def)
-      const retries = retryBackoff(retryLimit(def.config.retry))
+      const retries = retryBackoff(restartLimit(def.config))
       return yield* spawnNext({ ...life, def, attempt: 0, retries, waiters, phase: idle, forgotten: false })
     })
 
@@ -180,7 +180,7 @@ export const makeLifeSteps = (
           ? null
           : {
               retry: life.attempt + 1,
-              limit: retryLimit(life.def.config.retry),
+              limit: restartLimit(life.def.config),
               dueAt: now + step.delayMillis,
             }
       yield* ctx.update(id, (r) => ({ ...r, retryPending: true, nextRetry: pending }))

@@ -1,7 +1,7 @@
 import { Deferred, Effect, Exit, Option, type Queue } from "effect"
-import { retryLimit } from "../../domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
 import type { ProcessHandle } from "../../process/ProcessService.js"
+import { restartLimit } from "../restartPolicy.js"
 import { retryBackoff } from "../retry.js"
 import type { DaemonCommand } from "./commands.js"
 import type { DaemonContext } from "./context.js"
@@ -95,7 +95,7 @@ export const daemonLifecycle = (
         def: first,
         phase: idle,
         attempt: 0,
-        retries: retryBackoff(retryLimit(first.config.retry)),
+        retries: retryBackoff(restartLimit(first.config)),
         waiters: [],
         hookRun: undefined,
         serial: 0,
@@ -104,7 +104,7 @@ export const daemonLifecycle = (
       if (Option.isSome(adopted)) {
         const { handle, attempt } = adopted.value
         const run = yield* adoptRun(steps.runEnv(first), 1, handle)
-        const left = Math.max(0, retryLimit(first.config.retry) - attempt)
+        const left = Math.max(0, restartLimit(first.config) - attempt)
         const retries = retryBackoff(left)
         life = { ...life, serial: 1, attempt, retries, phase: { _tag: "Active", run } }
         // it was ready before: its health check starts at once

@@ -1,11 +1,12 @@
 import { Effect, Exit, Scope } from "effect"
-import { retryLimit } from "../../domain/DaemonConfig.js"
+import { restartLimit } from "../restartPolicy.js"
 import { retryBackoff } from "../retry.js"
 import type { DaemonCommand } from "./commands.js"
 import { watchHealth } from "./health.js"
 import { idle, type Life, type LifeSteps, tell } from "./life.js"
 import {
   afterRetries,
+  alwaysNote,
   describeExit,
   exitedStatus,
   exitNote,
@@ -64,17 +65,30 @@ export const exited = (s: LifeSteps, life: Life, c: Command<"Exited">): Effect.E
     const run = s.activeRun(life, c.serial)
     if (run === undefined) return life
     yield* Scope.close(run.scope, Exit.void)
-    const final = exitedStatus(c.status)
-    // a crash (an exit 0 is a finished task or a clean exit: the daemon's own output says it)
-    if (final.type === "errored") yield* s.note(exitNote(c.status))
+    const { config } = life.def
+    // `stopped` for an exit code of `success_exit_codes`, else `errored`
+    const final = exitedStatus(c.status, config.success_exit_codes)
+    const always = config.restart === "always"
+    // a crash, a success other than 0, or any exit that is restarted: the log says it (an exit 0
+    // is a finished task or a clean exit: the daemon's own output says it)
+    if (final.type === "errored" || always || c.status.code !== 0)
+      yield* s.note(
+        final.type === "errored" || c.status.code === 0
+          ? exitNote(c.status)
+          : `${exitNote(c.status)} (a success)`,
+      )
     yield* s.ctx.update(s.id, (r) => ({ ...r, status: final, pid: null, startTime: null, handle: null }))
     // before a retry spawns a new run, and before a start hears that a one-shot task is done
     yield* s.endLeftovers(life, run)
-    // A crash is retried when a retry is left: on_exit waits until the daemon's runs end for good.
+    // A crash is retried as `restart` and `retry` allow: on_exit waits until the daemon's runs
+    // end for good.
     if (final.type === "errored") return yield* s.failed(life, c.status, `${s.id} ${describeExit(c.status)}`)
-    yield* s.fire(life, "on_exit", { exit: c.status, reason: "exit" })
-    // exited 0 before it was ready: a one-shot task that is done
+    // a success before it was ready: a one-shot task that is done
     if (!run.ready) yield* tell(life.waiters, { _tag: "Completed", id: s.id })
+    // `restart = "always"`: the next run after the backoff, as after a crash
+    if (always)
+      return yield* s.failed({ ...life, waiters: [] }, c.status, `${s.id} ${describeExit(c.status)}`)
+    yield* s.fire(life, "on_exit", { exit: c.status, reason: "exit" })
     return { ...life, phase: idle, waiters: [] }
   })
 
@@ -83,7 +97,13 @@ export const retryDue = (s: LifeSteps, life: Life, c: Command<"RetryDue">): Effe
     if (life.phase._tag !== "BackingOff" || life.phase.serial !== c.serial) return life
     const next: Life = { ...life, attempt: life.attempt + 1, phase: idle }
     yield* s.ctx.update(s.id, (r) => ({ ...r, retryPending: false, nextRetry: null }))
-    yield* s.note(`restarting: ${retryNote(next.attempt, retryLimit(life.def.config.retry))}`)
+    yield* s.note(
+      `restarting: ${
+        life.def.config.restart === "always"
+          ? alwaysNote(next.attempt)
+          : retryNote(next.attempt, restartLimit(life.def.config))
+      }`,
+    )
     yield* s.fire(next, "on_retry", { exit: life.phase.exit })
     return yield* s.spawnNext(next)
   })
@@ -105,7 +125,7 @@ export const giveUp = (s: LifeSteps, life: Life, c: Command<"GiveUp">): Effect.E
 export const resume = (s: LifeSteps, life: Life, c: Command<"Resume">): Effect.Effect<Life> =>
   Effect.gen(function* () {
     if (life.phase._tag !== "Idle") return life
-    const left = Math.max(0, retryLimit(life.def.config.retry) - c.attempt)
+    const left = Math.max(0, restartLimit(life.def.config) - c.attempt)
     const retries = retryBackoff(left)
     yield* Effect.logInfo(`${s.id}: resuming its retries (${c.attempt} used)`)
     return yield* s.failed({ ...life, attempt: c.attempt, retries }, c.exit, c.message)

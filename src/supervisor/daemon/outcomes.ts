@@ -1,10 +1,14 @@
 import type { DaemonStatus } from "../../domain/DaemonStatus.js"
 import type { StartOutcome } from "../../domain/StartOutcome.js"
 import type { ExitStatus } from "../../process/ProcessService.js"
+import { isSuccessExit } from "../restartPolicy.js"
 import type { Run } from "./run.js"
 
-/** The status a run's exit leaves: `stopped` for status 0 (or unknown), else `errored`. */
-export const exitedStatus = (s: ExitStatus): DaemonStatus => {
+/**
+ * The status a run's exit leaves: `stopped` for a success (an exit code listed in
+ * `success_exit_codes`, by default 0), else `errored`.
+ */
+export const exitedStatus = (s: ExitStatus, successCodes: ReadonlyArray<number> = [0]): DaemonStatus => {
   // Not our child (adopted after a supervisor restart): how it ended cannot be known, and an
   // end nobody asked for counts as a crash.
   if (!s.known)
@@ -14,7 +18,7 @@ export const exitedStatus = (s: ExitStatus): DaemonStatus => {
       signal: null,
       message: "exited; its exit status is unknown (it was adopted after a supervisor restart)",
     }
-  if (s.code === 0) return { type: "stopped", exit_code: 0, signal: null }
+  if (isSuccessExit(s, successCodes)) return { type: "stopped", exit_code: s.code, signal: null }
   return {
     type: "errored",
     exit_code: s.code,
@@ -34,6 +38,9 @@ export const exitNote = (s: ExitStatus) =>
     : s.known
       ? `exited with code ${s.code}`
       : "exited; its exit status is unknown (it was adopted after a supervisor restart)"
+
+/** "restart 3 (restart = always)": the next run of a daemon restarted after any exit. */
+export const alwaysNote = (restart: number) => `restart ${restart} (restart = always)`
 
 /** "retry 2 of 3" (retry `retry` of `limit`), "retry 4" when unlimited. */
 export const retryNote = (retry: number, limit: number) =>

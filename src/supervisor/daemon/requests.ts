@@ -20,9 +20,13 @@ const automationDetail: Partial<Record<Reason, string>> = {
   boot: "boot_start",
   watch: "a watched file changed",
   limit: "a limit was exceeded",
+  dependency: "a daemon it depends on (restart_dependents) restarted and is ready again",
 }
 
-/** Publishes what the automation (`watch`, `cron`, `limit`, `shell`, `proxy`, `boot`) does to the daemon. */
+/**
+ * Publishes what the automation (`watch`, `cron`, `limit`, `shell`, `proxy`, `boot`, `dependency`)
+ * does to the daemon.
+ */
 const automationAction = (s: LifeSteps, reason: Reason, action: string, detail: string | undefined) => {
   const fallback =
     reason === "shell" && action === "stop" ? "no shell is left in its project" : automationDetail[reason]
