@@ -138,6 +138,41 @@ describe("health checks in the lifecycle", () => {
     }),
   )
 
+  it.scoped(
+    'restart = "always" restarts an unhealthy daemon without a retry; "never" leaves it running',
+    () =>
+      Effect.gen(function* () {
+        const http = yield* makeHttp
+        const h = yield* makeHarness({ probes: http.probes })
+        const first = yield* startReady(h.sup, daemon({ retry: 0, restart: "always" }))
+        yield* http.setPassing(false)
+        yield* tick(6000)
+        yield* tick(11_000)
+        yield* tick(16_000)
+        yield* awaitStatus(h.sup, WEB, "errored")
+        yield* http.setPassing(true)
+        yield* tick(17_000)
+        yield* awaitSpawns(h.fake, 2)
+        yield* tick(18_000)
+        const again = yield* awaitStatus(h.sup, WEB, "running")
+        expect(again.pid).not.toBe(first)
+        expect(yield* h.logLines(WEB)).not.toContainEqual(expect.stringContaining("not restarting"))
+
+        const never = yield* makeHarness({ probes: http.probes })
+        const pid = yield* startReady(never.sup, daemon({ retry: 3, restart: "never" }))
+        yield* http.setPassing(false)
+        const at = yield* TestClock.currentTimeMillis
+        yield* tick(at + 5000)
+        yield* tick(at + 10_000)
+        yield* tick(at + 15_000)
+        const sick = yield* awaitStatus(never.sup, WEB, "unhealthy")
+        expect(sick.pid).toBe(pid)
+        expect(yield* never.logLines(WEB)).toContainEqual(
+          expect.stringContaining('HTTP 503; not restarting: restart = "never"'),
+        )
+      }),
+  )
+
   it.scoped("the check's templates render like readiness checks; it stops with the daemon", () =>
     Effect.gen(function* () {
       const http = yield* makeHttp

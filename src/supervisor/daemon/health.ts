@@ -1,7 +1,7 @@
 import { Clock, Effect, Queue } from "effect"
-import { retryLimit } from "../../domain/DaemonConfig.js"
 import { healthLoop } from "../health/loop.js"
 import { unhealthyMessage } from "../health/spec.js"
+import { restartLimit } from "../restartPolicy.js"
 import { nextRetry } from "../retry.js"
 import { DaemonCommand } from "./commands.js"
 import type { Life, LifeSteps } from "./life.js"
@@ -27,8 +27,9 @@ export const watchHealth = (queue: Queue.Enqueue<DaemonCommand>, run: Run): Effe
 
 /**
  * The check failed `failures` times in a row: the daemon is `unhealthy` (its log says why, and
- * on_unhealthy fires), then restarted as after a crash when a retry is left, using one. With
- * none left it stays unhealthy, checked on, until a check passes.
+ * on_unhealthy fires), then restarted as after a crash when its restart policy has a restart left
+ * (`retry`, or always with `restart = "always"`), using one. With none left it stays unhealthy,
+ * checked on, until a check passes.
  */
 export const unhealthy = (s: LifeSteps, life: Life, c: Command<"Unhealthy">): Effect.Effect<Life> =>
   Effect.gen(function* () {
@@ -36,11 +37,13 @@ export const unhealthy = (s: LifeSteps, life: Life, c: Command<"Unhealthy">): Ef
     if (run === undefined || !run.ready || run.health === undefined) return life
     const message = unhealthyMessage(run.health.spec, c.failures, c.output)
     const step = yield* nextRetry(life.retries, yield* Clock.currentTimeMillis)
-    const limit = retryLimit(life.def.config.retry)
+    const limit = restartLimit(life.def.config)
     yield* s.note(
       `unhealthy: ${message}; ${
         step === undefined
-          ? `not restarting: no retry left (retry = ${life.def.config.retry})`
+          ? life.def.config.restart === "never"
+            ? 'not restarting: restart = "never"'
+            : `not restarting: no retry left (retry = ${life.def.config.retry})`
           : `restarting it (${retryNote(life.attempt + 1, limit)})`
       }`,
     )
