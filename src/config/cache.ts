@@ -34,7 +34,8 @@ export const makeConfigCache = ({ capacity = 16, settleMillis = 2000 } = {}) => 
         return hit.config
       }
       const config = yield* loadConfig(options)
-      if (newest > now - settleMillis) return config
+      // (0: no settling; a file's time in nanoseconds can lie past `now`, truncated to the millisecond)
+      if (settleMillis > 0 && newest > now - settleMillis) return config
       entries.set(key, { fingerprint, config })
       for (const oldest of entries.keys()) {
         if (entries.size <= capacity) break
