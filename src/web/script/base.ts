@@ -4,7 +4,7 @@
  */
 export const BASE = `
 "use strict";
-/** The usage columns' refresh (CPU and memory are samples, not events); also the poll while the event stream is down. */
+/** The poll while the event stream is down (when it is up, it brings the changes and the usage samples). */
 const REFRESH_MS = 5000;
 const $ = (id) => document.getElementById(id);
 
@@ -61,6 +61,7 @@ function showLogin() {
   stopEvents();
   closeLogs();
   rows.clear();
+  lastList = null;
   cursorId = null;
   $("daemons").replaceChildren();
   $("stats").textContent = "";
@@ -115,6 +116,8 @@ $("logout").addEventListener("click", async () => {
 
 let refreshTimer;
 let refreshSeq = 0;
+/** The last list shown: the event stream's usage samples update its cells. */
+let lastList = null;
 /** A refresh is under way; another was asked for meanwhile (an event): run it once this one ends. */
 let refreshing = false;
 let refreshAgain = false;
@@ -125,7 +128,7 @@ function refreshSoon() {
   else refreshNow();
 }
 
-/** Fetches the list, the usage history, the stats and the projects now, then every REFRESH_MS. */
+/** Fetches the list, the usage history, the stats and the projects now, then every REFRESH_MS while the stream is down. */
 async function refreshNow() {
   clearTimeout(refreshTimer);
   const seq = ++refreshSeq;
@@ -138,8 +141,8 @@ async function refreshNow() {
   }
   if (seq !== refreshSeq || !$("login").hidden) return;
   if (refreshAgain) refreshNow();
-  // keep polling (also through errors) for the usage columns
-  else refreshTimer = setTimeout(refreshNow, REFRESH_MS);
+  // without the stream, keep polling (also through errors)
+  else if (document.body.dataset.stream !== "live") refreshTimer = setTimeout(refreshNow, REFRESH_MS);
 }
 
 async function refreshOnce(seq) {
@@ -157,7 +160,8 @@ async function refreshOnce(seq) {
     if (usageBody) setUsage(usageBody);
     if (!list.ok) showBanner("cannot list the daemons: " + (await problemText(list)));
     else {
-      renderDaemons(await list.json());
+      lastList = await list.json();
+      renderDaemons(lastList);
       showBanner("");
     }
     if (statsBody) renderStats(statsBody);
