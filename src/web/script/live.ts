@@ -29,6 +29,7 @@ function followEvents() {
   eventSource = source;
   source.addEventListener("open", () => {
     setLive(true);
+    historyWanted = true; // what the stream may have missed while down
     refreshSoon();
   });
   for (const type of LIVE_EVENTS) source.addEventListener(type, () => refreshSoon());
