@@ -15,7 +15,7 @@ import { LogFilters } from "../domain/LogFilters.js"
 import { ProcessTreeNode } from "../domain/ProcessTree.js"
 import { StartEvent, StartFromEvent } from "../domain/StartEvent.js"
 import { StartOutcome } from "../domain/StartOutcome.js"
-import { EventStreamItem } from "../domain/SupervisorEvent.js"
+import { LiveStreamItem } from "../domain/SupervisorEvent.js"
 import { UsageHistoryResponse } from "../domain/UsageHistory.js"
 import { DaemonNotFound } from "../supervisor/errors.js"
 import { CommandsGroup } from "./commandsGroup.js"
@@ -94,12 +94,14 @@ export class DaemonsGroup extends HttpApiGroup.make("daemons")
           since: Schema.optional(Schema.String),
           /** Only these daemons' events (qualified IDs, repeated or comma-separated) and the supervisor's own. */
           id: Schema.optional(Schema.Union(Schema.String, Schema.Array(Schema.String))),
+          /** `true`: also a `UsageSampled` item every few seconds (every running daemon's CPU, memory, port and uptime). */
+          usage: Schema.optional(Schema.BooleanFromString),
         }),
       )
       .addSuccess(
         ndjsonBody(
-          EventStreamItem,
-          "ndjson, an EventStreamItem per line (Server-Sent Events with `Accept: text/event-stream`): the retained events after `since`, then each new one until the client leaves",
+          LiveStreamItem,
+          "ndjson, an EventStreamItem per line (Server-Sent Events with `Accept: text/event-stream`): the retained events after `since`, then each new one until the client leaves; with `usage=true` also the usage samples",
         ),
       ),
   )

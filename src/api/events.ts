@@ -4,22 +4,27 @@
 import { HttpServerResponse } from "@effect/platform"
 import { Chunk, Either, Stream } from "effect"
 import type { HostInfoShape } from "../domain/HostInfo.js"
-import { EventStreamItem } from "../domain/SupervisorEvent.js"
+import { EventStreamItem, UsageSampled } from "../domain/SupervisorEvent.js"
 import type { EventLogShape } from "../events/EventLog.js"
 import { ndjsonLines, ndjsonResponse } from "./ndjson.js"
 
 export const EVENT_STREAM = "text/event-stream"
 
 const line = ndjsonLines(EventStreamItem)
+const usageLine = ndjsonLines(UsageSampled)
 const utf8 = new TextEncoder()
 const decoder = new TextDecoder()
 
-/** One SSE message: `id:` the seq (none for a dropped marker), `event:` the type, `data:` the JSON. */
-const sseMessage = (item: EventStreamItem): Uint8Array => {
-  const json = decoder.decode(line(item)).trimEnd()
-  const id = item._tag === "EventsDropped" ? "" : `id: ${item.seq}\n`
-  return utf8.encode(`${id}event: ${item._tag}\ndata: ${json}\n\n`)
-}
+/** One SSE message: `id:` the seq (none for a dropped marker or a sample), `event:` the type, `data:` the JSON. */
+const sseOf =
+  <A extends { readonly _tag: string; readonly seq?: number }>(encode: (a: A) => Uint8Array) =>
+  (item: A): Uint8Array => {
+    const json = decoder.decode(encode(item)).trimEnd()
+    const id = item.seq === undefined ? "" : `id: ${item.seq}\n`
+    return utf8.encode(`${id}event: ${item._tag}\ndata: ${json}\n\n`)
+  }
+const sseMessage = sseOf<EventStreamItem>(line)
+const sseUsage = sseOf<UsageSampled>(usageLine)
 
 export interface EventsQuery {
   /** `?since=`; when absent, the Last-Event-ID header. */
@@ -52,11 +57,24 @@ export const wantsSse = (accept: string | undefined) => accept?.includes(EVENT_S
 export const eventsResponse = (
   log: EventLogShape,
   host: HostInfoShape,
-  options: { readonly since: number | undefined; readonly ids: ReadonlyArray<string>; readonly sse: boolean },
+  options: {
+    readonly since: number | undefined
+    readonly ids: ReadonlyArray<string>
+    readonly sse: boolean
+    /** The usage samples to send between the events (`?usage=true`). */
+    readonly usage?: Stream.Stream<UsageSampled> | undefined
+  },
 ) => {
-  const items = log
+  const events = log
     .subscribe({ since: options.since, ids: options.ids })
-    .pipe(Stream.map(options.sse ? sseMessage : line), Stream.interruptWhenDeferred(host.shutdown))
+    .pipe(Stream.map(options.sse ? sseMessage : line))
+  const items = (
+    options.usage === undefined
+      ? events
+      : Stream.merge(events, Stream.map(options.usage, options.sse ? sseUsage : usageLine), {
+          haltStrategy: "left",
+        })
+  ).pipe(Stream.interruptWhenDeferred(host.shutdown))
   if (!options.sse)
     return ndjsonResponse(Stream.prepend(items, Chunk.of(new Uint8Array(0))), { connection: "close" })
   return HttpServerResponse.stream(Stream.prepend(items, Chunk.of(utf8.encode(": events\n\n"))), {

@@ -145,6 +145,7 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
               since: since.right,
               ids,
               sse: wantsSse(request.headers.accept),
+              usage: urlParams.usage === true ? history.live : undefined,
             })
           }),
         )

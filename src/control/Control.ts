@@ -50,6 +50,14 @@ export interface ControlShape {
     options: LoadOptions,
     typed: string,
   ) => Effect.Effect<string, ConfigUnusable | UnknownDaemon | UsageError>
+  /** Watch's report on a daemon's `watch` files: why they cannot be watched, or `undefined` once they are. */
+  readonly reportWatchProblem: (id: string, problem: string | undefined) => Effect.Effect<void>
+  /**
+   * The supervisor's shutdown: `stop` stops every daemon, dependents before their dependencies,
+   * and waits for their hooks (0); `keep` leaves them running for the next supervisor to adopt
+   * and says how many run.
+   */
+  readonly shutdown: (mode: "stop" | "keep") => Effect.Effect<number>
 }
 
 /** The one place that selects daemons and starts and stops them in dependency order. */
@@ -179,6 +187,8 @@ export const ControlLive = Layer.effect(
           if (config === undefined) return undefined
           return yield* slugged(mergeListing(yield* listing({ usage: true }), yield* sup.disabledIds, config))
         }),
+      reportWatchProblem: (id, problem) => sup.setWatchProblem(id, problem),
+      shutdown: (mode) => (mode === "keep" ? sup.detach : Effect.as(sup.stopAll, 0)),
       resolveFrom: (options, typed) =>
         Effect.gen(function* () {
           yield* projects.note(options.cwd)

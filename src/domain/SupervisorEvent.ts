@@ -174,3 +174,33 @@ export type EventStreamItem = typeof EventStreamItem.Type
 
 /** The daemon an event is about; undefined for the supervisor's own (configuration, storage). */
 export const eventDaemon = (e: EventStreamItem): string | undefined => ("id" in e ? e.id : undefined)
+
+/** One running daemon at a usage sample: what the web page's and the dashboard's usage cells show. */
+export const DaemonUsageNow = Schema.Struct({
+  id: Schema.String,
+  pid: Schema.Int,
+  /** CPU of its process tree, in percent of one core (as `cpu_percent` of `GET /api/daemons`). */
+  cpu_percent: Schema.Number,
+  memory_bytes: Schema.Int,
+  active_port: Schema.NullOr(Schema.Int),
+  uptime_secs: Schema.Int,
+}).annotations({ identifier: "DaemonUsageNow" })
+export type DaemonUsageNow = typeof DaemonUsageNow.Type
+
+/**
+ * Every running daemon's usage, sampled every `interval_ms` for the streams that asked for it
+ * (`GET /api/events?usage=true`). A sample, not an event: no `seq`, not kept for `since`.
+ */
+export const UsageSampled = Schema.TaggedStruct("UsageSampled", {
+  /** When it was taken, epoch milliseconds. */
+  at: Schema.Number,
+  interval_ms: Schema.Int,
+  daemons: Schema.Array(DaemonUsageNow),
+}).annotations({ identifier: "UsageSampled" })
+export type UsageSampled = typeof UsageSampled.Type
+
+/** One item of a stream that asked for usage samples too: an event stream item or a sample. */
+export const LiveStreamItem = Schema.Union(EventStreamItem, UsageSampled).annotations({
+  identifier: "LiveStreamItem",
+})
+export type LiveStreamItem = typeof LiveStreamItem.Type

@@ -31,7 +31,7 @@ import { inheritableEnv } from "../supervisor/environment.js"
 import { HookRunner, HookRunnerLive } from "../supervisor/hooks/HookRunner.js"
 import { PortAvailabilityLive } from "../supervisor/ports/availability.js"
 import { ReadinessProbesLive } from "../supervisor/readiness/index.js"
-import { Supervisor, SupervisorLive } from "../supervisor/Supervisor.js"
+import { SupervisorLive } from "../supervisor/Supervisor.js"
 import { startAtBoot } from "./bootStart.js"
 import { listenerPlans, tcpListeners } from "./listeners.js"
 import { acquireSupervisorLock } from "./lock.js"
@@ -144,7 +144,7 @@ export const runHost = (options: HostOptions) =>
       // Runs before the server closes: ends open log tails so that shutdown does not wait on them.
       yield* Effect.addFinalizer(() => Deferred.succeed(shutdown, "stop"))
       const state = yield* Effect.provide(StateStore, context)
-      const supervisor = yield* Effect.provide(Supervisor, context)
+      const commands = yield* Effect.provide(Control, context)
       // Started by hand in a project (`supervisor supervisor run`): its daemons are known at once.
       const cwd = process.cwd()
       if (cwd !== "/" && hasProjectConfig(cwd))
@@ -156,7 +156,7 @@ export const runHost = (options: HostOptions) =>
       const mode = yield* Deferred.await(shutdown)
       if (mode === "keep") {
         // `supervisor supervisor start --force`: the next supervisor adopts what runs.
-        const running = yield* supervisor.detach
+        const running = yield* commands.shutdown("keep")
         yield* Console.error(
           `supervisor stopping: leaving ${running} daemon(s) running for the next supervisor`,
         )
@@ -165,6 +165,6 @@ export const runHost = (options: HostOptions) =>
       // Asked over the API: stop the daemons while the socket still answers, so that
       // `supervisor supervisor stop` returns only once they are gone.
       yield* Console.error("supervisor stopping: stopping every daemon")
-      yield* supervisor.stopAll
+      yield* commands.shutdown("stop")
     }),
   )

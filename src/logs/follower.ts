@@ -134,8 +134,12 @@ interface StepResult {
 const overLimit = (f: FollowerState, cfg: FollowerConfig) =>
   f.lineStart - f.base > cfg.maxBytes || f.idxSize > cfg.maxBytes
 
-/** How much rarer the fallback poll is while fs.watch reports changes (500 ms → 5 s). */
-const WATCHED_POLL_FACTOR = 10
+/**
+ * How much rarer the fallback poll is while fs.watch reports changes (500 ms → 30 s): it only
+ * catches a change the watcher missed, and each poll of each idle daemon is a wake-up of the
+ * supervisor (200 daemons polled every 5 s cost it ~0.4% of a core, docs/benchmarks.md).
+ */
+const WATCHED_POLL_FACTOR = 60
 
 /**
  * "The file changed" from fs.watch, remembered until the follower waits for it; the wait

@@ -1,6 +1,6 @@
 import { Clock, Context, Duration, Effect, Layer } from "effect"
 import { type ProcessReading, processKey, type TreeSample, treesOf } from "./processTrees.js"
-import { type ProcSource, procSource } from "./procSource.js"
+import { makeProcSource, type ProcSource } from "./procSource.js"
 
 /** A daemon's process tree at the sampler's last pass, with the CPU figure every caller shares. */
 export interface TreeUsage extends TreeSample {
@@ -179,5 +179,5 @@ export const makeProcessSampler = (source: ProcSource) =>
 /** The supervisor's sampler, reading Linux `/proc`. */
 export const ProcessSamplerLive: Layer.Layer<ProcessSampler> = Layer.effect(
   ProcessSampler,
-  makeProcessSampler(procSource),
+  Effect.suspend(() => makeProcessSampler(makeProcSource())),
 )

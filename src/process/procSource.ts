@@ -8,7 +8,7 @@ import {
   readStat,
   readSystemUptime,
 } from "./procfs.js"
-import { listeningPortsOf, listeningSockets, onDemand } from "./sockets.js"
+import { listeningPortsOf, listeningSockets, makeSocketInodes, onDemand } from "./sockets.js"
 
 /** Where the sampler's readings come from: `/proc` (below), or a fake. */
 export interface ProcSource {
@@ -31,19 +31,22 @@ export const readingOf = (stat: ProcStat, systemUptimeSecs: number): ProcessRead
   lifetimeCpuPercent: lifetimeCpu(stat, systemUptimeSecs).cpuPercent,
 })
 
-/** Linux `/proc`: the source of the live sampler. */
-export const procSource: ProcSource = {
-  listPids,
-  reader: () => {
-    const uptime = readSystemUptime()
-    return (pid) => {
-      const stat = readStat(pid)
-      return stat === undefined ? undefined : readingOf(stat, uptime)
-    }
-  },
-  listeningPorts: (groups) => {
-    // the socket table only when a member holds a socket, and then once for every group
-    const table = onDemand(listeningSockets)
-    return groups.map((pids) => listeningPortsOf(pids, table))
-  },
+/** Linux `/proc`: the source of the live sampler (each source remembers the processes' sockets). */
+export const makeProcSource = (): ProcSource => {
+  const socketInodes = makeSocketInodes()
+  return {
+    listPids,
+    reader: () => {
+      const uptime = readSystemUptime()
+      return (pid) => {
+        const stat = readStat(pid)
+        return stat === undefined ? undefined : readingOf(stat, uptime)
+      }
+    },
+    listeningPorts: (groups) => {
+      // the socket table only when a member holds a socket, and then once for every group
+      const table = onDemand(listeningSockets)
+      return groups.map((pids) => listeningPortsOf(pids, table, socketInodes))
+    },
+  }
 }

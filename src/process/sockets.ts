@@ -78,6 +78,51 @@ export const socketInodesOf = (pid: number): ReadonlyArray<number> => {
 }
 
 /**
+ * The number of fds a process has open: the size of `/proc/<pid>/fd` (Linux 6.2 and later);
+ * undefined where the kernel says 0 (older ones) or the process is gone.
+ */
+export const openFdCount = (pid: number): number | undefined => {
+  try {
+    const size = fs.statSync(`/proc/${pid}/fd`).size
+    return size > 0 ? size : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** How long `makeSocketInodes` trusts a process's socket inodes while its number of fds stays the same. */
+export const SOCKET_INODES_KEPT_MS = 30_000
+
+/**
+ * `socketInodesOf` that reads a process's fds again only when their number changed (one `stat`
+ * instead of a `readdir` and a `readlink` per fd), or after `keptMillis`: a process that closed
+ * one fd and opened a socket in between (or a pid reused by a process with as many fds) is seen
+ * by then at the latest. Where the kernel does not count fds, every call reads them.
+ */
+export const makeSocketInodes = (keptMillis = SOCKET_INODES_KEPT_MS, now: () => number = Date.now) => {
+  const kept = new Map<
+    number,
+    { readonly count: number; readonly inodes: ReadonlyArray<number>; readonly at: number }
+  >()
+  let swept = 0
+  return (pid: number): ReadonlyArray<number> => {
+    const t = now()
+    if (t - swept >= keptMillis) {
+      swept = t
+      for (const [p, e] of kept) if (t - e.at >= keptMillis) kept.delete(p)
+    }
+    const count = openFdCount(pid)
+    const before = kept.get(pid)
+    if (count !== undefined && before !== undefined && before.count === count && t - before.at < keptMillis)
+      return before.inodes
+    const inodes = socketInodesOf(pid)
+    if (count === undefined) kept.delete(pid)
+    else kept.set(pid, { count, inodes, at: t })
+    return inodes
+  }
+}
+
+/**
  * Sorted, unique TCP ports any of `pids` listens on (e.g. a daemon's whole process tree). Pass
  * `table` to read the listening sockets once for several calls: a map, or a function that reads
  * it on first use (see `onDemand`). The table is only consulted when one of `pids` holds a socket:
@@ -87,8 +132,9 @@ export const socketInodesOf = (pid: number): ReadonlyArray<number> => {
 export const listeningPortsOf = (
   pids: ReadonlyArray<number>,
   table: ReadonlyMap<number, number> | (() => ReadonlyMap<number, number>) = listeningSockets,
+  inodesOf: (pid: number) => ReadonlyArray<number> = socketInodesOf,
 ): ReadonlyArray<number> => {
-  const inodes = pids.flatMap(socketInodesOf)
+  const inodes = pids.flatMap(inodesOf)
   if (inodes.length === 0) return []
   const sockets = typeof table === "function" ? table() : table
   const ports = new Set<number>()

@@ -129,7 +129,9 @@ export const makeProjectRegistry = (options: ProjectRegistryOptions = {}) =>
             return {
               ...known,
               config: loaded.right,
-              definitions: configDefinitions(loaded.right),
+              // the loader's cache gives the same configuration while the files are unchanged
+              definitions:
+                previous?.config === loaded.right ? previous.definitions : configDefinitions(loaded.right),
               problems: [],
               problem: undefined,
             }
@@ -148,8 +150,11 @@ export const makeProjectRegistry = (options: ProjectRegistryOptions = {}) =>
     /** Publishes a configuration that loaded again, or problems new since the last load. */
     const publishChange = (p: ProjectState, was: ProjectState | undefined) => {
       if (was === undefined) return Effect.void
+      // read again but the same (a file too young for the loader's cache): nothing to announce
+      const changed = (a: ProjectState["config"], b: ProjectState["config"]) =>
+        a !== b && (was.problem !== undefined || JSON.stringify(a) !== JSON.stringify(b))
       if (p.problem === undefined)
-        return p.config !== was.config && p.config !== undefined
+        return p.config !== undefined && changed(p.config, was.config)
           ? events.publish({ _tag: "ConfigReloaded", dir: p.dir })
           : Effect.void
       if (p.problem === was.problem) return Effect.void

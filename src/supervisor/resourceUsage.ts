@@ -12,6 +12,12 @@ export interface DaemonUsage {
   readonly memoryBytes: number
 }
 
+/** The daemon's resolved ports in order, the first that is listening; else its lowest listening port; else null. */
+export const activePort = (
+  resolved: ReadonlyArray<number>,
+  listening: ReadonlyArray<number>,
+): number | null => resolved.find((p) => listening.includes(p)) ?? listening[0] ?? null
+
 /**
  * Usage of each running daemon from the sampler's shared pass (nothing is read when none runs):
  * its process tree (descendants and process group). `activePort` prefers the daemon's resolved
@@ -34,7 +40,7 @@ export const daemonUsage = (
       const tree = trees.get(r.pid as number)
       const listening = ports[i] ?? []
       out.set(r.def.id.qualified, {
-        activePort: r.ports.find((p) => listening.includes(p)) ?? listening[0] ?? null,
+        activePort: activePort(r.ports, listening),
         cpuPercent: tree?.cpuPercent ?? 0,
         memoryBytes: tree?.memoryBytes ?? 0,
       })

@@ -54,6 +54,8 @@ export const makeFakeControl = (sup: SupervisorShape) =>
       entry: () => unfaked("entry"),
       listFrom: () => unfaked("listFrom"),
       resolveFrom: () => unfaked("resolveFrom"),
+      reportWatchProblem: (id, problem) => sup.setWatchProblem(id, problem),
+      shutdown: (mode) => (mode === "keep" ? sup.detach : Effect.as(sup.stopAll, 0)),
     }
     return { layer: Layer.succeed(Control, service), service, commands: Ref.get(sent) } satisfies FakeControl
   })

@@ -7,9 +7,9 @@ import type { ApiDaemonEntry, ControlResult } from "../domain/ApiDaemonEntry.js"
 import { Command } from "../domain/Command.js"
 import { actionCommand, actionFailure } from "../domain/daemonAction.js"
 import { LogStreamItem } from "../domain/LogEntry.js"
-import { EventStreamItem } from "../domain/SupervisorEvent.js"
+import { LiveStreamItem } from "../domain/SupervisorEvent.js"
 import type { Verb } from "./keys.js"
-import { type LiveSignal, liveDaemons, opened } from "./live.js"
+import { closed, type LiveSignal, liveDaemons, opened } from "./live.js"
 
 // What the dashboard asks of the supervisor, through the CLI's own client (src/cli/client.ts):
 // the same socket and version check. `supervisor tui` has started the supervisor if needed
@@ -27,19 +27,19 @@ const reason = (cause: Cause.Cause<unknown>): string => {
 /** `GET /api/daemons`. */
 export const listDaemons = Effect.flatMap(SupervisorClient, (c) => c.api.daemons.list())
 
-const decodeEvent = Schema.decodeUnknownOption(EventStreamItem)
+const decodeEvent = Schema.decodeUnknownOption(LiveStreamItem)
 
 /**
- * `GET /api/events` as ndjson: `Open` once its headers came (at each (re)connection), then each
- * item (one of a kind this dashboard does not know is skipped). A stream that ends or fails (the
- * supervisor restarted) is opened again a second later, forever.
+ * `GET /api/events?usage=true` as ndjson: `Open` once its headers came (at each (re)connection),
+ * then each item (one of a kind this dashboard does not know is skipped), `Closed` when it ends
+ * or fails (the supervisor restarted); it is opened again a second later, forever.
  */
 export const eventSignals: Stream.Stream<LiveSignal, never, SupervisorClient> = Stream.unwrapScoped(
   Effect.gen(function* () {
     const c = yield* SupervisorClient
     // any answer but 200 fails with the HTTP client's ResponseError (the request and its status)
     const res = yield* c.http
-      .execute(HttpClientRequest.get("http://localhost/api/events"))
+      .execute(HttpClientRequest.get("http://localhost/api/events?usage=true"))
       .pipe(Effect.flatMap(HttpClientResponse.filterStatusOk))
     const items = res.stream.pipe(
       Stream.decodeText(),
@@ -53,12 +53,14 @@ export const eventSignals: Stream.Stream<LiveSignal, never, SupervisorClient> = 
   }),
 ).pipe(
   Stream.catchAllCause(() => Stream.empty),
+  Stream.concat(Stream.make(closed)),
   Stream.repeat(Schedule.spaced("1 second")),
 )
 
 /**
  * Keeps the listing current: again on every event of the stream that changes it and at each
- * (re)connection, and every `usageInterval` for the usage cells (and while the stream is down).
+ * (re)connection, its usage cells from the stream's samples, and every `usageInterval` while the
+ * stream is down.
  */
 export const liveListing = (
   usageInterval: Duration.DurationInput,

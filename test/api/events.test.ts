@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Fiber, Option } from "effect"
 import { makeApiHarness } from "../../src/testing/apiHarness.js"
 
 const STACK = `[daemons.db]
@@ -67,6 +67,55 @@ describe("GET /api/events", () => {
       const bad = yield* h.request("GET", "/api/events?since=soon")
       expect(bad.status).toBe(400)
       expect(bad.text).toContain("since must be an event's seq")
+    }),
+  )
+
+  it.scoped("?usage=true: the usage samples between the events, ndjson and Server-Sent Events", () =>
+    Effect.gen(function* () {
+      const h = yield* makeApiHarness()
+      const dir = h.project("shop", STACK)
+      yield* h.request("POST", "/api/namespaces", { dir })
+      yield* h.request("POST", "/api/daemons/shop%2Fdb/start")
+      const { pid } = (yield* h.request("GET", "/api/daemons/shop%2Fdb")).json as { pid: number }
+      yield* h.trees.set(pid, { memoryBytes: 8192 })
+      const plain = yield* h.openStream("/api/events")
+      const ndjson = yield* h.openStream("/api/events?usage=true")
+      const sse = yield* h.openStream("/api/events?usage=true", { accept: "text/event-stream" })
+      // until a stream subscribed, a sample reaches nobody: sample until both got one
+      const reads = yield* Effect.fork(
+        Effect.all([
+          ndjson.read((t) => t.includes("UsageSampled")),
+          sse.read((t) => t.includes("event: UsageSampled")),
+        ]),
+      )
+      while (Option.isNone(yield* Fiber.poll(reads))) {
+        yield* h.sampleUsage
+        yield* Effect.promise(() => new Promise((ok) => setTimeout(ok, 10)))
+      }
+      const [text, events] = yield* Fiber.join(reads)
+      const sample = lines(text).find((l) => l._tag === "UsageSampled") as unknown as {
+        interval_ms: number
+        daemons: ReadonlyArray<{ id: string; pid: number; memory_bytes: number }>
+      }
+      expect(sample.interval_ms).toBe(5000)
+      expect(sample.daemons).toEqual([expect.objectContaining({ id: "shop/db", pid, memory_bytes: 8192 })])
+      // a sample has no seq: no id line
+      expect(events).toMatch(/\n\nevent: UsageSampled\ndata: \{"_tag":"UsageSampled".*\}\n\n/)
+      // a stream that did not ask gets none; a state change still reaches it
+      yield* h.request("POST", "/api/daemons/shop%2Fdb/stop")
+      const rest = yield* plain.read((t) => t.includes('"to":"stopped"'))
+      expect(rest).not.toContain("UsageSampled")
+      yield* plain.close
+      yield* ndjson.close
+      yield* sse.close
+    }),
+  )
+
+  it.scoped("?usage= that is not a boolean is a 400", () =>
+    Effect.gen(function* () {
+      const h = yield* makeApiHarness()
+      const bad = yield* h.request("GET", "/api/events?usage=sometimes")
+      expect(bad.status).toBe(400)
     }),
   )
 })

@@ -8,7 +8,7 @@ describe("GET /api/usage (in-process API)", () => {
     Effect.gen(function* () {
       const h = yield* makeApiHarness()
       expect((yield* h.request("GET", "/api/usage")).json).toEqual({
-        interval_ms: 2000,
+        interval_ms: 5000,
         capacity: 60,
         daemons: [],
       })

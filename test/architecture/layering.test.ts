@@ -27,6 +27,7 @@
 import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import { describeCycle, fileCycles, importsOf, layeringProblems, readSources } from "./importGraph.js"
+import { commandMembers, supervisorCommandCalls } from "./supervisorCalls.js"
 
 const LEVELS: ReadonlyArray<ReadonlyArray<string>> = [
   ["domain"],
@@ -69,6 +70,36 @@ describe("the layering of src/", () => {
     expect(fileCycles(importsOf(bad)).map(describeCycle).join("\n")).toContain(
       `src/domain/Name.ts:${line} "../cli/commands.js"`,
     )
+  })
+})
+
+describe("one way in: commands reach the Supervisor only through Control", () => {
+  // supervisor/ itself, control/ (the one handler) and the fakes tests use
+  const allowed = ["supervisor", "control", "testing"]
+  const members = commandMembers(sources.get("supervisor/supervisorCommands.ts") ?? "")
+
+  it("knows the Supervisor's commands", () => {
+    expect(members).toEqual(
+      expect.arrayContaining(["start", "stop", "restartIfRunning", "kill", "stopAll", "detach"]),
+    )
+    expect(members).toContain("setWatchProblem")
+  })
+
+  it("has no call of a Supervisor command outside supervisor/ and control/", () => {
+    expect(supervisorCommandCalls(sources, members, allowed)).toEqual([])
+  })
+
+  it("fails on a direct call added to the real sources, naming it", () => {
+    const bad = new Map(sources)
+    const watch = sources.get("automation/watch/Watch.ts") ?? ""
+    const line = watch.split("\n").length + 1
+    bad.set(
+      "automation/watch/Watch.ts",
+      `${watch}\nexport const side = (supervisor: SupervisorShape) => supervisor.stopAll\n`,
+    )
+    expect(supervisorCommandCalls(bad, members, allowed)).toEqual([
+      `src/automation/watch/Watch.ts:${line} supervisor.stopAll`,
+    ])
   })
 })
 

@@ -1,6 +1,6 @@
 /**
  * `GET /api/usage` of a real supervisor (over its Unix socket): samples of the daemons' process
- * trees every 2 s, CPU from a daemon that burns some, and a cleaned daemon forgotten.
+ * trees every 5 s, CPU from a daemon that burns some, and a cleaned daemon forgotten.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { apiGet, type DaemonSandbox, makeDaemonSandbox, STACK_LINE, waitFor } from "./harness.js"
@@ -48,30 +48,30 @@ ready_delay = 0
 afterAll(() => sb?.destroy())
 
 describe("GET /api/usage (e2e)", () => {
-  it("samples each running daemon every 2 s: resident memory, and the CPU of a busy one", async () => {
+  it("samples each running daemon every 5 s: resident memory, and the CPU of a busy one", async () => {
     const u = await usage()
-    expect(u).toMatchObject({ interval_ms: 2000, capacity: 60 })
+    expect(u).toMatchObject({ interval_ms: 5000, capacity: 60 })
     const samples = await waitFor(
       "three samples of app/sleeper",
       async () => {
         const s = await samplesOf("app/sleeper")
         return s.length >= 3 ? s : undefined
       },
-      { timeout: 15_000 },
+      { timeout: 30_000 },
     )
     for (const s of samples) expect(s.memory_bytes).toBeGreaterThan(0)
     for (let i = 1; i < samples.length; i++) {
       const gap = (samples[i]?.at ?? 0) - (samples[i - 1]?.at ?? 0)
       // never sooner than the interval; later on a busy machine, so no upper bound
-      expect(gap).toBeGreaterThanOrEqual(1900)
+      expect(gap).toBeGreaterThanOrEqual(4900)
     }
     // the burner's busy seconds show as CPU in one of its samples
     await waitFor(
       "a busy sample of app/burner",
       async () => (await samplesOf("app/burner")).some((s) => s.cpu_percent > 20) || undefined,
-      { timeout: 15_000 },
+      { timeout: 30_000 },
     )
-  }, 40_000)
+  }, 80_000)
 
   it("a stopped daemon keeps its samples without new ones; a cleaned one is forgotten", async () => {
     expectOk(["stop", "sleeper"])
@@ -82,14 +82,14 @@ describe("GET /api/usage (e2e)", () => {
     await waitFor(
       "two more samples of app/burner",
       async () => (await samplesOf("app/burner")).length >= Math.min(60, burnerBefore + 2) || undefined,
-      { timeout: 15_000 },
+      { timeout: 30_000 },
     )
     expect((await samplesOf("app/sleeper")).length).toBe(kept)
     expectOk(["clean"]) // forgets the daemons that are not running: app/sleeper
     await waitFor(
       "app/sleeper gone from GET /api/usage",
       async () => !(await usage()).daemons.some((d) => d.id === "app/sleeper") || undefined,
-      { timeout: 15_000 },
+      { timeout: 30_000 },
     )
-  }, 40_000)
+  }, 80_000)
 })

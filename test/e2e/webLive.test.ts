@@ -1,7 +1,8 @@
 /**
  * The web page follows the event stream (GET /api/events as Server-Sent Events) rather than
  * polling the list: a daemon started from the CLI shows on the page while the page's timers are
- * paused (Playwright's clock), and an idle page asks for the list only at the usage refresh.
+ * paused (Playwright's clock), and an idle page asks for nothing: the stream's usage samples
+ * update it.
  */
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -9,8 +10,8 @@ import { type DaemonSandbox, freePort, makeDaemonSandbox } from "./harness.js"
 import { launchChromium, row, WAIT, waitStatus } from "./webPage.js"
 
 const T = 60_000
-/** The page's slow refresh of the usage columns (REFRESH_MS of src/web/script/base.ts). */
-const USAGE_REFRESH_MS = 5000
+/** How often the stream brings a usage sample (HISTORY_INTERVAL of src/automation/history/UsageHistory.ts). */
+const USAGE_INTERVAL_MS = 5000
 
 let sb: DaemonSandbox
 let dir: string
@@ -47,15 +48,6 @@ const pauseSoon = async (page: Page): Promise<void> => {
     }
   }
 }
-
-/** When the page asked for the list, in the page's own milliseconds (its resource timings). */
-const listRequests = (page: Page): Promise<Array<number>> =>
-  page.evaluate(() =>
-    performance
-      .getEntriesByType("resource")
-      .filter((e) => new URL(e.name).pathname.endsWith("/api/daemons"))
-      .map((e) => e.startTime),
-  )
 
 beforeAll(async () => {
   sb = makeDaemonSandbox()
@@ -105,24 +97,32 @@ describe("web page on the event stream (e2e, Chromium)", () => {
   )
 
   it(
-    "an idle page asks for the list only at the usage refresh, not every second",
+    "an idle page asks for nothing while the stream is up: the stream's usage samples draw its sparklines",
     async () => {
       const page = await livePage(false)
-      // two more list requests after the one of the stream's opening: timer-driven, nothing happens
-      const seen = (await listRequests(page)).length
-      await page.waitForFunction(
-        (n) =>
-          performance
-            .getEntriesByType("resource")
-            .filter((e) => new URL(e.name).pathname.endsWith("/api/daemons")).length >=
-          n + 2,
-        seen,
-        { timeout: 4 * USAGE_REFRESH_MS },
-      )
-      const times = await listRequests(page)
-      const gap = (times.at(-1) ?? 0) - (times.at(-2) ?? 0)
-      // a timer never fires early; the old poll asked every 2 s
-      expect(gap).toBeGreaterThanOrEqual(USAGE_REFRESH_MS - 50)
+      const asked: Array<string> = []
+      page.on("request", (r) => {
+        const path = new URL(r.url()).pathname
+        if (path.includes("/api/")) asked.push(path)
+      })
+      /** How many points the memory sparkline of live/web has (its `data-values`). */
+      const points = async () =>
+        ((await row(page, "live/web").locator("svg.spark-memory").getAttribute("data-values")) ?? "")
+          .split(",")
+          .filter((v) => v !== "").length
+      // a sample comes over the stream (one every USAGE_INTERVAL_MS); by then the list asked for
+      // at the stream's opening has come long ago
+      const before = await points()
+      await expect
+        .poll(points, { timeout: 6 * USAGE_INTERVAL_MS, interval: 200 })
+        .toBeGreaterThanOrEqual(before + 1)
+      asked.length = 0
+      // and another, with no request of the page in between
+      const next = await points()
+      await expect
+        .poll(points, { timeout: 6 * USAGE_INTERVAL_MS, interval: 200 })
+        .toBeGreaterThanOrEqual(next + 1)
+      expect(asked).toEqual([])
       expect(await page.locator("body").getAttribute("data-stream")).toBe("live")
       await page.context().close()
     },

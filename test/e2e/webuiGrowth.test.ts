@@ -130,12 +130,12 @@ describe("web page (e2e, Chromium)", () => {
     async () => {
       const page = await loggedInPage()
       const spark = (kind: string) => row(page, "app/web").locator(`svg.spark-${kind}`)
-      // three samples at least: a line, not a dot
+      // three samples at least: a line, not a dot (the stream brings one every 5 s)
       await waitFor(
         "three memory samples",
         async () =>
           ((await spark("memory").getAttribute("data-values")) ?? "").split(",").length >= 3 || undefined,
-        { timeout: WAIT },
+        { timeout: 3 * WAIT },
       )
       for (const [kind, field] of [
         ["cpu", "cpu_percent"],
@@ -152,7 +152,7 @@ describe("web page (e2e, Chromium)", () => {
           capacity: number
           daemons: Array<{ id: string; samples: Array<Record<string, number>> }>
         }
-        expect(usage).toMatchObject({ interval_ms: 2000, capacity: 60 })
+        expect(usage).toMatchObject({ interval_ms: 5000, capacity: 60 })
         const api = usage.daemons.find((d) => d.id === "app/web")?.samples.map((s) => s[field]) ?? []
         // (once the history is full, its oldest sample may have gone since the page drew it)
         const drawn = api.length === usage.capacity ? values.slice(1) : values

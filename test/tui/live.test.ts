@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber, Queue, Ref, Stream, TestClock } from "effect"
 import type { ApiDaemonEntry } from "../../src/domain/ApiDaemonEntry.js"
-import type { EventStreamItem } from "../../src/domain/SupervisorEvent.js"
-import { type LiveSignal, liveDaemons, opened } from "../../src/tui/live.js"
+import type { EventStreamItem, LiveStreamItem, UsageSampled } from "../../src/domain/SupervisorEvent.js"
+import { closed, type LiveSignal, liveDaemons, opened } from "../../src/tui/live.js"
 import { toRows } from "../../src/tui/model.js"
 import { entry } from "./fixtures.js"
 
@@ -29,7 +29,16 @@ const storage: EventStreamItem = {
   code: "ENOSPC",
   message: "no space left on device",
 }
-const item = (i: EventStreamItem): LiveSignal => ({ _tag: "Item", item: i })
+const sample: UsageSampled = {
+  _tag: "UsageSampled",
+  at: 0,
+  interval_ms: 5000,
+  daemons: [
+    { id: "app/web", pid: 4242, cpu_percent: 37.5, memory_bytes: 99, active_port: 8080, uptime_secs: 600 },
+    { id: "app/api", pid: 78, cpu_percent: 50, memory_bytes: 1, active_port: null, uptime_secs: 1 },
+  ],
+}
+const item = (i: LiveStreamItem): LiveSignal => ({ _tag: "Item", item: i })
 
 /** The dashboard's loop over a fake stream and a fake listing: what it fetched and what it showed. */
 const setup = Effect.gen(function* () {
@@ -48,7 +57,7 @@ const setup = Effect.gen(function* () {
   )
   /** The status cell of the next listing shown. */
   const nextStatus = Queue.take(shown).pipe(Effect.map((e) => toRows(e)[0]?.cells[1]))
-  return { signals, daemons, fetches, fiber, nextStatus }
+  return { signals, daemons, fetches, fiber, nextStatus, shown }
 })
 
 describe("the dashboard's live listing", () => {
@@ -66,7 +75,7 @@ describe("the dashboard's live listing", () => {
   )
 
   it.effect(
-    "a (re)connection fetches the list; a storage problem does not; the usage refresh comes every 5 s",
+    "a (re)connection fetches the list; a storage problem does not; while the stream is up nothing is polled",
     () =>
       Effect.gen(function* () {
         const s = yield* setup
@@ -75,12 +84,53 @@ describe("the dashboard's live listing", () => {
         yield* s.nextStatus
         assert.strictEqual(yield* Ref.get(s.fetches), 2)
         yield* Queue.offer(s.signals, item(storage))
-        yield* TestClock.adjust("4 seconds")
+        yield* TestClock.adjust("60 seconds")
         assert.strictEqual(yield* Ref.get(s.fetches), 2)
-        yield* TestClock.adjust("1 second")
-        yield* s.nextStatus
-        assert.strictEqual(yield* Ref.get(s.fetches), 3)
         yield* Fiber.interrupt(s.fiber)
       }),
+  )
+
+  it.effect("while the stream is down the list is polled every 5 s, and again once it is back", () =>
+    Effect.gen(function* () {
+      const s = yield* setup
+      yield* s.nextStatus
+      yield* Queue.offer(s.signals, opened)
+      yield* s.nextStatus
+      yield* Queue.offer(s.signals, closed)
+      yield* TestClock.adjust("5 seconds")
+      yield* s.nextStatus
+      assert.strictEqual(yield* Ref.get(s.fetches), 3)
+      yield* TestClock.adjust("5 seconds")
+      yield* s.nextStatus
+      assert.strictEqual(yield* Ref.get(s.fetches), 4)
+      yield* Queue.offer(s.signals, opened)
+      yield* s.nextStatus
+      yield* TestClock.adjust("20 seconds")
+      assert.strictEqual(yield* Ref.get(s.fetches), 5)
+      yield* Fiber.interrupt(s.fiber)
+    }),
+  )
+
+  it.effect("a usage sample updates the cells of the list shown, without a fetch", () =>
+    Effect.gen(function* () {
+      const s = yield* setup
+      yield* Ref.set(s.daemons, [entry("app/web", "running"), entry("app/api", "running", { pid: 77 })])
+      yield* Queue.offer(s.signals, opened)
+      yield* Queue.take(s.shown)
+      yield* Queue.take(s.shown)
+      const fetched = yield* Ref.get(s.fetches)
+      yield* Queue.offer(s.signals, item(sample))
+      const shown = yield* Queue.take(s.shown)
+      assert.strictEqual(yield* Ref.get(s.fetches), fetched)
+      const web = shown.find((e) => e.id.qualified === "app/web")
+      assert.deepStrictEqual(
+        [web?.cpu_percent, web?.memory_bytes, web?.active_port, web?.uptime_secs],
+        [37.5, 99, 8080, 600],
+      )
+      // the sample's pid is not this run's: the cells wait for the list
+      const api = shown.find((e) => e.id.qualified === "app/api")
+      assert.deepStrictEqual([api?.cpu_percent, api?.uptime_secs], [1.25, 75])
+      yield* Fiber.interrupt(s.fiber)
+    }),
   )
 })

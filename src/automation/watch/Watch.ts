@@ -194,7 +194,7 @@ export const WatchLive = (options: WatchLiveOptions = {}) =>
               .pipe(
                 Effect.catchAll((e) => Effect.logWarning(`cannot write to the log of ${id}: ${e.message}`)),
               ),
-          problem: supervisor.setWatchProblem,
+          problem: control.reportWatchProblem,
           backend: options.backend ?? chokidarBackend,
           stateDir: options.stateDir,
         },

@@ -4,7 +4,7 @@
  */
 export const BASE = `
 "use strict";
-/** The usage columns' refresh (CPU and memory are samples, not events); also the poll while the event stream is down. */
+/** The poll while the event stream is down (when it is up, it brings the changes and the usage samples). */
 const REFRESH_MS = 5000;
 const $ = (id) => document.getElementById(id);
 
@@ -61,6 +61,7 @@ function showLogin() {
   stopEvents();
   closeLogs();
   rows.clear();
+  lastList = null;
   cursorId = null;
   $("daemons").replaceChildren();
   $("stats").textContent = "";
@@ -115,19 +116,28 @@ $("logout").addEventListener("click", async () => {
 
 let refreshTimer;
 let refreshSeq = 0;
+/** The last list shown: the event stream's usage samples update its cells. */
+let lastList = null;
 /** A refresh is under way; another was asked for meanwhile (an event): run it once this one ends. */
 let refreshing = false;
 let refreshAgain = false;
 
-/** A refresh for an event: at once, or right after the one under way (a burst of events makes two). */
+/** The next refresh also fetches the usage history (at a (re)connection or a poll, not for an event). */
+let historyWanted = true;
+
+/**
+ * A refresh for an event: at once, or right after the one under way (a burst of events makes two).
+ * Without the usage history: the stream's samples keep the sparklines.
+ */
 function refreshSoon() {
   if (refreshing) refreshAgain = true;
-  else refreshNow();
+  else refreshNow(false);
 }
 
-/** Fetches the list, the usage history, the stats and the projects now, then every REFRESH_MS. */
-async function refreshNow() {
+/** Fetches the list, the usage history, the stats and the projects now, then every REFRESH_MS while the stream is down. */
+async function refreshNow(withHistory) {
   clearTimeout(refreshTimer);
+  if (withHistory !== false) historyWanted = true;
   const seq = ++refreshSeq;
   refreshing = true;
   refreshAgain = false;
@@ -137,27 +147,30 @@ async function refreshNow() {
     if (seq === refreshSeq) refreshing = false;
   }
   if (seq !== refreshSeq || !$("login").hidden) return;
-  if (refreshAgain) refreshNow();
-  // keep polling (also through errors) for the usage columns
-  else refreshTimer = setTimeout(refreshNow, REFRESH_MS);
+  if (refreshAgain) refreshNow(false);
+  // without the stream, keep polling (also through errors)
+  else if (document.body.dataset.stream !== "live") refreshTimer = setTimeout(refreshNow, REFRESH_MS);
 }
 
 async function refreshOnce(seq) {
   const get = (path) => fetch(path, { cache: "no-store", signal: AbortSignal.timeout(10000) });
   const json = async (res) => (res.ok ? res.json() : null);
   try {
+    const withHistory = historyWanted;
+    historyWanted = false;
     const [list, usage, stats, projects] = await Promise.all(
-      ["api/daemons", "api/usage", "api/stats", "api/namespaces"].map(get),
+      ["api/daemons", withHistory ? "api/usage" : null, "api/stats", "api/namespaces"].map((p) => p && get(p)),
     );
     if (seq !== refreshSeq) return;
     if (list.status === 401) return showLogin();
     showApp();
-    const [usageBody, statsBody, projectsBody] = await Promise.all([json(usage), json(stats), json(projects)]);
+    const [usageBody, statsBody, projectsBody] = await Promise.all([usage && json(usage), json(stats), json(projects)]);
     if (seq !== refreshSeq) return;
     if (usageBody) setUsage(usageBody);
     if (!list.ok) showBanner("cannot list the daemons: " + (await problemText(list)));
     else {
-      renderDaemons(await list.json());
+      lastList = await list.json();
+      renderDaemons(lastList);
       showBanner("");
     }
     if (statsBody) renderStats(statsBody);

@@ -1,8 +1,10 @@
 /**
- * The page follows the supervisor's events (`api/events` as Server-Sent Events, with the session
- * cookie like every other request): a daemon's state, readiness, automation or a configuration
- * event re-fetches the list, and so does every (re)connection, so nothing between the last list
- * and the stream is missed. While the stream is down the page polls (REFRESH_MS) and reconnects.
+ * The page follows the supervisor's events (`api/events?usage=true` as Server-Sent Events, with
+ * the session cookie like every other request): a daemon's state, readiness, automation or a
+ * configuration event re-fetches the list, and so does every (re)connection, so nothing between
+ * the last list and the stream is missed; the usage samples update the CPU, memory, port and
+ * uptime cells and the sparklines. While the stream is down the page polls (REFRESH_MS) and
+ * reconnects.
  */
 export const LIVE = `
 const STREAM_RETRY_MS = 5000;
@@ -23,21 +25,42 @@ function setLive(on) {
 function followEvents() {
   if (eventSource || typeof EventSource === "undefined") return;
   clearTimeout(streamRetry);
-  const source = new EventSource("api/events");
+  const source = new EventSource("api/events?usage=true");
   eventSource = source;
   source.addEventListener("open", () => {
     setLive(true);
+    historyWanted = true; // what the stream may have missed while down
     refreshSoon();
   });
   for (const type of LIVE_EVENTS) source.addEventListener(type, () => refreshSoon());
+  source.addEventListener("UsageSampled", (event) => applyUsage(JSON.parse(event.data)));
   source.addEventListener("error", () => {
     // reconnect afresh (no Last-Event-ID: a restarted supervisor counts from 1 again), then re-fetch all
     source.close();
     if (eventSource !== source) return;
     eventSource = null;
     setLive(false);
-    if ($("login").hidden) streamRetry = setTimeout(followEvents, STREAM_RETRY_MS);
+    if (!$("login").hidden) return;
+    streamRetry = setTimeout(followEvents, STREAM_RETRY_MS);
+    // poll meanwhile
+    clearTimeout(refreshTimer);
+    refreshTimer = setTimeout(refreshNow, REFRESH_MS);
   });
+}
+
+/** A usage sample: the running daemons' cells and sparklines (a daemon whose pid changed waits for its list). */
+function applyUsage(sample) {
+  addUsage(sample);
+  if (!lastList) return;
+  const byId = new Map(sample.daemons.map((d) => [d.id, d]));
+  lastList = lastList.map((e) => {
+    const d = byId.get(e.id.qualified);
+    if (!d || d.pid !== e.pid) return e;
+    return Object.assign({}, e, {
+      cpu_percent: d.cpu_percent, memory_bytes: d.memory_bytes, active_port: d.active_port, uptime_secs: d.uptime_secs,
+    });
+  });
+  renderDaemons(lastList);
 }
 
 function stopEvents() {

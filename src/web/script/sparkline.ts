@@ -1,4 +1,7 @@
-/** Inline SVG sparklines of each daemon's recent CPU and memory (from `GET /api/usage`). */
+/**
+ * Inline SVG sparklines of each daemon's recent CPU and memory: `GET /api/usage` when the page
+ * (re)connects, then one point per usage sample of the event stream.
+ */
 export const SPARKLINE = `
 const SVG_NS = "http://www.w3.org/2000/svg";
 const SPARK_W = 84, SPARK_H = 20;
@@ -11,6 +14,19 @@ function setUsage(body) {
   usageCapacity = Math.max(2, body.capacity);
   usageIntervalMs = body.interval_ms;
   usageById = new Map(body.daemons.map((d) => [d.id, d.samples]));
+}
+
+/** A usage sample of the event stream (UsageSampled): one more point for each running daemon. */
+function addUsage(sample) {
+  usageIntervalMs = sample.interval_ms;
+  for (const d of sample.daemons) {
+    const samples = usageById.get(d.id) || [];
+    const last = samples[samples.length - 1];
+    if (last && last.at >= sample.at) continue; // already in the history fetched
+    samples.push({ at: sample.at, cpu_percent: d.cpu_percent, memory_bytes: d.memory_bytes });
+    if (samples.length > usageCapacity) samples.splice(0, samples.length - usageCapacity);
+    usageById.set(d.id, samples);
+  }
 }
 
 function svgEl(tag, attrs) {
