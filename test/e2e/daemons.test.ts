@@ -436,7 +436,9 @@ describe("daemon commands (one supervisor)", () => {
       async () => {
         const bad = cli("list", "--status", "bogus")
         expect(bad.status).toBe(2)
-        expect(bad.stderr).toContain('unknown status "bogus": use one of waiting, running, unhealthy, stopping')
+        expect(bad.stderr).toContain(
+          'unknown status "bogus": use one of waiting, running, unhealthy, stopping',
+        )
         const none = cli("list", "--namespace", "nope")
         expect(none.status, none.stderr).toBe(0)
         // nothing on stdout for a script; the hint on stderr
