@@ -14,7 +14,7 @@
 // reader's time on the stored million lines alone. Steps 1-4 repeat `--rounds` times (tools
 // interleaved, order rotated each round); the flood runs once per round and tool. `--only-flood`
 // skips steps 1-4. `--flood json` makes the flood JSON log lines (`{"level":"info","n":N}`, 27 MB
-// in all, under the supervisor's 32 MiB retention threshold; printed by awk) and the supervisor's flood daemons `log_format = "json"`. `--background N` starts N idle processes first (`sleep`),
+// in all, under the supervisor's 32 MiB retention threshold; printed by awk) and the supervisor's flood daemons `log_format = "json"`. `--background N` starts N busy processes first (a shell loop each),
 // for a machine as busy as a developer's: tools that scan every process pay for each one.
 // "## Targets" checks each goal of docs/benchmarks.md on the medians and shows every round's
 // ratio (rounds are interleaved, so round i of each tool ran side by side); a missed target makes
@@ -28,6 +28,7 @@
 // ($SUPERVISOR_BENCH_CACHE, default <tmpdir>/supervisor-bench) with
 // `npm install --prefix <cache>/pm2 pm2@latest` (skip with --no-install); supervisord
 // comes from Debian (`apt-get install -y supervisor`). A missing tool is skipped.
+
 import { spawn, spawnSync } from "node:child_process"
 import {
   copyFileSync,
@@ -45,6 +46,7 @@ import {
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { busyProcesses } from "./busy.mjs"
 
 // ---------------------------------------------------------------------------- options
 const argv = process.argv.slice(2)
@@ -694,12 +696,8 @@ const main = async () => {
   results.load.start = load()
   log(`load average at start: ${results.load.start}`)
   results.machine.background = BACKGROUND
-  for (let i = 0; i < BACKGROUND; i++) {
-    const idle = spawn(SLEEP[0], SLEEP.slice(1), { stdio: "ignore" })
-    track(idle.pid, SLEEP.join(" "))
-    idle.unref()
-  }
-  if (BACKGROUND > 0) log(`${BACKGROUND} idle background processes started`)
+  for (const pid of busyProcesses(BACKGROUND).pids) track(pid, "sh -c 'while :; do :; done'")
+  if (BACKGROUND > 0) log(`${BACKGROUND} busy background processes started`)
 
   const active = []
   for (const t of tools) {
@@ -887,7 +885,7 @@ const report = () => {
   )
   const b = results.build
   console.log(
-    `build: dist/ of ${b.dist} (HEAD ${b.head}${b.dirtySrc ? " with uncommitted changes in src/" : ""}); machine: ${results.machine.cpu}, kernel ${results.machine.kernel}${BACKGROUND > 0 ? `; ${BACKGROUND} idle background processes` : ""}\n`,
+    `build: dist/ of ${b.dist} (HEAD ${b.head}${b.dirtySrc ? " with uncommitted changes in src/" : ""}); machine: ${results.machine.cpu}, kernel ${results.machine.kernel}${BACKGROUND > 0 ? `; ${BACKGROUND} busy background processes` : ""}\n`,
   )
   console.log(
     `load average (1/5/15 min): ${Object.entries(results.load)

@@ -11,8 +11,9 @@
 //    restarts daemons one at a time (`POST /api/commands`, `Restart`, `wait: "none"`), waiting
 //    for each one's `running` event. For every event received: the time of receipt minus its
 //    `at` (when the supervisor published it, same clock). p50 / p90 / p99 / max in ms.
-// `--background N` starts N idle processes first (`sleep`), for a busy machine.
-import { spawn, spawnSync } from "node:child_process"
+// `--background N` starts N busy processes first (bench/busy.mjs), for a busy machine.
+
+import { spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { request } from "node:http"
 import { createServer } from "node:net"
@@ -20,6 +21,7 @@ import { cpus, loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { chromium } from "playwright-core"
+import { busyProcesses } from "./busy.mjs"
 
 const args = process.argv.slice(2)
 const options = { daemons: "200", seconds: "30", changes: "200", background: "0" }
@@ -107,9 +109,7 @@ const post = (path, body) =>
   })
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
 
-const background = Array.from({ length: Number(options.background) }, () =>
-  spawn("sleep", ["3600"], { stdio: "ignore" }),
-)
+const background = busyProcesses(Number(options.background))
 let browser
 try {
   const port = await freePort()
@@ -197,7 +197,7 @@ try {
     `event latency (publish to client, ${sorted.length} events of ${changes} restarts): p50 ${pct(sorted, 50)} ms, p90 ${pct(sorted, 90)} ms, p99 ${pct(sorted, 99)} ms, max ${sorted.at(-1)} ms`,
   )
   console.log(
-    `machine: ${cpus().length} x ${cpus()[0]?.model ?? "unknown CPU"}, node ${process.version}, load average ${loadavg()[0].toFixed(1)}, ${background.length} background processes`,
+    `machine: ${cpus().length} x ${cpus()[0]?.model ?? "unknown CPU"}, node ${process.version}, load average ${loadavg()[0].toFixed(1)}, ${background.pids.length} busy background processes`,
   )
 } finally {
   await browser?.close()
@@ -205,6 +205,6 @@ try {
   try {
     cli("supervisor", "stop")
   } catch {}
-  for (const p of background) p.kill()
+  background.stop()
   rmSync(root, { recursive: true, force: true })
 }

@@ -9,12 +9,14 @@
 // from the answer's last byte to the CLI's exit. Then `stop --all` and `clean`. Medians over the
 // rounds (ms; "first" and "last" are the phase's first start and last end after the CLI's spawn).
 // `--background N` starts N busy processes first (`sh -c 'while :; do :; done'`), as bench/daemons.mjs.
+
 import { spawn, spawnSync } from "node:child_process"
 import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { fileURLToPath } from "node:url"
+import { busyProcesses } from "./busy.mjs"
 import { writeSleepersProject } from "./project.mjs"
 
 const argv = process.argv.slice(2)
@@ -46,9 +48,7 @@ const cli = (...a) => {
   if (r.status !== 0) throw new Error(`supervisor ${a.join(" ")}: ${r.stderr}`)
   return r.stdout
 }
-const busy = Array.from({ length: BACKGROUND }, () =>
-  spawn("sh", ["-c", "while :; do :; done"], { stdio: "ignore" }),
-)
+const busy = busyProcesses(BACKGROUND)
 const host = spawn(process.execPath, [...FLAGS, bin, "supervisor", "run"], {
   env: { ...env, SUPERVISOR_TRACE: "1" },
   cwd: "/",
@@ -142,6 +142,6 @@ try {
   } catch {}
   if (host.exitCode === null) await Promise.race([new Promise((r) => host.once("exit", r)), sleep(20_000)])
   if (host.exitCode === null) host.kill("SIGKILL")
-  for (const b of busy) b.kill("SIGKILL")
+  busy.stop()
   rmSync(root, { recursive: true, force: true })
 }
