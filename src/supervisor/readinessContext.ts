@@ -70,6 +70,25 @@ export const ownPids = (
     ]),
   )
 
+/**
+ * The pids a check of daemon `id` (whose run's process is `pid`) looks at for `owner`: its own
+ * run's, or those of the daemon a template named (none while that one has no process).
+ */
+export const pidsOfOwner =
+  (
+    processes: Pick<ProcessServiceShape, "tree" | "groupMembers">,
+    known: Effect.Effect<ReadonlyMap<string, DaemonState>>,
+    id: string,
+    pid: number,
+  ) =>
+  (owner: string | undefined): Effect.Effect<ReadonlyArray<number>> =>
+    owner === undefined || owner === id
+      ? ownPids(processes, pid)
+      : Effect.flatMap(known, (now) => {
+          const theirs = now.get(owner)?.pid
+          return theirs === null || theirs === undefined ? Effect.succeed([]) : ownPids(processes, theirs)
+        })
+
 /** Renders the checks' templates with the daemon's scope, `{{ env.VAR }}` read from the run's environment. */
 export const prepareReadiness =
   ({ logs, config, probes, processes, known: knownNow, templateScope }: ReadinessDeps) =>
@@ -107,13 +126,7 @@ export const prepareReadiness =
               cwd: def.config.dir,
               ...run,
             },
-            treeOf: (owner) =>
-              owner === undefined || owner === id
-                ? ownPids(processes, handle.pid)
-                : Effect.flatMap(knownNow, (now) => {
-                    const pid = now.get(owner)?.pid
-                    return pid === null || pid === undefined ? Effect.succeed([]) : ownPids(processes, pid)
-                  }),
+            treeOf: pidsOfOwner(processes, knownNow, id, handle.pid),
             alive: processes.isAlive(handle.pid, handle.startTime),
           },
           handle.exit,

@@ -7,7 +7,7 @@ import type { DaemonState } from "../DaemonState.js"
 import { type RunAs, shellArgv } from "../environment.js"
 import type { ProbeAnswer, ReadinessProbesShape } from "../readiness/index.js"
 import { renderCheck } from "../readiness/template.js"
-import { ownPids, type ReadinessDeps } from "../readinessContext.js"
+import { pidsOfOwner, type ReadinessDeps } from "../readinessContext.js"
 import { healthAttempt } from "./attempt.js"
 import { type HealthSpec, healthKey, healthSpec } from "./spec.js"
 
@@ -51,13 +51,7 @@ export const prepareHealth =
           healthAttempt(id, spec, {
             probes,
             command,
-            treeOf: (owner) =>
-              owner === undefined || owner === id
-                ? ownPids(processes, handle.pid)
-                : Effect.flatMap(knownNow, (now) => {
-                    const pid = now.get(owner)?.pid
-                    return pid === null || pid === undefined ? Effect.succeed([]) : ownPids(processes, pid)
-                  }),
+            treeOf: pidsOfOwner(processes, knownNow, id, handle.pid),
           }),
       }
     })
