@@ -13,8 +13,9 @@ export const visibleActions = (d: {
   const out: Array<string> = []
   // a disabled daemon cannot be started, a stopping one has a stop under way
   if (d.enabled && !active && type !== "stopping" && type !== "disabled") out.push("start")
-  // an errored daemon waiting for its retry can be stopped: that cancels the retry
-  if (active || (type === "errored" && d.next_retry !== null)) out.push("stop")
+  // an errored daemon waiting for its retry, or a stopped one for its `restart = "always"`
+  // restart, can be stopped: that cancels it
+  if (active || ((type === "errored" || type === "stopped") && d.next_retry !== null)) out.push("stop")
   if (d.enabled && active) out.push("restart")
   out.push(d.enabled ? "disable" : "enable")
   return out

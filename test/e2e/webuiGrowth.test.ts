@@ -208,6 +208,7 @@ describe("web page (e2e, Chromium)", () => {
     expect(of("stopping")).toEqual(["disable"])
     for (const t of ["stopped", "failed", "available", "errored"]) expect(of(t)).toEqual(["start", "disable"])
     expect(of("errored", true, { attempt: 1 })).toEqual(["start", "stop", "disable"])
+    expect(of("stopped", true, { attempt: 1 })).toEqual(["start", "stop", "disable"])
     expect(of("disabled", false)).toEqual(["enable"])
   })
 
