@@ -3,7 +3,6 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as nodePath from "node:path"
 import { promisify } from "node:util"
-import { afterAll } from "vitest"
 
 /**
  * Runs generated completion scripts in the real shells: bash through its completion variables,
@@ -11,8 +10,10 @@ import { afterAll } from "vitest"
  * candidates offered (zsh and fish as `value<TAB>description` when there is a description).
  */
 
+// One directory per test process, removed when it exits: a worker runs one file after another
+// with this module loaded once, so an afterAll of the first file would remove it under the next.
 const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), "usage-completion-"))
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+process.once("exit", () => fs.rmSync(dir, { recursive: true, force: true }))
 
 export const has = (tool: string): boolean => {
   try {
