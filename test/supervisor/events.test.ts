@@ -9,11 +9,11 @@ import {
   expectSleep,
   type Harness,
   makeHarness,
+  spawnCount,
   startReady,
 } from "./helpers.js"
 
 const WEB = "app/web"
-const spawnCount = (h: Harness) => Ref.get(h.fake.spawned).pipe(Effect.map((rs) => rs.length))
 const retryCounts = (h: Harness) =>
   Ref.get(h.fake.spawned).pipe(Effect.map((rs) => rs.map((r) => r.env.SUPERVISOR_RETRY_COUNT)))
 const hookNames = (h: Harness) => h.hooks.pipe(Effect.map((hs) => hs.map((x) => x.hook)))

@@ -278,6 +278,9 @@ export const startReady = (sup: SupervisorShape, def: DaemonDefinition) =>
   })
 
 /** Waits until the fake has received `n` spawn requests (yielding between checks, bounded). */
+/** How many processes the harness's fake process service has spawned so far. */
+export const spawnCount = (h: Harness) => Ref.get(h.fake.spawned).pipe(Effect.map((rs) => rs.length))
+
 export const awaitSpawns = (fake: FakeProcessService, n: number) =>
   Effect.gen(function* () {
     for (let turn = 0; turn < 20_000; turn++) {

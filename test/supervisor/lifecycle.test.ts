@@ -18,12 +18,12 @@ import {
   type Harness,
   makeGate,
   makeHarness,
+  spawnCount,
   startReady,
 } from "./helpers.js"
 
 const WEB = "app/web"
 
-const spawnCount = (h: Harness) => Ref.get(h.fake.spawned).pipe(Effect.map((rs) => rs.length))
 const signalsSent = (h: Harness) => Ref.get(h.fake.signals)
 const statusOf = (h: Harness, id: string) => h.sup.get(id).pipe(Effect.map((r) => r.status))
 const notDone = <A, E>(f: Fiber.Fiber<A, E>) => Fiber.poll(f).pipe(Effect.map(Option.isNone))

@@ -32,6 +32,7 @@ import {
   expectSleepUntil,
   type Harness,
   makeHarness,
+  spawnCount,
   startReady,
 } from "./helpers.js"
 
@@ -84,7 +85,6 @@ const answer = (ok: boolean): ProbeAnswer => ({ ok, output: ok ? "" : "not yet" 
 
 const notDone = <A, E>(f: Fiber.Fiber<A, E>) => Fiber.poll(f).pipe(Effect.map(Option.isNone))
 const statusOf = (h: Harness, id: string) => h.sup.get(id).pipe(Effect.map((r) => r.status))
-const spawnCount = (h: Harness) => Ref.get(h.fake.spawned).pipe(Effect.map((rs) => rs.length))
 const URL_HEALTH = "http://127.0.0.1:3000/health"
 
 describe("readiness: which checks count", () => {

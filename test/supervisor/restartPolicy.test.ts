@@ -10,11 +10,11 @@ import {
   expectSleep,
   type Harness,
   makeHarness,
+  spawnCount,
   startReady,
 } from "./helpers.js"
 
 const WEB = "app/web"
-const spawnCount = (h: Harness) => Ref.get(h.fake.spawned).pipe(Effect.map((rs) => rs.length))
 const supervisorLines = (h: Harness, id: string) =>
   h.logLines(id).pipe(Effect.map((lines) => lines.filter((l) => l.startsWith("[supervisor]"))))
 

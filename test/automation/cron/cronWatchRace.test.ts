@@ -15,6 +15,7 @@ import {
   type Harness,
   makeGate,
   makeHarness,
+  spawnCount,
 } from "../../supervisor/helpers.js"
 
 const WEB = "app/web"
@@ -78,8 +79,6 @@ const settle = (h: Harness) =>
     expect(yield* h.maxLive(WEB)).toBe(1)
     return r
   })
-
-const spawnCount = (h: Harness) => Ref.get(h.fake.spawned).pipe(Effect.map((s) => s.length))
 
 describe("watch restart during a cron `always` restart", () => {
   it.scoped("arriving while the cron restart is stopping the old process: one process, never two", () =>
