@@ -49,7 +49,18 @@ const control = <const Name extends string>(name: Name) =>
 
 /** The spec's public routes. */
 export class DaemonsGroup extends HttpApiGroup.make("daemons")
-  .add(HttpApiEndpoint.get("list", "/daemons").addSuccess(Schema.Array(ApiDaemonEntry)))
+  .add(
+    HttpApiEndpoint.get("list", "/daemons")
+      .setUrlParams(
+        Schema.Struct({
+          /** Only these daemons (qualified IDs, repeated or comma-separated); an unknown one has no entry. */
+          id: Schema.optional(Schema.Union(Schema.String, Schema.Array(Schema.String))),
+          /** `false`: no /proc figures (CPU, memory, active port are 0 and null); default `true`. */
+          usage: Schema.optional(Schema.BooleanFromString),
+        }),
+      )
+      .addSuccess(Schema.Array(ApiDaemonEntry)),
+  )
   .add(
     HttpApiEndpoint.get("get", "/daemons/:id")
       .setPath(idPath)

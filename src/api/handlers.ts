@@ -51,6 +51,10 @@ const countProcesses = () => Effect.sync(() => listPids().length)
 /** The qualified ID of a daemon route's path, or a BadDaemonId (400). */
 const pathId = (path: { readonly id: string }): Effect.Effect<string, BadDaemonId> => qualifiedId(path.id)
 
+/** IDs given as a repeated or comma-separated URL parameter. */
+const idParams = (given: string | ReadonlyArray<string>): Array<string> =>
+  (typeof given === "string" ? [given] : given).flatMap((i) => i.split(",")).filter((i) => i !== "")
+
 export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
   Effect.gen(function* () {
     const sup = yield* Supervisor
@@ -71,7 +75,12 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
         )
     return (
       h
-        .handle("list", () => control.listing({ usage: true }))
+        .handle("list", ({ urlParams }) =>
+          control.listing({
+            usage: urlParams.usage ?? true,
+            ...(urlParams.id === undefined ? {} : { ids: idParams(urlParams.id) }),
+          }),
+        )
         .handle("get", ({ path }) => Effect.flatMap(pathId(path), control.entry))
         // the seed's control routes: aliases of the commands (src/domain/Command.ts)
         .handle(
@@ -134,16 +143,9 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
               lastEventId: request.headers["last-event-id"],
             })
             if (Either.isLeft(since)) return problem(400, "BadRequest", since.left)
-            const given =
-              urlParams.id === undefined
-                ? []
-                : typeof urlParams.id === "string"
-                  ? [urlParams.id]
-                  : urlParams.id
-            const ids = given.flatMap((i) => i.split(",")).filter((i) => i !== "")
             return eventsResponse(events, host, {
               since: since.right,
-              ids,
+              ids: urlParams.id === undefined ? [] : idParams(urlParams.id),
               sse: wantsSse(request.headers.accept),
               usage: urlParams.usage === true ? history.live : undefined,
             })

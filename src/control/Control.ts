@@ -35,9 +35,10 @@ export interface ControlShape {
   /**
    * Every daemon the supervisor runs or ran, plus those of the known projects (their live
    * configuration: ProjectRegistry) that never ran (`available`, or `disabled`); with `usage`,
-   * memory, CPU and the active port from /proc.
+   * memory, CPU and the active port from /proc. With `ids`, only those daemons' entries (an
+   * unknown ID has none): what a live front-end fetches after an event about them.
    */
-  readonly listing: (options: { readonly usage: boolean }) => Effect.Effect<ReadonlyArray<ApiDaemonEntry>>
+  readonly listing: (options: ListingOptions) => Effect.Effect<ReadonlyArray<ApiDaemonEntry>>
   /** One daemon as `listing` shows it; a never-run daemon of any known project too. */
   readonly entry: (id: string) => Effect.Effect<ApiDaemonEntry, DaemonNotFound>
   /** The listing seen from a CLI's directory (`list --json`); undefined when the CLI must say more (warnings). */
@@ -58,6 +59,12 @@ export interface ControlShape {
    * and says how many run.
    */
   readonly shutdown: (mode: "stop" | "keep") => Effect.Effect<number>
+}
+
+/** What `listing` lists: with `usage`, /proc figures; with `ids`, only those daemons. */
+export interface ListingOptions {
+  readonly usage: boolean
+  readonly ids?: ReadonlyArray<string>
 }
 
 /** The one place that selects daemons and starts and stops them in dependency order. */
@@ -86,20 +93,25 @@ export const ControlLive = Layer.effect(
         completion: awaitCompletion(sup),
       })
 
-    /** Every daemon the supervisor knows, as the API lists it. */
-    const known = (usage: boolean) =>
+    /** The daemons the supervisor knows (those of `ids` only, when given), as the API lists them. */
+    const known = (usage: boolean, wanted: ReadonlySet<string> | undefined) =>
       Effect.gen(function* () {
-        const all = yield* sup.list
-        const disabled = yield* sup.disabledIds
+        const list = yield* sup.list
+        const all = wanted === undefined ? list : list.filter((r) => wanted.has(r.def.id.qualified))
+        const disabled = new Set(yield* sup.disabledIds)
         const measured = usage ? yield* daemonUsage(sampler, all) : undefined
         return all.map((r) =>
-          sup.entry(r, disabled.includes(r.def.id.qualified), measured?.get(r.def.id.qualified)),
+          sup.entry(r, disabled.has(r.def.id.qualified), measured?.get(r.def.id.qualified)),
         )
       })
-    const listing = (options: { readonly usage: boolean }) =>
+    const listing = (options: ListingOptions) =>
       Effect.gen(function* () {
-        const entries = yield* known(options.usage)
-        return yield* slugged(mergeDefinitions(entries, yield* sup.disabledIds, yield* projects.definitions))
+        const wanted = options.ids === undefined ? undefined : new Set(options.ids)
+        const entries = yield* known(options.usage, wanted)
+        const definitions = yield* projects.definitions
+        const defs =
+          wanted === undefined ? definitions : definitions.filter((d) => wanted.has(d.id.qualified))
+        return yield* slugged(mergeDefinitions(entries, yield* sup.disabledIds, defs))
       })
 
     const loadFrom = (options: LoadOptions): Effect.Effect<ResolvedConfig | undefined> =>

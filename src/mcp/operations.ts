@@ -151,7 +151,7 @@ export const operations = (connect: Connect, here: LoadOptions) => {
     /** `GET /api/daemons`: every daemon the supervisor knows, or those of `namespace`. */
     list: (namespace: string | undefined) =>
       withApi(false, (_config, api) =>
-        Effect.map(api.daemons.list(), (all) =>
+        Effect.map(api.daemons.list({ urlParams: {} }), (all) =>
           namespace === undefined ? all : all.filter((d) => d.id.namespace === namespace),
         ),
       ),
@@ -160,7 +160,7 @@ export const operations = (connect: Connect, here: LoadOptions) => {
     status: (typed: string) =>
       withApi(false, (config, api) =>
         Effect.gen(function* () {
-          const known = yield* api.daemons.list()
+          const known = yield* api.daemons.list({ urlParams: {} })
           const id = yield* resolveId(typed, config, known)
           const e: ApiDaemonEntry =
             known.find((x) => x.id.qualified === id) ?? (yield* api.daemons.get({ path: { id } }))
@@ -243,7 +243,7 @@ export const operations = (connect: Connect, here: LoadOptions) => {
           const after = options.since === undefined ? undefined : parseTimeArg(options.since)
           if (after !== undefined && Either.isLeft(after))
             return yield* new ToolFailure({ message: `error: ${after.left}` })
-          const id = yield* resolveId(typed, config, yield* api.daemons.list())
+          const id = yield* resolveId(typed, config, yield* api.daemons.list({ urlParams: {} }))
           // subscribed first (the retained events too, with a point to look from), then the state
           const response = yield* openEvents(http, { ids: [id], since: after === undefined ? undefined : 0 })
           const now = yield* api.daemons.get({ path: { id } })

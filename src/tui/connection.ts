@@ -24,8 +24,11 @@ const reason = (cause: Cause.Cause<unknown>): string => {
   return /ENOENT|ECONNREFUSED|Transport error|socket/i.test(text) ? "the supervisor is not answering" : text
 }
 
-/** `GET /api/daemons`. */
-export const listDaemons = Effect.flatMap(SupervisorClient, (c) => c.api.daemons.list())
+/** `GET /api/daemons`: the whole list, or (given IDs) those daemons' entries without usage figures. */
+export const listDaemons = (ids?: ReadonlyArray<string>) =>
+  Effect.flatMap(SupervisorClient, (c) =>
+    c.api.daemons.list({ urlParams: ids === undefined ? {} : { id: [...ids], usage: false } }),
+  )
 
 const decodeEvent = Schema.decodeUnknownOption(LiveStreamItem)
 

@@ -187,6 +187,26 @@ describe("HTTP API on TCP (e2e)", () => {
   )
 
   it(
+    "GET /api/daemons?id=…&usage=false lists only those daemons, without the /proc figures",
+    async () => {
+      type Entry = { id: { qualified: string }; pid: number | null; memory_bytes: number }
+      const all = json(await http("GET", "/api/daemons")) as Array<Entry>
+      expect(all.map((e) => e.id.qualified)).toEqual(expect.arrayContaining(["app/web", "app/idle"]))
+      expect(all.find((e) => e.id.qualified === "app/web")?.memory_bytes).toBeGreaterThan(0)
+      const some = json(
+        await http("GET", "/api/daemons?usage=false&id=app%2Fweb&id=app%2Fnope"),
+      ) as Array<Entry>
+      expect(some.map((e) => e.id.qualified)).toEqual(["app/web"])
+      expect(some[0]?.pid).toBe(all.find((e) => e.id.qualified === "app/web")?.pid)
+      expect(some[0]?.memory_bytes).toBe(0)
+      const comma = json(await http("GET", "/api/daemons?id=app%2Fidle,app%2Fweb")) as Array<Entry>
+      expect(comma.map((e) => e.id.qualified)).toEqual(["app/idle", "app/web"])
+      expect((await http("GET", "/api/daemons?usage=maybe")).status).toBe(400)
+    },
+    T,
+  )
+
+  it(
     "an ID that is not ONE url-encoded segment is 400 with a JSON error",
     async () => {
       for (const path of ["/api/daemons/app/web", "/api/daemons/app/web/start", "/api/logs/app/web/tail"]) {
@@ -554,7 +574,7 @@ describe("HTTP API on TCP (e2e)", () => {
       const { FetchHttpClient } = await import("@effect/platform")
       const program = Effect.gen(function* () {
         const api = yield* client.makeSupervisorClient({ baseUrl: base, token })
-        const list = yield* api.daemons.list()
+        const list = yield* api.daemons.list({ urlParams: {} })
         const stop = yield* api.daemons.stop({ path: { id: "app/idle" } })
         const start = yield* api.daemons.start({ path: { id: "app/idle" } })
         const one = yield* api.daemons.get({ path: { id: "app/idle" } })
@@ -568,7 +588,7 @@ describe("HTTP API on TCP (e2e)", () => {
       const wrong = client.makeSupervisorClient({ baseUrl: base, token: "nope" })
       const denied = await Effect.runPromise(
         wrong.pipe(
-          Effect.flatMap((api) => api.daemons.list()),
+          Effect.flatMap((api) => api.daemons.list({ urlParams: {} })),
           Effect.either,
           Effect.provide(FetchHttpClient.layer),
         ),

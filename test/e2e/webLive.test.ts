@@ -1,8 +1,8 @@
 /**
  * The web page follows the event stream (GET /api/events as Server-Sent Events) rather than
  * polling the list: a daemon started from the CLI shows on the page while the page's timers are
- * paused (Playwright's clock), and an idle page asks for nothing: the stream's usage samples
- * update it.
+ * paused (Playwright's clock), its events fetching its entry alone, and an idle page asks for
+ * nothing: the stream's usage samples update it.
  */
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -84,13 +84,17 @@ describe("web page on the event stream (e2e, Chromium)", () => {
       await waitStatus(page, "live/web", "running")
       // from here no timer of the page fires: only the event stream can bring the change
       await pauseSoon(page)
-      let asked = 0
+      const asked: Array<string> = []
       page.on("request", (r) => {
-        if (new URL(r.url()).pathname.endsWith("/api/daemons")) asked++
+        const url = new URL(r.url())
+        if (url.pathname.includes("/api/"))
+          asked.push(`${url.pathname.replace(/.*\/api\//, "")}${url.search}`)
       })
       ok(["start", "later"])
       await waitStatus(page, "live/later", "running")
-      expect(asked).toBeGreaterThan(0)
+      // the events about live/later fetched its entry alone, not the whole list
+      expect(asked.length).toBeGreaterThan(0)
+      expect(new Set(asked)).toEqual(new Set(["daemons?usage=false&id=live%2Flater"]))
       await page.context().close()
     },
     T,

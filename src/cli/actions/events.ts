@@ -42,7 +42,7 @@ export const events = (o: EventsOptions) =>
           const c = yield* SupervisorClient
           let ids: ReadonlyArray<string> = []
           if (o.ids.length > 0) {
-            const known = yield* c.api.daemons.list().pipe(Effect.orDie)
+            const known = yield* c.api.daemons.list({ urlParams: {} }).pipe(Effect.orDie)
             ids = yield* Effect.forEach(o.ids, (id) =>
               Effect.flatMap(withSlugProjects(config, [id]), (cfg) => resolveId(id, cfg, known)),
             )

@@ -88,7 +88,7 @@ export const logs = (o: LogsOptions) =>
         Effect.gen(function* () {
           const c = yield* SupervisorClient
           if (o.clear) {
-            const known = yield* c.api.daemons.list().pipe(Effect.orDie)
+            const known = yield* c.api.daemons.list({ urlParams: {} }).pipe(Effect.orDie)
             const ids =
               o.ids.length > 0
                 ? yield* Effect.forEach(o.ids, (id) =>
@@ -113,7 +113,7 @@ export const logs = (o: LogsOptions) =>
           // a line names its daemon when several are read
           const many =
             o.ids.length === 0
-              ? (yield* c.api.daemons.list().pipe(Effect.orDie)).length > 1
+              ? (yield* c.api.daemons.list({ urlParams: {} }).pipe(Effect.orDie)).length > 1
               : o.ids.length > 1
           const grep = o.grep.length === 0 ? undefined : o.grep
           const line = (e: LogEntry, severalDaemons: boolean) => {

@@ -1,13 +1,19 @@
+import { eventDaemon, PATCH_MOST, patchListing } from "../../domain/liveListing.js"
+
 /**
  * The page follows the supervisor's events (`api/events?usage=true` as Server-Sent Events, with
- * the session cookie like every other request): a daemon's state, readiness, automation or a
- * configuration event re-fetches the list, and so does every (re)connection, so nothing between
- * the last list and the stream is missed; the usage samples update the CPU, memory, port and
+ * the session cookie like every other request): an event about a daemon (state, readiness,
+ * retry, automation) fetches that daemon's entry and patches it in; a configuration event, a gap
+ * and every (re)connection fetch the whole list, so nothing between the last list and the stream
+ * is missed (src/domain/liveListing.ts); the usage samples update the CPU, memory, port and
  * uptime cells and the sparklines. While the stream is down the page polls (REFRESH_MS) and
  * reconnects.
  */
 export const LIVE = `
 const STREAM_RETRY_MS = 5000;
+const eventDaemon = ${eventDaemon.toString()};
+const patchListing = ${patchListing.toString()};
+const PATCH_MOST = ${PATCH_MOST};
 /** The events that change what the table or the problems banner show; a gap marker too. */
 const LIVE_EVENTS = [
   "DaemonStateChanged", "ReadinessPassed", "ReadinessFailed", "RetryScheduled",
@@ -32,7 +38,8 @@ function followEvents() {
     historyWanted = true; // what the stream may have missed while down
     refreshSoon();
   });
-  for (const type of LIVE_EVENTS) source.addEventListener(type, () => refreshSoon());
+  for (const type of LIVE_EVENTS)
+    source.addEventListener(type, (event) => refreshSoon(eventDaemon(Object.assign({ _tag: type }, JSON.parse(event.data)))));
   source.addEventListener("UsageSampled", (event) => applyUsage(JSON.parse(event.data)));
   source.addEventListener("error", () => {
     // reconnect afresh (no Last-Event-ID: a restarted supervisor counts from 1 again), then re-fetch all
