@@ -10,11 +10,12 @@
 // 3. Latency: a client follows `GET /api/events` (ndjson, over the Unix socket) while the bench
 //    restarts daemons one at a time (`POST /api/commands`, `Restart`, `wait: "none"`), waiting
 //    for each one's `running` event. For every event received: the time of receipt minus its
-//    `at` (when the supervisor published it, same clock). p50 / p90 / p99 / max in ms.
+//    `at` (when the supervisor published it, same clock). p50 / p90 / p99 / max in ms. Once
+//    before the front-ends open, once with both open (with the CPU each party used meanwhile).
 // `--background N` starts N busy processes first (bench/busy.mjs), for a busy machine.
 
 import { spawnSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { request } from "node:http"
 import { createServer } from "node:net"
 import { cpus, loadavg, tmpdir } from "node:os"
@@ -107,6 +108,78 @@ const post = (path, body) =>
     req.on("error", fail)
     req.end(JSON.stringify(body))
   })
+/** Follows the stream while `changes` daemons restart one at a time (from the `offset`th): every event's latency, sorted. */
+const latencyPhase = async (changes, offset) => {
+  const latencies = []
+  let waiting
+  const stream = request(
+    { socketPath, path: "/api/events", headers: { accept: "application/x-ndjson" } },
+    (res) => {
+      let rest = ""
+      res.setEncoding("utf8")
+      res.on("data", (chunk) => {
+        const now = Date.now()
+        const lines = (rest + chunk).split("\n")
+        rest = lines.pop()
+        for (const line of lines) {
+          if (line.trim() === "") continue
+          const event = JSON.parse(line)
+          if (typeof event.at !== "number") continue
+          latencies.push(now - event.at)
+          if (waiting?.(event)) waiting = undefined
+        }
+      })
+    },
+  )
+  stream.end()
+  await sleep(1000)
+  latencies.length = 0 // the replayed history is not latency
+  for (let i = 0; i < changes; i++) {
+    const target = `many/${id((offset + i) % N)}`
+    const seen = new Promise((ok) => {
+      waiting = (e) => {
+        const done = e._tag === "DaemonStateChanged" && e.id === target && e.to === "running"
+        if (done) ok()
+        return done
+      }
+    })
+    await post("/api/commands", {
+      _tag: "Restart",
+      selection: { ids: [target] },
+      wait: "none",
+      reason: "api",
+    })
+    await Promise.race([
+      seen,
+      sleep(30_000).then(() => Promise.reject(new Error(`no running event for ${target}`))),
+    ])
+  }
+  stream.destroy()
+  return [...latencies].sort((a, b) => a - b)
+}
+/** CPU ms of `pid` and all its descendants (utime + stime); with `only`, of those whose name matches. */
+const treeCpuMs = (pid, only = /./) => {
+  const children = new Map()
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8")
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)])
+    } catch {}
+  }
+  let total = 0
+  const visit = (p) => {
+    try {
+      if (only.test(readFileSync(`/proc/${p}/comm`, "utf8"))) total += cpuMs(p)
+    } catch {}
+    for (const c of children.get(p) ?? []) visit(c)
+  }
+  visit(pid)
+  return total
+}
+const summary = (sorted) =>
+  `p50 ${pct(sorted, 50)} ms, p90 ${pct(sorted, 90)} ms, p99 ${pct(sorted, 99)} ms, max ${sorted.at(-1)} ms`
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
 
 const background = busyProcesses(Number(options.background))
@@ -117,6 +190,8 @@ try {
   cli("start", "--all", "--quiet")
   const svPid = JSON.parse(cli("supervisor", "status", "--json")).pid
   const bare = await idleCpu(svPid)
+  const changes = Number(options.changes)
+  const alone = await latencyPhase(changes, 0)
 
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] })
   const page = await (await browser.newContext()).newPage()
@@ -142,59 +217,22 @@ try {
   )
   const watched = await idleCpu(svPid)
 
-  // latency: follow the stream, restart daemons one at a time
-  const latencies = []
-  let waiting
-  const stream = request(
-    { socketPath, path: "/api/events", headers: { accept: "application/x-ndjson" } },
-    (res) => {
-      let rest = ""
-      res.setEncoding("utf8")
-      res.on("data", (chunk) => {
-        const now = Date.now()
-        const lines = (rest + chunk).split("\n")
-        rest = lines.pop()
-        for (const line of lines) {
-          if (line.trim() === "") continue
-          const event = JSON.parse(line)
-          if (typeof event.at !== "number") continue
-          latencies.push(now - event.at)
-          if (waiting?.(event)) waiting = undefined
-        }
-      })
-    },
-  )
-  stream.end()
-  await sleep(1000)
-  latencies.length = 0 // the replayed history is not latency
-  const changes = Number(options.changes)
-  for (let i = 0; i < changes; i++) {
-    const target = `many/${id(i % N)}`
-    const seen = new Promise((ok) => {
-      waiting = (e) => {
-        const done = e._tag === "DaemonStateChanged" && e.id === target && e.to === "running"
-        if (done) ok()
-        return done
-      }
-    })
-    await post("/api/commands", {
-      _tag: "Restart",
-      selection: { ids: [target] },
-      wait: "none",
-      reason: "api",
-    })
-    await Promise.race([
-      seen,
-      sleep(30_000).then(() => Promise.reject(new Error(`no running event for ${target}`))),
-    ])
-  }
-  stream.destroy()
-  const sorted = [...latencies].sort((a, b) => a - b)
+  const tuiPid = Number(tmux("list-panes", "-t", "bench", "-F", "#{pane_pid}").stdout.trim())
+  // the browser: this script's descendants named chrom*
+  const parties = () => [cpuMs(svPid), treeCpuMs(process.pid, /^chrom/), treeCpuMs(tuiPid)]
+  const before = parties()
+  const phaseStart = Date.now()
+  const loaded = await latencyPhase(changes, changes)
+  const phaseMs = Date.now() - phaseStart
+  const spent = parties().map((after, i) => ((after - before[i]) / phaseMs) * 100)
   console.log(
     `idle supervisor, ${N} running daemons, ${SECONDS} s: ${bare.toFixed(2)}% of one core with no front-end; ${watched.toFixed(2)}% with the web page and the dashboard open`,
   )
+  console.log(`event latency (publish to client), ${changes} restarts each:`)
+  console.log(`  no front-end: ${alone.length} events, ${summary(alone)}`)
+  console.log(`  web page + dashboard open: ${loaded.length} events, ${summary(loaded)}`)
   console.log(
-    `event latency (publish to client, ${sorted.length} events of ${changes} restarts): p50 ${pct(sorted, 50)} ms, p90 ${pct(sorted, 90)} ms, p99 ${pct(sorted, 99)} ms, max ${sorted.at(-1)} ms`,
+    `  CPU during those restarts (% of one core): supervisor ${spent[0].toFixed(0)}%, browser ${spent[1].toFixed(0)}%, dashboard ${spent[2].toFixed(0)}%`,
   )
   console.log(
     `machine: ${cpus().length} x ${cpus()[0]?.model ?? "unknown CPU"}, node ${process.version}, load average ${loadavg()[0].toFixed(1)}, ${background.pids.length} busy background processes`,

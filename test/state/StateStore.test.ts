@@ -4,7 +4,13 @@ import * as nodePath from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, TestClock } from "effect"
 import { type DaemonRecord, emptyState, type PersistentState } from "../../src/state/State.js"
-import { asyncWriter, makeStateStore, readStateFile, writeFileAtomic } from "../../src/state/StateStore.js"
+import {
+  asyncWriter,
+  makeStateStore,
+  readStateFile,
+  stateText,
+  writeFileAtomic,
+} from "../../src/state/StateStore.js"
 import { withFakeStorageHealth } from "../../src/testing/FakeStorageHealth.js"
 
 const tempDir = Effect.acquireRelease(
@@ -60,6 +66,27 @@ const gatedWriter = () => {
     })
   return { gates, texts, gated }
 }
+
+describe("the state file's text", () => {
+  it("is the state's JSON, one line per daemon record; a changed record is written anew", () => {
+    const state = sample()
+    const text = stateText(state)
+    expect(JSON.parse(text)).toEqual(JSON.parse(JSON.stringify(state)))
+    const lines = text.split("\n")
+    expect(lines.filter((l) => l.startsWith('    "app/'))).toHaveLength(2)
+    expect(text.endsWith("}\n")).toBe(true)
+    // the same record object again, and one replaced by a changed copy
+    const next: PersistentState = {
+      ...state,
+      daemons: { ...state.daemons, "app/web": { ...record("app/web", 3), pid: 5151 } },
+    }
+    const parsed = JSON.parse(stateText(next)) as PersistentState
+    expect(parsed.daemons["app/web"]?.pid).toBe(5151)
+    expect(parsed.daemons["app/web"]?.retry_count).toBe(3)
+    expect(parsed.daemons["app/db"]).toEqual(JSON.parse(JSON.stringify(state.daemons["app/db"])))
+    expect(JSON.parse(stateText(emptyState()))).toEqual(emptyState())
+  })
+})
 
 describe("StateStore", () => {
   it.scoped("round trip: what update writes, a new store reads back (file 0600, dir 0700)", () =>

@@ -49,7 +49,12 @@ export const daemonSpecs = (
   timing: WatchTiming,
 ): Stream.Stream<ReadonlyArray<WatchSpec>> =>
   supervisor.changes.pipe(
-    Stream.map((daemons) => specsOf(daemons.values(), () => timing)),
+    Stream.map((daemons) =>
+      specsOf(
+        Array.from(daemons.values(), (d) => d.def),
+        () => timing,
+      ),
+    ),
     Stream.changesWith(sameSpecs),
   )
 
@@ -62,9 +67,10 @@ export const configuredSpecs = (
   configured: Stream.Stream<ConfiguredWatch>,
 ): Stream.Stream<ReadonlyArray<WatchSpec>> =>
   Stream.zipLatest(supervisor.changes, configured).pipe(
+    // runs at every state change of every daemon: no copy of the daemons' states
     Stream.map(([daemons, { definitions, timing }]) =>
       specsOf(
-        [...daemons.values()].map((d) => ({ ...d, def: definitions.get(d.def.id.qualified) ?? d.def })),
+        Array.from(daemons.values(), (d) => definitions.get(d.def.id.qualified) ?? d.def),
         timing,
       ),
     ),

@@ -1,7 +1,7 @@
 import * as nodePath from "node:path"
 import { Duration } from "effect"
+import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
 import { compileGlob, globCouldContain, globMatches, isLiteral, type Segment } from "../../domain/Glob.js"
-import type { DaemonState } from "../../supervisor/DaemonState.js"
 
 /** The settings a daemon's watching follows (those of its project, docs/watch.md#settings). */
 export interface WatchTiming {
@@ -26,11 +26,11 @@ export interface WatchSpec {
  * latest definition says (a restart with a new definition brings a new list), timed by `timing`.
  */
 export const specsOf = (
-  daemons: Iterable<DaemonState>,
+  definitions: Iterable<DaemonDefinition>,
   timing: (id: string) => WatchTiming,
 ): ReadonlyArray<WatchSpec> => {
   const specs: Array<WatchSpec> = []
-  for (const { def } of daemons) {
+  for (const def of definitions) {
     if (def.config.watch.length === 0) continue
     specs.push({
       id: def.id.qualified,

@@ -181,7 +181,7 @@ async function refreshOnce(seq) {
     // a daemon came or went, or the request failed: the whole list
     if (patched === null) return refreshAll(seq);
     lastList = patched;
-    renderDaemons(lastList);
+    renderSome(lastList, ids);
     showBanner("");
   } catch (e) {
     if (seq !== refreshSeq) return;

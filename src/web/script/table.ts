@@ -17,6 +17,7 @@ let cursorId = null;
 function renderDaemons(list) {
   const body = $("daemons");
   const seen = new Set();
+  let before = null;
   for (const d of list) {
     const id = d.id.qualified;
     seen.add(id);
@@ -26,7 +27,10 @@ function renderDaemons(list) {
       rows.set(id, row);
     }
     fillRow(row, d);
-    body.append(row.tr); // keeps the API's order; moving an existing node is cheap
+    // keeps the API's order, moving only a row that is out of place (a move re-lays the table out)
+    const want = before === null ? body.firstChild : before.nextSibling;
+    if (row.tr !== want) body.insertBefore(row.tr, want);
+    before = row.tr;
   }
   for (const [id, row] of rows) {
     if (!seen.has(id)) {
@@ -36,6 +40,15 @@ function renderDaemons(list) {
   }
   if (cursorId !== null && !rows.has(cursorId)) cursorId = null;
   $("empty").hidden = list.length > 0;
+}
+
+/** The rows of \`ids\` from \`list\` (a patched list: no daemon came or went). */
+function renderSome(list, ids) {
+  const wanted = new Set(ids);
+  for (const d of list) {
+    const row = wanted.has(d.id.qualified) ? rows.get(d.id.qualified) : undefined;
+    if (row) fillRow(row, d);
+  }
 }
 
 function makeRow(id) {

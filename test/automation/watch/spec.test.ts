@@ -74,7 +74,7 @@ describe("watch specs of the daemons", () => {
       debounce: Duration.seconds(id === "app/web" ? 1 : 2),
       pollInterval: Duration.millis(500),
     })
-    expect(specsOf([web, db, adhoc], timing)).toEqual([
+    expect(specsOf([web.def, db.def, adhoc.def], timing)).toEqual([
       { id: "app/web", baseDir: "/srv", patterns: ["*.js"], mode: "poll", timing: timing("app/web") },
       { id: "app/job", baseDir: "/srv/job", patterns: ["x"], mode: "native", timing: timing("app/job") },
     ])
