@@ -1,9 +1,11 @@
 // What the live front-ends cost an idle supervisor, and how fast a state change reaches a client.
-// Usage: node bench/events.mjs [--daemons 200] [--seconds 30] [--changes 200] [--background N]
+// Usage: node bench/events.mjs [--daemons 200] [--seconds 30] [--settle 30] [--changes 200] [--background N]
+//        [--front-ends web,tui] (which front-ends to open: web, tui or both)
 // (build first: npm run build; needs Debian's chromium and tmux)
 //
 // 1. A supervisor with N running daemons (`exec sleep 3600`) and its web page on a free port.
-// 2. Idle: the supervisor's CPU time (utime + stime of /proc/<pid>/stat) over `--seconds`, first
+// 2. Idle: the supervisor's CPU time (utime + stime of /proc/<pid>/stat) over `--seconds`, from
+//    `--settle` seconds after the last change, first
 //    with no front-end, then with the web page open in headless Chromium (logged in with the
 //    token) and `supervisor tui` (default interval) in a 160x45 tmux session, both showing every
 //    daemon. Printed as a percentage of one core.
@@ -25,12 +27,20 @@ import { chromium } from "playwright-core"
 import { busyProcesses } from "./busy.mjs"
 
 const args = process.argv.slice(2)
-const options = { daemons: "200", seconds: "30", changes: "200", background: "0" }
+const options = {
+  daemons: "200",
+  seconds: "30",
+  settle: "30",
+  changes: "200",
+  background: "0",
+  "front-ends": "web,tui",
+}
 for (let i = 0; i < args.length; i++) {
   const name = args[i].startsWith("--") ? args[i].slice(2) : undefined
   if (name === undefined || !(name in options)) throw new Error(`unknown option ${args[i]}`)
   options[name] = args[++i]
 }
+const fronts = options["front-ends"]
 const N = Number(options.daemons)
 const SECONDS = Number(options.seconds)
 const BIN = resolve(import.meta.dirname, "../dist/supervisor.cjs")
@@ -88,7 +98,9 @@ const waitFor = async (what, test, ms = 120_000) => {
 }
 /** The supervisor's CPU over the window, as % of one core. */
 const idleCpu = async (pid) => {
-  await sleep(3000) // past the first renders and requests
+  // past the start of all, the front-ends' first requests, and the warm-up of the sampling (its
+  // first passes read every process and its code is not optimised yet)
+  await sleep(Number(options.settle) * 1000)
   const before = cpuMs(pid)
   const start = Date.now()
   await sleep(SECONDS * 1000)
@@ -193,44 +205,54 @@ try {
   const changes = Number(options.changes)
   const alone = await latencyPhase(changes, 0)
 
-  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] })
-  const page = await (await browser.newContext()).newPage()
-  await page.goto(`http://127.0.0.1:${port}/`)
-  await page.locator("#token").fill(cli("supervisor", "token").trim())
-  await page.locator("#login-form button[type=submit]").click()
-  await page.locator(`#daemons tr[data-id="many/${id(N - 1)}"]`).waitFor({ timeout: 60_000 })
-  tmux(
-    "new-session",
-    "-d",
-    "-x",
-    "160",
-    "-y",
-    "45",
-    "-s",
-    "bench",
-    "-c",
-    project,
-    `${process.execPath} ${BIN} tui`,
-  )
-  await waitFor("the dashboard", () =>
-    tmux("capture-pane", "-p", "-t", "bench").stdout.includes(`${N} daemons`),
-  )
+  if (fronts.includes("web")) {
+    browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox"] })
+    const page = await (await browser.newContext()).newPage()
+    await page.goto(`http://127.0.0.1:${port}/`)
+    await page.locator("#token").fill(cli("supervisor", "token").trim())
+    await page.locator("#login-form button[type=submit]").click()
+    await page.locator(`#daemons tr[data-id="many/${id(N - 1)}"]`).waitFor({ timeout: 60_000 })
+  }
+  if (fronts.includes("tui")) {
+    tmux(
+      "new-session",
+      "-d",
+      "-x",
+      "160",
+      "-y",
+      "45",
+      "-s",
+      "bench",
+      "-c",
+      project,
+      `${process.execPath} ${BIN} tui`,
+    )
+    await waitFor("the dashboard", () =>
+      tmux("capture-pane", "-p", "-t", "bench").stdout.includes(`${N} daemons`),
+    )
+  }
   const watched = await idleCpu(svPid)
 
-  const tuiPid = Number(tmux("list-panes", "-t", "bench", "-F", "#{pane_pid}").stdout.trim())
+  const tuiPid = fronts.includes("tui")
+    ? Number(tmux("list-panes", "-t", "bench", "-F", "#{pane_pid}").stdout.trim())
+    : undefined
   // the browser: this script's descendants named chrom*
-  const parties = () => [cpuMs(svPid), treeCpuMs(process.pid, /^chrom/), treeCpuMs(tuiPid)]
+  const parties = () => [
+    cpuMs(svPid),
+    treeCpuMs(process.pid, /^chrom/),
+    tuiPid === undefined ? 0 : treeCpuMs(tuiPid),
+  ]
   const before = parties()
   const phaseStart = Date.now()
   const loaded = await latencyPhase(changes, changes)
   const phaseMs = Date.now() - phaseStart
   const spent = parties().map((after, i) => ((after - before[i]) / phaseMs) * 100)
   console.log(
-    `idle supervisor, ${N} running daemons, ${SECONDS} s: ${bare.toFixed(2)}% of one core with no front-end; ${watched.toFixed(2)}% with the web page and the dashboard open`,
+    `idle supervisor, ${N} running daemons, ${SECONDS} s: ${bare.toFixed(2)}% of one core with no front-end; ${watched.toFixed(2)}% with ${fronts} open`,
   )
   console.log(`event latency (publish to client), ${changes} restarts each:`)
   console.log(`  no front-end: ${alone.length} events, ${summary(alone)}`)
-  console.log(`  web page + dashboard open: ${loaded.length} events, ${summary(loaded)}`)
+  console.log(`  ${fronts} open: ${loaded.length} events, ${summary(loaded)}`)
   console.log(
     `  CPU during those restarts (% of one core): supervisor ${spent[0].toFixed(0)}%, browser ${spent[1].toFixed(0)}%, dashboard ${spent[2].toFixed(0)}%`,
   )

@@ -107,12 +107,14 @@ export class DaemonsGroup extends HttpApiGroup.make("daemons")
           id: Schema.optional(Schema.Union(Schema.String, Schema.Array(Schema.String))),
           /** `true`: also a `UsageSampled` item every few seconds (every running daemon's CPU, memory, port and uptime). */
           usage: Schema.optional(Schema.BooleanFromString),
+          /** `true`: after each event about a daemon, its listing entry (a `DaemonEntry` item, without usage figures). */
+          entries: Schema.optional(Schema.BooleanFromString),
         }),
       )
       .addSuccess(
         ndjsonBody(
           LiveStreamItem,
-          "ndjson, an EventStreamItem per line (Server-Sent Events with `Accept: text/event-stream`): the retained events after `since`, then each new one until the client leaves; with `usage=true` also the usage samples",
+          "ndjson, an EventStreamItem per line (Server-Sent Events with `Accept: text/event-stream`): the retained events after `since`, then each new one until the client leaves; with `usage=true` also the usage samples; with `entries=true` each daemon event's entry after it",
         ),
       ),
   )

@@ -2,9 +2,10 @@
 // accepts `text/event-stream` (each event's `id:` is its seq, so an EventSource resumes with
 // Last-Event-ID). docs/events.md.
 import { HttpServerResponse } from "@effect/platform"
-import { Chunk, Either, Stream } from "effect"
+import { Chunk, Effect, Either, Stream } from "effect"
+import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { HostInfoShape } from "../domain/HostInfo.js"
-import { EventStreamItem, UsageSampled } from "../domain/SupervisorEvent.js"
+import { DaemonEntry, EventStreamItem, UsageSampled } from "../domain/SupervisorEvent.js"
 import type { EventLogShape } from "../events/EventLog.js"
 import { ndjsonLines, ndjsonResponse } from "./ndjson.js"
 
@@ -12,6 +13,7 @@ export const EVENT_STREAM = "text/event-stream"
 
 const line = ndjsonLines(EventStreamItem)
 const usageLine = ndjsonLines(UsageSampled)
+const entryLine = ndjsonLines(DaemonEntry)
 const utf8 = new TextEncoder()
 const decoder = new TextDecoder()
 
@@ -25,6 +27,7 @@ const sseOf =
   }
 const sseMessage = sseOf<EventStreamItem>(line)
 const sseUsage = sseOf<UsageSampled>(usageLine)
+const sseEntry = sseOf<DaemonEntry>(entryLine)
 
 export interface EventsQuery {
   /** `?since=`; when absent, the Last-Event-ID header. */
@@ -63,11 +66,28 @@ export const eventsResponse = (
     readonly sse: boolean
     /** The usage samples to send between the events (`?usage=true`). */
     readonly usage?: Stream.Stream<UsageSampled> | undefined
+    /** A daemon's entry now, sent after each event about it (`?entries=true`); null when unknown. */
+    readonly entries?: ((id: string) => Effect.Effect<ApiDaemonEntry | null>) | undefined
   },
 ) => {
-  const events = log
-    .subscribe({ since: options.since, ids: options.ids })
-    .pipe(Stream.map(options.sse ? sseMessage : line))
+  const encode = options.sse ? sseMessage : line
+  const encodeEntry = options.sse ? sseEntry : entryLine
+  const entryOf = options.entries
+  const subscribed = log.subscribe({ since: options.since, ids: options.ids })
+  const events =
+    entryOf === undefined
+      ? subscribed.pipe(Stream.map(encode))
+      : subscribed.pipe(
+          Stream.mapEffect((item) => {
+            const id = item._tag !== "EventsDropped" && "id" in item ? item.id : undefined
+            if (id === undefined) return Effect.succeed([encode(item)])
+            return Effect.map(entryOf(id), (entry) => [
+              encode(item),
+              encodeEntry({ _tag: "DaemonEntry", id, entry }),
+            ])
+          }),
+          Stream.flattenIterables,
+        )
   const items = (
     options.usage === undefined
       ? events

@@ -65,6 +65,9 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
     const loader = yield* ConfigLoader
     const history = yield* UsageHistory
     const events = yield* EventLog
+    /** A daemon's listing entry now, without usage figures (null once it is gone). */
+    const entryNow = (id: string) =>
+      Effect.map(control.listing({ usage: false, ids: [id] }), (entries) => entries[0] ?? null)
     // A control route: a malformed ID is a 400; a business failure is `ok: false` with why (HTTP
     // 200, as the spec says).
     const result =
@@ -148,6 +151,7 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
               ids: urlParams.id === undefined ? [] : idParams(urlParams.id),
               sse: wantsSse(request.headers.accept),
               usage: urlParams.usage === true ? history.live : undefined,
+              entries: urlParams.entries === true ? entryNow : undefined,
             })
           }),
         )

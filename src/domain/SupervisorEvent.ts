@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { ApiDaemonEntry } from "./ApiDaemonEntry.js"
 import { StatusType } from "./DaemonStatus.js"
 
 // The supervisor's live events (GET /api/events, `supervisor events`; docs/events.md). Every
@@ -199,8 +200,19 @@ export const UsageSampled = Schema.TaggedStruct("UsageSampled", {
 }).annotations({ identifier: "UsageSampled" })
 export type UsageSampled = typeof UsageSampled.Type
 
-/** One item of a stream that asked for usage samples too: an event stream item or a sample. */
-export const LiveStreamItem = Schema.Union(EventStreamItem, UsageSampled).annotations({
+/**
+ * A daemon's listing entry (`GET /api/daemons` without usage figures) right after an event about
+ * it, for the streams that asked for entries (`GET /api/events?entries=true`): a live view
+ * patches its row without a request. `entry` is null when the daemon is no longer known.
+ */
+export const DaemonEntry = Schema.TaggedStruct("DaemonEntry", {
+  id: Schema.String,
+  entry: Schema.NullOr(ApiDaemonEntry),
+}).annotations({ identifier: "DaemonEntry" })
+export type DaemonEntry = typeof DaemonEntry.Type
+
+/** One item of a stream that asked for usage samples or entries too: an event stream item, a sample or an entry. */
+export const LiveStreamItem = Schema.Union(EventStreamItem, UsageSampled, DaemonEntry).annotations({
   identifier: "LiveStreamItem",
 })
 export type LiveStreamItem = typeof LiveStreamItem.Type

@@ -1,8 +1,8 @@
-// How the web page and the dashboard keep their list of daemons current from the event stream:
-// an event about one daemon fetches that daemon's entry alone (`GET /api/daemons?id=…&usage=false`)
-// and patches it into the list shown; anything else (a (re)connection, a configuration event, a
-// gap in the stream, a daemon that came or went) fetches the whole list. Self-contained (no outer
-// names): the page's script embeds their source text, so both front-ends decide alike.
+// How the web page and the dashboard keep their list of daemons current from the event stream
+// (`GET /api/events?entries=true`): each event about a daemon comes with the daemon's entry,
+// which is patched into the list shown; anything else (a (re)connection, a configuration event,
+// a gap in the stream, a daemon that came or went) fetches the whole list. Self-contained (no
+// outer names): the page's script embeds their source text, so both front-ends decide alike.
 
 /** The fields of a listing entry these functions read. */
 interface Shown {
@@ -13,15 +13,12 @@ interface Shown {
   readonly active_port: number | null
 }
 
-/** The daemon an event asks to fetch again (its `id`), or null when it asks for the whole list. */
+/** The daemon an event is about (its `id`: its entry follows it), or null when it asks for the whole list. */
 export const eventDaemon = (item: { readonly _tag: string; readonly id?: unknown }): string | null =>
   item._tag !== "EventsDropped" && typeof item.id === "string" ? item.id : null
 
-/** Above this many daemons waiting to be fetched again (a start of all), the whole list is cheaper. */
-export const PATCH_MOST = 20
-
 /**
- * `shown` with `fresh` (the entries of `ids` fetched without usage) in their place: an entry
+ * `shown` with `fresh` (entries of `ids`, without usage figures) in their place: an entry
  * whose pid is unchanged keeps the CPU, memory and port figures shown (the usage samples bring
  * new ones). null when an ID is not in both lists (a daemon came or went): fetch the whole list.
  */

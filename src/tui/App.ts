@@ -59,7 +59,7 @@ const useRows = (runtime: TuiRuntime, intervalMs: number) => {
   }, [runtime, intervalMs, apply])
   const refresh = useCallback(() => {
     runtime.runFork(
-      listDaemons().pipe(
+      listDaemons.pipe(
         Effect.tap((e) => Effect.sync(() => apply(e))),
         Effect.ignore,
       ),

@@ -24,16 +24,13 @@ const reason = (cause: Cause.Cause<unknown>): string => {
   return /ENOENT|ECONNREFUSED|Transport error|socket/i.test(text) ? "the supervisor is not answering" : text
 }
 
-/** `GET /api/daemons`: the whole list, or (given IDs) those daemons' entries without usage figures. */
-export const listDaemons = (ids?: ReadonlyArray<string>) =>
-  Effect.flatMap(SupervisorClient, (c) =>
-    c.api.daemons.list({ urlParams: ids === undefined ? {} : { id: [...ids], usage: false } }),
-  )
+/** `GET /api/daemons`. */
+export const listDaemons = Effect.flatMap(SupervisorClient, (c) => c.api.daemons.list({ urlParams: {} }))
 
 const decodeEvent = Schema.decodeUnknownOption(LiveStreamItem)
 
 /**
- * `GET /api/events?usage=true` as ndjson: `Open` once its headers came (at each (re)connection),
+ * `GET /api/events?usage=true&entries=true` as ndjson: `Open` once its headers came (at each (re)connection),
  * then each item (one of a kind this dashboard does not know is skipped), `Closed` when it ends
  * or fails (the supervisor restarted); it is opened again a second later, forever.
  */
@@ -42,7 +39,7 @@ export const eventSignals: Stream.Stream<LiveSignal, never, SupervisorClient> = 
     const c = yield* SupervisorClient
     // any answer but 200 fails with the HTTP client's ResponseError (the request and its status)
     const res = yield* c.http
-      .execute(HttpClientRequest.get("http://localhost/api/events?usage=true"))
+      .execute(HttpClientRequest.get("http://localhost/api/events?usage=true&entries=true"))
       .pipe(Effect.flatMap(HttpClientResponse.filterStatusOk))
     const items = res.stream.pipe(
       Stream.decodeText(),

@@ -1,10 +1,11 @@
 import { type Cause, type Duration, Effect, Queue, Schedule, Stream } from "effect"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
-import { eventDaemon, PATCH_MOST, patchListing } from "../domain/liveListing.js"
-import type { LiveStreamItem, UsageSampled } from "../domain/SupervisorEvent.js"
+import { eventDaemon, patchListing } from "../domain/liveListing.js"
+import type { DaemonEntry, LiveStreamItem, UsageSampled } from "../domain/SupervisorEvent.js"
 
-// How the dashboard's table stays current: an event about a daemon fetches that daemon's entry
-// and patches it in; a (re)connection or any other event fetches the whole list (the rules of
+// How the dashboard's table stays current: each event about a daemon comes with the daemon's
+// entry (`GET /api/events?entries=true`), patched into the table; a (re)connection, any other
+// event, or an entry of a daemon not shown (or gone) fetches the whole list (the rules of
 // src/domain/liveListing.ts, shared with the web page). The CPU, memory, port and uptime cells
 // come from the stream's usage samples. While the stream is down, the list is polled every
 // `usageInterval` instead. docs/tui.md.
@@ -19,15 +20,15 @@ export const opened: LiveSignal = { _tag: "Open" }
 export const closed: LiveSignal = { _tag: "Closed" }
 
 /**
- * What a signal asks for: `all` (the whole list), the ID of one daemon to fetch again, or
- * nothing (a disconnection, the storage events this table does not show, samples).
+ * Whether a signal asks for the whole list: a (re)connection, and every event but those about a
+ * daemon (its entry follows), the storage ones (not shown), samples and entries (patched).
  */
-export const refreshOf = (s: LiveSignal): "all" | string | undefined => {
-  if (s._tag === "Open") return "all"
-  if (s._tag === "Closed") return undefined
+export const refreshesList = (s: LiveSignal): boolean => {
+  if (s._tag !== "Item") return s._tag === "Open"
   const tag = s.item._tag
-  if (tag === "StorageProblem" || tag === "StorageRecovered" || tag === "UsageSampled") return undefined
-  return eventDaemon(s.item) ?? "all"
+  if (tag === "StorageProblem" || tag === "StorageRecovered" || tag === "UsageSampled") return false
+  if (tag === "DaemonEntry") return false
+  return eventDaemon(s.item) === null
 }
 
 /** The entries with a sample's figures; a daemon whose pid changed since keeps its own until the next list. */
@@ -53,10 +54,8 @@ export const withUsage = (
 export interface LiveOptions<R1, R2> {
   /** The stream's signals; it reconnects by itself (a failure here just ends following). */
   readonly signals: Stream.Stream<LiveSignal, unknown, R1>
-  /** `GET /api/daemons`: the whole list, or (given IDs) those daemons' entries without usage figures. */
-  readonly list: (
-    ids: ReadonlyArray<string> | undefined,
-  ) => Effect.Effect<ReadonlyArray<ApiDaemonEntry>, unknown, R2>
+  /** `GET /api/daemons`. */
+  readonly list: Effect.Effect<ReadonlyArray<ApiDaemonEntry>, unknown, R2>
   /** The poll while the stream is down. */
   readonly usageInterval: Duration.DurationInput
   readonly onList: (entries: ReadonlyArray<ApiDaemonEntry>) => void
@@ -64,49 +63,44 @@ export interface LiveOptions<R1, R2> {
 }
 
 /**
- * Runs forever: one fetch at a time, asked for by signals or by the poll while the stream is
- * down; the signals that come while a fetch is under way are gathered into one more after it
- * (the daemons they name, or the whole list), not one each. A usage sample updates the last list
- * shown without a fetch.
+ * Runs forever: one fetch of the list at a time, asked for by signals or by the poll while the
+ * stream is down; the signals that come while a fetch is under way ask for one more after it,
+ * not one each. A usage sample or a daemon's entry updates the last list shown without a fetch.
  */
 export const liveDaemons = <R1, R2>(o: LiveOptions<R1, R2>) =>
   Effect.gen(function* () {
-    const wake = yield* Queue.sliding<void>(1)
+    const wanted = yield* Queue.sliding<void>(1)
     let live = false
+    let fetching = false
     let shown: ReadonlyArray<ApiDaemonEntry> | undefined
-    // what the next fetch gets: the whole list, or these daemons' entries
-    let all = true
-    let ids = new Set<string>()
-    const want = (what: "all" | string) =>
-      Effect.suspend(() => {
-        if (what === "all") all = true
-        else ids.add(what)
-        return Queue.offer(wake, undefined)
-      })
     const show = (entries: ReadonlyArray<ApiDaemonEntry>) => {
       shown = entries
       o.onList(entries)
     }
-    const fetchAll = o.list(undefined).pipe(Effect.matchCause({ onFailure: o.onError, onSuccess: show }))
-    const fetchNext = Effect.suspend(() => {
-      const some = [...ids]
-      const whole = all || shown === undefined || some.length > PATCH_MOST
-      all = false
-      ids = new Set()
-      if (whole) return fetchAll
-      if (some.length === 0) return Effect.void
-      return o.list(some).pipe(
-        Effect.matchCauseEffect({
-          onFailure: (cause) => Effect.sync(() => o.onError(cause)),
-          onSuccess: (fresh) => {
-            const patched = shown === undefined ? null : patchListing(shown, fresh, some)
-            return patched === null ? fetchAll : Effect.sync(() => show(patched))
-          },
-        }),
+    const fetchList = Effect.suspend(() => {
+      fetching = true
+      return o.list.pipe(
+        Effect.matchCause({ onFailure: o.onError, onSuccess: show }),
+        Effect.ensuring(
+          Effect.sync(() => {
+            fetching = false
+          }),
+        ),
       )
     })
+    const wantList = Queue.offer(wanted, undefined)
+    /** A daemon's entry: patched in, or the whole list when it came or went. */
+    const patch = (item: DaemonEntry) =>
+      Effect.suspend(() => {
+        const patched =
+          shown === undefined || item.entry === null ? null : patchListing(shown, [item.entry], [item.id])
+        if (patched === null) return wantList
+        show(patched)
+        // a list under way may be older than this entry: one more after it
+        return fetching ? wantList : Effect.void
+      })
     yield* Effect.forkScoped(
-      Effect.suspend(() => (live ? Effect.void : want("all"))).pipe(
+      Effect.suspend(() => (live ? Effect.void : wantList)).pipe(
         Effect.repeat(Schedule.spaced(o.usageInterval)),
       ),
     )
@@ -120,11 +114,11 @@ export const liveDaemons = <R1, R2>(o: LiveOptions<R1, R2>) =>
               if (shown !== undefined) show(withUsage(shown, sample))
             })
           }
-          const what = refreshOf(s)
-          return what === undefined ? Effect.void : want(what)
+          if (s._tag === "Item" && s.item._tag === "DaemonEntry") return patch(s.item)
+          return refreshesList(s) ? wantList : Effect.void
         }),
         Effect.ignore,
       ),
     )
-    return yield* Queue.take(wake).pipe(Effect.zipRight(fetchNext), Effect.forever)
+    return yield* Queue.take(wanted).pipe(Effect.zipRight(fetchList), Effect.forever)
   }).pipe(Effect.scoped)

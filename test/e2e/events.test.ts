@@ -5,6 +5,7 @@
  * it missed by a dropped marker, not by the supervisor's memory.
  */
 import { writeFileSync } from "node:fs"
+import { request } from "node:http"
 import * as net from "node:net"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -205,6 +206,55 @@ describe("supervisor events (e2e)", () => {
       const end = await head.exited
       expect(head.stderr()).toBe("")
       expect(end).toEqual({ code: 0, signal: null })
+    },
+    T,
+  )
+
+  it(
+    "?entries=true: each event about a daemon is followed by its entry, without usage figures",
+    async () => {
+      expect(cli("start", "churn1").status).toBe(0)
+      const items: Array<
+        Item & { entry?: { id: { qualified: string }; pid: number | null; memory_bytes: number } }
+      > = []
+      const req = request(
+        {
+          socketPath: join(sb.stateDir, "sock", "api.sock"),
+          path: "/api/events?entries=true&id=app%2Fchurn1",
+        },
+        (res) => {
+          let rest = ""
+          res.setEncoding("utf8")
+          res.on("data", (chunk: string) => {
+            const lines = (rest + chunk).split("\n")
+            rest = lines.pop() ?? ""
+            for (const l of lines) if (l.trim() !== "") items.push(JSON.parse(l))
+          })
+        },
+      )
+      req.on("error", () => undefined)
+      req.end()
+      await waitFor("the stream's headers", () => req.socket !== null && req.socket.bytesRead > 0)
+      expect(cli("restart", "churn1").status).toBe(0)
+      await waitFor("the running event and the entry after it", () =>
+        items.some(
+          (e, i) => e._tag === "DaemonStateChanged" && e.to === "running" && items[i + 1] !== undefined,
+        ),
+      )
+      req.destroy()
+      const events = items.filter((e) => e._tag !== "DaemonEntry")
+      expect(events.length).toBeGreaterThan(0)
+      items.forEach((e, i) => {
+        if (e._tag === "DaemonEntry") return
+        const next = items[i + 1]
+        if (next === undefined) return
+        expect(next._tag, JSON.stringify(e)).toBe("DaemonEntry")
+        expect(next.id).toBe("app/churn1")
+        expect(next.entry?.id.qualified).toBe("app/churn1")
+        expect(next.entry?.memory_bytes).toBe(0)
+      })
+      const running = items.findIndex((e) => e._tag === "DaemonStateChanged" && e.to === "running")
+      expect(items[running + 1]?.entry?.pid).toBe((items[running] as { pid?: number }).pid)
     },
     T,
   )

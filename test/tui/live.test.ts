@@ -39,31 +39,19 @@ const sample: UsageSampled = {
   ],
 }
 const item = (i: LiveStreamItem): LiveSignal => ({ _tag: "Item", item: i })
+/** The entry the stream sends after an event about the daemon. */
+const entryOf = (e: ApiDaemonEntry): LiveSignal => item({ _tag: "DaemonEntry", id: e.id.qualified, entry: e })
 
 /** The dashboard's loop over a fake stream and a fake listing: what it fetched and what it showed. */
 const setup = Effect.gen(function* () {
   const signals = yield* Queue.unbounded<LiveSignal>()
   const daemons = yield* Ref.make<ReadonlyArray<ApiDaemonEntry>>([entry("app/web", "stopped")])
   const fetches = yield* Ref.make(0)
-  /** What each fetch asked for: "all", or the IDs. */
-  const asked = yield* Ref.make<ReadonlyArray<string>>([])
   const shown = yield* Queue.unbounded<ReadonlyArray<ApiDaemonEntry>>()
   const fiber = yield* Effect.fork(
     liveDaemons({
       signals: Stream.fromQueue(signals),
-      list: (ids) =>
-        Ref.update(fetches, (n) => n + 1).pipe(
-          Effect.zipRight(Ref.update(asked, (a) => [...a, ids === undefined ? "all" : ids.join(",")])),
-          Effect.zipRight(Ref.get(daemons)),
-          // an entry fetched by ID comes without usage figures, as the API gives it
-          Effect.map((all) =>
-            ids === undefined
-              ? all
-              : all
-                  .filter((e) => ids.includes(e.id.qualified))
-                  .map((e) => ({ ...e, cpu_percent: 0, memory_bytes: 0, active_port: null })),
-          ),
-        ),
+      list: Ref.update(fetches, (n) => n + 1).pipe(Effect.zipRight(Ref.get(daemons))),
       usageInterval: "5 seconds",
       onList: (e) => Queue.unsafeOffer(shown, e),
       onError: () => undefined,
@@ -71,18 +59,18 @@ const setup = Effect.gen(function* () {
   )
   /** The status cell of the next listing shown. */
   const nextStatus = Queue.take(shown).pipe(Effect.map((e) => toRows(e)[0]?.cells[1]))
-  return { signals, daemons, fetches, asked, fiber, nextStatus, shown }
+  return { signals, daemons, fetches, fiber, nextStatus, shown }
 })
 
 describe("the dashboard's live listing", () => {
-  it.effect("a daemon's state event fetches that daemon's entry alone at once and patches it in", () =>
+  it.effect("a daemon's state event fetches nothing: the entry after it patches its row at once", () =>
     Effect.gen(function* () {
       const s = yield* setup
       assert.strictEqual(yield* s.nextStatus, "stopped") // the first listing, as it starts
-      yield* Ref.set(s.daemons, [entry("app/web", "running")])
       yield* Queue.offer(s.signals, item(started))
-      assert.strictEqual(yield* s.nextStatus, "running") // no time passed: the event brought it
-      assert.deepStrictEqual(yield* Ref.get(s.asked), ["all", "app/web"])
+      yield* Queue.offer(s.signals, entryOf(entry("app/web", "running")))
+      assert.strictEqual(yield* s.nextStatus, "running") // no time passed: the entry brought it
+      assert.strictEqual(yield* Ref.get(s.fetches), 1)
       yield* Fiber.interrupt(s.fiber)
     }),
   )
@@ -94,42 +82,42 @@ describe("the dashboard's live listing", () => {
       yield* Queue.offer(s.signals, opened)
       yield* Queue.take(s.shown)
       yield* Queue.take(s.shown)
-      yield* Ref.set(s.daemons, [entry("app/web", "running", { active_port: 8080, uptime_secs: 80 })])
-      yield* Queue.offer(
-        s.signals,
-        item({ _tag: "ReadinessPassed", seq: 2, at: 0, id: "app/web", pid: 4242, check: "port" }),
-      )
+      const bare = { cpu_percent: 0, memory_bytes: 0, active_port: null }
+      yield* Queue.offer(s.signals, entryOf(entry("app/web", "running", { ...bare, uptime_secs: 80 })))
       const same = (yield* Queue.take(s.shown))[0]
       assert.deepStrictEqual(
         [same?.cpu_percent, same?.memory_bytes, same?.active_port, same?.uptime_secs],
         [1.25, 12 * 1048576, 8080, 80],
       )
       // a new run: its own figures (none yet) until the next sample
-      yield* Ref.set(s.daemons, [entry("app/web", "running", { pid: 5000, active_port: 8080 })])
-      yield* Queue.offer(s.signals, item({ ...started, pid: 5000 }))
+      yield* Queue.offer(s.signals, entryOf(entry("app/web", "running", { ...bare, pid: 5000 })))
       const next = (yield* Queue.take(s.shown))[0]
       assert.deepStrictEqual([next?.pid, next?.cpu_percent, next?.active_port], [5000, 0, null])
       yield* Fiber.interrupt(s.fiber)
     }),
   )
 
-  it.effect("a daemon not in the list shown, a configuration event or a gap fetches the whole list", () =>
-    Effect.gen(function* () {
-      const s = yield* setup
-      yield* s.nextStatus
-      yield* Ref.set(s.daemons, [entry("app/api", "running"), entry("app/web", "stopped")])
-      yield* Queue.offer(s.signals, item({ ...started, id: "app/api" }))
-      assert.deepStrictEqual(
-        (yield* Queue.take(s.shown)).map((e) => e.id.qualified),
-        ["app/api", "app/web"],
-      )
-      yield* Queue.offer(s.signals, item({ _tag: "ConfigReloaded", seq: 3, at: 0, dir: "/tmp" }))
-      yield* Queue.take(s.shown)
-      yield* Queue.offer(s.signals, item({ _tag: "EventsDropped", first: 4, last: 9, count: 6 }))
-      yield* Queue.take(s.shown)
-      assert.deepStrictEqual(yield* Ref.get(s.asked), ["all", "app/api", "all", "all", "all"])
-      yield* Fiber.interrupt(s.fiber)
-    }),
+  it.effect(
+    "an entry of a daemon not shown or gone, a configuration event or a gap fetches the whole list",
+    () =>
+      Effect.gen(function* () {
+        const s = yield* setup
+        yield* s.nextStatus
+        yield* Ref.set(s.daemons, [entry("app/api", "running"), entry("app/web", "stopped")])
+        yield* Queue.offer(s.signals, entryOf(entry("app/api", "running")))
+        assert.deepStrictEqual(
+          (yield* Queue.take(s.shown)).map((e) => e.id.qualified),
+          ["app/api", "app/web"],
+        )
+        yield* Queue.offer(s.signals, item({ _tag: "DaemonEntry", id: "app/api", entry: null }))
+        yield* Queue.take(s.shown)
+        yield* Queue.offer(s.signals, item({ _tag: "ConfigReloaded", seq: 3, at: 0, dir: "/tmp" }))
+        yield* Queue.take(s.shown)
+        yield* Queue.offer(s.signals, item({ _tag: "EventsDropped", first: 4, last: 9, count: 6 }))
+        yield* Queue.take(s.shown)
+        assert.strictEqual(yield* Ref.get(s.fetches), 5)
+        yield* Fiber.interrupt(s.fiber)
+      }),
   )
 
   it.effect(

@@ -124,18 +124,12 @@ let refreshAgain = false;
 
 /** The next refresh also fetches the usage history (at a (re)connection or a poll, not for an event). */
 let historyWanted = true;
-/** What the next refresh fetches: everything, or (for events about daemons) these daemons' entries. */
-let wantAll = true;
-const wantIds = new Set();
 
 /**
- * A refresh for an event about the daemon \`id\` (null: about something else, the whole list):
- * at once, or right after the one under way (a burst of events makes two). Without the usage
- * history: the stream's samples keep the sparklines.
+ * A refresh for an event: at once, or right after the one under way (a burst of events makes two).
+ * Without the usage history: the stream's samples keep the sparklines.
  */
-function refreshSoon(id) {
-  if (typeof id === "string") wantIds.add(id);
-  else wantAll = true;
+function refreshSoon() {
   if (refreshing) refreshAgain = true;
   else refreshNow(false);
 }
@@ -143,10 +137,7 @@ function refreshSoon(id) {
 /** Fetches the list, the usage history, the stats and the projects now, then every REFRESH_MS while the stream is down. */
 async function refreshNow(withHistory) {
   clearTimeout(refreshTimer);
-  if (withHistory !== false) {
-    historyWanted = true;
-    wantAll = true;
-  }
+  if (withHistory !== false) historyWanted = true;
   const seq = ++refreshSeq;
   refreshing = true;
   refreshAgain = false;
@@ -161,36 +152,8 @@ async function refreshNow(withHistory) {
   else if (document.body.dataset.stream !== "live") refreshTimer = setTimeout(refreshNow, REFRESH_MS);
 }
 
-const get = (path) => fetch(path, { cache: "no-store", signal: AbortSignal.timeout(10000) });
-
 async function refreshOnce(seq) {
-  const ids = [...wantIds];
-  const all = wantAll || !lastList || ids.length > PATCH_MOST;
-  wantAll = false;
-  wantIds.clear();
-  if (all) return refreshAll(seq);
-  if (ids.length === 0) return;
-  try {
-    // the daemons the events named, without the usage figures (the samples bring those)
-    const query = ids.map((id) => "id=" + encodeURIComponent(id)).join("&");
-    const res = await get("api/daemons?usage=false&" + query);
-    if (seq !== refreshSeq) return;
-    if (res.status === 401) return showLogin();
-    const patched = res.ok ? patchListing(lastList, await res.json(), ids) : null;
-    if (seq !== refreshSeq) return;
-    // a daemon came or went, or the request failed: the whole list
-    if (patched === null) return refreshAll(seq);
-    lastList = patched;
-    renderSome(lastList, ids);
-    showBanner("");
-  } catch (e) {
-    if (seq !== refreshSeq) return;
-    showBanner("cannot reach the supervisor: " + e.message);
-  }
-}
-
-/** The list, the stats, the projects, and the usage history when wanted. */
-async function refreshAll(seq) {
+  const get = (path) => fetch(path, { cache: "no-store", signal: AbortSignal.timeout(10000) });
   const json = async (res) => (res.ok ? res.json() : null);
   try {
     const withHistory = historyWanted;

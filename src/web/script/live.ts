@@ -1,9 +1,10 @@
-import { eventDaemon, PATCH_MOST, patchListing } from "../../domain/liveListing.js"
+import { patchListing } from "../../domain/liveListing.js"
 
 /**
- * The page follows the supervisor's events (`api/events?usage=true` as Server-Sent Events, with
- * the session cookie like every other request): an event about a daemon (state, readiness,
- * retry, automation) fetches that daemon's entry and patches it in; a configuration event, a gap
+ * The page follows the supervisor's events (`api/events?usage=true&entries=true` as Server-Sent
+ * Events, with the session cookie like every other request): each event about a daemon comes
+ * with the daemon's entry (`DaemonEntry`), which is put in its row without a request; a
+ * configuration event, a gap, an entry of a daemon the page does not show (or one that is gone)
  * and every (re)connection fetch the whole list, so nothing between the last list and the stream
  * is missed (src/domain/liveListing.ts); the usage samples update the CPU, memory, port and
  * uptime cells and the sparklines. While the stream is down the page polls (REFRESH_MS) and
@@ -11,14 +12,9 @@ import { eventDaemon, PATCH_MOST, patchListing } from "../../domain/liveListing.
  */
 export const LIVE = `
 const STREAM_RETRY_MS = 5000;
-const eventDaemon = ${eventDaemon.toString()};
 const patchListing = ${patchListing.toString()};
-const PATCH_MOST = ${PATCH_MOST};
-/** The events that change what the table or the problems banner show; a gap marker too. */
-const LIVE_EVENTS = [
-  "DaemonStateChanged", "ReadinessPassed", "ReadinessFailed", "RetryScheduled",
-  "AutomationAction", "ConfigReloaded", "ConfigInvalid", "EventsDropped",
-];
+/** The events that need the whole list (a daemon's own come with its entry); a gap marker too. */
+const LIVE_EVENTS = ["ConfigReloaded", "ConfigInvalid", "EventsDropped"];
 let eventSource = null;
 let streamRetry;
 
@@ -31,15 +27,15 @@ function setLive(on) {
 function followEvents() {
   if (eventSource || typeof EventSource === "undefined") return;
   clearTimeout(streamRetry);
-  const source = new EventSource("api/events?usage=true");
+  const source = new EventSource("api/events?usage=true&entries=true");
   eventSource = source;
   source.addEventListener("open", () => {
     setLive(true);
     historyWanted = true; // what the stream may have missed while down
     refreshSoon();
   });
-  for (const type of LIVE_EVENTS)
-    source.addEventListener(type, (event) => refreshSoon(eventDaemon(Object.assign({ _tag: type }, JSON.parse(event.data)))));
+  for (const type of LIVE_EVENTS) source.addEventListener(type, () => refreshSoon());
+  source.addEventListener("DaemonEntry", (event) => applyEntry(JSON.parse(event.data)));
   source.addEventListener("UsageSampled", (event) => applyUsage(JSON.parse(event.data)));
   source.addEventListener("error", () => {
     // reconnect afresh (no Last-Event-ID: a restarted supervisor counts from 1 again), then re-fetch all
@@ -53,6 +49,16 @@ function followEvents() {
     clearTimeout(refreshTimer);
     refreshTimer = setTimeout(refreshNow, REFRESH_MS);
   });
+}
+
+/** A daemon's entry after an event about it: its row, or the whole list when it came or went. */
+function applyEntry(item) {
+  const patched = lastList && item.entry ? patchListing(lastList, [item.entry], [item.id]) : null;
+  if (patched === null) return refreshSoon();
+  // a list under way may be older than this entry: one more after it
+  if (refreshing) refreshAgain = true;
+  lastList = patched;
+  renderSome(lastList, [item.id]);
 }
 
 /** A usage sample: the running daemons' cells and sparklines (a daemon whose pid changed waits for its list). */
