@@ -13,16 +13,31 @@ export type ScaledCounts = ReadonlyMap<string, number>
 export const countOf = (def: DaemonDefinition, scaled?: ScaledCounts): number | undefined =>
   def.config.instances === undefined ? undefined : (scaled?.get(def.id.qualified) ?? def.config.instances)
 
-/** The ports of instance `index`: each configured port plus index - 1 (bump still applies). */
-const shiftedPort = (port: DaemonConfig["port"], index: number): DaemonConfig["port"] =>
-  port === undefined ? undefined : { ...port, expect: port.expect.map((p) => p + index - 1) }
+/** The configuration with every expected port moved by `offset` (instance i: i - 1; bump still applies). */
+const instanceConfigOf = (config: DaemonConfig, offset: number): DaemonConfig =>
+  config.port === undefined || offset === 0
+    ? config
+    : new DaemonConfig({
+        ...config,
+        port: { ...config.port, expect: config.port.expect.map((p) => p + offset) },
+      })
 
 /** Instance `index` of a replicated daemon's definition. */
 export const instanceOf = (def: DaemonDefinition, index: number): DaemonDefinition => {
   const id = new DaemonId({ namespace: def.id.namespace, name: instanceName(def.id.name, index) })
-  const port = shiftedPort(def.config.port, index)
-  const config = port === undefined ? def.config : new DaemonConfig({ ...def.config, port })
+  const config = instanceConfigOf(def.config, index - 1)
   return { ...def, id: toIdObject(id), config, instance: { daemon: def.id.qualified, index } }
+}
+
+/** The daemon an instance's definition belongs to: its first instance has the daemon's own ports. */
+export const baseOf = (first: DaemonDefinition): DaemonDefinition => {
+  const { instance, ...def } = first
+  if (instance === undefined) return first
+  const id = new DaemonId({
+    namespace: first.id.namespace,
+    name: instance.daemon.slice(instance.daemon.indexOf("/") + 1),
+  })
+  return { ...def, id: toIdObject(id), config: instanceConfigOf(first.config, 1 - instance.index) }
 }
 
 /** Dependencies on a replicated daemon become dependencies on each of its instances. */

@@ -1,6 +1,7 @@
-import { Context, Effect, Either, Layer, Option, Stream } from "effect"
+import { Context, Effect, Either, Layer, Option, Ref, Stream } from "effect"
 import { ConfigLoader } from "../config/ConfigLoader.js"
 import type { LoadOptions } from "../config/Loader.js"
+import type { ScaledCounts } from "../config/replicas.js"
 import { SupervisorConfig } from "../config/SupervisorConfig.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { Command } from "../domain/Command.js"
@@ -18,7 +19,7 @@ import { daemonUsage } from "../supervisor/resourceUsage.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { awaitCompletion, completedHereById } from "./completion.js"
 import { type CommandResult, type HandleDeps, makeHandle, type SinkOf } from "./handle.js"
-import { mergeDefinitions, mergeListing } from "./listing.js"
+import { mergeDefinitions, mergeListing, withinScale } from "./listing.js"
 import type { StartPlan, StopResult } from "./plan.js"
 import { eventWithProxyUrls, withProxyUrl } from "./proxyOutcomes.js"
 import { proxyView } from "./proxyView.js"
@@ -72,6 +73,16 @@ export const ControlLive = Layer.effect(
     const loader = yield* ConfigLoader
     const supervisorConfig = yield* SupervisorConfig
     const logs = yield* LogStore
+    /** `supervisor scale`'s counts, by replicated daemon (docs/replicas.md): kept until it stops. */
+    const scaledRef = yield* Ref.make<ScaledCounts>(new Map())
+    const scaled = Ref.get(scaledRef)
+    const setScaled = (id: string, count: number | undefined) =>
+      Ref.update(scaledRef, (m) => {
+        const next = new Map(m)
+        if (count === undefined) next.delete(id)
+        else next.set(id, count)
+        return next
+      })
     /** Fills each entry's `slug` and `proxy_url` from the slugs in force now. */
     const slugged = (entries: ReadonlyArray<ApiDaemonEntry>) =>
       Effect.map(proxyView(loader, projects, supervisorConfig), (v) => withSlugs(entries, v.slugs, v.proxy))
@@ -99,7 +110,8 @@ export const ControlLive = Layer.effect(
     const listing = (options: { readonly usage: boolean }) =>
       Effect.gen(function* () {
         const entries = yield* known(options.usage)
-        return yield* slugged(mergeDefinitions(entries, yield* sup.disabledIds, yield* projects.definitions))
+        const defs = withinScale(yield* projects.definitions, yield* scaled)
+        return yield* slugged(mergeDefinitions(entries, yield* sup.disabledIds, defs))
       })
 
     const loadFrom = (options: LoadOptions): Effect.Effect<ResolvedConfig | undefined> =>
@@ -185,7 +197,8 @@ export const ControlLive = Layer.effect(
         Effect.gen(function* () {
           const config = yield* loadFrom(options)
           if (config === undefined) return undefined
-          return yield* slugged(mergeListing(yield* listing({ usage: true }), yield* sup.disabledIds, config))
+          const all = yield* listing({ usage: true })
+          return yield* slugged(mergeListing(all, yield* sup.disabledIds, config, yield* scaled))
         }),
       reportWatchProblem: (id, problem) => sup.setWatchProblem(id, problem),
       shutdown: (mode) => (mode === "keep" ? sup.detach : Effect.as(sup.stopAll, 0)),
@@ -213,6 +226,8 @@ export const ControlLive = Layer.effect(
       logs,
       env: supervisorConfig.env,
       ran: sup.list,
+      scaled,
+      setScaled,
     })
     const { start: _start, startEvents: _startEvents, stop: _stop, ...shape } = control
     return shape satisfies ControlShape
