@@ -86,6 +86,12 @@ export const renderPorts = (
       const name = ref.name
       switch (name._tag) {
         case "DaemonField":
+          if (name.field === "instance") {
+            // one definition for every replica: the target's own replica index is not known here
+            if (d.config.instances !== undefined && d.config.instances > 1)
+              warnings.add(d.id.qualified, key, `uses ${ref.text}: every replica is given 1`)
+            return "1"
+          }
           return name.field === "dir" ? d.config.dir : d.id[name.field === "id" ? "qualified" : name.field]
         case "DaemonPort": {
           const port = d.config.port?.expect[name.index]

@@ -38,7 +38,8 @@ export const scale = (o: ScaleOptions) =>
       else {
         yield* Console.log(`${green("✓")} ${cyan(r.daemon)} scaled from ${r.previous} to ${r.count}`)
         for (const s of r.stopped) yield* Console.log(stopLine(s))
-        for (const line of lines) yield* (line.stream === "stderr" ? Console.error : Console.log)(line.text)
+        if (fresh.length > 0)
+          for (const line of lines) yield* (line.stream === "stderr" ? Console.error : Console.log)(line.text)
       }
       if (code !== 0) yield* exitWith(code)
     }),

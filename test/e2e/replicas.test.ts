@@ -1,0 +1,274 @@
+/**
+ * Replicas through a real supervisor started by the built CLI (docs/replicas.md): `instances = 3`
+ * runs api.1 to api.3 on distinct ports behind one slug, the proxy takes them in turn, and
+ * `supervisor scale` to 5 and back to 1 while requests flow through the proxy fails none of them.
+ */
+import * as http from "node:http"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type DaemonSandbox, freePort, makeDaemonSandbox, tableRow, waitFor } from "./harness.js"
+
+const T = 60_000
+let sb: DaemonSandbox
+let proxyPort = 0
+let basePort = 0
+let shop = ""
+
+// answers with the instance it is; on SIGTERM it stops taking connections and ends once the
+// requests it has are answered (as a server behind a balancer does)
+const SERVER_JS = String.raw`
+const http = require("node:http")
+const server = http.createServer((req, res) => {
+  res.setHeader("content-type", "application/json")
+  res.end(JSON.stringify({ id: process.env.ID, instance: process.env.INSTANCE, port: Number(process.env.PORT) }))
+})
+server.listen(Number(process.env.PORT), "127.0.0.1", () => console.log("listening on " + process.env.PORT))
+process.on("SIGTERM", () => server.close(() => process.exit(0)))
+`
+
+interface Answer {
+  readonly id: string
+  readonly instance: string
+  readonly port: number
+}
+
+const get = (agent: http.Agent | false) =>
+  new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = http.request(
+      { host: "127.0.0.1", port: proxyPort, path: "/", agent, headers: { host: "shop.localhost" } },
+      (res) => {
+        let body = ""
+        res.setEncoding("utf8").on("data", (d: string) => {
+          body += d
+        })
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }))
+      },
+    )
+    req.on("error", reject)
+    req.end()
+  })
+
+/** The instances that answer `n` requests in a row through the proxy. */
+const answering = async (n: number): Promise<Set<string>> => {
+  const ids = new Set<string>()
+  for (let i = 0; i < n; i++) {
+    const r = await get(false)
+    if (r.status !== 200) continue
+    const a = JSON.parse(r.body) as Answer
+    // {{ daemon.id }} and {{ daemon.instance }} rendered for each instance, PORT its own
+    expect(a.id).toBe(`shop/api.${a.instance}`)
+    ids.add(a.id)
+  }
+  return ids
+}
+
+/** Requests through the proxy from `workers` clients (kept-alive connections) until stopped. */
+const load = (workers: number) => {
+  let running = true
+  const failures: Array<string> = []
+  let served = 0
+  const seen = new Set<string>()
+  const loops = Array.from({ length: workers }, async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+    while (running) {
+      try {
+        const r = await get(agent)
+        if (r.status !== 200) failures.push(`${r.status} ${r.body.slice(0, 300)}`)
+        else {
+          served++
+          seen.add((JSON.parse(r.body) as Answer).id)
+        }
+      } catch (e) {
+        failures.push(String(e))
+      }
+    }
+    agent.destroy()
+  })
+  return {
+    seen,
+    served: () => served,
+    stop: async () => {
+      running = false
+      await Promise.all(loops)
+      return { failures, served }
+    },
+  }
+}
+
+const listJson = () => {
+  const r = sb.cli(["list", "--json"], shop)
+  expect(r.status, r.stderr).toBe(0)
+  return JSON.parse(r.stdout) as Array<{
+    id: { qualified: string }
+    status: { type: string }
+    resolved_port: Array<number>
+    pid: number | null
+    instance?: { daemon: string; index: number }
+  }>
+}
+
+beforeAll(async () => {
+  sb = makeDaemonSandbox()
+  proxyPort = await freePort()
+  basePort = await freePort()
+  shop = sb.project(
+    "shop",
+    [
+      "[daemons.api]",
+      'run = "exec node server.cjs"',
+      "instances = 3",
+      `port = { expect = [${basePort}], bump = true }`,
+      'ready_output = "listening"',
+      'env = { ID = "{{ daemon.id }}", INSTANCE = "{{ daemon.instance }}" }',
+      "",
+    ].join("\n"),
+  )
+  sb.write({
+    "shop/server.cjs": SERVER_JS,
+    "home/.config/supervisor/config.toml": [
+      "[settings.proxy]",
+      "enable = true",
+      "https = false",
+      `port = ${proxyPort}`,
+      "[slugs]",
+      `shop = { dir = "${shop}", daemon = "api" }`,
+      "",
+    ].join("\n"),
+  })
+}, T)
+afterAll(() => sb.destroy())
+
+describe("replicas (e2e)", () => {
+  it(
+    "start api runs api.1 to api.3, each with its own port, pid, status and template values",
+    async () => {
+      const started = await sb.cliAsync(["start", "api"], shop)
+      expect(started.status, started.stderr).toBe(0)
+      for (const i of [1, 2, 3]) expect(started.stdout).toContain(`shop/api.${i} is running`)
+      const entries = listJson().filter((e) => e.instance?.daemon === "shop/api")
+      expect(entries.map((e) => [e.id.qualified, e.instance!.index, e.status.type])).toEqual([
+        ["shop/api.1", 1, "running"],
+        ["shop/api.2", 2, "running"],
+        ["shop/api.3", 3, "running"],
+      ])
+      const ports = entries.map((e) => e.resolved_port[0])
+      expect(new Set(ports).size).toBe(3)
+      expect(new Set(entries.map((e) => e.pid)).size).toBe(3)
+      // the text listing groups them under their daemon
+      const text = sb.cli(["list"], shop)
+      expect(text.status, text.stderr).toBe(0)
+      expect(text.stdout).toMatch(/shop\/api\s+3 instances, 3 running/)
+      expect(tableRow(text.stdout, "shop/api.2")?.[1]).toBe("running")
+    },
+    T,
+  )
+
+  it(
+    "the proxy takes the ready instances in turn: three requests, three instances",
+    async () => {
+      const ids = await answering(3)
+      expect([...ids].sort()).toEqual(["shop/api.1", "shop/api.2", "shop/api.3"])
+    },
+    T,
+  )
+
+  it(
+    "scale to 5 then to 1 while requests flow through the proxy: none fails",
+    async () => {
+      const traffic = load(4)
+      await waitFor("requests served before scaling", () => traffic.served() >= 20, { timeout: 20_000 })
+      const up = await sb.cliAsync(["scale", "api", "5"], shop)
+      expect(up.status, up.stderr).toBe(0)
+      expect(up.stdout).toContain("shop/api scaled from 3 to 5")
+      await waitFor("all 5 instances answering through the proxy", () => traffic.seen.size === 5, {
+        timeout: 20_000,
+      })
+      const down = await sb.cliAsync(["scale", "api", "1", "--json"], shop)
+      expect(down.status, down.stderr).toBe(0)
+      const result = JSON.parse(down.stdout) as {
+        previous: number
+        count: number
+        stopped: Array<{ id: string }>
+      }
+      expect(result).toMatchObject({ previous: 5, count: 1 })
+      // the highest first
+      expect(result.stopped.map((s) => s.id)).toEqual([
+        "shop/api.5",
+        "shop/api.4",
+        "shop/api.3",
+        "shop/api.2",
+      ])
+      const servedAtOne = traffic.served()
+      await waitFor("requests served after scaling to 1", () => traffic.served() >= servedAtOne + 20, {
+        timeout: 20_000,
+      })
+      const { failures, served } = await traffic.stop()
+      expect(failures).toEqual([])
+      expect(served).toBeGreaterThan(40)
+      expect([...(await answering(4))]).toEqual(["shop/api.1"])
+      const running = listJson().filter(
+        (e) => e.instance?.daemon === "shop/api" && e.status.type === "running",
+      )
+      expect(running.map((e) => e.id.qualified)).toEqual(["shop/api.1"])
+    },
+    T,
+  )
+
+  it(
+    "stop api stops every instance; the next start runs the configured count again",
+    async () => {
+      const up = await sb.cliAsync(["scale", "api", "2"], shop)
+      expect(up.status, up.stderr).toBe(0)
+      const stopped = await sb.cliAsync(["stop", "api"], shop)
+      expect(stopped.status, stopped.stderr).toBe(0)
+      expect(listJson().filter((e) => e.status.type === "running")).toEqual([])
+      const started = await sb.cliAsync(["start", "api.2"], shop)
+      expect(started.status, started.stderr).toBe(0)
+      expect(
+        listJson()
+          .filter((e) => e.status.type === "running")
+          .map((e) => e.id.qualified),
+      ).toEqual(["shop/api.2"])
+      const all = await sb.cliAsync(["start", "api"], shop)
+      expect(all.status, all.stderr).toBe(0)
+      expect(
+        listJson()
+          .filter((e) => e.status.type === "running")
+          .map((e) => e.id.qualified)
+          .sort(),
+      ).toEqual(["shop/api.1", "shop/api.2", "shop/api.3"])
+    },
+    T,
+  )
+
+  it("scale refuses a count out of range and a daemon without instances, saying the fix", async () => {
+    for (const count of ["0", "1000"]) {
+      const r = await sb.cliAsync(["scale", "api", count], shop)
+      expect(r.status).toBe(2)
+      expect(r.stderr).toContain("the count must be a whole number from 1 to 64")
+    }
+    sb.write({ "single/supervisor.toml": '[daemons.one]\nrun = "exec sleep 300"\n' })
+    const r = await sb.cliAsync(["scale", "one", "2"], sb.dir("single"))
+    expect(r.status).toBe(2)
+    expect(r.stderr).toContain("add instances = 1 to [daemons.one]")
+  })
+
+  it.each([
+    ["instances = 0", "daemons.api.instances"],
+    ["instances = -1", "daemons.api.instances"],
+    ["instances = 1000", "daemons.api.instances"],
+  ])("config validate refuses %s, naming file, line, key and the range", async (line, key) => {
+    const dir = sb.project(`bad${line.replace(/\W/g, "")}`, `[daemons.api]\nrun = "x"\n${line}\n`)
+    const r = await sb.cliAsync(["config", "validate"], dir)
+    expect(r.status).toBe(1)
+    expect(r.stderr).toContain(`supervisor.toml:3: ${key}`)
+    expect(r.stderr).toContain("from 1 to 64")
+  })
+
+  it("config validate refuses a daemon named as an instance of a replicated one", async () => {
+    const dir = sb.project("clash", '[daemons.api]\nrun = "x"\ninstances = 2\n[daemons."api.2"]\nrun = "y"\n')
+    const r = await sb.cliAsync(["config", "validate"], dir)
+    expect(r.status).toBe(1)
+    expect(r.stderr).toContain("supervisor.toml:4: daemons.api.2")
+    expect(r.stderr).toContain("has the name of an instance of clash/api")
+  })
+})
