@@ -10,7 +10,6 @@ import {
 import { CleanResult, LogsCleared, StopResults, SupervisorInfo, WaitResult } from "../domain/CliOutput.js"
 import { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { BadDaemonId } from "../domain/DaemonId.js"
-import { InstanceCount } from "../domain/Instances.js"
 import { LogEntry, LogStreamItem } from "../domain/LogEntry.js"
 import { LogFilters } from "../domain/LogFilters.js"
 import { ProcessTreeNode } from "../domain/ProcessTree.js"
@@ -63,7 +62,6 @@ export class DaemonsGroup extends HttpApiGroup.make("daemons")
   .add(control("restart"))
   .add(control("enable"))
   .add(control("disable"))
-  .add(control("scale").setPayload(Schema.Struct({ count: InstanceCount })))
   .add(HttpApiEndpoint.get("stats", "/stats").addSuccess(SystemStats))
   .add(HttpApiEndpoint.get("usage", "/usage").addSuccess(UsageHistoryResponse))
   .add(

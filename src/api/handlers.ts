@@ -10,7 +10,7 @@ import { Control } from "../control/Control.js"
 import { proxyView } from "../control/proxyView.js"
 import { outcomeOf as ownOutcome } from "../control/startOne.js"
 import type { ControlResult } from "../domain/ApiDaemonEntry.js"
-import { Disable, Enable, Namespaces, Restart, Scale, Start, Stop, Tail } from "../domain/Command.js"
+import { Disable, Enable, Namespaces, Restart, Start, Stop, Tail } from "../domain/Command.js"
 import { type BadDaemonId, qualifiedId } from "../domain/DaemonId.js"
 import { HostInfo } from "../domain/HostInfo.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
@@ -108,13 +108,6 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
           result((id) =>
             control.handle(new Disable({ selection: one(id), reason: "api" })).pipe(Effect.as({ ok: true })),
           ),
-        )
-        .handle("scale", ({ path, payload }) =>
-          result((id) =>
-            control
-              .handle(new Scale({ id, count: payload.count, reason: "api" }))
-              .pipe(Effect.map((r) => outcomeResult(outcomeOf(r.started, id)))),
-          )({ path }),
         )
         .handle("stats", () =>
           Effect.map(countProcesses(), (process_count) => ({

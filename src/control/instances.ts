@@ -4,7 +4,6 @@ import type { ScaledCounts } from "../config/replicas.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import { instanceIds } from "../domain/Instances.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
-import type { AllMeans } from "./selectFor.js"
 
 /** The instances of `id` the supervisor knows (ran, or configured by a known project), by index. */
 export const knownInstances = (id: string, known: ReadonlyArray<ApiDaemonEntry>): Array<ApiDaemonEntry> =>
@@ -37,7 +36,7 @@ export const withInstances = (
   config: ResolvedConfig | undefined,
   known: ReadonlyArray<ApiDaemonEntry>,
   scaled: ScaledCounts,
-  allMeans: AllMeans,
+  allMeans: "configured" | "running",
 ): Array<string> => {
   const out = ids.flatMap((id) => {
     const count = instanceCount(id, config, known, scaled)

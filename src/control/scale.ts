@@ -4,15 +4,15 @@
 import { Effect } from "effect"
 import type { StopResult } from "../domain/CliOutput.js"
 import type { Scale } from "../domain/Command.js"
-import { UsageError } from "../domain/CommandErrors.js"
+import { type DaemonNotFound, UsageError } from "../domain/CommandErrors.js"
 import { isActive } from "../domain/DaemonStatus.js"
 import { instanceIds } from "../domain/Instances.js"
 import type { Reason } from "../domain/Reason.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
-import type { HandleDeps } from "./handle.js"
+import type { SupervisorShape } from "../supervisor/Supervisor.js"
 import { instanceCount, knownInstances } from "./instances.js"
-import { selectDaemons } from "./selectFor.js"
+import { type SelectDeps, selectDaemons } from "./selectFor.js"
 
 /** Starts `ids` (and what they need), waiting until each is ready: the handler's own start. */
 export type StartIds<E> = (
@@ -21,8 +21,18 @@ export type StartIds<E> = (
   reason: Reason,
 ) => Effect.Effect<ReadonlyArray<StartOutcome>, E>
 
+/** What scale needs of the handler (src/control/handle.ts). */
+export interface ScaleDeps extends SelectDeps {
+  readonly sup: Pick<SupervisorShape, "list" | "clean">
+  readonly stop: (
+    ids: ReadonlyArray<string>,
+    reason: Reason,
+  ) => Effect.Effect<ReadonlyArray<StopResult>, DaemonNotFound>
+  readonly setScaled: (id: string, count: number | undefined) => Effect.Effect<void>
+}
+
 export const makeScale =
-  <E>(deps: HandleDeps, startIds: StartIds<E>) =>
+  <E>(deps: ScaleDeps, startIds: StartIds<E>) =>
   (c: Scale) =>
     Effect.gen(function* () {
       const from = c.from === undefined ? {} : { from: c.from }
