@@ -43,7 +43,7 @@ export const makeScale =
       if (counted === undefined) {
         const name = id.slice(id.indexOf("/") + 1)
         return yield* new UsageError({
-          message: `${id} runs one process: only a daemon with \`instances\` is scaled; add instances = 1 to [daemons.${name}] (\`supervisor daemons edit ${name} --instances 1\`), then scale it`,
+          message: `${id} runs one process: only a daemon with \`instances\` is scaled; add instances = 1 to [daemons.${name}] in its file, then scale it`,
         })
       }
       const instances = knownInstances(id, known)

@@ -3,7 +3,10 @@
  * runs api.1 to api.3 on distinct ports behind one slug, the proxy takes them in turn, and
  * `supervisor scale` to 5 and back to 1 while requests flow through the proxy fails none of them.
  */
+import { readFileSync } from "node:fs"
 import * as http from "node:http"
+import * as net from "node:net"
+import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type DaemonSandbox, freePort, makeDaemonSandbox, tableRow, waitFor } from "./harness.js"
 
@@ -12,10 +15,11 @@ let sb: DaemonSandbox
 let proxyPort = 0
 let basePort = 0
 let shop = ""
+let blocker: net.Server | undefined
 
 // answers with the instance it is; on SIGTERM it stops taking connections and ends once the
 // requests it has are answered (as a server behind a balancer does)
-const SERVER_JS = String.raw`
+const SERVER_JS = `
 const http = require("node:http")
 const server = http.createServer((req, res) => {
   res.setHeader("content-type", "application/json")
@@ -109,7 +113,9 @@ const listJson = () => {
 beforeAll(async () => {
   sb = makeDaemonSandbox()
   proxyPort = await freePort()
-  basePort = await freePort()
+  // api.1 to api.5 take the ports from basePort up: none of them the proxy's
+  do basePort = await freePort()
+  while (proxyPort >= basePort && proxyPort <= basePort + 8)
   shop = sb.project(
     "shop",
     [
@@ -134,8 +140,19 @@ beforeAll(async () => {
       "",
     ].join("\n"),
   })
+  // api.2's own port is taken: it moves up onto api.3's, which api.3 must then leave to it
+  blocker = net.createServer()
+  await new Promise<void>((resolve, reject) => {
+    blocker!.once("error", reject).listen(basePort + 1, "127.0.0.1", () => resolve())
+  })
+  // the supervisor (and its proxy) first: the proxy binds its port before any daemon starts
+  const started = sb.cli(["supervisor", "start"], sb.root)
+  expect(started.status, started.stderr).toBe(0)
 }, T)
-afterAll(() => sb.destroy())
+afterAll(() => {
+  blocker?.close()
+  sb.destroy()
+})
 
 describe("replicas (e2e)", () => {
   it(
@@ -152,6 +169,8 @@ describe("replicas (e2e)", () => {
       ])
       const ports = entries.map((e) => e.resolved_port[0])
       expect(new Set(ports).size).toBe(3)
+      expect(ports[0]).toBe(basePort)
+      expect(ports).not.toContain(basePort + 1)
       expect(new Set(entries.map((e) => e.pid)).size).toBe(3)
       // the text listing groups them under their daemon
       const text = sb.cli(["list"], shop)
@@ -270,5 +289,22 @@ describe("replicas (e2e)", () => {
     expect(r.status).toBe(1)
     expect(r.stderr).toContain("supervisor.toml:4: daemons.api.2")
     expect(r.stderr).toContain("has the name of an instance of clash/api")
+  })
+})
+
+describe("daemons add --instances (e2e)", () => {
+  it("writes instances into the file; a count out of range is refused and nothing is written", async () => {
+    const dir = sb.dir("added")
+    const ok = await sb.cliAsync(
+      ["daemons", "add", "api", "--instances", "3", "--", "exec", "sleep", "300"],
+      dir,
+    )
+    expect(ok.status, ok.stderr).toBe(0)
+    const file = () => readFileSync(join(dir, "supervisor.toml"), "utf8")
+    expect(file()).toContain('[daemons.api]\nrun = "exec sleep 300"\ninstances = 3\n')
+    const bad = await sb.cliAsync(["daemons", "add", "web", "--instances", "0", "--", "x"], dir)
+    expect(bad.status).toBe(1)
+    expect(bad.stderr).toContain("daemons.web.instances: expected a whole number of processes from 1 to 64")
+    expect(file()).not.toContain("daemons.web")
   })
 })
