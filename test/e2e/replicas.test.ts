@@ -8,7 +8,7 @@ import * as http from "node:http"
 import * as net from "node:net"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type DaemonSandbox, freePort, makeDaemonSandbox, tableRow, waitFor } from "./harness.js"
+import { apiPost, type DaemonSandbox, freePort, makeDaemonSandbox, tableRow, waitFor } from "./harness.js"
 
 const T = 60_000
 let sb: DaemonSandbox
@@ -255,6 +255,29 @@ describe("replicas (e2e)", () => {
           .map((e) => e.id.qualified)
           .sort(),
       ).toEqual(["shop/api.1", "shop/api.2", "shop/api.3"])
+    },
+    T,
+  )
+
+  it(
+    "Scale is a command of the API (POST /api/commands), answered through its schema",
+    async () => {
+      const answer = await apiPost<{
+        daemon: string
+        previous: number
+        count: number
+        started: Array<{ id: string }>
+      }>(sb.stateDir, "/api/commands", { _tag: "Scale", id: "shop/api", count: 2 })
+      expect(answer).toMatchObject({ daemon: "shop/api", previous: 3, count: 2 })
+      expect(answer!.started.map((o) => o.id)).toEqual(["shop/api.1", "shop/api.2"])
+      // a count out of range is refused by the command's schema: no 200, nothing scaled
+      const refused = await apiPost(sb.stateDir, "/api/commands", { _tag: "Scale", id: "shop/api", count: 0 })
+      expect(refused).toBeUndefined()
+      expect(
+        listJson()
+          .filter((e) => e.status.type === "running")
+          .map((e) => e.id.qualified),
+      ).toEqual(["shop/api.1", "shop/api.2"])
     },
     T,
   )
