@@ -15,6 +15,7 @@ let sb: DaemonSandbox
 let proxyPort = 0
 let basePort = 0
 let shop = ""
+let pool = ""
 let blocker: net.Server | undefined
 
 // answers with the instance it is; on SIGTERM it stops taking connections and ends once the
@@ -35,10 +36,10 @@ interface Answer {
   readonly port: number
 }
 
-const get = (agent: http.Agent | false) =>
+const get = (agent: http.Agent | false, host = "shop.localhost") =>
   new Promise<{ status: number; body: string }>((resolve, reject) => {
     const req = http.request(
-      { host: "127.0.0.1", port: proxyPort, path: "/", agent, headers: { host: "shop.localhost" } },
+      { host: "127.0.0.1", port: proxyPort, path: "/", agent, headers: { host } },
       (res) => {
         let body = ""
         res.setEncoding("utf8").on("data", (d: string) => {
@@ -98,8 +99,8 @@ const load = (workers: number) => {
   }
 }
 
-const listJson = () => {
-  const r = sb.cli(["list", "--json"], shop)
+const listJson = (dir = shop) => {
+  const r = sb.cli(["list", "--json"], dir)
   expect(r.status, r.stderr).toBe(0)
   return JSON.parse(r.stdout) as Array<{
     id: { qualified: string }
@@ -113,9 +114,9 @@ const listJson = () => {
 beforeAll(async () => {
   sb = makeDaemonSandbox()
   proxyPort = await freePort()
-  // api.1 to api.5 take the ports from basePort up: none of them the proxy's
+  // shop/api.1 to api.5 take the ports from basePort up, pool/pool.N from basePort + 20: none the proxy's
   do basePort = await freePort()
-  while (proxyPort >= basePort && proxyPort <= basePort + 8)
+  while (proxyPort >= basePort && proxyPort <= basePort + 30)
   shop = sb.project(
     "shop",
     [
@@ -128,7 +129,27 @@ beforeAll(async () => {
       "",
     ].join("\n"),
   )
+  pool = sb.project(
+    "pool",
+    [
+      "[daemons.pool]",
+      'run = "exec node server.cjs"',
+      "instances = 3",
+      `port = { expect = [${basePort + 20}], bump = true }`,
+      'ready_output = "listening"',
+      'env = { ID = "{{ daemon.id }}", INSTANCE = "{{ daemon.instance }}" }',
+      'restart = "never"',
+      "[daemons.pool.health]",
+      // instance 2 fails its check: unhealthy, and (restart = "never") left so
+      'cmd = "test {{ daemon.instance }} != 2"',
+      'interval = "200ms"',
+      'timeout = "200ms"',
+      "failures = 1",
+      "",
+    ].join("\n"),
+  )
   sb.write({
+    "pool/server.cjs": SERVER_JS,
     "shop/server.cjs": SERVER_JS,
     "home/.config/supervisor/config.toml": [
       "[settings.proxy]",
@@ -137,6 +158,7 @@ beforeAll(async () => {
       `port = ${proxyPort}`,
       "[slugs]",
       `shop = { dir = "${shop}", daemon = "api" }`,
+      `pool = { dir = "${pool}" }`,
       "",
     ].join("\n"),
   })
@@ -278,6 +300,29 @@ describe("replicas (e2e)", () => {
           .filter((e) => e.status.type === "running")
           .map((e) => e.id.qualified),
       ).toEqual(["shop/api.1", "shop/api.2"])
+    },
+    T,
+  )
+
+  it(
+    "the proxy skips an unhealthy instance",
+    async () => {
+      const started = await sb.cliAsync(["start", "pool"], pool)
+      expect(started.status, started.stderr).toBe(0)
+      await waitFor(
+        "pool.2 unhealthy",
+        () => listJson(pool).find((e) => e.id.qualified === "pool/pool.2")?.status.type === "unhealthy",
+        { timeout: 20_000 },
+      )
+      const ids = new Set<string>()
+      for (let i = 0; i < 12; i++) {
+        const r = await get(false, "pool.localhost")
+        expect(r.status, r.body).toBe(200)
+        ids.add((JSON.parse(r.body) as Answer).id)
+      }
+      expect([...ids].sort()).toEqual(["pool/pool.1", "pool/pool.3"])
+      const stopped = await sb.cliAsync(["stop", "pool"], pool)
+      expect(stopped.status, stopped.stderr).toBe(0)
     },
     T,
   )
