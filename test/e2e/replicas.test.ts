@@ -9,6 +9,7 @@ import * as net from "node:net"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { apiPost, type DaemonSandbox, freePort, makeDaemonSandbox, tableRow, waitFor } from "./harness.js"
+import { connectMcp } from "./mcpClient.js"
 
 const T = 60_000
 let sb: DaemonSandbox
@@ -323,6 +324,34 @@ describe("replicas (e2e)", () => {
       expect([...ids].sort()).toEqual(["pool/pool.1", "pool/pool.3"])
       const stopped = await sb.cliAsync(["stop", "pool"], pool)
       expect(stopped.status, stopped.stderr).toBe(0)
+    },
+    T,
+  )
+
+  it(
+    "MCP's scale tool scales as the CLI does, its answer the ScaleResult",
+    async () => {
+      const client = await connectMcp(sb, shop)
+      try {
+        const r = (await client.callTool({ name: "scale", arguments: { id: "api", count: 3 } })) as {
+          isError?: boolean
+          structuredContent?: { daemon: string; previous: number; count: number }
+        }
+        expect(r.isError, JSON.stringify(r)).toBeFalsy()
+        expect(r.structuredContent).toMatchObject({ daemon: "shop/api", previous: 2, count: 3 })
+        const bad = (await client.callTool({ name: "scale", arguments: { id: "api", count: 65 } })) as {
+          isError?: boolean
+        }
+        expect(bad.isError).toBe(true)
+      } finally {
+        await client.close()
+      }
+      expect(
+        listJson()
+          .filter((e) => e.status.type === "running")
+          .map((e) => e.id.qualified)
+          .sort(),
+      ).toEqual(["shop/api.1", "shop/api.2", "shop/api.3"])
     },
     T,
   )
