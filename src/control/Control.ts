@@ -5,7 +5,7 @@ import type { ScaledCounts } from "../config/replicas.js"
 import { SupervisorConfig } from "../config/SupervisorConfig.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { Command } from "../domain/Command.js"
-import { ConfigUnusable, type UnknownDaemon, type UsageError } from "../domain/CommandErrors.js"
+import { ConfigUnusable, type UnknownDaemon, UsageError } from "../domain/CommandErrors.js"
 import { isActive } from "../domain/DaemonStatus.js"
 import { stopLevels } from "../domain/dependencyLevels.js"
 import type { Reason } from "../domain/Reason.js"
@@ -211,7 +211,12 @@ export const ControlLive = Layer.effect(
               message: "the configuration has warnings or problems",
               warnings_only: Either.isRight(loaded),
             })
-          return yield* resolveId(typed, loaded.right, yield* listing({ usage: false }))
+          const known = yield* listing({ usage: false })
+          const id = yield* resolveId(typed, loaded.right, known)
+          // a replicated daemon is its instances: the CLI selects them (src/control/instances.ts)
+          if (known.some((k) => k.instance?.daemon === id) || loaded.right.daemons[id]?.config.instances)
+            return yield* new UsageError({ message: `${id} runs as instances: select them` })
+          return id
         }),
     }
     const handle = makeHandle({

@@ -356,6 +356,18 @@ describe("replicas (e2e)", () => {
     T,
   )
 
+  it("logs api reads every instance's lines, each named; status api asks for one instance", async () => {
+    const logs = await sb.cliAsync(["logs", "api", "-n", "100", "--no-timestamp"], shop)
+    expect(logs.status, logs.stderr).toBe(0)
+    for (const i of [1, 2, 3]) expect(logs.stdout).toMatch(new RegExp(`shop/api\\.${i} listening on \\d+`))
+    const status = await sb.cliAsync(["status", "api"], shop)
+    expect(status.status).toBe(2)
+    expect(status.stderr).toContain("shop/api runs as instances (api.1, api.2, api.3): name one")
+    const one = await sb.cliAsync(["status", "api.2"], shop)
+    expect(one.status, one.stderr).toBe(0)
+    expect(one.stdout).toContain("Name: shop/api.2")
+  })
+
   it("scale refuses a count out of range and a daemon without instances, saying the fix", async () => {
     for (const count of ["0", "1000"]) {
       const r = await sb.cliAsync(["scale", "api", count], shop)

@@ -176,6 +176,11 @@ export const status = (o: StatusOptions) =>
       const here = yield* withSlugProjects(config, [o.id])
       const entries = yield* listing(here)
       const id = yield* resolveId(o.id, here, entries)
+      const instances = entries.filter((x) => x.instance?.daemon === id)
+      if (instances.length > 0)
+        return yield* new UsageError({
+          message: `${id} runs as instances (${instances.map((x) => x.id.name).join(", ")}): name one, such as \`supervisor status ${instances[0]!.id.name}\`, or see them all with \`supervisor list\``,
+        })
       const e = entries.find((x) => x.id.qualified === id)!
       if (o.json) return yield* printJson(DaemonStatusOutput, { ...e, status_text: e.status.type })
       // pitchfork's lines first (`awk '/^Status:/'` works), then ours
