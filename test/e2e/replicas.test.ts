@@ -127,6 +127,10 @@ beforeAll(async () => {
       `port = { expect = [${basePort}], bump = true }`,
       'ready_output = "listening"',
       'env = { ID = "{{ daemon.id }}", INSTANCE = "{{ daemon.instance }}" }',
+      "[daemons.front]",
+      'run = "exec sleep 300"',
+      'depends = ["api"]',
+      "ready_delay = 0",
       "",
     ].join("\n"),
   )
@@ -367,6 +371,27 @@ describe("replicas (e2e)", () => {
     expect(one.status, one.stderr).toBe(0)
     expect(one.stdout).toContain("Name: shop/api.2")
   })
+
+  it(
+    "a dependency on api waits for every instance to be ready",
+    async () => {
+      const stopped = await sb.cliAsync(["stop", "api"], shop)
+      expect(stopped.status, stopped.stderr).toBe(0)
+      const started = await sb.cliAsync(["start", "front"], shop)
+      expect(started.status, started.stderr).toBe(0)
+      const out = started.stdout
+      expect(out).toContain(
+        "shop/front waiting for shop/api.1 to be ready, shop/api.2 to be ready, shop/api.3 to be ready",
+      )
+      const front = out.indexOf("shop/front is running")
+      for (const i of [1, 2, 3]) {
+        const at = out.indexOf(`shop/api.${i} is running`)
+        expect(at).toBeGreaterThanOrEqual(0)
+        expect(at).toBeLessThan(front)
+      }
+    },
+    T,
+  )
 
   it("scale refuses a count out of range and a daemon without instances, saying the fix", async () => {
     for (const count of ["0", "1000"]) {
