@@ -19,7 +19,7 @@ import { daemonUsage } from "../supervisor/resourceUsage.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { awaitCompletion, completedHereById } from "./completion.js"
 import { type CommandResult, type HandleDeps, makeHandle, type SinkOf } from "./handle.js"
-import { mergeDefinitions, mergeListing, withinScale } from "./listing.js"
+import { mergeDefinitions, mergeListing, withinScale, withScaled } from "./listing.js"
 import type { StartPlan, StopResult } from "./plan.js"
 import { eventWithProxyUrls, withProxyUrl } from "./proxyOutcomes.js"
 import { proxyView } from "./proxyView.js"
@@ -110,8 +110,9 @@ export const ControlLive = Layer.effect(
     const listing = (options: { readonly usage: boolean }) =>
       Effect.gen(function* () {
         const entries = yield* known(options.usage)
-        const defs = withinScale(yield* projects.definitions, yield* scaled)
-        return yield* slugged(mergeDefinitions(entries, yield* sup.disabledIds, defs))
+        const counts = yield* scaled
+        const defs = withinScale(yield* projects.definitions, counts)
+        return yield* slugged(withScaled(mergeDefinitions(entries, yield* sup.disabledIds, defs), counts))
       })
 
     const loadFrom = (options: LoadOptions): Effect.Effect<ResolvedConfig | undefined> =>

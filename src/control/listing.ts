@@ -22,12 +22,29 @@ export const mergeListing = (
   config: ResolvedConfig,
   scaled?: ScaledCounts,
 ): Array<ApiDaemonEntry> => {
-  const here = configDefinitions(config, scaled)
+  // the counts `scale` set, from the supervisor's entries when this side does not know them (the CLI)
+  const inForce = new Map(scaled ?? [])
+  for (const k of known)
+    if (k.instance?.scaled !== undefined && !inForce.has(k.instance.daemon))
+      inForce.set(k.instance.daemon, k.instance.scaled)
+  const here = configDefinitions(config, inForce)
   const kept = known.filter(
-    (k) => !(k.status.type === "available" && (here.has(k.id.qualified) || aboveScale(k, scaled))),
+    (k) => !(k.status.type === "available" && (here.has(k.id.qualified) || aboveScale(k, inForce))),
   )
   return mergeDefinitions(kept, disabledIds, [...here.values()])
 }
+
+/** Each instance's entry with the count `scale` set for its daemon, while it is in force. */
+export const withScaled = (
+  entries: ReadonlyArray<ApiDaemonEntry>,
+  scaled: ScaledCounts,
+): Array<ApiDaemonEntry> =>
+  entries.map((e) => {
+    const count = e.instance === undefined ? undefined : scaled.get(e.instance.daemon)
+    return e.instance === undefined || count === undefined
+      ? e
+      : { ...e, instance: { ...e.instance, scaled: count } }
+  })
 
 /** A never-run instance above its daemon's scaled count: not listed while the count is in force. */
 const aboveScale = (d: { readonly instance?: InstanceOf | undefined }, scaled: ScaledCounts | undefined) =>

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { DaemonIdObject } from "./DaemonId.js"
 import { DaemonStatus } from "./DaemonStatus.js"
-import { InstanceOf } from "./Instances.js"
+import { InstanceEntry } from "./Instances.js"
 
 /** The retry an errored daemon waits for (`list` shows `errored, retry 2/3 in 4s`). */
 export const NextRetry = Schema.Struct({
@@ -48,9 +48,9 @@ export const ApiDaemonEntry = Schema.Struct({
     description:
       "Why its `watch` files cannot be watched (the watcher could not be set up); null when they are, or it has no `watch` list",
   }),
-  instance: Schema.optional(InstanceOf).annotations({
+  instance: Schema.optional(InstanceEntry).annotations({
     description:
-      "For an instance of a daemon with `instances`: that daemon's qualified ID and the instance's index (docs/replicas.md); absent for any other daemon",
+      "For an instance of a daemon with `instances`: that daemon's qualified ID, the instance's index and the count `scale` set (docs/replicas.md); absent for any other daemon",
   }),
   log_problem: Schema.optional(Schema.String).annotations({
     description:

@@ -22,6 +22,17 @@ export const InstanceOf = Schema.Struct({
 }).annotations({ identifier: "InstanceOf" })
 export type InstanceOf = typeof InstanceOf.Type
 
+/** An instance as the API lists it: which daemon, which index, and the count `scale` set. */
+export const InstanceEntry = Schema.Struct({
+  ...InstanceOf.fields,
+  scaled: Schema.optional(
+    Schema.Int.annotations({
+      description:
+        "The count of instances `supervisor scale` set for the daemon, while it is in force (until the daemon is stopped); absent when its `instances` is",
+    }),
+  ),
+}).annotations({ identifier: "InstanceEntry" })
+
 /** The name of a daemon's instance: `api` and 2 make `api.2`. */
 export const instanceName = (name: string, index: number): string => `${name}.${index}`
 

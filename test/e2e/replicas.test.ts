@@ -108,7 +108,7 @@ const listJson = (dir = shop) => {
     status: { type: string }
     resolved_port: Array<number>
     pid: number | null
-    instance?: { daemon: string; index: number }
+    instance?: { daemon: string; index: number; scaled?: number }
   }>
 }
 
@@ -251,10 +251,13 @@ describe("replicas (e2e)", () => {
       expect(failures).toEqual([])
       expect(served).toBeGreaterThan(40)
       expect([...(await answering(4))]).toEqual(["shop/api.1"])
-      const running = listJson().filter(
-        (e) => e.instance?.daemon === "shop/api" && e.status.type === "running",
-      )
-      expect(running.map((e) => e.id.qualified)).toEqual(["shop/api.1"])
+      // the count scale set is in force: the instances configured above it are not listed
+      const listed = listJson().filter((e) => e.instance?.daemon === "shop/api")
+      expect(listed.map((e) => [e.id.qualified, e.status.type, e.instance?.scaled])).toEqual([
+        ["shop/api.1", "running", 1],
+      ])
+      const text = sb.cli(["list"], shop)
+      expect(text.stdout).toMatch(/shop\/api\s+1 instance, 1 running/)
     },
     T,
   )
