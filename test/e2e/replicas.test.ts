@@ -8,7 +8,16 @@ import * as http from "node:http"
 import * as net from "node:net"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { apiPost, type DaemonSandbox, freePort, makeDaemonSandbox, tableRow, waitFor } from "./harness.js"
+import {
+  apiPost,
+  type DaemonSandbox,
+  freePort,
+  isAlive,
+  makeDaemonSandbox,
+  supervisorPids,
+  tableRow,
+  waitFor,
+} from "./harness.js"
 import { connectMcp } from "./mcpClient.js"
 
 const T = 60_000
@@ -392,6 +401,29 @@ describe("replicas (e2e)", () => {
         expect(at).toBeGreaterThanOrEqual(0)
         expect(at).toBeLessThan(front)
       }
+    },
+    T,
+  )
+
+  it(
+    "a supervisor that crashed is followed by one that adopts the instances as instances",
+    async () => {
+      const before = listJson().filter((e) => e.instance?.daemon === "shop/api")
+      expect(before.map((e) => e.status.type)).toEqual(["running", "running", "running"])
+      const [supervisor] = supervisorPids(sb.stateDir)
+      process.kill(supervisor!, "SIGKILL")
+      await waitFor("the supervisor to be gone", () => !isAlive(supervisor!))
+      // any command brings a new supervisor up, which takes the instances back
+      const after = listJson().filter((e) => e.instance?.daemon === "shop/api")
+      expect(after.map((e) => [e.id.qualified, e.instance?.index, e.status.type, e.pid])).toEqual(
+        before.map((e) => [e.id.qualified, e.instance?.index, "running", e.pid]),
+      )
+      // and its proxy balances the slug over them again
+      const ids = await waitFor("the proxy answering from every instance", async () => {
+        const seen = await answering(3).catch(() => new Set<string>())
+        return seen.size === 3 ? seen : undefined
+      })
+      expect([...ids].sort()).toEqual(["shop/api.1", "shop/api.2", "shop/api.3"])
     },
     T,
   )
