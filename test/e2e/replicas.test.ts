@@ -177,9 +177,13 @@ beforeAll(async () => {
     ].join("\n"),
   })
   // api.2's own port is taken: it moves up onto api.3's, which api.3 must then leave to it
-  blocker = net.createServer()
-  await new Promise<void>((resolve, reject) => {
-    blocker!.once("error", reject).listen(basePort + 1, "127.0.0.1", () => resolve())
+  // (a port some other process holds already is taken just as well)
+  const server = net.createServer()
+  blocker = await new Promise<net.Server | undefined>((resolve, reject) => {
+    server.once("error", (e: NodeJS.ErrnoException) =>
+      e.code === "EADDRINUSE" ? resolve(undefined) : reject(e),
+    )
+    server.listen(basePort + 1, "127.0.0.1", () => resolve(server))
   })
   // the supervisor (and its proxy) first: the proxy binds its port before any daemon starts
   const started = sb.cli(["supervisor", "start"], sb.root)
