@@ -109,8 +109,13 @@ export const selectFor = (
 ): Effect.Effect<Selected, SelectError> =>
   Effect.gen(function* () {
     const selected = yield* selectDaemons(deps, selection, allMeans, noneHint)
-    const ids = withInstances(selected.ids, selected.config, yield* deps.known, yield* deps.scaled, allMeans)
-    return { ids, config: selected.config }
+    // a daemon its configuration runs as one process needs no look at the instances known
+    const config = selected.config
+    const plain = (id: string) =>
+      config?.daemons[id] !== undefined && config.daemons[id].config.instances === undefined
+    if (selected.ids.every(plain)) return selected
+    const ids = withInstances(selected.ids, config, yield* deps.known, yield* deps.scaled, allMeans)
+    return { ids, config }
   })
 
 /** `selectFor` with a replicated daemon left as its own ID, not its instances (`scale` acts on it). */
