@@ -4,6 +4,7 @@ import { NamespaceEntry } from "../domain/ApiNamespaces.js"
 import {
   CleanResult,
   LogLines,
+  ScaleResult,
   StartOutcomes,
   StopResults,
   ToggleResults,
@@ -34,6 +35,7 @@ export const CommandAnswer = Schema.Union(
   CleanResult,
   WaitResult,
   Schema.Struct({ killed: Schema.Boolean }),
+  ScaleResult,
   LogLines,
   SettingList,
   Schema.Array(NamespaceEntry),

@@ -8,6 +8,7 @@ import { ConfigLoader } from "../config/ConfigLoader.js"
 import { SupervisorConfig } from "../config/SupervisorConfig.js"
 import { Control } from "../control/Control.js"
 import { proxyView } from "../control/proxyView.js"
+import { outcomeOf as ownOutcome } from "../control/startOne.js"
 import type { ControlResult } from "../domain/ApiDaemonEntry.js"
 import { Disable, Enable, Namespaces, Restart, Start, Stop, Tail } from "../domain/Command.js"
 import { type BadDaemonId, qualifiedId } from "../domain/DaemonId.js"
@@ -42,9 +43,9 @@ const outcomeResult = (o: StartOutcome): ControlResult => {
 
 /** A selection of one daemon by its qualified ID. */
 const one = (id: string) => ({ ids: [id], all: false })
-/** The daemon's own outcome among a start's (its dependencies' come first). */
+/** The daemon's own outcome among a start's (its dependencies' come first; a replicated one's instances). */
 const outcomeOf = (outcomes: ReadonlyArray<StartOutcome>, id: string): StartOutcome =>
-  outcomes.find((o) => o.id === id) ?? outcomes[outcomes.length - 1]!
+  ownOutcome(outcomes, id) ?? outcomes[outcomes.length - 1]!
 
 const countProcesses = () => Effect.sync(() => listPids().length)
 

@@ -17,6 +17,7 @@ import { listCommand, statusCommand } from "./listing.js"
 import { logsCommand } from "./logs.js"
 import type { McpRoot } from "./mcpCommand.js"
 import { proxyCommand } from "./proxy.js"
+import { scaleCommand } from "./scale.js"
 import { schemaCommand } from "./schema.js"
 import { settingsCommand } from "./settings.js"
 import { activateCommand, cdCommand, projectCommand } from "./shell.js"
@@ -51,6 +52,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     restartCommand,
     enableCommand,
     disableCommand,
+    scaleCommand,
     statusCommand,
     listCommand,
     logsCommand,

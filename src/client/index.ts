@@ -8,7 +8,7 @@
  *
  * const program = Effect.gen(function* () {
  *   const api = yield* makeSupervisorClient({ baseUrl: "http://127.0.0.1:3120", token })
- *   const daemons = yield* api.daemons.list()
+ *   const daemons = yield* api.daemons.list({ urlParams: {} })
  *   yield* api.daemons.restart({ path: { id: "app/web" } })
  * })
  * Effect.runPromise(program.pipe(Effect.provide(FetchHttpClient.layer)))

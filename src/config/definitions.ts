@@ -1,13 +1,20 @@
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+import { expandReplicas, type ScaledCounts } from "./replicas.js"
 
-/** The daemons of a resolved configuration as definitions the supervisor can start. */
-export const configDefinitions = (config: ResolvedConfig): Map<string, DaemonDefinition> =>
-  new Map(
-    Object.values(config.daemons).map((d) => [
-      d.id.qualified,
-      { id: d.id, config: d.config, adhoc: false, source: d.source } satisfies DaemonDefinition,
-    ]),
+/**
+ * The daemons of a resolved configuration as definitions the supervisor can start: a daemon with
+ * `instances` as its instances (src/config/replicas.ts), `scaled` replacing some counts.
+ */
+export const configDefinitions = (
+  config: ResolvedConfig,
+  scaled?: ScaledCounts,
+): Map<string, DaemonDefinition> =>
+  expandReplicas(
+    Object.values(config.daemons).map(
+      (d) => ({ id: d.id, config: d.config, adhoc: false, source: d.source }) satisfies DaemonDefinition,
+    ),
+    scaled,
   )
 
 /** Every definition the given ones depend on, transitively, that is not among them. */

@@ -18,6 +18,7 @@ import { slugProblem } from "../domain/slugs.js"
 import { closest } from "../domain/suggest.js"
 import { findCycle } from "./dependencies.js"
 import { resolveEnvFiles, sharedEnvOf, sharedTemplateProblems } from "./envMerge.js"
+import { instanceNameProblems } from "./instanceNames.js"
 import { locateKey } from "./locate.js"
 import type { ParsedFile } from "./parseFile.js"
 import { expandPath } from "./paths.js"
@@ -145,6 +146,22 @@ const dependsOf = (
   return { ids, conditions }
 }
 
+/** A daemon named as an instance of a daemon with `instances` (`api.2` beside `api`) is refused. */
+const instanceCollisions = (
+  drafts: Iterable<Draft>,
+  daemons: Readonly<Record<string, ResolvedDaemon>>,
+): Array<ConfigProblem> =>
+  instanceNameProblems(
+    [...drafts].map((d) => ({
+      id: d.id,
+      instances: daemons[d.id.qualified]?.config.instances,
+      at: (key: string | undefined) =>
+        key === undefined
+          ? where(d.keySource.get("run") ?? [...d.keySource.values()][0], ["daemons", d.id.name])
+          : where(d.keySource.get(key), ["daemons", d.id.name, key]),
+    })),
+  )
+
 /** Merges parsed files (load order) into one model and checks what spans files. */
 export const mergeFiles = (
   files: ReadonlyArray<NamespacedFile>,
@@ -249,6 +266,8 @@ export const mergeFiles = (
       sources: [...new Set(draft.sources)],
     }
   }
+
+  problems.push(...instanceCollisions(drafts.values(), daemons))
 
   // Dependencies and templates must name daemons that exist (broken ones count as existing).
   const known = [...drafts.keys()]

@@ -1,10 +1,11 @@
-import { Context, Effect, Either, Layer, Option, Stream } from "effect"
+import { Context, Effect, Either, Layer, Option, Ref, Stream } from "effect"
 import { ConfigLoader } from "../config/ConfigLoader.js"
 import type { LoadOptions } from "../config/Loader.js"
+import type { ScaledCounts } from "../config/replicas.js"
 import { SupervisorConfig } from "../config/SupervisorConfig.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { Command } from "../domain/Command.js"
-import { ConfigUnusable, type UnknownDaemon, type UsageError } from "../domain/CommandErrors.js"
+import { ConfigUnusable, type UnknownDaemon, UsageError } from "../domain/CommandErrors.js"
 import { isActive } from "../domain/DaemonStatus.js"
 import { stopLevels } from "../domain/dependencyLevels.js"
 import type { Reason } from "../domain/Reason.js"
@@ -18,7 +19,7 @@ import { daemonUsage } from "../supervisor/resourceUsage.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
 import { awaitCompletion, completedHereById } from "./completion.js"
 import { type CommandResult, type HandleDeps, makeHandle, type SinkOf } from "./handle.js"
-import { mergeDefinitions, mergeListing } from "./listing.js"
+import { mergeDefinitions, mergeListing, withinScale, withScaled } from "./listing.js"
 import type { StartPlan, StopResult } from "./plan.js"
 import { eventWithProxyUrls, withProxyUrl } from "./proxyOutcomes.js"
 import { proxyView } from "./proxyView.js"
@@ -79,6 +80,16 @@ export const ControlLive = Layer.effect(
     const loader = yield* ConfigLoader
     const supervisorConfig = yield* SupervisorConfig
     const logs = yield* LogStore
+    /** `supervisor scale`'s counts, by replicated daemon (docs/replicas.md): kept until it stops. */
+    const scaledRef = yield* Ref.make<ScaledCounts>(new Map())
+    const scaled = Ref.get(scaledRef)
+    const setScaled = (id: string, count: number | undefined) =>
+      Ref.update(scaledRef, (m) => {
+        const next = new Map(m)
+        if (count === undefined) next.delete(id)
+        else next.set(id, count)
+        return next
+      })
     /** Fills each entry's `slug` and `proxy_url` from the slugs in force now. */
     const slugged = (entries: ReadonlyArray<ApiDaemonEntry>) =>
       Effect.map(proxyView(loader, projects, supervisorConfig), (v) => withSlugs(entries, v.slugs, v.proxy))
@@ -108,10 +119,10 @@ export const ControlLive = Layer.effect(
       Effect.gen(function* () {
         const wanted = options.ids === undefined ? undefined : new Set(options.ids)
         const entries = yield* known(options.usage, wanted)
-        const definitions = yield* projects.definitions
-        const defs =
-          wanted === undefined ? definitions : definitions.filter((d) => wanted.has(d.id.qualified))
-        return yield* slugged(mergeDefinitions(entries, yield* sup.disabledIds, defs))
+        const counts = yield* scaled
+        const all = withinScale(yield* projects.definitions, counts)
+        const defs = wanted === undefined ? all : all.filter((d) => wanted.has(d.id.qualified))
+        return yield* slugged(withScaled(mergeDefinitions(entries, yield* sup.disabledIds, defs), counts))
       })
 
     const loadFrom = (options: LoadOptions): Effect.Effect<ResolvedConfig | undefined> =>
@@ -197,7 +208,8 @@ export const ControlLive = Layer.effect(
         Effect.gen(function* () {
           const config = yield* loadFrom(options)
           if (config === undefined) return undefined
-          return yield* slugged(mergeListing(yield* listing({ usage: true }), yield* sup.disabledIds, config))
+          const all = yield* listing({ usage: true })
+          return yield* slugged(mergeListing(all, yield* sup.disabledIds, config, yield* scaled))
         }),
       reportWatchProblem: (id, problem) => sup.setWatchProblem(id, problem),
       shutdown: (mode) => (mode === "keep" ? sup.detach : Effect.as(sup.stopAll, 0)),
@@ -210,7 +222,12 @@ export const ControlLive = Layer.effect(
               message: "the configuration has warnings or problems",
               warnings_only: Either.isRight(loaded),
             })
-          return yield* resolveId(typed, loaded.right, yield* listing({ usage: false }))
+          const known = yield* listing({ usage: false })
+          const id = yield* resolveId(typed, loaded.right, known)
+          // a replicated daemon is its instances: the CLI selects them (src/control/instances.ts)
+          if (known.some((k) => k.instance?.daemon === id) || loaded.right.daemons[id]?.config.instances)
+            return yield* new UsageError({ message: `${id} runs as instances: select them` })
+          return id
         }),
     }
     const handle = makeHandle({
@@ -225,6 +242,8 @@ export const ControlLive = Layer.effect(
       logs,
       env: supervisorConfig.env,
       ran: sup.list,
+      scaled,
+      setScaled,
     })
     const { start: _start, startEvents: _startEvents, stop: _stop, ...shape } = control
     return shape satisfies ControlShape

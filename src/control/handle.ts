@@ -3,6 +3,7 @@
 // whoever sends the command (the CLI, the API, the web page, MCP, watch, cron, limits, ...).
 import { Effect, Match, Metric, type Schema, Stream } from "effect"
 import { configDefinitions, dependencyClosure } from "../config/definitions.js"
+import { baseOf, instanceOf } from "../config/replicas.js"
 import type { StopResult } from "../domain/CliOutput.js"
 import type {
   Clean,
@@ -25,14 +26,17 @@ import {
   UsageError,
 } from "../domain/CommandErrors.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import { isActive } from "../domain/DaemonStatus.js"
 import { bumpProblem, withOverrides } from "../domain/overrides.js"
 import type { Reason } from "../domain/Reason.js"
+import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import type { StartEvent, StartProgress, Waiting } from "../domain/StartEvent.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import type { SupervisorShape } from "../supervisor/Supervisor.js"
 import { completedHere, endedWithSuccess } from "./completion.js"
 import type { StartPlan } from "./plan.js"
 import { type LogSink, makeReads, type ReadDeps } from "./reads.js"
+import { makeScale } from "./scale.js"
 import { loadFrom, selectFor } from "./selectFor.js"
 import { resolveId } from "./selection.js"
 import { waitingListOf } from "./waiting.js"
@@ -57,6 +61,8 @@ export interface HandleDeps extends ReadDeps {
     ids: ReadonlyArray<string>,
     reason: Reason,
   ) => Effect.Effect<ReadonlyArray<StopResult>, DaemonNotFound>
+  /** Sets (a number) or forgets (undefined) the scaled count of a replicated daemon. */
+  readonly setScaled: (id: string, count: number | undefined) => Effect.Effect<void>
 }
 
 /** Every command handled, by command and by who asked: `supervisor_commands_total` (docs/metrics.md). */
@@ -70,8 +76,9 @@ export const makeHandle = (deps: HandleDeps) => {
   /** The definitions to start for `ids`: the directory's configuration, a known project's, or the last run's. */
   const planFor = (ids: ReadonlyArray<string>, config: Parameters<typeof configDefinitions>[0] | undefined) =>
     Effect.gen(function* () {
+      const scaled = yield* deps.scaled
       const fromConfig =
-        config === undefined ? new Map<string, DaemonDefinition>() : configDefinitions(config)
+        config === undefined ? new Map<string, DaemonDefinition>() : configDefinitions(config, scaled)
       const requested: Array<DaemonDefinition> = []
       const dependencies = new Map<string, DaemonDefinition>()
       for (const id of ids) {
@@ -94,13 +101,36 @@ export const makeHandle = (deps: HandleDeps) => {
         if (configured !== undefined) {
           requested.push(configured.def)
           for (const d of configured.dependencies) dependencies.set(d.id.qualified, d)
-        } else if (ran._tag === "Some") requested.push(ran.value.def)
+          continue
+        }
+        if (ran._tag === "Some") {
+          requested.push(ran.value.def)
+          continue
+        }
+        // an instance above the configured count (scaled): made like its first sibling
+        const sibling = yield* siblingInstance(id)
+        if (sibling !== undefined) requested.push(sibling)
         else
           return yield* new UnknownDaemon({ message: `no definition for ${id}: it is not configured here` })
       }
       if (config !== undefined)
         for (const d of dependencyClosure(requested, fromConfig)) dependencies.set(d.id.qualified, d)
       return { requested, dependencies: [...dependencies.values()], configured: fromConfig }
+    })
+
+  /** Instance `k` of a replicated daemon made from its instance 1 (run or configured); else undefined. */
+  const siblingInstance = (id: string) =>
+    Effect.gen(function* () {
+      const m = /^(.+)\.([1-9][0-9]*)$/.exec(id)
+      if (m === null) return undefined
+      const first = `${m[1]}.1`
+      const ran = yield* Effect.option(sup.get(first))
+      const def =
+        ran._tag === "Some"
+          ? ran.value.def
+          : (yield* deps.projects.find(first).pipe(Effect.orElseSucceed(() => undefined)))?.def
+      if (def === undefined || def.instance?.daemon !== m[1]) return undefined
+      return instanceOf(baseOf(def), Number(m[2]))
     })
 
   /** Runs a start plan as the command's wait mode asks. */
@@ -184,8 +214,36 @@ export const makeHandle = (deps: HandleDeps) => {
       const neverRan = selected.ids.filter((id) => !ran.has(id))
       const present = selected.ids.filter((id) => ran.has(id))
       const stopped = present.length === 0 ? [] : yield* deps.stop(present, c.reason)
+      yield* forgetScaled
       return [...neverRan.map((id) => ({ id, was_running: false, killed: false })), ...stopped]
     })
+
+  /**
+   * A scaled daemon none of whose instances runs any more is back to its configured count: the
+   * count is forgotten, and so are its stopped instances above the configured count.
+   */
+  const forgetScaled = Effect.gen(function* () {
+    const scaled = yield* deps.scaled
+    if (scaled.size === 0) return
+    const all = yield* sup.list
+    const defs = yield* deps.projects.definitions
+    for (const id of scaled.keys()) {
+      const instances = all.filter((r) => r.def.instance?.daemon === id)
+      if (instances.some(isActive)) continue
+      yield* deps.setScaled(id, undefined)
+      const configured = defs.filter((d) => d.instance?.daemon === id).length
+      const extra = instances.filter((r) => r.def.instance!.index > configured).map((r) => r.def.id.qualified)
+      if (extra.length > 0) yield* sup.clean(extra)
+    }
+  })
+
+  const startIds = (ids: ReadonlyArray<string>, config: ResolvedConfig | undefined, reason: Reason) =>
+    Effect.gen(function* () {
+      const planned = yield* planFor(ids, config)
+      const plan = { requested: planned.requested, dependencies: planned.dependencies, force: false }
+      return yield* runStart(plan, planned.configured, reason, "ready", undefined)
+    })
+  const scale = makeScale(deps, startIds)
 
   const toggle = (c: Enable | Disable) =>
     Effect.gen(function* () {
@@ -262,6 +320,7 @@ export const makeHandle = (deps: HandleDeps) => {
       Wait: wait,
       Run: (c) => run(c, sink),
       Kill: kill,
+      Scale: scale,
       Logs: (c) => reads.logs(c, logSink),
       Tail: (c) => reads.tail(c, logSink),
       Settings: reads.settings,

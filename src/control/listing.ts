@@ -1,7 +1,9 @@
 import { configDefinitions } from "../config/definitions.js"
+import type { ScaledCounts } from "../config/replicas.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import { nextRunOf } from "../domain/cronSchedule.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
+import type { InstanceOf } from "../domain/Instances.js"
 import { compareIds } from "../domain/idOrder.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 
@@ -18,11 +20,41 @@ export const mergeListing = (
   known: ReadonlyArray<ApiDaemonEntry>,
   disabledIds: ReadonlyArray<string>,
   config: ResolvedConfig,
+  scaled?: ScaledCounts,
 ): Array<ApiDaemonEntry> => {
-  const here = configDefinitions(config)
-  const kept = known.filter((k) => !(k.status.type === "available" && here.has(k.id.qualified)))
+  // the counts `scale` set, from the supervisor's entries when this side does not know them (the CLI)
+  const inForce = new Map(scaled ?? [])
+  for (const k of known)
+    if (k.instance?.scaled !== undefined && !inForce.has(k.instance.daemon))
+      inForce.set(k.instance.daemon, k.instance.scaled)
+  const here = configDefinitions(config, inForce)
+  const kept = known.filter(
+    (k) => !(k.status.type === "available" && (here.has(k.id.qualified) || aboveScale(k, inForce))),
+  )
   return mergeDefinitions(kept, disabledIds, [...here.values()])
 }
+
+/** Each instance's entry with the count `scale` set for its daemon, while it is in force. */
+export const withScaled = (
+  entries: ReadonlyArray<ApiDaemonEntry>,
+  scaled: ScaledCounts,
+): Array<ApiDaemonEntry> =>
+  entries.map((e) => {
+    const count = e.instance === undefined ? undefined : scaled.get(e.instance.daemon)
+    return e.instance === undefined || count === undefined
+      ? e
+      : { ...e, instance: { ...e.instance, scaled: count } }
+  })
+
+/** A never-run instance above its daemon's scaled count: not listed while the count is in force. */
+const aboveScale = (d: { readonly instance?: InstanceOf | undefined }, scaled: ScaledCounts | undefined) =>
+  d.instance !== undefined && d.instance.index > (scaled?.get(d.instance.daemon) ?? Number.POSITIVE_INFINITY)
+
+/** The definitions without the instances above their daemon's scaled count. */
+export const withinScale = (
+  defs: ReadonlyArray<DaemonDefinition>,
+  scaled: ScaledCounts,
+): ReadonlyArray<DaemonDefinition> => (scaled.size === 0 ? defs : defs.filter((d) => !aboveScale(d, scaled)))
 
 /** `known` plus entries for the `definitions` it lacks (never run: `available` or `disabled`), sorted by ID. */
 export const mergeDefinitions = (
@@ -57,6 +89,7 @@ export const mergeDefinitions = (
         source: d.source,
         next_run: nextRunOf(d, now),
         watch_problem: null,
+        ...(d.instance === undefined ? {} : { instance: d.instance }),
       }),
     )
   return [...known, ...configured].sort(byId)

@@ -2,12 +2,14 @@
 // typed in a CLI's directory, a group, `all`, or the daemons of the project or global files.
 import { Effect, Either, Option } from "effect"
 import type { ConfigLoaderShape } from "../config/ConfigLoader.js"
+import type { ScaledCounts } from "../config/replicas.js"
 import { withSlugProjects as withProjects } from "../config/slugProjects.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { From, Selection } from "../domain/Command.js"
 import { ConfigUnusable, DaemonNotFound, UnknownDaemon, UsageError } from "../domain/CommandErrors.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import type { ProjectRegistryShape } from "../registry/ProjectRegistry.js"
+import { withInstances } from "./instances.js"
 import { scopedIds, scopeOf, selectIds } from "./selection.js"
 
 /** What `all` (and `files`) mean: every daemon configured, or every daemon that runs. */
@@ -27,6 +29,8 @@ export interface SelectDeps {
   readonly known: Effect.Effect<ReadonlyArray<ApiDaemonEntry>>
   /** Every daemon that runs now. */
   readonly running: Effect.Effect<ReadonlyArray<string>>
+  /** The counts `supervisor scale` set, replacing the configured `instances` (docs/replicas.md). */
+  readonly scaled: Effect.Effect<ScaledCounts>
 }
 
 type SelectError = UnknownDaemon | UsageError | DaemonNotFound | ConfigUnusable
@@ -61,7 +65,11 @@ const resolveKnown = (
   known: ReadonlyArray<ApiDaemonEntry>,
 ): Effect.Effect<string, UnknownDaemon | UsageError | DaemonNotFound> => {
   if (typed.startsWith("-")) return Effect.fail(new UsageError({ message: `unknown option ${typed}` }))
-  const ids = known.map((k) => k.id.qualified)
+  // a replicated daemon is known by its instances
+  const ids = [
+    ...known.map((k) => k.id.qualified),
+    ...known.flatMap((k) => (k.instance ? [k.instance.daemon] : [])),
+  ]
   const wanted = typed.includes("/") ? typed : namespace === undefined ? undefined : `${namespace}/${typed}`
   if (wanted !== undefined)
     return ids.includes(wanted)
@@ -94,6 +102,24 @@ const resolveKnown = (
  * `noneHint`: the usage error of an empty selection.
  */
 export const selectFor = (
+  deps: SelectDeps,
+  selection: Selection,
+  allMeans: AllMeans,
+  noneHint?: string,
+): Effect.Effect<Selected, SelectError> =>
+  Effect.gen(function* () {
+    const selected = yield* selectDaemons(deps, selection, allMeans, noneHint)
+    // a daemon its configuration runs as one process needs no look at the instances known
+    const config = selected.config
+    const plain = (id: string) =>
+      config?.daemons[id] !== undefined && config.daemons[id].config.instances === undefined
+    if (selected.ids.every(plain)) return selected
+    const ids = withInstances(selected.ids, config, yield* deps.known, yield* deps.scaled, allMeans)
+    return { ids, config }
+  })
+
+/** `selectFor` with a replicated daemon left as its own ID, not its instances (`scale` acts on it). */
+export const selectDaemons = (
   deps: SelectDeps,
   selection: Selection,
   allMeans: AllMeans,

@@ -3,6 +3,7 @@ import { Effect, Either, Option } from "effect"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import { UnknownDaemon, UsageError } from "../domain/CommandErrors.js"
 import { parseDaemonRef } from "../domain/DaemonId.js"
+import { instanceIds } from "../domain/Instances.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { projectRootOf } from "../domain/slugs.js"
 import { nearest } from "../domain/suggest.js"
@@ -57,7 +58,14 @@ export const resolveId = (
 ): Effect.Effect<string, UnknownDaemon | UsageError> =>
   Effect.gen(function* () {
     yield* rejectFlags([input])
-    const all = new Set([...Object.keys(config.daemons), ...known.map((d) => d.id.qualified)])
+    const all = new Set([
+      ...Object.keys(config.daemons),
+      // a replicated daemon's configured instances, before the supervisor lists them
+      ...Object.values(config.daemons).flatMap((d) =>
+        d.config.instances === undefined ? [] : instanceIds(d.id.qualified, d.config.instances),
+      ),
+      ...known.map((d) => d.id.qualified),
+    ])
     const parsed = parseDaemonRef(input, currentNamespace(config))
     if (Either.isLeft(parsed)) {
       // `./run.sh` is no ID at all: say how to run the file rather than why it is no ID

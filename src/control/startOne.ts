@@ -3,6 +3,7 @@
 import { Effect } from "effect"
 import { type Selection, Start } from "../domain/Command.js"
 import type { CommandError } from "../domain/CommandErrors.js"
+import { instanceIndexOf } from "../domain/Instances.js"
 import type { Reason } from "../domain/Reason.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import type { ControlShape } from "./Control.js"
@@ -10,9 +11,19 @@ import type { ControlShape } from "./Control.js"
 /** A selection of one daemon by its qualified ID. */
 export const selectOne = (id: string): Selection => ({ ids: [id], all: false })
 
-/** The daemon's own outcome among a start's (its dependencies' come first). */
-export const outcomeOf = (outcomes: ReadonlyArray<StartOutcome>, id: string): StartOutcome | undefined =>
-  outcomes.find((o) => o.id === id) ?? outcomes[outcomes.length - 1]
+/**
+ * The daemon's own outcome among a start's (its dependencies' come first); for a replicated
+ * daemon, its first instance that did not start, else its first instance's.
+ */
+export const outcomeOf = (outcomes: ReadonlyArray<StartOutcome>, id: string): StartOutcome | undefined => {
+  const own = outcomes.find((o) => o.id === id)
+  if (own !== undefined) return own
+  const instances = outcomes.filter((o) => instanceIndexOf(o.id, id) !== undefined)
+  const failed = instances.find(
+    (o) => o._tag !== "Ready" && o._tag !== "AlreadyRunning" && o._tag !== "Completed",
+  )
+  return failed ?? instances[0] ?? outcomes[outcomes.length - 1]
+}
 
 /**
  * Starts `id` with its dependencies (from the project that configures it, else from the definition

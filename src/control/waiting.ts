@@ -30,6 +30,7 @@ export const describeWaiting = (
       name: def.id.name,
       namespace: def.id.namespace,
       dir: def.config.dir,
+      instance: String(def.instance?.index ?? 1),
       ports: portsOf(def.id.qualified),
     },
     daemons: (id) => (portOf(id) === undefined ? undefined : { ports: portsOf(id), proxyUrl: null }),

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { DaemonIdObject } from "./DaemonId.js"
 import { DaemonStatus } from "./DaemonStatus.js"
+import { InstanceEntry } from "./Instances.js"
 
 /** The retry an errored daemon waits for (`list` shows `errored, retry 2/3 in 4s`). */
 export const NextRetry = Schema.Struct({
@@ -46,6 +47,10 @@ export const ApiDaemonEntry = Schema.Struct({
   watch_problem: Schema.NullOr(Schema.String).annotations({
     description:
       "Why its `watch` files cannot be watched (the watcher could not be set up); null when they are, or it has no `watch` list",
+  }),
+  instance: Schema.optional(InstanceEntry).annotations({
+    description:
+      "For an instance of a daemon with `instances`: that daemon's qualified ID, the instance's index and the count `scale` set (docs/replicas.md); absent for any other daemon",
   }),
   log_problem: Schema.optional(Schema.String).annotations({
     description:

@@ -27,6 +27,16 @@ export type StopResult = typeof StopResult.Type
 /** `stop`: one result per daemon, in the order they were stopped. */
 export const StopResults = Schema.Array(StopResult)
 
+/** `scale`: the daemon, its count before and now, the instances started and those stopped. */
+export const ScaleResult = Schema.Struct({
+  daemon: Schema.String.annotations({ description: "The qualified ID of the daemon scaled" }),
+  previous: Schema.Int.annotations({ description: "How many instances ran before" }),
+  count: Schema.Int.annotations({ description: "How many instances run now" }),
+  started: StartOutcomes.annotations({ description: "The start of each instance up to count" }),
+  stopped: StopResults.annotations({ description: "The instances above count, stopped highest first" }),
+}).annotations({ identifier: "ScaleResult" })
+export type ScaleResult = typeof ScaleResult.Type
+
 /** `enable` and `disable`: the daemons and what they are now. */
 export const ToggleResults = Schema.Array(Schema.Struct({ id: Schema.String, enabled: Schema.Boolean }))
 

@@ -5,10 +5,19 @@
 // and decodes its answer with the same classes.
 import { Schema } from "effect"
 import { NamespaceEntry } from "./ApiNamespaces.js"
-import { CleanResult, LogLines, StartOutcomes, StopResults, ToggleResults, WaitResult } from "./CliOutput.js"
+import {
+  CleanResult,
+  LogLines,
+  ScaleResult,
+  StartOutcomes,
+  StopResults,
+  ToggleResults,
+  WaitResult,
+} from "./CliOutput.js"
 import { CommandError } from "./CommandErrors.js"
 import { DaemonConfig } from "./DaemonConfig.js"
 import { DaemonDefinition } from "./DaemonDefinition.js"
+import { InstanceCount } from "./Instances.js"
 import { LogFilters } from "./LogFilters.js"
 import { Reason } from "./Reason.js"
 import { SettingList } from "./SettingsOutput.js"
@@ -216,6 +225,17 @@ export class Namespaces extends Schema.TaggedRequest<Namespaces>()("Namespaces",
   payload: { ...reason },
 }) {}
 
+/**
+ * Sets how many instances of a daemon with `instances` run (docs/replicas.md): starts the missing
+ * ones, stops (and forgets) those above `count`, the highest first. The count lasts until the
+ * daemon is stopped; the configuration file is not changed.
+ */
+export class Scale extends Schema.TaggedRequest<Scale>()("Scale", {
+  failure: CommandError,
+  success: ScaleResult,
+  payload: { id: Schema.String, count: InstanceCount, from: Schema.optional(From), ...reason },
+}) {}
+
 /** Every command, by its `_tag`. */
 export const Command = Schema.Union(
   Start,
@@ -227,6 +247,7 @@ export const Command = Schema.Union(
   Wait,
   Run,
   Kill,
+  Scale,
   Logs,
   Tail,
   ReadSettings,

@@ -39,6 +39,8 @@ export class DaemonConfig extends Schema.Class<DaemonConfig>("DaemonConfig")({
   restart: withDefault(f.restart.from, () => "on-failure" as const),
   success_exit_codes: withDefault(f.success_exit_codes.from, () => [0]),
   restart_dependents: withDefault(f.restart_dependents.from, () => false),
+  /** Unset: one process named as the daemon; set: instances named `<name>.1` to `<name>.N`. */
+  instances: f.instances,
   ready_delay: f.ready_delay,
   ready_output: f.ready_output,
   ready_http: f.ready_http,

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { DaemonConfig } from "./DaemonConfig.js"
 import { DaemonIdObject } from "./DaemonId.js"
+import { InstanceOf } from "./Instances.js"
 
 /**
  * What the supervisor needs to run a daemon: its ID and resolved configuration.
@@ -13,5 +14,7 @@ export const DaemonDefinition = Schema.Struct({
   adhoc: Schema.Boolean,
   /** The config file it came from; null for ad-hoc daemons. */
   source: Schema.NullOr(Schema.String),
+  /** Set for an instance of a daemon with `instances` (docs/replicas.md). */
+  instance: Schema.optional(InstanceOf),
 }).annotations({ identifier: "DaemonDefinition" })
 export type DaemonDefinition = typeof DaemonDefinition.Type

@@ -6,6 +6,7 @@ import { EnvFileOption } from "./EnvFile.js"
 import { globProblem } from "./Glob.js"
 import { Health } from "./Health.js"
 import { HumanDuration } from "./HumanDuration.js"
+import { InstanceCount, MAX_INSTANCES } from "./Instances.js"
 import { DaemonArchiveHook, DaemonLogs, LineCount } from "./LogFormat.js"
 import {
   normalise,
@@ -258,6 +259,11 @@ export const daemonOptionFields = {
     Schema.Boolean,
     "When the daemon restarts (a retry, watch, a manual restart, ...), restart its running dependents once it is ready again, in dependency order",
     false,
+  ),
+  instances: opt(
+    InstanceCount,
+    `How many processes of the daemon run (1 to ${MAX_INSTANCES}): with instances set, each is a daemon of its own named <name>.1 to <name>.N, on the ports of the daemon plus its index minus one (docs/replicas.md)`,
+    1,
   ),
   ready_delay: opt(
     ReadyDelay,

@@ -3,6 +3,7 @@
  * (docs/templates.md). A placeholder names one value:
  *
  * - `daemon.id`, `daemon.name`, `daemon.namespace`, `daemon.dir`: the daemon's own;
+ * - `daemon.instance`: which instance it is (1 to N with `instances`; 1 without);
  * - `daemon.port`, `daemon.ports[N]`: its resolved ports (after bumping);
  * - `daemons.<name>.port`, `daemons.<name>.proxy_url`: another daemon's (short name or qualified ID);
  * - `env.VAR`: a variable of the daemon's environment;
@@ -13,7 +14,7 @@ import { closest } from "./suggest.js"
 
 /** What a placeholder names. */
 export type TemplateName =
-  | { readonly _tag: "DaemonField"; readonly field: "id" | "name" | "namespace" | "dir" }
+  | { readonly _tag: "DaemonField"; readonly field: "id" | "name" | "namespace" | "dir" | "instance" }
   | { readonly _tag: "DaemonPort"; readonly index: number }
   | { readonly _tag: "OtherDaemon"; readonly daemon: string; readonly field: "port" | "proxy_url" }
   | { readonly _tag: "Env"; readonly variable: string }
@@ -54,6 +55,7 @@ export const TEMPLATE_FORMS: ReadonlyArray<string> = [
   "daemon.name",
   "daemon.namespace",
   "daemon.dir",
+  "daemon.instance",
   "daemon.port",
   "daemon.ports[N]",
   "daemons.<name>.port",
@@ -63,7 +65,14 @@ export const TEMPLATE_FORMS: ReadonlyArray<string> = [
 ]
 
 const ROOTS = ["daemon", "daemons", "env", "settings"]
-const DAEMON_NAMES = ["daemon.id", "daemon.name", "daemon.namespace", "daemon.dir", "daemon.port"]
+const DAEMON_NAMES = [
+  "daemon.id",
+  "daemon.name",
+  "daemon.namespace",
+  "daemon.dir",
+  "daemon.instance",
+  "daemon.port",
+]
 
 const PLACEHOLDER = /\{\{(.*?)\}\}/g
 const FIRST_WORD = /^\s*([A-Za-z_][A-Za-z0-9_-]*)\s*[.[]/
@@ -77,8 +86,8 @@ const isTemplate = (inner: string, syntax: TemplateSyntax): boolean => {
 /** The name a placeholder's text (between the braces) renders, or undefined when it names nothing. */
 export const parseTemplateName = (inner: string): TemplateName | undefined => {
   const s = inner.trim()
-  let m = /^daemon\.(id|name|namespace|dir)$/.exec(s)
-  if (m) return { _tag: "DaemonField", field: m[1] as "id" | "name" | "namespace" | "dir" }
+  let m = /^daemon\.(id|name|namespace|dir|instance)$/.exec(s)
+  if (m) return { _tag: "DaemonField", field: m[1] as "id" | "name" | "namespace" | "dir" | "instance" }
   if (s === "daemon.port") return { _tag: "DaemonPort", index: 0 }
   m = /^daemon\.ports\[\s*(\d+)\s*\]$/.exec(s)
   if (m) return { _tag: "DaemonPort", index: Number(m[1]) }

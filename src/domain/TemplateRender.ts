@@ -29,6 +29,8 @@ export interface TemplateScope {
     readonly name: string
     readonly namespace: string
     readonly dir: string
+    /** Which instance it is: "1" to "N" for a daemon with `instances`, "1" for any other. */
+    readonly instance: string
     /** The run's resolved ports (after bumping), else the configured ones. */
     readonly ports: ReadonlyArray<number>
   }

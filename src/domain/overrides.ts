@@ -32,7 +32,9 @@ export interface PortOverrides {
 export const withPorts = (def: DaemonDefinition, o: PortOverrides): DaemonDefinition => {
   if (o.expected_ports === undefined && o.bump === undefined) return def
   const current = def.config.port
-  const expect = o.expected_ports ?? current?.expect ?? []
+  // an instance of a daemon with `instances` takes the given ports plus its index - 1, as its own
+  const offset = o.expected_ports === undefined ? 0 : (def.instance?.index ?? 1) - 1
+  const expect = o.expected_ports?.map((p) => p + offset) ?? current?.expect ?? []
   if (expect.length === 0) return def
   const bump = o.bump ?? current?.bump ?? false
   return { ...def, config: new DaemonConfig({ ...def.config, port: { expect, bump } }) }

@@ -17,6 +17,7 @@ import {
   warnUnmappable,
   wholeSeconds,
 } from "./model.js"
+import { replicasOf } from "./replicas.js"
 import { effectiveRetry, warnRestartKeys } from "./restart.js"
 
 // One compose file (the Compose Specification); readiness checks become healthchecks, so that
@@ -146,7 +147,11 @@ export const exportCompose = (config: ResolvedConfig): ExportResult => {
       )
     if (Object.keys(env).length > 0)
       service.environment = Object.fromEntries(Object.entries(env).map(([k, v]) => [k, literal(v)]))
-    if (c.port !== undefined) service.ports = c.port.expect.map((p) => `${p}:${p}`)
+    // replicas publish a host port each, as the supervisor gives them: 3000-3002 -> 3000
+    const n = replicasOf(d)
+    if (c.port !== undefined)
+      service.ports = c.port.expect.map((p) => (n > 1 ? `${p}-${p + n - 1}:${p}` : `${p}:${p}`))
+    if (n > 1) service.deploy = { replicas: n }
     const dependsOn: Record<string, { condition: string; restart?: boolean }> = {}
     for (const dep of c.depends) {
       const target = config.daemons[dep]

@@ -16,6 +16,7 @@ import {
   warnUnmappable,
   wholeSeconds,
 } from "./model.js"
+import { replicasOf } from "./replicas.js"
 import { effectiveRetry, warnRestartKeys } from "./restart.js"
 
 // Kubernetes manifests: an apps/v1 Deployment per daemon, a batch/v1 CronJob per cron daemon,
@@ -150,7 +151,7 @@ const deployment = (config: ResolvedConfig, d: ResolvedDaemon, w: Warnings) => {
     kind: "Deployment",
     metadata: { name: exportName(d), labels: labels(d) },
     spec: {
-      replicas: 1,
+      replicas: replicasOf(d),
       selector: { matchLabels: { "app.kubernetes.io/name": exportName(d) } },
       template: { metadata: { labels: labels(d) }, spec: podSpec(d, main, "Always") },
     },
@@ -172,6 +173,12 @@ const cronJob = (config: ResolvedConfig, d: ResolvedDaemon, schedule: string, w:
     w.add(d.id.qualified, "ready_*", "is not mapped for a CronJob: its pods run to completion")
   if (d.config.health !== undefined)
     w.add(d.id.qualified, "health", "is not mapped for a CronJob: its pods run to completion")
+  if (replicasOf(d) > 1)
+    w.add(
+      d.id.qualified,
+      "instances",
+      `(${replicasOf(d)}) is not mapped for a CronJob: each firing runs one pod`,
+    )
   // a CronJob's name is at most 52 characters: its Jobs add a suffix to it
   return {
     apiVersion: "batch/v1",

@@ -4,6 +4,7 @@ import type { EnvFileRef } from "../domain/EnvFile.js"
 import { formatHumanDuration } from "../domain/HumanDuration.js"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
 import { renderTemplate } from "../domain/Template.js"
+import { instanceIndex } from "./replicas.js"
 
 /** The formats `supervisor export` writes. */
 export const EXPORT_TARGETS = ["systemd", "compose", "kubernetes", "nomad"] as const
@@ -86,6 +87,13 @@ export const renderPorts = (
       const name = ref.name
       switch (name._tag) {
         case "DaemonField":
+          if (name.field === "instance") {
+            const index = instanceIndex(d)
+            // one definition for every replica (not systemd's unit per instance): its index is not known
+            if (d.config.instances !== undefined && d.config.instances > 1 && !/\.\d+$/.test(d.id.name))
+              warnings.add(d.id.qualified, key, `uses ${ref.text}: every replica is given 1`)
+            return String(index)
+          }
           return name.field === "dir" ? d.config.dir : d.id[name.field === "id" ? "qualified" : name.field]
         case "DaemonPort": {
           const port = d.config.port?.expect[name.index]

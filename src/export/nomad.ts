@@ -13,6 +13,7 @@ import {
   warnEnvFiles,
   warnUnmappable,
 } from "./model.js"
+import { replicasOf } from "./replicas.js"
 import { effectiveRetry, warnRestartKeys } from "./restart.js"
 
 // Nomad jobs in the JSON job specification (`nomad job run -json FILE`), one per daemon, each a
@@ -133,10 +134,16 @@ const job = (config: ResolvedConfig, d: ResolvedDaemon, w: Warnings): Record<str
   if (c.boot_start) w.add(id, "boot_start", "is left to Nomad: jobs run while the cluster does")
   const group: Record<string, unknown> = {
     Name: name,
-    Count: 1,
+    Count: replicasOf(d),
     RestartPolicy: restartPolicy(effectiveRetry(c)),
     Tasks: [task],
   }
+  if (c.port !== undefined && replicasOf(d) > 1)
+    w.add(
+      id,
+      "instances",
+      `(${replicasOf(d)}) is Count ${replicasOf(d)}: with its reserved ports, each allocation needs a node of its own (use dynamic ports to run several on one node)`,
+    )
   if (c.port !== undefined)
     group.Networks = [{ ReservedPorts: c.port.expect.map((p) => ({ Label: `port${p}`, Value: p })) }]
   const service = c.cron === undefined ? serviceOf(config, d, w) : undefined

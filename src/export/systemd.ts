@@ -13,6 +13,7 @@ import {
   warnUnmappable,
   wholeSeconds,
 } from "./model.js"
+import { withInstances } from "./replicas.js"
 import { effectiveRetry, warnRestartKeys } from "./restart.js"
 
 // systemd user units (`~/.config/systemd/user/`): one .service per daemon, a .timer per cron
@@ -193,8 +194,10 @@ const timerUnit = (d: ResolvedDaemon, w: Warnings): string | undefined => {
 }
 
 /** `supervisor export systemd`. */
-export const exportSystemd = (config: ResolvedConfig): ExportResult => {
+export const exportSystemd = (configured: ResolvedConfig): ExportResult => {
   const w = new Warnings()
+  // no count in systemd: a unit per instance, each with its own ports (app--api-1.service ...)
+  const config = withInstances(configured)
   const daemons = daemonsOf(config, w)
   const completed = new Set(
     daemons.flatMap((d) => d.config.depends.filter((dep) => awaitsExit(conditionOf(d.config, dep)))),

@@ -1,6 +1,7 @@
 // A process-compose file's processes (already parsed from YAML) as supervisor daemons. Keys are
 // process-compose's (f1bonacc1.github.io/process-compose); what has no equivalent is a warning.
 import type { TomlValue } from "../config/edit/daemonToml.js"
+import { composeReplicas } from "./instances.js"
 import { Collector, envTable, type Imported, ImportFailed, isRecord } from "./model.js"
 
 const MAPPED = new Set([
@@ -15,6 +16,7 @@ const MAPPED = new Set([
   "shutdown",
   "is_tty",
   "env_file",
+  "replicas",
 ])
 
 /** process-compose's conditions and the supervisor's (`completed` needs exit 0 in both but one). */
@@ -259,6 +261,7 @@ export const importCompose = (
       ["dir", typeof p.working_dir === "string" ? p.working_dir : undefined],
       ["env", env],
       ["env_file", orNone([...globalFiles, ...envFilesOf(p.env_file, `${key}.env_file`, rebase, c)])],
+      ["instances", composeReplicas(p.replicas, p.command, `${key}.replicas`, c)],
       ["retry", policy.retry],
       ["restart", policy.restart],
       ready ?? ["ready_cmd", undefined],

@@ -4,6 +4,7 @@ import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import type { TomlValue } from "../config/edit/daemonToml.js"
 import { shellWord } from "../shell/quote.js"
+import { pm2Instances } from "./instances.js"
 import { Collector, envTable, type Imported, ImportFailed, isRecord } from "./model.js"
 
 /** Keys read below; any other key of an app is a warning. */
@@ -166,14 +167,14 @@ export const importPm2 = (loaded: unknown, file: string): Imported | ImportFaile
       if (/^env_/.test(k)) c.warn(`${key}.${k}`, `not imported: only env is (${k} is selected by pm2 --env)`)
       else c.warn(`${key}.${k}`, `not imported: ${WHY[k] ?? "no equivalent"}`)
     }
-    const instances = app.instances
-    if (instances !== undefined && instances !== 1)
-      c.warn(
-        `${key}.instances`,
-        `${JSON.stringify(instances)}: the supervisor runs one process per daemon (imported as one)`,
-      )
+    const counted = pm2Instances(app.instances, `${key}.instances`, c)
+    // one process needs no key; several are named <name>.1 to <name>.N
+    const instances = counted !== undefined && counted > 1 ? counted : undefined
     if (app.exec_mode !== undefined && app.exec_mode !== "fork" && app.exec_mode !== "fork_mode")
-      c.warn(`${key}.exec_mode`, `${JSON.stringify(app.exec_mode)}: no cluster mode; run as one process`)
+      c.warn(
+        `${key}.exec_mode`,
+        `${JSON.stringify(app.exec_mode)}: no cluster mode; each instance is a process of its own with its own PORT, and the proxy balances a slug over them`,
+      )
     const dir = typeof app.cwd === "string" ? app.cwd : undefined
     if (app.cwd !== undefined && dir === undefined) c.warn(`${key}.cwd`, "not a string: not imported")
     // PM2 stops an app with SIGINT, then SIGKILL after kill_timeout (ms)
@@ -185,6 +186,7 @@ export const importPm2 = (loaded: unknown, file: string): Imported | ImportFaile
       ["run", runOf(app, key, c)],
       ["dir", dir],
       ["env", envTable(app.env, `${key}.env`, c)],
+      ["instances", instances],
       ["retry", retryOf(app, key, c)],
       ["restart", app.autorestart === false ? "never" : undefined],
       ["watch", watchOf(app, key, base, dir, c)],

@@ -1,6 +1,6 @@
 import { Cause, Effect, Either, Exit, Option, ParseResult, Runtime, Schema } from "effect"
 import type { LoadOptions } from "../config/Loader.js"
-import { DaemonStatusOutput } from "../domain/CliOutput.js"
+import { DaemonStatusOutput, ScaleResult } from "../domain/CliOutput.js"
 import { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { VERSION } from "../domain/version.js"
 import { outcomeStatus } from "../terminal/startText.js"
@@ -22,6 +22,7 @@ import {
   LogsInput,
   LogsOutput,
   objectSchema,
+  ScaleInput,
   StartInput,
   StartOutput,
   StatusInput,
@@ -164,6 +165,19 @@ export const mcpDefinition = (
         input: StopInput,
         output: StopOutput,
         call: (i) => run(ops.stop(daemonIds(i)), (a) => answer(StopOutput, { results: a.value }, a.problems)),
+      }),
+      tool({
+        name: "scale",
+        title: "Scale a daemon",
+        description:
+          "set how many instances of a daemon with `instances` run, waiting until the new ones are ready; those above the count stop, the highest first (as supervisor scale)",
+        kind: "destructive",
+        input: ScaleInput,
+        output: ScaleResult,
+        call: (i) =>
+          run(ops.scale(i.id, i.count), (a) =>
+            answer(ScaleResult, a.value, a.problems, outcomeStatus(a.value.started) !== 0),
+          ),
       }),
       tool({
         name: "restart",

@@ -4,10 +4,17 @@ import { Data, Effect, Either, Option, Schema } from "effect"
 import { type LoadOptions, loadConfig } from "../config/Loader.js"
 import { currentNamespace, resolveId } from "../control/selection.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
-import { type DaemonStatusOutput, LogLines, StartOutcomes, StopResults } from "../domain/CliOutput.js"
+import {
+  type DaemonStatusOutput,
+  LogLines,
+  ScaleResult,
+  StartOutcomes,
+  StopResults,
+} from "../domain/CliOutput.js"
 import {
   Logs as LogsCommand,
   Restart,
+  Scale,
   type Selection,
   Start,
   Stop as StopCommand,
@@ -137,6 +144,7 @@ export const operations = (connect: Connect, here: LoadOptions) => {
     )
   const isOutcomes = Schema.is(StartOutcomes)
   const isStopResults = Schema.is(StopResults)
+  const isScaleResult = Schema.is(ScaleResult)
   const isLogLines = Schema.is(LogLines)
 
   return {
@@ -194,6 +202,18 @@ export const operations = (connect: Connect, here: LoadOptions) => {
             }),
           }),
           isOutcomes,
+        ),
+      ),
+
+    /** Sets how many instances of a daemon with `instances` run (docs/replicas.md). */
+    scale: (id: string, count: number) =>
+      withApi(false, (_config, api) =>
+        answered(
+          "Scale",
+          api.commands.handle({
+            payload: new Scale({ id, count, from: selection([id]).from, reason: "mcp" }),
+          }),
+          isScaleResult,
         ),
       ),
 

@@ -1,5 +1,6 @@
 import { JSONSchema, Schema } from "effect"
 import { DaemonList, LogLines, StartOutcomes, StopResults } from "../domain/CliOutput.js"
+import { InstanceCount, MAX_INSTANCES } from "../domain/Instances.js"
 import { CommandList } from "../usage/consume/mcpResults.js"
 import type { JsonSchemaObject, ToolAnnotations } from "./definition.js"
 
@@ -46,6 +47,12 @@ export const StartInput = Schema.Struct({
   force: Schema.optional(Schema.Boolean).annotations({ description: "restart the daemons that already run" }),
 })
 export const StopInput = Schema.Struct({ ids: Ids, id: PitchforkId })
+export const ScaleInput = Schema.Struct({
+  id: DaemonId,
+  count: InstanceCount.annotations({
+    description: `how many of its instances run from now on: 1 to ${MAX_INSTANCES}`,
+  }),
+})
 export const LogsInput = Schema.Struct({
   ids: Schema.optional(Schema.Array(DaemonId)).annotations({
     description: "the daemons (default: every daemon)",

@@ -53,11 +53,19 @@ export const makeResolver = (options: ProxyOptions) =>
     const ports = new Map<string, { readonly pid: number; readonly target: ProxyTarget }>()
     const starting = new Map<string, Deferred.Deferred<Resolution>>()
     /**
-     * slug -> target while no daemon changed: the fast path of every request. Any change of any
-     * daemon's state clears it (a restart may move the port); `generation` keeps a resolution
-     * that raced a change out of it.
+     * slug -> targets while no daemon changed: the fast path of every request (one target, or the
+     * ready instances of a replicated daemon, taken in turn). Any change of any daemon's state
+     * clears it (a restart may move the port, a stopping instance leaves the turn); `generation`
+     * keeps a resolution that raced a change out of it.
      */
-    const resolved = new Map<string, ProxyTarget>()
+    const resolved = new Map<string, ReadonlyArray<ProxyTarget>>()
+    /** slug -> the turn of its next request among its instances (round robin) */
+    const turns = new Map<string, number>()
+    const inTurn = (slug: string, targets: ReadonlyArray<ProxyTarget>): ProxyTarget => {
+      const turn = turns.get(slug) ?? 0
+      turns.set(slug, (turn + 1) % targets.length)
+      return targets[turn % targets.length]!
+    }
     let generation = 0
     const forget = () => {
       generation++
@@ -98,15 +106,20 @@ export const makeResolver = (options: ProxyOptions) =>
         yield* projects.note(absolute)
         const { projects: all } = yield* SubscriptionRef.get(projects.snapshot)
         const project = all.find((p) => p.dir === absolute)
-        const def = [...(project?.definitions.values() ?? [])].find((d) => d.id.name === daemon)
+        const defs = [...(project?.definitions.values() ?? [])]
+        // a replicated daemon: the slug names all its instances (docs/replicas.md)
+        const def =
+          defs.find((d) => d.id.name === daemon) ??
+          defs.find((d) => d.instance !== undefined && d.instance.daemon === `${d.id.namespace}/${daemon}`)
         if (def === undefined)
           return failure(502, "Bad Gateway", [
             `Slug ${slug}: no daemon named ${daemon} is configured in ${absolute}.`,
             ...(project?.problem === undefined ? [] : [project.problem]),
             "Fix the [slugs] entry in the user config or the project's supervisor.toml.",
           ])
-        ids.set(slug, def.id.qualified)
-        return def.id.qualified
+        const id = def.instance?.daemon ?? def.id.qualified
+        ids.set(slug, id)
+        return id
       })
 
     const targetOf = (id: string, r: DaemonState): Effect.Effect<ProxyTarget | undefined> =>
@@ -126,6 +139,28 @@ export const makeResolver = (options: ProxyOptions) =>
         failure(502, "Bad Gateway", [`Daemon ${id} is ${statusText(r)}.`, ...why], log),
       )
 
+    /**
+     * The targets of a replicated daemon's instances that are ready (running; an unhealthy one
+     * only when none is healthy); undefined when it has no instance the supervisor knows.
+     */
+    const instanceTargets = (id: string): Effect.Effect<ReadonlyArray<ProxyTarget> | undefined> =>
+      Effect.gen(function* () {
+        const instances = (yield* sup.list).filter((r) => r.def.instance?.daemon === id)
+        if (instances.length === 0) return undefined
+        const running = instances.filter((r) => r.status.type === "running")
+        const serving = running.length > 0 ? running : instances.filter((r) => r.status.type === "unhealthy")
+        const found = yield* Effect.forEach(serving, (r) => targetOf(r.def.id.qualified, r))
+        return found.filter((t): t is ProxyTarget => t !== undefined)
+      })
+
+    /** The targets of a running daemon (its ready instances for a replicated one), or why there are none. */
+    const targets = (id: string): Effect.Effect<ReadonlyArray<ProxyTarget> | Resolution | undefined> =>
+      Effect.gen(function* () {
+        const instances = yield* instanceTargets(id)
+        if (instances === undefined) return yield* target(id)
+        return instances.length > 0 ? instances : undefined
+      })
+
     /** The target of a running daemon, or why there is none. */
     const target = (id: string): Effect.Effect<Resolution | undefined> =>
       Effect.gen(function* () {
@@ -144,8 +179,11 @@ export const makeResolver = (options: ProxyOptions) =>
         const r = Option.getOrUndefined(yield* Effect.option(sup.get(id)))
         switch (outcome._tag) {
           case "Ready":
-          case "AlreadyRunning":
-            return (yield* target(id)) ?? (yield* down(id, r, ["It stopped right after it started."]))
+          case "AlreadyRunning": {
+            const found = yield* targets(id)
+            if (found === undefined) return yield* down(id, r, ["It stopped right after it started."])
+            return Array.isArray(found) ? found[0]! : (found as Resolution)
+          }
           case "StartFailed":
             return failure(
               502,
@@ -182,7 +220,7 @@ export const makeResolver = (options: ProxyOptions) =>
         return done
       })
 
-    const resolve = (slug: string): Effect.Effect<Resolution> =>
+    const resolve = (slug: string): Effect.Effect<Resolution | ReadonlyArray<ProxyTarget>> =>
       Effect.gen(function* () {
         const entry = slugs[slug]
         if (entry === undefined) {
@@ -196,7 +234,7 @@ export const makeResolver = (options: ProxyOptions) =>
         }
         const id = yield* daemonId(slug, entry.dir, entry.daemon)
         if (typeof id !== "string") return id satisfies ProxyFailure
-        const ready = yield* target(id)
+        const ready = yield* targets(id)
         if (ready !== undefined) return ready
         if (!options.autoStart) {
           const r = Option.getOrUndefined(yield* Effect.option(sup.get(id)))
@@ -217,16 +255,21 @@ export const makeResolver = (options: ProxyOptions) =>
         )
       })
 
-    /** The cached target of a slug, else the resolution as an Effect. */
+    /** The cached target of a slug (the next in turn of several), else the resolution as an Effect. */
     const lookup = (slug: string): ProxyTarget | Effect.Effect<Resolution> => {
       const hit = resolved.get(slug)
-      if (hit !== undefined) return hit
+      if (hit !== undefined) return inTurn(slug, hit)
       const before = generation
-      return Effect.tap(resolve(slug), (r) =>
-        Effect.sync(() => {
-          if (r._tag === "Target" && generation === before) resolved.set(slug, r)
-        }),
-      )
+      return Effect.map(resolve(slug), (r) => {
+        const found: ReadonlyArray<ProxyTarget> | undefined = Array.isArray(r)
+          ? r
+          : (r as Resolution)._tag === "Target"
+            ? [r as ProxyTarget]
+            : undefined
+        if (found === undefined) return r as Resolution
+        if (generation === before) resolved.set(slug, found)
+        return inTurn(slug, found)
+      })
     }
 
     return lookup

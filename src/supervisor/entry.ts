@@ -52,6 +52,7 @@ export const apiEntry = (
     source: r.def.source,
     next_run: nextRunOf(r.def, now),
     watch_problem: watchProblem ?? null,
+    ...(r.def.instance === undefined ? {} : { instance: r.def.instance }),
     ...(logProblem === undefined
       ? {}
       : { log_problem: `${logProblem.message} (${logProblem.failed_writes} failed write(s))` }),

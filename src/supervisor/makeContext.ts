@@ -16,6 +16,7 @@ import { makeHookFirer } from "./hooks/fire.js"
 import { HookRunner } from "./hooks/HookRunner.js"
 import { followOptionsOf } from "./logPolicy.js"
 import { PortAvailability } from "./ports/availability.js"
+import { makePortClaims } from "./ports/claims.js"
 import { resolvePorts } from "./ports/resolve.js"
 import { ReadinessProbes } from "./readiness/index.js"
 import { indexedAll, indexedUpTo, prepareReadiness } from "./readinessContext.js"
@@ -42,6 +43,7 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
     const ports = yield* PortAvailability
     const events = yield* EventLog
     const templateScope = yield* makeTemplateScope(registry.all)
+    const claimPorts = yield* makePortClaims(registry.all, ports.check)
     const fs = yield* FileSystem.FileSystem
     // Why each daemon's state changes now: set by its lifecycle for each command it handles.
     const causes = new Map<string, string>()
@@ -167,7 +169,9 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
       resolvePorts: (def) => {
         const spec = def.config.port
         if (spec === undefined || spec.expect.length === 0) return Effect.succeed({ ports: [], offset: 0 })
-        return resolvePorts(spec.expect, spec.bump, ports.check, ports.holder)
+        return claimPorts(def.id.qualified, (check) =>
+          resolvePorts(spec.expect, spec.bump, check, ports.holder),
+        )
       },
       fireHook: makeHookFirer({
         runner: hookRunner,

@@ -25,6 +25,10 @@ export const encodeDefinition = (def: DaemonDefinition): typeof DaemonDefinition
     config: config as typeof DaemonConfig.Encoded,
     adhoc: def.adhoc,
     source: def.source,
+    // an instance stays one across a supervisor restart (its daemon, its index)
+    ...(def.instance === undefined
+      ? {}
+      : { instance: { daemon: def.instance.daemon, index: def.instance.index } }),
   }
 }
 

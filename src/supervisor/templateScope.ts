@@ -38,10 +38,12 @@ export const templateScopeOf = (
       name: def.id.name,
       namespace: def.id.namespace,
       dir: def.config.dir,
+      instance: String(def.instance?.index ?? 1),
       ports: self === undefined ? (def.config.port?.expect ?? []) : portsOf(self),
     },
     daemons: (id) => {
-      const r = known.get(id)
+      // a replicated daemon by its own name: its first instance
+      const r = known.get(id) ?? known.get(`${id}.1`)
       return r === undefined
         ? undefined
         : { ports: portsOf(r), proxyUrl: proxyUrlOf(slugOf(r.def, view.slugs), view.proxy) }

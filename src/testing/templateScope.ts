@@ -15,7 +15,14 @@ export const testTemplateScope = (options: {
   const id = options.id ?? "app/web"
   const [namespace, name] = id.split("/") as [string, string]
   return {
-    daemon: { id, name, namespace, dir: options.dir ?? "/srv/app", ports: options.ports ?? [] },
+    daemon: {
+      id,
+      name,
+      namespace,
+      dir: options.dir ?? "/srv/app",
+      instance: "1",
+      ports: options.ports ?? [],
+    },
     daemons: (other) => {
       const d = options.daemons?.[other]
       return d === undefined ? undefined : { ports: d.ports ?? [], proxyUrl: d.proxyUrl ?? null }

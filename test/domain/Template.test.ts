@@ -122,7 +122,7 @@ describe("templateProblem", () => {
   it("lists every variable when none is close", () => {
     expect(templateProblem("{{ whatever }}")).toBe(
       'unknown template variable "whatever"; the variables are {{ daemon.id }}, {{ daemon.name }}, ' +
-        "{{ daemon.namespace }}, {{ daemon.dir }}, {{ daemon.port }}, {{ daemon.ports[N] }}, " +
+        "{{ daemon.namespace }}, {{ daemon.dir }}, {{ daemon.instance }}, {{ daemon.port }}, {{ daemon.ports[N] }}, " +
         "{{ daemons.<name>.port }}, {{ daemons.<name>.proxy_url }}, {{ env.<VAR> }}, {{ settings.<group>.<key> }}",
     )
   })

@@ -26,6 +26,7 @@ describe("renderTemplateValue: every name", () => {
     ["{{ daemon.name }}", "api"],
     ["{{ daemon.namespace }}", "shop"],
     ["{{ daemon.dir }}", "/srv/shop"],
+    ["{{ daemon.instance }}", "1"],
     ["{{ daemon.port }}", "4000"],
     ["{{ daemon.ports[0] }}", "4000"],
     ["{{ daemon.ports[1] }}", "4001"],

@@ -96,18 +96,18 @@ describe("supervisor import (e2e)", () => {
     })
     const r = cli("import", "pm2", "ecosystem.config.js", "--out", "supervisor.local.toml", "--json")
     expect(r.status, r.stderr).toBe(0)
-    expect(r.stderr).toContain(
-      "warning: ecosystem.config.js: apps[0].instances: 4: the supervisor runs one process",
-    )
+    // instances = 4: api.1 to api.4, nothing to warn about
+    expect(r.stderr).not.toContain("warning:")
     const out = Schema.decodeUnknownSync(Schema.parseJson(ImportOutput), { onExcessProperty: "error" })(
       r.stdout,
     )
-    expect(out.warnings.map((w) => w.key)).toEqual(["apps[0].instances"])
+    expect(out.warnings).toEqual([])
     expect(readFileSync(join(project, "supervisor.local.toml"), "utf8")).toBe(out.toml)
     expect(existsSync(join(project, "supervisor.toml"))).toBe(false)
     const api = shown()["shop/api"]!.config
     expect(api).toMatchObject({
       run: "exec node server.js --port 3000",
+      instances: 4,
       env: { NODE_ENV: "development" },
       retry: 3,
       watch: ["lib/**/*"],
@@ -149,7 +149,7 @@ describe("supervisor import (e2e)", () => {
     expect(dry.stdout).toContain(
       '[daemons.api]\nrun = "./api"\nretry = true\nready_http = "http://127.0.0.1:8080/health"\ndepends = ["db"]\n',
     )
-    expect(dry.stderr).toContain("warning: process-compose.yaml: processes.seed.replicas: not imported")
+    expect(dry.stdout).toContain('[daemons.seed]\nrun = "./seed"\ninstances = 2\n')
     expect(existsSync(join(project, "supervisor.toml"))).toBe(false)
     expect(cli("import", "compose", "process-compose.yaml").status).toBe(0)
     const daemons = shown()

@@ -25,7 +25,12 @@ let broken: string
 let specFile: string
 let procfile: string
 
-const PROJECT = `[daemons.web]
+const PROJECT = `[daemons.pool]
+run = "exec sleep 300"
+instances = 1
+ready_delay = 0
+
+[daemons.web]
 run = "echo hello; exec sleep 300"
 ready_delay = 0
 
@@ -44,7 +49,9 @@ ready_delay = 1
 /** Positional arguments by name: what to give a command that takes one. */
 const ARG_SAMPLES: Record<string, (path: string) => ReadonlyArray<string>> = {
   // `run` takes an ad-hoc daemon (no configured ID) and its command after `--`
-  id: (path) => [path === "run" ? "app/adhoc" : "app/once"],
+  id: (path) => [path === "run" ? "app/adhoc" : path === "scale" ? "app/pool" : "app/once"],
+  // `scale app/pool 2`
+  count: () => ["2"],
   command: (path) => (path === "run" ? ["--", "sh", "-c", "exit 0"] : []),
   // `import` reads a Procfile (printed, not written: the project has its supervisor.toml)
   file: (path) => (path === "import" ? [procfile, "--dry-run"] : [specFile]),

@@ -62,6 +62,7 @@ describe("supervisor mcp", () => {
           "list_commands",
           "logs",
           "restart",
+          "scale",
           "start",
           "status",
           "stop",

@@ -80,7 +80,7 @@ describe("import compose (process-compose)", () => {
     expect(vite.pty).toBe(true)
   })
 
-  it("warns about probe timing, liveness, replicas, unknown dependencies and top-level keys", () => {
+  it("warns about probe timing, liveness, unknown dependencies and top-level keys; replicas is instances", () => {
     const imported = ok(
       importCompose(
         {
@@ -102,7 +102,6 @@ describe("import compose (process-compose)", () => {
     expect(warnedKeys(imported).sort()).toEqual(
       [
         "log_location",
-        "processes.web.replicas",
         "processes.web.readiness_probe",
         "processes.web.liveness_probe.success_threshold",
         "processes.web.depends_on.ghost",
@@ -110,6 +109,7 @@ describe("import compose (process-compose)", () => {
         "processes.web.availability.restart",
       ].sort(),
     )
+    expect(imported.daemons[0]!.keys).toContainEqual(["instances", 2])
   })
 
   it('restart: always with max_restarts is restart = "always", and the limit a warning', () => {

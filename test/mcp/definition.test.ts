@@ -136,6 +136,7 @@ describe("mcpDefinition", () => {
         "list_commands",
         "logs",
         "restart",
+        "scale",
         "start",
         "status",
         "stop",

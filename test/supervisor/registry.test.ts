@@ -31,6 +31,14 @@ describe("encodeDefinition (the definition saved in the state file)", () => {
       for (const def of [
         { id, config, adhoc: false, source: "/srv/shop/supervisor.toml" },
         { id, config, adhoc: true, source: null },
+        // an instance of a daemon with `instances` stays one in the state file
+        {
+          id,
+          config,
+          adhoc: false,
+          source: "/srv/shop/supervisor.toml",
+          instance: { daemon: "shop/api", index: 2 },
+        },
       ] satisfies Array<DaemonDefinition>) {
         const mine = encodeDefinition(def)
         expect(mine).toEqual(Schema.encodeSync(DaemonDefinition)(def))

@@ -69,6 +69,7 @@ const newDaemon = (o: AddOptions) =>
       "retry",
       Option.map(o.retry, (r) => (r === "true" ? true : r === "false" ? false : numberOr(r))),
     )
+    set("instances", Option.map(o.instances, numberOr))
     const auto = [...o.auto, ...(o.autostart ? ["start"] : []), ...(o.autostop ? ["stop"] : [])]
     if (auto.length > 0) keys.push(["auto", [...new Set(auto)]])
     set("ready_delay", Option.map(o.readyDelay, numberOr))

@@ -9,6 +9,7 @@ import type { ResolvedConfig } from "../../domain/ResolvedConfig.js"
 import { withSlugs } from "../../domain/slugs.js"
 import type { ListOptions, StatusOptions } from "../args/listing.js"
 import { SupervisorClient } from "../client.js"
+import { groupStatus, listRows } from "../listGroups.js"
 import { cyan, dim, green, note, printJson, red, yellow } from "../output.js"
 import { knownDaemons } from "../selection.js"
 import { withSupervisor } from "../session.js"
@@ -78,10 +79,27 @@ export const list = (o: ListOptions) =>
       }
       // a PROXY column only when a daemon has a slug: the 80-column table stays as it is otherwise
       const proxied = entries.some((e) => e.slug !== null)
-      const rows = entries.map((e) => {
+      const rows = listRows(entries).map((row) => {
+        if (row._tag === "Group") {
+          const ports = row.instances.flatMap((e) => e.resolved_port)
+          const first = row.instances[0]!
+          return [
+            cyan(row.daemon),
+            groupStatus(row.instances),
+            "-",
+            "-",
+            String(row.instances.reduce((n, e) => n + e.retry_count, 0)),
+            "-",
+            "-",
+            ports.join(",") || "-",
+            ...(proxied ? [proxyText(first)] : []),
+            first.run.length > 48 ? `${first.run.slice(0, 47)}…` : first.run,
+          ]
+        }
+        const e = row.entry
         const running = e.pid !== null
         return [
-          cyan(e.id.qualified),
+          `${row.instance ? "  " : ""}${cyan(e.id.qualified)}`,
           statusText(e),
           running ? String(e.pid) : "-",
           running ? formatUptime(e.uptime_secs) : "-",
@@ -158,6 +176,11 @@ export const status = (o: StatusOptions) =>
       const here = yield* withSlugProjects(config, [o.id])
       const entries = yield* listing(here)
       const id = yield* resolveId(o.id, here, entries)
+      const instances = entries.filter((x) => x.instance?.daemon === id)
+      if (instances.length > 0)
+        return yield* new UsageError({
+          message: `${id} runs as instances (${instances.map((x) => x.id.name).join(", ")}): name one, such as \`supervisor status ${instances[0]!.id.name}\`, or see them all with \`supervisor list\``,
+        })
       const e = entries.find((x) => x.id.qualified === id)!
       if (o.json) return yield* printJson(DaemonStatusOutput, { ...e, status_text: e.status.type })
       // pitchfork's lines first (`awk '/^Status:/'` works), then ours

@@ -2,6 +2,7 @@ import * as nodePath from "node:path"
 import { HttpClientRequest } from "@effect/platform"
 import { Console, Effect, Either, Option, Schema, Stream } from "effect"
 import { resolveId, UsageError } from "../../control/selection.js"
+import type { ApiDaemonEntry } from "../../domain/ApiDaemonEntry.js"
 import { LogsCleared } from "../../domain/CliOutput.js"
 import { Logs, type Selection, Tail } from "../../domain/Command.js"
 import { jsonEncoder } from "../../domain/jsonEncoding.js"
@@ -37,6 +38,13 @@ const writeOut = (text: string | Uint8Array) =>
 const indent = (json: string) => `  ${json.replaceAll("\n", "\n  ")}`
 
 /** `supervisor logs`: daemon logs; `--tail` follows them. */
+/** Whether `typed` names a daemon with instances (its lines then come from several daemons). */
+const replicated = (typed: string, known: ReadonlyArray<ApiDaemonEntry>): boolean =>
+  known.some(
+    (k) =>
+      k.instance !== undefined && (k.instance.daemon === typed || k.instance.daemon.endsWith(`/${typed}`)),
+  )
+
 export const logs = (o: LogsOptions) =>
   handleErrors(
     Effect.gen(function* () {
@@ -114,7 +122,7 @@ export const logs = (o: LogsOptions) =>
           const many =
             o.ids.length === 0
               ? (yield* c.api.daemons.list({ urlParams: {} }).pipe(Effect.orDie)).length > 1
-              : o.ids.length > 1
+              : o.ids.length > 1 || replicated(o.ids[0]!, yield* c.api.daemons.list({ urlParams: {} }).pipe(Effect.orDie))
           const grep = o.grep.length === 0 ? undefined : o.grep
           const line = (e: LogEntry, severalDaemons: boolean) => {
             const message = o.raw ? stripAnsi(e.message) : e.message

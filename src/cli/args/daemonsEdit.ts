@@ -35,6 +35,10 @@ export const addOptions = {
   ),
   run: text("run", "the command to run, as one shell string (or give it after --)"),
   retry: text("retry", "retries after a failure: a number, or true for no limit"),
+  instances: text(
+    "instances",
+    "how many processes of it run, 1 to 64: named ID.1 to ID.N (docs/replicas.md)",
+  ),
   watch: many("watch", "restart it when files matching this glob change (repeat it)"),
   dir: text("dir", "the working directory (relative to the file)"),
   env: many("env", "an environment variable, K=V (repeat it)"),

@@ -16,6 +16,7 @@ export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   restart: "Daemons",
   enable: "Daemons",
   disable: "Daemons",
+  scale: "Daemons",
   status: "Daemons",
   list: "Daemons",
   run: "Daemons",

@@ -11,6 +11,7 @@ import {
   JsonSchemaDocument,
   LogLines,
   LogsCleared,
+  ScaleResult,
   StartOutcomes,
   StopResults,
   SupervisorStatus,
@@ -125,6 +126,14 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
   restart: { outputs: [startOutcomes], exit_codes: [READY_TIMEOUT] },
   enable: { outputs: [json("the daemons enabled", ToggleResults)] },
   disable: { outputs: [json("the daemons disabled", ToggleResults)] },
+  scale: {
+    outputs: [
+      json("the daemon scaled: its count before and now, the instances started and stopped", ScaleResult),
+    ],
+    exit_codes: [READY_TIMEOUT],
+    long_help:
+      "Sets how many instances of a daemon with `instances` run (docs/replicas.md): starts the missing ones and waits until they are ready, stops those above the count (the highest first) and forgets them. The configuration file is not changed: the count lasts until the daemon is stopped, and the next start runs the configured count.",
+  },
   status: { outputs: [json("the daemon, with its status flat in status_text", DaemonStatusOutput)] },
   list: { outputs: [json("every daemon, sorted by ID", DaemonList)] },
   logs: {

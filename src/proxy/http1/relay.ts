@@ -53,6 +53,8 @@ class Relay {
   private readonly replays: Array<string | undefined> = []
   /** Responses the daemon's current connection carried: a kept-alive one has at least one. */
   private answered = 0
+  /** The pending requests were routed again once (`reroute`) and not answered since. */
+  private rerouted = false
   /** A partial response head. */
   private responseHead: Buffer | undefined
   /** The body of the response being relayed; "close" runs to the end of the connection. */
@@ -279,6 +281,7 @@ class Relay {
   }
 
   private responseDone() {
+    this.rerouted = false
     this.pending.shift()
     this.replays.shift()
     this.answered++
@@ -312,14 +315,14 @@ class Relay {
     if (!this.responding && this.target !== undefined && this.replay(this.target)) return
     if (!this.responding && this.target !== undefined) {
       const port = this.target.port
-      return void this.answer(
-        this.pending[0],
+      const why =
         e !== undefined
           ? unreachable(port, e)
           : failure(502, "Bad Gateway", [
               `The daemon on port ${port} closed the connection without a response.`,
-            ]),
-      )
+            ])
+      if (this.reroute(why)) return
+      return void this.answer(this.pending[0], why)
     }
     this.destroy()
   }
@@ -335,6 +338,37 @@ class Relay {
     if (wires.length === 0 || wires.length !== this.pending.length) return false
     this.connect(target, this.backendKey)
     for (const wire of wires) this.toBackend(wire)
+    return true
+  }
+
+  /**
+   * Routes the pending requests once more, when the daemon took none of them and each may be
+   * repeated, and sends them to the slug's target now if it is another: an instance of a
+   * replicated daemon that stopped between the routing and the connection (docs/replicas.md).
+   * `why` answers them otherwise. False when they cannot be sent again.
+   */
+  private reroute(why: ProxyFailure): boolean {
+    const head = this.pending[0]
+    const wires = this.replays.filter((w): w is string => w !== undefined)
+    if (this.rerouted || head === undefined || this.body !== undefined || this.responseHead !== undefined)
+      return false
+    if (wires.length !== this.pending.length) return false
+    this.rerouted = true
+    const failed = this.backendKey
+    const go = (r: Routing): boolean => {
+      const key = r._tag === "Target" ? `${r.address ?? DEFAULT_ADDRESS} ${r.port}` : failed
+      if (r._tag === "Failure" || key === failed) return this.answer(head, why)
+      this.connect(r, key)
+      for (const wire of wires) this.toBackend(wire)
+      return true
+    }
+    const routing = route(head.host, head.hops, this.options)
+    if (!(routing instanceof Promise)) return go(routing) || true
+    this.suspend()
+    routing.then(
+      (r) => this.resume(() => go(r)),
+      () => this.resume(() => this.answer(head, why)),
+    )
     return true
   }
 
