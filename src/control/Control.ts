@@ -22,6 +22,7 @@ import { mergeDefinitions, mergeListing } from "./listing.js"
 import type { StartPlan, StopResult } from "./plan.js"
 import { eventWithProxyUrls, withProxyUrl } from "./proxyOutcomes.js"
 import { proxyView } from "./proxyView.js"
+import { makeRestartsUnderway } from "./restarting.js"
 import { resolveId } from "./selection.js"
 import { startEvents } from "./startEvents.js"
 import { startWithDependencies } from "./startOrder.js"
@@ -72,6 +73,7 @@ export const ControlLive = Layer.effect(
     const loader = yield* ConfigLoader
     const supervisorConfig = yield* SupervisorConfig
     const logs = yield* LogStore
+    const underway = yield* makeRestartsUnderway
     /** Fills each entry's `slug` and `proxy_url` from the slugs in force now. */
     const slugged = (entries: ReadonlyArray<ApiDaemonEntry>) =>
       Effect.map(proxyView(loader, projects, supervisorConfig), (v) => withSlugs(entries, v.slugs, v.proxy))
@@ -203,6 +205,7 @@ export const ControlLive = Layer.effect(
     }
     const handle = makeHandle({
       sup,
+      underway,
       loader,
       projects,
       known: listing({ usage: false }),
