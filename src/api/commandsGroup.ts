@@ -10,7 +10,7 @@ import {
   ToggleResults,
   WaitResult,
 } from "../domain/CliOutput.js"
-import { Command } from "../domain/Command.js"
+import { Command, DependentRestarts } from "../domain/Command.js"
 import {
   ConfigUnusable,
   DaemonNotFound,
@@ -39,6 +39,7 @@ export const CommandAnswer = Schema.Union(
   LogLines,
   SettingList,
   Schema.Array(NamespaceEntry),
+  DependentRestarts,
 ).annotations({
   identifier: "CommandAnswer",
   description:

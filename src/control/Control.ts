@@ -23,6 +23,7 @@ import { mergeDefinitions, mergeListing, withinScale, withScaled } from "./listi
 import type { StartPlan, StopResult } from "./plan.js"
 import { eventWithProxyUrls, withProxyUrl } from "./proxyOutcomes.js"
 import { proxyView } from "./proxyView.js"
+import { makeRestartsUnderway } from "./restarting.js"
 import { resolveId } from "./selection.js"
 import { startEvents } from "./startEvents.js"
 import { startWithDependencies } from "./startOrder.js"
@@ -90,6 +91,7 @@ export const ControlLive = Layer.effect(
         else next.set(id, count)
         return next
       })
+    const underway = yield* makeRestartsUnderway
     /** Fills each entry's `slug` and `proxy_url` from the slugs in force now. */
     const slugged = (entries: ReadonlyArray<ApiDaemonEntry>) =>
       Effect.map(proxyView(loader, projects, supervisorConfig), (v) => withSlugs(entries, v.slugs, v.proxy))
@@ -232,6 +234,7 @@ export const ControlLive = Layer.effect(
     }
     const handle = makeHandle({
       sup,
+      underway,
       loader,
       projects,
       known: listing({ usage: false }),

@@ -5,18 +5,19 @@ import { Effect, Match, Metric, type Schema, Stream } from "effect"
 import { configDefinitions, dependencyClosure } from "../config/definitions.js"
 import { baseOf, instanceOf } from "../config/replicas.js"
 import type { StopResult } from "../domain/CliOutput.js"
-import type {
-  Clean,
-  Command,
-  Disable,
-  Enable,
-  Kill,
-  LogStreamCommand,
+import {
+  type Clean,
+  type Command,
+  type Disable,
+  type Enable,
+  type Kill,
+  type LogStreamCommand,
   Restart,
-  Run,
-  Start,
-  Stop,
-  Wait,
+  type RestartDependents,
+  type Run,
+  type Start,
+  type Stop,
+  type Wait,
 } from "../domain/Command.js"
 import {
   ConfigUnusable,
@@ -34,8 +35,10 @@ import type { StartEvent, StartProgress, Waiting } from "../domain/StartEvent.js
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import type { SupervisorShape } from "../supervisor/Supervisor.js"
 import { completedHere, endedWithSuccess } from "./completion.js"
+import { restartDependents } from "./dependents.js"
 import type { StartPlan } from "./plan.js"
 import { type LogSink, makeReads, type ReadDeps } from "./reads.js"
+import type { RestartsUnderway } from "./restarting.js"
 import { makeScale } from "./scale.js"
 import { loadFrom, selectFor } from "./selectFor.js"
 import { resolveId } from "./selection.js"
@@ -55,6 +58,8 @@ export type CommandResult<C extends Command> = Effect.Effect<
 
 export interface HandleDeps extends ReadDeps {
   readonly sup: SupervisorShape
+  /** The restarts commands are carrying out (a cascade leaves their daemons to them). */
+  readonly underway: RestartsUnderway
   readonly start: (plan: StartPlan, reason: Reason) => Effect.Effect<ReadonlyArray<StartOutcome>>
   readonly startEvents: (plan: StartPlan, reason: Reason) => Stream.Stream<StartEvent>
   readonly stop: (
@@ -142,11 +147,14 @@ export const makeHandle = (deps: HandleDeps) => {
     sink: CommandSink | undefined,
   ) =>
     Effect.gen(function* () {
+      // a forced start restarts the requested daemons: marked as such until it ends
+      const forced = plan.force ? plan.requested.map((d) => d.id.qualified) : []
+      const marked = <A, E>(effect: Effect.Effect<A, E>) => deps.underway.during(forced, effect)
       if (wait === "none") {
-        yield* Effect.forkDaemon(deps.start(plan, reason))
+        yield* Effect.forkDaemon(marked(deps.start(plan, reason)))
         return []
       }
-      if (wait === "ready" || sink === undefined) return yield* deps.start(plan, reason)
+      if (wait === "ready" || sink === undefined) return yield* marked(deps.start(plan, reason))
       const known = yield* deps.known
       const states = new Map((yield* sup.list).map((r) => [r.def.id.qualified, r] as const))
       const waiting: ReadonlyArray<Waiting> = waitingListOf(
@@ -166,8 +174,10 @@ export const makeHandle = (deps: HandleDeps) => {
       )
       yield* sink({ waiting })
       let outcomes: ReadonlyArray<StartOutcome> = []
-      yield* Stream.runForEach(deps.startEvents(plan, reason), (e) =>
-        "outcomes" in e ? Effect.sync(() => (outcomes = e.outcomes)) : sink(e),
+      yield* marked(
+        Stream.runForEach(deps.startEvents(plan, reason), (e) =>
+          "outcomes" in e ? Effect.sync(() => (outcomes = e.outcomes)) : sink(e),
+        ),
       )
       return outcomes
     })
@@ -304,6 +314,21 @@ export const makeHandle = (deps: HandleDeps) => {
 
   const reads = makeReads(deps)
 
+  const dependents = (c: RestartDependents) =>
+    restartDependents(
+      {
+        sup,
+        underway: deps.underway,
+        restart: (ids, reason, detail) =>
+          start(
+            new Restart({ selection: { ids, all: false }, reason, detail, wait: "none" }),
+            true,
+            undefined,
+          ),
+      },
+      c,
+    )
+
   const kill = (c: Kill) => Effect.map(sup.kill(c.id, c.reason, c.message, c.pid), (killed) => ({ killed }))
 
   const dispatch = (command: Command, given: CommandSink | LogSink | undefined) => {
@@ -313,6 +338,7 @@ export const makeHandle = (deps: HandleDeps) => {
     return Match.valueTags(command, {
       Start: (c) => start(c, c.force, sink),
       Restart: (c) => (c.if_running ? restartIfRunning(c) : start(c, true, sink)),
+      RestartDependents: dependents,
       Stop: stop,
       Enable: toggle,
       Disable: toggle,

@@ -108,6 +108,26 @@ export class Restart extends Schema.TaggedRequest<Restart>()("Restart", {
   },
 }) {}
 
+/** What `RestartDependents` did: the dependents it restarted, and those a command under way restarts. */
+export const DependentRestarts = Schema.Struct({
+  restarted: Schema.Array(Schema.String),
+  left_to_commands: Schema.Array(Schema.String),
+}).annotations({ identifier: "DependentRestarts" })
+
+/**
+ * Restarts, without waiting, the running dependents of `id` whose process started before its
+ * current run (`restart_dependents`: sent once `id` is ready in a new run), in dependency order;
+ * a dependent that a command under way restarts itself (`restart db api`) is left to it.
+ */
+export class RestartDependents extends Schema.TaggedRequest<RestartDependents>()("RestartDependents", {
+  failure: CommandError,
+  success: DependentRestarts,
+  payload: {
+    id: Schema.String,
+    reason: Schema.optionalWith(Reason, { default: () => "dependency" as const }),
+  },
+}) {}
+
 /** Stops the selection (`all`: every running daemon), dependents before their dependencies. */
 export class Stop extends Schema.TaggedRequest<Stop>()("Stop", {
   failure: CommandError,
@@ -240,6 +260,7 @@ export class Scale extends Schema.TaggedRequest<Scale>()("Scale", {
 export const Command = Schema.Union(
   Start,
   Restart,
+  RestartDependents,
   Stop,
   Enable,
   Disable,

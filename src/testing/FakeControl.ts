@@ -3,7 +3,9 @@
 // real handler does (src/control/handle.ts); any other use dies, naming what was not faked.
 import { Effect, Layer, Ref } from "effect"
 import { Control, type ControlShape } from "../control/Control.js"
+import { restartDependents } from "../control/dependents.js"
 import type { CommandResult } from "../control/handle.js"
+import { makeRestartsUnderway } from "../control/restarting.js"
 import type { Command } from "../domain/Command.js"
 import type { SupervisorShape } from "../supervisor/Supervisor.js"
 
@@ -16,10 +18,12 @@ export interface FakeControl {
 
 const unfaked = (what: string) => Effect.dieMessage(`the fake Control does not do ${what}`)
 
-/** `Kill`, `Restart` and `Stop` of qualified IDs, answered by `sup`. */
+/** `Kill`, `Restart`, `RestartDependents` and `Stop` of qualified IDs, answered by `sup`. */
 export const makeFakeControl = (sup: SupervisorShape) =>
   Effect.gen(function* () {
     const sent = yield* Ref.make<ReadonlyArray<Command>>([])
+    // no command restarts anything here: a cascade restarts every dependent it picks
+    const underway = yield* makeRestartsUnderway
     const answer = (command: Command): Effect.Effect<unknown, unknown> => {
       switch (command._tag) {
         case "Kill":
@@ -35,6 +39,16 @@ export const makeFakeControl = (sup: SupervisorShape) =>
               sup.restartIfRunning(id, command.reason, undefined, command.detail).pipe(Effect.ignore),
             ),
             [],
+          )
+        case "RestartDependents":
+          // the real handler's choice; each dependent restarted in order, each awaited
+          return restartDependents(
+            {
+              sup,
+              underway,
+              restart: (ids, reason) => Effect.forEach(ids, (id) => sup.restart(id, undefined, reason)),
+            },
+            command,
           )
         case "Stop":
           return Effect.forEach(command.selection.ids, (id) =>

@@ -221,6 +221,50 @@ describe("restart_dependents (e2e)", () => {
     },
     T,
   )
+
+  it(
+    "a command restarting the dependency and its dependent together (names, --all) restarts the dependent once",
+    async () => {
+      const started = await sb.cliAsync(["start", "api"], dir)
+      expect(started.status, started.stderr).toBe(0)
+      const spawnsOfApi = async () =>
+        (await storedLogs(sb.stateDir, "app/api")).filter((e) => e.message === "api up").length
+      const before = await spawnsOfApi()
+      const from = events().length
+      const both = await sb.cliAsync(["restart", "db", "api"], dir)
+      expect(both.status, both.stderr).toBe(0)
+      // every running daemon: db and api
+      const all = await sb.cliAsync(["restart", "--all"], dir)
+      expect(all.status, all.stderr).toBe(0)
+      // then db alone: its cascade restarts api. The cascade reads the events in order, so once
+      // that restart is seen it has decided on the commands' readiness of db as well
+      const alone = await sb.cliAsync(["restart", "db"], dir)
+      expect(alone.status, alone.stderr).toBe(0)
+      const seen = await waitFor(
+        "api restarted for db's restart alone and ready",
+        () => {
+          const after = events().slice(from)
+          const dbStops = after.filter((e) => e.id === "app/db" && e.to === "stopping")
+          if (dbStops.length < 3) return undefined
+          const last = after.findLastIndex((e) => e._tag === "ReadinessPassed" && e.id === "app/api")
+          const cascade = after.findIndex(
+            (e) =>
+              e.id === "app/api" &&
+              e.to === "stopping" &&
+              e.reason === "dependency" &&
+              e.seq > dbStops[1]!.seq,
+          )
+          return cascade >= 0 && last > cascade ? after : undefined
+        },
+        { timeout: 20_000 },
+      )
+      // api's stops: the two commands', then db's own restart's cascade; none for the commands' db
+      const apiStops = seen.filter((e) => e.id === "app/api" && e.to === "stopping").map((e) => e.reason)
+      expect(apiStops).toEqual(["cli", "cli", "dependency"])
+      expect(await spawnsOfApi()).toBe(before + 3)
+    },
+    T,
+  )
 })
 
 describe("config validate: the new keys (e2e)", () => {

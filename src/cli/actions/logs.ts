@@ -122,7 +122,8 @@ export const logs = (o: LogsOptions) =>
           const many =
             o.ids.length === 0
               ? (yield* c.api.daemons.list({ urlParams: {} }).pipe(Effect.orDie)).length > 1
-              : o.ids.length > 1 || replicated(o.ids[0]!, yield* c.api.daemons.list({ urlParams: {} }).pipe(Effect.orDie))
+              : o.ids.length > 1 ||
+                replicated(o.ids[0]!, yield* c.api.daemons.list({ urlParams: {} }).pipe(Effect.orDie))
           const grep = o.grep.length === 0 ? undefined : o.grep
           const line = (e: LogEntry, severalDaemons: boolean) => {
             const message = o.raw ? stripAnsi(e.message) : e.message

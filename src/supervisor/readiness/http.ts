@@ -21,20 +21,17 @@ export const statusOfHead = (head: string): number | "partial" | "invalid" => {
  * A plain-HTTP GET on a socket of its own: the request line, `Host`, `Connection: close`, and
  * the answer's status line read (the rest is not). Half the CPU of `http.get` for what a check
  * needs (bench/automation.mjs --health, docs/benchmarks.md); https and URLs with credentials
- * go through `http.get`/`https.get`.
+ * go through `http.get`/`https.get`. The request is written at once: the socket sends it when
+ * connected.
  */
-const plainGet = (target: URL, answer: (status: number | string) => void): (() => void) => {
+const plainGet = (target: URL, request: string, answer: (status: number | string) => void): (() => void) => {
   const socket = net.connect({
     host: target.hostname.replace(/^\[(.*)\]$/, "$1"),
     port: target.port === "" ? 80 : Number(target.port),
   })
   let head = ""
   socket.setEncoding("latin1")
-  socket.once("connect", () =>
-    socket.write(
-      `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nUser-Agent: supervisor-readiness\r\nConnection: close\r\n\r\n`,
-    ),
-  )
+  socket.write(request)
   socket.on("data", (chunk: string) => {
     head += chunk
     const status = statusOfHead(head)
@@ -47,7 +44,11 @@ const plainGet = (target: URL, answer: (status: number | string) => void): (() =
 }
 
 /** GET through node's http or https client. */
-const clientGet = (target: URL, answer: (status: number | string) => void): (() => void) => {
+const clientGet = (
+  target: URL,
+  _request: string,
+  answer: (status: number | string) => void,
+): (() => void) => {
   const get = target.protocol === "https:" ? https.get : http.get
   const req = get(
     target,
@@ -59,6 +60,26 @@ const clientGet = (target: URL, answer: (status: number | string) => void): (() 
   )
   req.on("error", (e) => answer(e.message))
   return () => req.destroy()
+}
+
+/** What every attempt of one check sends where, worked out once: its URL read, its request written. */
+const httpTarget = (url: string) => {
+  let target: URL
+  try {
+    target = new URL(url)
+  } catch {
+    return `${JSON.stringify(url)} is not a URL`
+  }
+  if (target.protocol !== "http:" && target.protocol !== "https:")
+    return `${JSON.stringify(url)} is not an http:// or https:// URL`
+  const plain = target.protocol === "http:" && target.username === ""
+  return {
+    target,
+    get: plain ? plainGet : clientGet,
+    request: plain
+      ? `GET ${target.pathname}${target.search} HTTP/1.1\r\nHost: ${target.host}\r\nUser-Agent: supervisor-readiness\r\nConnection: close\r\n\r\n`
+      : "",
+  }
 }
 
 /**
@@ -73,36 +94,27 @@ export const httpAnswer = (
   url: string,
   accepted: ReadonlyArray<number>,
   attemptTimeout: Duration.DurationInput,
-): Effect.Effect<ProbeAnswer> =>
-  Effect.async<ProbeAnswer>((resume) => {
+): Effect.Effect<ProbeAnswer> => {
+  // once per check, not per attempt: a health check runs the same attempt every few seconds
+  const to = httpTarget(url)
+  const millis = Duration.toMillis(Duration.decode(attemptTimeout))
+  if (typeof to === "string") return Effect.succeed({ ok: false, output: to })
+  const { target, get, request } = to
+  return Effect.async<ProbeAnswer>((resume) => {
     let done = false
     let destroy: (() => void) | undefined
-    let timer: NodeJS.Timeout | undefined
     const finish = (ok: boolean, output: string) => {
       if (done) return
       done = true
-      if (timer !== undefined) clearTimeout(timer)
+      clearTimeout(timer)
       destroy?.()
       resume(Effect.succeed({ ok, output }))
     }
-    let target: URL
-    try {
-      target = new URL(url)
-    } catch {
-      finish(false, `${JSON.stringify(url)} is not a URL`)
-      return
-    }
-    if (target.protocol !== "http:" && target.protocol !== "https:") {
-      finish(false, `${JSON.stringify(url)} is not an http:// or https:// URL`)
-      return
-    }
-    const millis = Duration.toMillis(Duration.decode(attemptTimeout))
-    timer = setTimeout(
+    const timer = setTimeout(
       () => finish(false, `GET ${url}: no answer within ${formatHumanDuration(millis)}`),
       millis,
     )
-    const get = target.protocol === "http:" && target.username === "" ? plainGet : clientGet
-    destroy = get(target, (status) =>
+    destroy = get(target, request, (status) =>
       typeof status === "number"
         ? finish(isReadyStatus(status, accepted), `GET ${url}: HTTP ${status}`)
         : finish(false, `GET ${url}: ${status}`),
@@ -114,6 +126,7 @@ export const httpAnswer = (
       destroy?.()
     })
   })
+}
 
 /** One `ready_http` attempt: true when it answers a ready status. */
 export const probeHttp = (

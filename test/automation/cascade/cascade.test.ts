@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Fiber, Option, Stream, TestClock } from "effect"
-import { dependentsToRestart, followReadiness } from "../../../src/automation/cascade/Cascade.js"
-import type { Restart } from "../../../src/domain/Command.js"
+import { followReadiness } from "../../../src/automation/cascade/Cascade.js"
+import { dependentsToRestart } from "../../../src/control/dependents.js"
+import type { RestartDependents } from "../../../src/domain/Command.js"
 import type { SupervisorEvent } from "../../../src/domain/SupervisorEvent.js"
 import { EventLog } from "../../../src/events/EventLog.js"
 import { type DaemonState, initialState } from "../../../src/supervisor/DaemonState.js"
@@ -49,7 +50,10 @@ describe("cascading restarts: which dependents", () => {
       // not a dependent
       state("other", [], "running", 10),
     ]
-    expect(dependentsToRestart(states, "app/db")).toEqual(["app/api", "app/worker"])
+    expect(dependentsToRestart(states, "app/db").map((r) => r.def.id.qualified)).toEqual([
+      "app/api",
+      "app/worker",
+    ])
   })
 
   it("nothing for a dependency that never ran or is unknown", () => {
@@ -78,19 +82,14 @@ describe("cascading restarts: after the dependency is ready again", () => {
         expect(yield* control.commands).toEqual([])
         yield* TestClock.adjust("1 second")
         yield* Fiber.join(restarting)
-        // then its dependent, as a Restart command with reason `dependency`
+        // then its dependents, by a RestartDependents command with reason `dependency`
         const restartedApi = yield* awaitRuntime(
           h.sup,
           "app/api",
           (r) => r.status.type === "waiting" && (r.spawns ?? 0) === 2,
         )
-        const [sent] = (yield* control.commands) as ReadonlyArray<Restart>
-        expect(sent).toMatchObject({
-          _tag: "Restart",
-          selection: { ids: ["app/api"] },
-          reason: "dependency",
-          if_running: false,
-        })
+        const [sent] = (yield* control.commands) as ReadonlyArray<RestartDependents>
+        expect(sent).toMatchObject({ _tag: "RestartDependents", id: "app/db", reason: "dependency" })
         expect(restartedApi.startedAt).toBeGreaterThanOrEqual((yield* h.sup.get("app/db")).startedAt!)
         // the order the events say: db ready, then api stopping for the dependency
         const order = yield* seen.pipe(
@@ -133,7 +132,9 @@ describe("cascading restarts: after the dependency is ready again", () => {
       expect(yield* control.commands).toEqual([])
       yield* TestClock.adjust("1 second")
       yield* awaitRuntime(h.sup, "app/api", (r) => r.status.type === "waiting" && (r.spawns ?? 0) === 2)
-      expect(yield* control.commands).toMatchObject([{ _tag: "Restart", reason: "dependency" }])
+      expect(yield* control.commands).toMatchObject([
+        { _tag: "RestartDependents", id: "app/db", reason: "dependency" },
+      ])
     }),
   )
 })
