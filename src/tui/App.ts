@@ -38,19 +38,42 @@ const useSize = () => {
   return size
 }
 
-/** Rows of the listing, set only when a cell changed: an unchanged listing renders nothing. */
+/** At most one new table this often: a burst of restarts redraws it ten times a second, not per event. */
+const ROWS_EVERY_MS = 100
+
+/**
+ * Rows of the listing, set only when a cell changed (an unchanged listing renders nothing), and
+ * at most once per ROWS_EVERY_MS: a change after a quiet moment shows at once, the changes of a
+ * burst together at its next tick.
+ */
 const useRows = (runtime: TuiRuntime, intervalMs: number) => {
   const [rows, setRows] = useState<ReadonlyArray<Row> | undefined>(undefined)
   const [down, setDown] = useState<string | undefined>(undefined)
   const last = useRef("")
-  const apply = useCallback((entries: ReadonlyArray<ApiDaemonEntry>) => {
-    const next = toRows(entries)
+  const shownAt = useRef(0)
+  const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
+  const latest = useRef<ReadonlyArray<ApiDaemonEntry>>([])
+  const flush = useCallback(() => {
+    pending.current = undefined
+    shownAt.current = Date.now()
+    const next = toRows(latest.current)
     const key = JSON.stringify(next)
-    setDown(undefined)
     if (key === last.current) return
     last.current = key
     setRows(next)
   }, [])
+  const apply = useCallback(
+    (entries: ReadonlyArray<ApiDaemonEntry>) => {
+      latest.current = entries
+      setDown(undefined)
+      if (pending.current !== undefined) return
+      const wait = shownAt.current + ROWS_EVERY_MS - Date.now()
+      if (wait <= 0) flush()
+      else pending.current = setTimeout(flush, wait)
+    },
+    [flush],
+  )
+  useEffect(() => () => clearTimeout(pending.current), [])
   useEffect(() => {
     const fiber = runtime.runFork(liveListing(intervalMs, apply, setDown))
     return () => {

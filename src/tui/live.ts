@@ -73,10 +73,21 @@ export const liveDaemons = <R1, R2>(o: LiveOptions<R1, R2>) =>
     let live = false
     let fetching = false
     let shown: ReadonlyArray<ApiDaemonEntry> | undefined
+    // the table is drawn by its own fiber from the latest list: the entries of one burst of events
+    // (five a restart) that arrive together make one drawing, not one each
+    const draw = yield* Queue.sliding<void>(1)
     const show = (entries: ReadonlyArray<ApiDaemonEntry>) => {
       shown = entries
-      o.onList(entries)
+      Queue.unsafeOffer(draw, undefined)
     }
+    yield* Effect.forkScoped(
+      Queue.take(draw).pipe(
+        Effect.map(() => {
+          if (shown !== undefined) o.onList(shown)
+        }),
+        Effect.forever,
+      ),
+    )
     const fetchList = Effect.suspend(() => {
       fetching = true
       return o.list.pipe(
