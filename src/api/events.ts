@@ -79,7 +79,11 @@ export const eventsResponse = (
       ? subscribed.pipe(Stream.map(encode))
       : subscribed.pipe(
           Stream.mapEffect((item) => {
-            const id = item._tag !== "EventsDropped" && "id" in item ? item.id : undefined
+            // a readiness that passed changes no entry: the change to `running` before it did
+            const id =
+              item._tag !== "EventsDropped" && item._tag !== "ReadinessPassed" && "id" in item
+                ? item.id
+                : undefined
             if (id === undefined) return Effect.succeed([encode(item)])
             return Effect.map(entryOf(id), (entry) => [
               encode(item),
