@@ -9,7 +9,7 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs"
-import { request } from "node:http"
+import { type RequestOptions, request } from "node:http"
 import * as net from "node:net"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
@@ -445,3 +445,17 @@ export const onTerminal = (
   const exited = new Promise<number | null>((resolve) => child.on("close", resolve))
   return { output: () => out, exited, kill: () => child.kill("SIGKILL") }
 }
+
+/** One HTTP request over TCP (a URL, or options with host, port, path, headers, agent): its status and body. */
+export const httpAnswer = (target: string | RequestOptions): Promise<{ status: number; body: string }> =>
+  new Promise((resolvePromise, reject) => {
+    const req = request(target, (res) => {
+      let body = ""
+      res.setEncoding("utf8").on("data", (c: string) => {
+        body += c
+      })
+      res.on("end", () => resolvePromise({ status: res.statusCode ?? 0, body }))
+    })
+    req.on("error", reject)
+    req.end()
+  })

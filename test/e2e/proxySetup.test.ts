@@ -6,10 +6,9 @@
  */
 import { spawnSync } from "node:child_process"
 import { existsSync } from "node:fs"
-import * as http from "node:http"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type DaemonSandbox, freePort, makeDaemonSandbox, waitFor } from "./harness.js"
+import { type DaemonSandbox, freePort, httpAnswer, makeDaemonSandbox, waitFor } from "./harness.js"
 import { SERVER_JS } from "./proxyFixture.js"
 
 const T = 60_000
@@ -29,17 +28,7 @@ afterAll(() => sb.destroy(), T)
 
 /** A plain HTTP/1.1 GET to the proxy's port, with `host`. */
 const plainGet = (port: number, host: string, path: string) =>
-  new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request({ host: "127.0.0.1", port, path, agent: false, headers: { host } }, (res) => {
-      let body = ""
-      res.setEncoding("utf8").on("data", (d: string) => {
-        body += d
-      })
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }))
-    })
-    req.on("error", reject)
-    req.end()
-  })
+  httpAnswer({ host: "127.0.0.1", port, path, agent: false, headers: { host } })
 
 describe("turning the proxy on", () => {
   it(

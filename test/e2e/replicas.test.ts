@@ -10,6 +10,7 @@ import {
   apiPost,
   type DaemonSandbox,
   freePort,
+  httpAnswer,
   isAlive,
   makeDaemonSandbox,
   supervisorPids,
@@ -45,20 +46,7 @@ interface Answer {
 }
 
 const get = (agent: http.Agent | false, host = "shop.localhost") =>
-  new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request(
-      { host: "127.0.0.1", port: proxyPort, path: "/", agent, headers: { host } },
-      (res) => {
-        let body = ""
-        res.setEncoding("utf8").on("data", (d: string) => {
-          body += d
-        })
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }))
-      },
-    )
-    req.on("error", reject)
-    req.end()
-  })
+  httpAnswer({ host: "127.0.0.1", port: proxyPort, path: "/", agent, headers: { host } })
 
 /** The instances that answer `n` requests in a row through the proxy. */
 const answering = async (n: number): Promise<Set<string>> => {

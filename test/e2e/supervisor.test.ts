@@ -4,7 +4,6 @@
  */
 import { spawn } from "node:child_process"
 import { readdirSync, readFileSync, readlinkSync, statSync } from "node:fs"
-import { request } from "node:http"
 import { join, resolve } from "node:path"
 import type { Readable } from "node:stream"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
@@ -16,6 +15,7 @@ import {
   daemonEntry,
   daemonPids,
   freePort,
+  httpAnswer,
   isAlive,
   makeDaemonSandbox,
   spawnCli,
@@ -146,7 +146,7 @@ describe("supervisor start | status | stop", () => {
         web_url: `http://127.0.0.1:${web}/sv`,
         api_url: `http://127.0.0.1:${api}`,
       })
-      const page = await httpGet(`http://127.0.0.1:${web}/sv/`)
+      const page = await httpAnswer(`http://127.0.0.1:${web}/sv/`)
       expect(page.status).toBe(200)
       expect(page.body).toContain("<html")
       // a flag says otherwise: the web UI moves, the rest is kept
@@ -157,7 +157,7 @@ describe("supervisor start | status | stop", () => {
         web_url: `http://127.0.0.1:${other}/sv`,
         api_url: `http://127.0.0.1:${api}`,
       })
-      expect((await httpGet(`http://127.0.0.1:${other}/sv/`)).status).toBe(200)
+      expect((await httpAnswer(`http://127.0.0.1:${other}/sv/`)).status).toBe(200)
     },
     T,
   )
@@ -208,20 +208,6 @@ describe("supervisor start | status | stop", () => {
     T,
   )
 })
-
-/** A GET on a TCP listener: its status and body. */
-const httpGet = (url: string): Promise<{ status: number; body: string }> =>
-  new Promise((resolvePromise, reject) => {
-    const req = request(url, (res) => {
-      let body = ""
-      res.setEncoding("utf8").on("data", (c: string) => {
-        body += c
-      })
-      res.on("end", () => resolvePromise({ status: res.statusCode ?? 0, body }))
-    })
-    req.on("error", reject)
-    req.end()
-  })
 
 /** Where each descriptor of a process points (`socket:[123]`, `pipe:[456]`, a path), by number. */
 const fdTargets = (pid: number): Array<string> =>
