@@ -82,9 +82,11 @@ export const liveDaemons = <R1, R2>(o: LiveOptions<R1, R2>) =>
     }
     yield* Effect.forkScoped(
       Queue.take(draw).pipe(
-        Effect.map(() => {
-          if (shown !== undefined) o.onList(shown)
-        }),
+        Effect.zipRight(
+          Effect.sync(() => {
+            if (shown !== undefined) o.onList(shown)
+          }),
+        ),
         Effect.forever,
       ),
     )

@@ -249,7 +249,10 @@ describe("supervisor events (e2e)", () => {
         const next = items[i + 1]
         if (next === undefined) return
         // a readiness that passed brings no entry: the change to running before it did
-        if (e._tag === "ReadinessPassed") return expect(next._tag).not.toBe("DaemonEntry")
+        if (e._tag === "ReadinessPassed") {
+          expect(next._tag).not.toBe("DaemonEntry")
+          return
+        }
         expect(next._tag, JSON.stringify(e)).toBe("DaemonEntry")
         expect(next.id).toBe("app/churn1")
         expect(next.entry?.id.qualified).toBe("app/churn1")
