@@ -5,7 +5,7 @@ import { HttpServerResponse } from "@effect/platform"
 import { Chunk, Effect, Either, Stream } from "effect"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { HostInfoShape } from "../domain/HostInfo.js"
-import { DaemonEntry, EventStreamItem, UsageSampled } from "../domain/SupervisorEvent.js"
+import { DaemonEntry, EventStreamItem, eventDaemon, UsageSampled } from "../domain/SupervisorEvent.js"
 import type { EventLogShape } from "../events/EventLog.js"
 import { ndjsonLines, ndjsonResponse } from "./ndjson.js"
 
@@ -80,10 +80,7 @@ export const eventsResponse = (
       : subscribed.pipe(
           Stream.mapEffect((item) => {
             // a readiness that passed changes no entry: the change to `running` before it did
-            const id =
-              item._tag !== "EventsDropped" && item._tag !== "ReadinessPassed" && "id" in item
-                ? item.id
-                : undefined
+            const id = item._tag === "ReadinessPassed" ? undefined : eventDaemon(item)
             if (id === undefined) return Effect.succeed([encode(item)])
             return Effect.map(entryOf(id), (entry) => [
               encode(item),

@@ -38,7 +38,7 @@ export interface ControlShape {
    * Every daemon the supervisor runs or ran, plus those of the known projects (their live
    * configuration: ProjectRegistry) that never ran (`available`, or `disabled`); with `usage`,
    * memory, CPU and the active port from /proc. With `ids`, only those daemons' entries (an
-   * unknown ID has none): what a live front-end fetches after an event about them.
+   * unknown ID has none): the entry the event stream sends after an event about a daemon.
    */
   readonly listing: (options: ListingOptions) => Effect.Effect<ReadonlyArray<ApiDaemonEntry>>
   /** One daemon as `listing` shows it; a never-run daemon of any known project too. */

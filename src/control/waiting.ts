@@ -6,6 +6,7 @@ import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { isActive } from "../domain/DaemonStatus.js"
 import { awaitsExit, conditionOf, dependenciesText } from "../domain/Dependency.js"
 import type { Waiting } from "../domain/StartEvent.js"
+import { ownScope } from "../domain/TemplateRender.js"
 import { describeChecks, readinessChecks } from "../supervisor/readiness/plan.js"
 import { renderCheck, type TemplateScope } from "../supervisor/readiness/template.js"
 import { startSet } from "./startSet.js"
@@ -25,14 +26,7 @@ export const describeWaiting = (
   }
   // what is known here: ports; a check naming anything else is described as written
   const scope: TemplateScope = {
-    daemon: {
-      id: def.id.qualified,
-      name: def.id.name,
-      namespace: def.id.namespace,
-      dir: def.config.dir,
-      instance: String(def.instance?.index ?? 1),
-      ports: portsOf(def.id.qualified),
-    },
+    daemon: ownScope(def, portsOf(def.id.qualified)),
     daemons: (id) => (portOf(id) === undefined ? undefined : { ports: portsOf(id), proxyUrl: null }),
     settings: undefined,
     env: {},

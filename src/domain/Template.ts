@@ -65,14 +65,8 @@ export const TEMPLATE_FORMS: ReadonlyArray<string> = [
 ]
 
 const ROOTS = ["daemon", "daemons", "env", "settings"]
-const DAEMON_NAMES = [
-  "daemon.id",
-  "daemon.name",
-  "daemon.namespace",
-  "daemon.dir",
-  "daemon.instance",
-  "daemon.port",
-]
+/** The daemon's own names that take no index: those of TEMPLATE_FORMS. */
+const DAEMON_NAMES = TEMPLATE_FORMS.filter((f) => f.startsWith("daemon.") && !f.includes("["))
 
 const PLACEHOLDER = /\{\{(.*?)\}\}/g
 const FIRST_WORD = /^\s*([A-Za-z_][A-Za-z0-9_-]*)\s*[.[]/

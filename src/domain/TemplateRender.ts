@@ -1,6 +1,7 @@
 // Rendering a config value's templates with the values of one start (docs/templates.md): the
 // daemon's own, the daemons the supervisor knows, the settings in force and an environment.
 import { Either, Schema } from "effect"
+import type { DaemonDefinition } from "./DaemonDefinition.js"
 import { effectiveProxy } from "./proxyUrl.js"
 import { type SettingGroup, type Settings, settingGroups } from "./Settings.js"
 import {
@@ -41,6 +42,16 @@ export interface TemplateScope {
   /** The environment `{{ env.VAR }}` reads. */
   readonly env: Readonly<Record<string, string | undefined>>
 }
+
+/** The `daemon` part of a scope: `def`'s own names, with `ports`. */
+export const ownScope = (def: DaemonDefinition, ports: ReadonlyArray<number>): TemplateScope["daemon"] => ({
+  id: def.id.qualified,
+  name: def.id.name,
+  namespace: def.id.namespace,
+  dir: def.config.dir,
+  instance: String(def.instance?.index ?? 1),
+  ports,
+})
 
 /** `{{ daemons.<name>... }}`: a short name means the namespace of the daemon being started. */
 export const qualifyTemplateName = (name: string, namespace: string): string =>

@@ -13,36 +13,24 @@ interface Shown {
   readonly active_port: number | null
 }
 
-/** The daemon an event is about (its `id`: its entry follows it), or null when it asks for the whole list. */
-export const eventDaemon = (item: { readonly _tag: string; readonly id?: unknown }): string | null =>
-  item._tag !== "EventsDropped" && typeof item.id === "string" ? item.id : null
-
 /**
- * `shown` with `fresh` (entries of `ids`, without usage figures) in their place: an entry
- * whose pid is unchanged keeps the CPU, memory and port figures shown (the usage samples bring
- * new ones). null when an ID is not in both lists (a daemon came or went): fetch the whole list.
+ * `shown` with `entry` (sent without usage figures) in its place: an entry whose pid is unchanged
+ * keeps the CPU, memory and port figures shown (the usage samples bring new ones). null when the
+ * daemon is not shown (it came since the list): fetch the whole list.
  */
-export const patchListing = <E extends Shown>(
-  shown: ReadonlyArray<E>,
-  fresh: ReadonlyArray<E>,
-  ids: ReadonlyArray<string>,
-): Array<E> | null => {
-  const byId = new Map<string, E>()
-  for (const e of fresh) byId.set(e.id.qualified, e)
-  const at = new Map<string, number>()
-  shown.forEach((e, i) => {
-    at.set(e.id.qualified, i)
-  })
-  for (const id of ids) if (!byId.has(id) || !at.has(id)) return null
+export const patchListing = <E extends Shown>(shown: ReadonlyArray<E>, entry: E): Array<E> | null => {
+  const i = shown.findIndex((e) => e.id.qualified === entry.id.qualified)
+  if (i < 0) return null
+  const old = shown[i] as E
   const out = shown.slice()
-  for (const [id, e] of byId) {
-    const i = at.get(id)
-    if (i === undefined) return null
-    const old = out[i] as E
-    out[i] =
-      old.pid === e.pid
-        ? { ...e, cpu_percent: old.cpu_percent, memory_bytes: old.memory_bytes, active_port: old.active_port }
-        : e
-  }
+  out[i] =
+    old.pid === entry.pid
+      ? {
+          ...entry,
+          cpu_percent: old.cpu_percent,
+          memory_bytes: old.memory_bytes,
+          active_port: old.active_port,
+        }
+      : entry
   return out
 }

@@ -8,7 +8,7 @@ import { type EffectiveProxy, effectiveProxy, proxyUrlOf } from "../domain/proxy
 import type { Settings } from "../domain/Settings.js"
 import { type Slugs, slugOf } from "../domain/slugs.js"
 import { daemonRefs } from "../domain/Template.js"
-import type { TemplateScope } from "../domain/TemplateRender.js"
+import { ownScope, type TemplateScope } from "../domain/TemplateRender.js"
 import { templatedValues } from "../domain/templatedValues.js"
 import { GLOBAL_DIR } from "../registry/snapshot.js"
 import type { DaemonState } from "./DaemonState.js"
@@ -33,14 +33,7 @@ export const templateScopeOf = (
 ): TemplateScope => {
   const self = known.get(def.id.qualified)
   return {
-    daemon: {
-      id: def.id.qualified,
-      name: def.id.name,
-      namespace: def.id.namespace,
-      dir: def.config.dir,
-      instance: String(def.instance?.index ?? 1),
-      ports: self === undefined ? (def.config.port?.expect ?? []) : portsOf(self),
-    },
+    daemon: ownScope(def, self === undefined ? (def.config.port?.expect ?? []) : portsOf(self)),
     daemons: (id) => {
       // a replicated daemon by its own name: its first instance
       const r = known.get(id) ?? known.get(`${id}.1`)

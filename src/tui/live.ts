@@ -1,7 +1,12 @@
 import { type Cause, type Duration, Effect, Queue, Schedule, Stream } from "effect"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
-import { eventDaemon, patchListing } from "../domain/liveListing.js"
-import type { DaemonEntry, LiveStreamItem, UsageSampled } from "../domain/SupervisorEvent.js"
+import { patchListing } from "../domain/liveListing.js"
+import {
+  type DaemonEntry,
+  eventDaemon,
+  type LiveStreamItem,
+  type UsageSampled,
+} from "../domain/SupervisorEvent.js"
 
 // How the dashboard's table stays current: each event about a daemon comes with the daemon's
 // entry (`GET /api/events?entries=true`), patched into the table; a (re)connection, any other
@@ -25,10 +30,10 @@ export const closed: LiveSignal = { _tag: "Closed" }
  */
 export const refreshesList = (s: LiveSignal): boolean => {
   if (s._tag !== "Item") return s._tag === "Open"
-  const tag = s.item._tag
-  if (tag === "StorageProblem" || tag === "StorageRecovered" || tag === "UsageSampled") return false
-  if (tag === "DaemonEntry") return false
-  return eventDaemon(s.item) === null
+  const item = s.item
+  if (item._tag === "UsageSampled" || item._tag === "DaemonEntry") return false
+  if (item._tag === "StorageProblem" || item._tag === "StorageRecovered") return false
+  return eventDaemon(item) === undefined
 }
 
 /** The entries with a sample's figures; a daemon whose pid changed since keeps its own until the next list. */
@@ -105,8 +110,7 @@ export const liveDaemons = <R1, R2>(o: LiveOptions<R1, R2>) =>
     /** A daemon's entry: patched in, or the whole list when it came or went. */
     const patch = (item: DaemonEntry) =>
       Effect.suspend(() => {
-        const patched =
-          shown === undefined || item.entry === null ? null : patchListing(shown, [item.entry], [item.id])
+        const patched = shown === undefined || item.entry === null ? null : patchListing(shown, item.entry)
         if (patched === null) return wantList
         show(patched)
         // a list under way may be older than this entry: one more after it

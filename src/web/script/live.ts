@@ -53,12 +53,13 @@ function followEvents() {
 
 /** A daemon's entry after an event about it: its row, or the whole list when it came or went. */
 function applyEntry(item) {
-  const patched = lastList && item.entry ? patchListing(lastList, [item.entry], [item.id]) : null;
+  const patched = lastList && item.entry ? patchListing(lastList, item.entry) : null;
   if (patched === null) return refreshSoon();
   // a list under way may be older than this entry: one more after it
   if (refreshing) refreshAgain = true;
   lastList = patched;
-  renderSome(lastList, [item.id]);
+  const row = rows.get(item.id);
+  if (row) fillRow(row, patched.find((d) => d.id.qualified === item.id));
 }
 
 /** A usage sample: the running daemons' cells and sparklines (a daemon whose pid changed waits for its list). */

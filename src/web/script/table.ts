@@ -42,15 +42,6 @@ function renderDaemons(list) {
   $("empty").hidden = list.length > 0;
 }
 
-/** The rows of \`ids\` from \`list\` (a patched list: no daemon came or went). */
-function renderSome(list, ids) {
-  const wanted = new Set(ids);
-  for (const d of list) {
-    const row = wanted.has(d.id.qualified) ? rows.get(d.id.qualified) : undefined;
-    if (row) fillRow(row, d);
-  }
-}
-
 function makeRow(id) {
   // each cell names its column: the narrow layout (src/web/styleNarrow.ts) shows it as a label
   const cell = (className, label) => {
