@@ -132,10 +132,12 @@ describe("README install", () => {
     expect(install).toEqual(["npm ci", "npm install -g ."])
     const prefix = mkdtempSync(join(tmpdir(), "sv-install-"))
     try {
-      // `npm ci` set up this tree already; the global install goes to a prefix of its own
+      // `npm ci` set up and built this tree already; the global install goes to a prefix of its
+      // own. Its `prepare` script would rebuild dist/ in place while other test files run it.
       const env = {
         ...process.env,
         npm_config_prefix: prefix,
+        npm_config_ignore_scripts: "true",
         npm_config_audit: "false",
         npm_config_fund: "false",
       }
