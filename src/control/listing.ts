@@ -89,6 +89,7 @@ export const mergeDefinitions = (
         source: d.source,
         next_run: nextRunOf(d, now),
         watch_problem: null,
+        pty: d.config.pty,
         ...(d.instance === undefined ? {} : { instance: d.instance }),
       }),
     )

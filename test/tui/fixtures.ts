@@ -30,6 +30,7 @@ export const entry = (
     source: null,
     next_run: null,
     watch_problem: null,
+    pty: false,
     ...more,
   }
 }
