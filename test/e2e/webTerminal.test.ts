@@ -74,7 +74,7 @@ const openTerminal = async (page: Page, id: string) => {
 
 /** The terminal's size as the page's xterm has it. */
 const termSize = (page: Page) =>
-  // \`pane\` is the page script's own binding (a top-level \`let\` of its classic script)
+  // `pane` is the page script's own binding (a top-level `let` of its classic script)
   page.evaluate<{ rows: number; cols: number }>("({ rows: pane.term.rows, cols: pane.term.cols })")
 
 beforeAll(async () => {
