@@ -8,7 +8,7 @@
  */
 import type { Browser, Page, WebSocketRoute } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { type DaemonSandbox, freePort, makeDaemonSandbox, STACK_LINE } from "./harness.js"
+import { type DaemonSandbox, daemonEntry, freePort, makeDaemonSandbox, STACK_LINE } from "./harness.js"
 import { launchChromium, loggedInPage, row, WAIT, waitStatus } from "./webPage.js"
 
 const T = 60_000
@@ -30,8 +30,8 @@ const ok = (args: Array<string>) => {
 const violations: Array<string> = []
 
 /** A logged-in page whose Content-Security-Policy violations are kept in `violations`. */
-const openPage = async (): Promise<Page> => {
-  const page = await loggedInPage(browser, webUrl, token)
+const openPage = async (context: Parameters<Browser["newContext"]>[0] = {}): Promise<Page> => {
+  const page = await loggedInPage(browser, webUrl, token, context)
   page.on("console", (m) => {
     if (m.type() === "error" && /Content.Security.Policy/i.test(m.text())) violations.push(m.text())
   })
@@ -229,6 +229,94 @@ describe("web page: the terminal pane against the documented protocol (a WebSock
         .toBe("detached: the supervisor is stopping")
       await page.locator("#term-again").click()
       await expect.poll(async () => (await server.connected()) !== first, { timeout: WAIT }).toBe(true)
+      await page.context().close()
+    },
+    T,
+  )
+})
+
+describe("web page: the terminal pane on the supervisor's attach route (e2e, Chromium)", () => {
+  /** Types a line into the terminal (it has the focus) and presses Enter. */
+  const typeLine = async (page: Page, text: string) => {
+    await page.keyboard.type(text)
+    await page.keyboard.press("Enter")
+  }
+
+  it(
+    "types 1+1 into the REPL and shows 2; the window size follows the pane; Ctrl+C copies a selection, else interrupts; closing leaves the daemon running and reopening shows the earlier screen",
+    async () => {
+      const pid = (await daemonEntry(sb.stateDir, "app/repl"))?.pid
+      expect(pid).toEqual(expect.any(Number))
+      const page = await openPage({ permissions: ["clipboard-read", "clipboard-write"] })
+      await openTerminal(page, "app/repl")
+      await expect.poll(() => termState(page).textContent(), { timeout: WAIT }).toBe(`attached (pid ${pid})`)
+      await page.locator("#term-screen").click()
+      await typeLine(page, "1+1")
+      await waitLine(page, (l) => l === "2")
+
+      // the daemon's terminal has the pane's size, and follows it when the pane grows
+      await typeLine(page, "import os; os.get_terminal_size()")
+      const size = await termSize(page)
+      await waitLine(page, (l) => l === `os.terminal_size(columns=${size.cols}, lines=${size.rows})`)
+      await page.evaluate(
+        '(b => { b.style.height = b.offsetHeight + 170 + "px" })(document.getElementById("term-box"))',
+      )
+      await expect
+        .poll(async () => (await termSize(page)).rows, { timeout: WAIT })
+        .toBeGreaterThan(size.rows + 5)
+      const grown = await termSize(page)
+      await typeLine(page, "os.get_terminal_size()")
+      await waitLine(page, (l) => l === `os.terminal_size(columns=${grown.cols}, lines=${grown.rows})`)
+
+      // a double-click selects the answer's word; Ctrl+C copies it rather than interrupting
+      await typeLine(page, "'copy' + 'me'")
+      await waitLine(page, (l) => l === "'copyme'")
+      const answer = page.locator("#term-screen .xterm-rows > div").filter({ hasText: /^'copyme'\s*$/ })
+      const at = await answer.boundingBox()
+      if (at === null) throw new Error("the answer is not on screen")
+      await page.mouse.dblclick(at.x + 20, at.y + at.height / 2)
+      await page.keyboard.press("Control+C")
+      await expect
+        .poll(() => page.evaluate<string>("navigator.clipboard.readText()"), { timeout: WAIT })
+        .toBe("copyme")
+      // no selection now: Ctrl+C goes to the REPL, and interrupts its loop
+      await typeLine(page, "while True: pass")
+      await page.keyboard.press("Enter")
+      await page.keyboard.press("Control+C")
+      await waitLine(page, (l) => l === "KeyboardInterrupt")
+
+      // closing the pane detaches: the daemon runs on, the same process
+      await page.locator("#term-close").click()
+      expect(await page.locator("#term").isHidden()).toBe(true)
+      await expect.poll(async () => (await daemonEntry(sb.stateDir, "app/repl"))?.status.type).toBe("running")
+      expect((await daemonEntry(sb.stateDir, "app/repl"))?.pid).toBe(pid)
+      // and reopening attaches again, the earlier screen first
+      await openTerminal(page, "app/repl")
+      await expect.poll(() => termState(page).textContent(), { timeout: WAIT }).toBe(`attached (pid ${pid})`)
+      await waitLine(page, (l) => l === "'copyme'")
+      await page.locator("#term-screen").click()
+      await typeLine(page, "2+3")
+      await waitLine(page, (l) => l === "5")
+      await page.context().close()
+    },
+    T,
+  )
+
+  it(
+    "a daemon that exits says its exit code; a stopped one cannot be attached to and the pane says why",
+    async () => {
+      const page = await openPage()
+      await openTerminal(page, "app/repl")
+      await expect.poll(() => termState(page).textContent(), { timeout: WAIT }).toMatch(/^attached /)
+      await page.locator("#term-screen").click()
+      await typeLine(page, "import sys; sys.exit(3)")
+      await expect.poll(() => termState(page).textContent(), { timeout: WAIT }).toBe("exited with code 3")
+      await waitStatus(page, "app/repl", "errored")
+      expect(await row(page, "app/repl").locator('button[data-action="terminal"]').isVisible()).toBe(false)
+      await page.locator("#term-again").click()
+      await expect
+        .poll(() => termState(page).textContent(), { timeout: WAIT })
+        .toBe("cannot attach: it is not running (errored)")
       await page.context().close()
     },
     T,
