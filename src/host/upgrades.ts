@@ -14,5 +14,8 @@ export const withUpgrades = <S extends Server>(
     handler(args[0] as IncomingMessage, args[1] as Duplex, args[2] as Buffer)
     return true
   }) as S["emit"]
+  // Node hands a request to `upgrade` only when that event has a listener (else it is a plain
+  // request, answered by the routes): one that is never called, as `emit` above takes the event
+  if (server.listenerCount("upgrade") === 0) server.on("upgrade", () => undefined)
   return server
 }
