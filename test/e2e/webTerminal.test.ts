@@ -6,9 +6,18 @@
  * protocol (docs/attach.md) is also checked against a WebSocket the test plays, for what a real
  * daemon cannot be made to do on cue (a Dropped message, an exit code, a lost connection).
  */
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import type { Browser, Page, WebSocketRoute } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
-import { type DaemonSandbox, daemonEntry, freePort, makeDaemonSandbox, STACK_LINE } from "./harness.js"
+import {
+  type DaemonSandbox,
+  daemonEntry,
+  freePort,
+  httpAnswer,
+  makeDaemonSandbox,
+  STACK_LINE,
+} from "./harness.js"
 import { launchChromium, loggedInPage, row, WAIT, waitStatus } from "./webPage.js"
 
 const T = 60_000
@@ -298,6 +307,54 @@ describe("web page: the terminal pane on the supervisor's attach route (e2e, Chr
       await typeLine(page, "2+3")
       await waitLine(page, (l) => l === "5")
       await page.context().close()
+    },
+    T,
+  )
+
+  it(
+    "a page of another origin cannot attach, even one on the same host whose browser holds the session cookie (403 OriginNotAllowed)",
+    async () => {
+      const page = await openPage()
+      const supervisor = new URL(webUrl)
+      const attachPath = `/api/daemons/${encodeURIComponent("app/repl")}/attach?rows=24&cols=80`
+      // another local server's page, same site to the browser (only the port differs), so the
+      // browser sends the session cookie with its WebSocket
+      const foreign = createServer((_req, res) => {
+        res.writeHead(200, { "content-type": "text/html" })
+        res.end("<!doctype html><title>another page</title>")
+      })
+      await new Promise<void>((done) => foreign.listen(0, "127.0.0.1", done))
+      try {
+        const at = `http://127.0.0.1:${(foreign.address() as AddressInfo).port}/`
+        await page.goto(at)
+        const outcome = await page.evaluate<string>(`new Promise((done) => {
+          const ws = new WebSocket(${JSON.stringify(`ws://${supervisor.host}${attachPath}`)});
+          ws.onopen = () => done("open");
+          ws.onclose = (e) => done("closed " + e.code);
+        })`)
+        expect(outcome).toBe("closed 1006")
+        // what the supervisor answered it: the same request with the page's cookie and origin
+        const cookie = (await page.context().cookies(webUrl)).find((c) => c.name === "supervisor_session")
+        expect(cookie?.value).toMatch(/\S/)
+        const refused = await httpAnswer({
+          host: supervisor.hostname,
+          port: Number(supervisor.port),
+          path: attachPath,
+          headers: {
+            connection: "Upgrade",
+            upgrade: "websocket",
+            "sec-websocket-version": "13",
+            "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==",
+            origin: at.slice(0, -1),
+            cookie: `supervisor_session=${cookie?.value}`,
+          },
+        })
+        expect(refused.status).toBe(403)
+        expect(JSON.parse(refused.body)).toMatchObject({ _tag: "OriginNotAllowed" })
+      } finally {
+        foreign.close()
+        await page.context().close()
+      }
     },
     T,
   )

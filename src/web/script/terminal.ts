@@ -72,6 +72,9 @@ async function openTerminal(id) {
     fontFamily: getComputedStyle(document.documentElement).getPropertyValue("--mono"),
     fontSize: 13,
     scrollback: 5000,
+    // the daemon's terminal adds no CR before a newline (its log stays clean, src/process/ptyScript.ts):
+    // the pane adds it, as a terminal's own output processing would
+    convertEol: true,
   });
   p.term = term;
   term.open($("term-screen"));
