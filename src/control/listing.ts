@@ -90,6 +90,7 @@ export const mergeDefinitions = (
         next_run: nextRunOf(d, now),
         watch_problem: null,
         pty: d.config.pty,
+        stdin: d.config.stdin,
         ...(d.instance === undefined ? {} : { instance: d.instance }),
       }),
     )

@@ -52,6 +52,10 @@ export const ApiDaemonEntry = Schema.Struct({
     description:
       "It runs under a pseudo-terminal (`pty = true`): a client can attach to it while it runs (docs/attach.md)",
   }),
+  stdin: Schema.Literal("null", "pipe").annotations({
+    description:
+      'What it reads on stdin (its `stdin` key): "pipe" takes `supervisor send` and `POST /api/daemons/{id}/input` without a terminal, "null" reads nothing (a `pty = true` daemon reads its terminal either way)',
+  }),
   instance: Schema.optional(InstanceEntry).annotations({
     description:
       "For an instance of a daemon with `instances`: that daemon's qualified ID, the instance's index and the count `scale` set (docs/replicas.md); absent for any other daemon",

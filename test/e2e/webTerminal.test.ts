@@ -11,6 +11,7 @@ import type { AddressInfo } from "node:net"
 import type { Browser, Page, WebSocketRoute } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import {
+  apiGet,
   type DaemonSandbox,
   daemonEntry,
   freePort,
@@ -130,6 +131,14 @@ describe("web page: the terminal pane (e2e, Chromium)", () => {
       })
       await waitStatus(page, "app/repl", "running")
       await waitStatus(page, "app/web", "running")
+      // the entries say which daemon has a terminal
+      expect(await apiGet(sb.stateDir, `/api/daemons/${encodeURIComponent("app/repl")}`)).toMatchObject({
+        pty: true,
+        stdin: "null",
+      })
+      expect(await apiGet(sb.stateDir, `/api/daemons/${encodeURIComponent("app/web")}`)).toMatchObject({
+        pty: false,
+      })
       await expect
         .poll(() => row(page, "app/repl").locator('button[data-action="terminal"]').isVisible())
         .toBe(true)

@@ -52,6 +52,7 @@ const entry = (qualified: string, type: "running" | "stopped"): ApiDaemonEntry =
     next_run: null,
     watch_problem: null,
     pty: false,
+    stdin: "null",
   }
 }
 

@@ -31,6 +31,7 @@ export const entry = (
     next_run: null,
     watch_problem: null,
     pty: false,
+    stdin: "null",
     ...more,
   }
 }
