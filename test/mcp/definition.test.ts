@@ -139,6 +139,7 @@ describe("mcpDefinition", () => {
         "logs",
         "restart",
         "scale",
+        "send_input",
         "start",
         "status",
         "stop",
