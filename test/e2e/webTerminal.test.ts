@@ -139,7 +139,9 @@ describe("web page: the terminal pane (e2e, Chromium)", () => {
         pty: false,
       })
       await expect
-        .poll(() => row(page, "app/repl").locator('button[data-action="terminal"]').isVisible())
+        .poll(() => row(page, "app/repl").locator('button[data-action="terminal"]').isVisible(), {
+          timeout: WAIT,
+        })
         .toBe(true)
       expect(await row(page, "app/web").locator('button[data-action="terminal"]').isVisible()).toBe(false)
       expect(assets).toEqual([])
