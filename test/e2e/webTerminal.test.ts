@@ -262,7 +262,7 @@ describe("web page: the terminal pane on the supervisor's attach route (e2e, Chr
   }
 
   it(
-    "types 1+1 into the REPL and shows 2; the window size follows the pane; Ctrl+C copies a selection, else interrupts; closing leaves the daemon running and reopening shows the earlier screen",
+    "types 1+1 into the REPL and shows 2; the window size follows the pane; Ctrl+C copies a selection, else interrupts; Ctrl+V pastes; closing leaves the daemon running and reopening shows the earlier screen",
     async () => {
       const pid = (await daemonEntry(sb.stateDir, "app/repl"))?.pid
       expect(pid).toEqual(expect.any(Number))
@@ -298,6 +298,11 @@ describe("web page: the terminal pane on the supervisor's attach route (e2e, Chr
       await expect
         .poll(() => page.evaluate<string>("navigator.clipboard.readText()"), { timeout: WAIT })
         .toBe("copyme")
+      // Ctrl+V types the clipboard
+      await page.evaluate('navigator.clipboard.writeText("6*7")')
+      await page.keyboard.press("Control+V")
+      await page.keyboard.press("Enter")
+      await waitLine(page, (l) => l === "42")
       // no selection now: Ctrl+C goes to the REPL, and interrupts its loop
       await typeLine(page, "while True: pass")
       await page.keyboard.press("Enter")
