@@ -358,10 +358,13 @@ describe("web page: the terminal pane on the supervisor's attach route (e2e, Chr
   )
 
   it(
-    "a daemon that exits says its exit code; a stopped one cannot be attached to and the pane says why",
+    "t opens the selected daemon's terminal; a daemon that exits says its exit code; a stopped one cannot be attached to and the pane says why",
     async () => {
       const page = await openPage()
-      await openTerminal(page, "app/repl")
+      // the ID's click selects the row (and opens its logs); t opens its terminal
+      await row(page, "app/repl").locator(".idlink").click()
+      await page.keyboard.press("t")
+      await page.locator("#term-screen .xterm-rows").waitFor({ timeout: WAIT })
       await expect.poll(() => termState(page).textContent(), { timeout: WAIT }).toMatch(/^attached /)
       await page.locator("#term-screen").click()
       await typeLine(page, "import sys; sys.exit(3)")
