@@ -1,15 +1,14 @@
 import { Command } from "@effect/cli"
 import { Effect } from "effect"
-import { runOptions, runReadyOptions, waitOptions } from "./args/adhoc.js"
+import { runOptions, waitOptions } from "./args/adhoc.js"
 import { lazy } from "./lazy.js"
-import { force, json } from "./options.js"
 
 const load = () => import("./actions/adhoc.js")
 
 /** `run` without its command: checks the ID and the flags before `--` (src/cli/runArgs.ts). */
 export const runFlagsCommand = Command.make(
   "run",
-  { id: runOptions.id, ...runReadyOptions, force, json },
+  (({ command: _command, ...flags }) => flags)(runOptions),
   () => Effect.void,
 )
 export const runCommand = Command.make("run", runOptions, (o) => lazy(load, (m) => m.run(o))).pipe(

@@ -63,7 +63,8 @@ const checkArgs = (argv: ReadonlyArray<string>) => {
     argv,
     Command.run(runFlagsCommand, { name: "supervisor run", version: VERSION })([
       ...argv.slice(0, 2),
-      ...head,
+      // a bare `--bump` as the full parse will see it
+      ...withOptionalBumpValue([...argv.slice(0, 3), ...head]).slice(3),
     ]),
   ).pipe(Effect.as(true))
 }

@@ -19,8 +19,8 @@ export const portOptions = {
   ),
 }
 
-/** The one flag whose value may be left out (@effect/cli has no such flags): `start --bump`, `daemons add --bump`. */
-export const OPTIONAL_VALUE = { commands: ["start", "daemons add"], flag: "bump" } as const
+/** The one flag whose value may be left out (@effect/cli has no such flags): `start --bump`, `run --bump`, `daemons add --bump`. */
+export const OPTIONAL_VALUE = { commands: ["start", "run", "daemons add"], flag: "bump" } as const
 
 /**
  * `--bump` takes an optional value: a bare `--bump` (at the end, or before another flag or a

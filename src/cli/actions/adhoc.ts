@@ -1,6 +1,6 @@
 import * as nodePath from "node:path"
-import { Console, Effect } from "effect"
-import { currentNamespace, UnknownDaemon } from "../../control/selection.js"
+import { Console, Effect, Option } from "effect"
+import { currentNamespace, UnknownDaemon, UsageError } from "../../control/selection.js"
 import { WaitResult } from "../../domain/CliOutput.js"
 import { Run, Wait } from "../../domain/Command.js"
 import { DaemonConfig } from "../../domain/DaemonConfig.js"
@@ -12,6 +12,7 @@ import type { RunOptions, WaitOptions } from "../args/adhoc.js"
 import { sendCommand } from "../commandClient.js"
 import { here } from "../commandSelection.js"
 import { cyan, dim, exitWith, printJson } from "../output.js"
+import { portOverrides } from "../portOverrides.js"
 import { startWithProgress } from "../progress.js"
 import { readyOverrides, withReadiness } from "../readyFlags.js"
 import { runCommandWords } from "../runArgs.js"
@@ -24,6 +25,13 @@ export const run = (o: RunOptions) =>
   handleErrors(
     Effect.gen(function* () {
       const overrides = yield* readyOverrides(o)
+      const ports = yield* portOverrides(o)
+      if (Option.isSome(o.retry) && o.retry.value < 0)
+        return yield* new UsageError({
+          message: `--retry ${o.retry.value}: expected a number of retries, 0 or more`,
+        })
+      if (Option.isSome(ports.bump) && Option.isNone(ports.expect))
+        return yield* new UsageError({ message: "--bump shifts the ports of --expected-port: give them too" })
       const config = yield* loadHere(false)
       const command = runCommandWords(o.command)
       if (command.length === 0)
@@ -47,6 +55,10 @@ export const run = (o: RunOptions) =>
           config: new DaemonConfig({
             run: command.map(shellWord).join(" "),
             dir: nodePath.resolve(process.cwd()),
+            ...(Option.isSome(o.retry) ? { retry: o.retry.value } : {}),
+            ...(Option.isSome(ports.expect)
+              ? { port: { expect: ports.expect.value, bump: Option.getOrElse(ports.bump, () => false) } }
+              : {}),
           }),
           adhoc: true,
           source: null,
@@ -59,13 +71,14 @@ export const run = (o: RunOptions) =>
           const known = yield* knownDaemons
           const started = yield* startWithProgress(
             (wait) => new Run({ definitions: [def], force: o.force, reason: "cli", wait }),
-            { json: o.json, quiet: false },
+            { json: o.json, quiet: o.quiet },
           )
-          yield* reportStart(started, { json: o.json, quiet: false })
+          yield* reportStart(started, { json: o.json, quiet: o.quiet })
           // running already, with another command: this one was not started
           const before = known.find((k) => k.id.qualified === id.qualified)
           if (
             !o.json &&
+            !o.quiet &&
             started.outcomes[0]?._tag === "AlreadyRunning" &&
             before?.run !== undefined &&
             before.run !== def.config.run

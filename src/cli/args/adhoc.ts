@@ -2,7 +2,8 @@
 // parses and its action (actions/adhoc.ts) receives.
 
 import { Args, type Command, Options } from "@effect/cli"
-import { force, json, readyOptions } from "../options.js"
+import { force, json, quiet, readyOptions } from "../options.js"
+import { portOptions } from "../portFlags.js"
 
 /** The readiness flags, with pitchfork's short `run -d` and `run -o`. */
 export const runReadyOptions = {
@@ -15,7 +16,13 @@ export const runOptions = {
   id: Args.text({ name: "id" }),
   command: Args.text({ name: "command" }).pipe(Args.repeated),
   ...runReadyOptions,
+  ...portOptions,
+  retry: Options.integer("retry").pipe(
+    Options.withDescription("retry it this many times when it fails (its `retry` key; default 0)"),
+    Options.optional,
+  ),
   force,
+  quiet,
   json,
 }
 export type RunOptions = Command.Command.ParseConfig<typeof runOptions>
