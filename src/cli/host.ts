@@ -25,15 +25,28 @@ const load = () => import("./actions/host.js")
 
 // The launcher runs host.cjs itself for `supervisor supervisor run`; this handler serves the
 // other entry points (cli.cjs run directly: the build externalises ../host/main.js to host.cjs).
-const run = Command.make("run", { webPort, webPath, boot }, ({ webPort, webPath, boot }) =>
-  Effect.sync(() => {
-    if (webPort._tag === "Some") process.env.SUPERVISOR_WEB_PORT = String(webPort.value)
-    if (webPath._tag === "Some") process.env.SUPERVISOR_WEB_PATH = webPath.value
-  }).pipe(
-    Effect.zipRight(Effect.promise(() => import("../host/main.js"))),
-    Effect.zip(ProcessExit),
-    Effect.flatMap(([m, exit]) => Effect.sync(() => m.hostMain({ boot, exit }))),
-  ),
+const run = Command.make(
+  "run",
+  {
+    force: Options.boolean("force").pipe(
+      Options.withAlias("f"),
+      Options.withDescription(
+        "replace a supervisor already running (it leaves its daemons, this one adopts them)",
+      ),
+    ),
+    webPort,
+    webPath,
+    boot,
+  },
+  ({ force, webPort, webPath, boot }) =>
+    Effect.sync(() => {
+      if (webPort._tag === "Some") process.env.SUPERVISOR_WEB_PORT = String(webPort.value)
+      if (webPath._tag === "Some") process.env.SUPERVISOR_WEB_PATH = webPath.value
+    }).pipe(
+      Effect.zipRight(Effect.promise(() => import("../host/main.js"))),
+      Effect.zip(ProcessExit),
+      Effect.flatMap(([m, exit]) => Effect.sync(() => m.hostMain({ boot, force, exit }))),
+    ),
 ).pipe(Command.withDescription("run the supervisor in the foreground (containers, tests)"))
 
 const start = Command.make(

@@ -5,14 +5,20 @@ import { formatProblem } from "../domain/ConfigProblem.js"
 import { stateDir, statePaths } from "../state/paths.js"
 import { closeInheritedFds } from "./inheritedFds.js"
 import { guardOutputFile } from "./logSink.js"
+import { replaceRunning } from "./replace.js"
 import { runHost } from "./run.js"
 
 /**
- * `supervisor supervisor run [--boot]`: the supervisor process in the foreground. SIGTERM
+ * `supervisor supervisor run [--boot] [--force]`: the supervisor process in the foreground. SIGTERM
  * and SIGINT stop every daemon gracefully, then it exits 0. A supervisor that cannot start says
  * why, and its exit status (1) is given to `exit`, the entry's (src/host-entry.ts).
  */
-export const hostMain = (options: { readonly boot?: boolean; readonly exit: (status: number) => void }) => {
+export const hostMain = (options: {
+  readonly boot?: boolean
+  /** Replace a supervisor already running for the state directory (it leaves its daemons). */
+  readonly force?: boolean
+  readonly exit: (status: number) => void
+}) => {
   // Before anything is spawned: daemons, hooks and checks must not hold the caller's descriptors.
   closeInheritedFds()
   // A full disk must not kill the supervisor through a failed write of its own log.
@@ -22,17 +28,32 @@ export const hostMain = (options: { readonly boot?: boolean; readonly exit: (sta
     guardOutputFile(process.stderr, 2, statePaths(dir).supervisorLog),
   ]
   const failed = Effect.sync(() => options.exit(1))
-  return runHost({ stateDir: dir, env: process.env, boot: options.boot === true, outputGuards }).pipe(
-    Effect.catchTags({
-      AlreadyRunning: (e) =>
-        Console.error(`a supervisor is already running for ${e.stateDir}`).pipe(Effect.zipRight(failed)),
-      ListenError: (e) => Console.error(`error: ${e.message}`).pipe(Effect.zipRight(failed)),
-      ConfigInvalid: (e) =>
-        Effect.forEach(e.problems, (p) => Console.error(`error: ${formatProblem(p)}`)).pipe(
-          Effect.zipRight(failed),
-        ),
-    }),
-    Effect.provide(NodeContext.layer),
-    NodeRuntime.runMain({ disableErrorReporting: false }),
-  )
+  const replaced =
+    options.force === true
+      ? Effect.promise(() => replaceRunning(statePaths(dir).socket))
+      : Effect.succeed(false)
+  return replaced
+    .pipe(
+      Effect.flatMap((was) =>
+        was === true
+          ? Console.error("replaced the running supervisor; its daemons are adopted")
+          : Effect.void,
+      ),
+      Effect.zipRight(
+        runHost({ stateDir: dir, env: process.env, boot: options.boot === true, outputGuards }),
+      ),
+    )
+    .pipe(
+      Effect.catchTags({
+        AlreadyRunning: (e) =>
+          Console.error(`a supervisor is already running for ${e.stateDir}`).pipe(Effect.zipRight(failed)),
+        ListenError: (e) => Console.error(`error: ${e.message}`).pipe(Effect.zipRight(failed)),
+        ConfigInvalid: (e) =>
+          Effect.forEach(e.problems, (p) => Console.error(`error: ${formatProblem(p)}`)).pipe(
+            Effect.zipRight(failed),
+          ),
+      }),
+      Effect.provide(NodeContext.layer),
+      NodeRuntime.runMain({ disableErrorReporting: false }),
+    )
 }

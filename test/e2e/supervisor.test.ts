@@ -299,6 +299,36 @@ describe("supervisor run (foreground)", () => {
   )
 
   it(
+    "-f replaces a running supervisor: it leaves, this one adopts its daemons",
+    async () => {
+      expect(cli("start", "svc").status).toBe(0)
+      const [old] = supervisorPids(sb.stateDir)
+      const [daemon] = daemonPids(sb.stateDir, "host/svc")
+      const fg = spawnCli(["supervisor", "run", "-f"], { cwd: proj, env: sb.env })
+      try {
+        await waitFor("the new supervisor to listen", () => fg.stderr().includes("listening on"), {
+          timeout: 30_000,
+        }).catch((e) => {
+          throw new Error(`${e}; its stderr: ${fg.stderr()}`)
+        })
+        expect(fg.stderr()).toContain("replaced the running supervisor")
+        expect(supervisorPids(sb.stateDir)).toEqual([fg.pid])
+        expect(isAlive(old!)).toBe(false)
+        const entry = JSON.parse(cli("status", "svc", "--json").stdout) as {
+          pid: number
+          status_text: string
+        }
+        expect(entry).toMatchObject({ pid: daemon, status_text: "running" })
+        fg.child.kill("SIGTERM")
+        expect(await fg.exited).toEqual({ code: 0, signal: null })
+      } finally {
+        fg.child.kill("SIGKILL")
+      }
+    },
+    T,
+  )
+
+  it(
     "SIGINT works the same way",
     async () => {
       const fg = spawnCli(["supervisor", "run"], { cwd: proj, env: sb.env })
