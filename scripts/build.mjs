@@ -119,6 +119,19 @@ const forgeExternal = {
   },
 }
 
+// `ws` (~55 KiB), for `supervisor attach` only (src/terminal/attachSession.ts): dist/ws.cjs,
+// required when a session opens; the other commands' bundle does not hold it.
+const wsExternal = {
+  name: "ws-external",
+  setup(b) {
+    b.onResolve({ filter: /^ws$/ }, () => ({ path: "ws", namespace: "ws-bundle" }))
+    b.onLoad({ filter: /.*/, namespace: "ws-bundle" }, () => ({
+      contents: 'module.exports = require(require("node:path").join(__dirname, "ws.cjs"))',
+      loader: "js",
+    }))
+  },
+}
+
 mkdirSync("dist", { recursive: true })
 const common = {
   bundle: true,
@@ -142,6 +155,7 @@ await build({
   entryPoints: [createRequire(import.meta.url).resolve("node-forge")],
   outfile: "dist/forge.cjs",
 })
+await build({ ...common, entryPoints: [wsPath], outfile: "dist/ws.cjs" })
 await build({
   ...common,
   entryPoints: ["src/mcp/server.ts"],
@@ -182,7 +196,7 @@ const result = await build({
   entryPoints: ["src/main.ts"],
   outfile: "dist/cli.cjs",
   define: { SUPERVISOR_ARGV_TABLES: JSON.stringify(await argvTables()) },
-  plugins: [stubs, hostExternal, mcpExternal, exportExternal, deepImports, lazyGlobals],
+  plugins: [stubs, hostExternal, mcpExternal, exportExternal, wsExternal, deepImports, lazyGlobals],
 })
 await build({
   ...common,
