@@ -3,7 +3,8 @@
 import * as tls from "node:tls"
 import { Either, Schema } from "effect"
 import type WebSocket from "ws"
-import { AttachClientMessage, AttachRefusal, AttachServerMessage } from "../domain/Attach.js"
+import { ApiProblem } from "../domain/ApiProblem.js"
+import { AttachClientMessage, AttachServerMessage } from "../domain/Attach.js"
 
 /** Where the attach WebSocket is: a `ws+unix://` URL on the Unix socket, or `ws://` / `wss://`. */
 export interface AttachAddress {
@@ -40,7 +41,7 @@ export interface AttachOptions {
 const SIGNALS: ReadonlyArray<NodeJS.Signals> = ["SIGTERM", "SIGHUP", "SIGINT", "SIGQUIT"]
 
 const decodeMessage = Schema.decodeUnknownEither(Schema.parseJson(AttachServerMessage))
-const decodeRefusal = Schema.decodeUnknownEither(Schema.parseJson(AttachRefusal))
+const decodeRefusal = Schema.decodeUnknownEither(Schema.parseJson(ApiProblem))
 const encodeClient = Schema.encodeSync(Schema.parseJson(AttachClientMessage))
 
 /** The address with the window's size as the `rows` and `cols` of its query. */

@@ -12,6 +12,7 @@ export const KEYS: ReadonlyArray<readonly [string, string]> = [
   ["r", "restart it"],
   ["e", "enable it"],
   ["d", "disable it"],
+  ["a", "attach to it (pty = true): its terminal, full-screen; Ctrl-] comes back"],
   ["/", "filter by ID or status: type, Enter keeps it, Esc clears it"],
   ["Enter  l", "show / hide the log pane (it follows the selected daemon)"],
   ["Esc", "clear the filter"],
@@ -25,7 +26,7 @@ export const helpLine = (mode: Mode, filter: string): string =>
     ? `filter: ${filter}█   Enter keep · Esc clear`
     : mode === "help"
       ? "any key: back · q quit"
-      : "↑↓ select  s start  x stop  r restart  e enable  d disable  / filter  l log  ? help  q quit"
+      : "↑↓ select  s start  x stop  r restart  e enable  d disable  a attach  / filter  l log  ? help  q quit"
 
 /** The full key list (`?`). */
 export const HelpScreen = ({ height }: { readonly height: number }) =>

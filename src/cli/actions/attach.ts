@@ -3,40 +3,14 @@
 import { Console, Effect, Either } from "effect"
 import { resolveId, UsageError } from "../../control/selection.js"
 import { detachKeyText, parseDetachKey } from "../../domain/detachKey.js"
-import { signalExitStatus } from "../../domain/Signal.js"
-import { type AttachEnd, attachSession } from "../../terminal/attachSession.js"
+import { attachEndReport } from "../../terminal/attachEnd.js"
+import { attachSession } from "../../terminal/attachSession.js"
 import type { AttachOptions } from "../args/attach.js"
 import { attachAddress } from "../attachAddress.js"
 import { SupervisorClient } from "../client.js"
-import { cyan, dim, ExitCode, exitWith, red } from "../output.js"
+import { dim, exitWith, red } from "../output.js"
 import { withSupervisor } from "../session.js"
 import { withSlugProjects } from "../slugIds.js"
-
-/** The line that tells how a session ended, and the exit status of `supervisor attach`. */
-export const endReport = (id: string, end: AttachEnd): { readonly line: string; readonly code: number } => {
-  switch (end._tag) {
-    case "Detached":
-      return { line: `detached from ${cyan(id)} ${dim("(still running)")}`, code: ExitCode.ok }
-    case "Exited":
-      if (end.signal !== null)
-        return {
-          line: `${cyan(id)} was killed by ${end.signal}`,
-          code: signalExitStatus(end.signal) ?? ExitCode.failure,
-        }
-      return {
-        line: `${cyan(id)} exited with code ${end.code ?? "unknown"}`,
-        code: end.code ?? ExitCode.failure,
-      }
-    case "Refused":
-    case "Lost":
-      return { line: `${red("error:")} ${end.message}`, code: ExitCode.failure }
-    case "Signalled":
-      return {
-        line: `detached from ${cyan(id)} on ${end.signal} ${dim("(still running)")}`,
-        code: signalExitStatus(end.signal) ?? ExitCode.failure,
-      }
-  }
-}
 
 export const attach = (o: AttachOptions) =>
   withSupervisor(false, (config) =>
@@ -66,8 +40,8 @@ export const attach = (o: AttachOptions) =>
           },
         }),
       )
-      const { line, code } = endReport(id, end)
-      yield* Console.error(line)
+      const { text, failed, code } = attachEndReport(id, end)
+      yield* Console.error(failed ? `${red("error:")} ${text}` : text)
       if (code !== 0) yield* exitWith(code)
     }),
   )
