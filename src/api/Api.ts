@@ -7,7 +7,15 @@ import {
   NamespaceResult,
   ProxyEntry,
 } from "../domain/ApiNamespaces.js"
-import { CleanResult, LogsCleared, StopResults, SupervisorInfo, WaitResult } from "../domain/CliOutput.js"
+import {
+  CleanResult,
+  InputResult,
+  LogsCleared,
+  StopResults,
+  SupervisorInfo,
+  WaitResult,
+} from "../domain/CliOutput.js"
+import { InputRefused, UnknownDaemon, UsageError } from "../domain/CommandErrors.js"
 import { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { BadDaemonId } from "../domain/DaemonId.js"
 import { LogEntry, LogStreamItem } from "../domain/LogEntry.js"
@@ -73,6 +81,24 @@ export class DaemonsGroup extends HttpApiGroup.make("daemons")
   .add(control("restart"))
   .add(control("enable"))
   .add(control("disable"))
+  .add(
+    // an alias of the Input command (docs/attach.md)
+    HttpApiEndpoint.post("input", "/daemons/:id/input")
+      .setPath(idPath)
+      .setPayload(
+        Schema.Struct({
+          text: Schema.optional(Schema.String),
+          keys: Schema.optional(Schema.Array(Schema.String)),
+          enter: Schema.optional(Schema.Boolean),
+        }).annotations({ identifier: "InputRequest" }),
+      )
+      .addSuccess(InputResult)
+      .addError(BadDaemonId, { status: 400 })
+      .addError(UsageError, { status: 400 })
+      .addError(DaemonNotFound, { status: 404 })
+      .addError(UnknownDaemon, { status: 404 })
+      .addError(InputRefused, { status: 409 }),
+  )
   .add(HttpApiEndpoint.get("stats", "/stats").addSuccess(SystemStats))
   .add(HttpApiEndpoint.get("usage", "/usage").addSuccess(UsageHistoryResponse))
   .add(

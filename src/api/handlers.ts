@@ -10,7 +10,8 @@ import { Control } from "../control/Control.js"
 import { proxyView } from "../control/proxyView.js"
 import { outcomeOf as ownOutcome } from "../control/startOne.js"
 import type { ControlResult } from "../domain/ApiDaemonEntry.js"
-import { Disable, Enable, Namespaces, Restart, Start, Stop, Tail } from "../domain/Command.js"
+import { Disable, Enable, Input, Namespaces, Restart, Start, Stop, Tail } from "../domain/Command.js"
+import { InputRefused } from "../domain/CommandErrors.js"
 import { type BadDaemonId, qualifiedId } from "../domain/DaemonId.js"
 import { HostInfo } from "../domain/HostInfo.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
@@ -119,6 +120,17 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
           "disable",
           result((id) =>
             control.handle(new Disable({ selection: one(id), reason: "api" })).pipe(Effect.as({ ok: true })),
+          ),
+        )
+        .handle("input", ({ path, payload }) =>
+          Effect.flatMap(pathId(path), (id) =>
+            control
+              .handle(new Input({ id, ...payload, enter: payload.enter ?? false, reason: "api" }))
+              .pipe(
+                Effect.catchTag("NothingSelected", "ConfigUnusable", (e) =>
+                  Effect.fail(new InputRefused({ id, message: e.message })),
+                ),
+              ),
           ),
         )
         .handle("stats", () =>

@@ -36,6 +36,7 @@ import type { StartOutcome } from "../domain/StartOutcome.js"
 import type { SupervisorShape } from "../supervisor/Supervisor.js"
 import { completedHere, endedWithSuccess } from "./completion.js"
 import { restartDependents } from "./dependents.js"
+import { makeInput } from "./input.js"
 import type { StartPlan } from "./plan.js"
 import { type LogSink, makeReads, type ReadDeps } from "./reads.js"
 import type { RestartsUnderway } from "./restarting.js"
@@ -254,6 +255,7 @@ export const makeHandle = (deps: HandleDeps) => {
       return yield* runStart(plan, planned.configured, reason, "ready", undefined)
     })
   const scale = makeScale(deps, startIds)
+  const typing = makeInput(deps)
 
   const toggle = (c: Enable | Disable) =>
     Effect.gen(function* () {
@@ -347,6 +349,8 @@ export const makeHandle = (deps: HandleDeps) => {
       Run: (c) => run(c, sink),
       Kill: kill,
       Scale: scale,
+      Input: typing.input,
+      Resize: typing.resize,
       Logs: (c) => reads.logs(c, logSink),
       Tail: (c) => reads.tail(c, logSink),
       Settings: reads.settings,

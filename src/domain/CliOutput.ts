@@ -37,6 +37,13 @@ export const ScaleResult = Schema.Struct({
 }).annotations({ identifier: "ScaleResult" })
 export type ScaleResult = typeof ScaleResult.Type
 
+/** `send` (the `Input` command): the daemon typed into, and how many bytes it was sent. */
+export const InputResult = Schema.Struct({
+  id: Schema.String.annotations({ description: "The qualified ID of the daemon" }),
+  bytes: Schema.Int.annotations({ description: "How many bytes were written to its input" }),
+}).annotations({ identifier: "InputResult" })
+export type InputResult = typeof InputResult.Type
+
 /** `enable` and `disable`: the daemons and what they are now. */
 export const ToggleResults = Schema.Array(Schema.Struct({ id: Schema.String, enabled: Schema.Boolean }))
 

@@ -7,6 +7,7 @@ import { Schema } from "effect"
 import { NamespaceEntry } from "./ApiNamespaces.js"
 import {
   CleanResult,
+  InputResult,
   LogLines,
   ScaleResult,
   StartOutcomes,
@@ -256,6 +257,37 @@ export class Scale extends Schema.TaggedRequest<Scale>()("Scale", {
   payload: { id: Schema.String, count: InstanceCount, from: Schema.optional(From), ...reason },
 }) {}
 
+/**
+ * Types into a running daemon (docs/attach.md): `text`, then the named `keys` (tmux's names,
+ * src/domain/keys.ts), then Enter with `enter`; `data` is raw bytes (base64), typed first. A
+ * `pty = true` daemon reads them from its terminal, a `stdin = "pipe"` one from its stdin.
+ */
+export class Input extends Schema.TaggedRequest<Input>()("Input", {
+  failure: CommandError,
+  success: InputResult,
+  payload: {
+    id: Schema.String,
+    data: Schema.optional(Schema.Uint8ArrayFromBase64),
+    text: Schema.optional(Schema.String),
+    keys: Schema.optional(Schema.Array(Schema.String)),
+    enter: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+    from: Schema.optional(From),
+    ...reason,
+  },
+}) {}
+
+/** Sets the window size of a `pty = true` daemon's terminal (its programs get SIGWINCH). */
+export class Resize extends Schema.TaggedRequest<Resize>()("Resize", {
+  failure: CommandError,
+  success: Schema.Struct({ id: Schema.String }),
+  payload: {
+    id: Schema.String,
+    rows: Schema.Int.pipe(Schema.between(1, 65535)),
+    cols: Schema.Int.pipe(Schema.between(1, 65535)),
+    ...reason,
+  },
+}) {}
+
 /** Every command, by its `_tag`. */
 export const Command = Schema.Union(
   Start,
@@ -269,6 +301,8 @@ export const Command = Schema.Union(
   Run,
   Kill,
   Scale,
+  Input,
+  Resize,
   Logs,
   Tail,
   ReadSettings,

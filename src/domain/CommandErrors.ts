@@ -39,6 +39,15 @@ export class ConfigUnusable extends Schema.TaggedError<ConfigUnusable>()("Config
   warnings_only: Schema.Boolean,
 }) {}
 
+/**
+ * Input cannot reach the daemon (docs/attach.md): it is not running, reads no input (neither
+ * `pty = true` nor `stdin = "pipe"`), or does not read what it was sent.
+ */
+export class InputRefused extends Schema.TaggedError<InputRefused>()("InputRefused", {
+  id: Schema.String,
+  message: Schema.String,
+}) {}
+
 /** Every failure a command can end with. */
 export const CommandError = Schema.Union(
   UnknownDaemon,
@@ -46,6 +55,7 @@ export const CommandError = Schema.Union(
   DaemonNotFound,
   NothingSelected,
   ConfigUnusable,
+  InputRefused,
 ).annotations({ identifier: "CommandError" })
 export type CommandError = typeof CommandError.Type
 
@@ -58,6 +68,7 @@ export const commandErrorStatus = (e: CommandError): number => {
     case "DaemonNotFound":
       return 404
     case "NothingSelected":
+    case "InputRefused":
       return 409
     case "ConfigUnusable":
       return 422

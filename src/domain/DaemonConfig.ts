@@ -66,6 +66,7 @@ export class DaemonConfig extends Schema.Class<DaemonConfig>("DaemonConfig")({
   stop_signal: withDefault(f.stop_signal.from, () => ({ signal: "SIGTERM" as const })),
   logs: f.logs,
   pty: withDefault(f.pty.from, () => false),
+  stdin: withDefault(f.stdin.from, () => "null" as const),
 }) {}
 
 /** How many retries `retry` allows: Infinity for `true`. */

@@ -335,6 +335,11 @@ export const daemonOptionFields = {
     "Run the daemon under a pseudo-terminal (for programs that colour or buffer differently without one); its output is still kept whole across a supervisor crash",
     false,
   ),
+  stdin: opt(
+    Schema.Literal("null", "pipe"),
+    'What the daemon reads on stdin: "null" (/dev/null, end of file at once) or "pipe" (a named pipe that `supervisor send` and the API write to). A daemon with pty = true reads its terminal instead',
+    "null",
+  ),
   // pitchfork's other spellings, read with a warning that shows ours (src/config/pitchforkForms.ts)
   expect: opt(
     Expect,

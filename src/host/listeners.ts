@@ -1,13 +1,14 @@
 import { HttpApiBuilder } from "@effect/platform"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Console, Effect, Layer, Ref } from "effect"
+import { makeAttachUpgrade } from "../api/attach/upgrade.js"
 import { openApiDocument } from "../api/openapi.js"
 import { HostInfo } from "../domain/HostInfo.js"
 import type { Settings } from "../domain/Settings.js"
 import { countingRequests, withMetricsRoute } from "../metrics/http.js"
 import { renderPage } from "../web/page.js"
 import { listenerTls } from "./apiTls.js"
-import { guarded, normalizeBasePath } from "./guard.js"
+import { guarded, normalizeBasePath, SESSION_COOKIE } from "./guard.js"
 import { ApiLive } from "./server.js"
 import { allowedHosts, isLoopback, ListenError, listen, PLAIN_HTTP_WARNING } from "./tcp.js"
 
@@ -106,6 +107,7 @@ export const tcpListeners = (
       if (plans.length === 0) return
       const host = yield* HostInfo
       const app = yield* HttpApiBuilder.httpApp
+      const attach = yield* makeAttachUpgrade
       // built on the first request for it: most supervisors are never asked
       let spec: ReturnType<typeof openApiDocument> | undefined
       for (const plan of plans) {
@@ -127,7 +129,15 @@ export const tcpListeners = (
           ),
         )
         const tls = plan.tls ? yield* listenerTls(host.stateDir, plan.address) : undefined
-        const bound = yield* listen(handler, plan.address, plan.port, tls)
+        const upgrade = attach({
+          token,
+          allowedHosts: () => hosts,
+          sessions: host.sessions,
+          basePath: plan.basePath,
+          tls: tls !== undefined,
+          cookie: SESSION_COOKIE,
+        })
+        const bound = yield* listen(handler, plan.address, plan.port, tls, upgrade)
         hosts = allowedHosts(plan.address, bound.port, tls !== undefined)
         const url = `${bound.url}${plan.basePath}`
         yield* Ref.update(host.listeners, (l) => ({ ...l, [plan.kind]: url }))

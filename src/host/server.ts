@@ -5,6 +5,7 @@ import { HttpApiBuilder, HttpServer } from "@effect/platform"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { Effect, Layer } from "effect"
 import { Api } from "../api/Api.js"
+import { makeAttachUpgrade } from "../api/attach/upgrade.js"
 import { jsonClientErrors } from "../api/clientErrors.js"
 import { CliLive } from "../api/cliHandlers.js"
 import { CommandsLive } from "../api/commandHandlers.js"
@@ -13,6 +14,7 @@ import { DaemonsLive } from "../api/handlers.js"
 import { NoticesLive } from "../api/notices.js"
 import { PresenceLive as PresenceApiLive } from "../api/presenceHandlers.js"
 import { countingRequests, withMetricsRoute } from "../metrics/http.js"
+import { withUpgrades } from "./upgrades.js"
 
 export const ApiLive = Layer.mergeAll(
   HttpApiBuilder.api(Api).pipe(Layer.provide([DaemonsLive, CommandsLive, CliLive, PresenceApiLive])),
@@ -35,15 +37,17 @@ export const socketServer = (socket: string, wrap: (server: Server) => Server = 
     }),
   )
   return Layer.unwrapEffect(
-    Effect.map(HttpApiBuilder.httpApp, (app) =>
-      HttpServer.serve(countingRequests(withMetricsRoute(app))).pipe(
+    Effect.gen(function* () {
+      const app = yield* HttpApiBuilder.httpApp
+      const attach = yield* makeAttachUpgrade
+      return HttpServer.serve(countingRequests(withMetricsRoute(app))).pipe(
         Layer.tap(() => Effect.sync(() => fs.chmodSync(socket, 0o600))),
         Layer.provide(
-          NodeHttpServer.layer(() => wrap(jsonClientErrors(createServer())), { path: socket }).pipe(
-            Layer.provide(prepare),
-          ),
+          NodeHttpServer.layer(() => withUpgrades(wrap(jsonClientErrors(createServer())), attach()), {
+            path: socket,
+          }).pipe(Layer.provide(prepare)),
         ),
-      ),
-    ),
+      )
+    }),
   ).pipe(Layer.provide(ApiLive), Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer]))
 }

@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { createServer as createHttpsServer } from "node:https"
 import * as os from "node:os"
+import type { Duplex } from "node:stream"
 import { Data, Effect } from "effect"
 import { jsonClientErrors } from "../api/clientErrors.js"
+import { withUpgrades } from "./upgrades.js"
 
 /** How many ports a listener tries (the configured one, then the next ones) when one is busy. */
 export const PORT_ATTEMPTS = 10
@@ -61,15 +63,17 @@ export const listen = (
   host: string,
   port: number,
   tls?: { readonly key: string; readonly cert: string },
+  upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void,
 ) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
-        const server: Server = jsonClientErrors(
+        const created: Server = jsonClientErrors(
           tls === undefined
             ? createServer(handler)
             : createHttpsServer({ key: tls.key, cert: tls.cert }, handler),
         )
+        const server = upgrade === undefined ? created : withUpgrades(created, upgrade)
         const attempts = port === 0 ? 1 : PORT_ATTEMPTS
         let last: unknown
         for (let i = 0; i < attempts && port + i <= 65535; i++) {

@@ -12,7 +12,7 @@ export interface SpawnRequest {
   readonly cwd: string
   /** The complete environment: nothing is inherited from the supervisor. */
   readonly env: Readonly<Record<string, string>>
-  /** stdout and stderr are appended to this file (created with mode 0600); stdin is /dev/null. */
+  /** stdout and stderr are appended to this file (created with mode 0600); stdin is /dev/null unless `input`. */
   readonly outputFile: string
   readonly uid?: number
   readonly gid?: number
@@ -21,6 +21,11 @@ export interface SpawnRequest {
    * holder process outside the daemon's group copies what it writes to `outputFile`.
    */
   readonly pty?: boolean
+  /**
+   * A named pipe made for this run (docs/attach.md): under `pty`, the holder reads framed input
+   * and window sizes from it; otherwise it is the daemon's stdin (`stdin = "pipe"`).
+   */
+  readonly input?: string
 }
 
 /** How a process ended. `known` is false for an adopted process: it is not our child, so no status exists. */

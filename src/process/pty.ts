@@ -40,6 +40,7 @@ const size = (env: Readonly<Record<string, string>>, key: string, fallback: numb
 export const ptyArgv = (
   script: string,
   id: string,
+  input: string,
   file: string,
   argv: ReadonlyArray<string>,
   env: Readonly<Record<string, string>>,
@@ -55,7 +56,19 @@ export const ptyArgv = (
   const cols = size(env, "COLUMNS", 80)
   return {
     file: perl,
-    argv: ["perl", "-e", script, "--", ...ioctls.map(String), String(rows), String(cols), id, file, ...argv],
+    argv: [
+      "perl",
+      "-e",
+      script,
+      "--",
+      ...ioctls.map(String),
+      String(rows),
+      String(cols),
+      id,
+      input,
+      file,
+      ...argv,
+    ],
   }
 }
 

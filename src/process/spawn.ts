@@ -6,6 +6,7 @@ import { Deferred, Effect, Exit, FiberId } from "effect"
 import { dashPwd, directExec } from "./directExec.js"
 import { errnoCode, errorMessage } from "./errno.js"
 import { resolveExecutable } from "./executable.js"
+import { makeFifo, openFifoForDaemon } from "./fifo.js"
 import { type ExitStatus, type ProcessHandle, SpawnError, type SpawnRequest } from "./ProcessService.js"
 import { readStat } from "./procfs.js"
 import { ptyArgv, ptyEnv } from "./pty.js"
@@ -62,12 +63,20 @@ const launch = (
   } catch (error) {
     return { problem: `cannot open output file ${req.outputFile}: ${errorMessage(error)}` }
   }
+  let stdin: number | "ignore" = "ignore"
+  if (req.input !== undefined && req.pty !== true)
+    try {
+      stdin = openFifoForDaemon(req.input)
+    } catch (error) {
+      fs.closeSync(fd)
+      return { problem: `cannot open the input pipe ${req.input}: ${errorMessage(error)}` }
+    }
   const options: SpawnOptions = {
     cwd: req.cwd,
     env: req.env,
     argv0: exec.argv[0]!, // as given ("sh"), though the absolute path is executed
     detached: true, // setsid(): own session and process group, so the group can be signalled as one
-    stdio: ["ignore", fd, fd],
+    stdio: [stdin, fd, fd],
     ...(req.uid === undefined ? {} : { uid: req.uid }),
     ...(req.gid === undefined ? {} : { gid: req.gid }),
   }
@@ -78,6 +87,7 @@ const launch = (
     return { problem: spawnProblem(error, req, exec.argv[0]!) }
   } finally {
     fs.closeSync(fd) // the child has its own copy; ours would only keep the file open
+    if (typeof stdin === "number") fs.closeSync(stdin)
   }
   child.on("error", on.onError)
   child.once("exit", (code, signal) => on.onExit({ code, signal, known: true }))
@@ -148,7 +158,9 @@ export const makeSpawn = (helpers: () => SpawnHelper | undefined) => {
 
   const attempt = (req: SpawnRequest, exec: Exec): Effect.Effect<Attempt> =>
     Effect.gen(function* () {
-      const helper = req.uid === undefined && req.gid === undefined ? helpers() : undefined
+      // the helper hands its children /dev/null for stdin: a daemon reading a pipe is Node's
+      const plainStdin = req.input === undefined || req.pty === true
+      const helper = req.uid === undefined && req.gid === undefined && plainStdin ? helpers() : undefined
       if (helper !== undefined) {
         const r = yield* viaHelper(helper, req, exec)
         if (r !== undefined) return r
@@ -172,10 +184,21 @@ export const makeSpawn = (helpers: () => SpawnHelper | undefined) => {
       const asUser = req.uid !== undefined || req.gid !== undefined
       const resolve = (name: string) => (asUser ? name : resolveExecutable(name, req.env.PATH))
       const shellPath = resolve(file)
+      if (req.input !== undefined) {
+        const problem = makeFifo(req.input)
+        if (problem !== undefined) return yield* fail(problem)
+      }
       if (req.pty === true) {
         // the shell always: an exec that fails inside the pseudo-terminal's shim has no fallback
         const env = ptyEnv(req.env)
-        const wrapped = ptyArgv(PTY_SCRIPT, req.id, shellPath, [file, ...shellArgs, req.command], env)
+        const wrapped = ptyArgv(
+          PTY_SCRIPT,
+          req.id,
+          req.input ?? "",
+          shellPath,
+          [file, ...shellArgs, req.command],
+          env,
+        )
         if ("problem" in wrapped) return yield* fail(wrapped.problem)
         const r = yield* attempt({ ...req, env }, wrapped)
         if ("handle" in r) return r.handle

@@ -121,6 +121,7 @@ describe("DaemonConfig schema", () => {
       hooks: {},
       stop_signal: { signal: "SIGTERM" },
       pty: false,
+      stdin: "null",
     })
     expect(ok(encoded)).toEqual(new DaemonConfig({ run: "x", dir: "/d" }))
   })

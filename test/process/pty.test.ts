@@ -48,16 +48,20 @@ const holders = (): Array<number> =>
     })
 
 describe("ptyArgv and ptyEnv", () => {
-  it("run the file through perl with the ioctl numbers, the size and the daemon's ID", () => {
-    const r = ptyArgv("SCRIPT", "p/d", "/bin/sh", ["sh", "-c", "run"], { PATH, COLUMNS: "120", LINES: "40" })
+  it("run the file through perl with the ioctl numbers, the size, the daemon's ID and its input pipe", () => {
+    const r = ptyArgv("SCRIPT", "p/d", "/logs/p--d.in", "/bin/sh", ["sh", "-c", "run"], {
+      PATH,
+      COLUMNS: "120",
+      LINES: "40",
+    })
     if ("problem" in r) throw new Error(r.problem)
     expect(r.file).toMatch(/\/perl$/)
     expect(r.argv.slice(0, 4)).toEqual(["perl", "-e", "SCRIPT", "--"])
-    expect(r.argv.slice(8)).toEqual(["40", "120", "p/d", "/bin/sh", "sh", "-c", "run"])
+    expect(r.argv.slice(8)).toEqual(["40", "120", "p/d", "/logs/p--d.in", "/bin/sh", "sh", "-c", "run"])
   })
 
   it("without perl, says why", () => {
-    const r = ptyArgv("S", "p/d", "/bin/sh", ["sh"], { PATH: "/nonexistent" })
+    const r = ptyArgv("S", "p/d", "", "/bin/sh", ["sh"], { PATH: "/nonexistent" })
     // /usr/bin/perl is still found outside PATH; only a machine without perl at all says so
     if ("problem" in r) expect(r.problem).toContain("perl-base")
     else expect(r.file).toBe("/usr/bin/perl")

@@ -1,6 +1,7 @@
 import { Effect, Either, ExecutionStrategy, Exit, Queue, Scope } from "effect"
 import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
 import { READY_TIMEOUT_STATUS } from "../../domain/StartOutcome.js"
+import { inputPath } from "../../process/fifo.js"
 import type { ProcessHandle } from "../../process/ProcessService.js"
 import { daemonEnvironment, type RunAs, shellArgv } from "../environment.js"
 import type { PreparedHealth } from "../health/prepare.js"
@@ -134,6 +135,7 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
           env: environment,
           outputFile,
           ...(def.config.pty && { pty: true }),
+          ...((def.config.pty || def.config.stdin === "pipe") && { input: inputPath(outputFile) }),
           ...identity,
         }),
       ),
