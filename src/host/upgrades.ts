@@ -14,5 +14,8 @@ export const withUpgrades = <S extends Server>(
     handler(args[0] as IncomingMessage, args[1] as Duplex, args[2] as Buffer)
     return true
   }) as S["emit"]
+  // Node reports an upgrade only to a server with an `upgrade` listener (else the request goes to
+  // the request handler): the TCP listeners have no other, so this one is what makes them answer.
+  server.on("upgrade", handler)
   return server
 }
