@@ -22,7 +22,7 @@ const DETACH_KEY = Either.getOrThrow(parseDetachKey(DEFAULT_DETACH_KEY))
  * the daemon's exit (src/terminal/attachSession.ts, as `supervisor attach`). What it ended with is
  * the status line of the dashboard that comes back.
  */
-const attachTo = async (id: string): Promise<Status> => {
+const attachTo = async (id: string): Promise<Status | { readonly exit: number }> => {
   process.stdout.write(CLEAR)
   try {
     const address = await Effect.runPromise(attachAddress(id))
@@ -33,6 +33,8 @@ const attachTo = async (id: string): Promise<Status> => {
       output: process.stdout,
     })
     const report = attachEndReport(id, end)
+    // a signal to the dashboard (SIGTERM, SIGHUP) ends it, not only the session
+    if (end._tag === "Signalled") return { exit: report.code }
     return { text: report.text, tone: report.failed ? "error" : "ok" }
   } catch (e) {
     return { text: e instanceof Error ? e.message : String(e), tone: "error" }
@@ -81,7 +83,12 @@ const main = async () => {
     await app.waitUntilExit()
     app.cleanup()
     if (attach === undefined) break
-    status = await attachTo(attach)
+    const after = await attachTo(attach)
+    if ("exit" in after) {
+      await runtime.dispose()
+      process.exit(after.exit)
+    }
+    status = after
   }
   await runtime.dispose()
   process.exit(0)

@@ -91,10 +91,14 @@ describe("supervisor attach", () => {
       expect(end).toContain("detached from app/repl (still running)")
       expect(end).toContain("EXIT=0")
       const listed = sb.cli(["list", "--json"], app)
-      const entry = (JSON.parse(listed.stdout) as Array<{ id: string; status: string; pid: number }>).find(
-        (e) => e.id === "app/repl",
-      )
-      expect(entry).toMatchObject({ status: "running", pid })
+      const entry = (
+        JSON.parse(listed.stdout) as Array<{
+          id: { qualified: string }
+          status: { type: string }
+          pid: number
+        }>
+      ).find((e) => e.id.qualified === "app/repl")
+      expect(entry).toMatchObject({ status: { type: "running" }, pid })
 
       // attaching again shows the screen as it was left
       const again = attach(["repl"])

@@ -62,7 +62,11 @@ describe("supervisor attach with --url against a supervisor over HTTPS", () => {
       const pid = (await daemonEntry(srv.stateDir, "app/repl"))?.pid
       const a = remoteAttach(token)
       a.child.stdin!.write("7*6\r")
-      await waitFor("the answer", () => /^42\r?$/m.test(a.stdout()), { timeout: 20_000 })
+      await waitFor("the answer", () => /^42\r?$/m.test(a.stdout()), { timeout: 20_000 }).catch(
+        (e: Error) => {
+          throw new Error(`${e.message}\nstdout: ${a.stdout()}\nstderr: ${a.stderr()}`)
+        },
+      )
       a.child.stdin!.write(Buffer.from([0x1d]))
       const end = await a.exited
       expect({ code: end.code, stderr: a.stderr() }).toEqual({

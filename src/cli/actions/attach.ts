@@ -28,20 +28,30 @@ export const attach = (o: AttachOptions) =>
           message: `${id} runs as instances (${instances.map((x) => x.id.name).join(", ")}): attach to one, such as \`supervisor attach ${instances[0]!.id.name}\``,
         })
       const address = yield* attachAddress(id)
-      const end = yield* Effect.promise(() =>
-        attachSession({
-          address,
-          detachKey: key.right,
-          input: process.stdin,
-          output: process.stdout,
-          onAttached: () => {
-            if (process.stdin.isTTY === true)
-              process.stderr.write(`${dim(`attached to ${id}; ${detachKeyText(key.right)} detaches`)}\r\n`)
-          },
+      // The session and its report are not interrupted: a SIGTERM or SIGINT (which the runtime
+      // answers by interrupting the command) ends the session, which puts the terminal back first.
+      yield* Effect.uninterruptible(
+        Effect.gen(function* () {
+          const end = yield* Effect.promise(() =>
+            attachSession({
+              address,
+              detachKey: key.right,
+              input: process.stdin,
+              output: process.stdout,
+              onAttached: () => {
+                if (process.stdin.isTTY === true)
+                  process.stderr.write(
+                    `${dim(`attached to ${id}; ${detachKeyText(key.right)} detaches`)}\r\n`,
+                  )
+              },
+            }),
+          )
+          const { text, failed, code } = attachEndReport(id, end)
+          yield* Console.error(failed ? `${red("error:")} ${text}` : text)
+          // the runtime ends an interrupted command with status 0: a signal's status is set here
+          if (end._tag === "Signalled") return yield* Effect.sync(() => process.exit(code))
+          if (code !== 0) yield* exitWith(code)
         }),
       )
-      const { text, failed, code } = attachEndReport(id, end)
-      yield* Console.error(failed ? `${red("error:")} ${text}` : text)
-      if (code !== 0) yield* exitWith(code)
     }),
   )
