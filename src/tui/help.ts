@@ -26,7 +26,7 @@ export const helpLine = (mode: Mode, filter: string): string =>
     ? `filter: ${filter}█   Enter keep · Esc clear`
     : mode === "help"
       ? "any key: back · q quit"
-      : "↑↓ select  s start  x stop  r restart  e enable  d disable  a attach  / filter  l log  ? help  q quit"
+      : "↑↓ select  s start  x stop  r restart  e enable  d disable  / filter  l log  ? help  q quit"
 
 /** The full key list (`?`). */
 export const HelpScreen = ({ height }: { readonly height: number }) =>

@@ -64,7 +64,7 @@ describe("supervisor tui", () => {
       expect(text).toMatch(/^ {2}app\/web\s+running/m)
       expect(text).toContain("supervisor · 3 daemons")
       expect(text).toContain(
-        "s start  x stop  r restart  e enable  d disable  a attach  / filter  l log  ? help  q quit",
+        "s start  x stop  r restart  e enable  d disable  / filter  l log  ? help  q quit",
       )
     },
     T,

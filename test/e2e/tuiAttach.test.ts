@@ -68,10 +68,15 @@ describe("supervisor tui: a attaches", () => {
   )
 
   it(
-    "says on the status line why a daemon without a terminal cannot be attached",
+    "says on the status line why a daemon without a terminal cannot be attached; ? lists the key",
     async () => {
       tui.sendKeys("a")
       await screen("the refusal", (t) => /app\/plain.*pty = true/.test(t) && /STATUS/.test(t))
+      // the full help lists the key
+      tui.sendKeys("?")
+      await screen("the help", (t) => /^ {2}a\s+attach to it \(pty = true\)/m.test(t))
+      tui.sendKeys("Space")
+      await screen("the table after the help", (t) => t.includes("STATUS"))
       tui.sendKeys("q")
       await screen("the dashboard's exit", (t) => t.includes("EXIT=0"))
     },
