@@ -42,6 +42,10 @@ afterEach(() => {
 })
 afterAll(() => sb?.destroy())
 
+/** Prints the terminal's line-editing modes once attach has exited: `MODES: icanon echo` when restored. */
+const MODES = `printf 'MODES: %s\\n' "$(stty -a | tr -s ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' ')"`
+const restored = /^MODES: icanon echo$/m
+
 let n = 0
 /** `supervisor attach ARGS` in a new tmux window of `width` x `height`. */
 const attach = (args: ReadonlyArray<string>, width = 100, height = 30) => {
@@ -50,6 +54,7 @@ const attach = (args: ReadonlyArray<string>, width = 100, height = 30) => {
     env: sb.env,
     width,
     height,
+    after: MODES,
   })
   sessions.push(s)
   return s
@@ -90,6 +95,8 @@ describe("supervisor attach", () => {
       const end = await screenWhere(s, "detached", (t) => t.includes("EXIT="))
       expect(end).toContain("detached from app/repl (still running)")
       expect(end).toContain("EXIT=0")
+      // the terminal is back in its line mode (raw mode off)
+      expect(await screenWhere(s, "the modes", (t) => t.includes("MODES:"))).toMatch(restored)
       const listed = sb.cli(["list", "--json"], app)
       const entry = (
         JSON.parse(listed.stdout) as Array<{
@@ -137,6 +144,7 @@ describe("supervisor attach", () => {
       const end = await screenWhere(s, "the exit", (t) => t.includes("EXIT="))
       expect(end).toContain("app/quitter exited with code 7")
       expect(end).toContain("EXIT=7")
+      expect(await screenWhere(s, "the modes", (t) => t.includes("MODES:"))).toMatch(restored)
 
       const k = attach(["killed"])
       await screenWhere(k, "the attached line", (t) => t.includes("attached to app/killed"))

@@ -21,7 +21,8 @@ const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`
 export const tmuxCli = (
   name: string,
   args: ReadonlyArray<string>,
-  options: { cwd: string; env: Record<string, string>; width?: number; height?: number },
+  /** `after`: a shell command run once it exited, before the wait (`stty -a`: the terminal's modes). */
+  options: { cwd: string; env: Record<string, string>; width?: number; height?: number; after?: string },
 ): TmuxSession => {
   const tmux = (...a: ReadonlyArray<string>) =>
     spawnSync("tmux", ["-L", name, "-f", "/dev/null", ...a], {
@@ -33,7 +34,7 @@ export const tmuxCli = (
     "-e",
     `${k}=${v}`,
   ])
-  const command = `${[process.execPath, BIN, ...args].map(quote).join(" ")}; echo EXIT=$?; sleep 600`
+  const command = `${[process.execPath, BIN, ...args].map(quote).join(" ")}; echo EXIT=$?; ${options.after === undefined ? "" : `${options.after}; `}sleep 600`
   const started = tmux(
     "new-session",
     "-d",
