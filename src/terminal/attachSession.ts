@@ -50,6 +50,13 @@ const withSize = (url: string, output: NodeJS.WriteStream): string => {
   return `${url}${url.includes("?") ? "&" : "?"}rows=${output.rows}&cols=${output.columns}`
 }
 
+/**
+ * What a program may have turned on in the terminal and not off when the session ends under it:
+ * colours, a hidden cursor, application cursor keys and keypad, bracketed paste, mouse reports.
+ */
+const RESET_MODES =
+  "\u001b[0m\u001b[?25h\u001b[?1l\u001b>\u001b[?2004l\u001b[?1000l\u001b[?1002l\u001b[?1003l\u001b[?1006l"
+
 const dim = (text: string) => `\u001b[2m${text}\u001b[22m`
 
 /** The reason of a refusal: the problem body's message, or the status when it has none. */
@@ -103,6 +110,7 @@ export const attachSession = async (options: AttachOptions): Promise<AttachEnd> 
       input.off("data", onInput)
       if (input.isTTY === true) input.setRawMode(wasRaw)
       input.pause()
+      if (output.isTTY === true) output.write(RESET_MODES)
     }
     const onSignal = (signal: NodeJS.Signals) => finish({ _tag: "Signalled", signal })
     const signalHandlers = SIGNALS.map((s) => [s, () => onSignal(s)] as const)

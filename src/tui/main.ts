@@ -39,8 +39,7 @@ const attachTo = async (id: string): Promise<Status | { readonly exit: number }>
   } catch (e) {
     return { text: e instanceof Error ? e.message : String(e), tone: "error" }
   } finally {
-    // the daemon's terminal modes (cursor hidden, application keys, ...) do not stay with the dashboard
-    process.stdout.write(`\u001b[0m\u001b[?25h\u001b[?1l${CLEAR}`)
+    process.stdout.write(CLEAR)
   }
 }
 

@@ -144,6 +144,9 @@ describe("attachSession", () => {
     expect(await ended).toEqual<AttachEnd>({ _tag: "Detached" })
     await until(() => client.ws.readyState === client.ws.CLOSED)
     expect(client.frames).toEqual([{ binary: true, data: "ab" }])
+    // the modes a program may have left on are turned off: the cursor shown, bracketed paste off
+    expect(t.shown()).toContain("\u001b[?25h")
+    expect(t.shown()).toContain("\u001b[?2004l")
   })
 
   it("shows a marker for output the supervisor skipped, and skips messages of unknown kinds", async () => {
