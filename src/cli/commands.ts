@@ -20,6 +20,7 @@ import type { McpRoot } from "./mcpCommand.js"
 import { proxyCommand } from "./proxy.js"
 import { scaleCommand } from "./scale.js"
 import { schemaCommand } from "./schema.js"
+import { sendCommand } from "./send.js"
 import { settingsCommand } from "./settings.js"
 import { activateCommand, cdCommand, projectCommand } from "./shell.js"
 import { specCommand } from "./spec.js"
@@ -54,6 +55,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     enableCommand,
     disableCommand,
     scaleCommand,
+    sendCommand,
     statusCommand,
     listCommand,
     logsCommand,

@@ -1,6 +1,6 @@
 // The Input and Resize commands (docs/attach.md): bytes typed into a running daemon through its
 // input pipe, framed for a `pty = true` daemon's terminal holder, plain for `stdin = "pipe"`.
-import { Effect, Either } from "effect"
+import { Effect, Either, Option } from "effect"
 import type { Input, Resize } from "../domain/Command.js"
 import { InputRefused, UsageError } from "../domain/CommandErrors.js"
 import { inputText } from "../domain/keys.js"
@@ -18,10 +18,20 @@ export interface InputDeps extends SelectDeps {
 /** The running daemon `id` names, with how it reads input and where its pipe is. */
 const target = (deps: InputDeps, c: Input | Resize) =>
   Effect.gen(function* () {
-    const from = c._tag === "Input" && c.from !== undefined ? { from: c.from } : {}
-    const selected = yield* selectDaemons(deps, { ids: [c.id], all: false, ...from }, "configured")
-    const id = selected.ids[0] ?? c.id
-    const r = yield* deps.sup.get(id)
+    // a qualified ID the supervisor knows needs no selection (an attached terminal's every key)
+    const known = c.id.includes("/") ? yield* Effect.option(deps.sup.get(c.id)) : Option.none()
+    const id = Option.isSome(known)
+      ? c.id
+      : ((yield* selectDaemons(
+          deps,
+          {
+            ids: [c.id],
+            all: false,
+            ...(c._tag === "Input" && c.from !== undefined ? { from: c.from } : {}),
+          },
+          "configured",
+        )).ids[0] ?? c.id)
+    const r = Option.isSome(known) ? known.value : yield* deps.sup.get(id)
     const mode = r.def.config.pty ? "terminal" : r.def.config.stdin === "pipe" ? "pipe" : undefined
     if (mode === undefined)
       return yield* new InputRefused({

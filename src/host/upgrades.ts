@@ -9,13 +9,23 @@ export const withUpgrades = <S extends Server>(
   // The platform's HTTP layer registers its own `upgrade` listener, which would answer the same
   // request with a 404: upgrades are taken here, before any listener hears of them.
   const emit = server.emit.bind(server)
+  const upgraded = new Set<Duplex>()
   server.emit = ((event: string, ...args: Array<unknown>) => {
     if (event !== "upgrade") return emit(event, ...args)
-    handler(args[0] as IncomingMessage, args[1] as Duplex, args[2] as Buffer)
+    const socket = args[1] as Duplex
+    upgraded.add(socket)
+    socket.once("close", () => upgraded.delete(socket))
+    handler(args[0] as IncomingMessage, socket, args[2] as Buffer)
     return true
   }) as S["emit"]
-  // Node reports an upgrade only to a server with an `upgrade` listener (else the request goes to
-  // the request handler): the TCP listeners have no other, so this one is what makes them answer.
-  server.on("upgrade", handler)
+  // An upgraded socket is no HTTP connection any more: closing the server would wait for it.
+  const close = server.close.bind(server)
+  server.close = (callback?: (error?: Error) => void): S => {
+    for (const socket of upgraded) socket.destroy()
+    close(callback)
+    return server
+  }
+  // Node hands a request to `upgrade` only when someone listens for it (else to `request`)
+  server.on("upgrade", () => undefined)
   return server
 }

@@ -1,6 +1,6 @@
 import { Cause, Effect, Either, Exit, Option, ParseResult, Runtime, Schema } from "effect"
 import type { LoadOptions } from "../config/Loader.js"
-import { DaemonStatusOutput, ScaleResult } from "../domain/CliOutput.js"
+import { DaemonStatusOutput, InputResult, ScaleResult } from "../domain/CliOutput.js"
 import { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { VERSION } from "../domain/version.js"
 import { outcomeStatus } from "../terminal/startText.js"
@@ -23,6 +23,7 @@ import {
   LogsOutput,
   objectSchema,
   ScaleInput,
+  SendInput,
   StartInput,
   StartOutput,
   StatusInput,
@@ -178,6 +179,16 @@ export const mcpDefinition = (
           run(ops.scale(i.id, i.count), (a) =>
             answer(ScaleResult, a.value, a.problems, outcomeStatus(a.value.started) !== 0),
           ),
+      }),
+      tool({
+        name: "send_input",
+        title: "Type into a daemon",
+        description:
+          'type text and keys into a running daemon with pty = true or stdin = "pipe": a REPL, a dev server asking a question (as supervisor send); its answer shows in its logs',
+        kind: "write",
+        input: SendInput,
+        output: InputResult,
+        call: (i) => run(ops.send(i), (a) => answer(InputResult, a.value, a.problems)),
       }),
       tool({
         name: "restart",

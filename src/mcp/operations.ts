@@ -6,12 +6,14 @@ import { currentNamespace, resolveId } from "../control/selection.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import {
   type DaemonStatusOutput,
+  InputResult,
   LogLines,
   ScaleResult,
   StartOutcomes,
   StopResults,
 } from "../domain/CliOutput.js"
 import {
+  Input,
   Logs as LogsCommand,
   Restart,
   Scale,
@@ -145,6 +147,7 @@ export const operations = (connect: Connect, here: LoadOptions) => {
   const isOutcomes = Schema.is(StartOutcomes)
   const isStopResults = Schema.is(StopResults)
   const isScaleResult = Schema.is(ScaleResult)
+  const isInputResult = Schema.is(InputResult)
   const isLogLines = Schema.is(LogLines)
 
   return {
@@ -214,6 +217,30 @@ export const operations = (connect: Connect, here: LoadOptions) => {
             payload: new Scale({ id, count, from: selection([id]).from, reason: "mcp" }),
           }),
           isScaleResult,
+        ),
+      ),
+
+    /** Types text and keys into a running daemon (docs/attach.md). */
+    send: (input: {
+      readonly id: string
+      readonly text?: string | undefined
+      readonly keys?: ReadonlyArray<string> | undefined
+      readonly enter?: boolean | undefined
+    }) =>
+      withApi(false, (_config, api) =>
+        answered(
+          "Input",
+          api.commands.handle({
+            payload: new Input({
+              id: input.id,
+              ...(input.text === undefined ? {} : { text: input.text }),
+              ...(input.keys === undefined ? {} : { keys: input.keys }),
+              enter: input.enter ?? false,
+              from: selection([input.id]).from,
+              reason: "mcp",
+            }),
+          }),
+          isInputResult,
         ),
       ),
 

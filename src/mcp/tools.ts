@@ -53,6 +53,14 @@ export const ScaleInput = Schema.Struct({
     description: `how many of its instances run from now on: 1 to ${MAX_INSTANCES}`,
   }),
 })
+export const SendInput = Schema.Struct({
+  id: DaemonId,
+  text: Schema.optional(Schema.String).annotations({ description: "the text to type" }),
+  keys: Schema.optional(Schema.Array(Schema.String)).annotations({
+    description: "keys to type after the text, named as tmux names them: Enter, Tab, Escape, Up, C-c, M-x...",
+  }),
+  enter: Schema.optional(Schema.Boolean).annotations({ description: "press Enter at the end" }),
+})
 export const LogsInput = Schema.Struct({
   ids: Schema.optional(Schema.Array(DaemonId)).annotations({
     description: "the daemons (default: every daemon)",

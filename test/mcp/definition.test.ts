@@ -137,6 +137,7 @@ describe("mcpDefinition", () => {
         "logs",
         "restart",
         "scale",
+        "send_input",
         "start",
         "status",
         "stop",

@@ -59,6 +59,11 @@ export const followOutput = (path: string, offset: number, sink: OutputSink): ((
     }
     try {
       for (;;) {
+        // the client reads again: it hears what it missed, with or without new output
+        if (skipped > 0 && sink.buffered() < CLIENT_BUFFER_LIMIT) {
+          sink.dropped(skipped)
+          skipped = 0
+        }
         const size = fs.fstatSync(fd).size
         if (size < at) at = 0 // the log was cleared: its new output starts at 0
         if (at >= size) break
@@ -66,10 +71,6 @@ export const followOutput = (path: string, offset: number, sink: OutputSink): ((
           skipped += size - at
           at = size
           break
-        }
-        if (skipped > 0) {
-          sink.dropped(skipped)
-          skipped = 0
         }
         const chunk = Buffer.alloc(Math.min(CHUNK, size - at))
         const n = fs.readSync(fd, chunk, 0, chunk.length, at)

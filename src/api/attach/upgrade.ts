@@ -22,6 +22,7 @@ const refuse = (socket: Duplex, r: Refusal) => {
   const body = JSON.stringify({ _tag: r.tag, message: r.message })
   socket.end(
     `HTTP/1.1 ${r.status} ${r.tag}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
+    () => socket.destroy(), // whether or not the client closes its side
   )
 }
 

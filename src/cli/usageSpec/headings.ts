@@ -17,6 +17,7 @@ export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   enable: "Daemons",
   disable: "Daemons",
   scale: "Daemons",
+  send: "Daemons",
   status: "Daemons",
   list: "Daemons",
   run: "Daemons",

@@ -8,6 +8,7 @@ import {
   ConfigVerdict,
   DaemonList,
   DaemonStatusOutput,
+  InputResult,
   JsonSchemaDocument,
   LogLines,
   LogsCleared,
@@ -133,6 +134,11 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
     exit_codes: [READY_TIMEOUT],
     long_help:
       "Sets how many instances of a daemon with `instances` run (docs/replicas.md): starts the missing ones and waits until they are ready, stops those above the count (the highest first) and forgets them. The configuration file is not changed: the count lasts until the daemon is stopped, and the next start runs the configured count.",
+  },
+  send: {
+    outputs: [json("the daemon typed into and how many bytes it was sent", InputResult)],
+    long_help:
+      'Types into a running daemon (docs/attach.md): the TEXT words joined by spaces, then the --keys (tmux\'s names: Enter, Tab, Escape, Up, C-c, M-x...), then Enter with --enter. A pty = true daemon reads them from its terminal (Enter is a carriage return, as a keyboard sends), a stdin = "pipe" daemon from its stdin (Enter is a newline). A daemon that reads nothing for 2 s is an error.',
   },
   status: { outputs: [json("the daemon, with its status flat in status_text", DaemonStatusOutput)] },
   list: { outputs: [json("every daemon, sorted by ID", DaemonList)] },
