@@ -170,6 +170,15 @@ describe("supervisor attach", () => {
       expect(stopped.stderr.trim().split("\n")).toHaveLength(1)
       expect(stopped.stderr).toMatch(/^error: .*app\/quitter.*not running/)
 
+      // configured, never started: listed as available, and not running
+      const never = sb.project("never", '[daemons.repl]\nrun = "exec python3 -q -i"\npty = true\n')
+      const available = await sb.cliAsync(["attach", "repl"], never)
+      expect({ status: available.status, stderr: available.stderr }).toEqual({
+        status: 1,
+        stderr:
+          "error: daemon never/repl is not running (available); start it with: supervisor start never/repl\n",
+      })
+
       const unknown = await sb.cliAsync(["attach", "nosuch"], app)
       expect(unknown.status).toBe(1)
       expect(unknown.stderr).toMatch(/^error: daemon nosuch not found/)

@@ -1,6 +1,6 @@
 // `supervisor attach ID` (docs/attach.md): resolves the ID as every command does, then runs the
 // attach session on this terminal and reports how it ended in one line on stderr.
-import { Console, Effect, Either } from "effect"
+import { Console, Data, Effect, Either } from "effect"
 import { resolveId, UsageError } from "../../control/selection.js"
 import { detachKeyText, parseDetachKey } from "../../domain/detachKey.js"
 import { attachEndReport } from "../../terminal/attachEnd.js"
@@ -11,6 +11,9 @@ import { SupervisorClient } from "../client.js"
 import { dim, exitWith, red } from "../output.js"
 import { withSupervisor } from "../session.js"
 import { withSlugProjects } from "../slugIds.js"
+
+/** A daemon that cannot be attached to, said before any connection. */
+class NotAttachable extends Data.TaggedError("NotAttachable")<{ readonly message: string }> {}
 
 export const attach = (o: AttachOptions) =>
   withSupervisor(false, (config) =>
@@ -26,6 +29,12 @@ export const attach = (o: AttachOptions) =>
       if (instances.length > 0)
         return yield* new UsageError({
           message: `${id} runs as instances (${instances.map((x) => x.id.name).join(", ")}): attach to one, such as \`supervisor attach ${instances[0]!.id.name}\``,
+        })
+      // a configured daemon that never ran is listed, but the supervisor has no run of it to attach to
+      const entry = known.find((x) => x.id.qualified === id)
+      if (entry !== undefined && entry.pid === null)
+        return yield* new NotAttachable({
+          message: `daemon ${id} is not running (${entry.status.type}); start it with: supervisor start ${id}`,
         })
       const address = yield* attachAddress(id)
       // The session and its report are not interrupted: a SIGTERM or SIGINT (which the runtime
