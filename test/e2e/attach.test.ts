@@ -4,6 +4,8 @@
  * the CLI, the detach key leaving the daemon running, the earlier screen on attaching again, the
  * daemon's exit status as attach's own; and the refusals, one line each, exit 1.
  */
+import { spawnSync } from "node:child_process"
+import { readlinkSync } from "node:fs"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { type DaemonSandbox, daemonEntry, makeDaemonSandbox, waitFor } from "./harness.js"
 import { screenWhere, type TmuxSession, tmuxCli } from "./tmux.js"
@@ -60,6 +62,10 @@ const attach = (args: ReadonlyArray<string>, width = 100, height = 30) => {
   return s
 }
 
+/** `rows cols` of the terminal a process reads (`stty size` of its stdin's device). */
+const sizeOf = (pid: number) =>
+  spawnSync("stty", ["-F", readlinkSync(`/proc/${pid}/fd/0`), "size"], { encoding: "utf8" }).stdout.trim()
+
 const pidOf = async (id: string) => (await daemonEntry(sb.stateDir, id))?.pid
 
 describe("supervisor attach", () => {
@@ -73,10 +79,14 @@ describe("supervisor attach", () => {
       s.sendKeys("Enter")
       await screenWhere(s, "1+1 answered", (t) => /^>>> 1\+1\n2$/m.test(t))
 
+      await waitFor("the daemon's terminal at 30x100", () => sizeOf(pid) === "30 100")
       s.sendKeys("-l", "import os; os.get_terminal_size()")
       s.sendKeys("Enter")
       await screenWhere(s, "100 columns", (t) => t.includes("os.terminal_size(columns=100, lines=30)"))
       s.resize(120, 40)
+      // the daemon's terminal has the new size before the question is typed (the resize and the
+      // keys travel apart: SIGWINCH to attach, keys through tmux)
+      await waitFor("the daemon's terminal at 40x120", () => sizeOf(pid) === "40 120")
       s.sendKeys("-l", "os.get_terminal_size()")
       s.sendKeys("Enter")
       await screenWhere(s, "120 columns", (t) => t.includes("os.terminal_size(columns=120, lines=40)"))
