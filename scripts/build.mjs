@@ -18,6 +18,7 @@ import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
+import { pathToFileURL } from "node:url"
 import { build } from "esbuild"
 import { deepImports } from "./deep-imports.mjs"
 import { lazyGlobals } from "./lazy-globals.mjs"
@@ -132,6 +133,21 @@ const wsExternal = {
   },
 }
 
+// xterm.js and its style sheet, for the web page's terminal pane (~0.5 MiB): dist/xterm.cjs holds
+// their texts, required when the page first asks for them, so a supervisor whose page opens no
+// terminal does not hold them. src/web/terminalAssets.ts reads them from node_modules; its exports
+// are baked into dist/xterm.cjs below.
+const xtermExternal = {
+  name: "xterm-external",
+  setup(b) {
+    b.onResolve({ filter: /[/\\]terminalAssets\.js$/ }, () => ({ path: "xterm", namespace: "xterm-bundle" }))
+    b.onLoad({ filter: /.*/, namespace: "xterm-bundle" }, () => ({
+      contents: 'module.exports = require(require("node:path").join(__dirname, "xterm.cjs"))',
+      loader: "js",
+    }))
+  },
+}
+
 mkdirSync("dist", { recursive: true })
 const common = {
   bundle: true,
@@ -148,8 +164,26 @@ await build({
   ...common,
   entryPoints: ["src/host-entry.ts"],
   outfile: "dist/host.cjs",
-  plugins: [stubs, deepImports, lazyGlobals, lazyWs, forgeExternal],
+  plugins: [stubs, deepImports, lazyGlobals, lazyWs, forgeExternal, xtermExternal],
 })
+{
+  // the module runs here once (next to node_modules, which it reads) and its texts are written out
+  const once = resolve("dist/.terminal-assets.mjs")
+  await build({
+    ...common,
+    format: "esm",
+    sourcemap: false,
+    metafile: false,
+    entryPoints: ["src/web/terminalAssets.ts"],
+    outfile: once,
+  })
+  try {
+    const { XTERM_JS, XTERM_CSS } = await import(pathToFileURL(once).href)
+    writeFileSync("dist/xterm.cjs", `module.exports = ${JSON.stringify({ XTERM_JS, XTERM_CSS })}\n`)
+  } finally {
+    rmSync(once, { force: true })
+  }
+}
 await build({
   ...common,
   entryPoints: [createRequire(import.meta.url).resolve("node-forge")],

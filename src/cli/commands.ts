@@ -11,6 +11,7 @@ import { disableCommand, enableCommand, restartCommand, startCommand, stopComman
 import { daemonsCommand } from "./daemonsEdit.js"
 import { eventsCommand } from "./events.js"
 import { exportCommand } from "./export.js"
+import { graphCommand } from "./graph.js"
 import { supervisorCommand } from "./host.js"
 import { importCommand } from "./import.js"
 import { lazy } from "./lazy.js"
@@ -58,6 +59,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     sendCommand,
     statusCommand,
     listCommand,
+    graphCommand,
     logsCommand,
     attachCommand,
     eventsCommand,

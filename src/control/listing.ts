@@ -89,6 +89,8 @@ export const mergeDefinitions = (
         source: d.source,
         next_run: nextRunOf(d, now),
         watch_problem: null,
+        pty: d.config.pty,
+        stdin: d.config.stdin,
         ...(d.instance === undefined ? {} : { instance: d.instance }),
       }),
     )

@@ -48,6 +48,14 @@ export const ApiDaemonEntry = Schema.Struct({
     description:
       "Why its `watch` files cannot be watched (the watcher could not be set up); null when they are, or it has no `watch` list",
   }),
+  pty: Schema.Boolean.annotations({
+    description:
+      "It runs under a pseudo-terminal (`pty = true`): a client can attach to it while it runs (docs/attach.md)",
+  }),
+  stdin: Schema.Literal("null", "pipe").annotations({
+    description:
+      'What it reads on stdin (its `stdin` key): "pipe" takes `supervisor send` and `POST /api/daemons/{id}/input` without a terminal, "null" reads nothing (a `pty = true` daemon reads its terminal either way)',
+  }),
   instance: Schema.optional(InstanceEntry).annotations({
     description:
       "For an instance of a daemon with `instances`: that daemon's qualified ID, the instance's index and the count `scale` set (docs/replicas.md); absent for any other daemon",

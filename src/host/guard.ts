@@ -109,10 +109,18 @@ const html = (body: string, options: { status?: number; headers?: Record<string,
 const loginPage = (message: string, basePath: string) =>
   html(loginLinkPage(message, basePath), { status: 401, headers: PAGE_HEADERS })
 
-/** The headers of the web UI's own pages: no caching, inline style and script only, no framing. */
+/** Where the page loads the terminal pane's xterm.js and its style sheet from (under the base path). */
+const XTERM_JS_PATH = "/assets/xterm.js"
+const XTERM_CSS_PATH = "/assets/xterm.css"
+
+/**
+ * The headers of the web UI's own pages: no caching, no framing; inline style and script, and the
+ * listener's own (the terminal pane's xterm.js, its WebSocket) only.
+ */
 const PAGE_HEADERS = {
   "cache-control": "no-store",
-  "content-security-policy": "default-src 'self'; script-src 'unsafe-inline'; style-src 'unsafe-inline'",
+  "content-security-policy":
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'",
   "x-frame-options": "DENY",
 }
 
@@ -153,6 +161,15 @@ export const guarded =
           contentType: "image/svg+xml",
           headers: { "cache-control": "public, max-age=86400" },
         })
+      // xterm.js and its style sheet, loaded by the page when its terminal pane first opens:
+      // public like the page (a library, no secret), read into the supervisor on the first ask
+      if (o.ui && req.method === "GET" && (path === XTERM_JS_PATH || path === XTERM_CSS_PATH)) {
+        const { XTERM_CSS, XTERM_JS } = yield* Effect.promise(() => import("../web/terminalAssets.js"))
+        return HttpServerResponse.text(path === XTERM_JS_PATH ? XTERM_JS : XTERM_CSS, {
+          contentType: path === XTERM_JS_PATH ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8",
+          headers: { "cache-control": "public, max-age=86400", "x-content-type-options": "nosniff" },
+        })
+      }
       if (o.ui && path === "/login" && req.method === "GET") {
         const code = url.searchParams.get("code") ?? ""
         const id = o.sessions.redeem(code)

@@ -52,6 +52,8 @@ export const apiEntry = (
     source: r.def.source,
     next_run: nextRunOf(r.def, now),
     watch_problem: watchProblem ?? null,
+    pty: r.def.config.pty,
+    stdin: r.def.config.stdin,
     ...(r.def.instance === undefined ? {} : { instance: r.def.instance }),
     ...(logProblem === undefined
       ? {}

@@ -52,6 +52,16 @@ export const body = (): string => `
       <div id="log-filter-error" class="error" role="alert" hidden></div>
       <div id="log-lines"></div>
     </section>
+
+    <section id="term" class="card" hidden aria-label="Terminal">
+      <div class="bar">
+        <span id="term-title"></span>
+        <span id="term-state" role="status"></span>
+        <button id="term-again" type="button" hidden>Attach again</button>
+        <button id="term-close" type="button">Close</button>
+      </div>
+      <div id="term-box"><div id="term-screen"></div></div>
+    </section>
   </section>
 </main>
 

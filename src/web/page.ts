@@ -1,5 +1,5 @@
 /**
- * The web UI: one self-contained HTML document (inline CSS and script, no external resources),
+ * The web UI: one HTML document (inline CSS and script, nothing from elsewhere),
  * served by `GET /` of the web listener (or its `web.base_path`). It talks to the same origin
  * only, by paths relative to its own (so that it works under a base path): `login` and `logout`
  * for the session cookie, `api/...` for the daemons, usage, stats, projects, log streams and
@@ -9,6 +9,9 @@
  *
  * The document is the same for everyone and carries no secret: before a session exists it
  * asks for the token (or the one-time link of `supervisor web`).
+ *
+ * Its terminal pane (./script/terminal.ts) loads xterm.js and its style sheet from the listener
+ * (`assets/xterm.js`, `assets/xterm.css`) when it first opens.
  *
  * The script inserts every value from the API with `textContent` or as an SVG attribute (never
  * as HTML). Its parts are in ./script/, in the order they run.
@@ -22,10 +25,11 @@ import { LIVE } from "./script/live.js"
 import { LOGS } from "./script/logs.js"
 import { SPARKLINE } from "./script/sparkline.js"
 import { TABLE } from "./script/table.js"
+import { TERMINAL } from "./script/terminal.js"
 import { STYLE, STYLE_MORE } from "./style.js"
 import { STYLE_NARROW } from "./styleNarrow.js"
 
-const SCRIPT = [BASE, LIVE, SPARKLINE, TABLE, LOGS, KEYS, "\nrefreshNow();\n"].join("\n")
+const SCRIPT = [BASE, LIVE, SPARKLINE, TABLE, LOGS, TERMINAL, KEYS, "\nrefreshNow();\n"].join("\n")
 
 /** The web UI's page: the same document for every request, with no secret in it. */
 export const renderPage = (): string =>

@@ -8,6 +8,7 @@ export const SHORTCUTS: ReadonlyArray<readonly [keys: string, what: string]> = [
   ["e", "enable it"],
   ["d", "disable it"],
   ["l", "show its logs"],
+  ["t", "open its terminal (a running daemon with pty = true)"],
   ["/", "filter the log lines"],
   ["?", "show this list"],
   ["Esc", "close this list, leave the filter, or close the logs"],

@@ -60,6 +60,7 @@ a.proxy-link { display: block; color: var(--accent); }
 .port { font-family: var(--mono); font-size: 12.5px; margin-right: 6px; }
 .port.active { color: var(--ok); font-weight: 600; }
 .actions { white-space: nowrap; }
+td.actions:has(button[data-action="terminal"]:not([hidden])) { white-space: normal; }
 .actions button { margin: 0 4px 4px 0; }
 .result { font-size: 12px; margin-top: 4px; max-width: 420px; white-space: normal; overflow-wrap: anywhere; }
 .empty { padding: 28px; text-align: center; color: var(--muted); }
@@ -118,4 +119,13 @@ table.keys td { border: none; padding: 4px 12px 4px 0; }
 kbd { font-family: var(--mono); font-size: 12px; padding: 1px 6px; border-radius: 5px;
   border: 1px solid var(--line); border-bottom-width: 2px; background: var(--bg); }
 dialog#help form { margin-top: 12px; text-align: right; }
+#term { margin-top: 20px; overflow: hidden; }
+#term .bar { display: flex; align-items: center; gap: 12px; padding: 8px 12px; border-bottom: 1px solid var(--line); }
+#term-title { font-family: var(--mono); font-weight: 600; }
+#term-state { color: var(--muted); flex: 1; font-size: 12px; }
+#term[data-state="attached"] #term-state { color: var(--ok); }
+#term[data-state="exited"] #term-state { color: var(--warn); }
+/* the terminal's own colours (xterm's default: light on black); its height can be dragged */
+#term-box { background: #000; padding: 6px 8px; height: 440px; min-height: 120px; resize: vertical; overflow: hidden; }
+#term-screen { height: 100%; overflow: hidden; }
 `

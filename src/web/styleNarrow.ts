@@ -28,6 +28,7 @@ export const STYLE_NARROW = `
   #daemons td.actions button { padding: 6px 12px; }
   #log-filter { flex: 1 1 160px; width: auto; min-width: 0; }
   #log-lines { height: 60vh; }
+  #term-box { height: 60vh; }
   #login { margin: 24px auto; padding: 18px; }
   #login form { flex-wrap: wrap; }
   dialog#help { min-width: 0; width: calc(100% - 24px); padding: 16px; }

@@ -51,6 +51,8 @@ const entry = (qualified: string, type: "running" | "stopped"): ApiDaemonEntry =
     source: nodePath.join(app, "supervisor.toml"),
     next_run: null,
     watch_problem: null,
+    pty: false,
+    stdin: "null",
   }
 }
 

@@ -30,6 +30,8 @@ export const entry = (
     source: null,
     next_run: null,
     watch_problem: null,
+    pty: false,
+    stdin: "null",
     ...more,
   }
 }

@@ -18,6 +18,7 @@ export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   disable: "Daemons",
   scale: "Daemons",
   send: "Daemons",
+  graph: "Daemons",
   status: "Daemons",
   list: "Daemons",
   run: "Daemons",

@@ -19,6 +19,7 @@ import {
   ToggleResults,
   WaitResult,
 } from "../../domain/CliOutput.js"
+import { DependencyGraph } from "../../domain/DependencyGraph.js"
 import { ExportOutput } from "../../domain/ExportOutput.js"
 import { LogStreamItem } from "../../domain/LogEntry.js"
 import { PresenceList } from "../../domain/Presence.js"
@@ -139,6 +140,16 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
     outputs: [json("the daemon typed into and how many bytes it was sent", InputResult)],
     long_help:
       'Types into a running daemon (docs/attach.md): the TEXT words joined by spaces, then the --keys (tmux\'s names: Enter, Tab, Escape, Up, C-c, M-x...), then Enter with --enter. A pty = true daemon reads them from its terminal (Enter is a carriage return, as a keyboard sends), a stdin = "pipe" daemon from its stdin (Enter is a newline). A daemon that reads nothing for 2 s is an error.',
+  },
+  graph: {
+    outputs: [
+      json(
+        "with --format json: the daemons drawn and their dependencies, each with its condition",
+        DependencyGraph,
+      ),
+    ],
+    long_help:
+      "Draws the dependency graph of the daemons configured here (or of the IDs given and what they depend on): each edge with the condition its dependent waits for (ready, completed, completed_once, started), each daemon with its status now. --format text is a tree from the daemons nothing depends on; mermaid and dot (Graphviz) paste into documents and renderers (docs/graph.md).",
   },
   status: { outputs: [json("the daemon, with its status flat in status_text", DaemonStatusOutput)] },
   list: { outputs: [json("every daemon, sorted by ID", DaemonList)] },

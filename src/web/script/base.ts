@@ -60,6 +60,7 @@ function showLogin() {
   clearTimeout(refreshTimer);
   stopEvents();
   closeLogs();
+  closeTerminal();
   rows.clear();
   lastList = null;
   cursorId = null;

@@ -1,4 +1,4 @@
-/** The keyboard shortcuts (docs/web.md): rows, actions, logs, the filter and the `?` list. */
+/** The keyboard shortcuts (docs/web.md): rows, actions, logs, the terminal, the filter and the `?` list. */
 export const KEYS = `
 const help = $("help");
 $("help-open").addEventListener("click", () => help.showModal());
@@ -28,6 +28,8 @@ const KEY_ACTIONS = { s: "start", x: "stop", r: "restart", e: "enable", d: "disa
 
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+  // every key typed in the terminal pane is the daemon's, Esc included
+  if (event.target instanceof Element && event.target.closest("#term-screen")) return;
   const key = event.key;
   if (key === "Escape") {
     if (help.open) return; // the dialog closes itself
@@ -42,6 +44,9 @@ document.addEventListener("keydown", (event) => {
   else if (KEY_ACTIONS[key]) cursorAction(KEY_ACTIONS[key]);
   else if (key === "l") {
     if (cursorId !== null) openLogs(cursorId);
+  } else if (key === "t") {
+    const row = cursorId === null ? undefined : rows.get(cursorId);
+    if (row && !row.terminal.hidden) openTerminal(row.id);
   } else if (key === "/") {
     if ($("logs").hidden && cursorId !== null) openLogs(cursorId);
     if (!$("logs").hidden) $("log-filter").focus();

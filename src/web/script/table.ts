@@ -90,7 +90,14 @@ function makeRow(id) {
     row.buttons[action] = b;
     row.actions.append(b);
   }
-  row.actions.append(row.result);
+  // not a command: opens the terminal pane (./terminal.ts) on the daemon's pseudo-terminal
+  row.terminal = el("button", { type: "button", textContent: "Terminal", title: "Attach to its terminal (t)" });
+  row.terminal.dataset.action = "terminal";
+  row.terminal.addEventListener("click", () => {
+    moveCursor(id);
+    openTerminal(id);
+  });
+  row.actions.append(row.terminal, row.result);
   row.tr.append(row.idCell, row.statusCell, row.pid, row.uptime, row.ports, row.cpu, row.memory, row.actions);
   return row;
 }
@@ -127,6 +134,7 @@ function fillRow(row, d) {
     b.hidden = !row.visible.includes(action);
     b.disabled = Boolean(row.busy);
   }
+  row.terminal.hidden = !attachable(d);
   row.tr.classList.toggle("selected", logId === row.id);
   row.tr.classList.toggle("cursor", cursorId === row.id);
 }
