@@ -137,10 +137,10 @@ export const App = ({ runtime, intervalMs, ui: startUi, status: startStatus, onA
   useEffect(() => {
     if (rows !== undefined && status.text === "connecting…") setStatus({ text: "", tone: "info" })
   }, [rows, status.text])
-  const selectedTarget = (u: UiState) => {
-    const sel = selection(all, u)
-    return sel.index >= 0 ? sel.shown[sel.index] : undefined
-  }
+  // Ink calls the input handler of an earlier render until its effect registers the new one, after
+  // the frame is drawn: a key typed in between reads the state of the latest render from here.
+  const latestView = useRef({ ui, all, tableRows })
+  latestView.current = { ui, all, tableRows }
 
   // the status line tells the result of the latest action: an earlier one that ends later is not shown
   const latest = useRef(0)
@@ -163,7 +163,8 @@ export const App = ({ runtime, intervalMs, ui: startUi, status: startStatus, onA
 
   // Keys typed faster than a render (or sent at once, as by tmux) arrive as one string: one action per key.
   const apply = (presses: ReadonlyArray<readonly [string, Key]>) => {
-    let u = ui
+    const { all, tableRows } = latestView.current
+    let u = latestView.current.ui
     for (const [input, key] of presses) {
       const keys =
         input.length > 1 && !key.ctrl && !key.meta && !input.startsWith("\u001b") ? [...input] : [input]
@@ -171,7 +172,8 @@ export const App = ({ runtime, intervalMs, ui: startUi, status: startStatus, onA
         const action = keyAction(u.mode, k, key, tableRows)
         if (action._tag === "Quit") return app.exit()
         if (action._tag === "Control" || action._tag === "Attach") {
-          const target = selectedTarget(u)
+          const sel = selection(all, u)
+          const target = sel.index >= 0 ? sel.shown[sel.index] : undefined
           if (target === undefined) setStatus({ text: "no daemon selected", tone: "error" })
           else if (action._tag === "Control") act(action.verb, target.id)
           else {
@@ -182,6 +184,7 @@ export const App = ({ runtime, intervalMs, ui: startUi, status: startStatus, onA
         } else u = reduce(u, action, all, tableRows)
       }
     }
+    latestView.current = { ...latestView.current, ui: u }
     setUi(u)
   }
 
