@@ -29,6 +29,7 @@ import { tuiCommand } from "./tui.js"
 import { printUsage } from "./usageCommand.js"
 import type { AnyCliCommand } from "./usageSpec/effectCli.js"
 import { webCommand } from "./web.js"
+import { whyCommand } from "./why.js"
 
 /** `supervisor usage`: the usage spec of this very tree (read when the command runs). */
 const usageCommand = Command.make("usage", {}, (): Effect.Effect<void> => printUsage(rootCommand)).pipe(
@@ -60,6 +61,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     statusCommand,
     listCommand,
     graphCommand,
+    whyCommand,
     logsCommand,
     attachCommand,
     eventsCommand,

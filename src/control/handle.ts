@@ -36,6 +36,7 @@ import type { StartOutcome } from "../domain/StartOutcome.js"
 import type { SupervisorShape } from "../supervisor/Supervisor.js"
 import { completedHere, endedWithSuccess } from "./completion.js"
 import { restartDependents } from "./dependents.js"
+import { makeExplain } from "./explain.js"
 import { makeInput } from "./input.js"
 import type { StartPlan } from "./plan.js"
 import { type LogSink, makeReads, type ReadDeps } from "./reads.js"
@@ -256,6 +257,7 @@ export const makeHandle = (deps: HandleDeps) => {
     })
   const scale = makeScale(deps, startIds)
   const typing = makeInput(deps)
+  const explain = makeExplain(deps)
 
   const toggle = (c: Enable | Disable) =>
     Effect.gen(function* () {
@@ -351,6 +353,7 @@ export const makeHandle = (deps: HandleDeps) => {
       Scale: scale,
       Input: typing.input,
       Resize: typing.resize,
+      Explain: explain,
       Logs: (c) => reads.logs(c, logSink),
       Tail: (c) => reads.tail(c, logSink),
       Settings: reads.settings,

@@ -18,6 +18,7 @@ import {
 import { CommandError } from "./CommandErrors.js"
 import { DaemonConfig } from "./DaemonConfig.js"
 import { DaemonDefinition } from "./DaemonDefinition.js"
+import { Explanation } from "./Explain.js"
 import { InstanceCount } from "./Instances.js"
 import { LogFilters } from "./LogFilters.js"
 import { Reason } from "./Reason.js"
@@ -288,6 +289,13 @@ export class Resize extends Schema.TaggedRequest<Resize>()("Resize", {
   },
 }) {}
 
+/** Why a daemon is not running or not ready (docs/why.md): its reasons, its dependencies' below. */
+export class Explain extends Schema.TaggedRequest<Explain>()("Explain", {
+  failure: CommandError,
+  success: Explanation,
+  payload: { id: Schema.String, from: Schema.optional(From), ...reason },
+}) {}
+
 /** Every command, by its `_tag`. */
 export const Command = Schema.Union(
   Start,
@@ -303,6 +311,7 @@ export const Command = Schema.Union(
   Scale,
   Input,
   Resize,
+  Explain,
   Logs,
   Tail,
   ReadSettings,

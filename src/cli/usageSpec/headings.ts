@@ -19,6 +19,7 @@ export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   scale: "Daemons",
   send: "Daemons",
   graph: "Daemons",
+  why: "Daemons",
   status: "Daemons",
   list: "Daemons",
   run: "Daemons",

@@ -20,6 +20,7 @@ import {
   WaitResult,
 } from "../../domain/CliOutput.js"
 import { DependencyGraph } from "../../domain/DependencyGraph.js"
+import { Explanation } from "../../domain/Explain.js"
 import { ExportOutput } from "../../domain/ExportOutput.js"
 import { LogStreamItem } from "../../domain/LogEntry.js"
 import { PresenceList } from "../../domain/Presence.js"
@@ -140,6 +141,11 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
     outputs: [json("the daemon typed into and how many bytes it was sent", InputResult)],
     long_help:
       'Types into a running daemon (docs/attach.md): the TEXT words joined by spaces, then the --keys (tmux\'s names: Enter, Tab, Escape, Up, C-c, M-x...), then Enter with --enter. A pty = true daemon reads them from its terminal (Enter is a carriage return, as a keyboard sends), a stdin = "pipe" daemon from its stdin (Enter is a newline). A daemon that reads nothing for 2 s is an error.',
+  },
+  why: {
+    outputs: [json("the daemon's status, whether it runs and is ready, and each reason", Explanation)],
+    long_help:
+      "Explains in plain words why a daemon is not running or not ready: a dependency it waits for (and, below it, why that one waits), the readiness check it waits for with its last output, how its last run ended and when it is retried, a limit that killed it, a disabled flag, a port another process holds (with that process). Exits 0 whatever it finds (docs/why.md).",
   },
   graph: {
     outputs: [
