@@ -120,6 +120,19 @@ const forgeExternal = {
   },
 }
 
+// `ws` (~55 KiB), for `supervisor attach` only (src/terminal/attachSession.ts): dist/ws.cjs,
+// required when a session opens; the other commands' bundle does not hold it.
+const wsExternal = {
+  name: "ws-external",
+  setup(b) {
+    b.onResolve({ filter: /^ws$/ }, () => ({ path: "ws", namespace: "ws-bundle" }))
+    b.onLoad({ filter: /.*/, namespace: "ws-bundle" }, () => ({
+      contents: 'module.exports = require(require("node:path").join(__dirname, "ws.cjs"))',
+      loader: "js",
+    }))
+  },
+}
+
 // xterm.js and its style sheet, for the web page's terminal pane (~0.5 MiB): dist/xterm.cjs holds
 // their texts, required when the page first asks for them, so a supervisor whose page opens no
 // terminal does not hold them. src/web/terminalAssets.ts reads them from node_modules; its exports
@@ -176,6 +189,7 @@ await build({
   entryPoints: [createRequire(import.meta.url).resolve("node-forge")],
   outfile: "dist/forge.cjs",
 })
+await build({ ...common, entryPoints: [wsPath], outfile: "dist/ws.cjs" })
 await build({
   ...common,
   entryPoints: ["src/mcp/server.ts"],
@@ -216,7 +230,7 @@ const result = await build({
   entryPoints: ["src/main.ts"],
   outfile: "dist/cli.cjs",
   define: { SUPERVISOR_ARGV_TABLES: JSON.stringify(await argvTables()) },
-  plugins: [stubs, hostExternal, mcpExternal, exportExternal, deepImports, lazyGlobals],
+  plugins: [stubs, hostExternal, mcpExternal, exportExternal, wsExternal, deepImports, lazyGlobals],
 })
 await build({
   ...common,

@@ -1,6 +1,7 @@
 import { type CliApp, Command } from "@effect/cli"
 import type { Effect } from "effect"
 import { runCommand, waitCommand } from "./adhoc.js"
+import { attachCommand } from "./attach.js"
 import { bootCommand } from "./boot.js"
 import { cleanCommand } from "./clean.js"
 import { completeCommand } from "./complete.js"
@@ -62,6 +63,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     graphCommand,
     whyCommand,
     logsCommand,
+    attachCommand,
     eventsCommand,
     runCommand,
     waitCommand,

@@ -122,6 +122,7 @@ const REMOTE_COMMANDS = new Set([
   "list",
   "status",
   "logs",
+  "attach",
   "start",
   "stop",
   "restart",

@@ -4,13 +4,18 @@ import { createElement as h, useCallback, useEffect, useMemo, useRef, useState }
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import { control, followLog, listDaemons, liveListing, type TuiRuntime } from "./connection.js"
 import { HelpScreen, helpLine } from "./help.js"
-import { initialUi, keyAction, reduce, selection, type Verb } from "./keys.js"
+import { initialUi, keyAction, reduce, selection, type UiState, type Verb } from "./keys.js"
 import { appendLog, type LogLine } from "./logBuffer.js"
 import { columnWidths, fitCell, HEADER, layout, type Row, ruleTitle, toRows, windowTop } from "./model.js"
 
 export interface AppProps {
   readonly runtime: TuiRuntime
   readonly intervalMs: number
+  /** The UI and status line to start with: the dashboard comes back from an attach as it was left. */
+  readonly ui?: UiState
+  readonly status?: Status
+  /** `a`: the dashboard ends, to give the terminal to an attach session on `id` (src/tui/main.ts). */
+  readonly onAttach: (id: string, ui: UiState) => void
 }
 
 /** What each verb says once done: `started proj/api`. */
@@ -22,7 +27,7 @@ const DONE: Readonly<Record<Verb, string>> = {
   disable: "disabled",
 }
 
-type Status = { readonly text: string; readonly tone: "info" | "ok" | "error" }
+export type Status = { readonly text: string; readonly tone: "info" | "ok" | "error" }
 
 /** The terminal's size, followed on resize. */
 const useSize = () => {
@@ -117,12 +122,12 @@ const useLog = (runtime: TuiRuntime, id: string | undefined, open: boolean) => {
 }
 
 /** The dashboard: title, table, log pane, status line, help line. */
-export const App = ({ runtime, intervalMs }: AppProps) => {
+export const App = ({ runtime, intervalMs, ui: startUi, status: startStatus, onAttach }: AppProps) => {
   const app = useApp()
   const { rows: terminalRows, columns } = useSize()
   const { rows, down, refresh } = useRows(runtime, intervalMs)
-  const [ui, setUi] = useState(initialUi)
-  const [status, setStatus] = useState<Status>({ text: "connecting…", tone: "info" })
+  const [ui, setUi] = useState(startUi ?? initialUi)
+  const [status, setStatus] = useState<Status>(startStatus ?? { text: "connecting…", tone: "info" })
   const all = rows ?? []
   const { shown, index } = selection(all, ui)
   const selected = index >= 0 ? shown[index] : undefined
@@ -132,6 +137,10 @@ export const App = ({ runtime, intervalMs }: AppProps) => {
   useEffect(() => {
     if (rows !== undefined && status.text === "connecting…") setStatus({ text: "", tone: "info" })
   }, [rows, status.text])
+  // Ink calls the input handler of an earlier render until its effect registers the new one, after
+  // the frame is drawn: a key typed in between reads the state of the latest render from here.
+  const latestView = useRef({ ui, all, tableRows })
+  latestView.current = { ui, all, tableRows }
 
   // the status line tells the result of the latest action: an earlier one that ends later is not shown
   const latest = useRef(0)
@@ -154,21 +163,28 @@ export const App = ({ runtime, intervalMs }: AppProps) => {
 
   // Keys typed faster than a render (or sent at once, as by tmux) arrive as one string: one action per key.
   const apply = (presses: ReadonlyArray<readonly [string, Key]>) => {
-    let u = ui
+    const { all, tableRows } = latestView.current
+    let u = latestView.current.ui
     for (const [input, key] of presses) {
       const keys =
         input.length > 1 && !key.ctrl && !key.meta && !input.startsWith("\u001b") ? [...input] : [input]
       for (const k of keys) {
         const action = keyAction(u.mode, k, key, tableRows)
         if (action._tag === "Quit") return app.exit()
-        if (action._tag === "Control") {
+        if (action._tag === "Control" || action._tag === "Attach") {
           const sel = selection(all, u)
           const target = sel.index >= 0 ? sel.shown[sel.index] : undefined
           if (target === undefined) setStatus({ text: "no daemon selected", tone: "error" })
-          else act(action.verb, target.id)
+          else if (action._tag === "Control") act(action.verb, target.id)
+          else {
+            // the keys after `a` are the attached daemon's: this dashboard ends here
+            onAttach(target.id, u)
+            return app.exit()
+          }
         } else u = reduce(u, action, all, tableRows)
       }
     }
+    latestView.current = { ...latestView.current, ui: u }
     setUi(u)
   }
 

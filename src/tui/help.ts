@@ -12,6 +12,7 @@ export const KEYS: ReadonlyArray<readonly [string, string]> = [
   ["r", "restart it"],
   ["e", "enable it"],
   ["d", "disable it"],
+  ["a", "attach to it (pty = true): its terminal, full-screen; Ctrl-] comes back"],
   ["/", "filter by ID or status: type, Enter keeps it, Esc clears it"],
   ["Enter  l", "show / hide the log pane (it follows the selected daemon)"],
   ["Esc", "clear the filter"],

@@ -8,6 +8,7 @@ export type Action =
   | { readonly _tag: "Move"; readonly by: number }
   | { readonly _tag: "MoveTo"; readonly to: "first" | "last" }
   | { readonly _tag: "Control"; readonly verb: Verb }
+  | { readonly _tag: "Attach" }
   | { readonly _tag: "ToggleLog" }
   | { readonly _tag: "FilterStart" }
   | { readonly _tag: "FilterType"; readonly text: string }
@@ -66,6 +67,7 @@ export const keyAction = (mode: Mode, input: string, key: KeyInfo, page: number)
   if (input === "/") return { _tag: "FilterStart" }
   if (input === "?") return { _tag: "Help" }
   if (input === "q") return { _tag: "Quit" }
+  if (input === "a") return { _tag: "Attach" }
   if (key.escape) return { _tag: "FilterCancel" }
   const verb = VERBS[input]
   return verb === undefined ? { _tag: "None" } : { _tag: "Control", verb }
@@ -89,7 +91,7 @@ export const selection = (rows: ReadonlyArray<Row>, ui: UiState) => {
   return { shown, index: shown.length === 0 ? -1 : Math.max(0, found) }
 }
 
-/** The state after `action` (Control and Quit are effects: App runs them; the state is unchanged). */
+/** The state after `action` (Control, Attach and Quit are effects: App runs them; the state is unchanged). */
 export const reduce = (ui: UiState, action: Action, rows: ReadonlyArray<Row>, height: number): UiState => {
   const { shown, index } = selection(rows, ui)
   const select = (i: number): UiState => {

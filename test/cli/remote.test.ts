@@ -72,6 +72,7 @@ describe("commands against a supervisor at a URL", () => {
       ["start", "web"],
       ["stop", "web"],
       ["tui"],
+      ["attach", "repl"],
       ["supervisor", "status"],
       ["--version"],
     ])

@@ -156,12 +156,13 @@ export interface Running {
 
 export const spawnCli = (
   args: ReadonlyArray<string>,
-  options: { cwd: string; env: Record<string, string> },
+  /** `stdin`: a pipe the test writes to (`child.stdin`); else /dev/null. */
+  options: { cwd: string; env: Record<string, string>; stdin?: boolean },
 ): Running => {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: options.cwd,
     env: options.env,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [options.stdin === true ? "pipe" : "ignore", "pipe", "pipe"],
   })
   let out = ""
   let err = ""

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process"
-import { BIN } from "./harness.js"
+import { BIN, waitFor } from "./harness.js"
 
 /** A command in a detached tmux session on a private socket: a real pseudo-terminal to drive. */
 export interface TmuxSession {
@@ -7,6 +7,8 @@ export interface TmuxSession {
   readonly capture: () => string
   /** `tmux send-keys`: key names (`Enter`, `Escape`, `Down`) or literal text. */
   readonly sendKeys: (...keys: ReadonlyArray<string>) => void
+  /** Resizes the window, as a user resizing the terminal: the program gets SIGWINCH. */
+  readonly resize: (width: number, height: number) => void
   readonly kill: () => void
 }
 
@@ -19,7 +21,8 @@ const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`
 export const tmuxCli = (
   name: string,
   args: ReadonlyArray<string>,
-  options: { cwd: string; env: Record<string, string>; width?: number; height?: number },
+  /** `after`: a shell command run once it exited, before the wait (`stty -a`: the terminal's modes). */
+  options: { cwd: string; env: Record<string, string>; width?: number; height?: number; after?: string },
 ): TmuxSession => {
   const tmux = (...a: ReadonlyArray<string>) =>
     spawnSync("tmux", ["-L", name, "-f", "/dev/null", ...a], {
@@ -31,7 +34,7 @@ export const tmuxCli = (
     "-e",
     `${k}=${v}`,
   ])
-  const command = `${[process.execPath, BIN, ...args].map(quote).join(" ")}; echo EXIT=$?; sleep 600`
+  const command = `${[process.execPath, BIN, ...args].map(quote).join(" ")}; echo EXIT=$?; ${options.after === undefined ? "" : `${options.after}; `}sleep 600`
   const started = tmux(
     "new-session",
     "-d",
@@ -52,8 +55,30 @@ export const tmuxCli = (
     sendKeys: (...keys) => {
       tmux("send-keys", "-t", name, ...keys)
     },
+    resize: (width, height) => {
+      const r = tmux("resize-window", "-t", name, "-x", String(width), "-y", String(height))
+      if (r.status !== 0) throw new Error(`tmux resize-window failed: ${r.stderr}`)
+    },
     kill: () => {
       tmux("kill-server")
     },
   }
 }
+
+/** The screen of `session` once `test` holds of it (polled, with a deadline); the last screen in the error. */
+export const screenWhere = (
+  session: TmuxSession,
+  what: string,
+  test: (text: string) => boolean,
+  timeout = 15_000,
+): Promise<string> =>
+  waitFor(
+    what,
+    () => {
+      const text = session.capture()
+      return test(text) ? text : undefined
+    },
+    { timeout },
+  ).catch((e: Error) => {
+    throw new Error(`${e.message}\nscreen:\n${session.capture()}`)
+  })

@@ -26,6 +26,7 @@ export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   wait: "Daemons",
   clean: "Daemons",
   logs: "Logs",
+  attach: "Daemons",
   events: "Logs",
   supervisor: "Supervisor",
   boot: "Supervisor",
