@@ -65,7 +65,16 @@ export const upRows = (
           ...(o.proxy_url === undefined ? {} : { proxy_url: o.proxy_url }),
         }
       case "AlreadyRunning":
-        return { ...row, pid: o.pid ?? pid }
+        // running but not ready yet: a start made before `up` is under way, and up did not wait for it
+        return entry?.status.type === "waiting"
+          ? {
+              ...row,
+              status: "not_ready",
+              pid: o.pid ?? pid,
+              message: "still starting: it was started before up, which does not wait for that start",
+              output: output.get(id) ?? [],
+            }
+          : { ...row, pid: o.pid ?? pid }
       case "StartFailed":
         return { ...row, message: o.message, output: o.output.slice(-LAST_LINES) }
       case "Disabled":

@@ -46,16 +46,16 @@ const timeoutOf = (o: UpOptions) =>
   })
 
 /**
- * The last log lines since `up` began of the daemons still starting, by ID (none for a daemon
- * that never ran).
+ * The last log lines of the daemons still starting, by ID (none for a daemon that never ran):
+ * since `sinceOf(id)` when given (those `up` started: not an earlier run's lines).
  */
-const lastLines = (ids: ReadonlyArray<string>, since: number, from: Here) =>
+const lastLines = (ids: ReadonlyArray<string>, sinceOf: (id: string) => number | undefined, from: Here) =>
   Effect.forEach(ids, (id) =>
     sendCommand(
       new Logs({
         selection: { ids: [id], all: false, ...(from === undefined ? {} : { from }) },
         lines: LAST_LINES,
-        since,
+        ...(sinceOf(id) === undefined ? {} : { since: sinceOf(id) }),
         raw: true,
         reason: "cli",
       }),
@@ -100,15 +100,19 @@ export const up = (o: UpOptions) =>
             })
           }
           const wait = waited.value
+          const known = yield* knownDaemons
+          const starting = (id: string) =>
+            known.some((k) => k.id.qualified === id && k.status.type === "waiting")
           const pending = wait.ids.filter((id) => {
             const s = wait.settled.get(id)
-            return s === undefined || s.outcome._tag === "Interrupted"
+            return s === undefined || s.outcome._tag === "Interrupted" || starting(id)
           })
-          const output = yield* lastLines(pending, wait.began, from)
+          const ranBefore = (id: string) => wait.settled.get(id)?.outcome._tag === "AlreadyRunning"
+          const output = yield* lastLines(pending, (id) => (ranBefore(id) ? undefined : wait.began), from)
           const ended = wait.timedOut
             ? `not ready when the wait timed out (--timeout ${Option.getOrElse(o.timeout, () => "")})`
             : "not ready when up stopped waiting (--exit-on-failure)"
-          const daemons = upRows(wait, yield* knownDaemons, output, ended)
+          const daemons = upRows(wait, known, output, ended)
           const code = upStatus(daemons, wait.settled, wait.timedOut)
           // what up started (not what ran before it), stopped dependents first
           const started = daemons
