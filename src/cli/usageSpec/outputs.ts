@@ -134,7 +134,11 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
       ),
     ],
     exit_codes: [
-      { code: Status.failure, description: "a daemon failed, is disabled, or was stopped while starting" },
+      {
+        code: Status.failure,
+        description:
+          "a daemon failed, is disabled, was stopped while starting or is still starting from an earlier start; or another failure (the message is on stderr)",
+      },
       {
         code: READY_TIMEOUT_STATUS,
         description: "a daemon did not become ready in time (its readiness timeout, or --timeout)",
