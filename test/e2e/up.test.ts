@@ -10,7 +10,16 @@ import { Schema } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { StopResults, UpSummary } from "../../src/domain/CliOutput.js"
 import { commandCount } from "./commandCounts.js"
-import { type DaemonSandbox, daemonPids, freePort, makeDaemonSandbox, tableRow } from "./harness.js"
+import {
+  BIN,
+  type DaemonSandbox,
+  daemonPids,
+  freePort,
+  makeDaemonSandbox,
+  onTerminal,
+  tableRow,
+  waitFor,
+} from "./harness.js"
 
 const T = 60_000
 const strict = { onExcessProperty: "error" } as const
@@ -213,6 +222,30 @@ ${BAD}`)
       expect(summary.stopped).toContainEqual({ id: "app/db", was_running: true, killed: false })
       expect(summary.stopped.map((s) => s.id).sort()).toEqual(["app/bad", "app/db", "app/web"])
       expect(daemonPids(sb.stateDir)).toEqual([])
+    },
+    T,
+  )
+
+  it(
+    "on a terminal: the spinner while it waits, then the summary",
+    async () => {
+      const dir = project(`
+[daemons.gated]
+run = "while [ ! -e go ]; do sleep 0.1; done; echo up; exec sleep 300"
+ready_output = "^up$"
+`)
+      const term = onTerminal([process.execPath, BIN, "up"], { cwd: dir, env: sb.env })
+      try {
+        await waitFor("the spinner of gated", () =>
+          /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] app\/gated waiting for output matching/.test(term.output()),
+        )
+        writeFileSync(join(dir, "go"), "")
+        expect(await term.exited, term.output()).toBe(0)
+        expect(term.output()).toMatch(/app\/gated +ready +\d+\.\ds/)
+        expect(term.output()).toContain("✓ 1 daemon is up after")
+      } finally {
+        term.kill()
+      }
     },
     T,
   )

@@ -2,6 +2,7 @@ import { Console, Effect, Either, Option } from "effect"
 import { StopResults, UpSummary, type UpSummary as UpSummaryType } from "../../domain/CliOutput.js"
 import { Logs, type Selection, Start, Stop } from "../../domain/Command.js"
 import { UsageError } from "../../domain/CommandErrors.js"
+import { isActive } from "../../domain/DaemonStatus.js"
 import { parseHumanDuration } from "../../domain/HumanDuration.js"
 import type { DownOptions, UpOptions } from "../args/up.js"
 import { sendCommand } from "../commandClient.js"
@@ -65,6 +66,30 @@ const lastLines = (ids: ReadonlyArray<string>, sinceOf: (id: string) => number |
     ),
   ).pipe(Effect.map((pairs) => new Map<string, ReadonlyArray<string>>(pairs)))
 
+/**
+ * Stops what `up` started, dependents first. The supervisor ends its start when `up` leaves the
+ * event stream, but a daemon it was spawning at that moment may appear after the first stop: what
+ * of `ids` still runs then is stopped once more, and each daemon is reported by its last result.
+ */
+const stopStarted = (ids: ReadonlyArray<string>, from: Here) =>
+  Effect.gen(function* () {
+    const stop = (some: ReadonlyArray<string>) =>
+      sendCommand(
+        new Stop({
+          selection: { ids: some, all: false, ...(from === undefined ? {} : { from }) },
+          reason: "cli",
+        }),
+      )
+    const first = yield* stop(ids)
+    const left = (yield* knownDaemons)
+      .filter((k) => ids.includes(k.id.qualified) && isActive(k))
+      .map((k) => k.id.qualified)
+    if (left.length === 0) return first
+    const again = yield* stop(left)
+    const latest = new Map([...first, ...again.filter((r) => r.was_running)].map((r) => [r.id, r] as const))
+    return [...latest.values()]
+  })
+
 /** `supervisor up`: starts the daemons, waits until all are ready, prints the summary. */
 export const up = (o: UpOptions) =>
   handleErrors(
@@ -119,14 +144,7 @@ export const up = (o: UpOptions) =>
             .filter((d) => d.status !== "running" && d.status !== "disabled")
             .map((d) => d.id)
           const stopped =
-            code !== 0 && o.exitOnFailure && started.length > 0
-              ? yield* sendCommand(
-                  new Stop({
-                    selection: { ids: started, all: false, ...(from === undefined ? {} : { from }) },
-                    reason: "cli",
-                  }),
-                )
-              : []
+            code !== 0 && o.exitOnFailure && started.length > 0 ? yield* stopStarted(started, from) : []
           const summary: UpSummaryType = {
             ok: code === 0,
             elapsed_ms: Math.max(0, Math.round(wait.elapsedMs)),
