@@ -26,6 +26,7 @@ import { settingsCommand } from "./settings.js"
 import { activateCommand, cdCommand, projectCommand } from "./shell.js"
 import { specCommand } from "./spec.js"
 import { tuiCommand } from "./tui.js"
+import { ciCommands } from "./up.js"
 import { printUsage } from "./usageCommand.js"
 import type { AnyCliCommand } from "./usageSpec/effectCli.js"
 import { webCommand } from "./web.js"
@@ -54,6 +55,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     startCommand,
     stopCommand,
     restartCommand,
+    ...ciCommands,
     enableCommand,
     disableCommand,
     scaleCommand,

@@ -1,6 +1,7 @@
 import { Console, Effect } from "effect"
 import type { StartingCommand, WaitMode } from "../domain/Command.js"
 import type { CommandError } from "../domain/CommandErrors.js"
+import type { StartProgress } from "../domain/StartEvent.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import { type Spinner, startSpinner } from "../terminal/spinner.js"
 import { outcomeReportLine, waitingLine } from "../terminal/startText.js"
@@ -20,12 +21,15 @@ const transcript = (command: StartingCommand) =>
     return (line.stream === "stderr" ? Console.error : Console.log)(line.text)
   })
 
+/** Hears each event of a start as it comes, besides what the display makes of it. */
+export type StartObserver = (event: StartProgress, index: number) => Effect.Effect<void>
+
 /**
  * A start on a terminal (stderr): the spinner (spinner.ts) drawn from the first event (what the
  * start waits for, as the supervisor planned it), then moved by each event; erased before the
- * outcome lines. No spinner when the start waits for nothing.
+ * outcome lines, or when the start is interrupted. No spinner when the start waits for nothing.
  */
-const withSpinner = (command: StartingCommand) =>
+export const withSpinner = (command: StartingCommand, observe: StartObserver = () => Effect.void) =>
   Effect.acquireUseRelease(
     Effect.sync(() => ({ spinner: undefined as Spinner | undefined })),
     (state) =>
@@ -34,7 +38,7 @@ const withSpinner = (command: StartingCommand) =>
           if (index === 0 && "waiting" in event)
             state.spinner = event.waiting.length > 0 ? startSpinner(event.waiting) : undefined
           else state.spinner?.update(event)
-        }),
+        }).pipe(Effect.zipRight(observe(event, index))),
       ),
     (state) => Effect.sync(() => state.spinner?.stop()),
   )

@@ -27,6 +27,54 @@ export type StopResult = typeof StopResult.Type
 /** `stop`: one result per daemon, in the order they were stopped. */
 export const StopResults = Schema.Array(StopResult)
 
+/**
+ * Where a daemon stands at the end of `up`: `ready`, `running` (it ran before `up`), `completed`
+ * (a one-shot task that exited 0), `failed`, `not_ready` (still starting when the wait ended),
+ * `disabled`, `stopped` (stopped while starting).
+ */
+export const UpStatus = Schema.Literal(
+  "ready",
+  "running",
+  "completed",
+  "failed",
+  "not_ready",
+  "disabled",
+  "stopped",
+)
+export type UpStatus = typeof UpStatus.Type
+
+/** One row of the summary of `up`. */
+export const UpDaemon = Schema.Struct({
+  id: Schema.String,
+  status: UpStatus,
+  /** Milliseconds from the start of `up` until it was ready or completed; null otherwise. */
+  ready_ms: Schema.NullOr(Schema.NonNegativeInt),
+  pid: Schema.NullOr(Schema.Int),
+  /** The ports it was given (after any bump). */
+  ports: Schema.Array(Schema.Int),
+  /** Its address through the reverse proxy, when a slug names it and the proxy is enabled. */
+  proxy_url: Schema.optional(Schema.String),
+  /** Why it is not ready: the failure's message, or that the wait ended first. */
+  message: Schema.optional(Schema.String),
+  /** Its last output lines, for a daemon that is neither ready nor running nor completed. */
+  output: Schema.Array(Schema.String),
+}).annotations({ identifier: "UpDaemon" })
+export type UpDaemon = typeof UpDaemon.Type
+
+/**
+ * `up --json`: whether every daemon is ready (or completed), how long `up` waited, whether
+ * `--timeout` ended the wait, each daemon's row in start order, and what `--exit-on-failure`
+ * stopped (dependents first).
+ */
+export const UpSummary = Schema.Struct({
+  ok: Schema.Boolean,
+  elapsed_ms: Schema.NonNegativeInt,
+  timed_out: Schema.Boolean,
+  daemons: Schema.Array(UpDaemon),
+  stopped: Schema.Array(StopResult),
+}).annotations({ identifier: "UpSummary" })
+export type UpSummary = typeof UpSummary.Type
+
 /** `scale`: the daemon, its count before and now, the instances started and those stopped. */
 export const ScaleResult = Schema.Struct({
   daemon: Schema.String.annotations({ description: "The qualified ID of the daemon scaled" }),

@@ -75,6 +75,7 @@ interface Run {
 const VARIANTS: ReadonlyArray<Run> = [
   { path: "start", output: "json", args: ["start", "crash", "--json"], cwd: () => app, status: 1 },
   { path: "stop", output: "json", args: ["stop", "never", "web", "--json"], cwd: () => app, status: 0 },
+  { path: "up", output: "json", args: ["up", "crash", "--json"], cwd: () => app, status: 1 },
   { path: "logs", output: "cleared", args: ["logs", "once", "--clear", "--json"], cwd: () => app, status: 0 },
   { path: "config show", output: "json", args: ["config", "show", "--json"], cwd: () => broken, status: 1 },
   {

@@ -106,7 +106,7 @@ export const start = (o: StartOptions) =>
   )
 
 /** The line of one stop result. */
-const stopLine = (r: StopResult) =>
+export const stopLine = (r: StopResult) =>
   !r.was_running
     ? `${dim("•")} ${cyan(r.id)} was not running`
     : r.killed

@@ -14,6 +14,8 @@ export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   start: "Daemons",
   stop: "Daemons",
   restart: "Daemons",
+  up: "Daemons",
+  down: "Daemons",
   enable: "Daemons",
   disable: "Daemons",
   scale: "Daemons",

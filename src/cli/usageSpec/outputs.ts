@@ -17,6 +17,7 @@ import {
   StopResults,
   SupervisorStatus,
   ToggleResults,
+  UpSummary,
   WaitResult,
 } from "../../domain/CliOutput.js"
 import { DependencyGraph } from "../../domain/DependencyGraph.js"
@@ -127,6 +128,32 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
   start: { outputs: [startOutcomes], exit_codes: [READY_TIMEOUT] },
   stop: { outputs: [json("one result per daemon, in the order they were stopped", StopResults)] },
   restart: { outputs: [startOutcomes], exit_codes: [READY_TIMEOUT] },
+  up: {
+    outputs: [
+      json(
+        "the summary: whether all are up, the time waited, each daemon's status, time to ready, ports and last output lines, and what --exit-on-failure stopped",
+        UpSummary,
+      ),
+    ],
+    exit_codes: [
+      {
+        code: Status.failure,
+        description:
+          "a daemon failed, is disabled, was stopped while starting or is still starting from an earlier start; or another failure (the message is on stderr)",
+      },
+      {
+        code: READY_TIMEOUT_STATUS,
+        description: "a daemon did not become ready in time (its readiness timeout, or --timeout)",
+      },
+    ],
+    long_help:
+      "Starts the daemons as `start` does (the IDs given, `--all`, or without either the daemons of the project's files), dependencies first, and waits until each is ready or has completed; `--timeout` bounds the whole wait. Then prints a summary: each daemon's status, time to ready, ports, and for one that is not up why and its last output lines. Exits 0 only when every daemon is up. `--exit-on-failure` stops what `up` started as soon as a daemon fails. See docs/ci.md.",
+  },
+  down: {
+    outputs: [json("one result per daemon, in the order they were stopped", StopResults)],
+    long_help:
+      "Stops the daemons of the project's files that run (or the IDs given), dependents before their dependencies. See docs/ci.md.",
+  },
   enable: { outputs: [json("the daemons enabled", ToggleResults)] },
   disable: { outputs: [json("the daemons disabled", ToggleResults)] },
   scale: {
