@@ -44,12 +44,27 @@ run = "exec sleep 300"
 [daemons.crash]
 run = "echo oops; exit 3"
 ready_delay = 1
+
+[daemons.typist]
+run = "exec cat"
+stdin = "pipe"
+ready_delay = 0
 `
 
 /** Positional arguments by name: what to give a command that takes one. */
 const ARG_SAMPLES: Record<string, (path: string) => ReadonlyArray<string>> = {
   // `run` takes an ad-hoc daemon (no configured ID) and its command after `--`
-  id: (path) => [path === "run" ? "app/adhoc" : path === "scale" ? "app/pool" : "app/once"],
+  id: (path) => [
+    path === "run"
+      ? "app/adhoc"
+      : path === "scale"
+        ? "app/pool"
+        : path === "send"
+          ? "app/typist"
+          : "app/once",
+  ],
+  // `send app/typist hello`
+  text: () => ["hello"],
   // `scale app/pool 2`
   count: () => ["2"],
   command: (path) => (path === "run" ? ["--", "sh", "-c", "exit 0"] : []),
@@ -158,7 +173,7 @@ beforeAll(() => {
   procfile = join(sb.root, "Procfile")
   writeFileSync(procfile, "web: exec node server.js\n")
   expect(sb.cli(["supervisor", "start"], app).status).toBe(0)
-  const started = sb.cli(["start", "web"], app)
+  const started = sb.cli(["start", "web", "typist"], app)
   expect(started.status, started.stderr).toBe(0)
 }, T)
 afterAll(() => sb.destroy())
