@@ -3,6 +3,7 @@ import { Schema } from "effect"
 import { NamespaceEntry } from "../domain/ApiNamespaces.js"
 import {
   CleanResult,
+  InputResult,
   LogLines,
   ScaleResult,
   StartOutcomes,
@@ -14,10 +15,12 @@ import { Command, DependentRestarts } from "../domain/Command.js"
 import {
   ConfigUnusable,
   DaemonNotFound,
+  InputRefused,
   NothingSelected,
   UnknownDaemon,
   UsageError,
 } from "../domain/CommandErrors.js"
+import { Explanation } from "../domain/Explain.js"
 import { SettingList } from "../domain/SettingsOutput.js"
 
 /** A body that is no command: not JSON, an unknown `_tag`, or wrong fields (the message says which). */
@@ -40,6 +43,10 @@ export const CommandAnswer = Schema.Union(
   SettingList,
   Schema.Array(NamespaceEntry),
   DependentRestarts,
+  InputResult,
+  Explanation,
+  // Resize
+  Schema.Struct({ id: Schema.String }),
 ).annotations({
   identifier: "CommandAnswer",
   description:
@@ -61,6 +68,7 @@ export class CommandsGroup extends HttpApiGroup.make("commands")
       .addError(UnknownDaemon, { status: 404 })
       .addError(DaemonNotFound, { status: 404 })
       .addError(NothingSelected, { status: 409 })
+      .addError(InputRefused, { status: 409 })
       .addError(ConfigUnusable, { status: 422 }),
   )
   .prefix("/api") {}

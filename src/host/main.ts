@@ -30,7 +30,7 @@ export const hostMain = (options: {
   const failed = Effect.sync(() => options.exit(1))
   const replaced =
     options.force === true
-      ? Effect.promise(() => replaceRunning(statePaths(dir).socket))
+      ? Effect.promise(() => replaceRunning(statePaths(dir).socket, statePaths(dir).dir))
       : Effect.succeed(false)
   return replaced
     .pipe(

@@ -3,6 +3,7 @@
 // that this one adopts them. Plain Node: the host bundle loads no client.
 import * as http from "node:http"
 import * as net from "node:net"
+import { lockIsHeld } from "./lockName.js"
 
 const accepts = (socket: string) =>
   new Promise<boolean>((resolve) => {
@@ -14,8 +15,11 @@ const accepts = (socket: string) =>
     c.once("error", () => resolve(false))
   })
 
-/** Asks the supervisor on `socket` to leave, then waits until it no longer answers (30 s at most). */
-export const replaceRunning = async (socket: string): Promise<boolean> => {
+/**
+ * Asks the supervisor on `socket` to leave, then waits until it is gone: its API closes first,
+ * its lock (src/host/lock.ts) only when the process ends (30 s at most in all).
+ */
+export const replaceRunning = async (socket: string, stateDir: string): Promise<boolean> => {
   if (!(await accepts(socket))) return false
   await new Promise<void>((resolve) => {
     const req = http.request(
@@ -34,6 +38,7 @@ export const replaceRunning = async (socket: string): Promise<boolean> => {
     req.end()
   })
   const deadline = Date.now() + 30_000
-  while (Date.now() < deadline && (await accepts(socket))) await new Promise((r) => setTimeout(r, 50))
+  while (Date.now() < deadline && ((await accepts(socket)) || (await lockIsHeld(stateDir))))
+    await new Promise((r) => setTimeout(r, 50))
   return true
 }

@@ -24,6 +24,11 @@ ready_delay = 0.2
 [daemons.never]
 run = "exec sleep 300"
 ready_output = { pattern = "ready", timeout = "300ms" }
+
+[daemons.reader]
+run = "exec python3 -u -c 'import sys\\nfor l in sys.stdin: print(\\"got\\", l.strip())'"
+stdin = "pipe"
+ready_delay = 0.1
 `
 
 describe("supervisor mcp", () => {
@@ -63,6 +68,7 @@ describe("supervisor mcp", () => {
           "logs",
           "restart",
           "scale",
+          "send_input",
           "start",
           "status",
           "stop",
@@ -132,6 +138,25 @@ describe("supervisor mcp", () => {
       const stopped = await call("stop", { ids: ["web"] })
       expect(stopped.structuredContent.results).toEqual([{ id: "app/web", was_running: true, killed: false }])
       await waitFor("the daemon gone", () => pid !== undefined && !isAlive(pid))
+    },
+    T,
+  )
+
+  it(
+    "types into a daemon that reads its stdin (send_input); one that reads none is a tool error",
+    async () => {
+      expect((await call("start", { ids: ["reader"] })).isError).toBeFalsy()
+      const sent = await call("send_input", { id: "reader", text: "hello", enter: true })
+      expect(sent.isError, sent.content[0]?.text).toBeFalsy()
+      expect(sent.structuredContent).toEqual({ id: "app/reader", bytes: 6 })
+      await waitFor("the daemon's answer", async () => {
+        const r = await call("logs", { ids: ["reader"], grep: ["got hello"] })
+        return (r.structuredContent.lines as Array<unknown>).length > 0 ? true : undefined
+      })
+      expect((await call("start", { ids: ["web"] })).isError).toBeFalsy()
+      const refused = await call("send_input", { id: "web", text: "x" })
+      expect(refused.isError).toBe(true)
+      expect(refused.content[0]?.text).toContain("set pty = true")
     },
     T,
   )
