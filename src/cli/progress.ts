@@ -13,12 +13,18 @@ import { sendCommand, streamCommand } from "./commandClient.js"
  * is spawned, each outcome as it settles. The first event (the upfront waiting list) is the
  * spinner's, not the transcript's.
  */
-const transcript = (command: StartingCommand) =>
+const transcript = (command: StartingCommand, observe: StartObserver) =>
   streamCommand(command, (event, index) => {
-    if ("waiting" in event)
-      return index === 0 ? Effect.void : Effect.forEach(event.waiting, (w) => Console.log(waitingLine(w)))
-    const line = outcomeReportLine(event.outcome)
-    return (line.stream === "stderr" ? Console.error : Console.log)(line.text)
+    const shown =
+      "waiting" in event
+        ? index === 0
+          ? Effect.void
+          : Effect.forEach(event.waiting, (w) => Console.log(waitingLine(w)))
+        : (() => {
+            const line = outcomeReportLine(event.outcome)
+            return (line.stream === "stderr" ? Console.error : Console.log)(line.text)
+          })()
+    return Effect.zipRight(shown, observe(event, index))
   })
 
 /** Hears each event of a start as it comes, besides what the display makes of it. */
@@ -52,15 +58,19 @@ export const withSpinner = (command: StartingCommand, observe: StartObserver = (
 export const startWithProgress = (
   command: (wait: WaitMode) => StartingCommand,
   options: { readonly json: boolean; readonly quiet: boolean },
+  /** Hears every event (`start --timings`): the start then follows its events in every mode. */
+  observe?: StartObserver,
 ): Effect.Effect<
   { readonly outcomes: ReadonlyArray<StartOutcome>; readonly printed: boolean },
   CommandError,
   SupervisorClient
 > =>
   Effect.gen(function* () {
+    if ((options.json || options.quiet) && observe !== undefined)
+      return { outcomes: yield* streamCommand(command("events"), observe), printed: false }
     if (options.json || options.quiet)
       return { outcomes: yield* sendCommand(command("ready")), printed: false }
     if (process.stderr.isTTY !== true)
-      return { outcomes: yield* transcript(command("events")), printed: true }
-    return { outcomes: yield* withSpinner(command("events")), printed: false }
+      return { outcomes: yield* transcript(command("events"), observe ?? (() => Effect.void)), printed: true }
+    return { outcomes: yield* withSpinner(command("events"), observe), printed: false }
   })

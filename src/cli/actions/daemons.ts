@@ -2,6 +2,7 @@ import { Console, Effect, Option } from "effect"
 import { scopeOf } from "../../control/selection.js"
 import { StartOutcomes, type StopResult, StopResults, ToggleResults } from "../../domain/CliOutput.js"
 import { Disable, Enable, type Overrides, Restart, Start, Stop } from "../../domain/Command.js"
+import type { StartProgress } from "../../domain/StartEvent.js"
 import type { RestartOptions, StartOptions, StopOptions, ToggleOptions } from "../args/daemons.js"
 import { sendCommand } from "../commandClient.js"
 import { type Here, here, selectionOf } from "../commandSelection.js"
@@ -13,6 +14,7 @@ import { readyOverrides } from "../readyFlags.js"
 import { isRemote } from "../remote.js"
 import { handleErrors, loadHere, withClient } from "../session.js"
 import { reportStart } from "../startReport.js"
+import { timingLines, timingRecorder } from "../timings.js"
 import { remoteSelection, type SelectionFlags } from "./remoteDaemons.js"
 
 // start, stop, restart, enable and disable: each sends its command (src/domain/Command.ts) with
@@ -62,16 +64,31 @@ const target = (verb: string, o: SelectionFlags, extra: ReadonlyArray<string>, w
 
 /** Runs a start or restart: the outcomes reported, or `nothing` for an empty selection. */
 const startOrRestart = (
-  o: { readonly json: boolean; readonly quiet: boolean },
+  o: { readonly json: boolean; readonly quiet: boolean; readonly timings?: boolean },
   command: (wait: Start["wait"]) => Start | Restart,
   nothing: Effect.Effect<void>,
 ) =>
-  startWithProgress(command, o).pipe(
-    Effect.flatMap((started) => reportStart(started, o)),
-    Effect.catchTag("NothingSelected", () =>
-      o.json ? printJson(StartOutcomes, []) : o.quiet ? Effect.void : nothing,
-    ),
-  )
+  Effect.suspend(() => {
+    const recorder = o.timings === true ? timingRecorder(Date.now()) : undefined
+    const observe =
+      recorder === undefined
+        ? undefined
+        : (event: StartProgress, index: number) => Effect.sync(() => recorder.hear(event, index, Date.now()))
+    return startWithProgress(command, o, observe).pipe(
+      Effect.flatMap((started) => reportStart(started, o)),
+      // after the report, whatever its exit status: a failed start's timings tell the most
+      Effect.ensuring(
+        recorder === undefined
+          ? Effect.void
+          : Effect.suspend(() =>
+              Effect.forEach(timingLines(recorder.result()), (l) => Console.error(l), { discard: true }),
+            ),
+      ),
+      Effect.catchTag("NothingSelected", () =>
+        o.json ? printJson(StartOutcomes, []) : o.quiet ? Effect.void : nothing,
+      ),
+    )
+  })
 
 /** `supervisor start`: starts daemons and waits until they are ready. */
 export const start = (o: StartOptions) =>
