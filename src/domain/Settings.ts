@@ -102,6 +102,13 @@ export const WebSettings = Schema.Struct({
   auto_start: setting(Schema.Boolean, false, "Serve the web UI and HTTP API when the supervisor starts"),
   bind_address: setting(Schema.String, "127.0.0.1", "Address of the web UI listener; keep it on loopback"),
   bind_port: setting(BindPort, 3120, "Port of the web UI listener; 0 picks a free one"),
+  port_attempts: setting(
+    Schema.Int.pipe(Schema.between(1, 100)).annotations({
+      message: () => ({ message: "expected a whole number from 1 to 100", override: true }),
+    }),
+    10,
+    "How many ports the listener tries when bind_port is busy: bind_port, then the next ones (1: bind_port only)",
+  ),
   allow_non_loopback: setting(Schema.Boolean, false, "Allow binding a non-loopback address (plain HTTP!)"),
   base_path: setting(
     Schema.String.pipe(
@@ -123,6 +130,13 @@ export const ApiSettings = Schema.Struct({
   ),
   bind_address: setting(Schema.String, "127.0.0.1", "Address of the API listener; keep it on loopback"),
   bind_port: setting(BindPort, 3121, "Port of the API-only listener; 0 picks a free one"),
+  port_attempts: setting(
+    Schema.Int.pipe(Schema.between(1, 100)).annotations({
+      message: () => ({ message: "expected a whole number from 1 to 100", override: true }),
+    }),
+    10,
+    "How many ports the listener tries when bind_port is busy: bind_port, then the next ones (1: bind_port only)",
+  ),
   allow_non_loopback: setting(Schema.Boolean, false, "Allow binding a non-loopback address (plain HTTP!)"),
   tls: setting(
     Schema.Boolean,

@@ -22,6 +22,8 @@ export interface ListenerPlan {
   readonly basePath: string
   /** HTTPS with a certificate of the local CA (`settings.api.tls`); the web UI listener is plain. */
   readonly tls: boolean
+  /** How many ports it tries when its port is busy (`settings.<kind>.port_attempts`). */
+  readonly portAttempts: number
 }
 
 /** A port named by an environment variable; undefined when it is unset or empty. */
@@ -64,6 +66,7 @@ export const listenerPlans = (
         allowNonLoopback: settings.web.allow_non_loopback,
         basePath,
         tls: false,
+        portAttempts: settings.web.port_attempts,
       })
     } else if (settings.web.auto_start)
       plans.push({
@@ -73,6 +76,7 @@ export const listenerPlans = (
         allowNonLoopback: settings.web.allow_non_loopback,
         basePath,
         tls: false,
+        portAttempts: settings.web.port_attempts,
       })
     const apiPort = yield* portFromEnv(env, "SUPERVISOR_API_PORT")
     if (apiPort !== undefined || settings.api.auto_start)
@@ -83,6 +87,7 @@ export const listenerPlans = (
         allowNonLoopback: settings.api.allow_non_loopback,
         basePath: "",
         tls: settings.api.tls,
+        portAttempts: settings.api.port_attempts,
       })
     // HTTPS may listen anywhere: the refusal is of the token sent in the clear
     for (const p of plans)
@@ -137,7 +142,7 @@ export const tcpListeners = (
           tls: tls !== undefined,
           cookie: SESSION_COOKIE,
         })
-        const bound = yield* listen(handler, plan.address, plan.port, tls, upgrade)
+        const bound = yield* listen(handler, plan.address, plan.port, tls, upgrade, plan.portAttempts)
         hosts = allowedHosts(plan.address, bound.port, tls !== undefined)
         const url = `${bound.url}${plan.basePath}`
         yield* Ref.update(host.listeners, (l) => ({ ...l, [plan.kind]: url }))

@@ -6,7 +6,7 @@ import { Data, Effect } from "effect"
 import { jsonClientErrors } from "../api/clientErrors.js"
 import { withUpgrades } from "./upgrades.js"
 
-/** How many ports a listener tries (the configured one, then the next ones) when one is busy. */
+/** How many ports a listener tries (the configured one, then the next ones) when one is busy, by default. */
 export const PORT_ATTEMPTS = 10
 
 export class ListenError extends Data.TaggedError("ListenError")<{ readonly message: string }> {}
@@ -55,7 +55,7 @@ const listenOnce = (server: Server, host: string, port: number) =>
 
 /**
  * A Node HTTP server on `host:port` running `handler`, closed with the scope; HTTPS with `tls`'s
- * key and certificate. A busy port moves on to the next ones (PORT_ATTEMPTS in all); port 0 lets
+ * key and certificate. A busy port moves on to the next ones (`portAttempts` in all); port 0 lets
  * the OS pick. Resolves the bound port.
  */
 export const listen = (
@@ -64,6 +64,7 @@ export const listen = (
   port: number,
   tls?: { readonly key: string; readonly cert: string },
   upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void,
+  portAttempts = PORT_ATTEMPTS,
 ) =>
   Effect.acquireRelease(
     Effect.tryPromise({
@@ -74,7 +75,7 @@ export const listen = (
             : createHttpsServer({ key: tls.key, cert: tls.cert }, handler),
         )
         const server = upgrade === undefined ? created : withUpgrades(created, upgrade)
-        const attempts = port === 0 ? 1 : PORT_ATTEMPTS
+        const attempts = port === 0 ? 1 : portAttempts
         let last: unknown
         for (let i = 0; i < attempts && port + i <= 65535; i++) {
           try {
@@ -91,7 +92,9 @@ export const listen = (
         return new ListenError({
           message:
             code === "EADDRINUSE"
-              ? `ports ${port} to ${Math.min(port + PORT_ATTEMPTS - 1, 65535)} on ${host} are all in use; choose another port (0 picks a free one)`
+              ? portAttempts === 1 || port === 0
+                ? `port ${port} on ${host} is in use; choose another port (0 picks a free one), or let the listener try the next ones (port_attempts)`
+                : `ports ${port} to ${Math.min(port + portAttempts - 1, 65535)} on ${host} are all in use; choose another port (0 picks a free one)`
               : `cannot listen on ${withPort(host, port)}: ${e instanceof Error ? e.message : String(e)}`,
         })
       },

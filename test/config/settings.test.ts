@@ -25,6 +25,7 @@ describe("settings", () => {
       auto_start: false,
       bind_address: "127.0.0.1",
       bind_port: 3120,
+      port_attempts: 10,
       allow_non_loopback: false,
       base_path: "",
     })
@@ -32,6 +33,7 @@ describe("settings", () => {
       auto_start: false,
       bind_address: "127.0.0.1",
       bind_port: 3121,
+      port_attempts: 10,
       allow_non_loopback: false,
       tls: false,
     })
