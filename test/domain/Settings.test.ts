@@ -40,21 +40,23 @@ describe("Settings defaults", () => {
     expect(s.supervisor.user).toBeUndefined()
   })
 
-  it("web: off, on 127.0.0.1:3120, loopback only, at the root path", () => {
+  it("web: off, on 127.0.0.1:3120 (10 ports tried), loopback only, at the root path", () => {
     expect(s.web).toEqual({
       auto_start: false,
       bind_address: "127.0.0.1",
       bind_port: 3120,
+      port_attempts: 10,
       allow_non_loopback: false,
       base_path: "",
     })
   })
 
-  it("api: off, on 127.0.0.1:3121, plain HTTP, no token", () => {
+  it("api: off, on 127.0.0.1:3121 (10 ports tried), plain HTTP, no token", () => {
     expect(s.api).toEqual({
       auto_start: false,
       bind_address: "127.0.0.1",
       bind_port: 3121,
+      port_attempts: 10,
       allow_non_loopback: false,
       tls: false,
     })
@@ -93,6 +95,7 @@ describe("Settings defaults", () => {
         auto_start: false,
         bind_address: "127.0.0.1",
         bind_port: 3120,
+        port_attempts: 10,
         allow_non_loopback: false,
         base_path: "",
       },
@@ -100,6 +103,7 @@ describe("Settings defaults", () => {
         auto_start: false,
         bind_address: "127.0.0.1",
         bind_port: 3121,
+        port_attempts: 10,
         allow_non_loopback: false,
         tls: false,
       },
