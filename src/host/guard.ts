@@ -49,6 +49,16 @@ export const normalizeBasePath = (path: string): string => {
 
 export const SESSION_COOKIE = "supervisor_session"
 
+/** A Host header that names no address of this listener (DNS rebinding): the 403's message. */
+export const hostNotAllowed = (host: string, allowed: ReadonlySet<string>): string =>
+  `the Host header ${JSON.stringify(host)} is not an address of this supervisor (allowed: ${[...allowed].join(", ")})`
+
+/** No session and no right token: the 401's message. */
+export const unauthorized = (given: string | undefined): string =>
+  given === undefined
+    ? "missing X-Supervisor-Token header; `supervisor supervisor token` prints the token"
+    : "wrong X-Supervisor-Token; `supervisor supervisor token` prints the token"
+
 /**
  * The CLI's own routes a remote CLI (`supervisor --url`, docs/remote.md) uses over TCP, with the
  * token like any other: its version check, the disabled set, stop by IDs and the log queries.
@@ -131,12 +141,7 @@ export const guarded =
       const req = yield* HttpServerRequest.HttpServerRequest
       const host = (req.headers.host ?? "").toLowerCase()
       const allowed = o.allowedHosts()
-      if (!allowed.has(host))
-        return problem(
-          403,
-          "HostNotAllowed",
-          `the Host header ${JSON.stringify(host)} is not an address of this supervisor (allowed: ${[...allowed].join(", ")})`,
-        )
+      if (!allowed.has(host)) return problem(403, "HostNotAllowed", hostNotAllowed(host, allowed))
       const url = new URL(req.url, "http://localhost")
       const base = o.basePath
       if (base !== "" && url.pathname !== base && !url.pathname.startsWith(`${base}/`)) {
@@ -222,13 +227,7 @@ export const guarded =
       if (shape !== undefined) return problem(400, "BadDaemonId", shape)
       const given = req.headers["x-supervisor-token"]
       if (!hasSession && (given === undefined || !sameToken(given, o.token)))
-        return problem(
-          401,
-          "Unauthorized",
-          given === undefined
-            ? "missing X-Supervisor-Token header; `supervisor supervisor token` prints the token"
-            : "wrong X-Supervisor-Token; `supervisor supervisor token` prints the token",
-        )
+        return problem(401, "Unauthorized", unauthorized(given))
       if (path === "/api/openapi.json" && req.method === "GET")
         return HttpServerResponse.unsafeJson(o.openApi())
       return yield* withBase(app, req, path, url.search, base)

@@ -8,9 +8,10 @@ import type { Settings } from "../domain/Settings.js"
 import { countingRequests, withMetricsRoute } from "../metrics/http.js"
 import { renderPage } from "../web/page.js"
 import { listenerTls } from "./apiTls.js"
-import { guarded, normalizeBasePath, SESSION_COOKIE } from "./guard.js"
+import { guarded, normalizeBasePath } from "./guard.js"
 import { ApiLive } from "./server.js"
 import { allowedHosts, isLoopback, ListenError, listen, PLAIN_HTTP_WARNING } from "./tcp.js"
+import { checkUpgrade } from "./upgradeGuard.js"
 
 /** One TCP listener to open: the web UI (which serves the API too) or the API alone. */
 export interface ListenerPlan {
@@ -134,14 +135,15 @@ export const tcpListeners = (
           ),
         )
         const tls = plan.tls ? yield* listenerTls(host.stateDir, plan.address) : undefined
-        const upgrade = attach({
-          token,
-          allowedHosts: () => hosts,
-          sessions: host.sessions,
-          basePath: plan.basePath,
-          tls: tls !== undefined,
-          cookie: SESSION_COOKIE,
-        })
+        const upgrade = attach(
+          checkUpgrade({
+            token,
+            allowedHosts: () => hosts,
+            sessions: host.sessions,
+            basePath: plan.basePath,
+            tls: tls !== undefined,
+          }),
+        )
         const bound = yield* listen(handler, plan.address, plan.port, tls, upgrade, plan.portAttempts)
         hosts = allowedHosts(plan.address, bound.port, tls !== undefined)
         const url = `${bound.url}${plan.basePath}`

@@ -10,6 +10,7 @@ import {
   AttachServerMessage as ServerMessage,
 } from "../../domain/Attach.js"
 import { Input, Resize } from "../../domain/Command.js"
+import { isActiveStatus, type StatusType } from "../../domain/DaemonStatus.js"
 import type { EventLogShape } from "../../events/EventLog.js"
 import type { SupervisorShape } from "../../supervisor/Supervisor.js"
 import { followOutput, recentScreen } from "./output.js"
@@ -31,7 +32,8 @@ export interface SessionTarget {
 const encodeMessage = Schema.encodeSync(Schema.parseJson(ServerMessage))
 const decodeMessage = Schema.decodeUnknownEither(Schema.parseJson(AttachClientMessage))
 
-const ACTIVE = new Set(["waiting", "running", "unhealthy"])
+/** The run goes on: starting, running or unhealthy (a stop under way counts as its end). */
+const goesOn = (to: StatusType) => isActiveStatus(to) && to !== "stopping"
 
 export const runSession = (deps: SessionDeps, ws: WebSocket, t: SessionTarget) =>
   Effect.scoped(
@@ -77,7 +79,7 @@ export const runSession = (deps: SessionDeps, ws: WebSocket, t: SessionTarget) =
           (item) =>
             item._tag === "DaemonStateChanged" &&
             item.id === t.id &&
-            (item.pid !== t.pid || !ACTIVE.has(item.to)),
+            (item.pid !== t.pid || !goesOn(item.to)),
         ),
         Stream.runHead,
       )

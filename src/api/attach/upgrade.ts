@@ -9,13 +9,25 @@ import { qualifiedId } from "../../domain/DaemonId.js"
 import { EventLog } from "../../events/EventLog.js"
 import { LogStore } from "../../logs/LogStore.js"
 import { Supervisor } from "../../supervisor/Supervisor.js"
-import { checkUpgrade, type Refusal, type UpgradeGuard } from "./guard.js"
 import { runSession } from "./session.js"
 
 /** A keystroke or a size is small: a frame above this closes the socket (1009). */
 const MAX_FRAME = 64 * 1024
 
 const ROUTE = /^\/api\/daemons\/([^/]+)\/attach$/
+
+/** An upgrade refused before it is made: an HTTP status and the API's problem body. */
+export interface Refusal {
+  readonly status: number
+  readonly tag: string
+  readonly message: string
+}
+
+/** What a listener lets through: the path to route (its base path taken off), or a refusal. */
+export type UpgradeCheck = (req: IncomingMessage) => { readonly path: string } | Refusal
+
+/** The Unix socket's check: its file mode is its authentication. */
+const onSocket: UpgradeCheck = (req) => ({ path: new URL(req.url ?? "/", "http://localhost").pathname })
 
 /** Answers a refused upgrade with the API's problem body, then closes the connection. */
 const refuse = (socket: Duplex, r: Refusal) => {
@@ -76,13 +88,10 @@ export const makeAttachUpgrade = Effect.gen(function* () {
       return { id, pid: r.pid, rawPath: paths.rawPath }
     })
 
-  return (guard?: UpgradeGuard) =>
+  return (check: UpgradeCheck = onSocket) =>
     (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
       socket.on("error", () => undefined) // a client gone mid-handshake is no error of ours
-      const checked =
-        guard === undefined
-          ? { path: new URL(req.url ?? "/", "http://localhost").pathname }
-          : checkUpgrade(req, guard)
+      const checked = check(req)
       if (!("path" in checked)) {
         refuse(socket, checked)
         return
