@@ -15,10 +15,10 @@
 import { spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
-import { createServer } from "node:net"
 import { cpus, loadavg, tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { join } from "node:path"
 import { busyProcesses } from "./busy.mjs"
+import { benchSandbox, freePort } from "./sandbox.mjs"
 
 const WebSocket = createRequire(import.meta.url)("ws")
 const args = process.argv.slice(2)
@@ -30,7 +30,6 @@ for (let i = 0; i < args.length; i++) {
 }
 const KEYS = Number(options.keys)
 const WARM = 20
-const BIN = resolve(import.meta.dirname, "../dist/supervisor.cjs")
 const root = mkdtempSync(join(tmpdir(), "sv-attach-bench-"))
 const project = join(root, "app")
 mkdirSync(project)
@@ -38,32 +37,7 @@ writeFileSync(
   join(project, "supervisor.toml"),
   '[daemons.echo]\nrun = "exec cat"\npty = true\nready_delay = 0.1\n',
 )
-const env = {
-  PATH: process.env.PATH,
-  HOME: join(root, "home"),
-  SUPERVISOR_STATE_DIR: join(root, "state"),
-  SUPERVISOR_CONFIG_DIR: join(root, "home", ".config", "supervisor"),
-  SUPERVISOR_SYSTEM_CONFIG_DIR: join(root, "etc"),
-  TERM: "xterm-256color",
-}
-mkdirSync(env.HOME, { recursive: true })
-const cli = (...argv) => {
-  const r = spawnSync(process.execPath, [BIN, ...argv], {
-    cwd: project,
-    env,
-    encoding: "utf8",
-    timeout: 60_000,
-  })
-  if (r.status !== 0) throw new Error(`supervisor ${argv.join(" ")}: ${r.stderr}`)
-  return r.stdout
-}
-const freePort = () =>
-  new Promise((ok) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address()
-      server.close(() => ok(port))
-    })
-  })
+const { env, cli } = benchSandbox(root, project, { TERM: "xterm-256color" })
 const stats = (samples) => {
   const s = [...samples].sort((a, b) => a - b)
   const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))]

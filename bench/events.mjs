@@ -19,12 +19,12 @@
 import { spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { request } from "node:http"
-import { createServer } from "node:net"
 import { cpus, loadavg, tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { join } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { chromium } from "playwright-core"
 import { busyProcesses } from "./busy.mjs"
+import { BIN, benchSandbox, freePort } from "./sandbox.mjs"
 
 const args = process.argv.slice(2)
 const options = {
@@ -43,7 +43,6 @@ for (let i = 0; i < args.length; i++) {
 const fronts = options["front-ends"]
 const N = Number(options.daemons)
 const SECONDS = Number(options.seconds)
-const BIN = resolve(import.meta.dirname, "../dist/supervisor.cjs")
 const root = mkdtempSync(join(tmpdir(), "sv-events-bench-"))
 const project = join(root, "many")
 mkdirSync(project)
@@ -54,26 +53,8 @@ writeFileSync(
     "\n",
   ),
 )
-const env = {
-  PATH: process.env.PATH,
-  HOME: join(root, "home"),
-  SUPERVISOR_STATE_DIR: join(root, "state"),
-  SUPERVISOR_CONFIG_DIR: join(root, "home", ".config", "supervisor"),
-  SUPERVISOR_SYSTEM_CONFIG_DIR: join(root, "etc"),
-  TERM: "xterm-256color",
-}
-mkdirSync(env.HOME, { recursive: true })
+const { env, cli } = benchSandbox(root, project, { TERM: "xterm-256color" })
 const socketPath = join(env.SUPERVISOR_STATE_DIR, "sock", "api.sock")
-const cli = (...argv) => {
-  const r = spawnSync(process.execPath, [BIN, ...argv], {
-    cwd: project,
-    env,
-    encoding: "utf8",
-    timeout: 300_000,
-  })
-  if (r.status !== 0) throw new Error(`supervisor ${argv.join(" ")}: ${r.stderr}`)
-  return r.stdout
-}
 const tmuxSocket = `sv-events-bench-${process.pid}`
 const tmux = (...a) =>
   spawnSync("tmux", ["-L", tmuxSocket, "-f", "/dev/null", ...a], { encoding: "utf8", env })
@@ -82,13 +63,6 @@ const cpuMs = (pid) => {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
   return (Number(fields[11]) + Number(fields[12])) * 10
 }
-const freePort = () =>
-  new Promise((ok) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address()
-      server.close(() => ok(port))
-    })
-  })
 const waitFor = async (what, test, ms = 120_000) => {
   const deadline = Date.now() + ms
   while (!(await test())) {

@@ -6,12 +6,12 @@
 // p90 and max latency, the response size, the supervisor's CPU time per scrape (from
 // /proc/<pid>/stat, less what it uses idle over as long, measured for 5 s first: what the scrape
 // costs whatever the machine's load) and the machine.
-import { spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { Agent, request } from "node:http"
 import { cpus, loadavg, tmpdir } from "node:os"
-import { join, resolve } from "node:path"
+import { join } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
+import { benchSandbox } from "./sandbox.mjs"
 
 const args = process.argv.slice(2)
 const options = { daemons: "200", requests: "200", warmup: "20" }
@@ -21,7 +21,6 @@ for (let i = 0; i < args.length; i++) {
   options[name] = args[++i]
 }
 const N = Number(options.daemons)
-const BIN = resolve(import.meta.dirname, "../dist/supervisor.cjs")
 const root = mkdtempSync(join(tmpdir(), "sv-metrics-bench-"))
 const project = join(root, "many")
 mkdirSync(project)
@@ -31,25 +30,7 @@ writeFileSync(
     "\n",
   ),
 )
-const env = {
-  PATH: process.env.PATH,
-  HOME: join(root, "home"),
-  SUPERVISOR_STATE_DIR: join(root, "state"),
-  SUPERVISOR_CONFIG_DIR: join(root, "home", ".config", "supervisor"),
-  SUPERVISOR_SYSTEM_CONFIG_DIR: join(root, "etc"),
-  NO_COLOR: "1",
-}
-mkdirSync(env.HOME, { recursive: true })
-const cli = (...argv) => {
-  const r = spawnSync(process.execPath, [BIN, ...argv], {
-    cwd: project,
-    env,
-    encoding: "utf8",
-    timeout: 300_000,
-  })
-  if (r.status !== 0) throw new Error(`supervisor ${argv.join(" ")}: ${r.stderr}`)
-  return r.stdout
-}
+const { cli } = benchSandbox(root, project, { NO_COLOR: "1" })
 
 /** CPU time (user + system) of a process so far, in ms (10 ms ticks of /proc/<pid>/stat). */
 const cpuMs = (pid) => {

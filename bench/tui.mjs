@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
+import { BIN, benchSandbox } from "./sandbox.mjs"
 
 const args = process.argv.slice(2)
 const options = { daemons: "200", seconds: "25", interval: "1" }
@@ -19,7 +20,6 @@ for (let i = 0; i < args.length; i++) {
   options[name] = args[++i]
 }
 const N = Number(options.daemons)
-const BIN = resolve(import.meta.dirname, "../dist/supervisor.cjs")
 const TUI = resolve(import.meta.dirname, "../dist/tui.mjs")
 const root = mkdtempSync(join(tmpdir(), "sv-tui-bench-"))
 const project = join(root, "many")
@@ -31,25 +31,7 @@ writeFileSync(
     (_, i) => `[daemons.d${String(i + 1).padStart(3, "0")}]\nrun = "exec sleep 3600"\nready_delay = 0\n`,
   ).join("\n"),
 )
-const env = {
-  PATH: process.env.PATH,
-  HOME: join(root, "home"),
-  SUPERVISOR_STATE_DIR: join(root, "state"),
-  SUPERVISOR_CONFIG_DIR: join(root, "home", ".config", "supervisor"),
-  SUPERVISOR_SYSTEM_CONFIG_DIR: join(root, "etc"),
-  TERM: "xterm-256color",
-}
-mkdirSync(env.HOME, { recursive: true })
-const cli = (...argv) => {
-  const r = spawnSync(process.execPath, [BIN, ...argv], {
-    cwd: project,
-    env,
-    encoding: "utf8",
-    timeout: 300_000,
-  })
-  if (r.status !== 0) throw new Error(`supervisor ${argv.join(" ")}: ${r.stderr}`)
-  return r.stdout
-}
+const { env, cli } = benchSandbox(root, project, { TERM: "xterm-256color" })
 const socket = `sv-tui-bench-${process.pid}`
 const tmux = (...a) => spawnSync("tmux", ["-L", socket, "-f", "/dev/null", ...a], { encoding: "utf8", env })
 

@@ -1,0 +1,41 @@
+// The sandbox of a benchmark: a supervisor of its own under `root` (state, config and home there,
+// nothing of the machine's), and the CLI run in `project` against it.
+import { spawnSync } from "node:child_process"
+import { mkdirSync } from "node:fs"
+import { createServer } from "node:net"
+import { join, resolve } from "node:path"
+
+export const BIN = resolve(import.meta.dirname, "../dist/supervisor.cjs")
+
+/** `env`: the sandbox's environment (with `extra`); `cli(...argv)`: its stdout, or a thrown stderr. */
+export const benchSandbox = (root, project, extra = {}) => {
+  const env = {
+    PATH: process.env.PATH,
+    HOME: join(root, "home"),
+    SUPERVISOR_STATE_DIR: join(root, "state"),
+    SUPERVISOR_CONFIG_DIR: join(root, "home", ".config", "supervisor"),
+    SUPERVISOR_SYSTEM_CONFIG_DIR: join(root, "etc"),
+    ...extra,
+  }
+  mkdirSync(env.HOME, { recursive: true })
+  const cli = (...argv) => {
+    const r = spawnSync(process.execPath, [BIN, ...argv], {
+      cwd: project,
+      env,
+      encoding: "utf8",
+      timeout: 300_000,
+    })
+    if (r.status !== 0) throw new Error(`supervisor ${argv.join(" ")}: ${r.stderr}`)
+    return r.stdout
+  }
+  return { env, cli }
+}
+
+/** A TCP port that was free on 127.0.0.1 a moment ago. */
+export const freePort = () =>
+  new Promise((ok) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address()
+      server.close(() => ok(port))
+    })
+  })
