@@ -37,6 +37,8 @@ export interface UpWaitOptions {
   readonly timeout: Option.Option<number>
   readonly exitOnFailure: boolean
   readonly progress: UpProgress
+  /** Hears every event as it comes (`up --timings`). */
+  readonly observe?: StartObserver
 }
 
 type Ending =
@@ -52,6 +54,7 @@ export const waitForUp = (command: Start, options: UpWaitOptions) =>
     const failure = yield* Deferred.make<void>()
     const observe: StartObserver = (event, index) =>
       Effect.gen(function* () {
+        if (options.observe !== undefined) yield* options.observe(event, index)
         if ("waiting" in event) {
           // the first event is the upfront plan: every daemon the start waits for
           if (index === 0) planned.push(...event.waiting.map((w) => w.id))

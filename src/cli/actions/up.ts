@@ -11,6 +11,7 @@ import { nothingToStart } from "../nothingToStart.js"
 import { dim, exitWith, printJson } from "../output.js"
 import { knownDaemons } from "../selection.js"
 import { handleErrors, loadHere, withClient } from "../session.js"
+import { timingLines, timingRecorder } from "../timings.js"
 import { LAST_LINES, upRows, upStatus, upSummaryText } from "../upSummary.js"
 import { type UpProgress, waitForUp } from "../upWait.js"
 import { stopLine } from "./daemons.js"
@@ -102,10 +103,14 @@ export const up = (o: UpOptions) =>
           const from = here(config)
           const progress: UpProgress = o.json ? "none" : process.stderr.isTTY === true ? "spinner" : "lines"
           const command = new Start({ selection: selectionOf(o, from), reason: "cli", wait: "events" })
+          const recorder = o.timings ? timingRecorder(Date.now()) : undefined
           const waited = yield* waitForUp(command, {
             timeout,
             exitOnFailure: o.exitOnFailure,
             progress,
+            ...(recorder === undefined
+              ? {}
+              : { observe: (event, index) => Effect.sync(() => recorder.hear(event, index, Date.now())) }),
           }).pipe(
             Effect.map(Option.some),
             Effect.catchTag("NothingSelected", () => Effect.succeed(Option.none())),
@@ -159,6 +164,9 @@ export const up = (o: UpOptions) =>
               process.stdout.isTTY ? process.stdout.columns : undefined,
             ))
               yield* Console.log(line)
+          // on stderr, after the summary: stdout stays the summary (and with --json its Schema)
+          if (recorder !== undefined)
+            yield* Effect.forEach(timingLines(recorder.result()), (l) => Console.error(l), { discard: true })
           if (code !== 0) yield* exitWith(code)
         }),
       )

@@ -15,6 +15,11 @@ export const upOptions = {
   exitOnFailure: Options.boolean("exit-on-failure").pipe(
     Options.withDescription("when a daemon fails, stop what up started, then exit non-zero"),
   ),
+  timings: Options.boolean("timings").pipe(
+    Options.withDescription(
+      "then print, on stderr, each daemon's wait for its dependencies, spawn and readiness, and the critical chain",
+    ),
+  ),
   json,
 }
 export type UpOptions = Command.Command.ParseConfig<typeof upOptions>
