@@ -36,7 +36,7 @@ import { startAtBoot } from "./bootStart.js"
 import { listenerPlans, tcpListeners } from "./listeners.js"
 import { acquireSupervisorLock } from "./lock.js"
 import { type OutputGuard, outputGuardsLayer } from "./logSink.js"
-import { ProxyListenerWhenEnabled } from "./proxyListener.js"
+import { ProxyListenerLive } from "./proxyListener.js"
 import { socketServer } from "./server.js"
 import { makeSessions } from "./sessions.js"
 import { StorageEventsLive } from "./storageEvents.js"
@@ -138,7 +138,7 @@ export const runHost = (options: HostOptions) =>
         Layer.mergeAll(
           socketServer(paths.socket, trace.server),
           tcpListeners(plans, token, { metricsPublic: config.settings.metrics.public }),
-          ProxyListenerWhenEnabled,
+          ProxyListenerLive.pipe(Layer.provide(LiveSettingsLive)),
         ).pipe(Layer.provideMerge(MetricsLive), Layer.provideMerge(services), Layer.provide(host)),
       )
       // Runs before the server closes: ends open log tails so that shutdown does not wait on them.

@@ -1,11 +1,10 @@
 import * as http from "node:http"
 import type { Server } from "node:net"
-import { Console, Effect, Layer, Ref, Runtime } from "effect"
-import { SupervisorConfig } from "../config/SupervisorConfig.js"
+import { Console, Deferred, Effect, Exit, Ref, Runtime } from "effect"
 import { HostInfo } from "../domain/HostInfo.js"
 import { makeProxyHandler, RESPONSE_TIMEOUT } from "./handler.js"
 import { createPlainProxyServer } from "./http1/plainServer.js"
-import { proxyOptions } from "./options.js"
+import type { ProxyOptions } from "./options.js"
 import { makeResolver } from "./targets.js"
 import { createSecureProxyServer } from "./tls/secureServer.js"
 
@@ -23,15 +22,22 @@ const listenOn = (server: Server, host: string, port: number) =>
     })
   })
 
+/** A proxy listener that is up: what a change of `[settings.proxy]` needs to replace it. */
+export interface ProxyServing {
+  /** Stops taking connections (at once: the port is free for the next listener). */
+  readonly stopAccepting: Effect.Effect<void>
+  /** Succeeds once every open connection has ended (they are closed when the scope closes). */
+  readonly drained: Effect.Effect<void>
+}
+
 /**
- * The reverse proxy, served when `settings.proxy.enable` is on (docs/proxy.md). A port in use
- * or a server that cannot be made is said in the supervisor's log; the supervisor runs on.
+ * The reverse proxy with these options, until the scope closes (docs/proxy.md); undefined when it
+ * is off. A port in use or a server that cannot be made is said in the supervisor's log and by
+ * `supervisor supervisor status`; the supervisor runs on.
  */
-export const ProxyListener = Layer.scopedDiscard(
+export const serveProxy = (options: ProxyOptions) =>
   Effect.gen(function* () {
-    const { settings } = yield* SupervisorConfig
-    const options = proxyOptions(settings)
-    if (!options.enable) return
+    if (!options.enable) return undefined
     const host = yield* HostInfo
     const lookup = yield* makeResolver(options)
     const runtime = yield* Effect.runtime<never>()
@@ -56,14 +62,14 @@ export const ProxyListener = Layer.scopedDiscard(
       }
       const plain = createPlainProxyServer(handler, relayOptions)
       closeConnections = plain.closeConnections
-      const server = plain.server
-      return server
+      return plain.server
     }).pipe(Effect.either)
-    /** Said in the supervisor's log and by `supervisor supervisor status`; the supervisor runs on. */
     const notStarted = (why: string) =>
-      Ref.update(host.listeners, (l) => ({ ...l, proxyProblem: `not started: ${why}` })).pipe(
-        Effect.zipRight(Console.error(`proxy: not started: ${why}`)),
-      )
+      Ref.update(host.listeners, (l) => ({
+        ...l,
+        proxy: undefined,
+        proxyProblem: `not started: ${why}`,
+      })).pipe(Effect.zipRight(Console.error(`proxy: not started: ${why}`)), Effect.as(undefined))
     if (made._tag === "Left") {
       const cause = made.left.error
       return yield* notStarted(cause instanceof Error ? cause.message : String(cause))
@@ -79,19 +85,32 @@ export const ProxyListener = Layer.scopedDiscard(
           : `cannot listen on ${options.host}:${options.port}: ${e.message}`,
       )
     }
+    // `close` fires once the listener is closed and every connection has ended
+    const closed = yield* Deferred.make<void>()
+    server.once("close", () => Deferred.unsafeDone(closed, Exit.void))
+    const stopAccepting = Effect.sync(() => {
+      if (server.listening) server.close()
+      if (server instanceof http.Server) server.closeIdleConnections()
+    })
     yield* Effect.addFinalizer(() =>
-      Effect.async<void>((resume) => {
-        handler.close()
-        server.close(() => resume(Effect.void))
-        if (server instanceof http.Server) server.closeAllConnections()
-        closeConnections()
-      }),
+      Effect.zipRight(
+        Effect.sync(() => {
+          handler.close()
+          if (server.listening) server.close()
+          if (server instanceof http.Server) server.closeAllConnections()
+          closeConnections()
+        }),
+        Deferred.await(closed),
+      ),
     )
     const scheme = options.https ? "https" : "http"
     const address = options.host.includes(":") ? `[${options.host}]` : options.host
-    yield* Ref.update(host.listeners, (l) => ({ ...l, proxy: `${scheme}://${address}:${bound.right}` }))
+    yield* Ref.update(host.listeners, (l) => {
+      const { proxyProblem: _, ...rest } = l
+      return { ...rest, proxy: `${scheme}://${address}:${bound.right}` }
+    })
     yield* Console.error(
       `Proxy listening on ${scheme}://${options.host}:${bound.right} (<slug>.${options.tld}:${bound.right})`,
     )
-  }),
-)
+    return { stopAccepting, drained: Deferred.await(closed) } satisfies ProxyServing
+  })

@@ -59,7 +59,7 @@ describe("proxy add / remove / status", () => {
       const added = sb.cli(["proxy", "add", "shop", "--daemon", "web"], sub)
       // no warning; the proxy is off in this config, and the note says how to turn it on
       expect(added.stderr).toBe(
-        "note: the proxy is off: turn it on with `supervisor settings set proxy.enable true --global`, then restart the supervisor (`supervisor supervisor start --force`)\n",
+        "note: the proxy is off: turn it on with `supervisor settings set proxy.enable true --global`\n",
       )
       expect(added.status).toBe(0)
       expect(added.stdout).toContain("https://shop.localhost:7443")

@@ -65,7 +65,7 @@ describe("supervisor proxy trust / untrust", () => {
     expect(r.stdout).toBe("")
     expect(r.stderr).toContain(`error: there is no local CA yet: it will be ${t.ca};`)
     expect(r.stderr).toContain("supervisor settings set proxy.enable true --global")
-    expect(r.stderr).toContain("supervisor supervisor start --force")
+    expect(r.stderr).toContain("then run `supervisor proxy trust` again")
     expect(existsSync(t.ca)).toBe(false)
     expect(existsSync(join(t.ca, ".."))).toBe(false)
     expect(existsSync(t.installed)).toBe(false)

@@ -1,57 +1,67 @@
-// What the proxy still needs before a slug's URL answers: turning on, or a restart of a
-// supervisor that read its settings before it was turned on, or a port that was in use. Said by
-// `proxy add`, `proxy status` and `settings set proxy.*` (docs/proxy.md#set-up).
-import { Effect, Option } from "effect"
+// What the proxy still needs before a slug's URL answers: turning on, or a port that was in
+// use. Said by `proxy add`, `proxy status` and `settings set proxy.*` (docs/proxy.md#set-up).
+import { Duration, Effect, Option, Schedule } from "effect"
 import { loadConfig } from "../../config/Loader.js"
 import type { SupervisorInfo } from "../../domain/CliOutput.js"
-import { effectiveProxy } from "../../domain/proxyUrl.js"
+import { type EffectiveProxy, effectiveProxy } from "../../domain/proxyUrl.js"
 import { stateDir, statePaths } from "../../state/paths.js"
 import { isUp, SupervisorClient, supervisorClientLayer } from "../client.js"
 
-const RESTART = "`supervisor supervisor start --force`"
-
 /**
- * What is missing, in words, or undefined when the proxy serves (or will, with the next
- * supervisor). `changed`: a proxy setting just written (`settings.proxy.port`), which a running
- * supervisor reads only when it starts.
+ * What is missing, in words, or undefined when the proxy serves (or nothing serves it and nothing
+ * should). `changed`: a proxy setting just written, which the running supervisor applies live.
  */
 export const proxyNeed = (
   enabled: boolean,
   running: Option.Option<SupervisorInfo>,
   changed?: string,
 ): string | undefined => {
-  // turned off just now: only a supervisor that still serves it needs a word
-  if (!enabled && changed === "settings.proxy.enable")
-    return Option.isSome(running) && running.value.proxy_url !== undefined
-      ? `the running supervisor serves the proxy until it restarts (${RESTART})`
-      : undefined
+  // turned off just now: the running supervisor closes it
+  if (!enabled && changed === "settings.proxy.enable") return undefined
   if (!enabled)
-    return `the proxy is off: turn it on with \`supervisor settings set proxy.enable true --global\`, then restart the supervisor (${RESTART})`
+    return "the proxy is off: turn it on with `supervisor settings set proxy.enable true --global`"
   if (Option.isNone(running)) return undefined
   const info = running.value
-  if (info.proxy_problem !== undefined)
-    return `the proxy is ${info.proxy_problem}; then restart the supervisor (${RESTART})`
+  if (info.proxy_problem !== undefined) return `the proxy is ${info.proxy_problem}`
   if (info.proxy_url === undefined)
-    return `the proxy is on, but the running supervisor started before: restart it (${RESTART}) to serve it`
-  if (changed !== undefined)
-    return `the running supervisor reads ${changed} when it starts: restart it (${RESTART})`
+    return "the proxy is on, but the running supervisor has not opened it yet: it follows settings.proxy within a moment (`supervisor proxy status` says when)"
   return undefined
 }
 
+/** The running supervisor serves (or has given up on) the proxy as `proxy` says it should. */
+const applied = (info: SupervisorInfo, proxy: EffectiveProxy): boolean => {
+  if (!proxy.enable) return info.proxy_url === undefined
+  if (info.proxy_problem !== undefined) return true
+  const scheme = proxy.https ? "https:" : "http:"
+  const url = info.proxy_url ?? ""
+  return url.startsWith(scheme) && (proxy.port === 0 || url.endsWith(`:${proxy.port}`))
+}
+
+/** How many times `settings set proxy.*` asks whether the running supervisor applied it (5 s). */
+const APPLY_TRIES = 50
+
 /**
- * The need as the supervisor sees it: `settings.proxy.enable` from the files it reads (the user
- * and system ones, not a project's) and what the running one, if any, serves; undefined when
- * those files do not load (their errors are said elsewhere).
+ * The need as the supervisor sees it: `settings.proxy` from the files it reads (the user and
+ * system ones, not a project's) and what the running one, if any, serves; undefined when those
+ * files do not load (their errors are said elsewhere). After a change (`changed`), the running
+ * supervisor is given a moment to apply it: it reads the files again when they change.
  */
 export const currentProxyNeed = (changed?: string) =>
   Effect.gen(function* () {
     const global = yield* loadConfig({ cwd: "/", env: process.env }).pipe(Effect.option)
     if (Option.isNone(global)) return undefined
+    const proxy = effectiveProxy(global.value.settings)
+    const info = Effect.flatMap(SupervisorClient, (c) => c.api.cli.info({ urlParams: {} })).pipe(
+      Effect.provide(supervisorClientLayer({ autoStart: false })),
+    )
+    // after a change: asked again every 100 ms until it is applied, for at most 5 s
+    const settled = info.pipe(
+      Effect.filterOrFail((i) => applied(i, proxy)),
+      Effect.retry({ schedule: Schedule.spaced(Duration.millis(100)), times: APPLY_TRIES }),
+      Effect.orElse(() => info),
+    )
     const running = (yield* isUp(statePaths(stateDir(process.env)).socket))
-      ? yield* Effect.flatMap(SupervisorClient, (c) => c.api.cli.info({ urlParams: {} })).pipe(
-          Effect.provide(supervisorClientLayer({ autoStart: false })),
-          Effect.option,
-        )
+      ? yield* (changed === undefined ? info : settled).pipe(Effect.option)
       : Option.none<SupervisorInfo>()
-    return proxyNeed(effectiveProxy(global.value.settings).enable, running, changed)
+    return proxyNeed(proxy.enable, running, changed)
   })

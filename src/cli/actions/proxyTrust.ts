@@ -6,7 +6,7 @@ import { ExitCode, exitWith } from "../output.js"
 
 /** How the CA comes to be: the supervisor makes (or replaces) it when the https proxy starts. */
 const CREATE_HINT =
-  "the supervisor creates it when the proxy starts with https: enable the proxy (`supervisor settings set proxy.enable true --global`), restart the supervisor (`supervisor supervisor start --force`), then run `supervisor proxy trust` again"
+  "the supervisor creates it when the proxy starts with https: enable the proxy (`supervisor settings set proxy.enable true --global`), then run `supervisor proxy trust` again"
 
 /** Why `proxy trust` cannot trust the CA now (none yet, or unusable), or undefined. */
 const caProblem = (dir: string, ca: string): string | undefined => {

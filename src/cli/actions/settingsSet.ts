@@ -47,7 +47,7 @@ export const set = (key: string, text: string, flags: Readonly<Record<SettingsSc
       yield* Console.log(
         `${full} = ${tomlText(value.right)} in ${written.path}${written.created ? " (created)" : ""}`,
       )
-      // the proxy's settings are the supervisor's, read when it starts: say what is still needed
+      // the running supervisor applies the proxy's settings live: say what is still needed once it has
       if (info.group === "proxy" && location.level !== "project") {
         const need = yield* currentProxyNeed(full)
         if (need !== undefined) yield* Console.error(`${yellow("note:")} ${need}`)
