@@ -15,23 +15,11 @@ import {
 } from "./model.js"
 import { withInstances } from "./replicas.js"
 import { effectiveRetry, warnRestartKeys } from "./restart.js"
+import { systemdHealth } from "./systemdHealth.js"
+import { plain, quoted, shell } from "./systemdText.js"
 
 // systemd user units (`~/.config/systemd/user/`): one .service per daemon, a .timer per cron
 // daemon. Facts from systemd.unit(5), systemd.service(5), systemd.exec(5), systemd.resource-control(5).
-
-/** A value inside double quotes on an Exec/Environment line: `%` and `$` doubled, C escapes. */
-const quoted = (s: string): string =>
-  `"${s
-    .replace(/\\/g, "\\\\")
-    .replace(/"/g, '\\"')
-    .replace(/\n/g, "\\n")
-    .replace(/%/g, "%%")
-    .replace(/\$/g, "$$$$")}"`
-
-/** A path or plain value of a unit file line: only `%` is special. */
-const plain = (s: string): string => s.replace(/%/g, "%%")
-
-const shell = (command: string): string => `/bin/sh -c ${quoted(command)}`
 
 /** A command polled until it succeeds: ExecStartPost= holds dependents until the daemon is ready. */
 const untilReady = (check: string): string => shell(`until ${check}; do sleep 1; done`)
@@ -43,6 +31,7 @@ const serviceUnit = (
   d: ResolvedDaemon,
   completedDeps: ReadonlySet<string>,
   w: Warnings,
+  healthTimer: string | undefined,
 ): string => {
   const c = d.config
   const id = d.id.qualified
@@ -64,6 +53,8 @@ const serviceUnit = (
     return target?.config.restart_dependents ? [unitName(target)] : []
   })
   if (partOf.length > 0) unit.push(`PartOf=${partOf.join(" ")}`)
+  // its health checks start with it (and stop with it: the timer is PartOf= this unit)
+  if (healthTimer !== undefined) unit.push(`Wants=${healthTimer}`)
   for (const dep of c.depends) {
     const t = config.daemons[dep]
     if (t !== undefined && conditionOf(c, dep) === "ready" && readinessOf(config, t, w, false) === undefined)
@@ -208,7 +199,11 @@ export const exportSystemd = (configured: ResolvedConfig): ExportResult => {
     warnRestartKeys(d, w, "systemd", { successCodes: true, dependents: true })
     if (d.config.boot_start)
       w.add(d.id.qualified, "boot_start", "needs `loginctl enable-linger` for user units to start at boot")
-    files.push({ path: unitName(d), content: serviceUnit(config, d, completed, w) })
+    const health = d.config.cron === undefined ? systemdHealth(config, d, w) : undefined
+    if (d.config.cron !== undefined && d.config.health !== undefined)
+      w.add(d.id.qualified, "health", "is not mapped for a scheduled unit: it runs to completion")
+    files.push({ path: unitName(d), content: serviceUnit(config, d, completed, w, health?.timer) })
+    if (health !== undefined) files.push(...health.files)
     const timer = timerUnit(d, w)
     if (timer !== undefined) files.push({ path: `${exportName(d)}.timer`, content: timer })
   }
