@@ -6,7 +6,7 @@ import { json } from "./options.js"
 // does not load the exporters.
 const TARGETS = ["systemd", "compose", "kubernetes", "nomad"] as const
 
-/** `supervisor export systemd|compose|kubernetes|nomad [--out DIR] [--force] [--json]`. */
+/** `supervisor export systemd|compose|kubernetes|nomad [--out DIR] [--force] [--check] [--json]`. */
 export const exportCommand = Command.make(
   "export",
   {
@@ -21,6 +21,11 @@ export const exportCommand = Command.make(
       Options.optional,
     ),
     force: Options.boolean("force").pipe(Options.withDescription("with --out: replace files that exist")),
+    check: Options.boolean("check").pipe(
+      Options.withDescription(
+        "run the target's own validator on the files (systemd-analyze, docker compose, kubeconform or kubectl, nomad) and say which ran",
+      ),
+    ),
     json,
   },
   (o) =>

@@ -9,7 +9,6 @@ import { SHOP } from "../export/fixture.js"
 import { type Job, jobProblems, manifestProblems, type Obj, validateCompose } from "../export/validate.js"
 import { makeSandbox, runCli, type Sandbox, STACK_LINE } from "./harness.js"
 
-const hasSystemdAnalyze = spawnSync("systemd-analyze", ["--version"]).status === 0
 const decodeOutput = Schema.decodeUnknownSync(ExportOutput, { onExcessProperty: "error" })
 
 let sb: Sandbox
@@ -106,14 +105,13 @@ describe("supervisor export (e2e)", () => {
     const written = decodeOutput(JSON.parse(asJson.stdout))
     expect(written.files.map((f) => f.path)).toContain(join(out, "shop--report.timer"))
     for (const f of written.files) expect(readFileSync(f.path, "utf8")).toBe(f.content)
-    if (hasSystemdAnalyze) {
-      const verify = spawnSync("systemd-analyze", ["verify", "--man=no", ...readdirSync(out)], {
-        cwd: out,
-        encoding: "utf8",
-      })
-      expect(verify.stderr).toBe("")
-      expect(verify.status).toBe(0)
-    }
+    const verify = spawnSync("systemd-analyze", ["verify", "--man=no", ...readdirSync(out)], {
+      cwd: out,
+      encoding: "utf8",
+    })
+    expect(verify.error, "systemd-analyze is needed: apt-get install systemd").toBeUndefined()
+    expect(verify.stderr).toBe("")
+    expect(verify.status).toBe(0)
   })
 
   it("an unknown target is a usage error naming the choices; a broken configuration exits 1 with its problem", () => {

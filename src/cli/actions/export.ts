@@ -1,20 +1,69 @@
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as nodePath from "node:path"
 import { Console, Effect, Option } from "effect"
 import { defaultLoadOptions, loadConfig } from "../../config/Loader.js"
 import { ExportOutput } from "../../domain/ExportOutput.js"
+import { type CheckResult, checkExport } from "../../export/check.js"
 // a bundle of its own (dist/export.cjs, scripts/build.mjs): only this command loads the exporters and yaml
 import { type ExportTarget, exportConfig } from "../../export/index.js"
+import type { ExportFile } from "../../export/model.js"
 import { writeExport } from "../../export/write.js"
-import { ExitCode, exitWith, printJson, red, warn } from "../output.js"
+import { ExitCode, exitWith, green, printJson, red, warn, yellow } from "../output.js"
 import { reportInvalid } from "./config.js"
 
 /** The separator printed before each file when several go to stdout. */
 export const fileSeparator = (path: string): string => `# ==> ${path} <==`
+
+/**
+ * `--check`: the files checked where `--out` wrote them, else in a temporary directory that is
+ * removed afterwards.
+ */
+const checkFiles = (target: ExportTarget, files: ReadonlyArray<ExportFile>, out: string | undefined) =>
+  out !== undefined
+    ? checkExport(
+        target,
+        out,
+        files.map((f) => f.path),
+      )
+    : Effect.acquireUseRelease(
+        Effect.sync(() => fs.mkdtempSync(nodePath.join(os.tmpdir(), "supervisor-export-check-"))),
+        (dir) =>
+          writeExport(dir, files, true).pipe(
+            Effect.zipRight(
+              checkExport(
+                target,
+                dir,
+                files.map((f) => f.path),
+              ),
+            ),
+          ),
+        (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true })),
+      )
+
+/** The verdict on stderr (stdout holds the files or the JSON); a failed check exits 1. */
+const reportCheck = (check: CheckResult, json: boolean) =>
+  Effect.gen(function* () {
+    if (check._tag === "NoValidator") {
+      if (!json) yield* Console.error(`${yellow("note:")} not checked: ${check.install}`)
+      return
+    }
+    if (!json) {
+      if (check.ok) yield* Console.error(`${green("✓")} checked with ${check.validator}: no problem`)
+      else {
+        yield* Console.error(`${red("error:")} ${check.validator} refused the export:`)
+        if (check.output !== "") yield* Console.error(check.output)
+      }
+    }
+    if (!check.ok) yield* exitWith(ExitCode.failure)
+  })
 
 /** `supervisor export <target>`: print the files, or write them under --out. */
 export const exportTo = (o: {
   readonly target: ExportTarget
   readonly out: Option.Option<string>
   readonly force: boolean
+  readonly check: boolean
   readonly json: boolean
 }) =>
   loadConfig(defaultLoadOptions()).pipe(
@@ -23,26 +72,31 @@ export const exportTo = (o: {
         const result = exportConfig(o.target, config)
         const warnings = [...config.warnings, ...result.warnings]
         for (const w of warnings) yield* warn(`${w}`)
-        if (Option.isSome(o.out)) {
-          const written = yield* writeExport(o.out.value, result.files, o.force)
-          if (o.json)
-            return yield* printJson(ExportOutput, {
-              files: result.files.map((f, i) => ({ path: written[i]!, content: f.content })),
-              warnings,
-            })
-          for (const p of written) yield* Console.log(`wrote ${p}`)
-          return
-        }
-        if (o.json) return yield* printJson(ExportOutput, { files: result.files, warnings })
-        if (result.files.length === 0) {
+        const written = Option.isSome(o.out)
+          ? Option.some(yield* writeExport(o.out.value, result.files, o.force))
+          : Option.none<ReadonlyArray<string>>()
+        const check =
+          o.check && result.files.length > 0
+            ? yield* checkFiles(o.target, result.files, Option.getOrUndefined(o.out))
+            : undefined
+        if (o.json) {
+          const files = Option.match(written, {
+            onNone: () => result.files,
+            onSome: (paths) => result.files.map((f, i) => ({ path: paths[i]!, content: f.content })),
+          })
+          yield* printJson(ExportOutput, { files, warnings, ...(check === undefined ? {} : { check }) })
+        } else if (Option.isSome(written)) {
+          for (const p of written.value) yield* Console.log(`wrote ${p}`)
+        } else if (result.files.length === 0) {
           yield* Console.error("no daemons configured here: nothing to export")
-          return
+        } else {
+          const several = result.files.length > 1
+          for (const f of result.files) {
+            if (several) yield* Console.log(fileSeparator(f.path))
+            yield* Effect.sync(() => process.stdout.write(f.content))
+          }
         }
-        const several = result.files.length > 1
-        for (const f of result.files) {
-          if (several) yield* Console.log(fileSeparator(f.path))
-          yield* Effect.sync(() => process.stdout.write(f.content))
-        }
+        if (check !== undefined) yield* reportCheck(check, o.json)
       }),
     ),
     Effect.catchTags({

@@ -278,7 +278,7 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
       {
         code: Status.failure,
         description:
-          "the configuration has problems, or --out would replace files (without --force): nothing written",
+          "the configuration has problems, or --out would replace files (without --force): nothing written; or --check's validator refused the files",
       },
     ],
   },
