@@ -4,6 +4,7 @@
  * total; the total is at least the chain's ready delays and at most the command's own wall time.
  */
 import { afterAll, beforeAll, expect, it } from "vitest"
+import { msOf } from "./durationText.js"
 import { type DaemonSandbox, makeDaemonSandbox } from "./harness.js"
 
 const T = 60_000
@@ -39,8 +40,7 @@ ready_delay = 0.1
 }, T)
 afterAll(() => sb.destroy(), T)
 
-/** "1.23 s" or "45 ms" in ms. */
-const ms = (text: string) => (text.endsWith(" s") ? Number.parseFloat(text) * 1000 : Number.parseFloat(text))
+const ms = msOf
 
 it(
   "a row per daemon, and the chain db → api that set the total, adding up to it",

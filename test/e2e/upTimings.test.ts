@@ -5,6 +5,7 @@
  * up to that total.
  */
 import { afterAll, beforeAll, expect, it } from "vitest"
+import { msOf } from "./durationText.js"
 import { type DaemonSandbox, makeDaemonSandbox } from "./harness.js"
 
 const T = 60_000
@@ -36,8 +37,7 @@ ready_delay = 0.2
 }, T)
 afterAll(() => sb.destroy(), T)
 
-/** "1.23 s" or "45 ms" in ms. */
-const ms = (text: string) => (text.endsWith(" s") ? Number.parseFloat(text) * 1000 : Number.parseFloat(text))
+const ms = msOf
 
 it(
   "up --timings --json: the summary on stdout, the chain db → api → web on stderr adding up to the wait",
