@@ -30,10 +30,16 @@ describe("daemon actions as commands", () => {
 
   it("the dashboard's keys send the same commands with reason tui", () => {
     for (const [verb, tag] of Object.entries(VERBS)) {
-      const command = verbCommand(verb as keyof typeof VERBS, "app/db")
+      const command = verbCommand(verb as keyof typeof VERBS, ["app/db"])
       expect(Schema.is(Command)(command)).toBe(true)
       expect([command._tag, command.reason]).toEqual([tag, "tui"])
     }
+  })
+
+  it("the dashboard's marked daemons make one command naming them all", () => {
+    const command = verbCommand("stop", ["app/db", "app/web"])
+    expect(command._tag === "Stop" && command.selection.ids).toEqual(["app/db", "app/web"])
+    expect(actionCommand("restart", ["a/x", "b/y"], "web").selection.ids).toEqual(["a/x", "b/y"])
   })
 
   it("a start's answer fails when the daemon's own outcome is a failure, not a dependency's", () => {
