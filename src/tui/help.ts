@@ -10,11 +10,11 @@ export const KEYS: ReadonlyArray<readonly [string, string]> = [
   ["Space", "mark / unmark the selected daemon (the keys below then act on the marked ones)"],
   ["Ctrl-A", "mark every daemon shown (all the filter's matches)"],
   ["c", "clear the marks"],
-  ["s", "start the marked daemons, or the selected one"],
-  ["x  S", "stop them"],
-  ["r", "restart them"],
-  ["e", "enable them"],
-  ["d", "disable them"],
+  ["s", "start the selected daemon (or the marked ones: so do x r e d)"],
+  ["x  S", "stop it"],
+  ["r", "restart it"],
+  ["e", "enable it"],
+  ["d", "disable it"],
   ["a", "attach to it (pty = true): its terminal, full-screen; Ctrl-] comes back"],
   ["t", "the selected daemon's dependencies, as `supervisor graph` draws them"],
   ["/", "filter: a fuzzy match of the ID (namespace/name) or the status; Enter keeps it, Esc clears it"],
@@ -30,7 +30,7 @@ export const helpLine = (mode: Mode, filter: string): string =>
     ? `filter: ${filter}█   Enter keep · Esc clear`
     : mode === "help" || mode === "graph"
       ? "any key: back · q quit"
-      : "↑↓ select  space mark  t deps  s start  x stop  r restart  e enable  d disable  / filter  l log  ? help  q quit"
+      : "␣ mark  t deps  s start  x stop  r restart  e enable  d disable  / filter  l log  ? help  q quit"
 
 /** The full key list (`?`). */
 export const HelpScreen = ({ height }: { readonly height: number }) =>
