@@ -11,10 +11,12 @@ export const tuiOptions = {
     Options.withDefault(5),
   ),
   namespace: Options.text("namespace").pipe(
+    Options.withPseudoName("NS"),
     Options.withDescription("only the daemons of this namespace (repeatable: any of them)"),
     Options.repeated,
   ),
   project: Options.text("project").pipe(
+    Options.withPseudoName("DIR"),
     Options.withDescription(
       "only the daemons of the project in this directory (its namespaces; --project . for the current one)",
     ),
