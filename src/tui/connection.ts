@@ -95,7 +95,9 @@ export const actionFailures = (ids: ReadonlyArray<string>, answer: unknown): str
   return ids
     .map((id) => {
       const own: unknown = answer.find((o) => o !== null && typeof o === "object" && o.id === id)
-      return own === undefined ? "" : actionFailure(id, [own])
+      const error = own === undefined ? "" : actionFailure(id, [own])
+      // among several, each failure names its daemon
+      return error === "" || error.includes(id) ? error : `${id}: ${error}`
     })
     .filter((e) => e !== "")
     .join("; ")

@@ -186,7 +186,7 @@ describe("supervisor tui --namespace / --project", () => {
   )
 
   it(
-    "refuses a bad namespace or a directory that is none: usage errors (exit 2)",
+    "refuses a bad namespace or a directory that is none (exit 2), a project that does not load (exit 1)",
     async () => {
       const bad = await sb.cliAsync(["tui", "--namespace", "a b"], app)
       expect(bad.status).toBe(2)
@@ -194,6 +194,11 @@ describe("supervisor tui --namespace / --project", () => {
       const none = await sb.cliAsync(["tui", "--project", "nowhere"], app)
       expect(none.status).toBe(2)
       expect(none.stderr).toContain("--project nowhere: no such directory")
+      // a project whose configuration does not load: its problem, exit 1
+      const broken = sb.project("broken", '[daemons.web]\nrun = 3\n')
+      const bad2 = await sb.cliAsync(["tui", "--project", broken], app)
+      expect(bad2.status).toBe(1)
+      expect(bad2.stderr).toMatch(/error: .*broken\/supervisor\.toml.*run/)
     },
     T,
   )
