@@ -195,7 +195,7 @@ describe("supervisor tui --namespace / --project", () => {
       expect(none.status).toBe(2)
       expect(none.stderr).toContain("--project nowhere: no such directory")
       // a project whose configuration does not load: its problem, exit 1
-      const broken = sb.project("broken", '[daemons.web]\nrun = 3\n')
+      const broken = sb.project("broken", "[daemons.web]\nrun = 3\n")
       const bad2 = await sb.cliAsync(["tui", "--project", broken], app)
       expect(bad2.status).toBe(1)
       expect(bad2.stderr).toMatch(/error: .*broken\/supervisor\.toml.*run/)
