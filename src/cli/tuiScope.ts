@@ -9,6 +9,7 @@ import { projectNamespaces, UsageError } from "../control/selection.js"
 import { formatProblem } from "../domain/ConfigProblem.js"
 import { nameProblem } from "../domain/Name.js"
 import { ExitCode, red } from "./output.js"
+import { isRemote } from "./remote.js"
 import { Reported } from "./session.js"
 
 /** The directory `--project` names, resolved from here; a usage error when it is none. */
@@ -41,6 +42,11 @@ export const tuiScope = (o: {
     }
     const project: Array<string> = []
     if (Option.isSome(o.project)) {
+      // a project is files on this machine: a supervisor at a URL has its own
+      if (isRemote())
+        return yield* new UsageError({
+          message: `--project reads a project's files on this machine, not the supervisor's at --url: scope the dashboard with --namespace instead`,
+        })
       const dir = yield* projectDir(o.project.value)
       const config = yield* loadConfig({ cwd: dir, env: process.env }).pipe(
         Effect.catchTag("ConfigInvalid", (e) =>

@@ -186,7 +186,7 @@ describe("supervisor tui --namespace / --project", () => {
   )
 
   it(
-    "refuses a bad namespace or a directory that is none (exit 2), a project that does not load (exit 1)",
+    "refuses a bad namespace, a directory that is none or --project with --url (exit 2), a project that does not load (exit 1)",
     async () => {
       const bad = await sb.cliAsync(["tui", "--namespace", "a b"], app)
       expect(bad.status).toBe(2)
@@ -194,6 +194,10 @@ describe("supervisor tui --namespace / --project", () => {
       const none = await sb.cliAsync(["tui", "--project", "nowhere"], app)
       expect(none.status).toBe(2)
       expect(none.stderr).toContain("--project nowhere: no such directory")
+      // a project is files on this machine: against a supervisor at a URL, --namespace it is
+      const remote = await sb.cliAsync(["tui", "--project", ".", "--url", "http://127.0.0.1:9"], app)
+      expect(remote.status).toBe(2)
+      expect(remote.stderr).toContain("--project reads a project's files on this machine")
       // a project whose configuration does not load: its problem, exit 1
       const broken = sb.project("broken", "[daemons.web]\nrun = 3\n")
       const bad2 = await sb.cliAsync(["tui", "--project", broken], app)
