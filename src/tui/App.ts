@@ -182,7 +182,13 @@ export const App = ({ runtime, intervalMs, scope, ui: startUi, status: startStat
       const keys =
         input.length > 1 && !key.ctrl && !key.meta && !input.startsWith("\u001b") ? [...input] : [input]
       for (const k of keys) {
-        const action = keyAction(u.mode, k, key, tableRows)
+        // an Enter among them (`/web` then Enter, sent at once) is Enter, not a control character
+        const action = keyAction(
+          u.mode,
+          k,
+          keys.length > 1 && k === "\r" ? { ...key, return: true } : key,
+          tableRows,
+        )
         if (action._tag === "Quit") return app.exit()
         if (action._tag === "Control") {
           // the marked daemons when there are any (in the scope: the rows), else the selected one

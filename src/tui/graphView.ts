@@ -4,6 +4,7 @@
 import { Effect, Either } from "effect"
 import { Box, Text } from "ink"
 import { createElement as h, useEffect, useState } from "react"
+import { isRemote } from "../cli/remote.js"
 import { configGraph } from "../domain/DependencyGraph.js"
 import { graphText } from "../domain/graphFormats.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
@@ -42,10 +43,12 @@ export const GraphScreen = ({
   readonly height: number
 }) => {
   const [loaded, setLoaded] = useState<Loaded>({ _tag: "Loading" })
+  // against a supervisor at a URL the daemon's file is on its machine, not this one
+  const remote = isRemote()
   const source = row?.source ?? null
   useEffect(() => {
     setLoaded({ _tag: "Loading" })
-    if (source === null) return
+    if (source === null || remote) return
     let live = true
     void Effect.runPromise(Effect.either(configAt(source))).then((r) => {
       if (live)
@@ -54,7 +57,7 @@ export const GraphScreen = ({
     return () => {
       live = false
     }
-  }, [source])
+  }, [source, remote])
   const lines =
     row === undefined
       ? ["no daemon selected"]
@@ -62,11 +65,15 @@ export const GraphScreen = ({
         ? [
             `${row.id} runs without a configuration file (\`supervisor run\`): it has no configured dependencies`,
           ]
-        : loaded._tag === "Loading"
-          ? ["reading the configuration…"]
-          : loaded._tag === "Failed"
-            ? [`the configuration of ${row.source} cannot be read:`, ...loaded.error.split("\n")]
-            : graphLines(row, loaded.config, statusOf)
+        : remote
+          ? [
+              `${row.source} is on the supervisor's machine (--url): \`supervisor graph ${row.daemon}\` there draws this view`,
+            ]
+          : loaded._tag === "Loading"
+            ? ["reading the configuration…"]
+            : loaded._tag === "Failed"
+              ? [`the configuration of ${row.source} cannot be read:`, ...loaded.error.split("\n")]
+              : graphLines(row, loaded.config, statusOf)
   return h(
     Box,
     { flexDirection: "column", height },
