@@ -24,6 +24,23 @@ export const currentNamespace = (config: ResolvedConfig): string =>
   config.namespace ?? nodePath.basename(config.cwd)
 
 /**
+ * The namespaces of a project: those of the project files loaded there, and the namespace
+ * short IDs mean there (the directory's name without a file), where `run` puts ad-hoc daemons.
+ */
+export const projectNamespaces = (config: ResolvedConfig): Array<string> => [
+  ...new Set([
+    ...config.files.filter((f) => f.level === "project").map((f) => f.namespace),
+    currentNamespace(config),
+  ]),
+]
+
+/** Whether a daemon is in one of `namespaces` (every daemon when none is given): `list --namespace`, `tui`'s scope. */
+export const inNamespaces =
+  (namespaces: ReadonlyArray<string>) =>
+  (id: { readonly namespace: string }): boolean =>
+    namespaces.length === 0 || namespaces.includes(id.namespace)
+
+/**
  * The daemons a slug of the user config (`[slugs]`) names: the slug's daemon name, configured in
  * the slug's project directory; undefined when `input` is no slug.
  */

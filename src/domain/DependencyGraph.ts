@@ -58,3 +58,18 @@ export const buildGraph = (
     edges: edges.sort((a, b) => byId(a.from, b.from) || byId(a.to, b.to)),
   }
 }
+
+/**
+ * The graph of a configuration's daemons (`roots` and what they depend on, or every one), each
+ * with `statusOf`: what `supervisor graph` draws, and the dashboard's view of a daemon's dependencies.
+ */
+export const configGraph = (
+  config: { readonly daemons: Readonly<Record<string, { readonly config: GraphDaemon }>> },
+  statusOf: (id: string) => string,
+  roots?: ReadonlyArray<string>,
+): DependencyGraph =>
+  buildGraph(
+    Object.fromEntries(Object.entries(config.daemons).map(([id, d]) => [id, d.config] as const)),
+    statusOf,
+    roots,
+  )

@@ -3,10 +3,10 @@
 // Self-contained (no outer names): the page's script embeds their source text, so the browser and
 // the dashboard build the same command and read its answer the same way.
 
-/** The command of `action` on the daemon `id` (qualified), as JSON, with who asked (`reason`). */
+/** The command of `action` on the daemon `id` (qualified; or several), as JSON, with who asked (`reason`). */
 export const actionCommand = (
   action: string,
-  id: string,
+  id: string | ReadonlyArray<string>,
   reason: string,
 ): {
   readonly _tag: string
@@ -22,7 +22,7 @@ export const actionCommand = (
   }
   const tag = tags[action]
   if (tag === undefined) throw new Error(`unknown daemon action ${action}`)
-  return { _tag: tag, selection: { ids: [id] }, reason }
+  return { _tag: tag, selection: { ids: typeof id === "string" ? [id] : [...id] }, reason }
 }
 
 /**

@@ -3,14 +3,17 @@ import { Box, type Key, Text, useApp, useInput, useStdout } from "ink"
 import { createElement as h, useCallback, useEffect, useMemo, useRef, useState } from "react"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import { control, followLog, listDaemons, liveListing, type TuiRuntime } from "./connection.js"
+import { GraphScreen } from "./graphView.js"
 import { HelpScreen, helpLine } from "./help.js"
-import { initialUi, keyAction, reduce, selection, type UiState, type Verb } from "./keys.js"
+import { initialUi, keyAction, reduce, selection, targets, type UiState, type Verb } from "./keys.js"
 import { appendLog, type LogLine } from "./logBuffer.js"
 import { columnWidths, fitCell, HEADER, layout, type Row, ruleTitle, toRows, windowTop } from "./model.js"
 
 export interface AppProps {
   readonly runtime: TuiRuntime
   readonly intervalMs: number
+  /** The namespaces shown (`--namespace`, `--project`); every daemon when empty. */
+  readonly scope: ReadonlyArray<string>
   /** The UI and status line to start with: the dashboard comes back from an attach as it was left. */
   readonly ui?: UiState
   readonly status?: Status
@@ -51,7 +54,7 @@ const ROWS_EVERY_MS = 100
  * at most once per ROWS_EVERY_MS: a change after a quiet moment shows at once, the changes of a
  * burst together at its next tick.
  */
-const useRows = (runtime: TuiRuntime, intervalMs: number) => {
+const useRows = (runtime: TuiRuntime, intervalMs: number, scope: ReadonlyArray<string>) => {
   const [rows, setRows] = useState<ReadonlyArray<Row> | undefined>(undefined)
   const [down, setDown] = useState<string | undefined>(undefined)
   const last = useRef("")
@@ -61,12 +64,12 @@ const useRows = (runtime: TuiRuntime, intervalMs: number) => {
   const flush = useCallback(() => {
     pending.current = undefined
     shownAt.current = Date.now()
-    const next = toRows(latest.current)
+    const next = toRows(latest.current, scope)
     const key = JSON.stringify(next)
     if (key === last.current) return
     last.current = key
     setRows(next)
-  }, [])
+  }, [scope])
   const apply = useCallback(
     (entries: ReadonlyArray<ApiDaemonEntry>) => {
       latest.current = entries
@@ -93,7 +96,12 @@ const useRows = (runtime: TuiRuntime, intervalMs: number) => {
       ),
     )
   }, [runtime, apply])
-  return { rows, down, refresh }
+  /** A daemon's status in the latest listing, in the scope or not (a dependency of another project's). */
+  const statusOf = useCallback(
+    (id: string) => latest.current.find((e) => e.id.qualified === id)?.status.type ?? "available",
+    [],
+  )
+  return { rows, down, refresh, statusOf }
 }
 
 /** The selected daemon's log, followed while the pane is open (a short pause while selecting). */
@@ -122,10 +130,14 @@ const useLog = (runtime: TuiRuntime, id: string | undefined, open: boolean) => {
 }
 
 /** The dashboard: title, table, log pane, status line, help line. */
-export const App = ({ runtime, intervalMs, ui: startUi, status: startStatus, onAttach }: AppProps) => {
+/** `app/web`, or `2 daemons (app/db, app/web)`: what an action is about. */
+const named = (ids: ReadonlyArray<string>) =>
+  ids.length === 1 ? ids[0]! : `${ids.length} daemons (${ids.join(", ")})`
+
+export const App = ({ runtime, intervalMs, scope, ui: startUi, status: startStatus, onAttach }: AppProps) => {
   const app = useApp()
   const { rows: terminalRows, columns } = useSize()
-  const { rows, down, refresh } = useRows(runtime, intervalMs)
+  const { rows, down, refresh, statusOf } = useRows(runtime, intervalMs, scope)
   const [ui, setUi] = useState(startUi ?? initialUi)
   const [status, setStatus] = useState<Status>(startStatus ?? { text: "connecting…", tone: "info" })
   const all = rows ?? []
@@ -144,11 +156,12 @@ export const App = ({ runtime, intervalMs, ui: startUi, status: startStatus, onA
 
   // the status line tells the result of the latest action: an earlier one that ends later is not shown
   const latest = useRef(0)
-  const act = (verb: Verb, id: string) => {
+  const act = (verb: Verb, ids: ReadonlyArray<string>) => {
     const n = ++latest.current
+    const id = named(ids)
     setStatus({ text: `${verb} ${id}…`, tone: "info" })
     runtime
-      .runPromise(control(verb, id))
+      .runPromise(control(verb, ids))
       .then((r) =>
         n !== latest.current
           ? undefined
@@ -169,13 +182,23 @@ export const App = ({ runtime, intervalMs, ui: startUi, status: startStatus, onA
       const keys =
         input.length > 1 && !key.ctrl && !key.meta && !input.startsWith("\u001b") ? [...input] : [input]
       for (const k of keys) {
-        const action = keyAction(u.mode, k, key, tableRows)
+        // an Enter among them (`/web` then Enter, sent at once) is Enter, not a control character
+        const action = keyAction(
+          u.mode,
+          k,
+          keys.length > 1 && k === "\r" ? { ...key, return: true } : key,
+          tableRows,
+        )
         if (action._tag === "Quit") return app.exit()
-        if (action._tag === "Control" || action._tag === "Attach") {
+        if (action._tag === "Control") {
+          // the marked daemons when there are any (in the scope: the rows), else the selected one
+          const ids = targets(all, u)
+          if (ids.length === 0) setStatus({ text: "no daemon selected", tone: "error" })
+          else act(action.verb, ids)
+        } else if (action._tag === "Attach") {
           const sel = selection(all, u)
           const target = sel.index >= 0 ? sel.shown[sel.index] : undefined
           if (target === undefined) setStatus({ text: "no daemon selected", tone: "error" })
-          else if (action._tag === "Control") act(action.verb, target.id)
           else {
             // the keys after `a` are the attached daemon's: this dashboard ends here
             onAttach(target.id, u)
@@ -207,58 +230,73 @@ export const App = ({ runtime, intervalMs, ui: startUi, status: startStatus, onA
   const visible = shown.slice(top, top + tableRows)
   const widths = useMemo(() => columnWidths(visible), [visible])
   const line = (cells: ReadonlyArray<string>) => cells.map((c, i) => fitCell(c, widths[i]!)).join("  ")
-  const title = `supervisor · ${all.length} daemon${all.length === 1 ? "" : "s"}${ui.filter ? ` · ${shown.length} match "${ui.filter}"` : ""}${shown.length > tableRows ? ` · rows ${top + 1}-${top + visible.length}` : ""}`
+  const marked = new Set(ui.marked)
+  const markedShown = all.filter((r) => marked.has(r.id)).length
+  const title = [
+    "supervisor",
+    ...(scope.length === 0 ? [] : [`${scope.length === 1 ? "namespace" : "namespaces"} ${scope.join(", ")}`]),
+    `${all.length} daemon${all.length === 1 ? "" : "s"}`,
+    ...(ui.filter ? [`${shown.length} match "${ui.filter}"`] : []),
+    ...(markedShown > 0 ? [`${markedShown} marked`] : []),
+    ...(shown.length > tableRows ? [`rows ${top + 1}-${top + visible.length}`] : []),
+  ].join(" · ")
 
   const body =
     ui.mode === "help"
       ? h(HelpScreen, { height: terminalRows - 3 })
-      : h(
-          Box,
-          { flexDirection: "column" },
-          h(Text, { bold: true, wrap: "truncate-end" }, `  ${line(HEADER)}`),
-          ...Array.from({ length: tableRows }, (_, i) => {
-            const r = visible[i]
-            if (r === undefined)
+      : ui.mode === "graph"
+        ? h(GraphScreen, { row: selected, statusOf, height: terminalRows - 3 })
+        : h(
+            Box,
+            { flexDirection: "column" },
+            h(Text, { bold: true, wrap: "truncate-end" }, `  ${line(HEADER)}`),
+            ...Array.from({ length: tableRows }, (_, i) => {
+              const r = visible[i]
+              if (r === undefined)
+                return h(
+                  Text,
+                  { key: `empty${i}` },
+                  i > 0 || rows === undefined
+                    ? " "
+                    : all.length === 0
+                      ? scope.length === 0
+                        ? "  (no daemons)"
+                        : `  (no daemons in ${scope.join(", ")})`
+                      : "  (no daemon matches the filter)",
+                )
+              const isSel = r.id === selected?.id
+              const cells = r.cells.map((c, j) => fitCell(c, widths[j]!))
               return h(
                 Text,
-                { key: `empty${i}` },
-                i > 0 || rows === undefined
-                  ? " "
-                  : all.length === 0
-                    ? "  (no daemons)"
-                    : "  (no daemon matches the filter)",
+                { key: r.id, inverse: isSel, wrap: "truncate-end" },
+                // the cursor, then the mark column (Space)
+                isSel ? ">" : " ",
+                marked.has(r.id) ? "*" : " ",
+                cells[0],
+                "  ",
+                h(Text, { color: r.colour }, cells[1]),
+                "  ",
+                cells.slice(2).join("  "),
               )
-            const isSel = r.id === selected?.id
-            const cells = r.cells.map((c, j) => fitCell(c, widths[j]!))
-            return h(
-              Text,
-              { key: r.id, inverse: isSel, wrap: "truncate-end" },
-              isSel ? "> " : "  ",
-              cells[0],
-              "  ",
-              h(Text, { color: r.colour }, cells[1]),
-              "  ",
-              cells.slice(2).join("  "),
-            )
-          }),
-          ...(ui.logOpen
-            ? [
-                h(
-                  Text,
-                  { key: "logtitle", bold: true, wrap: "truncate-end" },
-                  ruleTitle(`── log: ${selected?.id ?? "(none)"} `, columns),
-                ),
-                ...Array.from({ length: logRows }, (_, i) => {
-                  const l = logLines[logLines.length - logRows + i]
-                  return h(
+            }),
+            ...(ui.logOpen
+              ? [
+                  h(
                     Text,
-                    { key: `log${i}`, wrap: "truncate-end", dimColor: l?.clear === true },
-                    l === undefined ? " " : l.text,
-                  )
-                }),
-              ]
-            : []),
-        )
+                    { key: "logtitle", bold: true, wrap: "truncate-end" },
+                    ruleTitle(`── log: ${selected?.id ?? "(none)"} `, columns),
+                  ),
+                  ...Array.from({ length: logRows }, (_, i) => {
+                    const l = logLines[logLines.length - logRows + i]
+                    return h(
+                      Text,
+                      { key: `log${i}`, wrap: "truncate-end", dimColor: l?.clear === true },
+                      l === undefined ? " " : l.text,
+                    )
+                  }),
+                ]
+              : []),
+          )
 
   const statusText = down !== undefined ? `${down}: retrying every ${intervalMs / 1000}s` : status.text
   const tone = down !== undefined ? "error" : status.tone

@@ -1,8 +1,11 @@
+import * as nodePath from "node:path"
 import { HttpClientRequest, HttpClientResponse } from "@effect/platform"
 import * as Ndjson from "@effect/platform/Ndjson"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { Cause, Chunk, type Duration, Effect, ManagedRuntime, Option, Schedule, Schema, Stream } from "effect"
 import { SupervisorClient, supervisorClientLayer } from "../cli/client.js"
 import { ndjsonItems } from "../cli/ndjson.js"
+import { loadConfig } from "../config/Loader.js"
 import type { ApiDaemonEntry, ControlResult } from "../domain/ApiDaemonEntry.js"
 import { Command } from "../domain/Command.js"
 import { actionCommand, actionFailure } from "../domain/daemonAction.js"
@@ -75,18 +78,42 @@ export const liveListing = (
     onError: (cause) => onError(reason(cause)),
   })
 
-/** The command of a key's action on one daemon, with reason `tui` (docs/api.md, "Commands"). */
-export const verbCommand = (verb: Verb, id: string): Command =>
-  Schema.decodeUnknownSync(Command)(actionCommand(verb, id, "tui"))
+/**
+ * The command of a key's action on the daemons `ids` (the marked ones, or the selected one), with
+ * reason `tui` (docs/api.md, "Commands"): one command for them all, as `supervisor stop a b` sends.
+ */
+export const verbCommand = (verb: Verb, ids: ReadonlyArray<string>): Command =>
+  Schema.decodeUnknownSync(Command)(actionCommand(verb, ids, "tui"))
+
+/**
+ * Why a command's answer is a failure for some of `ids`: each daemon's own outcome; one daemon's
+ * answer is read as the web page reads it (src/domain/daemonAction.ts). Empty when none failed.
+ */
+export const actionFailures = (ids: ReadonlyArray<string>, answer: unknown): string => {
+  if (ids.length === 1) return actionFailure(ids[0]!, answer)
+  if (!Array.isArray(answer)) return ""
+  return ids
+    .map((id) => {
+      const own: unknown = answer.find((o) => o !== null && typeof o === "object" && o.id === id)
+      const error = own === undefined ? "" : actionFailure(id, [own])
+      // among several, each failure names its daemon
+      return error === "" || error.includes(id) ? error : `${id}: ${error}`
+    })
+    .filter((e) => e !== "")
+    .join("; ")
+}
 
 /** `POST /api/commands` of the key's action: its result, or the failure as a result. */
-export const control = (verb: Verb, id: string): Effect.Effect<ControlResult, never, SupervisorClient> =>
+export const control = (
+  verb: Verb,
+  ids: ReadonlyArray<string>,
+): Effect.Effect<ControlResult, never, SupervisorClient> =>
   Effect.flatMap(SupervisorClient, (c) =>
     // one request of the union of commands (the client's parameter is a union of one per command)
-    c.api.commands.handle({ payload: verbCommand(verb, id) } as Parameters<typeof c.api.commands.handle>[0]),
+    c.api.commands.handle({ payload: verbCommand(verb, ids) } as Parameters<typeof c.api.commands.handle>[0]),
   ).pipe(
     Effect.map((answer): ControlResult => {
-      const error = actionFailure(id, answer)
+      const error = actionFailures(ids, answer)
       return error === "" ? { ok: true } : { ok: false, error }
     }),
     // a typed failure (an unknown daemon, ...) says why in its message
@@ -120,4 +147,14 @@ export const followLog = (
   }).pipe(
     Effect.catchAllCause(() => Effect.void),
     Effect.repeat(Schedule.spaced("1 second")),
+  )
+
+/**
+ * The configuration a daemon's file belongs to, as `supervisor graph` reads it from that file's
+ * directory (with this environment): where the dashboard's graph view finds its dependencies.
+ */
+export const configAt = (source: string) =>
+  loadConfig({ cwd: nodePath.dirname(source), env: process.env }).pipe(
+    Effect.mapError((e) => (e._tag === "ConfigInvalid" ? e.message : String(e))),
+    Effect.provide(NodeFileSystem.layer),
   )

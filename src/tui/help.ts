@@ -7,13 +7,17 @@ export const KEYS: ReadonlyArray<readonly [string, string]> = [
   ["↑ ↓  j k", "select the previous / next daemon"],
   ["PgUp PgDn", "a page up / down"],
   ["Home End  g G", "the first / last daemon"],
-  ["s", "start the selected daemon"],
+  ["Space", "mark / unmark the selected daemon (the keys below then act on the marked ones)"],
+  ["Ctrl-A", "mark every daemon shown (all the filter's matches)"],
+  ["c", "clear the marks"],
+  ["s", "start the selected daemon (or the marked ones: so do x r e d)"],
   ["x  S", "stop it"],
   ["r", "restart it"],
   ["e", "enable it"],
   ["d", "disable it"],
   ["a", "attach to it (pty = true): its terminal, full-screen; Ctrl-] comes back"],
-  ["/", "filter by ID or status: type, Enter keeps it, Esc clears it"],
+  ["t", "the selected daemon's dependencies, as `supervisor graph` draws them"],
+  ["/", "filter: a fuzzy match of the ID (namespace/name) or the status; Enter keeps it, Esc clears it"],
   ["Enter  l", "show / hide the log pane (it follows the selected daemon)"],
   ["Esc", "clear the filter"],
   ["?", "this help (any key closes it)"],
@@ -24,9 +28,9 @@ export const KEYS: ReadonlyArray<readonly [string, string]> = [
 export const helpLine = (mode: Mode, filter: string): string =>
   mode === "filter"
     ? `filter: ${filter}█   Enter keep · Esc clear`
-    : mode === "help"
+    : mode === "help" || mode === "graph"
       ? "any key: back · q quit"
-      : "↑↓ select  s start  x stop  r restart  e enable  d disable  / filter  l log  ? help  q quit"
+      : "␣ mark  t deps  s start  x stop  r restart  e enable  d disable  / filter  l log  ? help  q quit"
 
 /** The full key list (`?`). */
 export const HelpScreen = ({ height }: { readonly height: number }) =>

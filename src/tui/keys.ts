@@ -1,4 +1,4 @@
-// Keys -> actions, and the dashboard's UI state (selection, filter, panes) as a pure reducer.
+// Keys -> actions, and the dashboard's UI state (selection, marks, filter, panes) as a pure reducer.
 import { filterRows, type Row, windowTop } from "./model.js"
 
 /** The daemon actions of the keys, sent as commands (`POST /api/commands`, src/tui/connection.ts). */
@@ -9,6 +9,10 @@ export type Action =
   | { readonly _tag: "MoveTo"; readonly to: "first" | "last" }
   | { readonly _tag: "Control"; readonly verb: Verb }
   | { readonly _tag: "Attach" }
+  | { readonly _tag: "ToggleMark" }
+  | { readonly _tag: "MarkAll" }
+  | { readonly _tag: "ClearMarks" }
+  | { readonly _tag: "Graph" }
   | { readonly _tag: "ToggleLog" }
   | { readonly _tag: "FilterStart" }
   | { readonly _tag: "FilterType"; readonly text: string }
@@ -35,7 +39,7 @@ export interface KeyInfo {
   readonly delete: boolean
 }
 
-export type Mode = "table" | "filter" | "help"
+export type Mode = "table" | "filter" | "help" | "graph"
 
 const VERBS: Readonly<Record<string, Verb>> = {
   s: "start",
@@ -49,7 +53,7 @@ const VERBS: Readonly<Record<string, Verb>> = {
 /** The action of a key in `mode`; `page` is how many rows PgUp/PgDn move. */
 export const keyAction = (mode: Mode, input: string, key: KeyInfo, page: number): Action => {
   if (key.ctrl && input === "c") return { _tag: "Quit" }
-  if (mode === "help") return input === "q" ? { _tag: "Quit" } : { _tag: "CloseHelp" }
+  if (mode === "help" || mode === "graph") return input === "q" ? { _tag: "Quit" } : { _tag: "CloseHelp" }
   if (mode === "filter") {
     if (key.return) return { _tag: "FilterDone" }
     if (key.escape) return { _tag: "FilterCancel" }
@@ -57,6 +61,10 @@ export const keyAction = (mode: Mode, input: string, key: KeyInfo, page: number)
     if (key.ctrl || input === "" || /[\x00-\x1f]/.test(input)) return { _tag: "None" }
     return { _tag: "FilterType", text: input }
   }
+  if (key.ctrl && input === "a") return { _tag: "MarkAll" }
+  if (input === " ") return { _tag: "ToggleMark" }
+  if (input === "c") return { _tag: "ClearMarks" }
+  if (input === "t") return { _tag: "Graph" }
   if (key.upArrow || input === "k") return { _tag: "Move", by: -1 }
   if (key.downArrow || input === "j") return { _tag: "Move", by: 1 }
   if (key.pageUp) return { _tag: "Move", by: -Math.max(1, page) }
@@ -73,22 +81,45 @@ export const keyAction = (mode: Mode, input: string, key: KeyInfo, page: number)
   return verb === undefined ? { _tag: "None" } : { _tag: "Control", verb }
 }
 
-/** The UI's state: the selection is a daemon ID, so it stays on its daemon when rows move. */
+/**
+ * The UI's state: the selection is a daemon ID, so it stays on its daemon when rows move; the
+ * marked daemons (Space) are IDs too, in the order marked, kept while a filter hides them.
+ */
 export interface UiState {
   readonly mode: Mode
   readonly filter: string
   readonly selected: string | undefined
+  readonly marked: ReadonlyArray<string>
   readonly top: number
   readonly logOpen: boolean
 }
 
-export const initialUi: UiState = { mode: "table", filter: "", selected: undefined, top: 0, logOpen: true }
+export const initialUi: UiState = {
+  mode: "table",
+  filter: "",
+  selected: undefined,
+  marked: [],
+  top: 0,
+  logOpen: true,
+}
 
 /** The rows shown and the selected one's index (the first row when the selected is gone). */
 export const selection = (rows: ReadonlyArray<Row>, ui: UiState) => {
   const shown = filterRows(rows, ui.filter)
   const found = shown.findIndex((r) => r.id === ui.selected)
   return { shown, index: shown.length === 0 ? -1 : Math.max(0, found) }
+}
+
+/**
+ * The daemons a key's action applies to: the marked ones still listed (in the table's order),
+ * else the selected one; none when the table is empty.
+ */
+export const targets = (rows: ReadonlyArray<Row>, ui: UiState): ReadonlyArray<string> => {
+  const marked = new Set(ui.marked)
+  const listed = rows.filter((r) => marked.has(r.id)).map((r) => r.id)
+  if (listed.length > 0) return listed
+  const { shown, index } = selection(rows, ui)
+  return index >= 0 ? [shown[index]!.id] : []
 }
 
 /** The state after `action` (Control, Attach and Quit are effects: App runs them; the state is unchanged). */
@@ -116,6 +147,21 @@ export const reduce = (ui: UiState, action: Action, rows: ReadonlyArray<Row>, he
       return { ...ui, mode: "table" }
     case "FilterCancel":
       return { ...ui, mode: "table", filter: "", top: 0 }
+    case "ToggleMark": {
+      const id = index >= 0 ? shown[index]!.id : undefined
+      if (id === undefined) return ui
+      return {
+        ...ui,
+        selected: id,
+        marked: ui.marked.includes(id) ? ui.marked.filter((m) => m !== id) : [...ui.marked, id],
+      }
+    }
+    case "MarkAll":
+      return { ...ui, marked: [...new Set([...ui.marked, ...shown.map((r) => r.id)])] }
+    case "ClearMarks":
+      return { ...ui, marked: [] }
+    case "Graph":
+      return index >= 0 ? { ...ui, mode: "graph", selected: shown[index]!.id } : ui
     case "Help":
       return { ...ui, mode: "help" }
     case "CloseHelp":

@@ -1,5 +1,6 @@
 // The dashboard's process (dist/tui.mjs), run by `supervisor tui` (src/cli/actions/tui.ts) with
-// its terminal: the argument `--interval-ms N` only; the CLI checked everything else.
+// its terminal: the arguments `--interval-ms N` and `--namespace NS` (each namespace of the scope,
+// `tui --namespace`/`--project` resolved) only; the CLI checked everything else.
 import { Effect, Either } from "effect"
 import { render } from "ink"
 import { createElement } from "react"
@@ -46,6 +47,7 @@ const attachTo = async (id: string): Promise<Status | { readonly exit: number }>
 const main = async () => {
   const i = process.argv.indexOf("--interval-ms")
   const intervalMs = i >= 0 ? Number(process.argv[i + 1]) : 5000
+  const scope = process.argv.flatMap((a, j) => (a === "--namespace" ? [process.argv[j + 1] ?? ""] : []))
   const runtime = makeRuntime()
   // a supervisor that cannot be reached now is told before the screen changes
   try {
@@ -67,6 +69,7 @@ const main = async () => {
       createElement(App, {
         runtime,
         intervalMs: Number.isFinite(intervalMs) ? intervalMs : 5000,
+        scope,
         ...(ui === undefined ? {} : { ui }),
         ...(status === undefined ? {} : { status }),
         onAttach: (id, at) => {

@@ -1,6 +1,8 @@
 import { formatCpu, formatMemory, formatUptime } from "../cli/table.js"
+import { inNamespaces } from "../control/selection.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import { isActiveStatus, type StatusType } from "../domain/DaemonStatus.js"
+import { fuzzyFilter } from "./fuzzy.js"
 
 // The dashboard's view model, without React or I/O: rows, filtering, the visible window, and
 // the columns' text (src/tui/App.ts draws them).
@@ -14,6 +16,9 @@ export interface Row {
   readonly status: StatusType
   readonly colour: StatusColour
   readonly enabled: boolean
+  /** The configured daemon it runs (an instance's daemon), and the file that configures it (null: ad hoc). */
+  readonly daemon: string
+  readonly source: string | null
   readonly cells: ReadonlyArray<string>
 }
 
@@ -38,6 +43,8 @@ export const toRow = (e: ApiDaemonEntry): Row => {
     status: e.status.type,
     colour: statusColour(e.status.type),
     enabled: e.enabled,
+    daemon: e.instance?.daemon ?? e.id.qualified,
+    source: e.source,
     cells: [
       e.id.qualified,
       statusCell(e),
@@ -50,15 +57,32 @@ export const toRow = (e: ApiDaemonEntry): Row => {
   }
 }
 
-/** The rows of a listing, by ID. */
-export const toRows = (entries: ReadonlyArray<ApiDaemonEntry>): ReadonlyArray<Row> =>
-  entries.map(toRow).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+/**
+ * The rows of a listing, by ID: only those of the namespaces of `scope` when it names any
+ * (`tui --namespace`, `--project`), as `list --namespace` keeps them.
+ */
+export const toRows = (
+  entries: ReadonlyArray<ApiDaemonEntry>,
+  scope: ReadonlyArray<string> = [],
+): ReadonlyArray<Row> => {
+  const inScope = inNamespaces(scope)
+  return entries
+    .filter((e) => inScope(e.id))
+    .map(toRow)
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+}
 
-/** The rows whose ID or status contains `filter` (case-insensitive); all of them when it is empty. */
+/**
+ * The rows `filter` matches, best first: a fuzzy match of their ID (namespace and name,
+ * src/tui/fuzzy.ts), then those whose status contains it (case-insensitive); every row, in its
+ * order, when it is blank.
+ */
 export const filterRows = (rows: ReadonlyArray<Row>, filter: string): ReadonlyArray<Row> => {
   const f = filter.trim().toLowerCase()
   if (f === "") return rows
-  return rows.filter((r) => r.id.toLowerCase().includes(f) || r.cells[1]!.toLowerCase().includes(f))
+  const byId = fuzzyFilter(rows, f, (r) => r.id)
+  const matched = new Set(byId.map((r) => r.id))
+  return [...byId, ...rows.filter((r) => !matched.has(r.id) && r.cells[1]!.toLowerCase().includes(f))]
 }
 
 /**

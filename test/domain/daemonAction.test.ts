@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest"
 import { decodeCommand } from "../../src/api/commandHandlers.js"
 import { Command } from "../../src/domain/Command.js"
 import { actionCommand, actionFailure } from "../../src/domain/daemonAction.js"
-import { verbCommand } from "../../src/tui/connection.js"
+import { actionFailures, verbCommand } from "../../src/tui/connection.js"
 
 const VERBS = { start: "Start", stop: "Stop", restart: "Restart", enable: "Enable", disable: "Disable" }
 
@@ -30,10 +30,16 @@ describe("daemon actions as commands", () => {
 
   it("the dashboard's keys send the same commands with reason tui", () => {
     for (const [verb, tag] of Object.entries(VERBS)) {
-      const command = verbCommand(verb as keyof typeof VERBS, "app/db")
+      const command = verbCommand(verb as keyof typeof VERBS, ["app/db"])
       expect(Schema.is(Command)(command)).toBe(true)
       expect([command._tag, command.reason]).toEqual([tag, "tui"])
     }
+  })
+
+  it("the dashboard's marked daemons make one command naming them all", () => {
+    const command = verbCommand("stop", ["app/db", "app/web"])
+    expect(command._tag === "Stop" && command.selection.ids).toEqual(["app/db", "app/web"])
+    expect(actionCommand("restart", ["a/x", "b/y"], "web").selection.ids).toEqual(["a/x", "b/y"])
   })
 
   it("a start's answer fails when the daemon's own outcome is a failure, not a dependency's", () => {
@@ -52,5 +58,22 @@ describe("daemon actions as commands", () => {
     // a stop, enable or disable answers no outcomes: nothing failed
     expect(actionFailure("app/web", [{ id: "app/web", was_running: true, killed: false }])).toBe("")
     expect(actionFailure("app/web", { killed: true })).toBe("")
+  })
+
+  it("the answer for marked daemons names each one that failed, and no dependency's", () => {
+    const answer = [
+      { _tag: "AlreadyRunning", id: "app/db" },
+      { _tag: "Ready", id: "app/web", pid: 42 },
+      { _tag: "Disabled", id: "app/worker" },
+      { _tag: "StartFailed", id: "app/cron", message: "exited with code 3" },
+    ]
+    expect(actionFailures(["app/web", "app/worker", "app/cron"], answer)).toBe(
+      "app/worker is disabled; enable it first; app/cron: exited with code 3",
+    )
+    expect(actionFailures(["app/web", "app/db"], answer)).toBe("")
+    // a stop of several answers no outcomes: nothing failed
+    expect(actionFailures(["app/web", "app/db"], { stopped: ["app/web", "app/db"] })).toBe("")
+    // one daemon is read as the web page reads it
+    expect(actionFailures(["app/cron"], answer)).toBe(actionFailure("app/cron", answer))
   })
 })

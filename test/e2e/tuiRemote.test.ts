@@ -91,6 +91,15 @@ describe("supervisor tui with --url against a supervisor over HTTPS", () => {
       const message = `remote-tui-line-${process.pid}`
       writeFileSync(join(proj, "msg.txt"), `${message}\n`)
       await screen(tui, "the new line in the log panel", (t) => t.includes(message))
+      // the dependency view: the daemon's file is on the supervisor's machine, which it says
+      tui.sendKeys("t")
+      await screen(tui, "the dependency view", (t) =>
+        t.includes(
+          "is on the supervisor's machine (--url): `supervisor graph app/web` there draws this view",
+        ),
+      )
+      tui.sendKeys("t")
+      await screen(tui, "the table again", (t) => t.includes("── log: app/web"))
       // leave the filter, then quit: the dashboard ends as it does locally
       tui.sendKeys("Escape")
       await screen(tui, "the filter closed", (t) => !t.includes("filter:"))

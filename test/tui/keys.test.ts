@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest"
-import { initialUi, type KeyInfo, keyAction, reduce, selection, type UiState } from "../../src/tui/keys.js"
+import {
+  initialUi,
+  type KeyInfo,
+  keyAction,
+  reduce,
+  selection,
+  targets,
+  type UiState,
+} from "../../src/tui/keys.js"
 import { toRows } from "../../src/tui/model.js"
 import { entry } from "./fixtures.js"
 
@@ -44,6 +52,13 @@ describe("keyAction in the table", () => {
     expect(act("c", { ctrl: true })).toEqual({ _tag: "Quit" })
     expect(act("z")).toEqual({ _tag: "None" })
   })
+  it("marks with Space, marks all with Ctrl-A, clears with c, shows the dependencies with t", () => {
+    expect(act(" ")).toEqual({ _tag: "ToggleMark" })
+    expect(act("a", { ctrl: true })).toEqual({ _tag: "MarkAll" })
+    expect(act("a")).toEqual({ _tag: "Attach" })
+    expect(act("c")).toEqual({ _tag: "ClearMarks" })
+    expect(act("t")).toEqual({ _tag: "Graph" })
+  })
 })
 
 describe("keyAction in the filter and the help", () => {
@@ -60,12 +75,18 @@ describe("keyAction in the filter and the help", () => {
     expect(keyAction("help", "x", none, 20)).toEqual({ _tag: "CloseHelp" })
     expect(keyAction("help", "q", none, 20)).toEqual({ _tag: "Quit" })
   })
+  it("leaves the graph view on any key but q, which quits", () => {
+    expect(keyAction("graph", "t", none, 20)).toEqual({ _tag: "CloseHelp" })
+    expect(keyAction("graph", " ", none, 20)).toEqual({ _tag: "CloseHelp" })
+    expect(keyAction("graph", "q", none, 20)).toEqual({ _tag: "Quit" })
+  })
 })
 
 describe("reduce", () => {
   const rows = toRows(
     Array.from({ length: 100 }, (_, i) => entry(`app/d${String(i).padStart(3, "0")}`, "running")),
   )
+  const ids = (ui: UiState) => selection(rows, ui).shown.map((r) => r.id)
   const run = (ui: UiState, ...actions: Parameters<typeof reduce>[1][]) =>
     actions.reduce((u, a) => reduce(u, a, rows, 10), ui)
   it("starts on the first row, moves and scrolls the window with the selection", () => {
@@ -81,7 +102,11 @@ describe("reduce", () => {
   it("filters as one types, keeps the filter on Enter, clears it on Esc", () => {
     const typed = run(initialUi, { _tag: "FilterStart" }, { _tag: "FilterType", text: "d05" })
     expect(typed.mode).toBe("filter")
-    expect(selection(rows, typed).shown.map((r) => r.id)).toHaveLength(10)
+    // fuzzy: d050-d059 (d05 together) first, then d005, d015, ... (d0 ... 5)
+    expect(ids(typed)).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => `app/d05${i}`),
+      ...[0, 1, 2, 3, 4, 6, 7, 8, 9].map((i) => `app/d0${i}5`),
+    ])
     const kept = run(typed, { _tag: "FilterDone" })
     expect(kept).toMatchObject({ mode: "table", filter: "d05" })
     const back = run(kept, { _tag: "FilterStart" }, { _tag: "FilterBackspace" })
@@ -94,6 +119,48 @@ describe("reduce", () => {
     const filtered = run(ui, { _tag: "FilterStart" }, { _tag: "FilterType", text: "5" })
     const { shown, index } = selection(rows, filtered)
     expect(shown[index]!.id).toBe("app/d051")
+  })
+  it("marks and unmarks the selected daemon with Space; the actions then target the marked ones", () => {
+    expect(targets(rows, initialUi)).toEqual(["app/d000"])
+    const one = run(initialUi, { _tag: "Move", by: 2 }, { _tag: "ToggleMark" })
+    expect(one.marked).toEqual(["app/d002"])
+    const two = run(one, { _tag: "Move", by: 3 }, { _tag: "ToggleMark" }, { _tag: "Move", by: 1 })
+    expect(two.marked).toEqual(["app/d002", "app/d005"])
+    // the cursor is on d006, but the marked ones are acted on, in the table's order
+    expect(targets(rows, two)).toEqual(["app/d002", "app/d005"])
+    const back = run(two, { _tag: "Move", by: -1 }, { _tag: "ToggleMark" })
+    expect(back.marked).toEqual(["app/d002"])
+    expect(run(back, { _tag: "ClearMarks" }).marked).toEqual([])
+    expect(targets(rows, run(back, { _tag: "ClearMarks" }))).toEqual(["app/d005"])
+  })
+  it("marks every daemon the filter shows with Ctrl-A, and keeps marks the filter hides", () => {
+    const filtered = run(
+      initialUi,
+      { _tag: "FilterStart" },
+      { _tag: "FilterType", text: "d09" },
+      {
+        _tag: "FilterDone",
+      },
+    )
+    const all = run(filtered, { _tag: "MarkAll" })
+    expect(all.marked).toHaveLength(ids(filtered).length)
+    expect(new Set(all.marked)).toEqual(new Set(ids(filtered)))
+    const cleared = run(all, { _tag: "FilterCancel" })
+    expect(cleared.marked).toEqual(all.marked)
+    expect(targets(rows, cleared)).toEqual([...all.marked].sort())
+  })
+  it("acts only on marked daemons still listed (in the scope): else on the selected one", () => {
+    const ui: UiState = { ...initialUi, marked: ["app/d003", "gone/x"] }
+    expect(targets(rows, ui)).toEqual(["app/d003"])
+    expect(targets(rows, { ...initialUi, marked: ["gone/x"] })).toEqual(["app/d000"])
+    expect(targets([], initialUi)).toEqual([])
+  })
+  it("opens the graph view on the selected daemon", () => {
+    expect(run(initialUi, { _tag: "Move", by: 4 }, { _tag: "Graph" })).toMatchObject({
+      mode: "graph",
+      selected: "app/d004",
+    })
+    expect(reduce(initialUi, { _tag: "Graph" }, [], 10).mode).toBe("table")
   })
   it("toggles the log pane and the help", () => {
     expect(run(initialUi, { _tag: "ToggleLog" }).logOpen).toBe(false)

@@ -44,6 +44,42 @@ describe("toRows and filterRows", () => {
     expect(filterRows(rows, "  ")).toBe(rows)
     expect(filterRows(rows, "nothing")).toEqual([])
   })
+  it("matches the ID fuzzily, namespace included, best first, then the statuses containing the filter", () => {
+    const more = toRows([
+      entry("a/web", "running"),
+      entry("a/db", "stopped"),
+      entry("shop/web-admin", "running"),
+      entry("b/worker", "errored"),
+    ])
+    expect(filterRows(more, "web").map((r) => r.id)).toEqual(["a/web", "shop/web-admin"])
+    expect(filterRows(more, "aw").map((r) => r.id)).toEqual(["a/web"])
+    expect(filterRows(more, "shwa").map((r) => r.id)).toEqual(["shop/web-admin"])
+    // `run` is no ID's subsequence but the status of two daemons
+    expect(filterRows(more, "run").map((r) => r.id)).toEqual(["a/web", "shop/web-admin"])
+    expect(filterRows(more, "wr").map((r) => r.id)).toEqual(["b/worker"])
+  })
+})
+
+describe("toRows with a scope", () => {
+  const entries = [entry("app/web", "running"), entry("shop/api", "stopped"), entry("tools/x", "available")]
+  it("keeps the daemons of the scope's namespaces only", () => {
+    expect(toRows(entries, ["shop"]).map((r) => r.id)).toEqual(["shop/api"])
+    expect(toRows(entries, ["tools", "app"]).map((r) => r.id)).toEqual(["app/web", "tools/x"])
+    expect(toRows(entries, ["nowhere"])).toEqual([])
+  })
+  it("keeps every daemon without one", () => {
+    expect(toRows(entries).map((r) => r.id)).toEqual(["app/web", "shop/api", "tools/x"])
+    expect(toRows(entries, []).map((r) => r.id)).toEqual(["app/web", "shop/api", "tools/x"])
+  })
+  it("gives each row its configured daemon (an instance's) and file", () => {
+    const [r] = toRows([
+      entry("app/web.1", "running", {
+        source: "/p/supervisor.toml",
+        instance: { daemon: "app/web", index: 1 },
+      }),
+    ])
+    expect([r!.daemon, r!.source]).toEqual(["app/web", "/p/supervisor.toml"])
+  })
 })
 
 describe("windowTop", () => {

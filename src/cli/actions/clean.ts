@@ -1,9 +1,8 @@
 import { Console, Effect } from "effect"
-import { currentNamespace, resolveId, UsageError } from "../../control/selection.js"
+import { projectNamespaces, resolveId, UsageError } from "../../control/selection.js"
 import { CleanResult } from "../../domain/CliOutput.js"
 import { Clean } from "../../domain/Command.js"
 import { isActive } from "../../domain/DaemonStatus.js"
-import type { ResolvedConfig } from "../../domain/ResolvedConfig.js"
 import type { CleanOptions } from "../args/clean.js"
 import { sendCommand } from "../commandClient.js"
 import { here } from "../commandSelection.js"
@@ -11,17 +10,6 @@ import { canAsk, confirm } from "../confirm.js"
 import { cyan, dim, green, printJson } from "../output.js"
 import { knownDaemons } from "../selection.js"
 import { withSupervisor } from "../session.js"
-
-/**
- * The namespaces of this project: those of the project files loaded here, and the namespace
- * short IDs mean here (the directory's name without a file), where `run` puts ad-hoc daemons.
- */
-export const projectNamespaces = (config: ResolvedConfig): Array<string> => [
-  ...new Set([
-    ...config.files.filter((f) => f.level === "project").map((f) => f.namespace),
-    currentNamespace(config),
-  ]),
-]
 
 /** The daemons a clean acts on: those named, this project's, or (`--all-projects`) every one. */
 type Scope =

@@ -2,7 +2,7 @@
 // graph of the configuration seen from here, with each daemon's status from the supervisor.
 import { Console, Effect } from "effect"
 import { resolveId } from "../../control/selection.js"
-import { buildGraph, DependencyGraph } from "../../domain/DependencyGraph.js"
+import { configGraph, DependencyGraph } from "../../domain/DependencyGraph.js"
 import { graphDot, graphMermaid, graphText } from "../../domain/graphFormats.js"
 import type { GraphOptions } from "../args/graph.js"
 import { printJson } from "../output.js"
@@ -16,11 +16,8 @@ export const graph = (o: GraphOptions) =>
       const roots = yield* Effect.forEach(o.ids, (id) => resolveId(id, config, known))
       const status = new Map(known.map((d) => [d.id.qualified, d.status.type]))
       // a dependency of another project's is drawn with its status, without its own dependencies
-      const daemons = Object.fromEntries(
-        Object.entries(config.daemons).map(([id, d]) => [id, d.config] as const),
-      )
-      const g = buildGraph(
-        daemons,
+      const g = configGraph(
+        config,
         (id) => status.get(id) ?? "available",
         roots.length > 0 ? roots : undefined,
       )

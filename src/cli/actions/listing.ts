@@ -1,6 +1,6 @@
 import { Console, Effect, Option } from "effect"
 import { mergeListing } from "../../control/listing.js"
-import { resolveId, UsageError } from "../../control/selection.js"
+import { inNamespaces, resolveId, UsageError } from "../../control/selection.js"
 import type { ApiDaemonEntry, NextRetry } from "../../domain/ApiDaemonEntry.js"
 import { DaemonList, DaemonStatusOutput } from "../../domain/CliOutput.js"
 import { isActiveStatus, STATUS_TYPES, type StatusType } from "../../domain/DaemonStatus.js"
@@ -57,10 +57,9 @@ export const list = (o: ListOptions) =>
         return yield* new UsageError({
           message: `unknown status ${JSON.stringify(unknown)}: use one of ${STATUS_TYPES.join(", ")}`,
         })
+      const inScope = inNamespaces(Option.toArray(o.namespace))
       const entries = (yield* listing(config)).filter(
-        (e) =>
-          (o.status.length === 0 || o.status.includes(e.status.type)) &&
-          Option.match(o.namespace, { onNone: () => true, onSome: (n) => e.id.namespace === n }),
+        (e) => (o.status.length === 0 || o.status.includes(e.status.type)) && inScope(e.id),
       )
       if (o.json) return yield* printJson(DaemonList, entries)
       // Nothing on stdout for an empty listing: a script reading it sees no rows; the hint is for people.

@@ -1,10 +1,12 @@
 import { spawn } from "node:child_process"
 import * as path from "node:path"
-import { Console, Effect, FiberRef } from "effect"
+import { Console, Effect, FiberRef, Option } from "effect"
 import { UsageError } from "../../control/selection.js"
 import type { TuiOptions } from "../args/tui.js"
+import { SupervisorClient } from "../client.js"
 import { ExitCode, exitStatus, exitWith, red } from "../output.js"
 import { handleErrors, withSupervisor } from "../session.js"
+import { projectDir, tuiScope } from "../tuiScope.js"
 
 /**
  * `supervisor tui`: checks its terminal and its options, connects (starting the supervisor as
@@ -21,14 +23,27 @@ export const tui = (o: TuiOptions) =>
           }),
         ),
       )
+    // a bad scope is a usage error, as a bad --interval, terminal or not
+    const scope = yield* handleErrors(tuiScope(o))
+    if ((yield* FiberRef.get(exitStatus)) !== 0 || scope === undefined) return
     if (process.stdin.isTTY !== true || process.stdout.isTTY !== true) {
       yield* Console.error(
         `${red("error:")} supervisor tui needs a terminal (its input and output are not one); use \`supervisor list\` or \`supervisor logs\` in scripts`,
       )
       return yield* exitWith(ExitCode.usage)
     }
-    // the same connection as every command: the project here becomes known, auto-start applies
-    yield* withSupervisor(false, () => Effect.void)
+    // the same connection as every command: the project here (and --project's) becomes known,
+    // so that its configured daemons are listed before they ran; auto-start applies
+    yield* withSupervisor(false, () =>
+      Option.match(o.project, {
+        onNone: () => Effect.void,
+        onSome: (input) =>
+          Effect.gen(function* () {
+            const c = yield* SupervisorClient
+            yield* c.api.cli.info({ urlParams: { cwd: yield* projectDir(input) } })
+          }),
+      }),
+    )
     if ((yield* FiberRef.get(exitStatus)) !== 0) return
     const code = yield* Effect.async<number>((resume) => {
       const child = spawn(
@@ -37,6 +52,7 @@ export const tui = (o: TuiOptions) =>
           path.join(path.dirname(process.argv[1]!), "tui.mjs"),
           "--interval-ms",
           String(Math.round(o.interval * 1000)),
+          ...scope.flatMap((ns) => ["--namespace", ns]),
         ],
         { stdio: "inherit" },
       )

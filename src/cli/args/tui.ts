@@ -10,5 +10,17 @@ export const tuiOptions = {
     ),
     Options.withDefault(5),
   ),
+  namespace: Options.text("namespace").pipe(
+    Options.withPseudoName("NS"),
+    Options.withDescription("only the daemons of this namespace (repeatable: any of them)"),
+    Options.repeated,
+  ),
+  project: Options.text("project").pipe(
+    Options.withPseudoName("DIR"),
+    Options.withDescription(
+      "only the daemons of the project in this directory (its namespaces; --project . for the current one)",
+    ),
+    Options.optional,
+  ),
 }
 export type TuiOptions = Command.Command.ParseConfig<typeof tuiOptions>
