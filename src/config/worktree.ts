@@ -142,3 +142,27 @@ export const projectDirName = (checkout: Checkout | undefined, dir: string): str
   if (main !== undefined) return nodePath.basename(main)
   return nodePath.relative(checkout.root, dir) === "" ? checkout.repoName : nodePath.basename(dir)
 }
+
+/**
+ * The directory of `mainDir` (a project directory of a main git checkout) in the linked worktree
+ * whose label is `label`, read from `.git/worktrees/*\/gitdir`; undefined when there is none.
+ * `labelOf` turns a worktree's name into its label.
+ */
+export const gitWorktreeDir = (mainDir: string, label: string, labelOf: (name: string) => string) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    for (const root of ancestors(mainDir)) {
+      const type = yield* typeOf(fs, nodePath.join(root, ".git"))
+      if (type === undefined) continue
+      if (type !== "Directory") return undefined
+      const admin = nodePath.join(root, ".git", "worktrees")
+      const names = yield* fs.readDirectory(admin).pipe(Effect.orElseSucceed((): Array<string> => []))
+      const name = names.find((n) => labelOf(n) === label)
+      if (name === undefined) return undefined
+      const gitdir = (yield* readText(fs, nodePath.join(admin, name, "gitdir")))?.trim()
+      if (gitdir === undefined || gitdir === "") return undefined
+      const worktreeRoot = nodePath.dirname(nodePath.resolve(admin, name, gitdir))
+      return nodePath.join(worktreeRoot, nodePath.relative(root, mainDir))
+    }
+    return undefined
+  })

@@ -34,6 +34,9 @@ export const WorktreeEntry = Schema.Struct({
 }).annotations({ identifier: "WorktreeEntry" })
 export type WorktreeEntry = typeof WorktreeEntry.Type
 
+/** A daemon's worktree as `list --json` shows it. */
+export const worktreeEntryOf = (w: Worktree): WorktreeEntry => ({ name: w.name, kind: w.kind, main: w.main })
+
 /**
  * A worktree's name as one host-name label and namespace part: lower case, runs of anything but
  * letters, digits and `_` become one `-`, no dash at either end; `worktree` when nothing is left.
