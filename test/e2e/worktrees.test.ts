@@ -29,7 +29,7 @@ let sb: DaemonSandbox
 afterEach(() => sb?.destroy())
 
 // The web daemon answers with the directory it runs in and the port it was given.
-const WEB_JS = String.raw`
+const WEB_JS = `
 const http = require("node:http")
 const port = Number(process.env.PORT)
 http
@@ -37,7 +37,7 @@ http
   .listen(port, "127.0.0.1", () => console.log("listening on " + port))
 `
 // The worker asks the web daemon it depends on, at the port its template gave it, then stays.
-const WORKER_JS = String.raw`
+const WORKER_JS = `
 const http = require("node:http")
 http.get("http://127.0.0.1:" + process.env.WEB_PORT + "/", (res) => {
   let body = ""
