@@ -76,7 +76,7 @@ export const loadConfig = (options: LoadOptions) =>
     >()
     const files: Array<NamespacedFile> = []
     // git worktrees, jj workspaces and named copies: their own namespaces and ports (docs/worktrees.md)
-    const worktrees = yield* projectWorktrees(parsed)
+    const worktrees = yield* projectWorktrees(parsed, options.env)
     const worktreeOf = new Map<string, Worktree>()
     for (const p of parsed) {
       const sibling = p.location.sibling ? byPath.get(p.location.sibling) : undefined

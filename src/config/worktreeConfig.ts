@@ -47,9 +47,20 @@ const worktreeOf = (
   }
 }
 
-/** The worktree of each project directory of `parsed` that is one (read from files, no git or jj run). */
-export const projectWorktrees = (parsed: ReadonlyArray<ParsedFile>) =>
+/** `SUPERVISOR_WORKTREE=false` (or `0`): every checkout is a main one, whatever its files say. */
+export const worktreesOff = (env: Readonly<Record<string, string | undefined>>): boolean =>
+  env.SUPERVISOR_WORKTREE === "false" || env.SUPERVISOR_WORKTREE === "0"
+
+/**
+ * The worktree of each project directory of `parsed` that is one (read from files, no git or jj
+ * run); none with `SUPERVISOR_WORKTREE=false`.
+ */
+export const projectWorktrees = (
+  parsed: ReadonlyArray<ParsedFile>,
+  env: Readonly<Record<string, string | undefined>>,
+) =>
   Effect.gen(function* () {
+    if (worktreesOff(env)) return new Map<string, ProjectWorktree>()
     const dirs = [
       ...new Set(parsed.filter((p) => p.location.level === "project").map((p) => p.location.baseDir)),
     ]

@@ -119,6 +119,15 @@ describe("detecting a git linked worktree", () => {
     expect(config.daemons["x/web"]?.config.port?.expect).toEqual([3000])
   })
 
+  it("SUPERVISOR_WORKTREE=false treats every checkout as a main one", async () => {
+    const sb = sandbox()
+    sb.write(gitLayout("shop", "wt/x", "x"))
+    sb.write({ "wt/x/.git": `gitdir: ${sb.path("shop/.git/worktrees/x")}\n` })
+    const config = await loadOk(sb, { cwd: "wt/x", env: { ...sb.env, SUPERVISOR_WORKTREE: "false" } })
+    expect(config.namespace).toBe("x")
+    expect(config.worktree).toBeUndefined()
+  })
+
   it("a submodule's .git file is not a worktree", async () => {
     const sb = sandbox()
     sb.write({
