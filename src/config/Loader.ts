@@ -13,7 +13,7 @@ import { mergeFiles, type NamespacedFile } from "./merge.js"
 import { deriveNamespace } from "./namespace.js"
 import { type ParsedFile, readConfigFile } from "./parseFile.js"
 import { applyEnvOverrides, decodeSettings, mergeSettings, projectSettingWarnings } from "./settings.js"
-import { projectWorktrees, withWorktrees } from "./worktreeConfig.js"
+import { misplacedWorktrees, projectWorktrees, withWorktrees } from "./worktreeConfig.js"
 
 export interface LoadOptions {
   readonly cwd: string
@@ -77,6 +77,7 @@ export const loadConfig = (options: LoadOptions) =>
     const files: Array<NamespacedFile> = []
     // git worktrees, jj workspaces and named copies: their own namespaces and ports (docs/worktrees.md)
     const worktrees = yield* projectWorktrees(parsed, options.env)
+    problems.push(...misplacedWorktrees(parsed))
     const worktreeOf = new Map<string, Worktree>()
     for (const p of parsed) {
       const sibling = p.location.sibling ? byPath.get(p.location.sibling) : undefined

@@ -2,9 +2,11 @@
 // are worktrees (detected, or named by `worktree = ...`), and their daemons' ports moved by the
 // worktree's offset so that two checkouts run the same stack side by side.
 import { Effect } from "effect"
+import { type ConfigProblem, InvalidValue } from "../domain/ConfigProblem.js"
 import { DaemonConfig } from "../domain/DaemonConfig.js"
 import type { ResolvedDaemon } from "../domain/ResolvedConfig.js"
 import { portDelta, type Worktree, worktreeLabel, worktreeOffset } from "../domain/Worktree.js"
+import { locateKey } from "./locate.js"
 import type { ParsedFile } from "./parseFile.js"
 import { type Checkout, checkoutsOf, mainDirOf, projectDirName } from "./worktree.js"
 
@@ -46,6 +48,21 @@ const worktreeOf = (
     dirName: projectDirName(checkout, dir),
   }
 }
+
+/** `worktree = ...` in a global file: a checkout is a project's, so only project files say it. */
+export const misplacedWorktrees = (parsed: ReadonlyArray<ParsedFile>): Array<ConfigProblem> =>
+  parsed
+    .filter((p) => p.location.level !== "project" && p.declaredWorktree !== undefined)
+    .map((p) => {
+      const line = locateKey(p.text, ["worktree"])
+      return new InvalidValue({
+        file: p.location.path,
+        ...(line === undefined ? {} : { line }),
+        key: "worktree",
+        message: "`worktree` names a project's checkout: it is only read from project files",
+        hint: "move it to the project's supervisor.local.toml, or remove it",
+      })
+    })
 
 /** `SUPERVISOR_WORKTREE=false` (or `0`): every checkout is a main one, whatever its files say. */
 export const worktreesOff = (env: Readonly<Record<string, string | undefined>>): boolean =>

@@ -203,6 +203,18 @@ describe("a plain copy", () => {
     expect(config.daemons["shop.copy-2/web"]?.config.port?.expect).toEqual([3000 + worktreeOffset("copy-2")])
   })
 
+  it("worktree in a global file is refused, naming the file, line and fix", async () => {
+    const sb = sandbox()
+    sb.write({ "home/.config/supervisor/config.toml": toml("# mine", 'worktree = "x"') })
+    const p = only(await loadErr(sb, { cwd: "w" }), "InvalidValue")
+    expect(p).toMatchObject({
+      file: sb.path("home/.config/supervisor/config.toml"),
+      line: 2,
+      key: "worktree",
+    })
+    expect(p.hint).toContain("supervisor.local.toml")
+  })
+
   it("a namespace ending in a dot cannot take a worktree's label", async () => {
     const sb = sandbox()
     sb.write({ "b/shop/supervisor.toml": toml('namespace = "shop."', 'worktree = "x"') })
