@@ -12,11 +12,13 @@ import { promisify } from "node:util"
 import { afterEach, describe, expect, it } from "vitest"
 import {
   apiGet,
+  BIN,
   type DaemonEntry,
   type DaemonSandbox,
   daemonPids,
   freePort,
   makeDaemonSandbox,
+  onTerminal,
   storedLogs,
   tableRow,
   waitFor,
@@ -177,6 +179,20 @@ describe("worktrees side by side (e2e)", () => {
         { timeout: 30_000 },
       )
       expect(gone).toMatchObject({ dir: tree, worktree: "feature-x" })
+      // on a terminal, prune lists what it would do and asks: "n" leaves everything as it is
+      const asked = onTerminal([process.execPath, BIN, "worktree", "prune"], {
+        cwd: shop,
+        env: sb.env,
+        typing: true,
+      })
+      await waitFor("the question", () => asked.output().includes("[y/N]") || undefined, { timeout: 30_000 })
+      asked.type("n\r")
+      expect(await asked.exited).toBe(0)
+      expect(asked.output()).toContain("shop.feature-x (worktree feature-x)")
+      expect(asked.output()).toContain("shop.feature-x/web (running: stopped)")
+      expect(asked.output()).toContain("Stop its daemons and forget this namespace? [y/N]")
+      expect(asked.output()).toContain("nothing pruned")
+      expect(daemonPids(sb.stateDir, "shop.feature-x/web").sort()).toEqual([...treePids].sort())
       // ... and `worktree prune --yes` stops its daemons and forgets its namespace
       const pruned = sb.cli(["worktree", "prune", "--yes", "--json"], shop)
       expect(pruned.status, pruned.stderr).toBe(0)
