@@ -3,7 +3,8 @@
  * stack (a web daemon with a port and a slug, a worker depending on it) started in both at once,
  * both ready on distinct ports, each reachable through the proxy by its own host name; then the
  * worktree removed with `git worktree remove` and `supervisor worktree prune --yes` forgetting its
- * namespace and stopping its daemons.
+ * namespace and stopping its daemons; a worktree no command ran in is found and started by its
+ * host name.
  */
 import { execFile } from "node:child_process"
 import * as http from "node:http"
@@ -212,6 +213,19 @@ describe("worktrees side by side (e2e)", () => {
       // the main checkout runs on, still served by its host name
       expect(after.find((e) => e.id.qualified === "shop/web")?.status.type).toBe("running")
       expect((await through(proxyPort, "shop.localhost")).status).toBe(200)
+      // a worktree no command ran in: found from the repository's .git/worktrees and started on request
+      const other = join(sb.root, "trees", "Feature Y")
+      await git(shop, "worktree", "add", "-q", "-b", "feature-y", other)
+      const viaOther = await through(proxyPort, "feature-y.shop.localhost")
+      expect(viaOther.status, viaOther.body).toBe(200)
+      expect(JSON.parse(viaOther.body)).toMatchObject({ dir: other })
+      const started = await waitFor("the other worktree's web daemon running", async () =>
+        (await apiGet<Array<Entry>>(sb.stateDir, "/api/daemons"))?.find(
+          (e) => e.id.qualified === "shop.feature-y/web" && e.status.type === "running",
+        ),
+      )
+      expect(started.resolved_port[0]).not.toBe(webPort)
+      expect(started.worktree).toEqual({ name: "feature-y", kind: "git", main: shop })
       // nothing left to prune
       expect(JSON.parse(sb.cli(["worktree", "prune", "--yes", "--json"], shop).stdout)).toEqual({
         namespaces: [],
