@@ -184,6 +184,20 @@ describe("detecting a jj workspace", () => {
   })
 })
 
+describe("detecting a jj workspace written by a newer jj", () => {
+  it("reads .jj/repo as a path relative to the workspace's .jj directory", async () => {
+    const sb = sandbox()
+    sb.write({
+      "shop/.jj/repo/store/type": "git\n",
+      "ws/docs/.jj/repo": "../../../shop/.jj/repo",
+      "ws/docs/supervisor.toml": web,
+    })
+    const config = await loadOk(sb, { cwd: "ws/docs" })
+    expect(config.namespace).toBe("shop.docs")
+    expect(config.worktree?.main).toBe(sb.path("shop"))
+  })
+})
+
 describe("a plain copy", () => {
   it("keeps the namespace of its directory: nothing ties it to the original", async () => {
     const sb = sandbox()
