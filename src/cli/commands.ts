@@ -31,6 +31,7 @@ import { printUsage } from "./usageCommand.js"
 import type { AnyCliCommand } from "./usageSpec/effectCli.js"
 import { webCommand } from "./web.js"
 import { whyCommand } from "./why.js"
+import { worktreeCommand } from "./worktree.js"
 
 /** `supervisor usage`: the usage spec of this very tree (read when the command runs). */
 const usageCommand = Command.make("usage", {}, (): Effect.Effect<void> => printUsage(rootCommand)).pipe(
@@ -78,6 +79,7 @@ export const rootCommand = Command.make("supervisor").pipe(
     importCommand,
     exportCommand,
     proxyCommand,
+    worktreeCommand,
     schemaCommand,
     webCommand,
     tuiCommand,

@@ -4,6 +4,7 @@ import { FileSystem } from "@effect/platform"
 import { Effect } from "effect"
 import { ConfigInvalid, type ConfigProblem, NamespaceCollision } from "../domain/ConfigProblem.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+import type { Worktree } from "../domain/Worktree.js"
 import { candidateLocations } from "./discover.js"
 import { envFileProblems } from "./envFileProblems.js"
 import { knownNamespaces } from "./knownNamespaces.js"
@@ -12,6 +13,7 @@ import { mergeFiles, type NamespacedFile } from "./merge.js"
 import { deriveNamespace } from "./namespace.js"
 import { type ParsedFile, readConfigFile } from "./parseFile.js"
 import { applyEnvOverrides, decodeSettings, mergeSettings, projectSettingWarnings } from "./settings.js"
+import { misplacedWorktrees, projectWorktrees, withWorktrees } from "./worktreeConfig.js"
 
 export interface LoadOptions {
   readonly cwd: string
@@ -73,14 +75,20 @@ export const loadConfig = (options: LoadOptions) =>
       { readonly baseDir: string; readonly file: string; readonly declared: boolean }
     >()
     const files: Array<NamespacedFile> = []
+    // git worktrees, jj workspaces and named copies: their own namespaces and ports (docs/worktrees.md)
+    const worktrees = yield* projectWorktrees(parsed, options.env)
+    problems.push(...misplacedWorktrees(parsed))
+    const worktreeOf = new Map<string, Worktree>()
     for (const p of parsed) {
       const sibling = p.location.sibling ? byPath.get(p.location.sibling) : undefined
       const declaredLine = p.declaredNamespace === undefined ? undefined : locateKey(p.text, ["namespace"])
+      const worktree = p.location.level === "project" ? worktrees.get(p.location.baseDir) : undefined
       const derived = deriveNamespace({
         location: p.location,
         declared: p.declaredNamespace,
         declaredLine,
         sibling,
+        ...(worktree && { worktree: { label: worktree.worktree.name, dirName: worktree.dirName } }),
       })
       if ("problem" in derived) {
         problems.push(derived.problem)
@@ -98,6 +106,7 @@ export const loadConfig = (options: LoadOptions) =>
           continue
         }
       }
+      if (worktree !== undefined) worktreeOf.set(derived.namespace, worktree.worktree)
       files.push({ parsed: p, namespace: derived.namespace })
     }
 
@@ -124,15 +133,18 @@ export const loadConfig = (options: LoadOptions) =>
       })
 
     const nearest = files.filter((f) => f.parsed.location.level === "project").at(-1)
+    const nearestWorktree = nearest && worktreeOf.get(nearest.namespace)
     const config: ResolvedConfig = {
       cwd,
       ...(nearest ? { namespace: nearest.namespace } : {}),
+      ...(nearestWorktree ? { worktree: nearestWorktree } : {}),
       files: files.map((f) => ({
         path: f.parsed.location.path,
         level: f.parsed.location.level,
         namespace: f.namespace,
       })),
       ...merged.result,
+      daemons: withWorktrees(merged.result.daemons, worktreeOf),
       ...(Object.keys(known.namespaces).length > 0 ? { namespaces: known.namespaces } : {}),
       warnings: [...spellings, ...merged.result.warnings, ...ignored],
       settings: decodeSettings(env.settings),

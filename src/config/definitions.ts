@@ -12,7 +12,14 @@ export const configDefinitions = (
 ): Map<string, DaemonDefinition> =>
   expandReplicas(
     Object.values(config.daemons).map(
-      (d) => ({ id: d.id, config: d.config, adhoc: false, source: d.source }) satisfies DaemonDefinition,
+      (d) =>
+        ({
+          id: d.id,
+          config: d.config,
+          adhoc: false,
+          source: d.source,
+          ...(d.worktree === undefined ? {} : { worktree: d.worktree }),
+        }) satisfies DaemonDefinition,
     ),
     scaled,
   )

@@ -6,6 +6,7 @@ import {
   NamespaceMismatch,
 } from "../domain/ConfigProblem.js"
 import { GLOBAL_NAMESPACE, nameProblem } from "../domain/Name.js"
+import { worktreeNamespace } from "../domain/Worktree.js"
 import type { ConfigLocation } from "./discover.js"
 
 export interface NamespaceInput {
@@ -15,6 +16,32 @@ export interface NamespaceInput {
   readonly declaredLine: number | undefined
   /** The sibling non-local file's namespace, when this is a `.local` file and the sibling exists. */
   readonly sibling: { readonly namespace: string; readonly declared: string | undefined } | undefined
+  /**
+   * The worktree the project directory is in (docs/worktrees.md): its label, and the directory
+   * name the project has in the main checkout. Absent in a main checkout.
+   */
+  readonly worktree?: { readonly label: string; readonly dirName: string } | undefined
+}
+
+/** A worktree's namespace: the project's, a dot and the worktree's label, when the result is a name. */
+const inWorktree = (
+  i: NamespaceInput,
+  project: string,
+  at: { readonly line?: number },
+): { namespace: string } | { problem: ConfigProblem } => {
+  if (i.worktree === undefined) return { namespace: project }
+  const namespace = worktreeNamespace(project, i.worktree.label)
+  const problem = nameProblem(namespace)
+  if (problem === undefined) return { namespace }
+  return {
+    problem: new InvalidNamespace({
+      file: i.location.path,
+      ...at,
+      key: "namespace",
+      message: `the worktree namespace ${JSON.stringify(namespace)} is invalid: ${problem}`,
+      hint: 'set a top-level namespace without a trailing "." in this file, or worktree = "<name>" in supervisor.local.toml',
+    }),
+  }
 }
 
 /** The spec's namespace derivation rules 1-5. */
@@ -52,7 +79,9 @@ export const deriveNamespace = (i: NamespaceInput): { namespace: string } | { pr
   }
   // Rule 5: a .local file shares its sibling's namespace; if both declare one, they must agree.
   if (i.location.local && i.sibling) {
-    if (i.declared !== undefined && i.declared !== i.sibling.namespace) {
+    const mine = i.declared === undefined ? undefined : inWorktree(i, i.declared, at)
+    if (mine !== undefined && "problem" in mine) return mine
+    if (mine !== undefined && mine.namespace !== i.sibling.namespace) {
       return {
         problem: new NamespaceMismatch({
           file,
@@ -66,8 +95,9 @@ export const deriveNamespace = (i: NamespaceInput): { namespace: string } | { pr
     return { namespace: i.sibling.namespace }
   }
   // Rule 2: the declared namespace, else the directory name (rule 3: the parent of .config).
-  if (i.declared !== undefined) return { namespace: i.declared }
-  const dirName = nodePath.basename(i.location.baseDir)
+  // In a worktree, the project's name gets the worktree's label (docs/worktrees.md).
+  if (i.declared !== undefined) return inWorktree(i, i.declared, at)
+  const dirName = i.worktree?.dirName ?? nodePath.basename(i.location.baseDir)
   const problem = nameProblem(dirName)
   if (problem) {
     return {
@@ -78,5 +108,5 @@ export const deriveNamespace = (i: NamespaceInput): { namespace: string } | { pr
       }),
     }
   }
-  return { namespace: dirName }
+  return inWorktree(i, dirName, {})
 }

@@ -27,6 +27,8 @@ export interface ParsedFile {
   readonly location: ConfigLocation
   readonly text: string
   readonly declaredNamespace: string | undefined
+  /** The file's top-level `worktree` (docs/worktrees.md), if set. */
+  readonly declaredWorktree?: string | false | undefined
   /** Daemons that decoded cleanly, by name; a daemon with problems maps to undefined. */
   readonly daemons: ReadonlyArray<readonly [string, DaemonOptions | undefined]>
   readonly groups: ReadonlyArray<readonly [string, typeof Group.Type]>
@@ -206,6 +208,10 @@ export const parseConfigText = (location: ConfigLocation, text: string): ParsedF
     location,
     text,
     declaredNamespace: typeof table.namespace === "string" ? table.namespace : undefined,
+    declaredWorktree:
+      (typeof table.worktree === "string" && table.worktree.trim() !== "") || table.worktree === false
+        ? table.worktree
+        : undefined,
     daemons,
     groups,
     slugs: isTable(table.slugs) ? table.slugs : undefined,

@@ -6,6 +6,7 @@ import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { InstanceOf } from "../domain/Instances.js"
 import { compareIds } from "../domain/idOrder.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+import { worktreeEntryOf } from "../domain/Worktree.js"
 
 const byId = (a: ApiDaemonEntry, b: ApiDaemonEntry) => compareIds(a.id.qualified, b.id.qualified)
 
@@ -92,6 +93,7 @@ export const mergeDefinitions = (
         pty: d.config.pty,
         stdin: d.config.stdin,
         ...(d.instance === undefined ? {} : { instance: d.instance }),
+        ...(d.worktree === undefined ? {} : { worktree: worktreeEntryOf(d.worktree) }),
       }),
     )
   return [...known, ...configured].sort(byId)

@@ -4,7 +4,7 @@ import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { proxyUrlOf } from "../domain/proxyUrl.js"
 import type { StartEvent } from "../domain/StartEvent.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
-import { slugOf } from "../domain/slugs.js"
+import { hostLabelOf } from "../domain/slugs.js"
 import type { ProxyView } from "./proxyView.js"
 
 /** `outcome` with the daemon's proxy address when it is ready and a slug names it. */
@@ -15,7 +15,7 @@ export const withProxyUrl = (
 ): StartOutcome => {
   if (outcome._tag !== "Ready") return outcome
   const def = defs.find((d) => d.id.qualified === outcome.id)
-  const url = def === undefined ? null : proxyUrlOf(slugOf(def, view.slugs), view.proxy)
+  const url = def === undefined ? null : proxyUrlOf(hostLabelOf(def, view.slugs), view.proxy)
   return url === null ? outcome : { ...outcome, proxy_url: url }
 }
 

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { DaemonIdObject } from "./DaemonId.js"
 import { DaemonStatus } from "./DaemonStatus.js"
 import { InstanceEntry } from "./Instances.js"
+import { WorktreeEntry } from "./Worktree.js"
 
 /** The retry an errored daemon waits for (`list` shows `errored, retry 2/3 in 4s`). */
 export const NextRetry = Schema.Struct({
@@ -59,6 +60,10 @@ export const ApiDaemonEntry = Schema.Struct({
   instance: Schema.optional(InstanceEntry).annotations({
     description:
       "For an instance of a daemon with `instances`: that daemon's qualified ID, the instance's index and the count `scale` set (docs/replicas.md); absent for any other daemon",
+  }),
+  worktree: Schema.optional(WorktreeEntry).annotations({
+    description:
+      "The worktree its project directory is in (a git worktree, a jj workspace or a named copy: docs/worktrees.md); absent in a main checkout",
   }),
   log_problem: Schema.optional(Schema.String).annotations({
     description:

@@ -17,6 +17,13 @@ export const NamespaceEntry = Schema.Struct({
    * good configuration stays in force meanwhile. Null when they are valid.
    */
   problem: Schema.NullOr(Schema.String),
+  gone: Schema.Boolean.annotations({
+    description:
+      "The project directory no longer exists (a removed worktree): `supervisor worktree prune` stops its daemons and forgets it",
+  }),
+  worktree: Schema.NullOr(Schema.String).annotations({
+    description: "The worktree the project directory is (docs/worktrees.md); null for a main checkout",
+  }),
 }).annotations({ identifier: "NamespaceEntry" })
 export type NamespaceEntry = typeof NamespaceEntry.Type
 

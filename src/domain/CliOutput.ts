@@ -129,6 +129,19 @@ export const CleanResult = Schema.Struct({ removed: Schema.Array(Schema.String) 
   identifier: "CleanResult",
 })
 
+/** `supervisor worktree prune --json`: the gone projects forgotten, and their daemons stopped and forgotten. */
+export const WorktreePruneResult = Schema.Struct({
+  namespaces: Schema.Array(
+    Schema.Struct({
+      name: Schema.String,
+      dir: Schema.String,
+      worktree: Schema.NullOr(Schema.String),
+    }),
+  ).annotations({ description: "The namespaces whose project directory is gone, forgotten" }),
+  stopped: Schema.Array(Schema.String).annotations({ description: "The daemons that were stopped" }),
+  removed: Schema.Array(Schema.String).annotations({ description: "The daemons forgotten (logs deleted)" }),
+}).annotations({ identifier: "WorktreePruneResult" })
+
 /**
  * A problem with the supervisor's storage: writes of a file that fail (counted until one succeeds
  * again), or a state file that was found corrupt at start and kept aside.

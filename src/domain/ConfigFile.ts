@@ -39,6 +39,12 @@ export const ConfigFile = Schema.Struct({
       description: "The namespace of this file's daemons (default: the project directory's name)",
     }),
   ),
+  worktree: Schema.optional(
+    Schema.Union(Schema.NonEmptyTrimmedString, Schema.Literal(false)).annotations({
+      description:
+        "This checkout's worktree name (docs/worktrees.md): a name makes a plain copy a worktree (its own namespace, ports and host names) or renames a detected one; false keeps a git worktree or jj workspace as the main checkout. Project files only; usually set in supervisor.local.toml",
+    }),
+  ),
   env: Schema.optional(
     daemonOptionFields.env.from.annotations({
       description:

@@ -2,6 +2,7 @@ import { Schema } from "effect"
 import { DaemonConfig } from "./DaemonConfig.js"
 import { DaemonIdObject } from "./DaemonId.js"
 import { Settings } from "./Settings.js"
+import { Worktree } from "./Worktree.js"
 
 export const LoadedFile = Schema.Struct({
   path: Schema.String,
@@ -16,6 +17,8 @@ export const ResolvedDaemon = Schema.Struct({
   source: Schema.String,
   /** Every file that set a key of this daemon, in load order. */
   sources: Schema.Array(Schema.String),
+  /** The worktree its project directory is in; absent in a main checkout (docs/worktrees.md). */
+  worktree: Schema.optional(Worktree),
 }).annotations({ identifier: "ResolvedDaemon" })
 export type ResolvedDaemon = typeof ResolvedDaemon.Type
 
@@ -35,6 +38,8 @@ export const ResolvedConfig = Schema.Struct({
   cwd: Schema.String,
   /** Namespace of the nearest project config file, used to resolve short IDs. */
   namespace: Schema.optional(Schema.String),
+  /** The worktree of the nearest project directory; absent in a main checkout (docs/worktrees.md). */
+  worktree: Schema.optional(Worktree),
   files: Schema.Array(LoadedFile),
   daemons: Schema.Record({ key: Schema.String, value: ResolvedDaemon }),
   groups: Schema.Record({ key: Schema.String, value: ResolvedGroup }),

@@ -6,6 +6,7 @@ import type { ProxyEntry } from "./ApiNamespaces.js"
 import { nameProblem } from "./Name.js"
 import { type EffectiveProxy, proxyUrlOf, slugUrl } from "./proxyUrl.js"
 import type { ResolvedSlug } from "./ResolvedConfig.js"
+import { worktreeHostLabel } from "./Worktree.js"
 
 export type Slugs = Readonly<Record<string, ResolvedSlug>>
 
@@ -29,10 +30,12 @@ export const projectRootOf = (source: string): string => {
   return nodePath.basename(dir) === ".config" ? nodePath.dirname(dir) : dir
 }
 
-/** What a slug is matched against: a daemon's name and the file that configures it. */
+/** What a slug is matched against: a daemon's name, the file that configures it, its worktree. */
 export interface Sourced {
   readonly id: { readonly name: string }
   readonly source: string | null
+  /** A worktree daemon: its label and the same project directory in the main checkout. */
+  readonly worktree?: { readonly name: string; readonly main: string | null } | undefined
 }
 
 /** Whether `entry` is the daemon `slug` names: the same daemon name, configured in the slug's directory. */
@@ -41,11 +44,26 @@ export const namesDaemon = (slug: ResolvedSlug, entry: Sourced): boolean =>
   entry.id.name === slug.daemon &&
   projectRootOf(entry.source) === nodePath.resolve(slug.dir)
 
-/** The slug naming `entry` (the first by name when several do), or null. */
+/**
+ * Whether `entry` is the daemon `slug` names in one of the project's worktrees: the same daemon
+ * name, in a worktree of the slug's directory (docs/worktrees.md).
+ */
+export const namesWorktreeDaemon = (slug: ResolvedSlug, entry: Sourced): boolean =>
+  entry.worktree?.main != null &&
+  entry.id.name === slug.daemon &&
+  entry.worktree.main === nodePath.resolve(slug.dir)
+
+/** The slug naming `entry` (the first by name when several do), its own or its main checkout's; or null. */
 export const slugOf = (entry: Sourced, slugs: Slugs): string | null =>
   Object.keys(slugs)
     .sort()
-    .find((name) => namesDaemon(slugs[name]!, entry)) ?? null
+    .find((name) => namesDaemon(slugs[name]!, entry) || namesWorktreeDaemon(slugs[name]!, entry)) ?? null
+
+/** The host label of `entry` through the proxy: its slug, `<worktree>.<slug>` in a worktree; or null. */
+export const hostLabelOf = (entry: Sourced, slugs: Slugs): string | null => {
+  const slug = slugOf(entry, slugs)
+  return slug === null ? null : worktreeHostLabel(slug, entry.worktree?.name)
+}
 
 /** The configured slug a host label names: exact first, else the one equal ignoring case (hosts are case-insensitive). */
 export const findSlug = (slugs: Slugs, label: string): string | undefined =>
@@ -71,7 +89,7 @@ export const withSlugs = <E extends ApiDaemonEntry>(
 ): Array<E> =>
   entries.map((e) => {
     const slug = slugOf(e, slugs)
-    return { ...e, slug, proxy_url: proxyUrlOf(slug, proxy) }
+    return { ...e, slug, proxy_url: proxyUrlOf(hostLabelOf(e, slugs), proxy) }
   })
 
 /** `GET /api/proxies`: every slug, sorted, with its target daemon when one is known. */

@@ -71,6 +71,19 @@ export const slugOfHost = (host: string, tld: string): string | undefined => {
   return slug === undefined || slug === "" ? undefined : slug
 }
 
+/**
+ * The label right before the slug (`feature-x.shop.localhost` → `feature-x`): the worktree a
+ * request may be for (docs/worktrees.md); undefined for a host of one label before the TLD.
+ */
+export const worktreeOfHost = (host: string, tld: string): string | undefined => {
+  const name = host.toLowerCase().replace(/:\d*$/, "").replace(/\.$/, "")
+  const suffix = `.${tld.toLowerCase()}`
+  if (name.startsWith("[") || !name.endsWith(suffix)) return undefined
+  const labels = name.slice(0, -suffix.length).split(".")
+  const label = labels[labels.length - 2]
+  return label === undefined || label === "" ? undefined : label
+}
+
 export interface ForwardContext {
   /** The client's address (the socket's remote address). */
   readonly remoteAddress: string | undefined

@@ -1,4 +1,4 @@
-import { MAX_HOPS, slugOfHost } from "./headers.js"
+import { MAX_HOPS, slugOfHost, worktreeOfHost } from "./headers.js"
 import { failure, type ProxyFailure } from "./pages.js"
 
 /** Where a slug's requests go now: a port on this host. */
@@ -14,8 +14,11 @@ export const DEFAULT_ADDRESS = "127.0.0.1"
 
 export interface RouteOptions {
   readonly tld: string
-  /** The slug's target, starting its daemon when needed (src/proxy/targets.ts); known ones at once. */
-  readonly resolve: (slug: string) => Resolution | Promise<Resolution>
+  /**
+   * The slug's target, starting its daemon when needed (src/proxy/targets.ts); known ones at once.
+   * `worktree` is the label before the slug (`feature-x.shop.localhost`), when the host has one.
+   */
+  readonly resolve: (slug: string, worktree?: string) => Resolution | Promise<Resolution>
 }
 
 /** A routed request: the daemon's port and the host it was asked for. */
@@ -47,7 +50,8 @@ export const route = (
       `${host} is not a proxy host: the proxy answers <slug>.${options.tld} (settings.proxy.tld).`,
     ])
   const withHost = (r: Resolution): Routing => (r._tag === "Target" ? { ...r, host } : r)
-  const resolved = options.resolve(slug)
+  const worktree = worktreeOfHost(host, options.tld)
+  const resolved = worktree === undefined ? options.resolve(slug) : options.resolve(slug, worktree)
   return resolved instanceof Promise ? resolved.then(withHost) : withHost(resolved)
 }
 

@@ -44,8 +44,8 @@ export const serveProxy = (options: ProxyOptions) =>
     const routeOptions = {
       tld: options.tld,
       proto: options.https ? ("https" as const) : ("http" as const),
-      resolve: (slug: string) => {
-        const found = lookup(slug)
+      resolve: (slug: string, worktree?: string) => {
+        const found = lookup(slug, worktree)
         return Effect.isEffect(found) ? Runtime.runPromise(runtime)(found) : found
       },
     }

@@ -1,10 +1,13 @@
 import * as nodePath from "node:path"
+import { FileSystem } from "@effect/platform"
 import { Deferred, Effect, Option, Stream, SubscriptionRef } from "effect"
 import { SupervisorConfig } from "../config/SupervisorConfig.js"
+import { gitWorktreeDir } from "../config/worktree.js"
 import { Control } from "../control/Control.js"
 import { startOne } from "../control/startOne.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import type { Slugs } from "../domain/slugs.js"
+import { worktreeHostLabel, worktreeLabel } from "../domain/Worktree.js"
 import { ProcessSampler } from "../process/ProcessSampler.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
 import { GLOBAL_DIR, type RegistrySnapshot } from "../registry/snapshot.js"
@@ -43,6 +46,7 @@ export const makeResolver = (options: ProxyOptions) =>
     const projects = yield* ProjectRegistry
     const config = yield* SupervisorConfig
     const sampler = yield* ProcessSampler
+    const fs = yield* FileSystem.FileSystem
     /** The `[slugs]` table in force: the registry's last good global config, else the start's. */
     const slugsOf = (snapshot: RegistrySnapshot): Slugs =>
       snapshot.projects.find((p) => p.dir === GLOBAL_DIR)?.config?.slugs ?? config.slugs ?? {}
@@ -76,6 +80,9 @@ export const makeResolver = (options: ProxyOptions) =>
     yield* Effect.forkScoped(
       Stream.runForEach(projects.snapshot.changes, (snapshot) =>
         Effect.sync(() => {
+          // a worktree's project may have been noted, removed or forgotten: found again
+          for (const key of ids.keys()) if (key.includes(".")) ids.delete(key)
+          forget()
           const next = slugsOf(snapshot)
           if (next === slugs) return
           slugs = next
@@ -119,6 +126,38 @@ export const makeResolver = (options: ProxyOptions) =>
           ])
         const id = def.instance?.daemon ?? def.id.qualified
         ids.set(slug, id)
+        return id
+      })
+
+    /**
+     * The daemon `slug` names in the worktree labelled `worktree` of its project: among the known
+     * projects, else in the git worktree of that name, which becomes known (docs/worktrees.md).
+     * Undefined when the project has no such worktree.
+     */
+    const findWorktreeId = (slug: string, dir: string, daemon: string, worktree: string) =>
+      Effect.gen(function* () {
+        const key = worktreeHostLabel(slug, worktree)
+        const cached = ids.get(key)
+        if (cached !== undefined) return cached
+        const main = nodePath.resolve(dir)
+        const inKnown = () =>
+          Effect.map(SubscriptionRef.get(projects.snapshot), ({ projects: all }) => {
+            for (const p of all)
+              for (const d of p.definitions.values())
+                if (d.worktree?.name === worktree && d.worktree.main === main && d.id.name === daemon)
+                  return d.instance?.daemon ?? d.id.qualified
+            return undefined
+          })
+        let id = yield* inKnown()
+        if (id === undefined) {
+          const found = yield* gitWorktreeDir(main, worktree, worktreeLabel).pipe(
+            Effect.provideService(FileSystem.FileSystem, fs),
+          )
+          if (found === undefined) return undefined
+          yield* projects.note(found)
+          id = yield* inKnown()
+        }
+        if (id !== undefined) ids.set(key, id)
         return id
       })
 
@@ -220,7 +259,10 @@ export const makeResolver = (options: ProxyOptions) =>
         return done
       })
 
-    const resolve = (slug: string): Effect.Effect<Resolution | ReadonlyArray<ProxyTarget>> =>
+    const resolve = (
+      slug: string,
+      worktree: string | undefined,
+    ): Effect.Effect<Resolution | ReadonlyArray<ProxyTarget>> =>
       Effect.gen(function* () {
         const entry = slugs[slug]
         if (entry === undefined) {
@@ -232,7 +274,12 @@ export const makeResolver = (options: ProxyOptions) =>
               : `Known slugs: ${list.join(", ")}.`,
           ])
         }
-        const id = yield* daemonId(slug, entry.dir, entry.daemon)
+        // `<worktree>.<slug>`: the worktree's daemon; a label naming no worktree is the slug's own
+        const inWorktree =
+          worktree === undefined
+            ? undefined
+            : yield* noting.withPermits(1)(findWorktreeId(slug, entry.dir, entry.daemon, worktree))
+        const id = inWorktree ?? (yield* daemonId(slug, entry.dir, entry.daemon))
         if (typeof id !== "string") return id satisfies ProxyFailure
         const ready = yield* targets(id)
         if (ready !== undefined) return ready
@@ -256,19 +303,20 @@ export const makeResolver = (options: ProxyOptions) =>
       })
 
     /** The cached target of a slug (the next in turn of several), else the resolution as an Effect. */
-    const lookup = (slug: string): ProxyTarget | Effect.Effect<Resolution> => {
-      const hit = resolved.get(slug)
-      if (hit !== undefined) return inTurn(slug, hit)
+    const lookup = (slug: string, worktree?: string): ProxyTarget | Effect.Effect<Resolution> => {
+      const key = worktreeHostLabel(slug, worktree)
+      const hit = resolved.get(key)
+      if (hit !== undefined) return inTurn(key, hit)
       const before = generation
-      return Effect.map(resolve(slug), (r) => {
+      return Effect.map(resolve(slug, worktree), (r) => {
         const found: ReadonlyArray<ProxyTarget> | undefined = Array.isArray(r)
           ? r
           : (r as Resolution)._tag === "Target"
             ? [r as ProxyTarget]
             : undefined
         if (found === undefined) return r as Resolution
-        if (generation === before) resolved.set(slug, found)
-        return inTurn(slug, found)
+        if (generation === before) resolved.set(key, found)
+        return inTurn(key, found)
       })
     }
 

@@ -104,8 +104,31 @@ export const makeProjectRegistry = (options: ProjectRegistryOptions = {}) =>
         }
       })
 
+    /** A known directory that no longer exists (a removed worktree): not the global config's `/`. */
+    const isGone = (dir: string) => {
+      if (dir === GLOBAL_DIR) return false
+      try {
+        return !fs.statSync(dir).isDirectory()
+      } catch {
+        return true
+      }
+    }
+
     // Projects are read with the supervisor's environment, as the CLI that started it would.
     const load = (known: KnownProject, previous: ProjectState | undefined): Effect.Effect<ProjectState> =>
+      isGone(known.dir)
+        ? // gone: its last configuration stays, so its daemons stay listed until they are pruned
+          Effect.succeed({
+            ...known,
+            config: previous?.config,
+            definitions: previous?.definitions ?? new Map(),
+            problems: [],
+            problem: undefined,
+            gone: true,
+          })
+        : loadHere(known, previous)
+
+    const loadHere = (known: KnownProject, previous: ProjectState | undefined): Effect.Effect<ProjectState> =>
       loader.load({ cwd: known.dir, env }).pipe(
         Effect.either,
         Effect.map((loaded): ProjectState => {

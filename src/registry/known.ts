@@ -66,6 +66,7 @@ export const forgetIn = (
 const sameProject = (a: ProjectState, b: ProjectState) =>
   a.dir === b.dir &&
   a.problem === b.problem &&
+  (a.gone ?? false) === (b.gone ?? false) &&
   a.sources.join() === b.sources.join() &&
   a.names.join() === b.names.join() &&
   (a.config === b.config || JSON.stringify(a.config) === JSON.stringify(b.config))

@@ -31,6 +31,11 @@ export interface ProjectState {
   readonly problems: ReadonlyArray<ConfigProblem>
   /** The problems as text (file:line: key: message, and the fix); undefined when none. */
   readonly problem: string | undefined
+  /**
+   * The directory is gone (a removed worktree): its last configuration stays known until
+   * `supervisor worktree prune` forgets it (docs/worktrees.md).
+   */
+  readonly gone?: boolean | undefined
 }
 
 /** What the registry publishes: every known project, and the global settings in force. */

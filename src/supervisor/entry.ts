@@ -1,5 +1,6 @@
 import type { ApiDaemonEntry, NextRetry } from "../domain/ApiDaemonEntry.js"
 import { nextRunOf } from "../domain/cronSchedule.js"
+import { worktreeEntryOf } from "../domain/Worktree.js"
 import type { StorageProblem } from "../state/StorageHealth.js"
 import { type DaemonState, isActive } from "./DaemonState.js"
 import type { DaemonUsage } from "./resourceUsage.js"
@@ -55,6 +56,7 @@ export const apiEntry = (
     pty: r.def.config.pty,
     stdin: r.def.config.stdin,
     ...(r.def.instance === undefined ? {} : { instance: r.def.instance }),
+    ...(r.def.worktree === undefined ? {} : { worktree: worktreeEntryOf(r.def.worktree) }),
     ...(logProblem === undefined
       ? {}
       : { log_problem: `${logProblem.message} (${logProblem.failed_writes} failed write(s))` }),

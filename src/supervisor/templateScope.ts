@@ -6,7 +6,7 @@ import { SupervisorConfig } from "../config/SupervisorConfig.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { type EffectiveProxy, effectiveProxy, proxyUrlOf } from "../domain/proxyUrl.js"
 import type { Settings } from "../domain/Settings.js"
-import { type Slugs, slugOf } from "../domain/slugs.js"
+import { hostLabelOf, type Slugs } from "../domain/slugs.js"
 import { daemonRefs } from "../domain/Template.js"
 import { ownScope, type TemplateScope } from "../domain/TemplateRender.js"
 import { templatedValues } from "../domain/templatedValues.js"
@@ -39,7 +39,7 @@ export const templateScopeOf = (
       const r = known.get(id) ?? known.get(`${id}.1`)
       return r === undefined
         ? undefined
-        : { ports: portsOf(r), proxyUrl: proxyUrlOf(slugOf(r.def, view.slugs), view.proxy) }
+        : { ports: portsOf(r), proxyUrl: proxyUrlOf(hostLabelOf(r.def, view.slugs), view.proxy) }
     },
     settings,
     env,

@@ -122,3 +122,28 @@ describe("slug resolution", () => {
     ])
   })
 })
+
+describe("slugs of a worktree's daemons", () => {
+  it("a worktree's daemon has its main checkout's slug and the host <worktree>.<slug>; the slug's target stays the main one", async () => {
+    const sb = sandbox()
+    const web = toml("[daemons.web]", 'run = "w"', "port = 3000")
+    sb.write({
+      "shop/.git/worktrees/fx/commondir": "../..\n",
+      "shop/supervisor.toml": web,
+      "trees/fx/supervisor.toml": web,
+    })
+    sb.write({ "trees/fx/.git": `gitdir: ${sb.path("shop/.git/worktrees/fx")}\n` })
+    const defs = [
+      ...configDefinitions(await loadOk(sb, { cwd: "shop" })).values(),
+      ...configDefinitions(await loadOk(sb, { cwd: "trees/fx" })).values(),
+    ]
+    const entries = mergeDefinitions([], [], defs)
+    const slugs = { shop: { dir: sb.path("shop"), daemon: "web" } }
+    const filled = withSlugs(entries, slugs, proxy({ enable: true, https: false }))
+    expect(filled.map((e) => [e.id.qualified, e.slug, e.proxy_url, e.worktree?.name])).toEqual([
+      ["shop.fx/web", "shop", "http://fx.shop.localhost:7080", "fx"],
+      ["shop/web", "shop", "http://shop.localhost:7080", undefined],
+    ])
+    expect(slugTarget("shop", slugs, entries)?.id.qualified).toBe("shop/web")
+  })
+})

@@ -428,23 +428,39 @@ export const freePort = async (): Promise<number> => {
   }
 }
 
-/** A command under a pseudo-terminal (`script`, as a user's terminal): its output so far, and its exit. */
+/**
+ * A command under a pseudo-terminal (`script`, as a user's terminal): its output so far, and its
+ * exit. With `typing`, what `type` writes reaches the command as keys typed on that terminal.
+ */
 export const onTerminal = (
   argv: ReadonlyArray<string>,
-  options: { cwd: string; env: Record<string, string> },
-): { readonly output: () => string; readonly exited: Promise<number | null>; readonly kill: () => void } => {
+  options: { cwd: string; env: Record<string, string>; typing?: boolean },
+): {
+  readonly output: () => string
+  readonly exited: Promise<number | null>
+  readonly kill: () => void
+  readonly type: (keys: string) => void
+} => {
   const quote = (word: string) => `'${word.replaceAll("'", `'\\''`)}'`
   const child = spawn("script", ["-qefc", argv.map(quote).join(" "), "/dev/null"], {
     cwd: options.cwd,
     env: { ...options.env, TERM: "xterm" },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [options.typing === true ? "pipe" : "ignore", "pipe", "pipe"],
   })
   let out = ""
-  child.stdout.setEncoding("utf8").on("data", (d: string) => {
+  child.stdout!.setEncoding("utf8").on("data", (d: string) => {
     out += d
   })
   const exited = new Promise<number | null>((resolve) => child.on("close", resolve))
-  return { output: () => out, exited, kill: () => child.kill("SIGKILL") }
+  exited.then(() => child.stdin?.destroy())
+  return {
+    output: () => out,
+    exited,
+    kill: () => child.kill("SIGKILL"),
+    type: (keys) => {
+      child.stdin?.write(keys)
+    },
+  }
 }
 
 /** One HTTP request over TCP (a URL, or options with host, port, path, headers, agent): its status and body. */

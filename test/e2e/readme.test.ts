@@ -34,6 +34,9 @@ let sb: DaemonSandbox
 let before = ""
 beforeAll(() => {
   sb = makeDaemonSandbox()
+  // the README shows a clone's output (`demo/api` on 3000); this repository may be checked out as
+  // a git worktree, whose projects would be `demo.<worktree>` on moved ports (docs/worktrees.md)
+  sb.env.SUPERVISOR_WORKTREE = "false"
   before = status()
 })
 afterAll(() => sb.destroy())

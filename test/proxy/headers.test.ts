@@ -6,6 +6,7 @@ import {
   requestHost,
   slugOfHost,
   upgradeRequestHead,
+  worktreeOfHost,
 } from "../../src/proxy/headers.js"
 
 describe("proxy headers", () => {
@@ -67,6 +68,14 @@ describe("proxy headers", () => {
     expect(slugOfHost("127.0.0.1:7080", "localhost")).toBeUndefined()
     expect(slugOfHost("[::1]:7080", "localhost")).toBeUndefined()
     expect(slugOfHost("shop.example.com", "localhost")).toBeUndefined()
+  })
+
+  it("the label before the slug is the worktree a request may be for", () => {
+    expect(worktreeOfHost("feature-x.shop.localhost:7080", "localhost")).toBe("feature-x")
+    expect(worktreeOfHost("A.B.Shop.LocalHost", "localhost")).toBe("b")
+    expect(worktreeOfHost("shop.localhost", "localhost")).toBeUndefined()
+    expect(worktreeOfHost("x.shop.example.com", "localhost")).toBeUndefined()
+    expect(worktreeOfHost("[::1]:7080", "localhost")).toBeUndefined()
   })
 
   it("takes the host from Host, or :authority over HTTP/2", () => {

@@ -98,6 +98,26 @@ describe("ProjectRegistry (known projects and their live configuration)", () => 
   })
 
   it.live(
+    "a project directory that is gone keeps its last configuration, marked gone, until forgotten",
+    () => {
+      const sb = sandbox()
+      sb.write("w/tree/supervisor.toml", app("web"))
+      return Effect.gen(function* () {
+        const registry = yield* ProjectRegistry
+        yield* registry.note(sb.path("w/tree"))
+        expect(daemons(yield* SubscriptionRef.get(registry.snapshot))).toEqual(["tree/web"])
+        fs.rmSync(sb.path("w/tree"), { recursive: true })
+        const gone = yield* snapshotWhere((s) => s.projects.some((p) => p.gone === true))
+        const tree = gone.projects.find((p) => p.dir === sb.path("w/tree"))!
+        expect([...tree.definitions.keys()]).toEqual(["tree/web"])
+        expect(tree.problem).toBeUndefined()
+        expect(yield* registry.forget("tree")).toEqual({ name: "tree", dir: sb.path("w/tree") })
+        expect(daemons(yield* SubscriptionRef.get(registry.snapshot))).toEqual([])
+      }).pipe(Effect.provide(sb.layer()))
+    },
+  )
+
+  it.live(
     "an invalid file keeps the last good configuration and publishes the problem (file, line, key, fix)",
     () => {
       const sb = sandbox()

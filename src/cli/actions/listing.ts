@@ -78,12 +78,16 @@ export const list = (o: ListOptions) =>
       }
       // a PROXY column only when a daemon has a slug: the 80-column table stays as it is otherwise
       const proxied = entries.some((e) => e.slug !== null)
+      // a WORKTREE column only when a daemon runs from a worktree (docs/worktrees.md)
+      const worktrees = entries.some((e) => e.worktree !== undefined)
+      const worktreeCell = (e: ApiDaemonEntry) => (worktrees ? [e.worktree?.name ?? "-"] : [])
       const rows = listRows(entries).map((row) => {
         if (row._tag === "Group") {
           const ports = row.instances.flatMap((e) => e.resolved_port)
           const first = row.instances[0]!
           return [
             cyan(row.daemon),
+            ...worktreeCell(first),
             groupStatus(row.instances),
             "-",
             "-",
@@ -99,6 +103,7 @@ export const list = (o: ListOptions) =>
         const running = e.pid !== null
         return [
           `${row.instance ? "  " : ""}${cyan(e.id.qualified)}`,
+          ...worktreeCell(e),
           statusText(e),
           running ? String(e.pid) : "-",
           running ? formatUptime(e.uptime_secs) : "-",
@@ -112,14 +117,16 @@ export const list = (o: ListOptions) =>
       })
       // Rows stay within the terminal (80 columns when piped): RUN is cut first but kept readable,
       // then a long STATUS (a limit's reason, a retry) is cut, then RUN down to 8 characters
-      const header = ["ID", "STATUS", "PID", "UPTIME", "RESTARTS", "CPU", "MEM", "PORTS"]
+      const header = ["ID", ...(worktrees ? ["WORKTREE"] : []), "STATUS", "PID", "UPTIME", "RESTARTS"]
+      const status = header.indexOf("STATUS")
+      header.push("CPU", "MEM", "PORTS")
       if (proxied) header.push("PROXY")
       const run = header.push("RUN") - 1
       const table = renderTable(header, rows, {
         maxWidth: tableWidth(),
         shrink: [
           { column: run, min: READABLE_RUN },
-          { column: 1, min: READABLE_STATUS },
+          { column: status, min: READABLE_STATUS },
           { column: run, min: 8 },
         ],
       })

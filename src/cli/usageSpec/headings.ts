@@ -27,6 +27,7 @@ export const COMMAND_HEADINGS: Readonly<Record<string, string>> = {
   run: "Daemons",
   wait: "Daemons",
   clean: "Daemons",
+  worktree: "Daemons",
   logs: "Logs",
   attach: "Daemons",
   events: "Logs",

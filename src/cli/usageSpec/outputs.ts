@@ -19,6 +19,7 @@ import {
   ToggleResults,
   UpSummary,
   WaitResult,
+  WorktreePruneResult,
 } from "../../domain/CliOutput.js"
 import { DependencyGraph } from "../../domain/DependencyGraph.js"
 import { Explanation } from "../../domain/Explain.js"
@@ -224,6 +225,11 @@ export const COMMAND_EXTRAS: Readonly<Record<string, CommandExtras>> = {
       "Waits until a daemon exits, then exits with the daemon's own exit status: its exit code, or 128+N when signal N killed it (0 when it ended cleanly, or with one of its success_exit_codes).",
   },
   clean: { outputs: [json("the daemons forgotten", CleanResult)] },
+  "worktree prune": {
+    outputs: [
+      json("the gone namespaces forgotten, and their daemons stopped and forgotten", WorktreePruneResult),
+    ],
+  },
   "supervisor status": {
     outputs: [json("whether the supervisor runs, and its details", SupervisorStatus)],
     exit_codes: [{ code: Status.failure, description: "the supervisor is not running (or another failure)" }],
