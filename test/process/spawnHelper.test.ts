@@ -175,9 +175,8 @@ describe("the spawn helper", () => {
     const exits: Array<ExitStatus> = []
     const pidFile = path.join(dir, "orphan.pid")
     // the subshell leaves a sleep behind, whose parent is then gone: a double fork
-    const started = await helper.spawn(
-      shell(`(sleep 1 & echo $! > '${pidFile}'); exec sleep 30`),
-      (s) => exits.push(s),
+    const started = await helper.spawn(shell(`(sleep 1 & echo $! > '${pidFile}'); exec sleep 30`), (s) =>
+      exits.push(s),
     )
     if (!("pid" in started)) throw new Error(started.error.message)
     await until("the orphan's pid", () => /^\d+\n$/.test(readText(pidFile)))
@@ -204,7 +203,9 @@ describe("the spawn helper", () => {
     const pidFile = path.join(dir, "quiet-orphan.pid")
     const command = `(sleep 0.2 & echo $! > '${pidFile}'); exec sleep 30`
     const log = path.join(dir, "quiet.log")
-    perl.stdin.write(["S", "1", dir, log, "/bin/sh", "3", "sh", "-c", command, "1", `PATH=${PATH}`, ""].join("\x00"))
+    perl.stdin.write(
+      ["S", "1", dir, log, "/bin/sh", "3", "sh", "-c", command, "1", `PATH=${PATH}`, ""].join("\x00"),
+    )
     await until("the answer", () => /^P\t1\t\d+\n/m.test(out))
     const daemon = Number(/^P\t1\t(\d+)/m.exec(out)![1])
     await until("the orphan's pid", () => /^\d+\n$/.test(readText(pidFile)))
