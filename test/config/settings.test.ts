@@ -242,7 +242,9 @@ describe("SUPERVISOR_<GROUP>_<KEY> environment overrides", () => {
     expect((await loadOk(sb, { cwd: "w" })).settings.supervisor.container).toBe(true)
     const bare = sandbox()
     for (const name of ["SUPERVISOR_SUPERVISOR_CONTAINER", "SUPERVISOR_CONTAINER"])
-      expect((await loadOk(bare, { cwd: "w", env: { [name]: "true" } })).settings.supervisor.container).toBe(true)
+      expect((await loadOk(bare, { cwd: "w", env: { [name]: "true" } })).settings.supervisor.container).toBe(
+        true,
+      )
     sb.write({ "home/.config/supervisor/config.toml": toml("[settings.supervisor]", 'container = "yes"') })
     expect(JSON.stringify((await loadErr(sb, { cwd: "w" })).problems)).toContain("container")
   })
