@@ -253,6 +253,22 @@ boot_start = true
 
 describe("supervisor supervisor run, container mode's flags", () => {
   it(
+    "--container turns it on when the supervisor is not PID 1 (behind tini or docker run --init)",
+    async () => {
+      const app = sb.project(
+        "app",
+        `[daemons.one]\nrun = "echo one up; exec sleep 1000"\nready_output = "one up"\nboot_start = true\n`,
+      )
+      const host = spawnCli(["supervisor", "run", "--boot", "--container"], { cwd: app, env: sb.env })
+      await waitFor("one's line", () => host.stdout().includes("one | one up\n"), { timeout: 30_000 })
+      expect(host.stderr()).toContain("container mode (--container)")
+      host.child.kill("SIGTERM")
+      expect(await host.exited).toEqual({ code: 0, signal: null })
+    },
+    T,
+  )
+
+  it(
     "--exit-on-failure and --log-format without container mode (not PID 1, no --container) are refused, naming the fix",
     async () => {
       const r = await sb.cliAsync(["supervisor", "run", "--exit-on-failure", "--log-format", "json"], sb.root)
