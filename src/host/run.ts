@@ -220,5 +220,20 @@ const logStoreLayers = (
 ) => {
   const store = LogStore.layer({ dir }).pipe(trace.service(LogStore, "LogStore"))
   if (container === undefined) return store
-  return containerOutputLayers(store, container.logFormat, write ?? ((text) => process.stdout.write(text)))
+  return containerOutputLayers(store, container.logFormat, write ?? stdoutWriter())
+}
+
+/**
+ * Writes to the process's stdout (synchronous for files and pipes on Linux). A stdout whose
+ * reader is gone (EPIPE) must not end the supervisor, PID 1: the lines are dropped from then on,
+ * and stay in the daemons' logs.
+ */
+const stdoutWriter = () => {
+  let broken = false
+  process.stdout.on("error", () => {
+    broken = true
+  })
+  return (text: string) => {
+    if (!broken) process.stdout.write(text)
+  }
 }
