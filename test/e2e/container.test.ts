@@ -85,7 +85,7 @@ wait`
 
 describe("supervisor supervisor run as PID 1 (container mode)", () => {
   it(
-    "reaps a double-forked daemon's orphan and the pseudo-terminal holder's line; SIGTERM stops worker, web, db in that order and exits 0; every line on stdout with its daemon's name",
+    "the spawn helper takes in a double-forked daemon's orphan (reaped: no zombie left) and the pseudo-terminal's holder; SIGTERM stops worker, web, db in that order and exits 0; every line on stdout with its daemon's name",
     async () => {
       const order = join(sb.root, "order")
       const orphanFile = join(sb.root, "orphan.pid")
