@@ -21,6 +21,23 @@ const boot = Options.boolean("boot").pipe(
   Options.withDescription("start the daemons marked boot_start (global config and known projects) once"),
 )
 
+const container = Options.boolean("container").pipe(
+  Options.withDescription(
+    "container mode (on by itself as PID 1): orphans reaped, each daemon's output on stdout as `name | line`, SIGTERM stops every daemon in order then exits 0",
+  ),
+)
+
+const logFormat = Options.choice("log-format", ["text", "json"]).pipe(
+  Options.withDescription("container mode: the daemons' lines as `name | line` (text) or JSON lines (json)"),
+  Options.optional,
+)
+
+const exitOnFailure = Options.boolean("exit-on-failure").pipe(
+  Options.withDescription(
+    "container mode: when a daemon fails for good, stop every daemon in order and exit 1 (default: keep running)",
+  ),
+)
+
 const load = () => import("./actions/host.js")
 
 // The launcher runs host.cjs itself for `supervisor supervisor run`; this handler serves the
@@ -37,15 +54,31 @@ const run = Command.make(
     webPort,
     webPath,
     boot,
+    container,
+    logFormat,
+    exitOnFailure,
   },
-  ({ force, webPort, webPath, boot }) =>
+  ({ force, webPort, webPath, boot, container, logFormat, exitOnFailure }) =>
     Effect.sync(() => {
       if (webPort._tag === "Some") process.env.SUPERVISOR_WEB_PORT = String(webPort.value)
       if (webPath._tag === "Some") process.env.SUPERVISOR_WEB_PATH = webPath.value
     }).pipe(
       Effect.zipRight(Effect.promise(() => import("../host/main.js"))),
       Effect.zip(ProcessExit),
-      Effect.flatMap(([m, exit]) => Effect.sync(() => m.hostMain({ boot, force, exit }))),
+      Effect.flatMap(([m, exit]) =>
+        Effect.sync(() =>
+          m.hostMain({
+            boot,
+            force,
+            container: {
+              container,
+              logFormat: logFormat._tag === "Some" ? logFormat.value : undefined,
+              exitOnFailure,
+            },
+            exit,
+          }),
+        ),
+      ),
     ),
 ).pipe(Command.withDescription("run the supervisor in the foreground (containers, tests)"))
 

@@ -96,6 +96,11 @@ export const SupervisorSettings = Schema.Struct({
     2000,
     "How many of the latest events the supervisor keeps for clients that resume with `since` (GET /api/events)",
   ),
+  container: setting(
+    Schema.Boolean,
+    false,
+    "Container mode for `supervisor supervisor run`, as `--container` (on by itself when it runs as PID 1): reap orphans, print each daemon's output, stop in order on SIGTERM",
+  ),
 }).annotations({ identifier: "SupervisorSettings", description: "Settings of the supervisor process" })
 
 export const WebSettings = Schema.Struct({
@@ -255,6 +260,7 @@ export const SETTING_ENV_ALIASES: Readonly<Record<string, string>> = {
   "supervisor.file_watch_debounce": "SUPERVISOR_FILE_WATCH_DEBOUNCE",
   "supervisor.cpu_violation_threshold": "SUPERVISOR_CPU_VIOLATION_THRESHOLD",
   "supervisor.ready_check_interval": "SUPERVISOR_READY_CHECK_INTERVAL",
+  "supervisor.container": "SUPERVISOR_CONTAINER",
   "logs.log_format": "SUPERVISOR_LOG_FORMAT",
   "logs.time_retention": "SUPERVISOR_LOG_TIME_RETENTION",
   "logs.line_retention": "SUPERVISOR_LOG_LINE_RETENTION",

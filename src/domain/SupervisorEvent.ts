@@ -65,6 +65,20 @@ export const RetryScheduled = Schema.TaggedStruct("RetryScheduled", {
   message: Schema.String,
 }).annotations({ identifier: "RetryScheduled" })
 
+/**
+ * A daemon failed for good, as `on_fail` fires: its run failed with no retry left, its readiness
+ * checks failed, or it could not be spawned. Nothing restarts it until it is started again.
+ */
+export const DaemonFailed = Schema.TaggedStruct("DaemonFailed", {
+  ...stamp,
+  id: Schema.String,
+  /** How its last run ended (null when not known, or when nothing was spawned). */
+  exit_code: Schema.NullOr(Schema.Int),
+  signal: Schema.NullOr(Schema.String),
+  /** Why, in words. */
+  message: Schema.String,
+}).annotations({ identifier: "DaemonFailed" })
+
 /** Who acted on a daemon by itself. */
 export const AutomationSource = Schema.Literal(
   "watch",
@@ -142,6 +156,7 @@ export const SupervisorEvent = Schema.Union(
   ReadinessPassed,
   ReadinessFailed,
   RetryScheduled,
+  DaemonFailed,
   AutomationAction,
   ConfigReloaded,
   ConfigInvalid,

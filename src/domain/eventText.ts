@@ -18,6 +18,8 @@ export const eventText = (e: EventStreamItem): string => {
       return `not ready: ${e.message}${e.output.length > 0 ? `; last output: ${e.output.slice(-3).join(" | ")}` : ""}`
     case "RetryScheduled":
       return `retry ${e.attempt}${e.limit === null ? "" : ` of ${e.limit}`} at ${new Date(e.due_at).toISOString()}: ${e.message}`
+    case "DaemonFailed":
+      return `failed for good: ${e.message}`
     case "AutomationAction":
       return `${e.source}: ${e.action} (${e.detail})`
     case "ConfigReloaded":

@@ -1,5 +1,5 @@
 import * as fs from "node:fs"
-import { Console, Deferred, Effect, Layer, Ref } from "effect"
+import { Console, Context, Deferred, Effect, FiberRef, HashSet, Layer, Logger, Option, Ref } from "effect"
 import { CascadeLive } from "../automation/cascade/Cascade.js"
 import { CronLive } from "../automation/cron/Cron.js"
 import { UsageHistoryLive } from "../automation/history/UsageHistory.js"
@@ -33,6 +33,9 @@ import { PortAvailabilityLive } from "../supervisor/ports/availability.js"
 import { ReadinessProbesLive } from "../supervisor/readiness/index.js"
 import { SupervisorLive } from "../supervisor/Supervisor.js"
 import { startAtBoot } from "./bootStart.js"
+import { watchFailures } from "./container/exitPolicy.js"
+import { type ContainerFlags, type ContainerMode, containerMode } from "./container/mode.js"
+import { ContainerOutput, containerOutputLayers } from "./container/output.js"
 import { listenerPlans, tcpListeners } from "./listeners.js"
 import { acquireSupervisorLock } from "./lock.js"
 import { type OutputGuard, outputGuardsLayer } from "./logSink.js"
@@ -55,12 +58,26 @@ export interface HostOptions {
   readonly boot?: boolean
   /** The guards of the process's own output (logSink.ts): they count failures with the StorageHealth. */
   readonly outputGuards?: ReadonlyArray<OutputGuard | undefined>
+  /** `--container`, `--log-format`, `--exit-on-failure` (container mode: src/host/container/). */
+  readonly container?: ContainerFlags
+  /** Where container mode prints the daemons' lines (default: the process's stdout). */
+  readonly writeOutput?: (text: string) => void
 }
+
+/** In container mode the supervisor's own log lines go to stderr: stdout is the daemons'. */
+const logToStderr = Effect.locallyScopedWith(FiberRef.currentLoggers, (loggers) =>
+  loggers.pipe(
+    HashSet.remove(Logger.defaultLogger),
+    HashSet.remove(Logger.prettyLoggerDefault),
+    HashSet.add(Logger.prettyLogger({ stderr: true })),
+  ),
+)
 
 /**
  * The supervisor process: holds the lock, serves the API on the state dir's
  * socket, adopts what a previous supervisor left running, and runs until asked
- * to stop (API) or interrupted (SIGTERM/SIGINT); then it stops every daemon.
+ * to stop (API) or interrupted (SIGTERM/SIGINT); then it stops every daemon. It succeeds with the
+ * exit status: 1 when container mode's `--exit-on-failure` stopped it, else 0.
  */
 export const runHost = (options: HostOptions) =>
   Effect.scoped(
@@ -71,6 +88,13 @@ export const runHost = (options: HostOptions) =>
       tightenStateModes(paths)
       // Global settings only: project files are read by the CLI in each project.
       const config = yield* loadConfig({ cwd: "/", env: options.env })
+      const container = containerMode(
+        options.container ?? { container: false, exitOnFailure: false },
+        config.settings.supervisor.container,
+        process.pid,
+      )
+      if (container instanceof Error) return yield* container
+      if (container !== undefined) yield* logToStderr
       const plans = yield* listenerPlans(config.settings, options.env)
       const token = plans.length > 0 ? loadOrCreateToken(paths.dir, config.settings.api.token) : ""
       const shutdown = yield* Deferred.make<ShutdownMode>()
@@ -108,7 +132,7 @@ export const runHost = (options: HostOptions) =>
             trace.service(EventLog, "EventLog"),
           ),
         ),
-        Layer.provideMerge(LogStore.layer({ dir: paths.logsDir }).pipe(trace.service(LogStore, "LogStore"))),
+        Layer.provideMerge(logStoreLayers(paths.logsDir, trace, container, options.writeOutput)),
         Layer.provideMerge(StorageHealthLive),
         Layer.provide(
           Layer.mergeAll(
@@ -118,7 +142,7 @@ export const runHost = (options: HostOptions) =>
           ).pipe(
             Layer.provideMerge(
               ProcessServiceLive.pipe(
-                Layer.provide(SpawnHelpersLive(options.env)),
+                Layer.provide(SpawnHelpersLive(options.env, { subreaper: container !== undefined })),
                 trace.service(ProcessService, "ProcessService"),
               ),
             ),
@@ -151,6 +175,23 @@ export const runHost = (options: HostOptions) =>
         yield* Effect.provide(ProjectRegistry, context).pipe(Effect.flatMap((p) => p.note(cwd)))
       for (const warning of state.warnings) yield* Effect.logWarning(warning)
       yield* Console.error(`supervisor ${VERSION} (pid ${process.pid}) listening on ${paths.socket}`)
+      const exitStatus = yield* Ref.make(0)
+      if (container !== undefined) {
+        yield* Console.error(
+          `container mode (${container.why}): daemons' output on stdout${container.logFormat === "json" ? " as JSON lines" : ""}; orphans reaped; SIGTERM stops every daemon in order${container.exitOnFailure ? "; a daemon failing for good stops everything (--exit-on-failure)" : ""}`,
+        )
+        // what runs already (adopted from a previous supervisor) is printed from now on
+        const output = Context.getOption(context, ContainerOutput)
+        for (const [id, record] of Object.entries((yield* state.get).daemons))
+          if (record.pid !== null && Option.isSome(output)) yield* output.value.watch(id)
+        if (container.exitOnFailure)
+          yield* watchFailures(yield* Effect.provide(EventLog, context), (id, message) =>
+            Console.error(`supervisor stopping: ${id} failed for good (${message}); --exit-on-failure`).pipe(
+              Effect.zipRight(Ref.set(exitStatus, 1)),
+              Effect.zipRight(Deferred.succeed(shutdown, "stop")),
+            ),
+          )
+      }
       // the API answers while they start; shutdown interrupts what is left of it
       if (options.boot === true) yield* Effect.forkScoped(Effect.provide(startAtBoot(config), context))
       const mode = yield* Deferred.await(shutdown)
@@ -160,11 +201,39 @@ export const runHost = (options: HostOptions) =>
         yield* Console.error(
           `supervisor stopping: leaving ${running} daemon(s) running for the next supervisor`,
         )
-        return
+        return yield* Ref.get(exitStatus)
       }
       // Asked over the API: stop the daemons while the socket still answers, so that
       // `supervisor supervisor stop` returns only once they are gone.
       yield* Console.error("supervisor stopping: stopping every daemon")
       yield* commands.shutdown("stop")
+      return yield* Ref.get(exitStatus)
     }),
   )
+
+/** The log store, and in container mode the printer of the daemons' lines over it. */
+const logStoreLayers = (
+  dir: string,
+  trace: ReturnType<typeof makeTrace>,
+  container: ContainerMode | undefined,
+  write: ((text: string) => void) | undefined,
+) => {
+  const store = LogStore.layer({ dir }).pipe(trace.service(LogStore, "LogStore"))
+  if (container === undefined) return store
+  return containerOutputLayers(store, container.logFormat, write ?? stdoutWriter())
+}
+
+/**
+ * Writes to the process's stdout (synchronous for files and pipes on Linux). A stdout whose
+ * reader is gone (EPIPE) must not end the supervisor, PID 1: the lines are dropped from then on,
+ * and stay in the daemons' logs.
+ */
+const stdoutWriter = () => {
+  let broken = false
+  process.stdout.on("error", () => {
+    broken = true
+  })
+  return (text: string) => {
+    if (!broken) process.stdout.write(text)
+  }
+}

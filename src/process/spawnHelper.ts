@@ -61,6 +61,21 @@ const SETSID: Readonly<Record<string, number>> = {
   ppc64: 156,
 }
 
+/**
+ * `prctl` by architecture (Linux system call numbers): the helper of a supervisor in container
+ * mode makes itself a child subreaper with it (spawnHelperScript.ts).
+ */
+export const PRCTL: Readonly<Record<string, number>> = {
+  x64: 157,
+  arm64: 167,
+  riscv64: 167,
+  loong64: 167,
+  ia32: 172,
+  arm: 172,
+  s390x: 172,
+  ppc64: 171,
+}
+
 const signalNames = new Map<number, string>(
   Object.entries(os.constants.signals).map(([name, n]) => [n, name] as const),
 )
@@ -103,7 +118,18 @@ export type SpawnHelperPool = (() => SpawnHelper | undefined) & { readonly close
 /** No helper: Node forks every daemon. */
 export const noSpawnHelper: SpawnHelperPool = Object.assign(() => undefined, { close: () => {} })
 
-export const makeSpawnHelperPool = (env: NodeJS.ProcessEnv = process.env): SpawnHelperPool => {
+export interface SpawnHelperOptions {
+  /**
+   * Container mode: the helper is a child subreaper (Linux), so that the orphans of the daemons
+   * it forks are re-parented to it, which reaps them, rather than to PID 1 (docs/container.md).
+   */
+  readonly subreaper?: boolean
+}
+
+export const makeSpawnHelperPool = (
+  env: NodeJS.ProcessEnv = process.env,
+  options: SpawnHelperOptions = {},
+): SpawnHelperPool => {
   let deaths = 0
   let current: ReturnType<typeof startHelper> | undefined
   let closed = false
@@ -112,7 +138,7 @@ export const makeSpawnHelperPool = (env: NodeJS.ProcessEnv = process.env): Spawn
   const get = (): SpawnHelper | undefined => {
     if (perl === undefined || deaths >= 3 || closed) return undefined
     if (current === undefined || current.dead()) {
-      current = startHelper(perl, () => {
+      current = startHelper(perl, options.subreaper === true ? (PRCTL[process.arch] ?? 0) : 0, () => {
         deaths++
       })
     }
@@ -132,20 +158,27 @@ export const makeSpawnHelperPool = (env: NodeJS.ProcessEnv = process.env): Spawn
  */
 export class SpawnHelpers extends Context.Tag("supervisor/SpawnHelpers")<SpawnHelpers, SpawnHelperPool>() {}
 
-export const SpawnHelpersLive = (env: NodeJS.ProcessEnv = process.env) =>
+export const SpawnHelpersLive = (env: NodeJS.ProcessEnv = process.env, options: SpawnHelperOptions = {}) =>
   Layer.scoped(
     SpawnHelpers,
     Effect.acquireRelease(
-      Effect.sync(() => makeSpawnHelperPool(env)),
+      Effect.sync(() => makeSpawnHelperPool(env, options)),
       (pool) => Effect.sync(() => pool.close()),
     ),
   )
 
-const startHelper = (perl: string, onDeath: () => void) => {
+/** `prctl`: its system call number when the helper is to be a child subreaper, else 0. */
+const startHelper = (perl: string, prctl: number, onDeath: () => void) => {
   const { O_WRONLY, O_APPEND, O_CREAT } = fs.constants
   const child: ChildProcess = spawn(
     perl,
-    ["-e", SPAWN_HELPER_SCRIPT, String(SETSID[process.arch] ?? 0), String(O_WRONLY | O_APPEND | O_CREAT)],
+    [
+      "-e",
+      SPAWN_HELPER_SCRIPT,
+      String(SETSID[process.arch] ?? 0),
+      String(O_WRONLY | O_APPEND | O_CREAT),
+      String(prctl),
+    ],
     // detached: not in the supervisor's process group, so that Ctrl-C at a terminal that runs
     // `supervisor supervisor run` reaches the supervisor (which stops the daemons), not the helper
     { stdio: ["pipe", "pipe", "inherit"], env: { PATH: "/usr/bin:/bin" }, detached: true },

@@ -4,8 +4,11 @@
  * essential packages) and small: ~0.5 MiB of private memory, where forking from the supervisor's
  * own ~70 MiB process costs ~1.5 ms per daemon on the supervisor's thread.
  *
- * Arguments: the `setsid` system call number (0: no `setsid`, use `setpgrp`), then the open flags
- * `O_WRONLY | O_APPEND | O_CREAT` of this platform (both from Node, which knows them).
+ * Arguments: the `setsid` system call number (0: no `setsid`, use `setpgrp`), the open flags
+ * `O_WRONLY | O_APPEND | O_CREAT` of this platform (both from Node, which knows them), then the
+ * `prctl` system call number when it is to be a child subreaper (container mode), else 0: the
+ * orphans of its daemons (a double fork) are then re-parented to it rather than to PID 1, and it
+ * reaps them like its own children, saying nothing of them.
  *
  * Requests on stdin, every field ended by a NUL byte (which no path, argument or environment
  * string can hold, so nothing needs escaping):
@@ -26,13 +29,16 @@
 export const SPAWN_HELPER_SCRIPT = String.raw`
 use strict;
 no warnings;
-my ($sys_setsid, $out_flags) = @ARGV;
+my ($sys_setsid, $out_flags, $sys_prctl) = @ARGV;
 my $EINTR = 4;
+# PR_SET_CHILD_SUBREAPER (36): orphaned descendants of the daemons come to this process
+if ($sys_prctl) { syscall($sys_prctl + 0, 36, 1, 0, 0, 0) == 0 or print STDERR "supervisor: the spawn helper cannot reap orphaned processes (prctl: $!)\n" }
 # perl marks descriptors above $^F (2) close-on-exec: none of these reaches a daemon
 pipe(my $wake_r, my $wake_w) or die "pipe: $!";
 my %pipe;   # pid => [request id, read end of its exec-result pipe]: result not read yet
 my %result; # key => its answer, once known (the key is the pid, or "f<id>" for a failed fork)
 my %exit;   # pid => wait status of a child that ended before its answer went out
+my %kids;   # pids this helper forked that have not exited yet (the rest it reaps are orphans)
 my @order;  # keys in the order they were asked for, until their answers go out
 sub out { my $s = shift; my $off = 0; while ($off < length $s) { my $n = syswrite(STDOUT, $s, length($s) - $off, $off); if (!defined $n) { next if $! + 0 == $EINTR; exit 0 } $off += $n } }
 # Reads the exec result of a child whose pipe is readable (or closed: it has exited).
@@ -53,15 +59,16 @@ sub flush {
     my $line = delete $result{$key};
     out($line);
     next if $key =~ /^f/; # no child was forked
-    if (substr($line, 0, 1) eq 'E') { waitpid($key, 0) unless exists $exit{$key}; delete $exit{$key} }
-    elsif (exists $exit{$key}) { out("X\t$key\t" . delete($exit{$key}) . "\n") }
+    if (substr($line, 0, 1) eq 'E') { waitpid($key, 0) unless exists $exit{$key}; delete $exit{$key}; delete $kids{$key} }
+    elsif (exists $exit{$key}) { delete $kids{$key}; out("X\t$key\t" . delete($exit{$key}) . "\n") }
   }
 }
 sub reap {
   while ((my $pid = waitpid(-1, 1)) > 0) {
     my $status = $?;
     if (exists $pipe{$pid} || exists $result{$pid}) { read_result($pid); $exit{$pid} = $status }
-    else { out("X\t$pid\t$status\n") }
+    elsif (delete $kids{$pid}) { out("X\t$pid\t$status\n") }
+    # else an orphan re-parented to this subreaper: reaped, and nobody to tell
   }
 }
 $SIG{CHLD} = sub { syswrite($wake_w, "x") };
@@ -98,6 +105,7 @@ sub start {
   close $err_w;
   # forked: if this helper dies before it answers, the supervisor ends this child
   out("F\t$id\t$pid\n");
+  $kids{$pid} = 1;
   $pipe{$pid} = [$id, $err_r];
   push @order, $pid;
 }

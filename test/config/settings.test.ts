@@ -21,6 +21,7 @@ describe("settings", () => {
     expect(settings.supervisor.cpu_violation_threshold).toBe(3)
     expect(ms(settings.supervisor.ready_check_interval)).toBe(500)
     expect(settings.supervisor.auto_start).toBe(true)
+    expect(settings.supervisor.container).toBe(false)
     expect(settings.web).toEqual({
       auto_start: false,
       bind_address: "127.0.0.1",
@@ -233,6 +234,19 @@ describe("SUPERVISOR_<GROUP>_<KEY> environment overrides", () => {
     })
     expect(ms(settings.general.interval)).toBe(60_000)
     expect(settings.supervisor.auto_start).toBe(false)
+  })
+
+  it("supervisor.container from the user config, SUPERVISOR_SUPERVISOR_CONTAINER or pitchfork's SUPERVISOR_CONTAINER", async () => {
+    const sb = sandbox()
+    sb.write({ "home/.config/supervisor/config.toml": toml("[settings.supervisor]", "container = true") })
+    expect((await loadOk(sb, { cwd: "w" })).settings.supervisor.container).toBe(true)
+    const bare = sandbox()
+    for (const name of ["SUPERVISOR_SUPERVISOR_CONTAINER", "SUPERVISOR_CONTAINER"])
+      expect((await loadOk(bare, { cwd: "w", env: { [name]: "true" } })).settings.supervisor.container).toBe(
+        true,
+      )
+    sb.write({ "home/.config/supervisor/config.toml": toml("[settings.supervisor]", 'container = "yes"') })
+    expect(JSON.stringify((await loadErr(sb, { cwd: "w" })).problems)).toContain("container")
   })
 })
 

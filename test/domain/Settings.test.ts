@@ -32,7 +32,8 @@ describe("Settings defaults", () => {
     expect(ms(s.supervisor.file_watch_debounce)).toBe(1_000)
   })
 
-  it("supervisor: cpu_violation_threshold 3, ready_check_interval 500ms, auto_start, no user", () => {
+  it("supervisor: cpu_violation_threshold 3, ready_check_interval 500ms, auto_start, no user, not in container mode", () => {
+    expect(s.supervisor.container).toBe(false)
     expect(s.supervisor.cpu_violation_threshold).toBe(3)
     expect(ms(s.supervisor.ready_check_interval)).toBe(500)
     expect(ms(s.supervisor.hook_timeout)).toBe(30_000)
@@ -90,6 +91,7 @@ describe("Settings defaults", () => {
         hook_timeout: "30s",
         auto_start: true,
         events_retained: 2000,
+        container: false,
       },
       web: {
         auto_start: false,

@@ -156,10 +156,14 @@ export interface Running {
 
 export const spawnCli = (
   args: ReadonlyArray<string>,
-  /** `stdin`: a pipe the test writes to (`child.stdin`); else /dev/null. */
-  options: { cwd: string; env: Record<string, string>; stdin?: boolean },
+  /**
+   * `stdin`: a pipe the test writes to (`child.stdin`); else /dev/null. `wrap`: a command that runs
+   * the CLI (`["unshare", "--pid", "--fork"]`): then `pid` and `child` are that command's.
+   */
+  options: { cwd: string; env: Record<string, string>; stdin?: boolean; wrap?: ReadonlyArray<string> },
 ): Running => {
-  const child = spawn(process.execPath, [BIN, ...args], {
+  const [file, ...wrapArgs] = [...(options.wrap ?? []), process.execPath]
+  const child = spawn(file!, [...wrapArgs, BIN, ...args], {
     cwd: options.cwd,
     env: options.env,
     stdio: [options.stdin === true ? "pipe" : "ignore", "pipe", "pipe"],

@@ -4,7 +4,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import type { ExitStatus } from "../../src/process/ProcessService.js"
-import { decodeWaitStatus, makeSpawnHelperPool } from "../../src/process/spawnHelper.js"
+import { decodeWaitStatus, makeSpawnHelperPool, PRCTL } from "../../src/process/spawnHelper.js"
 import { SPAWN_HELPER_SCRIPT } from "../../src/process/spawnHelperScript.js"
 import { alive, PATH, readText, statOf } from "./helpers.js"
 
@@ -168,6 +168,54 @@ describe("the spawn helper", () => {
       error: { code: "EHELPER", syscall: "spawn", message: "the spawn helper exited" },
     })
     await until("the child to be gone", () => !alive(child) || statOf(child)?.state === "Z")
+  })
+
+  it("as a child subreaper (container mode) takes in the orphans of its daemons and reaps them; only its daemons' exits are heard", async () => {
+    const helper = makeSpawnHelperPool(process.env, { subreaper: true })()!
+    const exits: Array<ExitStatus> = []
+    const pidFile = path.join(dir, "orphan.pid")
+    // the subshell leaves a sleep behind, whose parent is then gone: a double fork
+    const started = await helper.spawn(shell(`(sleep 1 & echo $! > '${pidFile}'); exec sleep 30`), (s) =>
+      exits.push(s),
+    )
+    if (!("pid" in started)) throw new Error(started.error.message)
+    await until("the orphan's pid", () => /^\d+\n$/.test(readText(pidFile)))
+    const orphan = Number(readText(pidFile))
+    await until("the orphan re-parented to the helper", () => statOf(orphan)?.ppid === helper.pid())
+    // reaped: no zombie left behind, not even for a moment longer than its exit
+    await until("the orphan reaped", () => statOf(orphan) === undefined)
+    expect(exits).toEqual([])
+    process.kill(-started.pid, "SIGTERM")
+    await until("the daemon's exit", () => exits.length === 1)
+    expect(exits).toEqual([{ code: null, signal: "SIGTERM", known: true }])
+  })
+
+  it("says nothing of an orphan it reaps: its replies are its daemons' answers and exits only", async () => {
+    const prctl = PRCTL[process.arch]
+    if (prctl === undefined) throw new Error(`no prctl number known for ${process.arch}`)
+    const perl = spawn("perl", ["-e", SPAWN_HELPER_SCRIPT, "0", "1089", String(prctl)], {
+      stdio: ["pipe", "pipe", "inherit"],
+    })
+    let out = ""
+    perl.stdout.on("data", (d: Buffer) => {
+      out += d.toString()
+    })
+    const pidFile = path.join(dir, "quiet-orphan.pid")
+    const command = `(sleep 0.2 & echo $! > '${pidFile}'); exec sleep 30`
+    const log = path.join(dir, "quiet.log")
+    perl.stdin.write(
+      ["S", "1", dir, log, "/bin/sh", "3", "sh", "-c", command, "1", `PATH=${PATH}`, ""].join("\x00"),
+    )
+    await until("the answer", () => /^P\t1\t\d+\n/m.test(out))
+    const daemon = Number(/^P\t1\t(\d+)/m.exec(out)![1])
+    await until("the orphan's pid", () => /^\d+\n$/.test(readText(pidFile)))
+    const orphan = Number(readText(pidFile))
+    await until("the orphan reaped", () => statOf(orphan) === undefined)
+    expect(out).toBe(`F\t1\t${daemon}\nP\t1\t${daemon}\n`)
+    process.kill(daemon, "SIGKILL")
+    await until("the daemon's exit", () => /^X\t/m.test(out))
+    expect(out).toBe(`F\t1\t${daemon}\nP\t1\t${daemon}\nX\t${daemon}\t9\n`)
+    perl.stdin.end()
   })
 
   it("takes a request whose fields come in pieces, empty ones included", async () => {

@@ -144,6 +144,7 @@ export const makeLifeSteps = (
         const message = spawned.left
         yield* ctx.update(id, (r) => ({ ...r, status: { type: "failed", message }, pid: null, handle: null }))
         const next: Life = { ...life, serial, phase: idle, waiters: [] }
+        yield* ctx.publish({ _tag: "DaemonFailed", id, exit_code: null, signal: null, message })
         yield* fire(next, "on_fail")
         yield* tell(life.waiters, startFailed(id, message, undefined, [], 1))
         return next

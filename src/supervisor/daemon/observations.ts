@@ -55,6 +55,13 @@ export const notReady = (s: LifeSteps, life: Life, c: Command<"NotReady">): Effe
     }))
     yield* s.fire(life, "on_exit", { exit: status, reason: "fail" })
     const output = yield* s.ctx.lastLines(s.id, 20)
+    yield* s.ctx.publish({
+      _tag: "DaemonFailed",
+      id: s.id,
+      exit_code: status.code,
+      signal: status.signal,
+      message: c.message,
+    })
     yield* s.fire(life, "on_fail", { exit: status })
     yield* tell(life.waiters, startFailed(s.id, c.message, status, output, c.cliStatus))
     return { ...life, phase: idle, waiters: [] }
@@ -116,8 +123,16 @@ export const giveUp = (s: LifeSteps, life: Life, c: Command<"GiveUp">): Effect.E
     if (life.attempt > 0) yield* s.note(`not restarting: no retry left${afterRetries(life.attempt)}`)
     const output = yield* s.ctx.lastLines(s.id, 20)
     yield* s.fire(life, "on_exit", { exit, reason: "fail" })
+    const why = `${message}${afterRetries(life.attempt)}`
+    yield* s.ctx.publish({
+      _tag: "DaemonFailed",
+      id: s.id,
+      exit_code: exit.code,
+      signal: exit.signal,
+      message: why,
+    })
     yield* s.fire(life, "on_fail", { exit })
-    yield* tell(life.waiters, startFailed(s.id, `${message}${afterRetries(life.attempt)}`, exit, output, 1))
+    yield* tell(life.waiters, startFailed(s.id, why, exit, output, 1))
     return { ...life, phase: idle, waiters: [] }
   })
 
