@@ -26,7 +26,7 @@ import { effectiveRetry, warnRestartKeys } from "./restart.js"
 type Obj = Record<string, unknown>
 
 export interface KubernetesOptions {
-  /** The image of every daemon's container (default DEFAULT_IMAGE, with a warning). */
+  /** The image of every daemon's container without `export.image` (default DEFAULT_IMAGE, with a warning). */
   readonly image?: string | undefined
 }
 
@@ -67,7 +67,7 @@ const pod = (ctx: Context, d: ResolvedDaemon, restartPolicy: string) => {
   const { run, env: rendered } = commandAndEnv(config, d, w)
   const main: Obj = {
     name: exportName(d),
-    image: ctx.image,
+    image: d.config.export?.image ?? ctx.image,
     command: ["sh", "-c", literal(address(run))],
     workingDir: c.dir,
   }
@@ -196,9 +196,14 @@ export const exportKubernetes = (config: ResolvedConfig, options: KubernetesOpti
   const w = new Warnings()
   const files: Array<ExportFile> = []
   const daemons = daemonsOf(config, w)
-  if (daemons.length > 0 && options.image === undefined)
+  const placeholder = daemons.filter((d) => d.config.export?.image === undefined)
+  if (placeholder.length > 0 && options.image === undefined)
     w.general(
-      `kubernetes: every container runs image ${DEFAULT_IMAGE} in its daemon's directory; set the image that holds the daemons' programs and files with --image`,
+      `kubernetes: ${
+        placeholder.length === daemons.length
+          ? "every container runs"
+          : `the containers of ${placeholder.map((d) => d.id.qualified).join(", ")} run`
+      } image ${DEFAULT_IMAGE} in the daemon's directory; set the image that holds the daemons' programs and files with --image or export.image`,
     )
   const schedules = new Map<string, string>()
   for (const d of daemons) {

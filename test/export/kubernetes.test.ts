@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { exportKubernetes } from "../../src/export/kubernetes.js"
 import type { Sandbox } from "../config/helpers.js"
-import { useSandbox } from "../config/helpers.js"
+import { loadErr, useSandbox } from "../config/helpers.js"
 import { fileNamed, loadShop, RICH, RICH_FILES } from "./fixture.js"
 import { at, manifestOf, manifestProblems, manifests, type Obj } from "./validate.js"
 
@@ -210,8 +210,46 @@ describe("export kubernetes", () => {
     const api = containers(manifestOf(fileNamed(files, "shop--api.yaml"), "Deployment"))[0]!
     expect(api.image).toBe("debian:stable-slim")
     expect(warnings).toContain(
-      "kubernetes: every container runs image debian:stable-slim in its daemon's directory; set the image that holds the daemons' programs and files with --image",
+      "kubernetes: every container runs image debian:stable-slim in the daemon's directory; set the image that holds the daemons' programs and files with --image or export.image",
     )
+  })
+
+  it("a daemon's export.image wins over --image; the others without one are named in the warning", async () => {
+    const project = `[daemons.db]
+run = "postgres"
+export = { image = "postgres:17" }
+
+[daemons.api]
+run = "node server.js"
+[daemons.api.export]
+image = "registry.example/api:3"
+
+[daemons.worker]
+run = "node worker.js"
+`
+    const image = (files: ReadonlyArray<{ path: string; content: string }>, name: string) =>
+      containers(manifestOf(fileNamed(files, `shop--${name}.yaml`), "Deployment"))[0]!.image
+    const config = await loadShop(sandbox(), project)
+    const given = exportKubernetes(config, { image: "shop:1" })
+    expect(["db", "api", "worker"].map((n) => image(given.files, n))).toEqual([
+      "postgres:17",
+      "registry.example/api:3",
+      "shop:1",
+    ])
+    expect(given.warnings.filter((w) => w.startsWith("kubernetes:"))).toEqual([])
+    const { files, warnings } = exportKubernetes(config)
+    expect(image(files, "worker")).toBe("debian:stable-slim")
+    expect(warnings).toContain(
+      "kubernetes: the containers of shop/worker run image debian:stable-slim in the daemon's directory; set the image that holds the daemons' programs and files with --image or export.image",
+    )
+  })
+
+  it("an empty export.image is a configuration error naming the key", async () => {
+    const sb = sandbox()
+    sb.write({ "shop/supervisor.toml": '[daemons.db]\nrun = "postgres"\nexport = { image = " " }\n' })
+    const err = await loadErr(sb, { cwd: "shop" })
+    expect(JSON.stringify(err.problems)).toContain("daemons.db.export.image")
+    expect(JSON.stringify(err.problems)).toContain("must not be empty")
   })
 
   it("the shop project: a CronJob for a cron daemon, warnings for what does not map", async () => {
