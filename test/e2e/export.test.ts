@@ -79,6 +79,28 @@ describe("supervisor export (e2e)", () => {
     expect(r.stderr).not.toContain("every container runs image")
   })
 
+  it("kubernetes --json: a daemon's export.image wins over --image; env files and secrets in the objects", () => {
+    sb.write({
+      "work/shop/supervisor.toml":
+        '[daemons.db]\nrun = "postgres"\nport = 5432\nexport = { image = "postgres:17" }\n\n[daemons.api]\nrun = "node api.js"\nenv_file = ".env"\ndepends = ["db"]\n',
+      "work/shop/.env": "DATABASE_URL=postgres://localhost:5432/app\nDB_PASSWORD=hunter2\n",
+    })
+    const r = cli("export", "kubernetes", "--json", "--image", "shop:1")
+    expect(r.status, r.stderr).toBe(0)
+    const out = decodeOutput(JSON.parse(r.stdout))
+    expect(r.stdout).not.toContain("hunter2")
+    const file = (path: string) => out.files.find((f) => f.path === path)!.content
+    for (const f of out.files)
+      for (const m of manifests(f.content)) expect(manifestProblems(m), f.path).toEqual([])
+    const image = (path: string) =>
+      (at(manifestOf(file(path), "Deployment"), "spec.template.spec.containers") as Array<Obj>)[0]!.image
+    expect([image("shop--db.yaml"), image("shop--api.yaml")]).toEqual(["postgres:17", "shop:1"])
+    expect(manifestOf(file("shop--api.yaml"), "ConfigMap").data).toEqual({
+      DATABASE_URL: "postgres://shop--db:5432/app",
+    })
+    expect(manifestOf(file("shop--api.yaml"), "Secret").stringData).toEqual({ DB_PASSWORD: "***" })
+  })
+
   it("--image with another target than kubernetes is refused, naming the fix", () => {
     const r = cli("export", "compose", "--image", "shop:1")
     expect(r.status).toBe(2)
