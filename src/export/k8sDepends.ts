@@ -81,7 +81,8 @@ export const dependencyWaits = (
     const port = dep.config.port?.expect[0]
     if (
       condition === "started" &&
-      (dep.config.ready_http ?? dep.config.ready_port ?? dep.config.ready_cmd) !== undefined
+      (dep.config.ready_http ?? dep.config.ready_port ?? dep.config.ready_cmd ?? dep.config.ready_delay) !==
+        undefined
     )
       w.add(
         id,
