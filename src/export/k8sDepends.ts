@@ -4,6 +4,10 @@
 // Deployment's Available condition; one awaited with `condition = "completed"` runs as a Job, and
 // `kubectl wait` waits for its Complete condition. `kubectl` reads the cluster's API as the
 // ServiceAccount WAIT_ACCOUNT, allowed by a Role to read Deployments and Jobs.
+import type { IRole } from "kubernetes-models/rbac.authorization.k8s.io/v1/Role"
+import type { IRoleBinding } from "kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding"
+import type { IContainer } from "kubernetes-models/v1/Container"
+import type { IServiceAccount } from "kubernetes-models/v1/ServiceAccount"
 import { awaitsExit, conditionOf } from "../domain/Dependency.js"
 import type { ResolvedDaemon } from "../domain/ResolvedConfig.js"
 import { exportName, type Warnings } from "./model.js"
@@ -32,7 +36,7 @@ export const awaitedToComplete = (daemons: ReadonlyArray<ResolvedDaemon>): Reado
 }
 
 export interface Waits {
-  readonly initContainers: ReadonlyArray<Record<string, unknown>>
+  readonly initContainers: ReadonlyArray<IContainer>
   /** Whether an init container runs kubectl (the pod needs WAIT_ACCOUNT). */
   readonly kubectl: boolean
 }
@@ -46,7 +50,7 @@ export const dependencyWaits = (
   w: Warnings,
 ): Waits => {
   const id = d.id.qualified
-  const initContainers: Array<Record<string, unknown>> = []
+  const initContainers: Array<IContainer> = []
   let kubectl = false
   const kubectlWait = (what: string, condition: string, name: string) => {
     kubectl = true
@@ -109,7 +113,7 @@ export const dependencyWaits = (
 }
 
 /** The ServiceAccount, Role and RoleBinding that let the waiting init containers read Deployments and Jobs. */
-export const waitAccount = (): ReadonlyArray<Record<string, unknown>> => {
+export const waitAccount = (): readonly [IServiceAccount, IRole, IRoleBinding] => {
   const labels = { "app.kubernetes.io/managed-by": "supervisor-export" }
   return [
     { apiVersion: "v1", kind: "ServiceAccount", metadata: { name: WAIT_ACCOUNT, labels } },

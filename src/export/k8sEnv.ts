@@ -2,6 +2,9 @@
 // the supervisor does, become a ConfigMap; the variables whose names are secrets (by
 // general.secret_patterns) become a Secret that holds a placeholder, never the value.
 import { readFileSync } from "node:fs"
+import type { IConfigMap } from "kubernetes-models/v1/ConfigMap"
+import type { IEnvFromSource } from "kubernetes-models/v1/EnvFromSource"
+import type { ISecret } from "kubernetes-models/v1/Secret"
 import { parseDotenv } from "../config/dotenv.js"
 import type { EnvFileRef } from "../domain/EnvFile.js"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
@@ -90,9 +93,9 @@ export const envObjects = (
   name: string,
   env: PodEnv,
   labels: Record<string, string>,
-): { readonly objects: ReadonlyArray<Record<string, unknown>>; readonly envFrom: Array<unknown> } => {
-  const objects: Array<Record<string, unknown>> = []
-  const envFrom: Array<unknown> = []
+): { readonly objects: ReadonlyArray<IConfigMap | ISecret>; readonly envFrom: Array<IEnvFromSource> } => {
+  const objects: Array<IConfigMap | ISecret> = []
+  const envFrom: Array<IEnvFromSource> = []
   if (Object.keys(env.plain).length > 0) {
     objects.push({
       apiVersion: "v1",

@@ -1,11 +1,12 @@
 // A daemon's checks as container probes: its readiness check is the readinessProbe (and, when the
 // check has a `timeout`, a startupProbe that restarts the container not ready in time), its health
 // check the livenessProbe.
+import type { IProbe } from "kubernetes-models/v1/Probe"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
 import { exportedHealth } from "./health.js"
 import { renderPorts, type Warnings, wholeSeconds } from "./model.js"
 
-type Probe = Record<string, unknown>
+type Probe = IProbe
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]", "0.0.0.0"])
 
@@ -35,7 +36,7 @@ const readinessAction = (
       if (c.ready_http.status.length > 0)
         w.add(id, "ready_http.status", "(more accepted codes) is not mapped: the probe wants 2xx or 3xx")
       const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port)
-      const scheme = url.protocol === "https:" ? "HTTPS" : "HTTP"
+      const scheme = url.protocol === "https:" ? ("HTTPS" as const) : ("HTTP" as const)
       return {
         action: { httpGet: { path: `${url.pathname}${url.search}`, port, scheme } },
         ...seconds(c.ready_http.timeout),
@@ -99,7 +100,7 @@ export const livenessProbeOf = (
           httpGet: {
             path: `${t.url.pathname}${t.url.search}`,
             port: t.port,
-            scheme: t.url.protocol === "https:" ? "HTTPS" : "HTTP",
+            scheme: t.url.protocol === "https:" ? ("HTTPS" as const) : ("HTTP" as const),
           },
         }
       : t._tag === "port"

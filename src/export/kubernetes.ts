@@ -1,3 +1,9 @@
+import type { IDeployment } from "kubernetes-models/apps/v1/Deployment"
+import type { ICronJob } from "kubernetes-models/batch/v1/CronJob"
+import type { IJob } from "kubernetes-models/batch/v1/Job"
+import type { IContainer } from "kubernetes-models/v1/Container"
+import type { IPodSpec } from "kubernetes-models/v1/PodSpec"
+import type { IService } from "kubernetes-models/v1/Service"
 import { stringify } from "yaml"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
 import { toFiveFields } from "./cron.js"
@@ -22,8 +28,8 @@ import { effectiveRetry, warnRestartKeys } from "./restart.js"
 // Kubernetes manifests, one file per daemon: its workload (a Deployment, a Job when a dependent
 // waits for it to complete, a CronJob for a schedule), the Service of its ports, the ConfigMap and
 // Secret of its environment. Daemons reach each other's ports through the Services' names.
-
-type Obj = Record<string, unknown>
+// The objects are typed by the kubernetes-models package (types only, generated from Kubernetes'
+// OpenAPI specification): a misspelt or misplaced field does not compile.
 
 export interface KubernetesOptions {
   /** The image of every daemon's container without `export.image` (default DEFAULT_IMAGE, with a warning). */
@@ -60,12 +66,12 @@ const addressFor =
     })
 
 /** The daemon's container, its init containers and the objects that come with it (ConfigMap, Secret). */
-const pod = (ctx: Context, d: ResolvedDaemon, restartPolicy: string) => {
+const pod = (ctx: Context, d: ResolvedDaemon, restartPolicy: "Always" | "Never") => {
   const { config, w } = ctx
   const c = d.config
   const address = addressFor(ctx, d)
   const { run, env: rendered } = commandAndEnv(config, d, w)
-  const main: Obj = {
+  const main: IContainer = {
     name: exportName(d),
     image: d.config.export?.image ?? ctx.image,
     command: ["sh", "-c", literal(address(run))],
@@ -80,19 +86,19 @@ const pod = (ctx: Context, d: ResolvedDaemon, restartPolicy: string) => {
   // requests as the limits: the scheduler places the pod where the limits fit
   if (Object.keys(limits).length > 0) main.resources = { limits, requests: { ...limits } }
   const waits = dependencyWaits(d, ctx.exported, ctx.jobs, ctx.cronJobs, w)
-  const spec: Obj = {
+  const spec: IPodSpec = {
     restartPolicy,
     ...(c.stop_signal.timeout === undefined
       ? {}
       : { terminationGracePeriodSeconds: wholeSeconds(c.stop_signal.timeout) }),
     ...(waits.kubectl ? { serviceAccountName: WAIT_ACCOUNT } : {}),
-    ...(waits.initContainers.length > 0 ? { initContainers: waits.initContainers } : {}),
+    ...(waits.initContainers.length > 0 ? { initContainers: [...waits.initContainers] } : {}),
     containers: [main],
   }
   return { main, spec, objects: env.objects, kubectl: waits.kubectl }
 }
 
-const service = (d: ResolvedDaemon, ports: ReadonlyArray<number>): Obj => ({
+const service = (d: ResolvedDaemon, ports: ReadonlyArray<number>): IService => ({
   apiVersion: "v1",
   kind: "Service",
   metadata: { name: serviceName(d), labels: labels(d) },
@@ -102,7 +108,7 @@ const service = (d: ResolvedDaemon, ports: ReadonlyArray<number>): Obj => ({
   },
 })
 
-const deployment = (ctx: Context, d: ResolvedDaemon, p: ReturnType<typeof pod>): Obj => {
+const deployment = (ctx: Context, d: ResolvedDaemon, p: ReturnType<typeof pod>): IDeployment => {
   const { config, w } = ctx
   Object.assign(p.main, containerProbes(config, d, w))
   if (d.config.restart === "never")
@@ -134,7 +140,7 @@ const jobBasics = (ctx: Context, d: ResolvedDaemon, kind: string): number => {
   return retry === true ? 6 : retry === false ? 0 : retry
 }
 
-const job = (ctx: Context, d: ResolvedDaemon, p: ReturnType<typeof pod>): Obj => {
+const job = (ctx: Context, d: ResolvedDaemon, p: ReturnType<typeof pod>): IJob => {
   const backoffLimit = jobBasics(ctx, d, "Job")
   const n = replicasOf(d)
   return {
@@ -150,7 +156,7 @@ const job = (ctx: Context, d: ResolvedDaemon, p: ReturnType<typeof pod>): Obj =>
   }
 }
 
-const cronJob = (ctx: Context, d: ResolvedDaemon, schedule: string, p: ReturnType<typeof pod>): Obj => {
+const cronJob = (ctx: Context, d: ResolvedDaemon, schedule: string, p: ReturnType<typeof pod>): ICronJob => {
   const { w } = ctx
   const c = d.config
   const backoffLimit = jobBasics(ctx, d, "CronJob")
@@ -188,7 +194,7 @@ const portOwnersOf = (daemons: ReadonlyArray<ResolvedDaemon>) => {
   return owners
 }
 
-const yamlDoc = (o: Obj): string =>
+const yamlDoc = (o: object): string =>
   stringify(o, { version: "1.1", lineWidth: 0, aliasDuplicateObjects: false })
 
 /** `supervisor export kubernetes`: a file per daemon, and one for the ServiceAccount of the waits. */
@@ -238,7 +244,7 @@ export const exportKubernetes = (config: ResolvedConfig, options: KubernetesOpti
     const isJob = jobs.has(id)
     const p = pod(ctx, d, schedule !== undefined || isJob ? "Never" : "Always")
     kubectl ||= p.kubectl
-    const docs: Array<Obj> = []
+    const docs: Array<object> = []
     if (schedule !== undefined) docs.push(cronJob(ctx, d, schedule, p))
     else if (isJob) docs.push(job(ctx, d, p))
     else {
