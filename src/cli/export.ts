@@ -6,7 +6,7 @@ import { json } from "./options.js"
 // does not load the exporters.
 const TARGETS = ["systemd", "compose", "kubernetes", "nomad"] as const
 
-/** `supervisor export systemd|compose|kubernetes|nomad [--out DIR] [--force] [--check] [--json]`. */
+/** `supervisor export systemd|compose|kubernetes|nomad [--out DIR] [--image IMAGE] [--force] [--check] [--json]`. */
 export const exportCommand = Command.make(
   "export",
   {
@@ -17,6 +17,12 @@ export const exportCommand = Command.make(
     out: Options.directory("out").pipe(
       Options.withDescription(
         "write the files into this directory (created if missing) instead of printing them",
+      ),
+      Options.optional,
+    ),
+    image: Options.text("image").pipe(
+      Options.withDescription(
+        "kubernetes: the image of the daemons' containers, holding their programs and files (default debian:stable-slim); a daemon's export.image wins",
       ),
       Options.optional,
     ),

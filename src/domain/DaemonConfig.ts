@@ -61,6 +61,7 @@ export class DaemonConfig extends Schema.Class<DaemonConfig>("DaemonConfig")({
   hooks: withDefault(Hooks, () => ({})),
   cron: f.cron,
   tool_manager: f.tool_manager,
+  export: f.export,
   memory_limit: f.memory_limit,
   cpu_limit: f.cpu_limit,
   stop_signal: withDefault(f.stop_signal.from, () => ({ signal: "SIGTERM" as const })),

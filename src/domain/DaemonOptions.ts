@@ -211,6 +211,23 @@ const opt = <A, I>(schema: Schema.Schema<A, I>, description: string, defaultValu
  * optional here: a `.local` file may override a few keys of a daemon defined
  * elsewhere. `run` is required once all files are merged.
  */
+/** `[daemons.<name>.export]`: what `supervisor export` writes for the daemon, beyond its other keys. */
+export const DaemonExport = Schema.Struct({
+  image: Schema.optional(
+    Schema.String.pipe(
+      Schema.filter(
+        (s) => s.trim().length > 0 || 'must not be empty: write an image such as "registry.example/app:1.2"',
+        {
+          jsonSchema: { minLength: 1 },
+        },
+      ),
+    ).annotations({
+      description:
+        "The image of the daemon's container in `export kubernetes` (over --image): it holds the daemon's programs and files",
+    }),
+  ),
+}).annotations({ identifier: "DaemonExport", description: "What `supervisor export` writes for the daemon" })
+
 export const daemonOptionFields = {
   run: opt(
     shellTemplates(Command),
@@ -320,6 +337,10 @@ export const daemonOptionFields = {
   tool_manager: opt(
     Schema.Boolean,
     "Run the command through the tool-version manager's exec wrapper (falls back to general.tool_manager)",
+  ),
+  export: opt(
+    DaemonExport,
+    'What `supervisor export` writes for the daemon: { image = "registry.example/app:1.2" }',
   ),
   memory_limit: opt(ByteSize, "Kill the daemon when its RSS (whole process group) exceeds this size"),
   cpu_limit: opt(

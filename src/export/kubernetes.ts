@@ -1,8 +1,16 @@
-import type { Duration } from "effect"
+import type { IDeployment } from "kubernetes-models/apps/v1/Deployment"
+import type { ICronJob } from "kubernetes-models/batch/v1/CronJob"
+import type { IJob } from "kubernetes-models/batch/v1/Job"
+import type { IContainer } from "kubernetes-models/v1/Container"
+import type { IPodSpec } from "kubernetes-models/v1/PodSpec"
+import type { IService } from "kubernetes-models/v1/Service"
 import { stringify } from "yaml"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
 import { toFiveFields } from "./cron.js"
-import { exportedHealth } from "./health.js"
+import { awaitedToComplete, dependencyWaits, serviceName, WAIT_ACCOUNT, waitAccount } from "./k8sDepends.js"
+import { envObjects, podEnv } from "./k8sEnv.js"
+import { containerProbes, readinessProbes } from "./k8sProbes.js"
+import { addressedByName, loopbackBinds } from "./loopback.js"
 import {
   commandAndEnv,
   DEFAULT_IMAGE,
@@ -10,138 +18,99 @@ import {
   type ExportFile,
   type ExportResult,
   exportName,
-  renderPorts,
   Warnings,
-  warnEnvFiles,
   warnUnmappable,
   wholeSeconds,
 } from "./model.js"
 import { replicasOf } from "./replicas.js"
 import { effectiveRetry, warnRestartKeys } from "./restart.js"
 
-// Kubernetes manifests: an apps/v1 Deployment per daemon, a batch/v1 CronJob per cron daemon,
-// one file each; readiness checks become readiness probes.
+// Kubernetes manifests, one file per daemon: its workload (a Deployment, a Job when a dependent
+// waits for it to complete, a CronJob for a schedule), the Service of its ports, the ConfigMap and
+// Secret of its environment. Daemons reach each other's ports through the Services' names.
+// The objects are typed by the kubernetes-models package (types only, generated from Kubernetes'
+// OpenAPI specification): a misspelt or misplaced field does not compile.
 
-type Probe = Record<string, unknown>
-
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]", "0.0.0.0"])
-
-/** The readinessProbe of a daemon's readiness check, when it has one. */
-export const probeOf = (config: ResolvedConfig, d: ResolvedDaemon, w: Warnings): Probe | undefined => {
-  const c = d.config
-  const id = d.id.qualified
-  const every = (timeout: Duration.Duration | undefined): Probe => ({
-    periodSeconds: 1,
-    ...(timeout === undefined ? {} : { failureThreshold: wholeSeconds(timeout) }),
-  })
-  if (c.ready_output !== undefined) w.add(id, "ready_output", "(an output line) has no probe form: left out")
-  if (c.ready_http !== undefined) {
-    const text = renderPorts(config, d, "ready_http", c.ready_http.url, w)
-    try {
-      const url = new URL(text.trim())
-      if (!LOOPBACK.has(url.hostname))
-        w.add(id, "ready_http", `polls ${url.hostname}: the probe asks the pod itself`)
-      if (c.ready_http.status.length > 0)
-        w.add(id, "ready_http.status", "(more accepted codes) is not mapped: the probe wants 2xx or 3xx")
-      const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port)
-      return {
-        httpGet: {
-          path: `${url.pathname}${url.search}`,
-          port,
-          scheme: url.protocol === "https:" ? "HTTPS" : "HTTP",
-        },
-        ...every(c.ready_http.timeout),
-      }
-    } catch {
-      w.add(id, "ready_http", `(${text}) is not a URL once rendered: left out`)
-    }
-  }
-  if (c.ready_port !== undefined) {
-    const port = Number(renderPorts(config, d, "ready_port", String(c.ready_port.port), w))
-    if (Number.isInteger(port)) return { tcpSocket: { port }, ...every(c.ready_port.timeout) }
-    w.add(id, "ready_port", "names a daemon without a port: left out")
-  }
-  if (c.ready_cmd !== undefined)
-    return {
-      exec: { command: ["sh", "-c", renderPorts(config, d, "ready_cmd", c.ready_cmd.run, w)] },
-      ...every(c.ready_cmd.timeout),
-    }
-  if (c.ready_delay !== undefined && c.ready_delay > 0)
-    return { exec: { command: ["true"] }, initialDelaySeconds: Math.ceil(c.ready_delay), periodSeconds: 1 }
-  return undefined
+export interface KubernetesOptions {
+  /** The image of every daemon's container without `export.image` (default DEFAULT_IMAGE, with a warning). */
+  readonly image?: string | undefined
 }
 
-/** The livenessProbe of a daemon's health check, when it has one. */
-export const livenessProbeOf = (
-  config: ResolvedConfig,
-  d: ResolvedDaemon,
-  w: Warnings,
-): Probe | undefined => {
-  const h = exportedHealth(config, d, w)
-  if (h === undefined) return undefined
-  const t = h.target
-  const action =
-    t._tag === "http"
-      ? {
-          httpGet: {
-            path: `${t.url.pathname}${t.url.search}`,
-            port: t.port,
-            scheme: t.url.protocol === "https:" ? "HTTPS" : "HTTP",
-          },
-        }
-      : t._tag === "port"
-        ? { tcpSocket: { port: t.port } }
-        : { exec: { command: ["sh", "-c", t.run] } }
-  return {
-    ...action,
-    periodSeconds: h.intervalSeconds,
-    timeoutSeconds: h.timeoutSeconds,
-    failureThreshold: h.failures,
-    ...(h.startPeriodSeconds > 0 && { initialDelaySeconds: h.startPeriodSeconds }),
-  }
-}
-
-/** Kubernetes expands `$(VAR)` in a container's command and env: `$$(` keeps it literal. */
+/** Kubernetes expands `$(VAR)` in a container's command: `$$(` keeps it literal. */
 const literal = (s: string): string => s.replace(/\$\(/g, "$$$$(")
 
-const container = (config: ResolvedConfig, d: ResolvedDaemon, w: Warnings): Record<string, unknown> => {
-  const c = d.config
-  const { run, env } = commandAndEnv(config, d, w)
-  const out: Record<string, unknown> = {
-    name: exportName(d),
-    image: DEFAULT_IMAGE,
-    command: ["sh", "-c", literal(run)],
-    workingDir: c.dir,
-  }
-  if (Object.keys(env).length > 0)
-    out.env = Object.entries(env).map(([name, value]) => ({ name, value: literal(value) }))
-  if (c.port !== undefined) out.ports = c.port.expect.map((containerPort) => ({ containerPort }))
-  const limits: Record<string, string> = {}
-  if (c.memory_limit !== undefined) limits.memory = String(c.memory_limit)
-  if (c.cpu_limit !== undefined) limits.cpu = `${Math.max(1, Math.round(c.cpu_limit * 10))}m`
-  if (Object.keys(limits).length > 0) out.resources = { limits }
-  return out
-}
-
-const labels = (d: ResolvedDaemon) => ({
+const labels = (d: ResolvedDaemon): Record<string, string> => ({
   "app.kubernetes.io/name": exportName(d),
   "app.kubernetes.io/managed-by": "supervisor-export",
 })
 
-const podSpec = (d: ResolvedDaemon, main: Record<string, unknown>, restartPolicy: string) => ({
-  restartPolicy,
-  ...(d.config.stop_signal.timeout === undefined
-    ? {}
-    : { terminationGracePeriodSeconds: wholeSeconds(d.config.stop_signal.timeout) }),
-  containers: [main],
+/** What every daemon's pod shares: its name, image, the addresses of the other daemons. */
+interface Context {
+  readonly config: ResolvedConfig
+  readonly image: string
+  readonly exported: ReadonlyMap<string, ResolvedDaemon>
+  readonly jobs: ReadonlySet<string>
+  readonly cronJobs: ReadonlySet<string>
+  /** The Service name that serves each port, by port (undefined: two daemons declare it). */
+  readonly portOwners: ReadonlyMap<number, ResolvedDaemon | undefined>
+  readonly w: Warnings
+}
+
+/** `localhost:PORT` of another daemon's port as that daemon's Service name. */
+const addressFor =
+  (ctx: Context, d: ResolvedDaemon) =>
+  (value: string): string =>
+    addressedByName(value, (port) => {
+      const owner = ctx.portOwners.get(port)
+      return owner === undefined || owner === d ? undefined : serviceName(owner)
+    })
+
+/** The daemon's container, its init containers and the objects that come with it (ConfigMap, Secret). */
+const pod = (ctx: Context, d: ResolvedDaemon, restartPolicy: "Always" | "Never") => {
+  const { config, w } = ctx
+  const c = d.config
+  const address = addressFor(ctx, d)
+  const { run, env: rendered } = commandAndEnv(config, d, w)
+  const main: IContainer = {
+    name: exportName(d),
+    image: d.config.export?.image ?? ctx.image,
+    command: ["sh", "-c", literal(address(run))],
+    workingDir: c.dir,
+  }
+  const env = envObjects(exportName(d), podEnv(config, d, rendered, w, address), labels(d))
+  if (env.envFrom.length > 0) main.envFrom = env.envFrom
+  if (c.port !== undefined) main.ports = c.port.expect.map((containerPort) => ({ containerPort }))
+  const limits: Record<string, string> = {}
+  if (c.memory_limit !== undefined) limits.memory = String(c.memory_limit)
+  if (c.cpu_limit !== undefined) limits.cpu = `${Math.max(1, Math.round(c.cpu_limit * 10))}m`
+  // requests as the limits: the scheduler places the pod where the limits fit
+  if (Object.keys(limits).length > 0) main.resources = { limits, requests: { ...limits } }
+  const waits = dependencyWaits(d, ctx.exported, ctx.jobs, ctx.cronJobs, w)
+  const spec: IPodSpec = {
+    restartPolicy,
+    ...(c.stop_signal.timeout === undefined
+      ? {}
+      : { terminationGracePeriodSeconds: wholeSeconds(c.stop_signal.timeout) }),
+    ...(waits.kubectl ? { serviceAccountName: WAIT_ACCOUNT } : {}),
+    ...(waits.initContainers.length > 0 ? { initContainers: [...waits.initContainers] } : {}),
+    containers: [main],
+  }
+  return { main, spec, objects: env.objects, kubectl: waits.kubectl }
+}
+
+const service = (d: ResolvedDaemon, ports: ReadonlyArray<number>): IService => ({
+  apiVersion: "v1",
+  kind: "Service",
+  metadata: { name: serviceName(d), labels: labels(d) },
+  spec: {
+    selector: { "app.kubernetes.io/name": exportName(d) },
+    ports: ports.map((port) => ({ name: `port-${port}`, port, targetPort: port, protocol: "TCP" })),
+  },
 })
 
-const deployment = (config: ResolvedConfig, d: ResolvedDaemon, w: Warnings) => {
-  const main = container(config, d, w)
-  const probe = probeOf(config, d, w)
-  if (probe !== undefined) main.readinessProbe = probe
-  const liveness = livenessProbeOf(config, d, w)
-  if (liveness !== undefined) main.livenessProbe = liveness
+const deployment = (ctx: Context, d: ResolvedDaemon, p: ReturnType<typeof pod>): IDeployment => {
+  const { config, w } = ctx
+  Object.assign(p.main, containerProbes(config, d, w))
   if (d.config.restart === "never")
     w.add(d.id.qualified, "restart", '("never") is not mapped: a Deployment always restarts its pod')
   else if (d.config.restart !== "always" && d.config.retry !== true)
@@ -153,26 +122,49 @@ const deployment = (config: ResolvedConfig, d: ResolvedDaemon, w: Warnings) => {
     spec: {
       replicas: replicasOf(d),
       selector: { matchLabels: { "app.kubernetes.io/name": exportName(d) } },
-      template: { metadata: { labels: labels(d) }, spec: podSpec(d, main, "Always") },
+      template: { metadata: { labels: labels(d) }, spec: p.spec },
     },
   }
 }
 
-const cronJob = (config: ResolvedConfig, d: ResolvedDaemon, schedule: string, w: Warnings) => {
+/** `backoffLimit` of a Job from `retry`, and the warnings of the keys a run to completion drops. */
+const jobBasics = (ctx: Context, d: ResolvedDaemon, kind: string): number => {
+  const { config, w } = ctx
+  const id = d.id.qualified
+  const retry = effectiveRetry(d.config)
+  if (retry === true) w.add(id, "retry", "(true: forever) is mapped to backoffLimit 6")
+  if (Object.keys(readinessProbes(config, d, new Warnings())).length > 0)
+    w.add(id, "ready_*", `is not mapped for a ${kind}: its pods run to completion`)
+  if (d.config.health !== undefined)
+    w.add(id, "health", `is not mapped for a ${kind}: its pods run to completion`)
+  return retry === true ? 6 : retry === false ? 0 : retry
+}
+
+const job = (ctx: Context, d: ResolvedDaemon, p: ReturnType<typeof pod>): IJob => {
+  const backoffLimit = jobBasics(ctx, d, "Job")
+  const n = replicasOf(d)
+  return {
+    apiVersion: "batch/v1",
+    kind: "Job",
+    metadata: { name: exportName(d), labels: labels(d) },
+    spec: {
+      backoffLimit,
+      // `instances` copies, each run once: the Job completes when all did
+      ...(n > 1 ? { completions: n, parallelism: n } : {}),
+      template: { metadata: { labels: labels(d) }, spec: p.spec },
+    },
+  }
+}
+
+const cronJob = (ctx: Context, d: ResolvedDaemon, schedule: string, p: ReturnType<typeof pod>): ICronJob => {
+  const { w } = ctx
   const c = d.config
-  const retry = effectiveRetry(c)
-  const retries = retry === true ? 6 : retry === false ? 0 : retry
-  if (retry === true) w.add(d.id.qualified, "retry", "(true: forever) is mapped to backoffLimit 6")
+  const backoffLimit = jobBasics(ctx, d, "CronJob")
   const retrigger = c.cron?.retrigger ?? "finish"
   if (retrigger !== "finish" && retrigger !== "always")
     w.add(d.id.qualified, "cron.retrigger", `(${retrigger}) is mapped to concurrencyPolicy Forbid`)
   if (c.cron?.immediate === true)
     w.add(d.id.qualified, "cron.immediate", "is not mapped (startingDeadlineSeconds is the closest)")
-  const main = container(config, d, w)
-  if (probeOf(config, d, new Warnings()) !== undefined)
-    w.add(d.id.qualified, "ready_*", "is not mapped for a CronJob: its pods run to completion")
-  if (d.config.health !== undefined)
-    w.add(d.id.qualified, "health", "is not mapped for a CronJob: its pods run to completion")
   if (replicasOf(d) > 1)
     w.add(
       d.id.qualified,
@@ -188,45 +180,96 @@ const cronJob = (config: ResolvedConfig, d: ResolvedDaemon, schedule: string, w:
       schedule,
       concurrencyPolicy: retrigger === "always" ? "Allow" : "Forbid",
       jobTemplate: {
-        spec: {
-          backoffLimit: retries,
-          template: { metadata: { labels: labels(d) }, spec: podSpec(d, main, "Never") },
-        },
+        spec: { backoffLimit, template: { metadata: { labels: labels(d) }, spec: p.spec } },
       },
     },
   }
 }
 
-/** `supervisor export kubernetes`: one manifest per daemon. */
-export const exportKubernetes = (config: ResolvedConfig): ExportResult => {
+/** Each port and the daemon (with a Service) that declares it; a port two of them declare maps to undefined. */
+const portOwnersOf = (daemons: ReadonlyArray<ResolvedDaemon>) => {
+  const owners = new Map<number, ResolvedDaemon | undefined>()
+  for (const d of daemons)
+    for (const port of d.config.port?.expect ?? []) owners.set(port, owners.has(port) ? undefined : d)
+  return owners
+}
+
+const yamlDoc = (o: object): string =>
+  stringify(o, { version: "1.1", lineWidth: 0, aliasDuplicateObjects: false })
+
+/** `supervisor export kubernetes`: a file per daemon, and one for the ServiceAccount of the waits. */
+export const exportKubernetes = (config: ResolvedConfig, options: KubernetesOptions = {}): ExportResult => {
   const w = new Warnings()
   const files: Array<ExportFile> = []
   const daemons = daemonsOf(config, w)
-  if (daemons.length > 0)
+  const placeholder = daemons.filter((d) => d.config.export?.image === undefined)
+  if (placeholder.length > 0 && options.image === undefined)
     w.general(
-      `kubernetes: every container runs image ${DEFAULT_IMAGE} in its daemon's directory; set the image that holds the daemons' programs and files`,
+      `kubernetes: ${
+        placeholder.length === daemons.length
+          ? "every container runs"
+          : `the containers of ${placeholder.map((d) => d.id.qualified).join(", ")} run`
+      } image ${DEFAULT_IMAGE} in the daemon's directory; set the image that holds the daemons' programs and files with --image or export.image`,
     )
+  const schedules = new Map<string, string>()
+  for (const d of daemons) {
+    const c = d.config
+    const five = c.cron === undefined ? undefined : toFiveFields(c.cron.schedule)
+    if (five !== undefined && "problem" in five)
+      w.add(d.id.qualified, "cron", `(${c.cron?.schedule}) ${five.problem}: exported as a Deployment`)
+    if (five !== undefined && "value" in five) schedules.set(d.id.qualified, five.value)
+  }
+  const jobs = new Set([...awaitedToComplete(daemons)].filter((id) => !schedules.has(id)))
+  const services = daemons.filter((d) => !schedules.has(d.id.qualified) && !jobs.has(d.id.qualified))
+  const ctx: Context = {
+    config,
+    image: options.image ?? DEFAULT_IMAGE,
+    exported: new Map(daemons.map((d) => [d.id.qualified, d] as const)),
+    jobs,
+    cronJobs: new Set(schedules.keys()),
+    portOwners: portOwnersOf(services),
+    w,
+  }
+  let kubectl = false
   for (const d of daemons) {
     const c = d.config
     const id = d.id.qualified
     warnUnmappable(d, w, "kubernetes")
-    warnEnvFiles(d, w, "kubernetes")
     warnRestartKeys(d, w, "kubernetes")
-    if (c.depends.length > 0)
-      w.add(id, "depends", `(${c.depends.join(", ")}) has no Kubernetes equivalent: pods start in any order`)
     if (c.stop_signal.signal !== "SIGTERM")
       w.add(id, "stop_signal", `(${c.stop_signal.signal}) is not mapped: Kubernetes sends SIGTERM`)
     if (c.user !== undefined) w.add(id, "user", `(${c.user}) is not mapped: set securityContext.runAsUser`)
     if (c.boot_start) w.add(id, "boot_start", "is left to the cluster: workloads are always started")
-    const five = c.cron === undefined ? undefined : toFiveFields(c.cron.schedule)
-    if (five !== undefined && "problem" in five)
-      w.add(id, "cron", `(${c.cron?.schedule}) ${five.problem}: exported as a Deployment`)
-    const manifest =
-      five !== undefined && "value" in five ? cronJob(config, d, five.value, w) : deployment(config, d, w)
+    const schedule = schedules.get(id)
+    const isJob = jobs.has(id)
+    const p = pod(ctx, d, schedule !== undefined || isJob ? "Never" : "Always")
+    kubectl ||= p.kubectl
+    const docs: Array<object> = []
+    if (schedule !== undefined) docs.push(cronJob(ctx, d, schedule, p))
+    else if (isJob) docs.push(job(ctx, d, p))
+    else {
+      docs.push(deployment(ctx, d, p))
+      if (c.port !== undefined && c.port.expect.length > 0) {
+        docs.push(service(d, c.port.expect))
+        const { run, env } = commandAndEnv(config, d, new Warnings())
+        for (const [key, what] of loopbackBinds(run, env))
+          w.add(
+            id,
+            key,
+            `binds the loopback address (${what}): its Service cannot reach it; bind 0.0.0.0 in the container`,
+          )
+      }
+    }
+    docs.push(...p.objects)
     files.push({
       path: `${exportName(d)}.yaml`,
-      content: `# ${id}, exported by supervisor from ${d.source}\n${stringify(manifest, { version: "1.1", lineWidth: 0 })}`,
+      content: `# ${id}, exported by supervisor from ${d.source}\n${docs.map(yamlDoc).join("---\n")}`,
     })
   }
+  if (kubectl)
+    files.push({
+      path: `${WAIT_ACCOUNT}.yaml`,
+      content: `# the account of the init containers that wait with kubectl for a dependency, exported by supervisor\n${waitAccount().map(yamlDoc).join("---\n")}`,
+    })
   return { files, warnings: w.list }
 }

@@ -36,3 +36,18 @@ export const loopbackBinds = (
     if (BIND_VARS.test(k.toUpperCase()) && IN_VALUE.test(v)) found.push([`env.${k}`, `${k}=${v.trim()}`])
   return found
 }
+
+/** A loopback host (`127.0.0.1`, `localhost`, `[::1]`) then `:PORT`, not inside a longer name. */
+const LOOPBACK_WITH_PORT = /(?<![\w.-])(?:127(?:\.\d{1,3}){3}|localhost|\[::1\]):(\d{1,5})(?!\d)/g
+
+/**
+ * `value` with each loopback address of another daemon's port (`localhost:5432`, what
+ * `localhost:{{ daemons.db.port }}` renders to) addressed by that daemon's name on the network
+ * (`shop--db:5432`). `owner` names the host that serves a port, or undefined when none (or the
+ * daemon itself) does.
+ */
+export const addressedByName = (value: string, owner: (port: number) => string | undefined): string =>
+  value.replace(LOOPBACK_WITH_PORT, (whole, port: string) => {
+    const host = owner(Number(port))
+    return host === undefined ? whole : `${host}:${port}`
+  })

@@ -6,7 +6,16 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { parse } from "yaml"
 import { ExportOutput } from "../../src/domain/ExportOutput.js"
 import { SHOP } from "../export/fixture.js"
-import { type Job, jobProblems, manifestProblems, type Obj, validateCompose } from "../export/validate.js"
+import {
+  at,
+  type Job,
+  jobProblems,
+  manifestOf,
+  manifestProblems,
+  manifests,
+  type Obj,
+  validateCompose,
+} from "../export/validate.js"
 import { makeSandbox, runCli, type Sandbox, STACK_LINE } from "./harness.js"
 
 const decodeOutput = Schema.decodeUnknownSync(ExportOutput, { onExcessProperty: "error" })
@@ -45,16 +54,58 @@ describe("supervisor export (e2e)", () => {
     )
   })
 
-  it("kubernetes to stdout: a separator per file; every manifest has its kind's required fields", () => {
-    const r = cli("export", "kubernetes")
+  it("kubernetes --image to stdout: a separator per file; every object valid by the Kubernetes OpenAPI schemas", () => {
+    const r = cli("export", "kubernetes", "--image", "registry.example/shop:1.2")
     expect(r.status, r.stderr).toBe(0)
     const parts = r.stdout.split(/^# ==> (.+) <==\n/m).slice(1)
     const names = parts.filter((_, i) => i % 2 === 0)
-    expect(names).toEqual(["shop--api.yaml", "shop--db.yaml", "shop--migrate.yaml", "shop--report.yaml"])
+    expect(names).toEqual([
+      "shop--api.yaml",
+      "shop--db.yaml",
+      "shop--migrate.yaml",
+      "shop--report.yaml",
+      "supervisor-export-wait.yaml",
+    ])
     for (let i = 0; i < parts.length; i += 2)
-      expect(manifestProblems(parse(parts[i + 1]!) as Obj), parts[i]).toEqual([])
+      for (const m of manifests(parts[i + 1]!)) expect(manifestProblems(m), parts[i]).toEqual([])
+    const api = manifestOf(parts[1]!, "Deployment")
+    expect(at(api, "spec.template.spec.containers")).toMatchObject([{ image: "registry.example/shop:1.2" }])
+    expect((at(api, "spec.template.spec.initContainers") as Array<Obj>).map((c) => c.name)).toEqual([
+      "wait-shop--db",
+      "wait-shop--migrate",
+    ])
+    expect(manifestOf(parts[1]!, "ConfigMap").data).toMatchObject({ DB: "shop--db:5432" })
+    expect(r.stderr).not.toContain("every container runs image")
+  })
+
+  it("kubernetes --json: a daemon's export.image wins over --image; env files and secrets in the objects", () => {
+    sb.write({
+      "work/shop/supervisor.toml":
+        '[daemons.db]\nrun = "postgres"\nport = 5432\nexport = { image = "postgres:17" }\n\n[daemons.api]\nrun = "node api.js"\nenv_file = ".env"\ndepends = ["db"]\n',
+      "work/shop/.env": "DATABASE_URL=postgres://localhost:5432/app\nDB_PASSWORD=hunter2\n",
+    })
+    const r = cli("export", "kubernetes", "--json", "--image", "shop:1")
+    expect(r.status, r.stderr).toBe(0)
+    const out = decodeOutput(JSON.parse(r.stdout))
+    expect(r.stdout).not.toContain("hunter2")
+    const file = (path: string) => out.files.find((f) => f.path === path)!.content
+    for (const f of out.files)
+      for (const m of manifests(f.content)) expect(manifestProblems(m), f.path).toEqual([])
+    const image = (path: string) =>
+      (at(manifestOf(file(path), "Deployment"), "spec.template.spec.containers") as Array<Obj>)[0]!.image
+    expect([image("shop--db.yaml"), image("shop--api.yaml")]).toEqual(["postgres:17", "shop:1"])
+    expect(manifestOf(file("shop--api.yaml"), "ConfigMap").data).toEqual({
+      DATABASE_URL: "postgres://shop--db:5432/app",
+    })
+    expect(manifestOf(file("shop--api.yaml"), "Secret").stringData).toEqual({ DB_PASSWORD: "***" })
+  })
+
+  it("--image with another target than kubernetes is refused, naming the fix", () => {
+    const r = cli("export", "compose", "--image", "shop:1")
+    expect(r.status).toBe(2)
+    expect(r.stdout).toBe("")
     expect(r.stderr).toContain(
-      "warning: shop/api: depends (shop/db, shop/migrate) has no Kubernetes equivalent",
+      "error: --image is for kubernetes only: compose keeps its image as exported; drop --image",
     )
   })
 

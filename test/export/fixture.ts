@@ -40,3 +40,59 @@ export const fileNamed = (files: ReadonlyArray<{ path: string; content: string }
   if (f === undefined) throw new Error(`no file ${path} among ${files.map((x) => x.path).join(", ")}`)
   return f.content
 }
+
+/**
+ * A project with what the Kubernetes export maps: dependencies of each condition (on a daemon with
+ * a port, one without, one that completes), ports other daemons use, readiness with a timeout,
+ * health, env files with a secret, limits, replicas and a cron schedule. Write RICH_FILES beside it.
+ */
+export const RICH = `env_file = "common.env"
+
+[env]
+LOG_LEVEL = "info"
+
+[daemons.db]
+run = "exec postgres -D data"
+port = 5432
+ready_port = { port = 5432, timeout = "30s" }
+health = { port = 5432, interval = "10s" }
+memory_limit = "512MiB"
+cpu_limit = 50
+
+[daemons.cache]
+run = "exec redis-server"
+ready_cmd = "redis-cli ping"
+
+[daemons.migrate]
+run = "./migrate.sh --db localhost:{{ daemons.db.port }}"
+depends = ["db"]
+retry = 2
+
+[daemons.api]
+run = "node server.js --db=localhost:{{ daemons.db.port }} --port {{ daemon.port }}"
+port = 3000
+instances = 2
+env_file = ".env"
+env = { DB = "127.0.0.1:{{ daemons.db.port }}", API_TOKEN = "s3cret-token", PCT = "100%" }
+depends = ["db", { id = "migrate", condition = "completed" }, { id = "cache", condition = "started" }]
+ready_http = { url = "http://127.0.0.1:{{ daemon.port }}/ready", timeout = "20s" }
+health = { http = "http://127.0.0.1:{{ daemon.port }}/health", interval = "15s", failures = 4 }
+memory_limit = "256MiB"
+
+[daemons.web]
+run = "node web.js"
+port = 8080
+env = { API_URL = "http://localhost:{{ daemons.api.port }}/v1" }
+depends = [{ id = "api", condition = "ready" }]
+
+[daemons.report]
+run = "./report.sh"
+cron = "0 30 2 * * 1-5"
+depends = ["db"]
+`
+
+/** The env files of RICH: a secret among them, and an address of db on the loopback. */
+export const RICH_FILES = {
+  "shop/common.env": "REGION=eu\n",
+  "shop/.env": "DATABASE_URL=postgres://app@localhost:5432/app\nDB_PASSWORD=hunter2-secret\n",
+}

@@ -5,7 +5,15 @@ import { exportKubernetes } from "../../src/export/kubernetes.js"
 import { exportNomad } from "../../src/export/nomad.js"
 import { useSandbox } from "../config/helpers.js"
 import { fileNamed, loadShop } from "./fixture.js"
-import { at, type Job, jobProblems, manifestProblems, type Obj, validateCompose } from "./validate.js"
+import {
+  at,
+  type Job,
+  jobProblems,
+  manifestOf,
+  manifestProblems,
+  type Obj,
+  validateCompose,
+} from "./validate.js"
 
 /** One daemon per kind of health check. */
 const HEALTHY = `[daemons.api]
@@ -36,7 +44,7 @@ describe("export of health checks", () => {
   it("kubernetes: a livenessProbe with the check's timing", async () => {
     const { files } = exportKubernetes(await loadShop(sandbox(), HEALTHY))
     const container = (name: string) => {
-      const m = parse(fileNamed(files, `shop--${name}.yaml`)) as Obj
+      const m = manifestOf(fileNamed(files, `shop--${name}.yaml`), "Deployment")
       expect(manifestProblems(m)).toEqual([])
       return (at(m, "spec.template.spec.containers") as Array<Obj>)[0]!
     }
@@ -47,7 +55,10 @@ describe("export of health checks", () => {
       failureThreshold: 4,
       initialDelaySeconds: 20,
     })
-    expect(container("api").readinessProbe).toMatchObject({ httpGet: { path: "/ready" } })
+    expect(container("api").readinessProbe).toEqual({
+      httpGet: { path: "/ready", port: 3000, scheme: "HTTP" },
+      periodSeconds: 1,
+    })
     expect(container("db").livenessProbe).toEqual({
       tcpSocket: { port: 5432 },
       periodSeconds: 5,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { loopbackBinds } from "../../src/export/loopback.js"
+import { addressedByName, loopbackBinds } from "../../src/export/loopback.js"
 
 describe("loopbackBinds", () => {
   it("finds a bind option or the word bind followed by a loopback address in run", () => {
@@ -42,5 +42,31 @@ describe("loopbackBinds", () => {
       "server --host localhost.example.com",
     ])
       expect(loopbackBinds(run, { HOST: "0.0.0.0" }), run).toEqual([])
+  })
+})
+
+describe("addressedByName", () => {
+  const owner = (port: number) => (port === 5432 ? "shop--db" : port === 3000 ? "shop--api" : undefined)
+
+  it("names the daemon that serves a port of a loopback address", () => {
+    expect(addressedByName("--db=localhost:5432", owner)).toBe("--db=shop--db:5432")
+    expect(addressedByName("postgres://u:p@127.0.0.1:5432/app", owner)).toBe(
+      "postgres://u:p@shop--db:5432/app",
+    )
+    expect(addressedByName("http://[::1]:3000/v1 and 127.0.0.2:3000", owner)).toBe(
+      "http://shop--api:3000/v1 and shop--api:3000",
+    )
+  })
+
+  it("leaves ports no other daemon serves, longer ports and hosts that only end in localhost", () => {
+    for (const value of [
+      "localhost:8080",
+      "localhost:54321",
+      "mylocalhost:5432",
+      "db.localhost:5432",
+      "0.0.0.0:5432",
+      "localhost",
+    ])
+      expect(addressedByName(value, owner), value).toBe(value)
   })
 })

@@ -6,7 +6,7 @@ import { exportNomad } from "../../src/export/nomad.js"
 import { exportSystemd } from "../../src/export/systemd.js"
 import { useSandbox } from "../config/helpers.js"
 import { fileNamed, loadShop } from "./fixture.js"
-import { validateCompose } from "./validate.js"
+import { at, manifestOf, validateCompose } from "./validate.js"
 
 const REPLICATED = `[daemons.api]
 run = "node server.js --port {{ daemon.port }} --instance {{ daemon.instance }}"
@@ -23,11 +23,8 @@ describe("export of instances", () => {
 
   it("kubernetes: replicas", async () => {
     const { files } = exportKubernetes(await loadShop(sandbox(), REPLICATED))
-    const api = parse(fileNamed(files, "shop--api.yaml")) as { spec: { replicas: number } }
-    expect(api.spec.replicas).toBe(3)
-    expect((parse(fileNamed(files, "shop--web.yaml")) as { spec: { replicas: number } }).spec.replicas).toBe(
-      1,
-    )
+    expect(at(manifestOf(fileNamed(files, "shop--api.yaml"), "Deployment"), "spec.replicas")).toBe(3)
+    expect(at(manifestOf(fileNamed(files, "shop--web.yaml"), "Deployment"), "spec.replicas")).toBe(1)
   })
 
   it("compose: deploy.replicas, a host port per replica; a valid compose file", async () => {

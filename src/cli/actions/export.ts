@@ -58,18 +58,28 @@ const reportCheck = (check: CheckResult, json: boolean) =>
     if (!check.ok) yield* exitWith(ExitCode.failure)
   })
 
-/** `supervisor export <target>`: print the files, or write them under --out. */
-export const exportTo = (o: {
+interface ExportFlags {
   readonly target: ExportTarget
   readonly out: Option.Option<string>
+  readonly image: Option.Option<string>
   readonly force: boolean
   readonly check: boolean
   readonly json: boolean
-}) =>
+}
+
+/** `supervisor export <target>`: print the files, or write them under --out. */
+export const exportTo = (o: ExportFlags) =>
+  Option.isSome(o.image) && o.target !== "kubernetes"
+    ? Console.error(
+        `${red("error:")} --image is for kubernetes only: ${o.target} keeps its image as exported; drop --image`,
+      ).pipe(Effect.zipRight(exitWith(ExitCode.usage)))
+    : exportWith(o)
+
+const exportWith = (o: ExportFlags) =>
   loadConfig(defaultLoadOptions()).pipe(
     Effect.flatMap((config) =>
       Effect.gen(function* () {
-        const result = exportConfig(o.target, config)
+        const result = exportConfig(o.target, config, { image: Option.getOrUndefined(o.image) })
         const warnings = [...config.warnings, ...result.warnings]
         for (const w of warnings) yield* warn(`${w}`)
         const written = Option.isSome(o.out)
