@@ -4,7 +4,7 @@ import { awaitsExit, conditionOf } from "../domain/Dependency.js"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
 import { posixQuote } from "../shell/quote.js"
 import { type ExportedHealth, exportedHealth, type HealthTarget } from "./health.js"
-import { loopbackBinds } from "./loopback.js"
+import { addressedByName, loopbackBinds, portOwnersOf } from "./loopback.js"
 import {
   commandAndEnv,
   DEFAULT_IMAGE,
@@ -115,12 +115,22 @@ export const exportCompose = (config: ResolvedConfig): ExportResult => {
     w.general(
       `compose: every service runs in image ${DEFAULT_IMAGE} with its directory mounted; set the image that holds the daemons' programs (and curl or nc for the healthchecks)`,
     )
+  const owners = portOwnersOf(daemons)
   for (const d of daemons) {
     const c = d.config
     const id = d.id.qualified
     warnUnmappable(d, w, "compose")
     warnRestartKeys(d, w, "compose", { dependents: true })
-    const { run, env } = commandAndEnv(config, d, w)
+    // another daemon's port on the loopback (`localhost:{{ daemons.db.port }}`) is its service by
+    // name on the compose network (`shop--db:5432`); its own ports stay as they are
+    const address = (value: string) =>
+      addressedByName(value, (port) => {
+        const owner = owners.get(port)
+        return owner === undefined || owner === d ? undefined : exportName(owner)
+      })
+    const rendered = commandAndEnv(config, d, w)
+    const run = address(rendered.run)
+    const env = Object.fromEntries(Object.entries(rendered.env).map(([k, v]) => [k, address(v)]))
     for (const [key, what] of loopbackBinds(run, env))
       w.add(
         id,

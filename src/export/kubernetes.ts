@@ -10,7 +10,7 @@ import { toFiveFields } from "./cron.js"
 import { awaitedToComplete, dependencyWaits, serviceName, WAIT_ACCOUNT, waitAccount } from "./k8sDepends.js"
 import { envObjects, podEnv } from "./k8sEnv.js"
 import { containerProbes, readinessProbes } from "./k8sProbes.js"
-import { addressedByName, loopbackBinds } from "./loopback.js"
+import { addressedByName, loopbackBinds, portOwnersOf } from "./loopback.js"
 import {
   commandAndEnv,
   DEFAULT_IMAGE,
@@ -184,14 +184,6 @@ const cronJob = (ctx: Context, d: ResolvedDaemon, schedule: string, p: ReturnTyp
       },
     },
   }
-}
-
-/** Each port and the daemon (with a Service) that declares it; a port two of them declare maps to undefined. */
-const portOwnersOf = (daemons: ReadonlyArray<ResolvedDaemon>) => {
-  const owners = new Map<number, ResolvedDaemon | undefined>()
-  for (const d of daemons)
-    for (const port of d.config.port?.expect ?? []) owners.set(port, owners.has(port) ? undefined : d)
-  return owners
 }
 
 const yamlDoc = (o: object): string =>

@@ -1,6 +1,8 @@
 // Spotting a daemon that binds the loopback address: inside a container, such a daemon cannot be
 // reached through the container's published ports, nor by the other services.
 
+import type { ResolvedDaemon } from "../domain/ResolvedConfig.js"
+
 /** 127.0.0.1 (any 127.x.y.z), localhost, ::1 or [::1], with an optional `:PORT`, as a whole word. */
 const LOOPBACK = String.raw`(?:127(?:\.\d{1,3}){3}|localhost|\[::1\]|::1)(?::\d+)?(?![\w.:-])`
 
@@ -51,3 +53,11 @@ export const addressedByName = (value: string, owner: (port: number) => string |
     const host = owner(Number(port))
     return host === undefined ? whole : `${host}:${port}`
   })
+
+/** Each port and the daemon that declares it; a port two of them declare maps to undefined. */
+export const portOwnersOf = (daemons: ReadonlyArray<ResolvedDaemon>) => {
+  const owners = new Map<number, ResolvedDaemon | undefined>()
+  for (const d of daemons)
+    for (const port of d.config.port?.expect ?? []) owners.set(port, owners.has(port) ? undefined : d)
+  return owners
+}

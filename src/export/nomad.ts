@@ -1,10 +1,7 @@
-import { Duration } from "effect"
+import { awaitsExit, conditionOf } from "../domain/Dependency.js"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
-import { posixQuote } from "../shell/quote.js"
 import { toSevenFields } from "./cron.js"
-import { exportedHealth } from "./health.js"
 import {
-  commandAndEnv,
   daemonsOf,
   type ExportFile,
   type ExportResult,
@@ -13,131 +10,91 @@ import {
   warnEnvFiles,
   warnUnmappable,
 } from "./model.js"
+import { type Obj, portLabel, restartPolicy, serviceOf, taskOf } from "./nomadTask.js"
 import { replicasOf } from "./replicas.js"
-import { effectiveRetry, warnRestartKeys } from "./restart.js"
+import { warnRestartKeys } from "./restart.js"
 
-// Nomad jobs in the JSON job specification (`nomad job run -json FILE`), one per daemon, each a
-// task of the raw_exec driver; cron daemons are periodic batch jobs. Durations are nanoseconds.
+// Nomad jobs in the JSON job specification (`nomad job run -json FILE`): one service job per
+// project, a group per daemon with its raw_exec task; a daemon's `depends` are prestart tasks of
+// its group (the dependency itself for `completed`, a wait on its service otherwise). A cron
+// daemon is a periodic batch job of its own (a job has one type).
 
-const NS_PER_SECOND = 1_000_000_000
-const MIB = 1024 * 1024
-
-const restartPolicy = (retry: number | boolean) =>
-  retry === true
-    ? { Attempts: 3, Interval: 60 * NS_PER_SECOND, Delay: NS_PER_SECOND, Mode: "delay" }
-    : {
-        Attempts: retry === false ? 0 : retry,
-        Interval: 24 * 3600 * NS_PER_SECOND,
-        Delay: NS_PER_SECOND,
-        Mode: "fail",
-      }
+/** A task that runs before the group's main task, to its end. */
+const prestart = (task: Obj): Obj => ({ ...task, Lifecycle: { Hook: "prestart", Sidecar: false } })
 
 /**
- * The group's service with its health check as a Nomad check, restarting the task after
- * `failures` failures (`check_restart`). http and tcp checks use Nomad's own service provider
- * and a reserved port; a cmd is a script check, which needs Consul.
+ * A prestart task that waits until the dependency's service (Nomad's service discovery, rendered
+ * by a template as it changes) accepts a connection on its port (bash's /dev/tcp: no nc needed).
  */
-const serviceOf = (
-  config: ResolvedConfig,
-  d: ResolvedDaemon,
-  w: Warnings,
-): Record<string, unknown> | undefined => {
-  const h = exportedHealth(config, d, w)
-  if (h === undefined) return undefined
-  const id = d.id.qualified
-  const name = exportName(d)
-  const timing = {
-    Interval: h.intervalSeconds * NS_PER_SECOND,
-    Timeout: h.timeoutSeconds * NS_PER_SECOND,
-    CheckRestart: { Limit: h.failures, Grace: h.startPeriodSeconds * NS_PER_SECOND },
-  }
-  const t = h.target
-  if (t._tag === "cmd") {
-    w.add(id, "health.cmd", "is a script check: Nomad runs those only for services registered in Consul")
-    return {
-      Name: name,
-      Provider: "consul",
-      Checks: [
-        {
-          Name: "health",
-          Type: "script",
-          Command: "/bin/sh",
-          Args: ["-c", t.run],
-          TaskName: name,
-          ...timing,
-        },
+const waitFor = (dependency: ResolvedDaemon): Obj => {
+  const name = exportName(dependency)
+  const file = `local/${name}.addr`
+  return prestart({
+    Name: `wait-${name}`.slice(0, 63),
+    Driver: "raw_exec",
+    Config: {
+      command: "/bin/sh",
+      args: [
+        "-c",
+        `until [ -s ${file} ] && bash -c 'exec 3<>/dev/tcp/$0/$1' $(head -n 1 ${file}) 2>/dev/null; do sleep 1; done`,
       ],
-    }
-  }
-  if (!(d.config.port?.expect ?? []).includes(t.port)) {
-    w.add(
-      id,
-      "health",
-      `checks port ${t.port}, which is not in the daemon's \`port\`: left out (Nomad checks a reserved port)`,
-    )
-    return undefined
-  }
-  const label = `port${t.port}`
-  const check =
-    t._tag === "http"
-      ? {
-          Name: "health",
-          Type: "http",
-          Protocol: t.url.protocol.slice(0, -1),
-          Path: `${t.url.pathname}${t.url.search}`,
-        }
-      : { Name: "health", Type: "tcp" }
-  return {
-    Name: name,
-    Provider: "nomad",
-    PortLabel: label,
-    Checks: [{ ...check, PortLabel: label, ...timing }],
-  }
+    },
+    Templates: [
+      {
+        EmbeddedTmpl: `{{ range nomadService "${name}" }}{{ .Address }} {{ .Port }}\n{{ end }}`,
+        DestPath: file,
+        ChangeMode: "noop",
+      },
+    ],
+  })
 }
 
-const job = (config: ResolvedConfig, d: ResolvedDaemon, w: Warnings): Record<string, unknown> => {
+/** The daemons awaited to complete, and those awaited otherwise (ready, started). */
+const awaitedBy = (daemons: ReadonlyArray<ResolvedDaemon>) => {
+  const completion = new Map<string, Array<string>>()
+  const otherwise = new Set<string>()
+  for (const d of daemons)
+    for (const dep of d.config.depends) {
+      if (awaitsExit(conditionOf(d.config, dep)))
+        completion.set(dep, [...(completion.get(dep) ?? []), d.id.qualified])
+      else otherwise.add(dep)
+    }
+  return { completion, otherwise }
+}
+
+interface Context {
+  readonly config: ResolvedConfig
+  readonly w: Warnings
+}
+
+/** A daemon's group: its dependencies' prestart tasks, its task, ports, restart policy, service. */
+const groupOf = (ctx: Context, d: ResolvedDaemon): Obj => {
+  const { config, w } = ctx
   const c = d.config
   const id = d.id.qualified
   const name = exportName(d)
-  const { run, env } = commandAndEnv(config, d, w)
-  const task: Record<string, unknown> = {
-    Name: name,
-    Driver: "raw_exec",
-    Config: { command: "/bin/sh", args: ["-c", `cd ${posixQuote(c.dir)} && ${run}`] },
-    KillSignal: c.stop_signal.signal,
-  }
-  if (Object.keys(env).length > 0) task.Env = env
-  if (c.memory_limit !== undefined)
-    task.Resources = { MemoryMB: Math.max(1, Math.ceil(c.memory_limit / MIB)) }
-  if (c.stop_signal.timeout !== undefined)
-    task.KillTimeout = Math.round(Duration.toMillis(c.stop_signal.timeout) * 1_000_000)
-  if (c.user !== undefined) task.User = c.user
-  if (c.cpu_limit !== undefined)
-    w.add(
-      id,
-      "cpu_limit",
-      `(${c.cpu_limit}%) is not mapped: Nomad reserves CPU in MHz, not a share of a core`,
-    )
-  for (const key of ["ready_delay", "ready_output", "ready_http", "ready_port", "ready_cmd"] as const)
-    if (c[key] !== undefined)
+  const tasks: Array<Obj> = []
+  for (const dep of c.depends) {
+    const target = config.daemons[dep]
+    if (target === undefined) {
+      w.add(id, "depends", `names ${dep}, which is not in the configuration: left out`)
+      continue
+    }
+    if (awaitsExit(conditionOf(c, dep))) {
+      tasks.push(prestart(taskOf(config, target, w, exportName(target))))
+      if (target.config.depends.length > 0)
+        w.add(id, `depends (${dep})`, "runs as a prestart task here: its own dependencies are not awaited")
+    } else if (target.config.port !== undefined && target.config.cron === undefined)
+      tasks.push(waitFor(target))
+    else
       w.add(
         id,
-        key,
-        "is not mapped: Nomad's checks belong to a registered service, which a raw_exec job does not declare",
+        `depends (${dep})`,
+        "has no port to wait on (a prestart task waits for a dependency's service): they start in any order",
       )
-  if (c.depends.length > 0)
-    w.add(
-      id,
-      "depends",
-      `(${c.depends.join(", ")}) has no Nomad equivalent between jobs: they start in any order`,
-    )
-  if (c.boot_start) w.add(id, "boot_start", "is left to Nomad: jobs run while the cluster does")
-  const group: Record<string, unknown> = {
-    Name: name,
-    Count: replicasOf(d),
-    RestartPolicy: restartPolicy(effectiveRetry(c)),
-    Tasks: [task],
   }
+  tasks.push(taskOf(config, d, w, name))
+  const group: Obj = { Name: name, Count: replicasOf(d), RestartPolicy: restartPolicy(d), Tasks: tasks }
   if (c.port !== undefined && replicasOf(d) > 1)
     w.add(
       id,
@@ -145,45 +102,122 @@ const job = (config: ResolvedConfig, d: ResolvedDaemon, w: Warnings): Record<str
       `(${replicasOf(d)}) is Count ${replicasOf(d)}: with its reserved ports, each allocation needs a node of its own (use dynamic ports to run several on one node)`,
     )
   if (c.port !== undefined)
-    group.Networks = [{ ReservedPorts: c.port.expect.map((p) => ({ Label: `port${p}`, Value: p })) }]
-  const service = c.cron === undefined ? serviceOf(config, d, w) : undefined
+    group.Networks = [{ ReservedPorts: c.port.expect.map((p) => ({ Label: portLabel(p), Value: p })) }]
+  const service = serviceOf(config, d, w, name)
   if (service !== undefined) group.Services = [service]
-  else if (c.cron !== undefined && c.health !== undefined)
-    w.add(id, "health", "is not mapped for a periodic batch job")
-  const out: Record<string, unknown> = {
-    ID: name,
-    Name: name,
-    Type: c.cron === undefined ? "service" : "batch",
-    Datacenters: ["*"],
-    Meta: { "supervisor.daemon": id, "supervisor.source": d.source },
-    TaskGroups: [group],
-  }
-  if (c.cron !== undefined) {
-    out.Periodic = {
-      Enabled: true,
-      SpecType: "cron",
-      Spec: toSevenFields(c.cron.schedule),
-      ProhibitOverlap: c.cron.retrigger !== "always",
-    }
-    if (c.cron.retrigger !== "finish" && c.cron.retrigger !== "always")
-      w.add(id, "cron.retrigger", `(${c.cron.retrigger}) is mapped to ProhibitOverlap`)
-    if (c.cron.immediate) w.add(id, "cron.immediate", "has no Nomad equivalent")
-  }
-  return { Job: out }
+  return group
 }
 
-/** `supervisor export nomad`: one JSON job per daemon. */
+/** A cron daemon's periodic batch job. */
+const periodicJob = (ctx: Context, d: ResolvedDaemon): Obj => {
+  const c = d.config
+  const id = d.id.qualified
+  const name = exportName(d)
+  if (c.health !== undefined) ctx.w.add(id, "health", "is not mapped for a periodic batch job")
+  if (c.depends.length > 0)
+    ctx.w.add(id, "depends", "is not mapped for a periodic batch job: it runs on its schedule")
+  if (c.cron!.retrigger !== "finish" && c.cron!.retrigger !== "always")
+    ctx.w.add(id, "cron.retrigger", `(${c.cron!.retrigger}) is mapped to ProhibitOverlap`)
+  if (c.cron!.immediate) ctx.w.add(id, "cron.immediate", "has no Nomad equivalent")
+  return {
+    Job: {
+      ID: name,
+      Name: name,
+      Type: "batch",
+      Datacenters: ["*"],
+      Meta: { "supervisor.daemon": id, "supervisor.source": d.source },
+      Periodic: {
+        Enabled: true,
+        SpecType: "cron",
+        Spec: toSevenFields(c.cron!.schedule),
+        ProhibitOverlap: c.cron!.retrigger !== "always",
+      },
+      TaskGroups: [
+        {
+          Name: name,
+          Count: 1,
+          RestartPolicy: restartPolicy(d),
+          Tasks: [taskOf(ctx.config, d, ctx.w, name)],
+        },
+      ],
+    },
+  }
+}
+
+/** The job's name for a namespace: a DNS label, as the daemons' exported names are. */
+const jobName = (namespace: string): string =>
+  namespace
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 63) || "supervisor"
+
+/** `supervisor export nomad`: a service job per project, a periodic job per cron daemon. */
 export const exportNomad = (config: ResolvedConfig): ExportResult => {
   const w = new Warnings()
+  const daemons = daemonsOf(config, w)
+  const { completion, otherwise } = awaitedBy(daemons)
+  // a task awaited to complete, and nothing else, runs only before its dependents
+  const prestartOnly = new Set(
+    daemons
+      .filter(
+        (d) =>
+          completion.has(d.id.qualified) &&
+          !otherwise.has(d.id.qualified) &&
+          d.config.cron === undefined &&
+          d.config.port === undefined,
+      )
+      .map((d) => d.id.qualified),
+  )
+  const ctx: Context = { config, w }
+  const projects = new Map<string, Array<Obj>>()
   const files: Array<ExportFile> = []
-  for (const d of daemonsOf(config, w)) {
+  for (const d of daemons) {
+    const id = d.id.qualified
     warnUnmappable(d, w, "nomad")
     warnEnvFiles(d, w, "nomad")
     warnRestartKeys(d, w, "nomad")
-    files.push({
-      path: `${exportName(d)}.nomad.json`,
-      content: `${JSON.stringify(job(config, d, w), null, 2)}\n`,
-    })
+    if (d.config.boot_start) w.add(id, "boot_start", "is left to Nomad: jobs run while the cluster does")
+    const dependents = completion.get(id) ?? []
+    if (prestartOnly.has(id)) {
+      if (dependents.length > 1)
+        w.add(
+          id,
+          "depends",
+          `runs as a prestart task of each dependent's group (${dependents.join(", ")}): once per group`,
+        )
+      continue
+    }
+    if (dependents.length > 0)
+      w.add(id, "depends", `runs in its own group and as a prestart task of ${dependents.join(", ")}`)
+    if (d.config.cron !== undefined) {
+      files.push({
+        path: `${exportName(d)}.nomad.json`,
+        content: `${JSON.stringify(periodicJob(ctx, d), null, 2)}\n`,
+      })
+      continue
+    }
+    const groups = projects.get(d.id.namespace) ?? []
+    groups.push(groupOf(ctx, d))
+    projects.set(d.id.namespace, groups)
   }
-  return { files, warnings: w.list }
+  for (const [namespace, groups] of projects) {
+    const name = jobName(namespace)
+    const job = {
+      Job: {
+        ID: name,
+        Name: name,
+        Type: "service",
+        Datacenters: ["*"],
+        Meta: { "supervisor.project": namespace },
+        TaskGroups: groups,
+      },
+    }
+    files.push({ path: `${name}.nomad.json`, content: `${JSON.stringify(job, null, 2)}\n` })
+  }
+  if (files.length > 0)
+    w.general(
+      'nomad: the tasks use the raw_exec driver, which is off by default: enable it on the clients (plugin "raw_exec" { config { enabled = true } }); waits for dependencies need bash there',
+    )
+  return { files: files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), warnings: w.list }
 }

@@ -113,12 +113,8 @@ describe("supervisor export (e2e)", () => {
     const r = cli("export", "nomad", "--json")
     expect(r.status, r.stderr).toBe(0)
     const out = decodeOutput(JSON.parse(r.stdout))
-    expect(out.files.map((f) => f.path)).toEqual([
-      "shop--api.nomad.json",
-      "shop--db.nomad.json",
-      "shop--migrate.nomad.json",
-      "shop--report.nomad.json",
-    ])
+    // a job for the project, a periodic job for the cron daemon
+    expect(out.files.map((f) => f.path)).toEqual(["shop--report.nomad.json", "shop.nomad.json"])
     for (const f of out.files) expect(jobProblems(JSON.parse(f.content) as Job), f.path).toEqual([])
     // the same warnings as on stderr
     expect(out.warnings).toContain(

@@ -20,6 +20,8 @@ describe("export compose", () => {
       "shop--migrate": { condition: "service_completed_successfully" },
     })
     expect(api.command).toEqual(["sh", "-c", "node server.js --db=$$DB_URL"])
+    // db's port on the loopback is db's service by name on the compose network
+    expect(api.environment).toMatchObject({ DB: "shop--db:5432" })
     expect(api.restart).toBe("on-failure")
     expect(api.stop_signal).toBe("SIGINT")
     expect(api.stop_grace_period).toBe("5s")
@@ -83,5 +85,28 @@ describe("export compose", () => {
     const doc = parse(fileNamed(files, "compose.yaml")) as { services: Record<string, Service> }
     doc.services["shop--db"]!.restart_policy = "always"
     expect(validateCompose(doc)).toBe(false)
+  })
+
+  it("another daemon's loopback address is its service name; a daemon's own port stays on its loopback", async () => {
+    const { files } = exportCompose(
+      await loadShop(
+        sandbox(),
+        `[daemons.db]
+run = "db --port 5432"
+port = 5432
+
+[daemons.api]
+run = "api --listen 127.0.0.1:{{ daemons.api.port }} --db http://localhost:{{ daemons.db.port }}/x"
+port = 3000
+env = { DB_URL = "postgres://u@127.0.0.1:{{ daemons.db.port }}/app", OTHER = "127.0.0.1:9999" }
+depends = ["db"]
+`,
+      ),
+    )
+    const doc = parse(fileNamed(files, "compose.yaml")) as { services: Record<string, Service> }
+    expect(validateCompose(doc)).toBe(true)
+    const api = doc.services["shop--api"]!
+    expect(api.command).toEqual(["sh", "-c", "api --listen 127.0.0.1:3000 --db http://shop--db:5432/x"])
+    expect(api.environment).toEqual({ DB_URL: "postgres://u@shop--db:5432/app", OTHER: "127.0.0.1:9999" })
   })
 })

@@ -96,3 +96,20 @@ export const RICH_FILES = {
   "shop/common.env": "REGION=eu\n",
   "shop/.env": "DATABASE_URL=postgres://app@localhost:5432/app\nDB_PASSWORD=hunter2-secret\n",
 }
+
+/** Every task group of a Nomad export's jobs, by name, with the job that holds it. */
+export const nomadGroups = (
+  files: ReadonlyArray<{ path: string; content: string }>,
+): Map<
+  string,
+  { group: Record<string, unknown> & { Tasks: Array<Record<string, unknown>> }; job: Record<string, unknown> }
+> => {
+  const groups = new Map()
+  for (const f of files) {
+    const job = (
+      JSON.parse(f.content) as { Job: Record<string, unknown> & { TaskGroups: Array<{ Name: string }> } }
+    ).Job
+    for (const g of job.TaskGroups) groups.set(g.Name, { group: g, job })
+  }
+  return groups
+}

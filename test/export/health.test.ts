@@ -4,7 +4,7 @@ import { exportCompose } from "../../src/export/compose.js"
 import { exportKubernetes } from "../../src/export/kubernetes.js"
 import { exportNomad } from "../../src/export/nomad.js"
 import { useSandbox } from "../config/helpers.js"
-import { fileNamed, loadShop } from "./fixture.js"
+import { fileNamed, loadShop, nomadGroups } from "./fixture.js"
 import {
   at,
   type Job,
@@ -99,17 +99,24 @@ describe("export of health checks", () => {
 
   it("nomad: a service check that restarts the task after `failures`", async () => {
     const { files, warnings } = exportNomad(await loadShop(sandbox(), HEALTHY))
-    const group = (name: string) => {
-      const job = JSON.parse(fileNamed(files, `shop--${name}.nomad.json`)) as Job
-      expect(jobProblems(job)).toEqual([])
-      return job.Job.TaskGroups[0] as Obj
-    }
+    expect(jobProblems(JSON.parse(fileNamed(files, "shop.nomad.json")) as Job)).toEqual([])
+    const groups = nomadGroups(files)
+    const group = (name: string) => groups.get(`shop--${name}`)!.group as Obj
     expect(group("api").Services).toEqual([
       {
         Name: "shop--api",
         Provider: "nomad",
         PortLabel: "port3000",
         Checks: [
+          {
+            Name: "ready",
+            Type: "http",
+            Protocol: "http",
+            Path: "/ready",
+            PortLabel: "port3000",
+            Interval: 1_000_000_000,
+            Timeout: 1_000_000_000,
+          },
           {
             Name: "health",
             Type: "http",

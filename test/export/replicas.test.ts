@@ -5,7 +5,7 @@ import { exportKubernetes } from "../../src/export/kubernetes.js"
 import { exportNomad } from "../../src/export/nomad.js"
 import { exportSystemd } from "../../src/export/systemd.js"
 import { useSandbox } from "../config/helpers.js"
-import { fileNamed, loadShop } from "./fixture.js"
+import { fileNamed, loadShop, nomadGroups } from "./fixture.js"
 import { at, manifestOf, validateCompose } from "./validate.js"
 
 const REPLICATED = `[daemons.api]
@@ -43,10 +43,7 @@ describe("export of instances", () => {
 
   it("nomad: Count, with a warning about the reserved ports", async () => {
     const { files, warnings } = exportNomad(await loadShop(sandbox(), REPLICATED))
-    const job = JSON.parse(fileNamed(files, "shop--api.nomad.json")) as {
-      Job: { TaskGroups: Array<{ Count: number }> }
-    }
-    expect(job.Job.TaskGroups[0]!.Count).toBe(3)
+    expect(nomadGroups(files).get("shop--api")!.group.Count).toBe(3)
     expect(warnings.some((w) => w.startsWith("shop/api: instances (3) is Count 3"))).toBe(true)
   })
 

@@ -4,7 +4,7 @@ import { exportKubernetes } from "../../src/export/kubernetes.js"
 import { exportNomad } from "../../src/export/nomad.js"
 import { exportSystemd } from "../../src/export/systemd.js"
 import { useSandbox } from "../config/helpers.js"
-import { fileNamed, loadShop } from "./fixture.js"
+import { fileNamed, loadShop, nomadGroups } from "./fixture.js"
 
 // restart, success_exit_codes and restart_dependents in each export target
 const POLICIES = `[daemons.db]
@@ -60,10 +60,8 @@ describe("export: restart policies", () => {
 
   it("nomad: never is no restart attempt, always restarts without a limit", async () => {
     const { files } = exportNomad(await loadShop(sandbox(), POLICIES))
-    const policy = (name: string) =>
-      (JSON.parse(fileNamed(files, name)) as { Job: { TaskGroups: Array<{ RestartPolicy: unknown }> } }).Job
-        .TaskGroups[0]!.RestartPolicy
-    expect(policy("shop--api.nomad.json")).toMatchObject({ Attempts: 0, Mode: "fail" })
-    expect(policy("shop--db.nomad.json")).toMatchObject({ Mode: "delay" })
+    const policy = (name: string) => nomadGroups(files).get(name)!.group.RestartPolicy
+    expect(policy("shop--api")).toMatchObject({ Attempts: 0, Mode: "fail" })
+    expect(policy("shop--db")).toMatchObject({ Mode: "delay" })
   })
 })

@@ -108,7 +108,7 @@ export interface Job {
     ID: string
     Type: string
     Periodic?: Obj
-    TaskGroups: Array<{ RestartPolicy: Obj; Networks?: Array<Obj>; Tasks: Array<Obj> }>
+    TaskGroups: Array<{ Name: string; RestartPolicy: Obj; Networks?: Array<Obj>; Tasks: Array<Obj> }>
   }
 }
 
@@ -118,6 +118,20 @@ export const jobProblems = (j: Job): Array<string> => {
   if (typeof j.Job?.ID !== "string") p.push("Job.ID is required")
   if (!["service", "batch"].includes(j.Job?.Type)) p.push("Job.Type must be service or batch")
   if (j.Job.Periodic !== undefined && j.Job.Type !== "batch") p.push("a periodic job must be a batch job")
+  const groupNames = (j.Job.TaskGroups ?? []).map((g) => g.Name)
+  if (new Set(groupNames).size !== groupNames.length) p.push("group names must be unique in a job")
+  for (const g of j.Job.TaskGroups ?? []) {
+    const taskNames = g.Tasks.map((t) => t.Name)
+    if (new Set(taskNames).size !== taskNames.length) p.push(`task names must be unique in group ${g.Name}`)
+    // a group needs a main task: one without a lifecycle (or a sidecar)
+    if (!g.Tasks.some((t) => t.Lifecycle === undefined)) p.push(`group ${g.Name} has no main task`)
+    for (const t of g.Tasks)
+      if (
+        t.Lifecycle !== undefined &&
+        !["prestart", "poststart", "poststop"].includes((t.Lifecycle as { Hook?: string }).Hook ?? "")
+      )
+        p.push(`task ${t.Name}: Lifecycle.Hook must be prestart, poststart or poststop`)
+  }
   for (const g of j.Job.TaskGroups ?? [])
     for (const t of g.Tasks) {
       if (t.Driver !== "raw_exec") p.push("the driver is raw_exec")
