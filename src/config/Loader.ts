@@ -101,7 +101,9 @@ export const loadConfig = (options: LoadOptions) =>
       files.push({ parsed: p, namespace: derived.namespace })
     }
 
-    const merged = mergeFiles(files, home)
+    const env = applyEnvOverrides(mergeSettings(files.map((f) => f.parsed.settings)), options.env)
+    const settings = decodeSettings(env.settings)
+    const merged = mergeFiles(files, home, settings.supervisor.port_bump_attempts)
     problems.push(...merged.problems)
     problems.push(
       ...(yield* envFileProblems(
@@ -114,7 +116,6 @@ export const loadConfig = (options: LoadOptions) =>
     const ignored = files
       .filter((f) => f.parsed.location.level === "project")
       .flatMap((f) => projectSettingWarnings(f.parsed.location.path, f.parsed.settings))
-    const env = applyEnvOverrides(mergeSettings(files.map((f) => f.parsed.settings)), options.env)
     problems.push(...env.problems)
     const spellings = files.flatMap((f) => f.parsed.warnings)
     if (problems.length > 0)
@@ -135,7 +136,7 @@ export const loadConfig = (options: LoadOptions) =>
       ...merged.result,
       ...(Object.keys(known.namespaces).length > 0 ? { namespaces: known.namespaces } : {}),
       warnings: [...spellings, ...merged.result.warnings, ...ignored],
-      settings: decodeSettings(env.settings),
+      settings,
     }
     return config
   })

@@ -35,6 +35,7 @@ import { SupervisorLive } from "../supervisor/Supervisor.js"
 import { startAtBoot } from "./bootStart.js"
 import { listenerPlans, tcpListeners } from "./listeners.js"
 import { acquireSupervisorLock } from "./lock.js"
+import { hostLogLevel, setHostLogLevel } from "./logLevel.js"
 import { type OutputGuard, outputGuardsLayer } from "./logSink.js"
 import { ProxyListenerWhenEnabled } from "./proxyListener.js"
 import { socketServer } from "./server.js"
@@ -71,6 +72,8 @@ export const runHost = (options: HostOptions) =>
       tightenStateModes(paths)
       // Global settings only: project files are read by the CLI in each project.
       const config = yield* loadConfig({ cwd: "/", env: options.env })
+      const toFile = (options.outputGuards ?? []).some((g) => g !== undefined)
+      yield* setHostLogLevel(hostLogLevel(config.settings, toFile))
       const plans = yield* listenerPlans(config.settings, options.env)
       const token = plans.length > 0 ? loadOrCreateToken(paths.dir, config.settings.api.token) : ""
       const shutdown = yield* Deferred.make<ShutdownMode>()
@@ -137,7 +140,10 @@ export const runHost = (options: HostOptions) =>
       const context = yield* Layer.build(
         Layer.mergeAll(
           socketServer(paths.socket, trace.server),
-          tcpListeners(plans, token, { metricsPublic: config.settings.metrics.public }),
+          tcpListeners(plans, token, {
+            metricsPublic: config.settings.metrics.public,
+            logLines: config.settings.web.log_lines,
+          }),
           ProxyListenerWhenEnabled,
         ).pipe(Layer.provideMerge(MetricsLive), Layer.provideMerge(services), Layer.provide(host)),
       )

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process"
 import * as path from "node:path"
-import { Console, Effect, FiberRef } from "effect"
+import { Console, Duration, Effect, FiberRef, Option } from "effect"
 import { UsageError } from "../../control/selection.js"
 import type { TuiOptions } from "../args/tui.js"
 import { ExitCode, exitStatus, exitWith, red } from "../output.js"
@@ -13,11 +13,12 @@ import { handleErrors, withSupervisor } from "../session.js"
  */
 export const tui = (o: TuiOptions) =>
   Effect.gen(function* () {
-    if (!(o.interval >= 0.1 && o.interval <= 60))
+    const given = Option.getOrUndefined(o.interval)
+    if (given !== undefined && !(given >= 0.1 && given <= 60))
       return yield* handleErrors(
         Effect.fail(
           new UsageError({
-            message: `--interval ${o.interval}: give seconds from 0.1 to 60 (e.g. --interval 2)`,
+            message: `--interval ${given}: give seconds from 0.1 to 60 (e.g. --interval 2)`,
           }),
         ),
       )
@@ -28,16 +29,18 @@ export const tui = (o: TuiOptions) =>
       return yield* exitWith(ExitCode.usage)
     }
     // the same connection as every command: the project here becomes known, auto-start applies
-    yield* withSupervisor(false, () => Effect.void)
+    // without --interval, `settings.tui.refresh_rate` of the configuration seen from here
+    let intervalMs = given === undefined ? 5000 : Math.round(given * 1000)
+    yield* withSupervisor(false, (config) =>
+      Effect.sync(() => {
+        if (given === undefined) intervalMs = Duration.toMillis(config.settings.tui.refresh_rate)
+      }),
+    )
     if ((yield* FiberRef.get(exitStatus)) !== 0) return
     const code = yield* Effect.async<number>((resume) => {
       const child = spawn(
         process.execPath,
-        [
-          path.join(path.dirname(process.argv[1]!), "tui.mjs"),
-          "--interval-ms",
-          String(Math.round(o.interval * 1000)),
-        ],
+        [path.join(path.dirname(process.argv[1]!), "tui.mjs"), "--interval-ms", String(intervalMs)],
         { stdio: "inherit" },
       )
       // Ctrl-C reaches the dashboard as a key (raw mode); a SIGINT sent to the group ends it alone
