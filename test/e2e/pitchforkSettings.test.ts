@@ -13,15 +13,19 @@ import { join } from "node:path"
 import type { Browser } from "playwright-core"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import {
+  cmdlineOf,
   type DaemonSandbox,
   daemonEntry,
   freePort,
   isAlive,
   makeDaemonSandbox,
+  processesOf,
+  spawnCli,
   storedLogs,
   supervisorPids,
   waitFor,
 } from "./harness.js"
+import { type TmuxSession, tmuxCli } from "./tmux.js"
 import { launchChromium, loggedInPage, row, WAIT } from "./webPage.js"
 
 const T = 60_000
@@ -249,6 +253,73 @@ require("node:http").createServer((req, res) => {
       const log = readFileSync(supervisorLog, "utf8")
       expect(log).toContain("adopted app/web")
       expect(log).toContain('stopping app/web: settings.supervisor.orphan_policy is "kill"')
+    },
+    T,
+  )
+})
+
+describe("general.log_level and tui.refresh_rate (e2e)", () => {
+  let sb: DaemonSandbox
+  let tui: TmuxSession | undefined
+  afterEach(() => {
+    tui?.kill()
+    sb?.destroy()
+  })
+
+  it(
+    "general.log_level governs the log of a supervisor in the foreground (a pipe)",
+    async () => {
+      sb = makeDaemonSandbox()
+      const dir = sb.project("app", '[daemons.web]\nrun = "exec sleep 300"\nready_delay = 0.1\n')
+      expect(sb.cli(["start", "web"], dir).status).toBe(0)
+      const pid = (await daemonEntry(sb.stateDir, "app/web"))!.pid!
+      const crash = async () => {
+        const [supervisor] = supervisorPids(sb.stateDir)
+        process.kill(supervisor!, "SIGKILL")
+        await waitFor("the supervisor to be gone", () => !isAlive(supervisor!))
+      }
+      /** `supervisor run` in the foreground until it listens: all it printed. */
+      const foreground = async (env: Record<string, string>) => {
+        const run = spawnCli(["supervisor", "run"], { cwd: dir, env: { ...sb.env, ...env } })
+        await waitFor("the supervisor to listen", () => run.stderr().includes("listening on"))
+        await waitFor(
+          "the daemon adopted",
+          async () => (await daemonEntry(sb.stateDir, "app/web"))?.pid === pid,
+        )
+        return `${run.stdout()}${run.stderr()}`
+      }
+      await crash()
+      expect(await foreground({ SUPERVISOR_GENERAL_LOG_LEVEL: "warn" })).not.toContain("adopted app/web")
+      await crash()
+      expect(await foreground({})).toContain(`adopted app/web (pid ${pid})`)
+    },
+    T,
+  )
+
+  it(
+    "tui.refresh_rate is the dashboard's refresh when --interval is not given",
+    async () => {
+      sb = makeDaemonSandbox()
+      sb.write({ "home/.config/supervisor/config.toml": '[settings.tui]\nrefresh_rate = "2s"\n' })
+      const dir = sb.project("app", '[daemons.web]\nrun = "exec sleep 300"\n')
+      /** The `--interval-ms` the dashboard process was given. */
+      const intervalOf = (args: ReadonlyArray<string>) => {
+        tui = tmuxCli(`sv-settings-tui-${process.pid}`, args, { cwd: dir, env: sb.env })
+        return waitFor("the dashboard process", () => {
+          for (const p of processesOf(sb.stateDir)) {
+            const argv = cmdlineOf(p)
+            const at = argv.indexOf("--interval-ms")
+            if (argv.some((a) => a.endsWith("tui.mjs")) && at >= 0) return argv[at + 1]
+          }
+          return undefined
+        })
+      }
+      expect(await intervalOf(["tui"])).toBe("2000")
+      tui?.kill()
+      await waitFor("the dashboard to end", () =>
+        processesOf(sb.stateDir).every((p) => !cmdlineOf(p).some((a) => a.endsWith("tui.mjs"))),
+      )
+      expect(await intervalOf(["tui", "--interval", "0.5"])).toBe("500")
     },
     T,
   )
