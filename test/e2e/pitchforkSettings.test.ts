@@ -101,6 +101,11 @@ describe("pitchfork's settings (e2e)", () => {
         lines.some((l) => /^\d\d:\d\d:\d\d .*app\/web is running/.test(l)),
         r.stdout,
       ).toBe(true)
+      // with the supervisor running (the launcher's own start otherwise): stamped too
+      expect(sb.cli(["stop", "web"], dir).status).toBe(0)
+      const again = sb.cli(["start", "web"], dir)
+      expect(again.status, again.stderr).toBe(0)
+      expect(again.stdout).toMatch(/^\d\d:\d\d:\d\d .*app\/web is running/m)
       // off (the default): the lines as before
       const restarted = sb.cli(["restart", "web"], dir, {
         ...sb.env,
