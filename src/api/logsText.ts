@@ -5,6 +5,7 @@ import { type HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { Effect, Either, Stream } from "effect"
 import type { ControlShape } from "../control/Control.js"
+import { DEFAULT_TIMESTAMP_FORMAT } from "../domain/timestampFormat.js"
 import type { LogStoreShape } from "../logs/LogStore.js"
 import { LogsTextFromRequest, LogsTextQuery } from "./Api.js"
 import { problem } from "./problem.js"
@@ -68,7 +69,12 @@ export const logsTextFrom = (deps: LogsTextDeps) => (request: HttpServerRequest.
     if (Either.isLeft(decoded)) return problem(400, "BadRequest", "malformed logs text-from request")
     const { version, cwd, env, ...query } = decoded.right
     if (version !== deps.version) return fallback(`the supervisor is version ${deps.version}`)
-    const id = yield* Effect.either(deps.control.resolveFrom({ cwd, env }, query.id))
-    if (Either.isLeft(id)) return fallback(id.left.message)
-    return yield* textResponse(deps, request, { ...query, id: id.right })
+    const resolved = yield* Effect.either(deps.control.resolveFrom({ cwd, env }, query.id))
+    if (Either.isLeft(resolved)) return fallback(resolved.left.message)
+    // the CLI's `settings.logs`: no timestamps, or timestamps in a format of their own (the CLI's)
+    const { timestamp, timestamp_format } = resolved.right.settings.logs
+    const timestamps = query.timestamps === true && timestamp
+    if (timestamps && timestamp_format !== DEFAULT_TIMESTAMP_FORMAT)
+      return fallback("settings.logs.timestamp_format is the CLI's to apply")
+    return yield* textResponse(deps, request, { ...query, id: resolved.right.id, timestamps })
   })

@@ -13,7 +13,7 @@ export const portOptions = {
   ),
   bump: Options.text("bump").pipe(
     Options.withDescription(
-      "when a port is taken, shift the ports until they are free: --bump alone = no limit, --bump N = at most N shifts",
+      "when a port is taken, shift the ports until they are free: --bump N = at most N shifts, --bump alone = settings.supervisor.port_bump_attempts (10), --bump true = no limit",
     ),
     Options.optional,
   ),
@@ -24,7 +24,7 @@ export const OPTIONAL_VALUE = { commands: ["start", "run", "daemons add"], flag:
 
 /**
  * `--bump` takes an optional value: a bare `--bump` (at the end, or before another flag or a
- * daemon name) becomes `--bump true` before the arguments are parsed.
+ * daemon name) becomes `--bump ""` (the setting's attempts) before the arguments are parsed.
  */
 export const withOptionalBumpValue = (argv: ReadonlyArray<string>): ReadonlyArray<string> => {
   const command = argv[2] === "daemons" ? `daemons ${argv[3]}` : argv[2]
@@ -38,8 +38,7 @@ export const withOptionalBumpValue = (argv: ReadonlyArray<string>): ReadonlyArra
       break
     }
     // a negative number is a bad value (reported as such), not an unknown option `-1`
-    if (arg === `--${OPTIONAL_VALUE.flag}` && !/^(-?\d+|true|false)$/.test(argv[i + 1] ?? ""))
-      out.push("true")
+    if (arg === `--${OPTIONAL_VALUE.flag}` && !/^(-?\d+|true|false)$/.test(argv[i + 1] ?? "")) out.push("")
   }
   return out
 }

@@ -23,21 +23,30 @@ const parsePort = (text: string, flag: string): Either.Either<number, UsageError
     : Either.left(usage(`${flag} ${JSON.stringify(text)}: expected a TCP port number (1-65535)`))
 }
 
-const parseBump = (text: string): Either.Either<boolean | number, UsageError> => {
+// a bare `--bump` arrives as "" (portFlags.ts): settings.supervisor.port_bump_attempts shifts
+const parseBump = (text: string, attempts: number): Either.Either<boolean | number, UsageError> => {
+  if (text === "") return Either.right(attempts)
   if (text === "true") return Either.right(true)
   if (text === "false") return Either.right(false)
   if (/^\d+$/.test(text)) return Either.right(Number(text))
   return Either.left(
-    usage(`--bump ${JSON.stringify(text)}: expected a number of attempts, or nothing (no limit)`),
+    usage(
+      `--bump ${JSON.stringify(text)}: expected a number of attempts, true (no limit), or nothing (settings.supervisor.port_bump_attempts)`,
+    ),
   )
 }
 
-/** `portFlag`: the name of the ports flag, for messages (`daemons add` calls it `--port`). */
-export const portOverrides = (flags: PortFlags, portFlag = "--expected-port") =>
+/**
+ * `bumpAttempts`: what a bare `--bump` allows (`settings.supervisor.port_bump_attempts`);
+ * `portFlag`: the name of the ports flag, for messages (`daemons add` calls it `--port`).
+ */
+export const portOverrides = (flags: PortFlags, bumpAttempts: number, portFlag = "--expected-port") =>
   Effect.gen(function* () {
     const ports: Array<number> = []
     for (const value of flags.expectedPort)
       for (const part of value.split(",")) ports.push(yield* parsePort(part, portFlag))
-    const bump = Option.isSome(flags.bump) ? Option.some(yield* parseBump(flags.bump.value)) : Option.none()
+    const bump = Option.isSome(flags.bump)
+      ? Option.some(yield* parseBump(flags.bump.value, bumpAttempts))
+      : Option.none()
     return { expect: ports.length > 0 ? Option.some(ports) : Option.none(), bump } satisfies PortOverrides
   })

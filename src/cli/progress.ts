@@ -7,22 +7,24 @@ import { type Spinner, startSpinner } from "../terminal/spinner.js"
 import { outcomeReportLine, waitingLine } from "../terminal/startText.js"
 import type { SupervisorClient } from "./client.js"
 import { sendCommand, streamCommand } from "./commandClient.js"
+import { startStamp } from "./startStamp.js"
 
 /**
  * A start as a transcript on stdout (stderr is not a terminal): each daemon's waiting line once it
  * is spawned, each outcome as it settles. The first event (the upfront waiting list) is the
  * spinner's, not the transcript's.
  */
-const transcript = (command: StartingCommand, observe: StartObserver) =>
+const transcript = (command: StartingCommand, observe: StartObserver, timestamps: boolean) =>
   streamCommand(command, (event, index) => {
+    const stamp = startStamp(timestamps)
     const shown =
       "waiting" in event
         ? index === 0
           ? Effect.void
-          : Effect.forEach(event.waiting, (w) => Console.log(waitingLine(w)))
+          : Effect.forEach(event.waiting, (w) => Console.log(stamp(waitingLine(w))))
         : (() => {
             const line = outcomeReportLine(event.outcome)
-            return (line.stream === "stderr" ? Console.error : Console.log)(line.text)
+            return (line.stream === "stderr" ? Console.error : Console.log)(stamp(line.text))
           })()
     return Effect.zipRight(shown, observe(event, index))
   })
@@ -57,7 +59,12 @@ export const withSpinner = (command: StartingCommand, observe: StartObserver = (
  */
 export const startWithProgress = (
   command: (wait: WaitMode) => StartingCommand,
-  options: { readonly json: boolean; readonly quiet: boolean },
+  options: {
+    readonly json: boolean
+    readonly quiet: boolean
+    /** `settings.general.startup_log_timestamps`: the time before each line of the transcript. */
+    readonly timestamps?: boolean
+  },
   /** Hears every event (`start --timings`): the start then follows its events in every mode. */
   observe?: StartObserver,
 ): Effect.Effect<
@@ -71,6 +78,13 @@ export const startWithProgress = (
     if (options.json || options.quiet)
       return { outcomes: yield* sendCommand(command("ready")), printed: false }
     if (process.stderr.isTTY !== true)
-      return { outcomes: yield* transcript(command("events"), observe ?? (() => Effect.void)), printed: true }
+      return {
+        outcomes: yield* transcript(
+          command("events"),
+          observe ?? (() => Effect.void),
+          options.timestamps === true,
+        ),
+        printed: true,
+      }
     return { outcomes: yield* withSpinner(command("events"), observe), printed: false }
   })

@@ -9,7 +9,16 @@ const load = () => import("./actions/settings.js")
  * The settings Schema's groups (src/domain/Settings.ts `settingGroups`, checked equal by
  * test/cli/settingsCommand.test.ts), named here so that the CLI's start does not build the Schema.
  */
-export const SETTING_GROUPS = ["general", "supervisor", "web", "api", "logs", "proxy", "metrics"] as const
+export const SETTING_GROUPS = [
+  "general",
+  "supervisor",
+  "web",
+  "api",
+  "logs",
+  "proxy",
+  "metrics",
+  "tui",
+] as const
 
 const key = Args.text({ name: "key" }).pipe(
   Args.withDescription("a setting's key: group.key (web.bind_port) or settings.group.key"),

@@ -110,7 +110,9 @@ export const loadConfig = (options: LoadOptions) =>
       files.push({ parsed: p, namespace: derived.namespace })
     }
 
-    const merged = mergeFiles(files, home)
+    const env = applyEnvOverrides(mergeSettings(files.map((f) => f.parsed.settings)), options.env)
+    const settings = decodeSettings(env.settings)
+    const merged = mergeFiles(files, home, settings.supervisor.port_bump_attempts)
     problems.push(...merged.problems)
     problems.push(
       ...(yield* envFileProblems(
@@ -123,7 +125,6 @@ export const loadConfig = (options: LoadOptions) =>
     const ignored = files
       .filter((f) => f.parsed.location.level === "project")
       .flatMap((f) => projectSettingWarnings(f.parsed.location.path, f.parsed.settings))
-    const env = applyEnvOverrides(mergeSettings(files.map((f) => f.parsed.settings)), options.env)
     problems.push(...env.problems)
     const spellings = files.flatMap((f) => f.parsed.warnings)
     if (problems.length > 0)
@@ -147,7 +148,7 @@ export const loadConfig = (options: LoadOptions) =>
       daemons: withWorktrees(merged.result.daemons, worktreeOf),
       ...(Object.keys(known.namespaces).length > 0 ? { namespaces: known.namespaces } : {}),
       warnings: [...spellings, ...merged.result.warnings, ...ignored],
-      settings: decodeSettings(env.settings),
+      settings,
     }
     return config
   })

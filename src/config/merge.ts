@@ -59,6 +59,7 @@ const fileIndex = (files: ReadonlyArray<NamespacedFile>, file: ParsedFile | unde
 const foldDeprecatedPorts = (
   draft: Draft,
   files: ReadonlyArray<NamespacedFile>,
+  bumpAttempts: number,
 ): { port: Options["port"]; warning?: string } | { problem: ConfigProblem } => {
   const o = draft.options
   const deprecated = DEPRECATED_PORT_KEYS.filter((k) => o[k] !== undefined)
@@ -89,7 +90,7 @@ const foldDeprecatedPorts = (
       }
     }
   }
-  const bump = o.auto_bump_port === true ? (o.port_bump_attempts ?? 10) : false
+  const bump = o.auto_bump_port === true ? (o.port_bump_attempts ?? bumpAttempts) : false
   if (o.expected_port === undefined) {
     return {
       port: o.port,
@@ -166,6 +167,8 @@ const instanceCollisions = (
 export const mergeFiles = (
   files: ReadonlyArray<NamespacedFile>,
   home: string,
+  /** `settings.supervisor.port_bump_attempts`: the attempts of `auto_bump_port` alone. */
+  bumpAttempts = 10,
 ): {
   readonly result: Omit<ResolvedConfig, "cwd" | "namespace" | "files" | "settings">
   readonly problems: Array<ConfigProblem>
@@ -230,7 +233,7 @@ export const mergeFiles = (
       )
       continue
     }
-    const folded = foldDeprecatedPorts(draft, files)
+    const folded = foldDeprecatedPorts(draft, files, bumpAttempts)
     if ("problem" in folded) {
       problems.push(folded.problem)
       continue

@@ -103,11 +103,16 @@ export const decodeSettings = (raw: RawSettings): Settings => {
 }
 
 /**
- * The settings a project file may set: the one the CLI itself reads, and the watch settings the
+ * The settings a project file may set: those the CLI itself reads, and the watch settings the
  * supervisor takes from each daemon's project (docs/watch.md#settings).
  */
 const PROJECT_SETTINGS = new Set([
   "supervisor.auto_start",
+  "general.startup_log_timestamps",
+  "logs.timestamp",
+  "logs.timestamp_format",
+  "tui.refresh_rate",
+  "supervisor.port_bump_attempts",
   "supervisor.file_watch_debounce",
   "supervisor.watch_poll_interval",
 ])

@@ -10,6 +10,7 @@ import { isActive } from "../domain/DaemonStatus.js"
 import { stopLevels } from "../domain/dependencyLevels.js"
 import type { Reason } from "../domain/Reason.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
+import type { Settings } from "../domain/Settings.js"
 import { withSlugs } from "../domain/slugs.js"
 import { LogStore } from "../logs/LogStore.js"
 import { ProcessSampler } from "../process/ProcessSampler.js"
@@ -46,13 +47,17 @@ export interface ControlShape {
   /** The listing seen from a CLI's directory (`list --json`); undefined when the CLI must say more (warnings). */
   readonly listFrom: (options: LoadOptions) => Effect.Effect<ReadonlyArray<ApiDaemonEntry> | undefined>
   /**
-   * An ID as typed in a CLI's directory, resolved as the CLI resolves it; fails with why the CLI
-   * must do it itself (configuration warnings or errors, an unknown or ambiguous ID).
+   * An ID as typed in a CLI's directory, resolved as the CLI resolves it, with the settings the
+   * CLI sees there; fails with why the CLI must do it itself (configuration warnings or errors,
+   * an unknown or ambiguous ID).
    */
   readonly resolveFrom: (
     options: LoadOptions,
     typed: string,
-  ) => Effect.Effect<string, ConfigUnusable | UnknownDaemon | UsageError>
+  ) => Effect.Effect<
+    { readonly id: string; readonly settings: Settings },
+    ConfigUnusable | UnknownDaemon | UsageError
+  >
   /** Watch's report on a daemon's `watch` files: why they cannot be watched, or `undefined` once they are. */
   readonly reportWatchProblem: (id: string, problem: string | undefined) => Effect.Effect<void>
   /**
@@ -229,7 +234,7 @@ export const ControlLive = Layer.effect(
           // a replicated daemon is its instances: the CLI selects them (src/control/instances.ts)
           if (known.some((k) => k.instance?.daemon === id) || loaded.right.daemons[id]?.config.instances)
             return yield* new UsageError({ message: `${id} runs as instances: select them` })
-          return id
+          return { id, settings: loaded.right.settings }
         }),
     }
     const handle = makeHandle({

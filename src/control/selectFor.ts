@@ -38,7 +38,10 @@ type SelectError = UnknownDaemon | UsageError | DaemonNotFound | ConfigUnusable
 const messageOf = (e: unknown) =>
   typeof e === "object" && e !== null && "message" in e ? String(e.message) : String(e)
 
-/** The configuration seen from a directory; its errors (and, strict, its warnings) fail. */
+/**
+ * The configuration seen from a directory; its errors (and, strict, its warnings and a setting
+ * only the full CLI applies) fail.
+ */
 export const loadFrom = (deps: SelectDeps, from: Extract<From, { _tag: "Directory" }>) =>
   Effect.gen(function* () {
     yield* deps.projects.note(from.cwd)
@@ -47,6 +50,12 @@ export const loadFrom = (deps: SelectDeps, from: Extract<From, { _tag: "Director
       return yield* new ConfigUnusable({ message: messageOf(loaded.left), warnings_only: false })
     if (from.strict && loaded.right.warnings.length > 0)
       return yield* new ConfigUnusable({ message: loaded.right.warnings.join("\n"), warnings_only: true })
+    // nor can it put the time before its lines (`settings.general.startup_log_timestamps`)
+    if (from.strict && loaded.right.settings.general.startup_log_timestamps)
+      return yield* new ConfigUnusable({
+        message: "settings.general.startup_log_timestamps is the full CLI's to apply",
+        warnings_only: false,
+      })
     return loaded.right
   })
 

@@ -11,6 +11,7 @@ import {
   MetricsSettings,
   ProxySettings,
   SupervisorSettings,
+  TuiSettings,
   WebSettings,
 } from "./Settings.js"
 
@@ -86,10 +87,11 @@ export const ConfigFile = Schema.Struct({
       logs: Schema.optional(LogsSettings),
       proxy: Schema.optional(ProxySettings),
       metrics: Schema.optional(MetricsSettings),
+      tui: Schema.optional(TuiSettings),
       ...flatSettingFields,
     }).annotations({
       description:
-        "Settings tables: [settings.general], [settings.supervisor], [settings.web], [settings.api], [settings.logs], [settings.proxy], [settings.metrics]",
+        "Settings tables: [settings.general], [settings.supervisor], [settings.web], [settings.api], [settings.logs], [settings.proxy], [settings.metrics], [settings.tui]",
     }),
   ),
   general: Schema.optional(GeneralSettings.annotations({ description: "Same as [settings.general]" })),

@@ -1,6 +1,7 @@
-import { Schema } from "effect"
+import { Duration, Schema } from "effect"
 import { HumanDuration } from "./HumanDuration.js"
 import { LogFormatName, logPolicyFields } from "./LogFormat.js"
+import { DEFAULT_TIMESTAMP_FORMAT, TimestampFormat } from "./timestampFormat.js"
 
 // The `default` annotation is the decoded value, as Effect expects: the JSON Schema encodes it
 // ("10s" for a duration; an encoded value there would be dropped) and settingsInfo.ts too.
@@ -16,6 +17,17 @@ const UserName = Schema.transform(Schema.Union(Schema.String, Schema.NonNegative
   decode: String,
   encode: (s) => s,
 })
+/** A level of the supervisor's own log, as pitchfork's (and SUPERVISOR_LOG's) names. */
+export const LogLevelName = Schema.Literal("off", "error", "warn", "info", "debug", "trace").annotations({
+  message: () => ({ message: "expected one of: off, error, warn, info, debug, trace", override: true }),
+})
+export type LogLevelName = typeof LogLevelName.Type
+
+const Attempts = (max: number) =>
+  Schema.Int.pipe(Schema.between(1, max)).annotations({
+    message: () => ({ message: `expected a whole number from 1 to ${max}`, override: true }),
+  })
+
 const BindPort = Schema.Int.pipe(Schema.between(0, 65535)).annotations({
   message: () => ({
     message: "expected a port number between 0 and 65535 (0 picks a free one)",
@@ -55,6 +67,20 @@ export const GeneralSettings = Schema.Struct({
     "*TOKEN*,*SECRET*,*PASSWORD*,*_KEY",
     "Comma-separated patterns of environment variable names (`*` any text, case-insensitive) whose values `config show`, the API and MCP show as ***",
   ),
+  log_level: setting(
+    LogLevelName,
+    "info",
+    "Level of the supervisor's own log on a terminal or a pipe (`supervisor run` in the foreground): off, error, warn, info, debug, trace",
+  ),
+  log_file_level: maybe(
+    LogLevelName,
+    "Level of the supervisor's own log when it goes to supervisor.log (a supervisor started in the background); default: log_level",
+  ),
+  startup_log_timestamps: setting(
+    Schema.Boolean,
+    false,
+    "Put the time (HH:MM:SS) before each line `start` prints about the daemons it waits for",
+  ),
 }).annotations({ identifier: "GeneralSettings", description: "General settings" })
 
 export const SupervisorSettings = Schema.Struct({
@@ -89,6 +115,28 @@ export const SupervisorSettings = Schema.Struct({
     true,
     "Start the supervisor process in the background when a command needs it",
   ),
+  restart_delay: setting(
+    HumanDuration,
+    "0s",
+    "Pause between the stop and the start of a restart (the stop already waits for the process group to exit)",
+  ),
+  http_client_timeout: setting(
+    HumanDuration,
+    "5s",
+    "How long one attempt of a `ready_http` check waits for an answer",
+  ),
+  port_bump_attempts: setting(
+    Attempts(1000),
+    10,
+    "How many port shifts a bare `--bump` (start, run, daemons add) and the deprecated `auto_bump_port` allow",
+  ),
+  orphan_policy: setting(
+    Schema.Literal("adopt", "kill").annotations({
+      message: () => ({ message: 'expected "adopt" or "kill"', override: true }),
+    }),
+    "adopt",
+    "What a starting supervisor does with the daemons a previous one left running: adopt them, or kill them (a graceful stop)",
+  ),
   events_retained: setting(
     Schema.Int.pipe(Schema.positive()).annotations({
       message: () => ({ message: "expected a whole number, 1 or more", override: true }),
@@ -108,13 +156,16 @@ export const WebSettings = Schema.Struct({
   bind_address: setting(Schema.String, "127.0.0.1", "Address of the web UI listener; keep it on loopback"),
   bind_port: setting(BindPort, 3120, "Port of the web UI listener; 0 picks a free one"),
   port_attempts: setting(
-    Schema.Int.pipe(Schema.between(1, 100)).annotations({
-      message: () => ({ message: "expected a whole number from 1 to 100", override: true }),
-    }),
+    Attempts(100),
     10,
     "How many ports the listener tries when bind_port is busy: bind_port, then the next ones (1: bind_port only)",
   ),
   allow_non_loopback: setting(Schema.Boolean, false, "Allow binding a non-loopback address (plain HTTP!)"),
+  log_lines: setting(
+    Attempts(100_000),
+    100,
+    "How many of a daemon's last log lines the web UI's log panel shows when it opens",
+  ),
   base_path: setting(
     Schema.String.pipe(
       // pitchfork's "ps" means "/ps" (normalized by host/guard.ts normalizeBasePath)
@@ -174,6 +225,16 @@ export const LogsSettings = Schema.Struct({
   time_retention: logPolicyFields.time_retention,
   line_retention: logPolicyFields.line_retention,
   archive_hook: maybe(ArchiveHook, "Run a command on the lines about to be pruned"),
+  timestamp: setting(
+    Schema.Boolean,
+    true,
+    "Print each line's timestamp in `logs` (`--no-timestamp` leaves it out for one call)",
+  ),
+  timestamp_format: setting(
+    TimestampFormat,
+    DEFAULT_TIMESTAMP_FORMAT,
+    "strftime format of the timestamps `logs` prints as text (%Y %y %m %d %e %H %I %M %S %p %b %a %j %F %T %%); not of --json",
+  ),
 }).annotations({ identifier: "LogsSettings", description: "Defaults of the daemons' log storage" })
 
 const ProxyTld = Schema.String.pipe(
@@ -211,6 +272,22 @@ export const MetricsSettings = Schema.Struct({
   ),
 }).annotations({ identifier: "MetricsSettings", description: "The Prometheus metrics at GET /metrics" })
 
+export const TuiSettings = Schema.Struct({
+  refresh_rate: setting(
+    Schema.compose(
+      HumanDuration,
+      Schema.DurationFromSelf.pipe(
+        Schema.filter((d) => Duration.between(d, { minimum: "100 millis", maximum: "60 seconds" }), {
+          message: () => 'expected a duration from 100ms to 60s, e.g. "2s"',
+          jsonSchema: {},
+        }),
+      ),
+    ),
+    "5s",
+    "How often the dashboard refreshes the usage cells (CPU, memory, uptime); `tui --interval` wins",
+  ),
+}).annotations({ identifier: "TuiSettings", description: "The terminal dashboard (`supervisor tui`)" })
+
 export const settingGroups = {
   general: GeneralSettings,
   supervisor: SupervisorSettings,
@@ -219,6 +296,7 @@ export const settingGroups = {
   logs: LogsSettings,
   proxy: ProxySettings,
   metrics: MetricsSettings,
+  tui: TuiSettings,
 } as const
 export type SettingGroup = keyof typeof settingGroups
 
@@ -232,6 +310,7 @@ export const Settings = Schema.Struct({
   logs: Schema.optionalWith(LogsSettings, { default: () => Schema.decodeSync(LogsSettings)({}) }),
   proxy: Schema.optionalWith(ProxySettings, { default: () => Schema.decodeSync(ProxySettings)({}) }),
   metrics: Schema.optionalWith(MetricsSettings, { default: () => Schema.decodeSync(MetricsSettings)({}) }),
+  tui: Schema.optionalWith(TuiSettings, { default: () => Schema.decodeSync(TuiSettings)({}) }),
 }).annotations({
   identifier: "Settings",
   description: "Settings; each key can be overridden by SUPERVISOR_<GROUP>_<KEY>",
@@ -253,6 +332,8 @@ export const SETTING_ENV_ALIASES: Readonly<Record<string, string>> = {
   "general.shell": "SUPERVISOR_SHELL",
   "general.tool_manager": "SUPERVISOR_TOOL_MANAGER",
   "general.tool_manager_bin": "SUPERVISOR_TOOL_MANAGER_BIN",
+  "general.log_file_level": "SUPERVISOR_LOG_FILE_LEVEL",
+  "general.startup_log_timestamps": "SUPERVISOR_STARTUP_LOG_TIMESTAMPS",
   "supervisor.user": "SUPERVISOR_USER",
   "supervisor.stop_timeout": "SUPERVISOR_STOP_TIMEOUT",
   "supervisor.watch_poll_interval": "SUPERVISOR_WATCH_POLL_INTERVAL",
@@ -261,9 +342,15 @@ export const SETTING_ENV_ALIASES: Readonly<Record<string, string>> = {
   "supervisor.cpu_violation_threshold": "SUPERVISOR_CPU_VIOLATION_THRESHOLD",
   "supervisor.ready_check_interval": "SUPERVISOR_READY_CHECK_INTERVAL",
   "supervisor.container": "SUPERVISOR_CONTAINER",
+  "supervisor.restart_delay": "SUPERVISOR_RESTART_DELAY",
+  "supervisor.http_client_timeout": "SUPERVISOR_HTTP_CLIENT_TIMEOUT",
+  "supervisor.port_bump_attempts": "SUPERVISOR_PORT_BUMP_ATTEMPTS",
+  "supervisor.orphan_policy": "SUPERVISOR_ORPHAN_POLICY",
   "logs.log_format": "SUPERVISOR_LOG_FORMAT",
   "logs.time_retention": "SUPERVISOR_LOG_TIME_RETENTION",
   "logs.line_retention": "SUPERVISOR_LOG_LINE_RETENTION",
+  "logs.timestamp": "SUPERVISOR_LOG_TIMESTAMP",
+  "logs.timestamp_format": "SUPERVISOR_LOG_TIMESTAMP_FORMAT",
 }
 
 /** Every variable that overrides a setting, the one that wins first. */

@@ -106,7 +106,11 @@ export const listenerPlans = (
 export const tcpListeners = (
   plans: ReadonlyArray<ListenerPlan>,
   token: string,
-  options: { readonly metricsPublic: boolean } = { metricsPublic: false },
+  options: {
+    readonly metricsPublic: boolean
+    /** `settings.web.log_lines`: the lines the page's log panel opens with. */
+    readonly logLines?: number
+  } = { metricsPublic: false },
 ) =>
   Layer.scopedDiscard(
     Effect.gen(function* () {
@@ -126,7 +130,7 @@ export const tcpListeners = (
               allowedHosts: () => hosts,
               sessions: host.sessions,
               ui: plan.kind === "web",
-              page: renderPage,
+              page: () => renderPage(options.logLines),
               openApi: () => (spec ??= openApiDocument()),
               basePath: plan.basePath,
               metricsPublic: options.metricsPublic && isLoopback(plan.address),

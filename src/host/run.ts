@@ -38,6 +38,7 @@ import { type ContainerFlags, type ContainerMode, containerMode } from "./contai
 import { ContainerOutput, containerOutputLayers } from "./container/output.js"
 import { listenerPlans, tcpListeners } from "./listeners.js"
 import { acquireSupervisorLock } from "./lock.js"
+import { hostLogLevel, setHostLogLevel } from "./logLevel.js"
 import { type OutputGuard, outputGuardsLayer } from "./logSink.js"
 import { ProxyListenerLive } from "./proxyListener.js"
 import { socketServer } from "./server.js"
@@ -95,6 +96,8 @@ export const runHost = (options: HostOptions) =>
       )
       if (container instanceof Error) return yield* container
       if (container !== undefined) yield* logToStderr
+      const toFile = container === undefined && (options.outputGuards ?? []).some((g) => g !== undefined)
+      yield* setHostLogLevel(hostLogLevel(config.settings, toFile))
       const plans = yield* listenerPlans(config.settings, options.env)
       const token = plans.length > 0 ? loadOrCreateToken(paths.dir, config.settings.api.token) : ""
       const shutdown = yield* Deferred.make<ShutdownMode>()
@@ -161,7 +164,10 @@ export const runHost = (options: HostOptions) =>
       const context = yield* Layer.build(
         Layer.mergeAll(
           socketServer(paths.socket, trace.server),
-          tcpListeners(plans, token, { metricsPublic: config.settings.metrics.public }),
+          tcpListeners(plans, token, {
+            metricsPublic: config.settings.metrics.public,
+            logLines: config.settings.web.log_lines,
+          }),
           ProxyListenerLive.pipe(Layer.provide(LiveSettingsLive)),
         ).pipe(Layer.provideMerge(MetricsLive), Layer.provideMerge(services), Layer.provide(host)),
       )

@@ -55,6 +55,7 @@ const makeSupervisor = Effect.gen(function* () {
       ),
     stop: commands.stop,
     followOptions: (def) => followOptionsOf(def.config, config.settings),
+    policy: config.settings.supervisor.orphan_policy,
   })
   yield* Effect.forkScoped(retainLogs(logs, registry, config, processes))
   return supervisor

@@ -25,6 +25,11 @@ export interface AdoptDeps {
   readonly followOptions?: (def: DaemonDefinition) => FollowOptions
   /** The live daemon processes of the log directory (default: found in /proc). */
   readonly found?: Effect.Effect<ReadonlyArray<FoundProcess>>
+  /**
+   * `settings.supervisor.orphan_policy`: `adopt` the daemons that still run (the default), or
+   * `kill` them: taken back, then stopped as a stop does (stop signal, timeout, hooks).
+   */
+  readonly policy?: "adopt" | "kill"
 }
 
 /** Takes back what a previous supervisor left running: same PID and start time, or it is gone. */
@@ -38,6 +43,7 @@ export const adoptPrevious = ({
   stop,
   followOptions,
   found = Effect.sync(() => findDaemonProcesses(logs.dir)),
+  policy = "adopt",
 }: AdoptDeps) =>
   Effect.gen(function* () {
     const s = yield* state.get
@@ -94,6 +100,10 @@ export const adoptPrevious = ({
           yield* logs.follow(record.id, followOptions?.(def)).pipe(Effect.ignore)
           yield* adopt(def, handle, record.retry_count)
           yield* Effect.logInfo(`adopted ${record.id} (pid ${pid}${note})`)
+          if (policy === "kill") {
+            yield* Effect.logInfo(`stopping ${record.id}: settings.supervisor.orphan_policy is "kill"`)
+            yield* Effect.forkDaemon(stop(record.id).pipe(Effect.ignore))
+          }
         })
       // Without a live recorded process, the oldest unrecorded one is the daemon (the state
       // write of its spawn was lost). Later ones are its descendants in sessions of their own
@@ -117,7 +127,8 @@ export const adoptPrevious = ({
       if (Option.isSome(handle) && record.pid !== null && record.start_time !== null) {
         yield* track(record.pid, record.start_time, handle.value, "")
         // It was being stopped when the previous supervisor died: finish the stop.
-        if (record.status.type === "stopping") yield* Effect.forkDaemon(stop(record.id).pipe(Effect.ignore))
+        if (record.status.type === "stopping" && policy === "adopt")
+          yield* Effect.forkDaemon(stop(record.id).pipe(Effect.ignore))
       } else if (record.status.type === "stopping") {
         // it was being stopped, and is gone: stopped
         yield* registry.put({ ...recorded, status: { type: "stopped", exit_code: null, signal: null } })

@@ -90,6 +90,7 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
       settingsUser: config.settings.supervisor.user,
       baseEnv: config.env,
       stopTimeout: config.settings.supervisor.stop_timeout,
+      restartDelay: config.settings.supervisor.restart_delay,
       current: registry.current,
       update,
       setCause: (id, cause) => {

@@ -120,6 +120,7 @@ export const prepareReadiness =
           {
             probes,
             interval: config.settings.supervisor.ready_check_interval,
+            httpTimeout: config.settings.supervisor.http_client_timeout,
             lines,
             command: {
               shell: shellArgv(config.settings.general.shell),

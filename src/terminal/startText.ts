@@ -75,7 +75,12 @@ const hintLine = (started: ReadonlyArray<string>) => {
  */
 export const startReportLines = (
   outcomes: ReadonlyArray<StartOutcome>,
-  options: { readonly quiet: boolean; readonly printed?: boolean },
+  options: {
+    readonly quiet: boolean
+    readonly printed?: boolean
+    /** Applied to each outcome line (`settings.general.startup_log_timestamps`). */
+    readonly stamp?: (text: string) => string
+  },
 ): { readonly lines: ReadonlyArray<ReportLine>; readonly code: number } => {
   const code = outcomeStatus(outcomes)
   const lines: Array<ReportLine> = []
@@ -84,7 +89,12 @@ export const startReportLines = (
       stream: "stdout",
       text: dim("no daemons to start: none is configured here (see supervisor.toml)"),
     })
-  if (!options.printed && !(options.quiet && code === 0)) lines.push(...outcomes.map(outcomeReportLine))
+  const stamp = options.stamp ?? ((text: string) => text)
+  if (!options.printed && !(options.quiet && code === 0))
+    for (const o of outcomes) {
+      const line = outcomeReportLine(o)
+      lines.push({ ...line, text: stamp(line.text) })
+    }
   // pitchfork's `↳ ID URL`: where each started daemon with a slug answers through the proxy
   if (!options.quiet)
     for (const o of outcomes)

@@ -31,8 +31,11 @@ import { STYLE_NARROW } from "./styleNarrow.js"
 
 const SCRIPT = [BASE, LIVE, SPARKLINE, TABLE, LOGS, TERMINAL, KEYS, "\nrefreshNow();\n"].join("\n")
 
-/** The web UI's page: the same document for every request, with no secret in it. */
-export const renderPage = (): string =>
+/**
+ * The web UI's page: the same document for every request, with no secret in it. `logLines`
+ * (`settings.web.log_lines`): how many of a daemon's last lines its log panel opens with.
+ */
+export const renderPage = (logLines = 100): string =>
   `<!doctype html>
 <html lang="en">
 <head>
@@ -45,7 +48,8 @@ ${FAVICON_LINK}
 </head>
 <body>
 ${body()}
-<script>${SCRIPT}</script>
+<script>const LOG_LINES = ${Math.floor(logLines)};
+${SCRIPT}</script>
 </body>
 </html>
 `

@@ -14,6 +14,12 @@ describe("the API's daemon routes, read from its definition", () => {
     expect(controlActions()).toEqual(["start", "stop", "restart", "enable", "disable"])
   })
 
+  it("the web UI's log panel opens with settings.web.log_lines lines (100 by default)", () => {
+    expect(renderPage()).toContain("const LOG_LINES = 100;")
+    expect(renderPage(7)).toContain("const LOG_LINES = 7;")
+    expect(renderPage(7)).toContain('"/tail?lines=" + LOG_LINES')
+  })
+
   it("the web UI offers a button per control action", () => {
     expect(renderPage()).toContain('const ACTIONS = ["start","stop","restart","enable","disable"];')
   })

@@ -102,7 +102,7 @@ describe("subcommandProblem", () => {
 })
 
 describe("withOptionalBumpValue", () => {
-  it("gives a bare --bump of `start` and `daemons add` the value true", () => {
+  it("gives a bare --bump of `start` and `daemons add` the empty value (settings.supervisor.port_bump_attempts)", () => {
     expect(withOptionalBumpValue(["n", "sv", "daemons", "add", "web", "--bump", "--run", "x"])).toEqual([
       "n",
       "sv",
@@ -110,7 +110,7 @@ describe("withOptionalBumpValue", () => {
       "add",
       "web",
       "--bump",
-      "true",
+      "",
       "--run",
       "x",
     ])
@@ -129,7 +129,7 @@ describe("withOptionalBumpValue", () => {
       "start",
       "web",
       "--bump",
-      "true",
+      "",
     ])
     expect(withOptionalBumpValue(["n", "sv", "daemons", "remove", "--bump"])).toEqual([
       "n",

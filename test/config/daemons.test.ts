@@ -150,6 +150,22 @@ describe("deprecated port keys", () => {
     expect(config.warnings[0]).toContain("bump = 10")
   })
 
+  it("auto_bump_port = true alone takes settings.supervisor.port_bump_attempts", async () => {
+    const sb = sandbox()
+    sb.write({
+      "home/.config/supervisor/config.toml": toml("[settings.supervisor]", "port_bump_attempts = 4"),
+      "app/supervisor.toml": toml(
+        "[daemons.web]",
+        'run = "web"',
+        "expected_port = [8080]",
+        "auto_bump_port = true",
+      ),
+    })
+    const config = await loadOk(sb, { cwd: "app" })
+    expect(config.daemons["app/web"]!.config.port).toEqual({ expect: [8080], bump: 4 })
+    expect(config.warnings[0]).toContain("bump = 4")
+  })
+
   it("port_bump_attempts sets the bump count when auto_bump_port is on", async () => {
     const sb = sandbox()
     sb.write({

@@ -28,6 +28,7 @@ describe("settings", () => {
       bind_port: 3120,
       port_attempts: 10,
       allow_non_loopback: false,
+      log_lines: 100,
       base_path: "",
     })
     expect(settings.api).toEqual({

@@ -48,6 +48,7 @@ describe("Settings defaults", () => {
       bind_port: 3120,
       port_attempts: 10,
       allow_non_loopback: false,
+      log_lines: 100,
       base_path: "",
     })
   })
@@ -80,6 +81,8 @@ describe("Settings defaults", () => {
         shell: "sh -c",
         autostop_delay: "1m",
         secret_patterns: "*TOKEN*,*SECRET*,*PASSWORD*,*_KEY",
+        log_level: "info",
+        startup_log_timestamps: false,
       },
       supervisor: {
         stop_timeout: "5s",
@@ -90,6 +93,10 @@ describe("Settings defaults", () => {
         ready_check_interval: "500ms",
         hook_timeout: "30s",
         auto_start: true,
+        restart_delay: "0s",
+        http_client_timeout: "5s",
+        port_bump_attempts: 10,
+        orphan_policy: "adopt",
         events_retained: 2000,
         container: false,
       },
@@ -99,6 +106,7 @@ describe("Settings defaults", () => {
         bind_port: 3120,
         port_attempts: 10,
         allow_non_loopback: false,
+        log_lines: 100,
         base_path: "",
       },
       api: {
@@ -109,8 +117,9 @@ describe("Settings defaults", () => {
         allow_non_loopback: false,
         tls: false,
       },
-      logs: { log_format: "text" },
+      logs: { log_format: "text", timestamp: true, timestamp_format: "%Y-%m-%d %H:%M:%S" },
       metrics: { public: false },
+      tui: { refresh_rate: "5s" },
       proxy: {
         enable: false,
         host: "127.0.0.1",
@@ -227,7 +236,7 @@ describe("Settings: logs", () => {
 })
 
 describe("settingGroups", () => {
-  it("has the seven groups of Settings", () => {
+  it("has the eight groups of Settings", () => {
     expect(Object.keys(settingGroups).sort()).toEqual([
       "api",
       "general",
@@ -235,6 +244,7 @@ describe("settingGroups", () => {
       "metrics",
       "proxy",
       "supervisor",
+      "tui",
       "web",
     ])
   })
@@ -261,5 +271,68 @@ describe("Settings: proxy", () => {
     expect(paths(fail({ proxy: { port: 70000 } }))).toContain("proxy.port")
     expect(paths(fail({ proxy: { tld: "a b" } }))).toContain("proxy.tld")
     expect(paths(fail({ proxy: { auto_start_timeout: "30" } }))).toContain("proxy.auto_start_timeout")
+  })
+})
+
+describe("Settings: pitchfork's remaining settings", () => {
+  it("defaults: log levels info (file: as log_level), no start timestamps, restart at once, 5s http attempts, 10 bumps, adopt, 100 web lines, timestamps on, tui 5s", () => {
+    const s = ok({})
+    expect(s.general.log_level).toBe("info")
+    expect(s.general.log_file_level).toBeUndefined()
+    expect(s.general.startup_log_timestamps).toBe(false)
+    expect(ms(s.supervisor.restart_delay)).toBe(0)
+    expect(ms(s.supervisor.http_client_timeout)).toBe(5000)
+    expect(s.supervisor.port_bump_attempts).toBe(10)
+    expect(s.supervisor.orphan_policy).toBe("adopt")
+    expect(s.web.log_lines).toBe(100)
+    expect(s.logs.timestamp).toBe(true)
+    expect(s.logs.timestamp_format).toBe("%Y-%m-%d %H:%M:%S")
+    expect(ms(s.tui.refresh_rate)).toBe(5000)
+  })
+
+  it("reads set values", () => {
+    const s = ok({
+      general: { log_level: "debug", log_file_level: "warn", startup_log_timestamps: true },
+      supervisor: {
+        restart_delay: "250ms",
+        http_client_timeout: "2s",
+        port_bump_attempts: 3,
+        orphan_policy: "kill",
+      },
+      web: { log_lines: 500 },
+      logs: { timestamp: false, timestamp_format: "%H:%M:%S" },
+      tui: { refresh_rate: "2s" },
+    })
+    expect([s.general.log_level, s.general.log_file_level, s.general.startup_log_timestamps]).toEqual([
+      "debug",
+      "warn",
+      true,
+    ])
+    expect(ms(s.supervisor.restart_delay)).toBe(250)
+    expect(ms(s.supervisor.http_client_timeout)).toBe(2000)
+    expect(s.supervisor.port_bump_attempts).toBe(3)
+    expect(s.supervisor.orphan_policy).toBe("kill")
+    expect(s.web.log_lines).toBe(500)
+    expect([s.logs.timestamp, s.logs.timestamp_format]).toEqual([false, "%H:%M:%S"])
+    expect(ms(s.tui.refresh_rate)).toBe(2000)
+  })
+
+  it("rejects bad values at their key, saying what is expected", () => {
+    const bad = (input: unknown, path: string, message: RegExp) => {
+      const issues = fail(input)
+      expect(paths(issues)).toContain(path)
+      expect(messages(issues)).toMatch(message)
+    }
+    bad({ general: { log_level: "verbose" } }, "general.log_level", /off, error, warn, info, debug, trace/)
+    bad({ general: { log_file_level: "loud" } }, "general.log_file_level", /off, error, warn/)
+    bad({ supervisor: { orphan_policy: "ignore" } }, "supervisor.orphan_policy", /"adopt" or "kill"/)
+    bad({ supervisor: { port_bump_attempts: 0 } }, "supervisor.port_bump_attempts", /from 1 to 1000/)
+    bad({ web: { log_lines: 0 } }, "web.log_lines", /from 1 to 100000/)
+    bad(
+      { logs: { timestamp_format: "%H:%M:%Q" } },
+      "logs.timestamp_format",
+      /"%Q" is not a supported specifier/,
+    )
+    bad({ tui: { refresh_rate: "90s" } }, "tui.refresh_rate", /from 100ms to 60s/)
   })
 })

@@ -125,7 +125,8 @@ describe("supervisor daemons add (e2e)", () => {
           "retry = 2",
           'ready_output = "api up"',
           'depends = ["db"]',
-          "port = { expect = [39211], bump = true }",
+          // a bare --bump: the attempts of settings.supervisor.port_bump_attempts (10)
+          "port = { expect = [39211], bump = 10 }",
           "",
           "[daemons.api.hooks]",
           'on_ready = "echo ready"',

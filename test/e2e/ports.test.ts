@@ -221,7 +221,7 @@ describe("ports (e2e)", () => {
       const negative = cli(["start", "web", "--expected-port", "4000", "--bump", "-1"], dir)
       expect(negative.status).toBe(2)
       expect(negative.stderr).toContain(
-        'error: --bump "-1": expected a number of attempts, or nothing (no limit)',
+        'error: --bump "-1": expected a number of attempts, true (no limit), or nothing (settings.supervisor.port_bump_attempts)',
       )
     },
     T,

@@ -51,7 +51,7 @@ describe("settings (e2e)", () => {
     sb.write({ "home/.config/supervisor/config.toml": "[settings.web]\nbind_port = 4100\n" })
     const r = cli(["settings"])
     expect(r.status, r.stderr).toBe(0)
-    for (const group of ["general", "supervisor", "web", "api", "logs", "proxy", "metrics"])
+    for (const group of ["general", "supervisor", "web", "api", "logs", "proxy", "metrics", "tui"])
       expect(r.stdout).toContain(`[settings.${group}]`)
     expect(r.stdout).toContain('# interval = "10s"')
     expect(r.stdout).toMatch(/^bind_port = 4100 {2}# from .*config\.toml; default 3120$/m)
@@ -68,6 +68,7 @@ describe("settings (e2e)", () => {
         logs: {},
         proxy: {},
         metrics: {},
+        tui: {},
       },
     })
   })

@@ -542,6 +542,23 @@ describe("lifecycle: start, force, restart, enable, disable", () => {
   )
 
   it.scoped(
+    "settings.supervisor.restart_delay: the new process is spawned that long after the old one is gone",
+    () =>
+      Effect.gen(function* () {
+        const h = yield* makeHarness({ settings: { supervisor: { restart_delay: "2s" } } })
+        yield* startReady(h.sup, definition("web"))
+        // stopped (the fake exits on SIGTERM), then a pause of 2 s before the spawn
+        const restarting = yield* expectSleep(2000, Effect.fork(h.sup.restart(WEB)))
+        yield* TestClock.adjust("1999 millis")
+        expect(yield* spawnCount(h)).toBe(1)
+        yield* expectSleep(3001, TestClock.adjust("1 millis"))
+        expect(yield* spawnCount(h)).toBe(2)
+        yield* TestClock.adjust("3 seconds")
+        expect((yield* Fiber.join(restarting))._tag).toBe("Ready")
+      }),
+  )
+
+  it.scoped(
     "force while still waiting: the superseded start reports the new start's outcome, one process remains",
     () =>
       Effect.gen(function* () {
@@ -868,6 +885,25 @@ describe("lifecycle: adoption after a supervisor restart", () => {
     namespaces: {},
     projects: [],
   })
+
+  it.scoped(
+    'settings.supervisor.orphan_policy = "kill": a recorded live process is taken back, then stopped',
+    () =>
+      Effect.gen(function* () {
+        const fake = yield* makeFakeProcessService()
+        const alive = yield* fake.seed()
+        const web = definition("web")
+        const h = yield* makeHarness({
+          fake,
+          settings: { supervisor: { orphan_policy: "kill" } },
+          initialState: stateWith(record(web, { type: "running" }, alive.pid, alive.startTime)),
+        })
+        yield* awaitStatus(h.sup, WEB, "stopped")
+        expect(yield* spawnCount(h)).toBe(0)
+        expect(yield* signalsSent(h)).toEqual([{ pgid: alive.pid, signal: "SIGTERM" }])
+        expect(yield* fake.running).toEqual([])
+      }),
+  )
 
   it.scoped("a recorded running process that is still alive is adopted, not spawned; stop works", () =>
     Effect.gen(function* () {

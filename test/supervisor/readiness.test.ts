@@ -235,6 +235,27 @@ describe("readiness: the supervisor waits for the first check to pass", () => {
     }),
   )
 
+  it.scoped("a ready_http attempt waits settings.supervisor.http_client_timeout (default 5s)", () =>
+    Effect.gen(function* () {
+      for (const [settings, expected] of [
+        [{}, 5000],
+        [{ supervisor: { http_client_timeout: "750ms" } }, 750],
+      ] as const) {
+        const fp = yield* makeProbes
+        const h = yield* makeHarness({ probes: fp.probes, settings })
+        const starting = yield* Effect.fork(
+          h.sup.start(definition("web", { ready_http: "http://127.0.0.1:9/" })),
+        )
+        yield* TestClock.adjust("1 millis")
+        const [call] = yield* fp.calls("http")
+        expect(Duration.toMillis(call!.attemptTimeout)).toBe(expected)
+        yield* fp.setReady("http")
+        yield* TestClock.adjust("1 second")
+        expect((yield* Fiber.join(starting))._tag).toBe("Ready")
+      }
+    }),
+  )
+
   it.scoped("ready_cmd runs in the daemon's dir, with its shell and environment", () =>
     Effect.gen(function* () {
       const fp = yield* makeProbes

@@ -25,14 +25,14 @@ export const run = (o: RunOptions) =>
   handleErrors(
     Effect.gen(function* () {
       const overrides = yield* readyOverrides(o)
-      const ports = yield* portOverrides(o)
+      const config = yield* loadHere(false)
+      const ports = yield* portOverrides(o, config.settings.supervisor.port_bump_attempts)
       if (Option.isSome(o.retry) && o.retry.value < 0)
         return yield* new UsageError({
           message: `--retry ${o.retry.value}: expected a number of retries, 0 or more`,
         })
       if (Option.isSome(ports.bump) && Option.isNone(ports.expect))
         return yield* new UsageError({ message: "--bump shifts the ports of --expected-port: give them too" })
-      const config = yield* loadHere(false)
       const command = runCommandWords(o.command)
       if (command.length === 0)
         return yield* new UnknownDaemon({
@@ -71,9 +71,13 @@ export const run = (o: RunOptions) =>
           const known = yield* knownDaemons
           const started = yield* startWithProgress(
             (wait) => new Run({ definitions: [def], force: o.force, reason: "cli", wait }),
-            { json: o.json, quiet: o.quiet },
+            { json: o.json, quiet: o.quiet, timestamps: config.settings.general.startup_log_timestamps },
           )
-          yield* reportStart(started, { json: o.json, quiet: o.quiet })
+          yield* reportStart(started, {
+            json: o.json,
+            quiet: o.quiet,
+            timestamps: config.settings.general.startup_log_timestamps,
+          })
           // running already, with another command: this one was not started
           const before = known.find((k) => k.id.qualified === id.qualified)
           if (

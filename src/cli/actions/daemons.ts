@@ -2,6 +2,7 @@ import { Console, Effect, Option } from "effect"
 import { scopeOf } from "../../control/selection.js"
 import { StartOutcomes, type StopResult, StopResults, ToggleResults } from "../../domain/CliOutput.js"
 import { Disable, Enable, type Overrides, Restart, Start, Stop } from "../../domain/Command.js"
+import type { Settings } from "../../domain/Settings.js"
 import type { StartProgress } from "../../domain/StartEvent.js"
 import type { RestartOptions, StartOptions, StopOptions, ToggleOptions } from "../args/daemons.js"
 import { sendCommand } from "../commandClient.js"
@@ -35,11 +36,13 @@ const overrideFlags = (o: Partial<StartOptions>): ReadonlyArray<string> => [
 ]
 
 /** The readiness and port flags of start and restart, as the command's overrides. */
-const overridesOf = (o: StartOptions | RestartOptions) =>
+const overridesOf = (o: StartOptions | RestartOptions, settings: Settings) =>
   Effect.gen(function* () {
     const ready = Option.getOrElse(yield* readyOverrides(o), () => ({}))
     const ports =
-      "expectedPort" in o ? yield* portOverrides(o) : { expect: Option.none(), bump: Option.none() }
+      "expectedPort" in o
+        ? yield* portOverrides(o, settings.supervisor.port_bump_attempts)
+        : { expect: Option.none(), bump: Option.none() }
     const overrides = {
       ...ready,
       ...(Option.isSome(ports.expect) ? { expected_ports: ports.expect.value } : {}),
@@ -64,7 +67,13 @@ const target = (verb: string, o: SelectionFlags, extra: ReadonlyArray<string>, w
 
 /** Runs a start or restart: the outcomes reported, or `nothing` for an empty selection. */
 const startOrRestart = (
-  o: { readonly json: boolean; readonly quiet: boolean; readonly timings?: boolean },
+  o: {
+    readonly json: boolean
+    readonly quiet: boolean
+    readonly timings?: boolean
+    /** `settings.general.startup_log_timestamps` */
+    readonly timestamps: boolean
+  },
   command: (wait: Start["wait"]) => Start | Restart,
   nothing: Effect.Effect<void>,
 ) =>
@@ -94,8 +103,8 @@ const startOrRestart = (
 export const start = (o: StartOptions) =>
   handleErrors(
     Effect.gen(function* () {
-      const overrides = yield* overridesOf(o)
       const config = yield* loadHere(true)
+      const overrides = yield* overridesOf(o, config.settings)
       yield* withClient(
         config,
         Effect.gen(function* () {
@@ -106,7 +115,7 @@ export const start = (o: StartOptions) =>
             here(config),
           )
           yield* startOrRestart(
-            o,
+            { ...o, timestamps: config.settings.general.startup_log_timestamps },
             (wait) =>
               new Start({
                 selection,
@@ -166,10 +175,10 @@ export const restart = (o: RestartOptions) =>
       yield* withClient(
         config,
         Effect.gen(function* () {
-          const overrides = yield* overridesOf(o)
+          const overrides = yield* overridesOf(o, config.settings)
           const { selection } = yield* target("restart", o, overrideFlags(o), here(config))
           yield* startOrRestart(
-            o,
+            { ...o, timestamps: config.settings.general.startup_log_timestamps },
             (wait) =>
               new Restart({
                 selection,

@@ -38,6 +38,13 @@ const scopeOf = (o: { project: boolean; local: boolean; global: boolean }) => {
 /** A number as TOML writes it when the text is one, else the text (the loader then says why not). */
 const numberOr = (s: string): TomlValue => (/^\s*-?\d+(\.\d+)?\s*$/.test(s) ? Number(s) : s)
 
+/** `settings.supervisor.port_bump_attempts` seen from here; the default when the files cannot be read. */
+const bumpAttempts = Effect.either(loadConfig(defaultLoadOptions())).pipe(
+  Effect.map((loaded) =>
+    loaded._tag === "Right" ? loaded.right.settings.supervisor.port_bump_attempts : 10,
+  ),
+)
+
 /** The new daemon's keys, in the order of the specification's table, from the flags. */
 const newDaemon = (o: AddOptions) =>
   Effect.gen(function* () {
@@ -79,7 +86,9 @@ const newDaemon = (o: AddOptions) =>
     set("ready_cmd", o.readyCmd)
     if (o.depends.length > 0) keys.push(["depends", o.depends])
     if (o.watch.length > 0) keys.push(["watch", o.watch])
-    const ports = yield* portOverrides({ expectedPort: o.port, bump: o.bump }, "--port")
+    // a bare --bump writes the attempts of settings.supervisor.port_bump_attempts, as pitchfork does
+    const attempts = Option.isSome(o.bump) && o.bump.value === "" ? yield* bumpAttempts : 10
+    const ports = yield* portOverrides({ expectedPort: o.port, bump: o.bump }, attempts, "--port")
     if (Option.isSome(ports.bump) && Option.isNone(ports.expect))
       return yield* usage("--bump needs the ports to shift: add --port")
     if (Option.isSome(ports.expect)) {

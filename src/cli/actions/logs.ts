@@ -6,8 +6,9 @@ import type { ApiDaemonEntry } from "../../domain/ApiDaemonEntry.js"
 import { LogsCleared } from "../../domain/CliOutput.js"
 import { Logs, type Selection, Tail } from "../../domain/Command.js"
 import { jsonEncoder } from "../../domain/jsonEncoding.js"
-import { isLogClear, LogEntry, LogStreamItem } from "../../domain/LogEntry.js"
+import { isLogClear, LogEntry, LogStreamItem, parseLogTimestamp } from "../../domain/LogEntry.js"
 import { parseTimeArg } from "../../domain/timeArg.js"
+import { DEFAULT_TIMESTAMP_FORMAT, formatTimestamp } from "../../domain/timestampFormat.js"
 import { VERSION } from "../../domain/version.js"
 import { stripAnsi } from "../../logs/ansi.js"
 import { definedEnv } from "../../quick/request.js"
@@ -125,9 +126,19 @@ export const logs = (o: LogsOptions) =>
               : o.ids.length > 1 ||
                 replicated(o.ids[0]!, yield* c.api.daemons.list({ urlParams: {} }).pipe(Effect.orDie))
           const grep = o.grep.length === 0 ? undefined : o.grep
+          // `settings.logs.timestamp` (`--no-timestamp` wins) and `settings.logs.timestamp_format`
+          const timestamps = !o.noTimestamp && config.settings.logs.timestamp
+          const format = config.settings.logs.timestamp_format
+          const stamp = (timestamp: string) =>
+            format === DEFAULT_TIMESTAMP_FORMAT
+              ? timestamp
+              : formatTimestamp(format, parseLogTimestamp(timestamp))
           const line = (e: LogEntry, severalDaemons: boolean) => {
             const message = o.raw ? stripAnsi(e.message) : e.message
-            const prefix = [o.noTimestamp ? "" : dim(e.timestamp), severalDaemons ? cyan(e.daemon_id) : ""]
+            const prefix = [
+              timestamps ? dim(stamp(e.timestamp)) : "",
+              severalDaemons ? cyan(e.daemon_id) : "",
+            ]
               .filter(Boolean)
               .join(" ")
             return prefix ? `${prefix} ${message}` : message
@@ -155,7 +166,7 @@ export const logs = (o: LogsOptions) =>
             only !== undefined &&
             !many &&
             !filtered &&
-            (o.noTimestamp || !isTTY())
+            (!timestamps || (!isTTY() && format === DEFAULT_TIMESTAMP_FORMAT))
           ) {
             // One daemon's lines as the supervisor reads them, as text (no colours to add): copied
             // to stdout as they come, without an entry per line on either side (docs/logs.md). The
@@ -169,7 +180,7 @@ export const logs = (o: LogsOptions) =>
                 id: only,
                 lines: Option.getOrElse(o.lines, () => 100),
                 raw: o.raw,
-                timestamps: !o.noTimestamp,
+                timestamps,
               }),
             )
             const response = yield* c.http.execute(request).pipe(Effect.orDie)

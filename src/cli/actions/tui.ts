@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process"
 import * as path from "node:path"
-import { Console, Effect, FiberRef, Option } from "effect"
+import { Console, Duration, Effect, FiberRef, Option } from "effect"
 import { UsageError } from "../../control/selection.js"
 import type { TuiOptions } from "../args/tui.js"
 import { SupervisorClient } from "../client.js"
@@ -15,11 +15,12 @@ import { projectDir, tuiScope } from "../tuiScope.js"
  */
 export const tui = (o: TuiOptions) =>
   Effect.gen(function* () {
-    if (!(o.interval >= 0.1 && o.interval <= 60))
+    const given = Option.getOrUndefined(o.interval)
+    if (given !== undefined && !(given >= 0.1 && given <= 60))
       return yield* handleErrors(
         Effect.fail(
           new UsageError({
-            message: `--interval ${o.interval}: give seconds from 0.1 to 60 (e.g. --interval 2)`,
+            message: `--interval ${given}: give seconds from 0.1 to 60 (e.g. --interval 2)`,
           }),
         ),
       )
@@ -33,15 +34,16 @@ export const tui = (o: TuiOptions) =>
       return yield* exitWith(ExitCode.usage)
     }
     // the same connection as every command: the project here (and --project's) becomes known,
-    // so that its configured daemons are listed before they ran; auto-start applies
-    yield* withSupervisor(false, () =>
-      Option.match(o.project, {
-        onNone: () => Effect.void,
-        onSome: (input) =>
-          Effect.gen(function* () {
-            const c = yield* SupervisorClient
-            yield* c.api.cli.info({ urlParams: { cwd: yield* projectDir(input) } })
-          }),
+    // so that its configured daemons are listed before they ran; auto-start applies. Without
+    // --interval, `settings.tui.refresh_rate` of the configuration seen from here
+    let intervalMs = given === undefined ? 5000 : Math.round(given * 1000)
+    yield* withSupervisor(false, (config) =>
+      Effect.gen(function* () {
+        if (given === undefined) intervalMs = Duration.toMillis(config.settings.tui.refresh_rate)
+        if (Option.isSome(o.project)) {
+          const c = yield* SupervisorClient
+          yield* c.api.cli.info({ urlParams: { cwd: yield* projectDir(o.project.value) } })
+        }
       }),
     )
     if ((yield* FiberRef.get(exitStatus)) !== 0) return
@@ -51,7 +53,7 @@ export const tui = (o: TuiOptions) =>
         [
           path.join(path.dirname(process.argv[1]!), "tui.mjs"),
           "--interval-ms",
-          String(Math.round(o.interval * 1000)),
+          String(intervalMs),
           ...scope.flatMap((ns) => ["--namespace", ns]),
         ],
         { stdio: "inherit" },

@@ -54,7 +54,7 @@ export const addOptions = {
   ),
   bump: text(
     "bump",
-    "when a port is taken, shift the ports until they are free: --bump alone = no limit, --bump N = at most N shifts",
+    "when a port is taken, shift the ports until they are free: --bump N = at most N shifts, --bump alone = settings.supervisor.port_bump_attempts (10), --bump true = no limit",
   ),
   depends: many("depends", "a daemon to start first (repeat it)"),
   bootStart: Options.boolean("boot-start").pipe(Options.withDescription("start it when the system boots")),

@@ -6,9 +6,9 @@ import { type Command, Options } from "@effect/cli"
 export const tuiOptions = {
   interval: Options.float("interval").pipe(
     Options.withDescription(
-      "seconds between two refreshes of the usage cells (CPU, memory, uptime; 0.1 to 60): states follow the event stream",
+      "seconds between two refreshes of the usage cells (CPU, memory, uptime; 0.1 to 60; default settings.tui.refresh_rate, 5s): states follow the event stream",
     ),
-    Options.withDefault(5),
+    Options.optional,
   ),
   namespace: Options.text("namespace").pipe(
     Options.withPseudoName("NS"),

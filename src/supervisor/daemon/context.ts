@@ -23,6 +23,8 @@ export interface DaemonContext {
   readonly settingsUser: string | undefined
   readonly baseEnv: Readonly<Record<string, string | undefined>>
   readonly stopTimeout: Duration.Duration
+  /** `settings.supervisor.restart_delay`: the pause between a restart's stop and its start. */
+  readonly restartDelay: Duration.Duration
   /** The daemon's record in the registry (undefined once forgotten). */
   readonly current: (id: string) => Effect.Effect<DaemonState | undefined>
   /**

@@ -1,4 +1,4 @@
-import { Deferred, Effect, Fiber } from "effect"
+import { Deferred, Duration, Effect, Fiber } from "effect"
 import type { Reason } from "../../domain/Reason.js"
 import type { StartOutcome } from "../../domain/StartOutcome.js"
 import type { AutomationSource } from "../../domain/SupervisorEvent.js"
@@ -62,7 +62,11 @@ export const start = (s: LifeSteps, life: Life, c: Command<"Start">): Effect.Eff
     if (life.phase._tag !== "Idle")
       yield* s.note(`restarting: ${restartReason(c.reason)}${c.detail === undefined ? "" : ` (${c.detail})`}`)
     // A start still waiting on the run replaced here hears the new run's outcome.
-    if (life.phase._tag === "Active") yield* s.stopActive(life, life.phase.run, c.reason)
+    if (life.phase._tag === "Active") {
+      yield* s.stopActive(life, life.phase.run, c.reason)
+      // `settings.supervisor.restart_delay`: time for what the old run held to be let go
+      if (Duration.toMillis(ctx.restartDelay) > 0) yield* Effect.sleep(ctx.restartDelay)
+    }
     if (life.phase._tag === "BackingOff") yield* Fiber.interrupt(life.phase.fiber)
     yield* ctx.update(id, (r) => (r.retryPending ? { ...r, retryPending: false, nextRetry: null } : r))
     return yield* s.startFresh(life, c.def, [...life.waiters, c.reply])

@@ -67,6 +67,8 @@ export interface ReadinessEnvironment {
   readonly probes: ReadinessProbesShape
   /** `settings.supervisor.ready_check_interval`: the pause between two attempts of a polled check. */
   readonly interval: Duration.Duration
+  /** `settings.supervisor.http_client_timeout`: how long one `ready_http` attempt waits (default: `attemptTimeout`). */
+  readonly httpTimeout?: Duration.Duration
   /** The daemon's output lines from its first line on (for `ready_output`). */
   readonly lines: Stream.Stream<string, unknown>
   /** The daemon's shell, dir, environment and user (for `ready_cmd`). */
@@ -154,7 +156,7 @@ const runCheck = (
     case "output":
       return waitForOutput(env.lines, new RegExp(check.pattern))
     case "http":
-      return poll(env.probes.http(check.url, check.status, perAttempt), env.interval)
+      return poll(env.probes.http(check.url, check.status, env.httpTimeout ?? perAttempt), env.interval)
     case "port":
       return typeof check.port === "number"
         ? waitForPort(id, check.port, check.owner, env, perAttempt)

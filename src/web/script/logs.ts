@@ -27,7 +27,7 @@ async function openLogs(id) {
   $("log-title").textContent = id;
   $("log-state").textContent = "waiting for lines…"; // the stream may only start with the first line
   $("logs").hidden = false;
-  const url = "api/logs/" + encodeURIComponent(id) + "/tail?lines=100";
+  const url = "api/logs/" + encodeURIComponent(id) + "/tail?lines=" + LOG_LINES;
   try {
     const res = await fetch(url, { signal: abort.signal, cache: "no-store" });
     if (res.status === 401) return showLogin();

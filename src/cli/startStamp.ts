@@ -1,0 +1,16 @@
+import { dim } from "../terminal/style.js"
+
+const pad = (n: number) => String(n).padStart(2, "0")
+
+/** `HH:MM:SS` of now, local time. */
+export const clockTime = (now = new Date()): string =>
+  `${pad(now.getHours())}:${pad(now.getMinutes())}:${pad(now.getSeconds())}`
+
+/**
+ * `settings.general.startup_log_timestamps`: with it, a line a start prints about a daemon gets
+ * the time it is printed in front (dimmed), as pitchfork's; without it, the line is unchanged.
+ */
+export const startStamp =
+  (timestamps: boolean) =>
+  (text: string): string =>
+    timestamps ? `${dim(clockTime())} ${text}` : text
