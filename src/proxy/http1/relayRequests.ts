@@ -133,7 +133,8 @@ export const connect = (w: Work, target: Routed, key: string): void => {
   const s = w.s
   const id = s.nextId
   s.nextId = id + 1
-  s.daemon = { id, key, target, open: true, answered: 0, error: undefined }
+  s.daemon = { id, key, target, open: true, error: undefined }
+  s.answered = 0
   s.daemonFull = false
   w.out.push({ _tag: "Connect", id, target })
 }

@@ -94,7 +94,7 @@ const responseDone = (w: Work) => {
   const s = w.s
   s.rerouted = false
   s.pending = s.pending.slice(1)
-  if (s.daemon !== undefined) s.daemon = { ...s.daemon, answered: s.daemon.answered + 1 }
+  s.answered++
   s.response = IDLE
   if (s.pending.length > 0 || s.request._tag === "Body") return
   if (s.clientEnded) return close(w)
@@ -139,7 +139,7 @@ export const daemonClosed = (w: Work) => {
 const replay = (w: Work): boolean => {
   const s = w.s
   const daemon = s.daemon!
-  if (daemon.answered === 0 || s.request._tag === "Body") return false
+  if (s.answered === 0 || s.request._tag === "Body") return false
   if (s.pending.length === 0 || !s.pending.every((p) => p.wire !== undefined)) return false
   connect(w, daemon.target, daemon.key)
   for (const p of s.pending) toDaemon(w, p.wire!)

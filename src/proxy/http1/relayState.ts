@@ -40,8 +40,6 @@ export interface Daemon {
   readonly key: string
   readonly target: Routed
   readonly open: boolean
-  /** Responses it carried: a kept-alive one has at least one. */
-  readonly answered: number
   /** Why it closed, when it failed. */
   readonly error: (Error & { code?: string }) | undefined
 }
@@ -101,6 +99,8 @@ export interface Relaying extends Flow {
   /** Oldest first. */
   readonly pending: ReadonlyArray<Pending>
   readonly daemon: Daemon | undefined
+  /** Responses the daemon's connection carried: a kept-alive one has at least one. */
+  readonly answered: number
   readonly nextId: number
   /** The pending requests were routed again once and not answered since. */
   readonly rerouted: boolean
@@ -185,6 +185,7 @@ export const initialState = (
   response: IDLE,
   pending: [],
   daemon: undefined,
+  answered: 0,
   nextId: 1,
   rerouted: false,
   clientEnded: false,
