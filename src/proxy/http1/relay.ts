@@ -2,7 +2,7 @@ import * as net from "node:net"
 import { failure } from "../pages.js"
 import { DEFAULT_ADDRESS, type RouteOptions, route } from "../route.js"
 import { initialState, type RelayAction, type RelayEvent, type RelayState } from "./relayState.js"
-import { step } from "./relayStep.js"
+import { advance } from "./relayStep.js"
 
 export interface RelayOptions extends RouteOptions {
   readonly proto: "http" | "https"
@@ -15,15 +15,18 @@ export interface RelayOptions extends RouteOptions {
 }
 
 /**
- * The sockets of one relayed connection: their events go through `step` (relayStep.ts), whose
- * actions are done here. Events that come while actions are done wait in `queue`, so each step
- * sees the state the previous one left.
+ * The sockets of one relayed connection: their events go through `step` (relayStep.ts; here as
+ * `advance`, which fills one reused array and changes the state in place), whose actions are
+ * done here. Events that come while actions are done wait in `queue`, so each step sees the
+ * state the previous one left.
  */
 class RelaySockets {
   private state: RelayState
   private daemon: net.Socket | undefined
   private daemonId = 0
   private readonly queue: RelayEvent[] = []
+  /** The actions of the current step (one array for all steps). */
+  private readonly actions: RelayAction[] = []
   private busy = false
 
   constructor(
@@ -56,8 +59,9 @@ class RelaySockets {
     this.busy = true
     try {
       for (let next: RelayEvent | undefined = event; next !== undefined; next = this.queue.shift()) {
-        const [state, actions] = step(this.state, next)
-        this.state = state
+        const actions = this.actions
+        actions.length = 0
+        this.state = advance(this.state, next, actions, true)
         if (actions.length === 1) this.perform(actions[0]!)
         else if (actions.length > 1) {
           // the writes of one step leave together
@@ -162,7 +166,7 @@ class RelaySockets {
 /**
  * Relays one accepted plain-HTTP/1.1 connection to daemons (docs/proxy.md): request heads are
  * read and rewritten, bodies and responses relayed as they are; what the relay does not handle
- * goes to Node's HTTP server through `handOff`. The rules are `step`'s (relayStep.ts).
+ * goes to Node's HTTP server through `handOff`. The rules are those of `step` (relayStep.ts).
  */
 export const relayConnection = (client: net.Socket, options: RelayOptions): void => {
   new RelaySockets(client, options)

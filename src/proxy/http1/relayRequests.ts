@@ -8,6 +8,7 @@ import {
   type Deferred,
   HEAD,
   IDLE,
+  type Pending,
   type RelayAction,
   type Relaying,
   type RelayState,
@@ -24,11 +25,22 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] }
  * left as it was.
  */
 export interface Work {
-  readonly s: Mutable<Relaying>
-  readonly out: RelayAction[]
+  s: Mutable<Relaying>
+  out: RelayAction[]
   end: RelayState | undefined
   ownRequest: boolean
   ownResponse: boolean
+  /** `s.pending` may be changed in place. */
+  ownPending: boolean
+}
+
+/** The pending requests, to change in place (copied first when they are the old state's). */
+export const pendingOf = (w: Work): Pending[] => {
+  if (!w.ownPending) {
+    w.s.pending = [...w.s.pending]
+    w.ownPending = true
+  }
+  return w.s.pending as Pending[]
 }
 
 /** `a` then `b`, either of which may be missing. */
@@ -117,7 +129,7 @@ const send = (w: Work, head: RequestHead, r: Routed, key: string): boolean => {
   const forwardedFor = head.forwardedFor === undefined ? remote : `${head.forwardedFor}, ${remote}`
   const wire = `${head.kept}\r\nx-forwarded-for: ${forwardedFor}\r\nx-forwarded-host: ${head.host}\r\nx-forwarded-proto: ${s.config.proto}\r\n${HOPS_HEADER}: ${head.hops + 1}\r\n\r\n`
   toDaemon(w, wire)
-  s.pending = [...s.pending, { head, wire: replayable(head) ? wire : undefined }]
+  pendingOf(w).push({ head, wire: replayable(head) ? wire : undefined })
   if (head.body === "chunked" || head.body > 0) {
     s.request = {
       _tag: "Body",

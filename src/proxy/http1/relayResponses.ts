@@ -2,7 +2,17 @@ import { failure, type ProxyFailure } from "../pages.js"
 import { unreachable } from "../route.js"
 import { ChunkedBody, LengthBody } from "./body.js"
 import { HEAD_END, parseResponseHead } from "./head.js"
-import { answer, close, connect, destroy, pump, run, toDaemon, type Work } from "./relayRequests.js"
+import {
+  answer,
+  close,
+  connect,
+  destroy,
+  pendingOf,
+  pump,
+  run,
+  toDaemon,
+  type Work,
+} from "./relayRequests.js"
 import { IDLE } from "./relayState.js"
 
 const toClient = (w: Work, data: Buffer | string): void => {
@@ -93,7 +103,7 @@ const tunnel = (w: Work, rest: Buffer): void => {
 const responseDone = (w: Work) => {
   const s = w.s
   s.rerouted = false
-  s.pending = s.pending.slice(1)
+  pendingOf(w).shift()
   s.answered++
   s.response = IDLE
   if (s.pending.length > 0 || s.request._tag === "Body") return

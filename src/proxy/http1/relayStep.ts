@@ -2,9 +2,6 @@ import { close, concat, destroy, pump, routed, type Work, waiting } from "./rela
 import { daemonClosed, daemonIdle, follow } from "./relayResponses.js"
 import type { Closed, RelayAction, RelayEvent, Relaying, RelayState, Tunnel } from "./relayState.js"
 
-const NONE: ReadonlyArray<RelayAction> = []
-const DESTROY: ReadonlyArray<RelayAction> = [{ _tag: "DestroyClient" }]
-
 /**
  * The relay's transition function: the state after `event`, and what to do on the sockets. It
  * does no I/O and leaves `state` as it was; the framing is that of docs/proxy.md.
@@ -13,22 +10,57 @@ export const step = (
   state: RelayState,
   event: RelayEvent,
 ): readonly [RelayState, ReadonlyArray<RelayAction>] => {
+  const out: RelayAction[] = []
+  return [advance(state, event, out, false), out]
+}
+
+/**
+ * `step` for a caller that keeps neither the actions nor the state it passes (the socket
+ * adapter): the actions go to `out`, and with `reuse` the state is changed in place and
+ * returned instead of copied, which spares the hot path a copy per event.
+ */
+export const advance = (
+  state: RelayState,
+  event: RelayEvent,
+  out: RelayAction[],
+  reuse: boolean,
+): RelayState => {
   switch (state._tag) {
     case "Relaying":
-      return relaying(state, event)
+      return relaying(state, event, out, reuse)
     case "Tunnel":
-      return tunnel(state, event)
+      return tunnel(state, event, out)
     case "HandedOff":
-      return [state, NONE]
+      return state
     case "Closed":
-      return closed(state, event)
+      // what the client still does once nothing is relayed: its socket goes
+      if (event._tag === "ClientEnd" || event._tag === "ClientClose") out.push({ _tag: "DestroyClient" })
+      return state
   }
 }
 
-const relaying = (state: Relaying, event: RelayEvent): readonly [RelayState, ReadonlyArray<RelayAction>] => {
-  const w: Work = { s: { ...state }, out: [], end: undefined, ownRequest: false, ownResponse: false }
+/** The events of the daemon connection in use; those of an older one are ignored. */
+const current = (s: Relaying, id: number) => s.daemon?.open === true && s.daemon.id === id
+
+/** One step's work; one object for all steps, as a step runs to its end before the next. */
+const work: Work = {
+  s: undefined as unknown as Work["s"],
+  out: [],
+  end: undefined,
+  ownRequest: false,
+  ownResponse: false,
+  ownPending: false,
+}
+
+const relaying = (state: Relaying, event: RelayEvent, out: RelayAction[], reuse: boolean): RelayState => {
+  const w = work
+  w.s = reuse ? (state as Work["s"]) : { ...state }
+  w.out = out
+  w.end = undefined
+  w.ownRequest = reuse
+  w.ownResponse = reuse
+  w.ownPending = reuse
   const s = w.s
-  const current = (id: number) => s.daemon?.open === true && s.daemon.id === id
   switch (event._tag) {
     case "ClientData":
       s.input = concat(s.input, event.chunk)
@@ -63,25 +95,25 @@ const relaying = (state: Relaying, event: RelayEvent): readonly [RelayState, Rea
       routed(w, event.routing)
       break
     case "DaemonData":
-      if (current(event.id)) follow(w, event.chunk)
+      if (current(s, event.id)) follow(w, event.chunk)
       break
     case "DaemonError":
       if (s.daemon?.id === event.id) s.daemon = { ...s.daemon, error: event.error }
       break
     case "DaemonClose":
-      if (current(event.id)) daemonClosed(w)
+      if (current(s, event.id)) daemonClosed(w)
       break
     case "DaemonIdle":
-      if (current(event.id)) daemonIdle(w)
+      if (current(s, event.id)) daemonIdle(w)
       break
     case "DaemonFull":
-      if (current(event.id)) s.daemonFull = true
+      if (current(s, event.id)) s.daemonFull = true
       break
     case "DaemonDrain":
-      if (current(event.id)) s.daemonFull = false
+      if (current(s, event.id)) s.daemonFull = false
       break
   }
-  if (w.end !== undefined) return [w.end, w.out]
+  if (w.end !== undefined) return w.end
   // the client is read only while the daemon takes its bytes and the relay does not wait
   if (s.daemonFull && !s.clientPaused) {
     s.clientPaused = true
@@ -90,42 +122,47 @@ const relaying = (state: Relaying, event: RelayEvent): readonly [RelayState, Rea
     s.clientPaused = false
     w.out.push({ _tag: "ResumeClient" })
   }
-  return [s, w.out]
+  return s
 }
 
 const CLOSED: Closed = { _tag: "Closed" }
 
 /** Bytes both ways as they are, each side read only while the other takes them. */
-const tunnel = (state: Tunnel, event: RelayEvent): readonly [RelayState, ReadonlyArray<RelayAction>] => {
+const tunnel = (state: Tunnel, event: RelayEvent, out: RelayAction[]): RelayState => {
   const mine = "id" in event && event.id === state.daemon
   switch (event._tag) {
     case "ClientData":
-      return [state, [{ _tag: "ToDaemon", data: event.chunk }]]
+      out.push({ _tag: "ToDaemon", data: event.chunk })
+      return state
     case "DaemonData":
-      return mine ? [state, [{ _tag: "ToClient", data: event.chunk }]] : [state, NONE]
+      if (mine) out.push({ _tag: "ToClient", data: event.chunk })
+      return state
     case "ClientEnd":
-      return [state, [{ _tag: "EndDaemon", id: state.daemon }]]
+      out.push({ _tag: "EndDaemon", id: state.daemon })
+      return state
     case "DaemonClose":
-      return mine ? [CLOSED, [{ _tag: "EndClient", page: undefined }]] : [state, NONE]
+      if (!mine) return state
+      out.push({ _tag: "EndClient", page: undefined })
+      return CLOSED
     case "ClientClose":
-      return [CLOSED, [{ _tag: "DestroyClient" }, { _tag: "DropDaemon", id: state.daemon }]]
+      out.push({ _tag: "DestroyClient" }, { _tag: "DropDaemon", id: state.daemon })
+      return CLOSED
     case "ClientFull":
-      return [{ ...state, clientFull: true }, [{ _tag: "PauseDaemon" }]]
+      out.push({ _tag: "PauseDaemon" })
+      return { ...state, clientFull: true }
     case "ClientDrain":
-      return state.clientFull ? [{ ...state, clientFull: false }, [{ _tag: "ResumeDaemon" }]] : [state, NONE]
+      if (!state.clientFull) return state
+      out.push({ _tag: "ResumeDaemon" })
+      return { ...state, clientFull: false }
     case "DaemonFull":
-      return mine && !state.clientPaused
-        ? [{ ...state, daemonFull: true, clientPaused: true }, [{ _tag: "PauseClient" }]]
-        : [state, NONE]
+      if (!mine || state.clientPaused) return state
+      out.push({ _tag: "PauseClient" })
+      return { ...state, daemonFull: true, clientPaused: true }
     case "DaemonDrain":
-      return mine && state.clientPaused
-        ? [{ ...state, daemonFull: false, clientPaused: false }, [{ _tag: "ResumeClient" }]]
-        : [state, NONE]
+      if (!mine || !state.clientPaused) return state
+      out.push({ _tag: "ResumeClient" })
+      return { ...state, daemonFull: false, clientPaused: false }
     default:
-      return [state, NONE]
+      return state
   }
 }
-
-/** What the client still does once nothing is relayed: its socket goes. */
-const closed = (state: Closed, event: RelayEvent): readonly [RelayState, ReadonlyArray<RelayAction>] =>
-  event._tag === "ClientEnd" || event._tag === "ClientClose" ? [state, DESTROY] : [state, NONE]
