@@ -10,6 +10,8 @@ export interface BodyFraming {
    */
   feed(buf: Buffer, offset: number): number
   readonly done: boolean
+  /** A copy at the same point, which `feed` moves on without moving this one. */
+  clone(): BodyFraming
 }
 
 /** A body of `length` bytes (Content-Length). */
@@ -20,6 +22,9 @@ export class LengthBody implements BodyFraming {
   }
   get done() {
     return this.left === 0
+  }
+  clone(): LengthBody {
+    return new LengthBody(this.left)
   }
   feed(buf: Buffer, offset: number): number {
     const n = Math.min(this.left, buf.length - offset)
@@ -59,6 +64,13 @@ export class ChunkedBody implements BodyFraming {
   private digits = 0
   get done() {
     return this.state === "done"
+  }
+  clone(): ChunkedBody {
+    const copy = new ChunkedBody()
+    copy.state = this.state
+    copy.left = this.left
+    copy.digits = this.digits
+    return copy
   }
   feed(buf: Buffer, offset: number): number {
     let i = offset
@@ -125,4 +137,4 @@ export class ChunkedBody implements BodyFraming {
 }
 
 /** A body that is already complete (none, or Content-Length: 0). */
-export const NO_BODY: BodyFraming = { feed: () => 0, done: true }
+export const NO_BODY: BodyFraming = { feed: () => 0, done: true, clone: () => NO_BODY }
