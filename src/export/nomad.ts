@@ -19,6 +19,10 @@ import { warnRestartKeys } from "./restart.js"
 // its group (the dependency itself for `completed`, a wait on its service otherwise). A cron
 // daemon is a periodic batch job of its own (a job has one type).
 
+/** What the jobs need of the clients, said in each job's Meta and as a warning. */
+const RAW_EXEC =
+  'raw_exec, which is off by default: enable it on the clients (plugin "raw_exec" { config { enabled = true } })'
+
 /** A task that runs before the group's main task, to its end. */
 const prestart = (task: Obj): Obj => ({ ...task, Lifecycle: { Hook: "prestart", Sidecar: false } })
 
@@ -125,7 +129,7 @@ const periodicJob = (ctx: Context, d: ResolvedDaemon): Obj => {
       Name: name,
       Type: "batch",
       Datacenters: ["*"],
-      Meta: { "supervisor.daemon": id, "supervisor.source": d.source },
+      Meta: { "supervisor.daemon": id, "supervisor.source": d.source, "supervisor.driver": RAW_EXEC },
       Periodic: {
         Enabled: true,
         SpecType: "cron",
@@ -209,15 +213,13 @@ export const exportNomad = (config: ResolvedConfig): ExportResult => {
         Name: name,
         Type: "service",
         Datacenters: ["*"],
-        Meta: { "supervisor.project": namespace },
+        Meta: { "supervisor.project": namespace, "supervisor.driver": RAW_EXEC },
         TaskGroups: groups,
       },
     }
     files.push({ path: `${name}.nomad.json`, content: `${JSON.stringify(job, null, 2)}\n` })
   }
   if (files.length > 0)
-    w.general(
-      'nomad: the tasks use the raw_exec driver, which is off by default: enable it on the clients (plugin "raw_exec" { config { enabled = true } }); waits for dependencies need bash there',
-    )
+    w.general(`nomad: the tasks use the driver ${RAW_EXEC}; waits for dependencies need bash there`)
   return { files: files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), warnings: w.list }
 }

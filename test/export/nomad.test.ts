@@ -19,6 +19,8 @@ describe("export nomad (JSON job specification)", () => {
     const groups = nomadGroups(files)
     const shop = JSON.parse(fileNamed(files, "shop.nomad.json")).Job
     expect(shop).toMatchObject({ ID: "shop", Type: "service", Meta: { "supervisor.project": "shop" } })
+    // the job itself says what the clients need
+    expect(shop.Meta["supervisor.driver"]).toContain('plugin "raw_exec" { config { enabled = true } }')
     // migrate is awaited to complete and nothing else: a prestart task of api's group, no group of its own
     expect([...groups.keys()].sort()).toEqual(["shop--api", "shop--db", "shop--report"])
     const api = groups.get("shop--api")!.group
