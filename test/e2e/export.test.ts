@@ -1,5 +1,10 @@
+/**
+ * `supervisor export` through the built CLI: each target to stdout, --out, --json through its
+ * Schema, --image, and --check running the target's own validator (systemd-analyze, Debian's
+ * docker-compose), a refusal exiting 1 with its words, a missing validator one line and exit 0.
+ */
 import { spawnSync } from "node:child_process"
-import { readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { Schema } from "effect"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
@@ -29,6 +34,10 @@ beforeEach(() => {
 })
 afterEach(() => sb.cleanup())
 const cli = (...args: Array<string>) => runCli(args, { cwd: project, env: sb.env })
+/** `cli` with another environment. */
+const cliWith = (env: Record<string, string>, ...args: Array<string>) => runCli(args, { cwd: project, env })
+/** The sandbox's environment with `dir` first on PATH. */
+const pathFirst = (dir: string) => ({ ...sb.env, PATH: `${dir}:${sb.env.PATH ?? process.env.PATH}` })
 
 describe("supervisor export (e2e)", () => {
   it("compose to stdout: one document that validates against the compose spec; warnings on stderr", () => {
@@ -170,5 +179,63 @@ describe("supervisor export (e2e)", () => {
     expect(broken.status).toBe(1)
     expect(broken.stderr).toContain("retyr")
     expect(broken.stdout).toBe("")
+  })
+})
+
+describe("supervisor export --check (e2e)", () => {
+  it("systemd: systemd-analyze verify passes the units written under --out, and says so", () => {
+    const out = join(sb.root, "units")
+    const r = cli("export", "systemd", "--out", out, "--check")
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stderr).toContain("✓ checked with systemd-analyze verify: no problem")
+    const json = decodeOutput(
+      JSON.parse(cli("export", "systemd", "--out", out, "--force", "--check", "--json").stdout),
+    )
+    expect(json.check).toEqual({ _tag: "Checked", validator: "systemd-analyze verify", ok: true, output: "" })
+  })
+
+  it("compose: a compose validator from Debian accepts the file; stdout is still the file", () => {
+    const r = cli("export", "compose", "--check")
+    expect(r.status, r.stderr).toBe(0)
+    expect(validateCompose(parse(r.stdout))).toBe(true)
+    expect(r.stderr).toMatch(
+      /✓ checked with (docker compose|podman-compose|docker-compose) config: no problem/,
+    )
+  })
+
+  it("a validator that refuses the files: its words on stderr, exit 1", () => {
+    const bin = join(sb.root, "bin")
+    mkdirSync(bin)
+    writeFileSync(
+      join(bin, "systemd-analyze"),
+      '#!/bin/sh\n[ "$1" = --version ] && exit 0\necho "shop--api.service: bad setting" >&2\nexit 1\n',
+      { mode: 0o755 },
+    )
+    const r = cliWith(pathFirst(bin), "export", "systemd", "--check")
+    expect(r.status).toBe(1)
+    expect(r.stderr).toContain(
+      "error: systemd-analyze verify refused the export:\nshop--api.service: bad setting",
+    )
+    const json = cliWith(pathFirst(bin), "export", "systemd", "--check", "--json")
+    expect(json.status).toBe(1)
+    expect(decodeOutput(JSON.parse(json.stdout)).check).toEqual({
+      _tag: "Checked",
+      validator: "systemd-analyze verify",
+      ok: false,
+      output: "shop--api.service: bad setting",
+    })
+  })
+
+  it("no validator installed: one line naming how to install one, exit 0", () => {
+    const empty = join(sb.root, "empty")
+    mkdirSync(empty)
+    const env = { ...sb.env, PATH: empty }
+    const r = cliWith(env, "export", "nomad", "--check")
+    expect(r.status, r.stderr).toBe(0)
+    expect(r.stderr).toContain(
+      "note: not checked: install Nomad to check the jobs (https://developer.hashicorp.com/nomad/install)",
+    )
+    const json = decodeOutput(JSON.parse(cliWith(env, "export", "kubernetes", "--check", "--json").stdout))
+    expect(json.check).toMatchObject({ _tag: "NoValidator", install: expect.stringContaining("kubeconform") })
   })
 })
