@@ -31,7 +31,19 @@ const target = (deps: InputDeps, c: Input | Resize) =>
           },
           "configured",
         )).ids[0] ?? c.id)
-    const r = Option.isSome(known) ? known.value : yield* deps.sup.get(id)
+    // a configured daemon the supervisor has not run yet is not running, not unknown
+    const r = Option.isSome(known)
+      ? known.value
+      : yield* deps.sup.get(id).pipe(
+          Effect.catchTag("DaemonNotFound", () =>
+            Effect.fail(
+              new InputRefused({
+                id,
+                message: `daemon ${id} is not running (it has not been started); start it with: supervisor start ${id}`,
+              }),
+            ),
+          ),
+        )
     const mode = r.def.config.pty ? "terminal" : r.def.config.stdin === "pipe" ? "pipe" : undefined
     if (mode === undefined)
       return yield* new InputRefused({

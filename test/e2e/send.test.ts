@@ -37,6 +37,10 @@ ready_delay = 0.2
 [daemons.deaf]
 run = "exec sleep 300"
 ready_delay = 0.1
+
+[daemons.idle]
+run = "exec cat"
+pty = true
 `,
   )
   expect((await cli("start", "repl", "reader", "deaf")).status).toBe(0)
@@ -84,6 +88,15 @@ describe("supervisor send", () => {
       expect((await cli("stop", "deaf")).status).toBe(0)
       const stopped = await cli("send", "deaf", "x")
       expect(stopped.status).toBe(1)
+      // configured, never started: not running (not unknown), with the command that starts it
+      const idle = await cli("send", "idle", "x")
+      expect(idle.status).toBe(1)
+      expect(idle.stderr).toContain(
+        "daemon app/idle is not running (it has not been started); start it with: supervisor start app/idle",
+      )
+      const unknown = await cli("send", "nosuch", "x")
+      expect(unknown.status).toBe(1)
+      expect(unknown.stderr).not.toContain("not running")
     },
     T,
   )
