@@ -1,10 +1,8 @@
+import { formatTimestamp } from "../domain/timestampFormat.js"
 import { dim } from "../terminal/style.js"
 
-const pad = (n: number) => String(n).padStart(2, "0")
-
 /** `HH:MM:SS` of now, local time. */
-export const clockTime = (now = new Date()): string =>
-  `${pad(now.getHours())}:${pad(now.getMinutes())}:${pad(now.getSeconds())}`
+export const clockTime = (now = new Date()): string => formatTimestamp("%T", now.getTime())
 
 /**
  * `settings.general.startup_log_timestamps`: with it, a line a start prints about a daemon gets

@@ -1,5 +1,5 @@
 // What `supervisor tui --namespace NS... --project DIR` scopes the dashboard to: namespaces, as
-// `list --namespace` keeps them (src/control/selection.ts, inNamespaces), a project's being those
+// `list --namespace` keeps them (src/domain/DaemonId.ts, inNamespaces), a project's being those
 // `clean` means by "this project" (projectNamespaces), read from the configuration of DIR.
 import * as fs from "node:fs"
 import * as nodePath from "node:path"

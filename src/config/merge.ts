@@ -168,7 +168,7 @@ export const mergeFiles = (
   files: ReadonlyArray<NamespacedFile>,
   home: string,
   /** `settings.supervisor.port_bump_attempts`: the attempts of `auto_bump_port` alone. */
-  bumpAttempts = 10,
+  bumpAttempts: number,
 ): {
   readonly result: Omit<ResolvedConfig, "cwd" | "namespace" | "files" | "settings">
   readonly problems: Array<ConfigProblem>

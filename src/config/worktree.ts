@@ -5,6 +5,7 @@
 import * as nodePath from "node:path"
 import { FileSystem } from "@effect/platform"
 import { Effect } from "effect"
+import { worktreeLabel } from "../domain/Worktree.js"
 
 /** A second checkout of a repository: where it is, its name, and where the main checkout is. */
 export interface Checkout {
@@ -146,9 +147,8 @@ export const projectDirName = (checkout: Checkout | undefined, dir: string): str
 /**
  * The directory of `mainDir` (a project directory of a main git checkout) in the linked worktree
  * whose label is `label`, read from `.git/worktrees/*\/gitdir`; undefined when there is none.
- * `labelOf` turns a worktree's name into its label.
  */
-export const gitWorktreeDir = (mainDir: string, label: string, labelOf: (name: string) => string) =>
+export const gitWorktreeDir = (mainDir: string, label: string) =>
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     for (const root of ancestors(mainDir)) {
@@ -157,7 +157,7 @@ export const gitWorktreeDir = (mainDir: string, label: string, labelOf: (name: s
       if (type !== "Directory") return undefined
       const admin = nodePath.join(root, ".git", "worktrees")
       const names = yield* fs.readDirectory(admin).pipe(Effect.orElseSucceed((): Array<string> => []))
-      const name = names.find((n) => labelOf(n) === label)
+      const name = names.find((n) => worktreeLabel(n) === label)
       if (name === undefined) return undefined
       const gitdir = (yield* readText(fs, nodePath.join(admin, name, "gitdir")))?.trim()
       if (gitdir === undefined || gitdir === "") return undefined

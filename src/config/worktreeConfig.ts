@@ -11,13 +11,13 @@ import type { ParsedFile } from "./parseFile.js"
 import { type Checkout, checkoutsOf, mainDirOf, projectDirName } from "./worktree.js"
 
 /** A project directory's worktree, and the directory name its namespace starts from. */
-export interface ProjectWorktree {
+interface ProjectWorktree {
   readonly worktree: Worktree
   readonly dirName: string
 }
 
 /** How many offsets past a worktree's own a daemon without `port.bump` may still try. */
-export const WORKTREE_BUMP = 10
+const WORKTREE_BUMP = 10
 
 /** `worktree = ...` by project directory: a `.local` file's value over its sibling's. */
 const declaredWorktrees = (parsed: ReadonlyArray<ParsedFile>): Map<string, string | false> => {
@@ -65,7 +65,7 @@ export const misplacedWorktrees = (parsed: ReadonlyArray<ParsedFile>): Array<Con
     })
 
 /** `SUPERVISOR_WORKTREE=false` (or `0`): every checkout is a main one, whatever its files say. */
-export const worktreesOff = (env: Readonly<Record<string, string | undefined>>): boolean =>
+const worktreesOff = (env: Readonly<Record<string, string | undefined>>): boolean =>
   env.SUPERVISOR_WORKTREE === "false" || env.SUPERVISOR_WORKTREE === "0"
 
 /**

@@ -34,12 +34,6 @@ export const projectNamespaces = (config: ResolvedConfig): Array<string> => [
   ]),
 ]
 
-/** Whether a daemon is in one of `namespaces` (every daemon when none is given): `list --namespace`, `tui`'s scope. */
-export const inNamespaces =
-  (namespaces: ReadonlyArray<string>) =>
-  (id: { readonly namespace: string }): boolean =>
-    namespaces.length === 0 || namespaces.includes(id.namespace)
-
 /**
  * The daemons a slug of the user config (`[slugs]`) names: the slug's daemon name, configured in
  * the slug's project directory; undefined when `input` is no slug.

@@ -103,3 +103,9 @@ export const qualifiedId = (input: string): Either.Either<string, BadDaemonId> =
       ),
     onRight: (id) => Either.right(id.qualified),
   })
+
+/** Whether a daemon is in one of `namespaces` (every daemon when none is given): `list --namespace`, `tui`'s scope. */
+export const inNamespaces =
+  (namespaces: ReadonlyArray<string>) =>
+  (id: { readonly namespace: string }): boolean =>
+    namespaces.length === 0 || namespaces.includes(id.namespace)

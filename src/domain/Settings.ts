@@ -18,10 +18,17 @@ const UserName = Schema.transform(Schema.Union(Schema.String, Schema.NonNegative
   encode: (s) => s,
 })
 /** A level of the supervisor's own log, as pitchfork's (and SUPERVISOR_LOG's) names. */
-export const LogLevelName = Schema.Literal("off", "error", "warn", "info", "debug", "trace").annotations({
+export const SupervisorLogLevel = Schema.Literal(
+  "off",
+  "error",
+  "warn",
+  "info",
+  "debug",
+  "trace",
+).annotations({
   message: () => ({ message: "expected one of: off, error, warn, info, debug, trace", override: true }),
 })
-export type LogLevelName = typeof LogLevelName.Type
+export type SupervisorLogLevel = typeof SupervisorLogLevel.Type
 
 const Attempts = (max: number) =>
   Schema.Int.pipe(Schema.between(1, max)).annotations({
@@ -68,12 +75,12 @@ export const GeneralSettings = Schema.Struct({
     "Comma-separated patterns of environment variable names (`*` any text, case-insensitive) whose values `config show`, the API and MCP show as ***",
   ),
   log_level: setting(
-    LogLevelName,
+    SupervisorLogLevel,
     "info",
     "Level of the supervisor's own log on a terminal or a pipe (`supervisor run` in the foreground): off, error, warn, info, debug, trace",
   ),
   log_file_level: maybe(
-    LogLevelName,
+    SupervisorLogLevel,
     "Level of the supervisor's own log when it goes to supervisor.log (a supervisor started in the background); default: log_level",
   ),
   startup_log_timestamps: setting(

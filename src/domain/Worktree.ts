@@ -55,9 +55,9 @@ export const worktreeLabel = (name: string): string => {
 export const worktreeNamespace = (project: string, label: string): string => `${project}.${label}`
 
 /** Offsets are multiples of this: a daemon's ports keep their spacing and their last digits. */
-export const OFFSET_STEP = 100
+const OFFSET_STEP = 100
 /** How many different offsets there are (100 to 5000). */
-export const OFFSET_SLOTS = 50
+const OFFSET_SLOTS = 50
 
 /** FNV-1a, 32 bits: a stable hash of the label, the same on every machine and run. */
 const fnv1a = (s: string): number => {

@@ -48,7 +48,7 @@ export const namesDaemon = (slug: ResolvedSlug, entry: Sourced): boolean =>
  * Whether `entry` is the daemon `slug` names in one of the project's worktrees: the same daemon
  * name, in a worktree of the slug's directory (docs/worktrees.md).
  */
-export const namesWorktreeDaemon = (slug: ResolvedSlug, entry: Sourced): boolean =>
+const namesWorktreeDaemon = (slug: ResolvedSlug, entry: Sourced): boolean =>
   entry.worktree?.main != null &&
   entry.id.name === slug.daemon &&
   entry.worktree.main === nodePath.resolve(slug.dir)

@@ -1,14 +1,13 @@
 import { spawn } from "node:child_process"
 import { Effect } from "effect"
+import type { ExportCheck } from "../domain/ExportOutput.js"
 import type { ExportTarget } from "./model.js"
 
 // `supervisor export TARGET --check` (docs/export.md#check): the target's own validator, the first
 // of its list that is installed (and, for kubectl, has a cluster to ask), run on the written files.
 
-/** What a validator said: which one ran, or none and how to install one. */
-export type CheckResult =
-  | { readonly _tag: "Checked"; readonly validator: string; readonly ok: boolean; readonly output: string }
-  | { readonly _tag: "NoValidator"; readonly install: string }
+/** What a validator said: which one ran, or none and how to install one (the `check` of `--json`). */
+export type CheckResult = typeof ExportCheck.Type
 
 interface Validator {
   /** As it is named in the output: the command line without the files. */

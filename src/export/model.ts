@@ -60,13 +60,16 @@ export const daemonsOf = (config: ResolvedConfig, warnings: Warnings): ReadonlyA
   return [...byName.values()]
 }
 
-/** `app--api` in lower case with only [a-z0-9-]: a name every target accepts (DNS-1123 label). */
-export const exportName = (d: ResolvedDaemon): string =>
-  d.id.safe_path
+/** `text` in lower case with only [a-z0-9-], at most 63: a name every target accepts (DNS-1123 label). */
+export const dnsLabel = (text: string): string =>
+  text
     .toLowerCase()
     .replace(/[^a-z0-9-]+/g, "-")
     .replace(/^-+|-+$/g, "")
     .slice(0, 63)
+
+/** `app--api`: a daemon's name in every target. */
+export const exportName = (d: ResolvedDaemon): string => dnsLabel(d.id.safe_path)
 
 /**
  * Renders the templates known without a supervisor: `{{ daemons.<name>.port }}` and

@@ -3,6 +3,7 @@ import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js
 import { toSevenFields } from "./cron.js"
 import {
   daemonsOf,
+  dnsLabel,
   type ExportFile,
   type ExportResult,
   exportName,
@@ -149,12 +150,7 @@ const periodicJob = (ctx: Context, d: ResolvedDaemon): Obj => {
 }
 
 /** The job's name for a namespace: a DNS label, as the daemons' exported names are. */
-const jobName = (namespace: string): string =>
-  namespace
-    .toLowerCase()
-    .replace(/[^a-z0-9-]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 63) || "supervisor"
+const jobName = (namespace: string): string => dnsLabel(namespace) || "supervisor"
 
 /** `supervisor export nomad`: a service job per project, a periodic job per cron daemon. */
 export const exportNomad = (config: ResolvedConfig): ExportResult => {

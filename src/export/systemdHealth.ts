@@ -1,4 +1,5 @@
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
+import { posixQuote } from "../shell/quote.js"
 import { type ExportedHealth, exportedHealth, type HealthTarget } from "./health.js"
 import { exportName, type Warnings } from "./model.js"
 import { plain, shell } from "./systemdText.js"
@@ -12,11 +13,11 @@ import { plain, shell } from "./systemdText.js"
 const probe = (target: HealthTarget, timeout: number): string => {
   switch (target._tag) {
     case "http":
-      return `curl -fsS -o /dev/null -m ${timeout} '${target.url.href.replace(/'/g, "'\\''")}'`
+      return `curl -fsS -o /dev/null -m ${timeout} ${posixQuote(target.url.href)}`
     case "port":
       return `timeout ${timeout} bash -c 'exec 3<>/dev/tcp/127.0.0.1/${target.port}'`
     case "cmd":
-      return `timeout ${timeout} sh -c '${target.run.replace(/'/g, "'\\''")}'`
+      return `timeout ${timeout} sh -c ${posixQuote(target.run)}`
   }
 }
 

@@ -1,7 +1,7 @@
 import { FiberRef, LogLevel } from "effect"
-import type { LogLevelName, Settings } from "../domain/Settings.js"
+import type { Settings, SupervisorLogLevel } from "../domain/Settings.js"
 
-const LEVELS: Readonly<Record<LogLevelName, LogLevel.LogLevel>> = {
+const LEVELS: Readonly<Record<SupervisorLogLevel, LogLevel.LogLevel>> = {
   off: LogLevel.None,
   error: LogLevel.Error,
   warn: LogLevel.Warning,

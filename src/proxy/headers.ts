@@ -56,33 +56,31 @@ export const hopsOf = (headers: IncomingHttpHeaders): number => {
   return Number.isFinite(n) && n > 0 ? n : 0
 }
 
+/** The labels of a host before `.<tld>` (`api.shop.localhost:7443` → `api`, `shop`); undefined outside the TLD. */
+const hostLabels = (host: string, tld: string): ReadonlyArray<string> | undefined => {
+  const name = host.toLowerCase().replace(/:\d*$/, "").replace(/\.$/, "")
+  const suffix = `.${tld.toLowerCase()}`
+  if (name.startsWith("[") || !name.endsWith(suffix)) return undefined // an IPv6 literal, or another domain
+  return name.slice(0, -suffix.length).split(".")
+}
+
+/** The label `from` the end of a host's labels before the TLD (1: the last), if not empty. */
+const labelOf = (host: string, tld: string, from: number): string | undefined => {
+  const label = hostLabels(host, tld)?.at(-from)
+  return label === undefined || label === "" ? undefined : label
+}
+
 /**
  * The slug a host names: the label right before `.<tld>` (`shop.localhost:7443` and
  * `api.shop.localhost` are both `shop`); undefined for a host outside the TLD.
  */
-export const slugOfHost = (host: string, tld: string): string | undefined => {
-  let name = host.toLowerCase()
-  if (name.startsWith("[")) return undefined // an IPv6 literal
-  name = name.replace(/:\d*$/, "").replace(/\.$/, "")
-  const suffix = `.${tld}`
-  if (!name.endsWith(suffix)) return undefined
-  const labels = name.slice(0, -suffix.length).split(".")
-  const slug = labels[labels.length - 1]
-  return slug === undefined || slug === "" ? undefined : slug
-}
+export const slugOfHost = (host: string, tld: string): string | undefined => labelOf(host, tld, 1)
 
 /**
  * The label right before the slug (`feature-x.shop.localhost` → `feature-x`): the worktree a
  * request may be for (docs/worktrees.md); undefined for a host of one label before the TLD.
  */
-export const worktreeOfHost = (host: string, tld: string): string | undefined => {
-  const name = host.toLowerCase().replace(/:\d*$/, "").replace(/\.$/, "")
-  const suffix = `.${tld.toLowerCase()}`
-  if (name.startsWith("[") || !name.endsWith(suffix)) return undefined
-  const labels = name.slice(0, -suffix.length).split(".")
-  const label = labels[labels.length - 2]
-  return label === undefined || label === "" ? undefined : label
-}
+export const worktreeOfHost = (host: string, tld: string): string | undefined => labelOf(host, tld, 2)
 
 export interface ForwardContext {
   /** The client's address (the socket's remote address). */

@@ -31,13 +31,13 @@ export interface ProxyServing {
 }
 
 /**
- * The reverse proxy with these options, until the scope closes (docs/proxy.md); undefined when it
- * is off. A port in use or a server that cannot be made is said in the supervisor's log and by
- * `supervisor supervisor status`; the supervisor runs on.
+ * The reverse proxy with these options (host/proxyListener.ts serves it while it is enabled),
+ * until the scope closes (docs/proxy.md). A port in use or a server that cannot be made is said
+ * in the supervisor's log and by `supervisor supervisor status`, and gives undefined; the
+ * supervisor runs on.
  */
 export const serveProxy = (options: ProxyOptions) =>
   Effect.gen(function* () {
-    if (!options.enable) return undefined
     const host = yield* HostInfo
     const lookup = yield* makeResolver(options)
     const runtime = yield* Effect.runtime<never>()

@@ -7,7 +7,7 @@ import { Control } from "../control/Control.js"
 import { startOne } from "../control/startOne.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import type { Slugs } from "../domain/slugs.js"
-import { worktreeHostLabel, worktreeLabel } from "../domain/Worktree.js"
+import { worktreeHostLabel } from "../domain/Worktree.js"
 import { ProcessSampler } from "../process/ProcessSampler.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
 import { GLOBAL_DIR, type RegistrySnapshot } from "../registry/snapshot.js"
@@ -87,7 +87,6 @@ export const makeResolver = (options: ProxyOptions) =>
           if (next === slugs) return
           slugs = next
           ids.clear()
-          forget()
         }),
       ),
     )
@@ -150,7 +149,7 @@ export const makeResolver = (options: ProxyOptions) =>
           })
         let id = yield* inKnown()
         if (id === undefined) {
-          const found = yield* gitWorktreeDir(main, worktree, worktreeLabel).pipe(
+          const found = yield* gitWorktreeDir(main, worktree).pipe(
             Effect.provideService(FileSystem.FileSystem, fs),
           )
           if (found === undefined) return undefined

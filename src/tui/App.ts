@@ -129,10 +129,11 @@ const useLog = (runtime: TuiRuntime, id: string | undefined, open: boolean) => {
   return lines
 }
 
-/** The dashboard: title, table, log pane, status line, help line. */
 /** `app/web`, or `2 daemons (app/db, app/web)`: what an action is about. */
 const named = (ids: ReadonlyArray<string>) =>
   ids.length === 1 ? ids[0]! : `${ids.length} daemons (${ids.join(", ")})`
+
+/** The dashboard: title, table, log pane, status line, help line. */
 
 export const App = ({ runtime, intervalMs, scope, ui: startUi, status: startStatus, onAttach }: AppProps) => {
   const app = useApp()

@@ -1,6 +1,6 @@
 import { formatCpu, formatMemory, formatUptime } from "../cli/table.js"
-import { inNamespaces } from "../control/selection.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
+import { inNamespaces } from "../domain/DaemonId.js"
 import { isActiveStatus, type StatusType } from "../domain/DaemonStatus.js"
 import { fuzzyFilter } from "./fuzzy.js"
 

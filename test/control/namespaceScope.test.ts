@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { emptyConfig } from "../../src/cli/session.js"
-import { inNamespaces, projectNamespaces } from "../../src/control/selection.js"
+import { projectNamespaces } from "../../src/control/selection.js"
+import { inNamespaces } from "../../src/domain/DaemonId.js"
 import type { ResolvedConfig } from "../../src/domain/ResolvedConfig.js"
 
 describe("inNamespaces", () => {

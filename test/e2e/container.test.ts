@@ -6,7 +6,7 @@
  * exit status 1, and every daemon's output is on its stdout with its name.
  */
 import { spawnSync } from "node:child_process"
-import { readdirSync, readFileSync } from "node:fs"
+import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest"
 import { statOf } from "../process/helpers.js"
@@ -89,6 +89,8 @@ describe("supervisor supervisor run as PID 1 (container mode)", () => {
     async () => {
       const order = join(sb.root, "order")
       const orphanFile = join(sb.root, "orphan.pid")
+      // the orphan lives until the test has seen it re-parented, then exits
+      const release = join(sb.root, "orphan.release")
       const app = sb.project(
         "app",
         `
@@ -98,7 +100,7 @@ ready_output = "db up"
 boot_start = true
 
 [daemons.web]
-run = """${daemon("web", `(sleep 3 & echo $! > ${orphanFile})\n`).replace("ORDER", order)}"""
+run = """${daemon("web", `(sh -c 'while [ ! -e ${release} ]; do sleep 0.1; done' & echo $! > ${orphanFile})\n`).replace("ORDER", order)}"""
 ready_output = "web up"
 depends = ["db"]
 boot_start = true
@@ -143,8 +145,9 @@ boot_start = true
         cmdlineOf(pid).join(" ").startsWith("supervisor-pty app/tty"),
       )
       expect(holder, "the pseudo-terminal's holder").toBeDefined()
-      expect(statOf(holder!)?.ppid).toBe(helper)
+      await waitFor("the holder re-parented to the spawn helper", () => statOf(holder!)?.ppid === helper)
       // the orphan exits: reaped, not left a zombie of PID 1
+      writeFileSync(release, "")
       await waitFor("the orphan reaped", () => statOf(orphan) === undefined, { timeout: 15_000 })
       await waitFor("no zombie in the namespace", () => zombiesIn(supervisor).length === 0)
 

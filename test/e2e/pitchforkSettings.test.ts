@@ -287,10 +287,19 @@ describe("general.log_level and tui.refresh_rate (e2e)", () => {
       const foreground = async (env: Record<string, string>) => {
         const run = spawnCli(["supervisor", "run"], { cwd: dir, env: { ...sb.env, ...env } })
         await waitFor("the supervisor to listen", () => run.stderr().includes("listening on"))
-        await waitFor(
-          "the daemon adopted",
-          async () => (await daemonEntry(sb.stateDir, "app/web"))?.pid === pid,
-        )
+        // asked of the new supervisor (the state file still holds the pid its predecessor wrote)
+        await waitFor("the daemon adopted", async () => {
+          const listed = await sb.cliAsync(["list", "--json"], dir)
+          if (listed.status !== 0) return false
+          const rows = JSON.parse(listed.stdout) as Array<{
+            id: { qualified: string }
+            pid: number | null
+            status: { type: string }
+          }>
+          return rows.some(
+            (r) => r.id.qualified === "app/web" && r.pid === pid && r.status.type === "running",
+          )
+        })
         return `${run.stdout()}${run.stderr()}`
       }
       await crash()

@@ -36,17 +36,18 @@ export const tui = (o: TuiOptions) =>
     // the same connection as every command: the project here (and --project's) becomes known,
     // so that its configured daemons are listed before they ran; auto-start applies. Without
     // --interval, `settings.tui.refresh_rate` of the configuration seen from here
-    let intervalMs = given === undefined ? 5000 : Math.round(given * 1000)
-    yield* withSupervisor(false, (config) =>
+    const intervalMs = yield* withSupervisor(false, (config) =>
       Effect.gen(function* () {
-        if (given === undefined) intervalMs = Duration.toMillis(config.settings.tui.refresh_rate)
         if (Option.isSome(o.project)) {
           const c = yield* SupervisorClient
           yield* c.api.cli.info({ urlParams: { cwd: yield* projectDir(o.project.value) } })
         }
+        return given === undefined
+          ? Duration.toMillis(config.settings.tui.refresh_rate)
+          : Math.round(given * 1000)
       }),
     )
-    if ((yield* FiberRef.get(exitStatus)) !== 0) return
+    if ((yield* FiberRef.get(exitStatus)) !== 0 || typeof intervalMs !== "number") return
     const code = yield* Effect.async<number>((resume) => {
       const child = spawn(
         process.execPath,

@@ -85,6 +85,22 @@ export const makeLifeSteps = (
       ctx.fireHook(life.def, hook, run, { retryCount: life.attempt, ...vars }),
     )
 
+  /**
+   * The daemon failed for good (no retry left, not ready, not spawned): `DaemonFailed` is
+   * published (container mode's exit policy hears it), then `on_fail` fires.
+   */
+  const failedForGood = (life: Life, message: string, exit: ExitStatus | undefined) =>
+    Effect.zipRight(
+      ctx.publish({
+        _tag: "DaemonFailed",
+        id,
+        exit_code: exit?.code ?? null,
+        signal: exit?.signal ?? null,
+        message,
+      }),
+      fire(life, "on_fail", exit === undefined ? {} : { exit }),
+    )
+
   /** Writes a line of the supervisor's own into the daemon's log (`[supervisor] …`). */
   const note = (text: string) => ctx.note(id, text)
 
@@ -144,8 +160,7 @@ export const makeLifeSteps = (
         const message = spawned.left
         yield* ctx.update(id, (r) => ({ ...r, status: { type: "failed", message }, pid: null, handle: null }))
         const next: Life = { ...life, serial, phase: idle, waiters: [] }
-        yield* ctx.publish({ _tag: "DaemonFailed", id, exit_code: null, signal: null, message })
-        yield* fire(next, "on_fail")
+        yield* failedForGood(next, message, undefined)
         yield* tell(life.waiters, startFailed(id, message, undefined, [], 1))
         return next
       }
@@ -219,6 +234,7 @@ export const makeLifeSteps = (
     runEnv,
     interrupted,
     fire,
+    failedForGood,
     stopRun,
     stopActive,
     endLeftovers,

@@ -55,14 +55,7 @@ export const notReady = (s: LifeSteps, life: Life, c: Command<"NotReady">): Effe
     }))
     yield* s.fire(life, "on_exit", { exit: status, reason: "fail" })
     const output = yield* s.ctx.lastLines(s.id, 20)
-    yield* s.ctx.publish({
-      _tag: "DaemonFailed",
-      id: s.id,
-      exit_code: status.code,
-      signal: status.signal,
-      message: c.message,
-    })
-    yield* s.fire(life, "on_fail", { exit: status })
+    yield* s.failedForGood(life, c.message, status)
     yield* tell(life.waiters, startFailed(s.id, c.message, status, output, c.cliStatus))
     return { ...life, phase: idle, waiters: [] }
   })
@@ -124,14 +117,7 @@ export const giveUp = (s: LifeSteps, life: Life, c: Command<"GiveUp">): Effect.E
     const output = yield* s.ctx.lastLines(s.id, 20)
     yield* s.fire(life, "on_exit", { exit, reason: "fail" })
     const why = `${message}${afterRetries(life.attempt)}`
-    yield* s.ctx.publish({
-      _tag: "DaemonFailed",
-      id: s.id,
-      exit_code: exit.code,
-      signal: exit.signal,
-      message: why,
-    })
-    yield* s.fire(life, "on_fail", { exit })
+    yield* s.failedForGood(life, why, exit)
     yield* tell(life.waiters, startFailed(s.id, why, exit, output, 1))
     return { ...life, phase: idle, waiters: [] }
   })
