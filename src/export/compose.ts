@@ -4,7 +4,7 @@ import { awaitsExit, conditionOf } from "../domain/Dependency.js"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
 import { posixQuote } from "../shell/quote.js"
 import { type ExportedHealth, exportedHealth, type HealthTarget } from "./health.js"
-import { addressedByName, loopbackBinds, portOwnersOf } from "./loopback.js"
+import { addressedByOthers, loopbackBinds, portOwnersOf } from "./loopback.js"
 import {
   commandAndEnv,
   DEFAULT_IMAGE,
@@ -123,11 +123,7 @@ export const exportCompose = (config: ResolvedConfig): ExportResult => {
     warnRestartKeys(d, w, "compose", { dependents: true })
     // another daemon's port on the loopback (`localhost:{{ daemons.db.port }}`) is its service by
     // name on the compose network (`shop--db:5432`); its own ports stay as they are
-    const address = (value: string) =>
-      addressedByName(value, (port) => {
-        const owner = owners.get(port)
-        return owner === undefined || owner === d ? undefined : exportName(owner)
-      })
+    const address = addressedByOthers(owners, d, exportName)
     const rendered = commandAndEnv(config, d, w)
     const run = address(rendered.run)
     const env = Object.fromEntries(Object.entries(rendered.env).map(([k, v]) => [k, address(v)]))

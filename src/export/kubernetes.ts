@@ -10,7 +10,7 @@ import { toFiveFields } from "./cron.js"
 import { awaitedToComplete, dependencyWaits, serviceName, WAIT_ACCOUNT, waitAccount } from "./k8sDepends.js"
 import { envObjects, podEnv } from "./k8sEnv.js"
 import { containerProbes, readinessProbes } from "./k8sProbes.js"
-import { addressedByName, loopbackBinds, portOwnersOf } from "./loopback.js"
+import { addressedByOthers, loopbackBinds, portOwnersOf } from "./loopback.js"
 import {
   commandAndEnv,
   DEFAULT_IMAGE,
@@ -57,13 +57,7 @@ interface Context {
 }
 
 /** `localhost:PORT` of another daemon's port as that daemon's Service name. */
-const addressFor =
-  (ctx: Context, d: ResolvedDaemon) =>
-  (value: string): string =>
-    addressedByName(value, (port) => {
-      const owner = ctx.portOwners.get(port)
-      return owner === undefined || owner === d ? undefined : serviceName(owner)
-    })
+const addressFor = (ctx: Context, d: ResolvedDaemon) => addressedByOthers(ctx.portOwners, d, serviceName)
 
 /** The daemon's container, its init containers and the objects that come with it (ConfigMap, Secret). */
 const pod = (ctx: Context, d: ResolvedDaemon, restartPolicy: "Always" | "Never") => {

@@ -61,3 +61,19 @@ export const portOwnersOf = (daemons: ReadonlyArray<ResolvedDaemon>) => {
     for (const port of d.config.port?.expect ?? []) owners.set(port, owners.has(port) ? undefined : d)
   return owners
 }
+
+/**
+ * `addressedByName` for daemon `self`: another daemon's port (`owners`, from `portOwnersOf`) is
+ * that daemon by `nameOf`; its own ports stay as written.
+ */
+export const addressedByOthers =
+  (
+    owners: ReadonlyMap<number, ResolvedDaemon | undefined>,
+    self: ResolvedDaemon,
+    nameOf: (d: ResolvedDaemon) => string,
+  ) =>
+  (value: string): string =>
+    addressedByName(value, (port) => {
+      const owner = owners.get(port)
+      return owner === undefined || owner === self ? undefined : nameOf(owner)
+    })
