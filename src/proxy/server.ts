@@ -1,4 +1,3 @@
-import * as http from "node:http"
 import type { Server } from "node:net"
 import { Console, Deferred, Effect, Exit, Ref, Runtime } from "effect"
 import { HostInfo } from "../domain/HostInfo.js"
@@ -51,18 +50,11 @@ export const serveProxy = (options: ProxyOptions) =>
     }
     const handler = makeProxyHandler(routeOptions)
     const relayOptions = { ...routeOptions, responseTimeout: RESPONSE_TIMEOUT, idleTimeout: IDLE_TIMEOUT }
-    let closeConnections = () => {}
     const made = yield* Effect.try(() => {
-      if (options.https) {
-        const secure = createSecureProxyServer(handler.request, handler.upgrade, host.stateDir, {
-          tld: options.tld,
-        })
-        if (secure.note !== undefined) console.error(`proxy: ${secure.note}`)
-        return secure.server
-      }
-      const plain = createPlainProxyServer(handler, relayOptions)
-      closeConnections = plain.closeConnections
-      return plain.server
+      if (!options.https) return createPlainProxyServer(handler, relayOptions)
+      const secure = createSecureProxyServer(handler, host.stateDir, { tld: options.tld, relay: relayOptions })
+      if (secure.note !== undefined) console.error(`proxy: ${secure.note}`)
+      return secure
     }).pipe(Effect.either)
     const notStarted = (why: string) =>
       Ref.update(host.listeners, (l) => ({
@@ -74,7 +66,7 @@ export const serveProxy = (options: ProxyOptions) =>
       const cause = made.left.error
       return yield* notStarted(cause instanceof Error ? cause.message : String(cause))
     }
-    const server = made.right
+    const { server, closeIdle, closeConnections } = made.right
     const bound = yield* listenOn(server, options.host, options.port).pipe(Effect.either)
     if (bound._tag === "Left") {
       const e = bound.left as NodeJS.ErrnoException
@@ -90,14 +82,13 @@ export const serveProxy = (options: ProxyOptions) =>
     server.once("close", () => Deferred.unsafeDone(closed, Exit.void))
     const stopAccepting = Effect.sync(() => {
       if (server.listening) server.close()
-      if (server instanceof http.Server) server.closeIdleConnections()
+      closeIdle()
     })
     yield* Effect.addFinalizer(() =>
       Effect.zipRight(
         Effect.sync(() => {
           handler.close()
           if (server.listening) server.close()
-          if (server instanceof http.Server) server.closeAllConnections()
           closeConnections()
         }),
         Deferred.await(closed),

@@ -1,9 +1,10 @@
 /**
  * The reverse proxy over HTTPS through a real supervisor started by the built CLI: the local CA
  * is created under `<state dir>/proxy/`, curl verifies each slug's certificate with `--cacert`
- * (no `-k`), one certificate per SNI name, HTTP/2 negotiated, and a WebSocket over TLS.
+ * (no `-k`), one certificate per SNI name, HTTP/2 negotiated, HTTP/1.1 through the relay with a
+ * start on request, and a WebSocket over TLS.
  */
-import { spawnSync } from "node:child_process"
+import { execFile, spawnSync } from "node:child_process"
 import { existsSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import * as tls from "node:tls"
@@ -15,6 +16,7 @@ const T = 40_000
 let sb: DaemonSandbox
 let port = 0
 let ca = ""
+let shop = ""
 
 const curl = (host: string, path = "/") =>
   spawnSync(
@@ -36,7 +38,7 @@ const curl = (host: string, path = "/") =>
 beforeAll(async () => {
   sb = makeDaemonSandbox()
   port = await freePort()
-  const shop = sb.project(
+  shop = sb.project(
     "shop",
     ["[daemons.web]", 'run = "exec node server.cjs"', 'ready_output = "listening"', ""].join("\n"),
   )
@@ -73,6 +75,50 @@ describe("proxy over HTTPS (e2e)", () => {
         expect(seen.url).toBe("/hello")
         expect(seen.headers["x-forwarded-proto"]).toBe("https")
         expect(seen.headers["x-forwarded-host"]).toBe(`${host}:${port}`)
+      }
+    },
+    T,
+  )
+
+  it(
+    "HTTP/1.1 over TLS goes through the relay: concurrent requests for a stopped daemon start it once",
+    async () => {
+      const stopped = sb.cli(["stop", "web"], shop)
+      expect(stopped.status, stopped.stderr).toBe(0)
+      const starts = () => readFileSync(join(shop, "starts.log"), "utf8").split("\n").filter((l) => l !== "")
+      const before = starts().length
+      const http11 = () =>
+        new Promise<string>((resolve, reject) =>
+          execFile(
+            "curl",
+            [
+              "-sS",
+              "--http1.1",
+              "--cacert",
+              ca,
+              "--resolve",
+              `shop.localhost:${port}:127.0.0.1`,
+              "-w",
+              "\n%{http_version}",
+              `https://shop.localhost:${port}/one`,
+            ],
+            { timeout: 20_000 },
+            (e, stdout, stderr) => (e === null ? resolve(stdout) : reject(new Error(`${e.message} ${stderr}`))),
+          ),
+        )
+      const replies = await Promise.all([http11(), http11(), http11()])
+      expect(starts()).toHaveLength(before + 1)
+      for (const reply of replies) {
+        const [body, version] = reply.split("\n")
+        expect(version).toBe("1.1")
+        const seen = JSON.parse(body!) as { url: string; headers: Record<string, string> }
+        expect(seen.url).toBe("/one")
+        expect(seen.headers).toMatchObject({
+          host: `shop.localhost:${port}`,
+          "x-forwarded-proto": "https",
+          "x-forwarded-for": "127.0.0.1",
+          "x-supervisor-hops": "1",
+        })
       }
     },
     T,

@@ -3,21 +3,21 @@ import { createServer, type Server, type Socket } from "node:net"
 import type { ProxyHandler } from "../handler.js"
 import { type RelayOptions, relayConnection } from "./relay.js"
 
-export interface PlainProxyServer {
-  readonly server: Server
-  /** Ends every open connection (the listener itself is closed by its owner). */
+/** Connections given to the relay, and Node's HTTP server for those it hands off. */
+export interface RelayAcceptor {
+  /** Relays one accepted connection (plain, or TLS once its handshake chose HTTP/1.1). */
+  readonly accept: (socket: Socket) => void
+  /** Ends the idle connections of Node's server (the relay closes its own after `idleTimeout`). */
+  readonly closeIdle: () => void
+  /** Ends every open connection. */
   readonly closeConnections: () => void
 }
 
 /**
- * The plain-HTTP proxy: each connection goes through the relay (src/proxy/http1/relay.ts), which
- * gives what it does not handle itself (HTTP/1.0, upgrades, odd framing) to a Node HTTP server
- * mounting `handler`.
+ * The relay (src/proxy/http1/relay.ts) with its fallback: a Node HTTP server mounting `handler`,
+ * which gets what the relay does not handle itself (HTTP/1.0, upgrades, odd framing).
  */
-export const createPlainProxyServer = (
-  handler: ProxyHandler,
-  options: Omit<RelayOptions, "handOff">,
-): PlainProxyServer => {
+export const relayAcceptor = (handler: ProxyHandler, options: Omit<RelayOptions, "handOff">): RelayAcceptor => {
   const fallback = http.createServer({ keepAlive: true }, handler.request)
   fallback.on("upgrade", handler.upgrade)
   const relayed = new Set<Socket>()
@@ -25,17 +25,31 @@ export const createPlainProxyServer = (
     relayed.delete(socket)
     fallback.emit("connection", socket)
   }
-  const server = createServer({ allowHalfOpen: true, noDelay: true, keepAlive: true }, (socket) => {
-    relayed.add(socket)
-    socket.once("close", () => relayed.delete(socket))
-    relayConnection(socket, { ...options, handOff })
-  })
   return {
-    server,
+    accept: (socket) => {
+      relayed.add(socket)
+      socket.once("close", () => relayed.delete(socket))
+      relayConnection(socket, { ...options, handOff })
+    },
+    closeIdle: () => fallback.closeIdleConnections(),
     closeConnections: () => {
       for (const socket of relayed) socket.destroy()
       relayed.clear()
       fallback.closeAllConnections()
     },
   }
+}
+
+export interface PlainProxyServer extends Omit<RelayAcceptor, "accept"> {
+  readonly server: Server
+}
+
+/** The plain-HTTP proxy: each connection goes through the relay. */
+export const createPlainProxyServer = (
+  handler: ProxyHandler,
+  options: Omit<RelayOptions, "handOff">,
+): PlainProxyServer => {
+  const { accept, ...close } = relayAcceptor(handler, options)
+  const server = createServer({ allowHalfOpen: true, noDelay: true, keepAlive: true }, accept)
+  return { server, ...close }
 }

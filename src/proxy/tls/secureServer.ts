@@ -1,27 +1,22 @@
-import type * as http from "node:http"
 import * as http2 from "node:http2"
-import type * as net from "node:net"
+import * as tls from "node:tls"
+import type { ProxyHandler } from "../handler.js"
+import { type RelayAcceptor, relayAcceptor } from "../http1/plainServer.js"
+import type { RelayOptions } from "../http1/relay.js"
 import { caNote, type LocalCa, loadOrCreateCa } from "./ca.js"
 import { dropConnectionHeaders, http1Headers } from "./h2Compat.js"
 import { type LeafCache, leafCache } from "./leaf.js"
 import { answerPlainHttp } from "./plainHttpAnswer.js"
 
-/** A request handler served over HTTP/2 (browsers) and HTTP/1.1 (curl, tools) alike. */
-export type ProxyRequestHandler = (
-  req: http.IncomingMessage | http2.Http2ServerRequest,
-  res: http.ServerResponse | http2.Http2ServerResponse,
-) => void
-
-/** An HTTP/1.1 `Upgrade` (WebSocket) handler: browsers open WebSockets on HTTP/1.1 connections. */
-export type ProxyUpgradeHandler = (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => void
-
 export interface SecureProxyOptions {
   /** The names signed: the tld and names under it (default "localhost"). */
   readonly tld?: string
+  /** How HTTP/1.1 over TLS is relayed (the relay's options without its hand-off). */
+  readonly relay: Omit<RelayOptions, "handOff">
 }
 
-export interface SecureProxyServer {
-  readonly server: http2.Http2SecureServer
+export interface SecureProxyServer extends Omit<RelayAcceptor, "accept"> {
+  readonly server: tls.Server
   readonly ca: LocalCa
   readonly leaves: LeafCache
   /** What to say in the daemon log about the CA (created, replaced), if anything. */
@@ -29,47 +24,60 @@ export interface SecureProxyServer {
 }
 
 /**
- * An HTTPS server for the proxy: TLS with a certificate per SNI name from the local CA, ALPN
- * offering h2 then http/1.1. HTTP/2 requests and responses are made to look like HTTP/1.1 ones
- * (src/proxy/tls/h2Compat.ts) so that one handler serves both protocols. Throws a CaError
- * when the CA cannot be created.
+ * The HTTPS proxy: TLS with a certificate per SNI name from the local CA, ALPN offering h2 then
+ * http/1.1 (or http/1.0). A connection that chose HTTP/1.x (or no ALPN) goes through the same relay as plain
+ * HTTP; an HTTP/2 one to Node's HTTP/2 server mounting `handler`, its requests and responses made
+ * to look like HTTP/1.1 ones (src/proxy/tls/h2Compat.ts). Throws a CaError when the CA cannot be
+ * created.
  */
 export const createSecureProxyServer = (
-  handler: ProxyRequestHandler,
-  upgrade: ProxyUpgradeHandler,
+  handler: ProxyHandler,
   stateDir: string,
-  options: SecureProxyOptions = {},
+  options: SecureProxyOptions,
 ): SecureProxyServer => {
   const ca = loadOrCreateCa(stateDir)
   const leaves = leafCache(ca, options.tld ?? "localhost")
-  const server = http2.createSecureServer(
+  const relay = relayAcceptor(handler, options.relay)
+  const h2 = http2.createServer({}, (req, res) => {
+    http1Headers(req)
+    dropConnectionHeaders(res)
+    handler.request(req, res)
+  })
+  const sessions = new Set<http2.ServerHttp2Session>()
+  h2.on("session", (session: http2.ServerHttp2Session) => {
+    sessions.add(session)
+    session.once("close", () => sessions.delete(session))
+  })
+  const server = tls.createServer(
     {
-      allowHTTP1: true,
       // a handshake without SNI (an IP address) gets the tld's certificate
       ...leaves.fallbackPem,
-      ALPNProtocols: ["h2", "http/1.1"],
+      // http/1.0 too: a client offering only that (curl --http1.0) would fail the handshake
+      ALPNProtocols: ["h2", "http/1.1", "http/1.0"],
       SNICallback: (name, cb) =>
         leaves.context(name).then(
           (ctx) => cb(null, ctx),
           (e: unknown) => cb(e instanceof Error ? e : new Error(String(e))),
         ),
     },
-    (req, res) => {
-      if (isHttp2(req, res)) {
-        http1Headers(req)
-        dropConnectionHeaders(res)
-      }
-      handler(req, res)
-    },
+    (socket) => (socket.alpnProtocol === "h2" ? h2.emit("connection", socket) : relay.accept(socket)),
   )
-  // HTTP/1.1 connections of an allowHTTP1 server emit 'upgrade' as an http.Server does
-  server.on("upgrade", upgrade)
   // plain HTTP sent here is told to use https:// rather than getting an empty reply
   answerPlainHttp(server)
-  return { server, ca, leaves, note: caNote(ca) }
+  return {
+    server,
+    ca,
+    leaves,
+    note: caNote(ca),
+    // an HTTP/2 session is asked to finish its streams and go (GOAWAY)
+    closeIdle: () => {
+      relay.closeIdle()
+      for (const session of sessions) session.close()
+    },
+    closeConnections: () => {
+      relay.closeConnections()
+      for (const session of sessions) session.destroy()
+      sessions.clear()
+    },
+  }
 }
-
-const isHttp2 = (
-  req: http.IncomingMessage | http2.Http2ServerRequest,
-  res: http.ServerResponse | http2.Http2ServerResponse,
-): res is http2.Http2ServerResponse => req.httpVersionMajor === 2 && res instanceof http2.Http2ServerResponse

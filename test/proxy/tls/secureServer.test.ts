@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process"
 import * as fs from "node:fs"
+import * as http from "node:http"
+import * as http2 from "node:http2"
 import * as https from "node:https"
 import type { AddressInfo } from "node:net"
 import * as os from "node:os"
@@ -7,15 +9,12 @@ import * as nodePath from "node:path"
 import * as tls from "node:tls"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { caPaths } from "../../../src/proxy/tls/ca.js"
-import {
-  createSecureProxyServer,
-  type ProxyRequestHandler,
-  type ProxyUpgradeHandler,
-  type SecureProxyServer,
-} from "../../../src/proxy/tls/secureServer.js"
+import type { ProxyHandler } from "../../../src/proxy/handler.js"
+import { createSecureProxyServer, type SecureProxyServer } from "../../../src/proxy/tls/secureServer.js"
 
-// A tiny handler standing in for the proxy: says which host and protocol it saw.
-const handler: ProxyRequestHandler = (req, res) => {
+// A tiny handler standing in for the proxy's Node handler (HTTP/2, and what the relay hands
+// off): says which host and protocol it saw.
+const request: ProxyHandler["request"] = (req, res) => {
   if (req.url === "/hop") {
     // what a proxy copying a daemon's HTTP/1.1 response does: connection headers included
     res.setHeader("keep-alive", "timeout=5")
@@ -28,7 +27,7 @@ const handler: ProxyRequestHandler = (req, res) => {
 }
 
 // A WebSocket-style upgrade: answers 101, then echoes every byte back upper-cased.
-const upgrade: ProxyUpgradeHandler = (req, socket, head) => {
+const upgrade: ProxyHandler["upgrade"] = (req, socket, head) => {
   socket.write(
     `HTTP/1.1 101 Switching Protocols\r\nUpgrade: ${req.headers.upgrade}\r\nConnection: Upgrade\r\n\r\n`,
   )
@@ -36,19 +35,37 @@ const upgrade: ProxyUpgradeHandler = (req, socket, head) => {
   socket.on("data", (d: Buffer) => socket.write(d.toString().toUpperCase()))
 }
 
+// The daemon the relay sends HTTP/1.1 requests to: says what it saw, and that it was relayed.
+const daemon = http.createServer((req, res) =>
+  res.end(`host=${req.headers.host} http=${req.httpVersion} relayed proto=${req.headers["x-forwarded-proto"]}`),
+)
+
 let state: string
 let proxy: SecureProxyServer
 let port: number
 
 beforeAll(async () => {
   state = fs.mkdtempSync(nodePath.join(os.tmpdir(), "sv-tls-"))
-  proxy = createSecureProxyServer(handler, upgrade, state)
+  await new Promise<void>((resolve) => daemon.listen(0, "127.0.0.1", resolve))
+  const daemonPort = (daemon.address() as AddressInfo).port
+  proxy = createSecureProxyServer({ request, upgrade, close: () => {} }, state, {
+    relay: {
+      tld: "localhost",
+      proto: "https",
+      resolve: () => ({ _tag: "Target", port: daemonPort }),
+      responseTimeout: 10_000,
+      idleTimeout: 5_000,
+    },
+  })
   await new Promise<void>((resolve) => proxy.server.listen(0, "127.0.0.1", resolve))
   port = (proxy.server.address() as AddressInfo).port
 })
 
 afterAll(async () => {
+  proxy.closeConnections()
   await new Promise<void>((resolve) => proxy.server.close(() => resolve()))
+  daemon.closeAllConnections()
+  await new Promise<void>((resolve) => daemon.close(() => resolve()))
   fs.rmSync(state, { recursive: true, force: true })
 })
 
@@ -81,18 +98,44 @@ describe("the HTTPS proxy server", () => {
     }
   })
 
-  it.runIf(hasCurl)("serves HTTP/1.1 to a client that asks for it", async () => {
-    const r = await curl([
-      "--cacert",
-      caPaths(state).cert,
-      "--http1.1",
-      "--resolve",
-      `c.localhost:${port}:127.0.0.1`,
-      "-w",
-      " %{http_version}",
-      `https://c.localhost:${port}/`,
-    ])
-    expect(r.stdout).toBe(`host=c.localhost:${port} http=1.1 1.1`)
+  it.runIf(hasCurl)("relays HTTP/1.1 over TLS to the daemon, and hands HTTP/1.0 to Node's server", async () => {
+    const over = (version: string) =>
+      curl([
+        "--cacert",
+        caPaths(state).cert,
+        `--http${version}`,
+        "--resolve",
+        `c.localhost:${port}:127.0.0.1`,
+        "-w",
+        " %{http_version}",
+        `https://c.localhost:${port}/`,
+      ])
+    const relayed = await over("1.1")
+    expect(relayed.stderr).toBe("")
+    expect(relayed.stdout).toBe(`host=c.localhost:${port} http=1.1 relayed proto=https 1.1`)
+    const handedOff = await over("1.0")
+    expect(handedOff.stderr).toBe("")
+    // Node's server answers an HTTP/1.0 request with an HTTP/1.1 status line
+    expect(handedOff.stdout).toBe(`host=c.localhost:${port} http=1.0 1.1`)
+  })
+
+  it("asks an open HTTP/2 session to go (GOAWAY) when idle connections are closed", async () => {
+    const ca = fs.readFileSync(caPaths(state).cert)
+    const session = http2.connect(`https://127.0.0.1:${port}`, { ca, servername: "g.localhost" })
+    const body = await new Promise<string>((resolve, reject) => {
+      const stream = session.request({ ":path": "/", ":authority": `g.localhost:${port}` })
+      let got = ""
+      stream.on("data", (d: Buffer) => {
+        got += d.toString()
+      })
+      stream.on("end", () => resolve(got))
+      stream.on("error", reject)
+    })
+    expect(body).toBe(`host=g.localhost:${port} http=2.0`)
+    const goaway = new Promise<void>((resolve) => session.once("goaway", () => resolve()))
+    proxy.closeIdle()
+    await goaway
+    session.destroy()
   })
 
   it.runIf(hasCurl)(
