@@ -1,9 +1,11 @@
-// The reverse proxy's throughput and latency, side by side in one run: the same small-response
-// HTTP server measured directly, through the supervisor's proxy (plain HTTP), through a plain
-// `http-proxy`-based Node proxy (the peer) and, as references of what this machine allows, through
-// nginx (when installed: Debian `nginx`) and a Node TCP pipe that does no HTTP work at all.
+// The reverse proxy's throughput and latency, side by side in one run, over plain HTTP and over
+// HTTPS: the same small-response HTTP server measured directly, through the supervisor's proxy,
+// through a plain `http-proxy`-based Node proxy (the peer) and, as references of what this
+// machine allows, through nginx (when installed: Debian `nginx`; with TLS for the HTTPS section,
+// an RSA 2048 certificate as the supervisor's) and a Node pipe that does no HTTP work at all (a
+// TCP pipe; a TLS server piping the decrypted bytes for HTTPS).
 // Usage: node bench/proxy.mjs [--duration 5] [--rounds 3] [--connections 50] [--tool wrk|autocannon]
-//          [--rate 5000] [--json FILE] [--peer-flags none|supervisor]
+//          [--rate 5000] [--scheme both|http|https] [--json FILE] [--peer-flags none|supervisor]
 // (build first: npm run build)
 //
 // Two phases. Throughput: each target as fast as the load generator can drive it (wrk from Debian
@@ -13,8 +15,10 @@
 // saturated CPU. Everything runs in a temp dir with its own HOME, config dirs and
 // SUPERVISOR_STATE_DIR; the supervisor, its daemon and the other proxies are stopped at the end,
 // also on error or Ctrl-C. Each round measures the targets in a rotated order after a 1 s
-// warm-up each; the tables show the medians over the rounds. Targets: at least 70% of the direct
-// throughput and at most 2 ms of added p99.
+// warm-up each; the tables show the medians over the rounds. The plain-HTTP section runs first,
+// then the supervisor's proxy is switched to HTTPS live (`settings set proxy.https true`).
+// Targets (issue 37): throughput at least 0.9x nginx's and p99 at full load at most nginx's + 1 ms,
+// in both sections.
 import { execFile, spawn, spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
@@ -38,6 +42,9 @@ const rounds = Number(opt("rounds", "3"))
 const connections = Number(opt("connections", "50"))
 const rate = Number(opt("rate", "5000"))
 const jsonOut = opt("json", undefined)
+const scheme = opt("scheme", "both")
+if (!["both", "http", "https"].includes(scheme))
+  throw new Error(`--scheme ${scheme}: use both, http or https`)
 const onPath = (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0
 const tool = opt("tool", onPath("wrk") ? "wrk" : "autocannon")
 // `--peer-flags supervisor`: the peer runs with the supervisor's own Node flags (src/host/nodeFlags.ts)
@@ -91,10 +98,60 @@ const startChild = async (cmd, argv) => {
   return child
 }
 
-/** nginx with one worker and kept-alive upstream connections, as a proxy of C for reference. */
-const startNginx = async (port, targetPort) => {
+/** An RSA 2048 key and self-signed certificate for nginx and the TLS pipe (the proxy's leaves are RSA 2048 too). */
+const makeCert = () => {
+  const dir = join(root, "tls")
+  mkdirSync(dir, { recursive: true })
+  const key = join(dir, "key.pem")
+  const cert = join(dir, "cert.pem")
+  const made = spawnSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-sha256",
+      "-nodes",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+      "-days",
+      "2",
+    ].concat(["-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"]),
+    { stdio: "ignore" },
+  )
+  if (made.status !== 0) throw new Error("openssl could not make a certificate (apt-get install -y openssl)")
+  return { key, cert }
+}
+
+const waitPort = async (port, what) => {
+  for (let i = 0; i < 100; i++) {
+    const up = await new Promise((res) => {
+      const s = net.connect(port, "127.0.0.1", () => {
+        s.destroy()
+        res(true)
+      })
+      s.on("error", () => res(false))
+    })
+    if (up) return
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`${what} did not start`)
+}
+
+/** nginx with one worker and kept-alive upstream connections, plain and with TLS, as a proxy of C for reference. */
+const startNginx = async (port, tlsPort, targetPort, tls) => {
   const dir = join(root, "nginx")
   mkdirSync(dir, { recursive: true })
+  const location = `location / {
+      proxy_pass http://daemon;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+    }`
   writeFileSync(
     join(dir, "nginx.conf"),
     `worker_processes 1;
@@ -107,31 +164,21 @@ http {
   upstream daemon { server 127.0.0.1:${targetPort}; keepalive 64; }
   server {
     listen 127.0.0.1:${port};
-    location / {
-      proxy_pass http://daemon;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-    }
+    ${location}
+  }
+  server {
+    listen 127.0.0.1:${tlsPort} ssl;
+    ssl_certificate ${tls.cert};
+    ssl_certificate_key ${tls.key};
+    ${location}
   }
 }
 `,
   )
   const child = spawn("nginx", ["-p", dir, "-c", join(dir, "nginx.conf")], { stdio: "ignore" })
   children.push(child)
-  for (let i = 0; i < 100; i++) {
-    const up = await new Promise((res) => {
-      const s = net.connect(port, "127.0.0.1", () => {
-        s.destroy()
-        res(true)
-      })
-      s.on("error", () => res(false))
-    })
-    if (up) return
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  throw new Error("nginx did not start")
+  await waitPort(port, "nginx")
+  await waitPort(tlsPort, "nginx")
 }
 
 const ms = (value, unit) => Number(value) * { us: 0.001, ms: 1, s: 1000 }[unit]
@@ -139,7 +186,13 @@ const ms = (value, unit) => Number(value) * { us: 0.001, ms: 1, s: 1000 }[unit]
 /** As fast as possible: wrk (one thread) or autocannon. */
 const saturate = async (t, seconds) => {
   if (tool === "autocannon") {
-    const r = await autocannon({ url: t.url, connections, duration: seconds, headers: { host: t.host } })
+    const r = await autocannon({
+      url: t.url,
+      connections,
+      duration: seconds,
+      headers: { host: t.host },
+      servername: t.servername,
+    })
     return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors }
   }
   const out = await new Promise((res, rej) =>
@@ -171,66 +224,13 @@ const atRate = async (t, seconds) => {
     duration: seconds,
     overallRate: rate,
     headers: { host: t.host },
+    servername: t.servername,
   })
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors }
 }
 
-const main = async () => {
-  const [targetPort, proxyPort, peerPort, nginxPort, pipePort] = await Promise.all(
-    Array.from({ length: 5 }, freePort),
-  )
-  writeFileSync(
-    join(project, "server.cjs"),
-    `require("node:http").createServer((req, res) => res.end("ok")).listen(${targetPort}, "127.0.0.1", () => console.log("up"))\n`,
-  )
-  writeFileSync(
-    join(project, "supervisor.toml"),
-    `[daemons.web]\nrun = "exec node server.cjs"\nready_output = "up"\n`,
-  )
-  writeFileSync(
-    join(home, ".config", "supervisor", "config.toml"),
-    `[slugs]\nbench = { dir = "${project}", daemon = "web" }\n\n[settings.proxy]\nenable = true\nhttps = false\nport = ${proxyPort}\n`,
-  )
-  const started = cli("supervisor", "start")
-  if (started.status !== 0) throw new Error(`supervisor start failed: ${started.stderr}`)
-  const daemon = cli("start", "web")
-  if (daemon.status !== 0) throw new Error(`start web failed: ${daemon.stderr}`)
-  // the peer: a plain http-proxy server in its own process, as the supervisor's proxy is
-  await startChild(process.execPath, [
-    ...peerFlags,
-    "-e",
-    `const http = require("node:http")
-    const proxy = require("http-proxy").createProxyServer({ target: "http://127.0.0.1:${targetPort}", agent: new http.Agent({ keepAlive: true, maxSockets: Infinity }), xfwd: true })
-    proxy.on("error", (e, req, res) => { res.writeHead(502); res.end() })
-    http.createServer((req, res) => proxy.web(req, res)).listen(${peerPort}, "127.0.0.1", () => console.log("up"))`,
-  ])
-  // a reference: bytes piped between two sockets, no HTTP at all (the most any Node proxy can do)
-  await startChild(process.execPath, [
-    "-e",
-    `const net = require("node:net")
-    net.createServer({ noDelay: true }, (c) => {
-      const u = net.connect({ port: ${targetPort}, host: "127.0.0.1", noDelay: true })
-      c.pipe(u); u.pipe(c)
-      c.on("error", () => u.destroy()); u.on("error", () => c.destroy())
-    }).listen(${pipePort}, "127.0.0.1", () => console.log("up"))`,
-  ])
-  const hasNginx = onPath("nginx")
-  if (hasNginx) await startNginx(nginxPort, targetPort)
-  else process.stderr.write("nginx not installed (apt-get install -y nginx): its reference row is left out\n")
-
-  const targets = [
-    { name: "direct", url: `http://127.0.0.1:${targetPort}/`, host: `127.0.0.1:${targetPort}` },
-    { name: "supervisor proxy", url: `http://127.0.0.1:${proxyPort}/`, host: `bench.localhost:${proxyPort}` },
-    { name: "http-proxy (peer)", url: `http://127.0.0.1:${peerPort}/`, host: `127.0.0.1:${peerPort}` },
-    ...(hasNginx
-      ? [{ name: "nginx (reference)", url: `http://127.0.0.1:${nginxPort}/`, host: `127.0.0.1:${nginxPort}` }]
-      : []),
-    {
-      name: "Node TCP pipe (reference)",
-      url: `http://127.0.0.1:${pipePort}/`,
-      host: `127.0.0.1:${pipePort}`,
-    },
-  ]
+/** Measures `targets` side by side over the rounds; the medians as a table, and the samples. */
+const measure = async (section, targets) => {
   const phases = [
     { name: "throughput", run: saturate },
     { name: "latency", run: atRate },
@@ -245,7 +245,7 @@ const main = async () => {
         if (r.bad > 0) throw new Error(`${t.name}: ${r.bad} failed requests`)
         samples.get(`${phase.name} ${t.name}`).push(r)
         process.stderr.write(
-          `round ${round + 1} ${phase.name} ${t.name}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms\n`,
+          `${section} round ${round + 1} ${phase.name} ${t.name}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms\n`,
         )
       }
   }
@@ -259,22 +259,15 @@ const main = async () => {
     }
   }
   const round2 = (x) => Math.round(x * 100) / 100
-  console.log(
-    `\n${new Date().toISOString()}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), load average ${os.loadavg()[0].toFixed(2)}, node ${process.version}`,
-  )
-  console.log(
-    `${connections} connections, keep-alive, ${duration} s x ${rounds} rounds, 2-byte responses; throughput by ${tool}${tool === "wrk" ? " (1 thread)" : ""}, latency by autocannon at ${rate} req/s; peer flags: ${peerFlags.join(" ") || "none"}\n`,
-  )
   const out = {}
   const direct = row("throughput direct")
-  console.log(
-    "| target | req/s (median) | % of direct | p99 ms at full load | p50 ms at " +
-      rate +
-      " req/s | p99 ms at " +
-      rate +
-      " req/s | added p99 ms |",
-  )
-  console.log("|---|---|---|---|---|---|---|")
+  const nginx = targets.find((t) => t.nginx)
+  const nginxFull = nginx === undefined ? undefined : row(`throughput ${nginx.name}`)
+  const lines = [
+    `\n### ${section}\n`,
+    `| target | req/s (median) | % of direct | x nginx | p99 ms at full load | p50 ms at ${rate} req/s | p99 ms at ${rate} req/s | added p99 ms |`,
+    "|---|---|---|---|---|---|---|---|",
+  ]
   const directRate = row("latency direct")
   for (const t of targets) {
     const full = row(`throughput ${t.name}`)
@@ -284,8 +277,136 @@ const main = async () => {
       latency: slow,
       samples: { throughput: samples.get(`throughput ${t.name}`), latency: samples.get(`latency ${t.name}`) },
     }
-    console.log(
-      `| ${t.name} | ${Math.round(full.rps)} | ${Math.round((full.rps / direct.rps) * 100)}% | ${round2(full.p99)} | ${round2(slow.p50)} | ${round2(slow.p99)} | ${t.name === "direct" ? "" : round2(slow.p99 - directRate.p99)} |`,
+    const xNginx = nginxFull === undefined ? "" : round2(full.rps / nginxFull.rps)
+    lines.push(
+      `| ${t.name} | ${Math.round(full.rps)} | ${Math.round((full.rps / direct.rps) * 100)}% | ${xNginx} | ${round2(full.p99)} | ${round2(slow.p50)} | ${round2(slow.p99)} | ${t.name === "direct" ? "" : round2(slow.p99 - directRate.p99)} |`,
+    )
+  }
+  const proxy = out["supervisor proxy"]
+  if (nginxFull !== undefined && proxy !== undefined) {
+    // each round's ratio, not only the medians': a target is met when it holds in every round
+    const ours = proxy.samples.throughput
+    const theirs = out[nginx.name].samples.throughput
+    const ratios = ours.map((r, i) => round2(r.rps / theirs[i].rps))
+    const p99s = ours.map((r, i) => round2(r.p99 - theirs[i].p99))
+    lines.push(
+      `\nsupervisor proxy vs nginx, each round: throughput ${ratios.join(", ")} x (target >= 0.9); p99 at full load ${p99s.join(", ")} ms more (target <= 1)`,
+    )
+  }
+  console.log(lines.join("\n"))
+  return out
+}
+
+const main = async () => {
+  const [targetPort, proxyPort, peerPort, nginxPort, pipePort, tlsProxyPort, nginxTlsPort, tlsPipePort] =
+    await Promise.all(Array.from({ length: 8 }, freePort))
+  const sections = scheme === "both" ? ["http", "https"] : [scheme]
+  writeFileSync(
+    join(project, "server.cjs"),
+    `require("node:http").createServer((req, res) => res.end("ok")).listen(${targetPort}, "127.0.0.1", () => console.log("up"))\n`,
+  )
+  writeFileSync(
+    join(project, "supervisor.toml"),
+    `[daemons.web]\nrun = "exec node server.cjs"\nready_output = "up"\n`,
+  )
+  const firstHttps = sections[0] === "https"
+  writeFileSync(
+    join(home, ".config", "supervisor", "config.toml"),
+    `[slugs]\nbench = { dir = "${project}", daemon = "web" }\n\n[settings.proxy]\nenable = true\nhttps = ${firstHttps}\nport = ${firstHttps ? tlsProxyPort : proxyPort}\n`,
+  )
+  const started = cli("supervisor", "start")
+  if (started.status !== 0) throw new Error(`supervisor start failed: ${started.stderr}`)
+  const daemon = cli("start", "web")
+  if (daemon.status !== 0) throw new Error(`start web failed: ${daemon.stderr}`)
+  const tls = makeCert()
+  // the peer: a plain http-proxy server in its own process, as the supervisor's proxy is
+  await startChild(process.execPath, [
+    ...peerFlags,
+    "-e",
+    `const http = require("node:http")
+    const proxy = require("http-proxy").createProxyServer({ target: "http://127.0.0.1:${targetPort}", agent: new http.Agent({ keepAlive: true, maxSockets: Infinity }), xfwd: true })
+    proxy.on("error", (e, req, res) => { res.writeHead(502); res.end() })
+    http.createServer((req, res) => proxy.web(req, res)).listen(${peerPort}, "127.0.0.1", () => console.log("up"))`,
+  ])
+  // references: bytes piped between two sockets, no HTTP at all (the most any Node proxy can do),
+  // in the clear and out of a TLS server
+  await startChild(process.execPath, [
+    "-e",
+    `const net = require("node:net"), tls = require("node:tls"), fs = require("node:fs")
+    const pipe = (c) => {
+      const u = net.connect({ port: ${targetPort}, host: "127.0.0.1", noDelay: true })
+      c.pipe(u); u.pipe(c)
+      c.on("error", () => u.destroy()); u.on("error", () => c.destroy())
+    }
+    net.createServer({ noDelay: true }, pipe).listen(${pipePort}, "127.0.0.1", () =>
+      tls.createServer({ key: fs.readFileSync(${JSON.stringify(tls.key)}), cert: fs.readFileSync(${JSON.stringify(tls.cert)}) }, pipe)
+        .listen(${tlsPipePort}, "127.0.0.1", () => console.log("up")))`,
+  ])
+  const hasNginx = onPath("nginx")
+  if (hasNginx) await startNginx(nginxPort, nginxTlsPort, targetPort, tls)
+  else process.stderr.write("nginx not installed (apt-get install -y nginx): its reference row is left out\n")
+  const target = (name, url, host, more = {}) => ({ name, url, host, ...more })
+  const direct = target("direct", `http://127.0.0.1:${targetPort}/`, `127.0.0.1:${targetPort}`)
+  const targets = {
+    http: [
+      direct,
+      target("supervisor proxy", `http://127.0.0.1:${proxyPort}/`, `bench.localhost:${proxyPort}`),
+      target("http-proxy (peer)", `http://127.0.0.1:${peerPort}/`, `127.0.0.1:${peerPort}`),
+      ...(hasNginx
+        ? [
+            target("nginx (reference)", `http://127.0.0.1:${nginxPort}/`, `127.0.0.1:${nginxPort}`, {
+              nginx: true,
+            }),
+          ]
+        : []),
+      target("Node TCP pipe (reference)", `http://127.0.0.1:${pipePort}/`, `127.0.0.1:${pipePort}`),
+    ],
+    // wrk sends the URL's host as SNI (an address: the proxy's certificate for its tld); autocannon bench.localhost
+    https: [
+      direct,
+      target("supervisor proxy", `https://127.0.0.1:${tlsProxyPort}/`, `bench.localhost:${tlsProxyPort}`, {
+        servername: "bench.localhost",
+      }),
+      ...(hasNginx
+        ? [
+            target(
+              "nginx with TLS (reference)",
+              `https://127.0.0.1:${nginxTlsPort}/`,
+              `127.0.0.1:${nginxTlsPort}`,
+              {
+                nginx: true,
+                servername: "localhost",
+              },
+            ),
+          ]
+        : []),
+      target("Node TLS pipe (reference)", `https://127.0.0.1:${tlsPipePort}/`, `127.0.0.1:${tlsPipePort}`, {
+        servername: "localhost",
+      }),
+    ],
+  }
+  console.log(
+    `\n${new Date().toISOString()}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), load average ${os.loadavg()[0].toFixed(2)}, node ${process.version}`,
+  )
+  console.log(
+    `${connections} connections, keep-alive, ${duration} s x ${rounds} rounds, 2-byte responses; throughput by ${tool}${tool === "wrk" ? " (1 thread)" : ""}, latency by autocannon at ${rate} req/s; peer flags: ${peerFlags.join(" ") || "none"}`,
+  )
+  const out = {}
+  for (const section of sections) {
+    if (section === "https" && !firstHttps) {
+      // the running supervisor follows settings.proxy live: the same process serves HTTPS now
+      for (const [key, value] of [
+        ["proxy.port", String(tlsProxyPort)],
+        ["proxy.https", "true"],
+      ]) {
+        const set = cli("settings", "set", key, value, "--global")
+        if (set.status !== 0) throw new Error(`settings set ${key} failed: ${set.stderr}`)
+      }
+      await waitPort(tlsProxyPort, "the HTTPS proxy")
+    }
+    out[section] = await measure(
+      section === "http" ? "plain HTTP" : "HTTPS (HTTP/1.1 over TLS)",
+      targets[section],
     )
   }
   if (jsonOut !== undefined) writeFileSync(jsonOut, JSON.stringify(out, null, 2))
