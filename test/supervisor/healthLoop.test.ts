@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect, Fiber, Ref, TestClock } from "effect"
-import { healthLoop } from "../../src/supervisor/health/loop.js"
+import { healthLoop, nextCheckAt } from "../../src/supervisor/health/loop.js"
 import type { HealthSpec } from "../../src/supervisor/health/spec.js"
 import type { ProbeAnswer } from "../../src/supervisor/readiness/index.js"
 import { awaitSleepUntil } from "./helpers.js"
@@ -14,14 +14,15 @@ const spec = (over: Partial<HealthSpec> = {}): HealthSpec => ({
   ...over,
 })
 
-/** A loop over a fake attempt whose answer the test sets; it records what the loop reports. */
-const makeLoop = (s: HealthSpec) =>
+/** A loop over a fake attempt whose answer the test sets (taking `takes` ms); it records what the loop reports. */
+const makeLoop = (s: HealthSpec, takes = 0) =>
   Effect.gen(function* () {
     const passing = yield* Ref.make(true)
     const attempts = yield* Ref.make(0)
     const reports = yield* Ref.make<ReadonlyArray<string>>([])
     const attempt = Effect.gen(function* () {
       yield* Ref.update(attempts, (n) => n + 1)
+      if (takes > 0) yield* Effect.sleep(takes)
       const ok = yield* Ref.get(passing)
       return { ok, output: ok ? "" : "HTTP 503" } satisfies ProbeAnswer
     })
@@ -105,6 +106,43 @@ describe("health check loop", () => {
       yield* l.tick(35_000)
       yield* awaitSleepUntil(40_000)
       expect(yield* l.attempts).toBe(1)
+      yield* Fiber.interrupt(l.fiber)
+    }),
+  )
+
+  it("the next check is a period on, rounded up to a whole second for periods of a second or more", () => {
+    expect(nextCheckAt(0, 5000)).toBe(5000)
+    expect(nextCheckAt(1234, 5000)).toBe(7000)
+    expect(nextCheckAt(1000, 1500)).toBe(3000)
+    // under a second: not rounded
+    expect(nextCheckAt(1234, 250)).toBe(1484)
+  })
+
+  it.scoped("a loop started off the second checks on whole seconds, start to start", () =>
+    Effect.gen(function* () {
+      yield* TestClock.adjust(1234)
+      // each attempt takes 2 s: the next still starts an interval after the last one started
+      const l = yield* makeLoop(spec(), 2000)
+      yield* l.tick(7000)
+      yield* l.tick(9000)
+      expect(yield* l.attempts).toBe(1)
+      yield* awaitSleepUntil(12_000)
+      yield* l.tick(12_000)
+      expect(yield* l.attempts).toBe(2)
+      yield* Fiber.interrupt(l.fiber)
+    }),
+  )
+
+  it.scoped("an attempt that runs past its slot is followed a period after it ends", () =>
+    Effect.gen(function* () {
+      const l = yield* makeLoop(spec({ interval: Duration.seconds(2) }), 3000)
+      yield* l.tick(2000)
+      // the attempt ends at 5000, past the slot at 4000: the next is at 7000
+      yield* l.tick(5000)
+      yield* awaitSleepUntil(7000)
+      expect(yield* l.attempts).toBe(1)
+      yield* l.tick(7000)
+      expect(yield* l.attempts).toBe(2)
       yield* Fiber.interrupt(l.fiber)
     }),
   )
