@@ -1,6 +1,6 @@
 // What watching and limits cost the supervisor, and how fast a watched file restarts a daemon.
 // Usage: node bench/automation.mjs [--daemons 50] [--idle-seconds 60] [--writes 20] [--gap 1000]
-//          [--only supervisor,pm2] [--no-install] [--health 5s] [--plain] [--settle 3]
+//          [--only supervisor,pm2] [--no-install] [--health 5s] [--plain] [--settle 3] [--background 0]
 // (build first: npm run build)
 //
 // 1. Idle CPU: `--daemons` daemons (`exec sleep 3600`), each with `watch = ["src/<name>/*.js"]`,
@@ -19,7 +19,8 @@
 //    `--health`, differ by the health checks only. `--writes 0` skips part 2. `--settle` is the
 //    pause in seconds between the start and the idle window (default 3): V8's memory reducer
 //    runs three full collections some 8-12 s after a start of 200 daemons (~250 ms of CPU), so
-//    `--settle 20` measures the idle state without the start's after-effects.
+//    `--settle 20` measures the idle state without the start's after-effects. `--background N`
+//    starts N busy processes first (bench/busy.mjs), for a machine as busy as a developer's.
 //
 // Everything runs in a temp dir with its own HOME, SUPERVISOR_STATE_DIR and PM2_HOME; every
 // process started here is stopped at the end, also on error or Ctrl-C. PM2 is installed on first
@@ -30,6 +31,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
+import { busyProcesses } from "./busy.mjs"
 
 const args = process.argv.slice(2)
 const options = {
@@ -40,6 +42,7 @@ const options = {
   only: "supervisor,pm2",
   health: "",
   settle: "3",
+  background: "0",
 }
 let install = true
 let plain = false
@@ -134,9 +137,11 @@ const cmdline = (pid) => {
 let svStarted = false
 let pm2Started = false
 let cleaned = false
+const busy = busyProcesses(Number(options.background))
 const cleanup = () => {
   if (cleaned) return
   cleaned = true
+  busy.stop()
   if (svStarted) {
     try {
       sv(root, "supervisor", "stop")
@@ -277,7 +282,9 @@ const main = async () => {
 
     // ------------------------------------------------------------------ supervisor: latency
     if (WRITES === 0) {
-      console.log(`${cpus().length} cores, node ${process.version}, load ${load()}`)
+      console.log(
+        `${cpus().length} cores, node ${process.version}, load ${load()}, ${options.background} busy background process(es)`,
+      )
       return
     }
     const dir = join(root, "latency")
@@ -336,7 +343,9 @@ const main = async () => {
     [`pm2 ${results.pm2Version ?? ""}`.trim(), results.pm2],
   ])
     if (r) console.log(`  ${name}: ${summary(r.out)}; extra restarts: ${r.extra}`)
-  console.log(`${cpus().length} cores, node ${process.version}, load ${load()}`)
+  console.log(
+    `${cpus().length} cores, node ${process.version}, load ${load()}, ${options.background} busy background process(es)`,
+  )
 }
 
 try {
