@@ -6,6 +6,7 @@
 // TCP pipe; a TLS server piping the decrypted bytes for HTTPS).
 // Usage: node bench/proxy.mjs [--duration 5] [--rounds 3] [--connections 50] [--tool wrk|autocannon]
 //          [--rate 5000] [--scheme both|http|https] [--json FILE] [--peer-flags none|supervisor]
+//          [--background 0]
 // (build first: npm run build)
 //
 // Two phases. Throughput: each target as fast as the load generator can drive it (wrk from Debian
@@ -18,7 +19,7 @@
 // warm-up each; the tables show the medians over the rounds. The plain-HTTP section runs first,
 // then the supervisor's proxy is switched to HTTPS live (`settings set proxy.https true`).
 // Targets (issue 37): throughput at least 0.9x nginx's and p99 at full load at most nginx's + 1 ms,
-// in both sections.
+// in both sections. `--background N` starts N busy processes first (bench/busy.mjs).
 import { execFile, spawn, spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
@@ -26,6 +27,7 @@ import * as net from "node:net"
 import * as os from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { busyProcesses } from "./busy.mjs"
 
 const require = createRequire(import.meta.url)
 const autocannon = require("autocannon")
@@ -77,7 +79,9 @@ const env = {
 const cli = (...argv) => spawnSync(process.execPath, [BIN, ...argv], { cwd: project, env, encoding: "utf8" })
 
 const children = []
+const busy = busyProcesses(Number(opt("background", "0")))
 const cleanup = () => {
+  busy.stop()
   for (const c of children) c.kill("SIGKILL")
   cli("supervisor", "stop")
   rmSync(root, { recursive: true, force: true })
@@ -389,7 +393,7 @@ const main = async () => {
     `\n${new Date().toISOString()}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), load average ${os.loadavg()[0].toFixed(2)}, node ${process.version}`,
   )
   console.log(
-    `${connections} connections, keep-alive, ${duration} s x ${rounds} rounds, 2-byte responses; throughput by ${tool}${tool === "wrk" ? " (1 thread)" : ""}, latency by autocannon at ${rate} req/s; peer flags: ${peerFlags.join(" ") || "none"}`,
+    `${connections} connections, keep-alive, ${duration} s x ${rounds} rounds, 2-byte responses; throughput by ${tool}${tool === "wrk" ? " (1 thread)" : ""}, latency by autocannon at ${rate} req/s; peer flags: ${peerFlags.join(" ") || "none"}; ${busy.pids.length} busy background process(es)`,
   )
   const out = {}
   for (const section of sections) {
