@@ -50,6 +50,9 @@ export const createSecureProxyServer = (
   })
   const server = tls.createServer(
     {
+      // as the plain listener: a client's half-close still gets the responses it waits for
+      allowHalfOpen: true,
+      noDelay: true,
       // a handshake without SNI (an IP address) gets the tld's certificate
       ...leaves.fallbackPem,
       // http/1.0 too: a client offering only that (curl --http1.0) would fail the handshake

@@ -119,6 +119,25 @@ describe("the HTTPS proxy server", () => {
     expect(handedOff.stdout).toBe(`host=c.localhost:${port} http=1.0 1.1`)
   })
 
+  it("answers a client that half-closes after its request (HTTP/1.1 over TLS)", async () => {
+    const ca = fs.readFileSync(caPaths(state).cert)
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = tls.connect(
+        { host: "127.0.0.1", port, servername: "half.localhost", ca, ALPNProtocols: ["http/1.1"] },
+        () => socket.end(`GET / HTTP/1.1\r\nHost: half.localhost:${port}\r\n\r\n`),
+      )
+      let got = ""
+      socket.setEncoding("latin1")
+      socket.on("data", (d: string) => {
+        got += d
+      })
+      socket.on("end", () => resolve(got))
+      socket.on("error", reject)
+    })
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /)
+    expect(answer).toContain(`host=half.localhost:${port} http=1.1 relayed proto=https`)
+  })
+
   it("asks an open HTTP/2 session to go (GOAWAY) when idle connections are closed", async () => {
     const ca = fs.readFileSync(caPaths(state).cert)
     const session = http2.connect(`https://127.0.0.1:${port}`, { ca, servername: "g.localhost" })
