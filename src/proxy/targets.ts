@@ -5,6 +5,7 @@ import { SupervisorConfig } from "../config/SupervisorConfig.js"
 import { gitWorktreeDir } from "../config/worktree.js"
 import { Control } from "../control/Control.js"
 import { startOne } from "../control/startOne.js"
+import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
 import type { Slugs } from "../domain/slugs.js"
 import { worktreeHostLabel } from "../domain/Worktree.js"
@@ -98,6 +99,10 @@ export const makeResolver = (options: ProxyOptions) =>
         .sort()
         .map((s) => `${s}.${options.tld}`)
 
+    /** `daemon` of a slug names this definition: itself, or one of its instances (docs/replicas.md). */
+    const names = (d: DaemonDefinition, daemon: string) =>
+      d.id.name === daemon || d.instance?.daemon === `${d.id.namespace}/${daemon}`
+
     const daemonId = (slug: string, dir: string, daemon: string) => {
       const cached = ids.get(slug)
       return cached !== undefined ? Effect.succeed(cached) : noting.withPermits(1)(findId(slug, dir, daemon))
@@ -113,10 +118,7 @@ export const makeResolver = (options: ProxyOptions) =>
         const { projects: all } = yield* SubscriptionRef.get(projects.snapshot)
         const project = all.find((p) => p.dir === absolute)
         const defs = [...(project?.definitions.values() ?? [])]
-        // a replicated daemon: the slug names all its instances (docs/replicas.md)
-        const def =
-          defs.find((d) => d.id.name === daemon) ??
-          defs.find((d) => d.instance !== undefined && d.instance.daemon === `${d.id.namespace}/${daemon}`)
+        const def = defs.find((d) => d.id.name === daemon) ?? defs.find((d) => names(d, daemon))
         if (def === undefined)
           return failure(502, "Bad Gateway", [
             `Slug ${slug}: no daemon named ${daemon} is configured in ${absolute}.`,
@@ -143,7 +145,7 @@ export const makeResolver = (options: ProxyOptions) =>
           Effect.map(SubscriptionRef.get(projects.snapshot), ({ projects: all }) => {
             for (const p of all)
               for (const d of p.definitions.values())
-                if (d.worktree?.name === worktree && d.worktree.main === main && d.id.name === daemon)
+                if (d.worktree?.name === worktree && d.worktree.main === main && names(d, daemon))
                   return d.instance?.daemon ?? d.id.qualified
             return undefined
           })

@@ -235,4 +235,64 @@ describe("worktrees side by side (e2e)", () => {
     },
     T,
   )
+
+  it(
+    "a replicated daemon's slug reaches its instances in a worktree too",
+    async () => {
+      sb = makeDaemonSandbox()
+      const proxyPort = await freePort()
+      const webPort = await freePort()
+      const shop = sb.project(
+        "shop",
+        [
+          "[daemons.web]",
+          'run = "exec node web.cjs"',
+          `port = { expect = [${webPort}], bump = 20 }`,
+          "instances = 2",
+          'ready_output = "listening"',
+          "",
+        ].join("\n"),
+      )
+      sb.write({
+        "shop/web.cjs": WEB_JS,
+        "home/.config/supervisor/config.toml": [
+          "[settings.proxy]",
+          "enable = true",
+          "https = false",
+          `port = ${proxyPort}`,
+          "[slugs]",
+          `shop = { dir = "${shop}", daemon = "web" }`,
+          "",
+        ].join("\n"),
+      })
+      const git = (cwd: string, ...args: Array<string>) =>
+        run("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd, env: sb.env })
+      await git(shop, "init", "-q", "-b", "main")
+      await git(shop, "add", ".")
+      await git(shop, "commit", "-q", "-m", "the stack")
+      const tree = join(sb.root, "trees", "feature-r")
+      await git(shop, "worktree", "add", "-q", "-b", "feature-r", tree)
+      expect(sb.cli(["supervisor", "start"], sb.root).status).toBe(0)
+      // the worktree's instances start on the first request for its host name
+      const first = await through(proxyPort, "feature-r.shop.localhost")
+      expect(first.status, first.body).toBe(200)
+      await waitFor("both instances of the worktree running", async () => {
+        const all = (await apiGet<Array<Entry>>(sb.stateDir, "/api/daemons")) ?? []
+        const ids = ["shop.feature-r/web.1", "shop.feature-r/web.2"]
+        return ids.every((id) => all.find((e) => e.id.qualified === id)?.status.type === "running") || undefined
+      })
+      const seen = new Set<number>()
+      for (let i = 0; i < 4; i++) {
+        const reply = await through(proxyPort, "feature-r.shop.localhost")
+        expect(reply.status, reply.body).toBe(200)
+        const body = JSON.parse(reply.body) as { dir: string; port: number }
+        expect(body.dir).toBe(tree)
+        seen.add(body.port)
+      }
+      // both instances served, taken in turn, on ports of the worktree (not the main checkout's)
+      expect(seen.size).toBe(2)
+      expect(seen.has(webPort)).toBe(false)
+    },
+    T,
+  )
 })
