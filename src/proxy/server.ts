@@ -52,7 +52,10 @@ export const serveProxy = (options: ProxyOptions) =>
     const relayOptions = { ...routeOptions, responseTimeout: RESPONSE_TIMEOUT, idleTimeout: IDLE_TIMEOUT }
     const made = yield* Effect.try(() => {
       if (!options.https) return createPlainProxyServer(handler, relayOptions)
-      const secure = createSecureProxyServer(handler, host.stateDir, { tld: options.tld, relay: relayOptions })
+      const secure = createSecureProxyServer(handler, host.stateDir, {
+        tld: options.tld,
+        relay: relayOptions,
+      })
       if (secure.note !== undefined) console.error(`proxy: ${secure.note}`)
       return secure
     }).pipe(Effect.either)

@@ -85,7 +85,10 @@ describe("proxy over HTTPS (e2e)", () => {
     async () => {
       const stopped = sb.cli(["stop", "web"], shop)
       expect(stopped.status, stopped.stderr).toBe(0)
-      const starts = () => readFileSync(join(shop, "starts.log"), "utf8").split("\n").filter((l) => l !== "")
+      const starts = () =>
+        readFileSync(join(shop, "starts.log"), "utf8")
+          .split("\n")
+          .filter((l) => l !== "")
       const before = starts().length
       const http11 = () =>
         new Promise<string>((resolve, reject) =>
@@ -103,7 +106,8 @@ describe("proxy over HTTPS (e2e)", () => {
               `https://shop.localhost:${port}/one`,
             ],
             { timeout: 20_000 },
-            (e, stdout, stderr) => (e === null ? resolve(stdout) : reject(new Error(`${e.message} ${stderr}`))),
+            (e, stdout, stderr) =>
+              e === null ? resolve(stdout) : reject(new Error(`${e.message} ${stderr}`)),
           ),
         )
       const replies = await Promise.all([http11(), http11(), http11()])

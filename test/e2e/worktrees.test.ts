@@ -279,7 +279,9 @@ describe("worktrees side by side (e2e)", () => {
       await waitFor("both instances of the worktree running", async () => {
         const all = (await apiGet<Array<Entry>>(sb.stateDir, "/api/daemons")) ?? []
         const ids = ["shop.feature-r/web.1", "shop.feature-r/web.2"]
-        return ids.every((id) => all.find((e) => e.id.qualified === id)?.status.type === "running") || undefined
+        return (
+          ids.every((id) => all.find((e) => e.id.qualified === id)?.status.type === "running") || undefined
+        )
       })
       const seen = new Set<number>()
       for (let i = 0; i < 4; i++) {

@@ -17,7 +17,10 @@ export interface RelayAcceptor {
  * The relay (src/proxy/http1/relay.ts) with its fallback: a Node HTTP server mounting `handler`,
  * which gets what the relay does not handle itself (HTTP/1.0, upgrades, odd framing).
  */
-export const relayAcceptor = (handler: ProxyHandler, options: Omit<RelayOptions, "handOff">): RelayAcceptor => {
+export const relayAcceptor = (
+  handler: ProxyHandler,
+  options: Omit<RelayOptions, "handOff">,
+): RelayAcceptor => {
   const fallback = http.createServer({ keepAlive: true }, handler.request)
   fallback.on("upgrade", handler.upgrade)
   const relayed = new Set<Socket>()

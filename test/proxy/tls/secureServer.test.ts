@@ -8,8 +8,8 @@ import * as os from "node:os"
 import * as nodePath from "node:path"
 import * as tls from "node:tls"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { caPaths } from "../../../src/proxy/tls/ca.js"
 import type { ProxyHandler } from "../../../src/proxy/handler.js"
+import { caPaths } from "../../../src/proxy/tls/ca.js"
 import { createSecureProxyServer, type SecureProxyServer } from "../../../src/proxy/tls/secureServer.js"
 
 // A tiny handler standing in for the proxy's Node handler (HTTP/2, and what the relay hands
@@ -37,7 +37,9 @@ const upgrade: ProxyHandler["upgrade"] = (req, socket, head) => {
 
 // The daemon the relay sends HTTP/1.1 requests to: says what it saw, and that it was relayed.
 const daemon = http.createServer((req, res) =>
-  res.end(`host=${req.headers.host} http=${req.httpVersion} relayed proto=${req.headers["x-forwarded-proto"]}`),
+  res.end(
+    `host=${req.headers.host} http=${req.httpVersion} relayed proto=${req.headers["x-forwarded-proto"]}`,
+  ),
 )
 
 let state: string
@@ -98,26 +100,29 @@ describe("the HTTPS proxy server", () => {
     }
   })
 
-  it.runIf(hasCurl)("relays HTTP/1.1 over TLS to the daemon, and hands HTTP/1.0 to Node's server", async () => {
-    const over = (version: string) =>
-      curl([
-        "--cacert",
-        caPaths(state).cert,
-        `--http${version}`,
-        "--resolve",
-        `c.localhost:${port}:127.0.0.1`,
-        "-w",
-        " %{http_version}",
-        `https://c.localhost:${port}/`,
-      ])
-    const relayed = await over("1.1")
-    expect(relayed.stderr).toBe("")
-    expect(relayed.stdout).toBe(`host=c.localhost:${port} http=1.1 relayed proto=https 1.1`)
-    const handedOff = await over("1.0")
-    expect(handedOff.stderr).toBe("")
-    // Node's server answers an HTTP/1.0 request with an HTTP/1.1 status line
-    expect(handedOff.stdout).toBe(`host=c.localhost:${port} http=1.0 1.1`)
-  })
+  it.runIf(hasCurl)(
+    "relays HTTP/1.1 over TLS to the daemon, and hands HTTP/1.0 to Node's server",
+    async () => {
+      const over = (version: string) =>
+        curl([
+          "--cacert",
+          caPaths(state).cert,
+          `--http${version}`,
+          "--resolve",
+          `c.localhost:${port}:127.0.0.1`,
+          "-w",
+          " %{http_version}",
+          `https://c.localhost:${port}/`,
+        ])
+      const relayed = await over("1.1")
+      expect(relayed.stderr).toBe("")
+      expect(relayed.stdout).toBe(`host=c.localhost:${port} http=1.1 relayed proto=https 1.1`)
+      const handedOff = await over("1.0")
+      expect(handedOff.stderr).toBe("")
+      // Node's server answers an HTTP/1.0 request with an HTTP/1.1 status line
+      expect(handedOff.stdout).toBe(`host=c.localhost:${port} http=1.0 1.1`)
+    },
+  )
 
   it("answers a client that half-closes after its request (HTTP/1.1 over TLS)", async () => {
     const ca = fs.readFileSync(caPaths(state).cert)
