@@ -9,8 +9,6 @@ export interface RelayAcceptor {
   readonly accept: (socket: Socket) => void
   /** Ends the idle connections of Node's server (the relay closes its own after `idleTimeout`). */
   readonly closeIdle: () => void
-  /** Ends every open connection. */
-  readonly closeConnections: () => void
 }
 
 /**
@@ -23,28 +21,34 @@ export const relayAcceptor = (
 ): RelayAcceptor => {
   const fallback = http.createServer({ keepAlive: true }, handler.request)
   fallback.on("upgrade", handler.upgrade)
-  const relayed = new Set<Socket>()
-  const handOff = (socket: Socket) => {
-    relayed.delete(socket)
-    fallback.emit("connection", socket)
-  }
+  const handOff = (socket: Socket) => void fallback.emit("connection", socket)
   return {
-    accept: (socket) => {
-      relayed.add(socket)
-      socket.once("close", () => relayed.delete(socket))
-      relayConnection(socket, { ...options, handOff })
-    },
+    accept: (socket) => relayConnection(socket, { ...options, handOff }),
     closeIdle: () => fallback.closeIdleConnections(),
-    closeConnections: () => {
-      for (const socket of relayed) socket.destroy()
-      relayed.clear()
-      fallback.closeAllConnections()
-    },
+  }
+}
+
+/**
+ * Ends every connection `server` accepted and that is still open, whoever has it now (the relay,
+ * Node's HTTP or HTTP/2 server, a WebSocket tunnel, a TLS handshake): a listener's scope closes
+ * only once they are gone.
+ */
+export const connectionCloser = (server: Server): (() => void) => {
+  const open = new Set<Socket>()
+  server.on("connection", (socket: Socket) => {
+    open.add(socket)
+    socket.once("close", () => open.delete(socket))
+  })
+  return () => {
+    for (const socket of open) socket.destroy()
+    open.clear()
   }
 }
 
 export interface PlainProxyServer extends Omit<RelayAcceptor, "accept"> {
   readonly server: Server
+  /** Ends every open connection. */
+  readonly closeConnections: () => void
 }
 
 /** The plain-HTTP proxy: each connection goes through the relay. */
@@ -52,7 +56,7 @@ export const createPlainProxyServer = (
   handler: ProxyHandler,
   options: Omit<RelayOptions, "handOff">,
 ): PlainProxyServer => {
-  const { accept, ...close } = relayAcceptor(handler, options)
+  const { accept, closeIdle } = relayAcceptor(handler, options)
   const server = createServer({ allowHalfOpen: true, noDelay: true, keepAlive: true }, accept)
-  return { server, ...close }
+  return { server, closeIdle, closeConnections: connectionCloser(server) }
 }

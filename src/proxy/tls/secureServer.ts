@@ -1,7 +1,7 @@
 import * as http2 from "node:http2"
 import * as tls from "node:tls"
 import type { ProxyHandler } from "../handler.js"
-import { type RelayAcceptor, relayAcceptor } from "../http1/plainServer.js"
+import { connectionCloser, type RelayAcceptor, relayAcceptor } from "../http1/plainServer.js"
 import type { RelayOptions } from "../http1/relay.js"
 import { caNote, type LocalCa, loadOrCreateCa } from "./ca.js"
 import { dropConnectionHeaders, http1Headers } from "./h2Compat.js"
@@ -17,6 +17,8 @@ export interface SecureProxyOptions {
 
 export interface SecureProxyServer extends Omit<RelayAcceptor, "accept"> {
   readonly server: tls.Server
+  /** Ends every open connection. */
+  readonly closeConnections: () => void
   readonly ca: LocalCa
   readonly leaves: LeafCache
   /** What to say in the daemon log about the CA (created, replaced), if anything. */
@@ -67,6 +69,8 @@ export const createSecureProxyServer = (
   )
   // plain HTTP sent here is told to use https:// rather than getting an empty reply
   answerPlainHttp(server)
+  // after answerPlainHttp, which moves the connection listeners there were
+  const closeAll = connectionCloser(server)
   return {
     server,
     ca,
@@ -78,9 +82,9 @@ export const createSecureProxyServer = (
       for (const session of sessions) session.close()
     },
     closeConnections: () => {
-      relay.closeConnections()
       for (const session of sessions) session.destroy()
       sessions.clear()
+      closeAll()
     },
   }
 }
