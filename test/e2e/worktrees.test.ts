@@ -77,6 +77,34 @@ const through = (proxyPort: number, host: string) =>
     req.end()
   })
 
+/**
+ * The sandbox's `shop` project with `toml` and the web daemon's script (and `files`), slug `shop`
+ * for its web daemon on the plain-HTTP proxy at `proxyPort`, committed to a git repository;
+ * `git` runs git in the sandbox's environment.
+ */
+const gitProject = async (proxyPort: number, toml: Array<string>, files: Record<string, string> = {}) => {
+  const shop = sb.project("shop", [...toml, ""].join("\n"))
+  sb.write({
+    "shop/web.cjs": WEB_JS,
+    ...files,
+    "home/.config/supervisor/config.toml": [
+      "[settings.proxy]",
+      "enable = true",
+      "https = false",
+      `port = ${proxyPort}`,
+      "[slugs]",
+      `shop = { dir = "${shop}", daemon = "web" }`,
+      "",
+    ].join("\n"),
+  })
+  const git = (cwd: string, ...args: Array<string>) =>
+    run("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd, env: sb.env })
+  await git(shop, "init", "-q", "-b", "main")
+  await git(shop, "add", ".")
+  await git(shop, "commit", "-q", "-m", "the stack")
+  return { shop, git }
+}
+
 describe("worktrees side by side (e2e)", () => {
   it(
     "runs the same stack in a repository and its worktree at once, routes each by host name, and prunes the removed worktree",
@@ -84,8 +112,8 @@ describe("worktrees side by side (e2e)", () => {
       sb = makeDaemonSandbox()
       const proxyPort = await freePort()
       const webPort = await freePort()
-      const shop = sb.project(
-        "shop",
+      const { shop, git } = await gitProject(
+        proxyPort,
         [
           "[daemons.web]",
           'run = "exec node web.cjs"',
@@ -96,27 +124,9 @@ describe("worktrees side by side (e2e)", () => {
           'depends = ["web"]',
           'env = { WEB_PORT = "{{ daemons.web.port }}" }',
           'ready_output = "worker connected"',
-          "",
-        ].join("\n"),
+        ],
+        { "shop/worker.cjs": WORKER_JS },
       )
-      sb.write({
-        "shop/web.cjs": WEB_JS,
-        "shop/worker.cjs": WORKER_JS,
-        "home/.config/supervisor/config.toml": [
-          "[settings.proxy]",
-          "enable = true",
-          "https = false",
-          `port = ${proxyPort}`,
-          "[slugs]",
-          `shop = { dir = "${shop}", daemon = "web" }`,
-          "",
-        ].join("\n"),
-      })
-      const git = (cwd: string, ...args: Array<string>) =>
-        run("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd, env: sb.env })
-      await git(shop, "init", "-q", "-b", "main")
-      await git(shop, "add", ".")
-      await git(shop, "commit", "-q", "-m", "the stack")
       const tree = join(sb.root, "trees", "feature-x")
       await git(shop, "worktree", "add", "-q", "-b", "feature-x", tree)
 
@@ -242,34 +252,13 @@ describe("worktrees side by side (e2e)", () => {
       sb = makeDaemonSandbox()
       const proxyPort = await freePort()
       const webPort = await freePort()
-      const shop = sb.project(
-        "shop",
-        [
-          "[daemons.web]",
-          'run = "exec node web.cjs"',
-          `port = { expect = [${webPort}], bump = 20 }`,
-          "instances = 2",
-          'ready_output = "listening"',
-          "",
-        ].join("\n"),
-      )
-      sb.write({
-        "shop/web.cjs": WEB_JS,
-        "home/.config/supervisor/config.toml": [
-          "[settings.proxy]",
-          "enable = true",
-          "https = false",
-          `port = ${proxyPort}`,
-          "[slugs]",
-          `shop = { dir = "${shop}", daemon = "web" }`,
-          "",
-        ].join("\n"),
-      })
-      const git = (cwd: string, ...args: Array<string>) =>
-        run("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd, env: sb.env })
-      await git(shop, "init", "-q", "-b", "main")
-      await git(shop, "add", ".")
-      await git(shop, "commit", "-q", "-m", "the stack")
+      const { shop, git } = await gitProject(proxyPort, [
+        "[daemons.web]",
+        'run = "exec node web.cjs"',
+        `port = { expect = [${webPort}], bump = 20 }`,
+        "instances = 2",
+        'ready_output = "listening"',
+      ])
       const tree = join(sb.root, "trees", "feature-r")
       await git(shop, "worktree", "add", "-q", "-b", "feature-r", tree)
       expect(sb.cli(["supervisor", "start"], sb.root).status).toBe(0)
