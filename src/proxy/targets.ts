@@ -118,7 +118,7 @@ export const makeResolver = (options: ProxyOptions) =>
         const { projects: all } = yield* SubscriptionRef.get(projects.snapshot)
         const project = all.find((p) => p.dir === absolute)
         const defs = [...(project?.definitions.values() ?? [])]
-        const def = defs.find((d) => d.id.name === daemon) ?? defs.find((d) => names(d, daemon))
+        const def = defs.find((d) => names(d, daemon))
         if (def === undefined)
           return failure(502, "Bad Gateway", [
             `Slug ${slug}: no daemon named ${daemon} is configured in ${absolute}.`,

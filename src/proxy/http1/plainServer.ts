@@ -45,7 +45,8 @@ export const connectionCloser = (server: Server): (() => void) => {
   }
 }
 
-export interface PlainProxyServer extends Omit<RelayAcceptor, "accept"> {
+/** A proxy listener, plain or TLS, as src/proxy/server.ts serves and closes it. */
+export interface ProxyListener extends Omit<RelayAcceptor, "accept"> {
   readonly server: Server
   /** Ends every open connection. */
   readonly closeConnections: () => void
@@ -55,7 +56,7 @@ export interface PlainProxyServer extends Omit<RelayAcceptor, "accept"> {
 export const createPlainProxyServer = (
   handler: ProxyHandler,
   options: Omit<RelayOptions, "handOff">,
-): PlainProxyServer => {
+): ProxyListener => {
   const { accept, closeIdle } = relayAcceptor(handler, options)
   const server = createServer({ allowHalfOpen: true, noDelay: true, keepAlive: true }, accept)
   return { server, closeIdle, closeConnections: connectionCloser(server) }

@@ -1,7 +1,7 @@
 import * as http2 from "node:http2"
 import * as tls from "node:tls"
 import type { ProxyHandler } from "../handler.js"
-import { connectionCloser, type RelayAcceptor, relayAcceptor } from "../http1/plainServer.js"
+import { connectionCloser, type ProxyListener, relayAcceptor } from "../http1/plainServer.js"
 import type { RelayOptions } from "../http1/relay.js"
 import { caNote, type LocalCa, loadOrCreateCa } from "./ca.js"
 import { dropConnectionHeaders, http1Headers } from "./h2Compat.js"
@@ -15,10 +15,8 @@ export interface SecureProxyOptions {
   readonly relay: Omit<RelayOptions, "handOff">
 }
 
-export interface SecureProxyServer extends Omit<RelayAcceptor, "accept"> {
+export interface SecureProxyServer extends ProxyListener {
   readonly server: tls.Server
-  /** Ends every open connection. */
-  readonly closeConnections: () => void
   readonly ca: LocalCa
   readonly leaves: LeafCache
   /** What to say in the daemon log about the CA (created, replaced), if anything. */
@@ -26,11 +24,11 @@ export interface SecureProxyServer extends Omit<RelayAcceptor, "accept"> {
 }
 
 /**
- * The HTTPS proxy: TLS with a certificate per SNI name from the local CA, ALPN offering h2 then
- * http/1.1 (or http/1.0). A connection that chose HTTP/1.x (or no ALPN) goes through the same relay as plain
- * HTTP; an HTTP/2 one to Node's HTTP/2 server mounting `handler`, its requests and responses made
- * to look like HTTP/1.1 ones (src/proxy/tls/h2Compat.ts). Throws a CaError when the CA cannot be
- * created.
+ * The HTTPS proxy: TLS with a certificate per SNI name from the local CA, ALPN offering h2, then
+ * http/1.1 and http/1.0. A connection that chose HTTP/1.x (or no ALPN) goes through the same relay
+ * as plain HTTP; an HTTP/2 one to Node's HTTP/2 server mounting `handler`, its requests and
+ * responses made to look like HTTP/1.1 ones (src/proxy/tls/h2Compat.ts). Throws a CaError when
+ * the CA cannot be created.
  */
 export const createSecureProxyServer = (
   handler: ProxyHandler,
