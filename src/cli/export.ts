@@ -22,7 +22,7 @@ export const exportCommand = Command.make(
     ),
     image: Options.text("image").pipe(
       Options.withDescription(
-        "kubernetes: the image of the daemons' containers, holding their programs and files (default debian:stable-slim); a daemon's export.image wins",
+        "compose and kubernetes: the image of the daemons' containers, holding their programs (default debian:stable-slim); a daemon's export.image wins",
       ),
       Options.optional,
     ),

@@ -223,7 +223,13 @@ export const DaemonExport = Schema.Struct({
       ),
     ).annotations({
       description:
-        "The image of the daemon's container in `export kubernetes` (over --image): it holds the daemon's programs and files",
+        "The image of the daemon's container in `export compose` and `export kubernetes` (over --image): it holds the daemon's programs and files",
+    }),
+  ),
+  env: Schema.optional(
+    Schema.Record({ key: Schema.String, value: EnvValue }).annotations({
+      description:
+        'Environment variables of the exported daemon only, over its env and PORT: { HOST = "0.0.0.0" } where a container must listen beyond its loopback',
     }),
   ),
 }).annotations({ identifier: "DaemonExport", description: "What `supervisor export` writes for the daemon" })
@@ -340,7 +346,7 @@ export const daemonOptionFields = {
   ),
   export: opt(
     DaemonExport,
-    'What `supervisor export` writes for the daemon: { image = "registry.example/app:1.2" }',
+    'What `supervisor export` writes for the daemon: { image = "registry.example/app:1.2", env = { HOST = "0.0.0.0" } }',
   ),
   memory_limit: opt(ByteSize, "Kill the daemon when its RSS (whole process group) exceeds this size"),
   cpu_limit: opt(

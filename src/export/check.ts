@@ -45,7 +45,8 @@ const CHECKS: Readonly<Record<ExportTarget, TargetCheck>> = {
       },
       {
         name: "podman-compose config",
-        probe: ["podman-compose", "version"],
+        // Debian 12's podman-compose (1.0.3) has no `config` command: it is passed over
+        probe: ["podman-compose", "config", "--help"],
         argv: (files) => ["podman-compose", ...files.flatMap((f) => ["-f", f]), "config"],
       },
       {
@@ -55,7 +56,7 @@ const CHECKS: Readonly<Record<ExportTarget, TargetCheck>> = {
       },
     ],
     install:
-      "install Docker Compose or podman-compose to check the compose file (Debian: apt-get install docker-compose, or podman-compose)",
+      "install Docker Compose or a podman-compose with a config command to check the compose file (Debian: apt-get install docker-compose)",
   },
   kubernetes: {
     validators: [

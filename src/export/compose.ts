@@ -7,13 +7,15 @@ import { type ExportedHealth, exportedHealth, type HealthTarget } from "./health
 import { addressedByOthers, loopbackBinds, portOwnersOf } from "./loopback.js"
 import {
   commandAndEnv,
-  DEFAULT_IMAGE,
   daemonsOf,
+  type ExportOptions,
   type ExportResult,
   envFilesOf,
   exportName,
+  imageOf,
   renderPorts,
   Warnings,
+  warnPlaceholderImage,
   warnUnmappable,
   wholeSeconds,
 } from "./model.js"
@@ -98,7 +100,7 @@ export const healthcheckOf = (
 }
 
 /** `supervisor export compose`: one `compose.yaml`. */
-export const exportCompose = (config: ResolvedConfig): ExportResult => {
+export const exportCompose = (config: ResolvedConfig, options: ExportOptions = {}): ExportResult => {
   const w = new Warnings()
   const daemons = daemonsOf(config, w)
   const services: Record<string, Record<string, unknown>> = {}
@@ -111,10 +113,14 @@ export const exportCompose = (config: ResolvedConfig): ExportResult => {
       healthy.add(d.id.qualified)
     }
   }
-  if (daemons.length > 0)
-    w.general(
-      `compose: every service runs in image ${DEFAULT_IMAGE} with its directory mounted; set the image that holds the daemons' programs (and curl or nc for the healthchecks)`,
-    )
+  warnPlaceholderImage(
+    daemons,
+    options,
+    w,
+    "compose",
+    "with the daemon's directory mounted",
+    "the daemons' programs (and curl or wget, or nc, for the healthchecks)",
+  )
   const owners = portOwnersOf(daemons)
   for (const d of daemons) {
     const c = d.config
@@ -134,7 +140,7 @@ export const exportCompose = (config: ResolvedConfig): ExportResult => {
         `binds the loopback address (${what}): in a container it cannot be reached through the published ports or by the other services; bind 0.0.0.0 in the container`,
       )
     const service: Record<string, unknown> = {
-      image: DEFAULT_IMAGE,
+      image: imageOf(d, options),
       working_dir: c.dir,
       volumes: [`${c.dir}:${c.dir}`],
       command: ["sh", "-c", literal(run)],

@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import { exportCompose } from "./compose.js"
-import { exportKubernetes, type KubernetesOptions } from "./kubernetes.js"
-import type { ExportResult, ExportTarget } from "./model.js"
+import { exportKubernetes } from "./kubernetes.js"
+import type { ExportOptions, ExportResult, ExportTarget } from "./model.js"
 import { exportNomad } from "./nomad.js"
 import { exportSystemd } from "./systemd.js"
 
@@ -11,12 +11,12 @@ export { EXPORT_TARGETS, type ExportResult, type ExportTarget } from "./model.js
 export const exportConfig = (
   target: ExportTarget,
   config: ResolvedConfig,
-  options: KubernetesOptions = {},
+  options: ExportOptions = {},
 ): ExportResult =>
   target === "systemd"
     ? exportSystemd(config)
     : target === "compose"
-      ? exportCompose(config)
+      ? exportCompose(config, options)
       : target === "kubernetes"
         ? exportKubernetes(config, options)
         : exportNomad(config)

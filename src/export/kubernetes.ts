@@ -13,12 +13,14 @@ import { containerProbes, readinessProbes } from "./k8sProbes.js"
 import { addressedByOthers, loopbackBinds, portOwnersOf } from "./loopback.js"
 import {
   commandAndEnv,
-  DEFAULT_IMAGE,
   daemonsOf,
   type ExportFile,
+  type ExportOptions,
   type ExportResult,
   exportName,
+  imageOf,
   Warnings,
+  warnPlaceholderImage,
   warnUnmappable,
   wholeSeconds,
 } from "./model.js"
@@ -31,11 +33,6 @@ import { effectiveRetry, warnRestartKeys } from "./restart.js"
 // The objects are typed by the kubernetes-models package (types only, generated from Kubernetes'
 // OpenAPI specification): a misspelt or misplaced field does not compile.
 
-export interface KubernetesOptions {
-  /** The image of every daemon's container without `export.image` (default DEFAULT_IMAGE, with a warning). */
-  readonly image?: string | undefined
-}
-
 /** Kubernetes expands `$(VAR)` in a container's command: `$$(` keeps it literal. */
 const literal = (s: string): string => s.replace(/\$\(/g, "$$$$(")
 
@@ -47,7 +44,7 @@ const labels = (d: ResolvedDaemon): Record<string, string> => ({
 /** What every daemon's pod shares: its name, image, the addresses of the other daemons. */
 interface Context {
   readonly config: ResolvedConfig
-  readonly image: string
+  readonly options: ExportOptions
   readonly exported: ReadonlyMap<string, ResolvedDaemon>
   readonly jobs: ReadonlySet<string>
   readonly cronJobs: ReadonlySet<string>
@@ -67,7 +64,7 @@ const pod = (ctx: Context, d: ResolvedDaemon, restartPolicy: "Always" | "Never")
   const { run, env: rendered } = commandAndEnv(config, d, w)
   const main: IContainer = {
     name: exportName(d),
-    image: d.config.export?.image ?? ctx.image,
+    image: imageOf(d, ctx.options),
     command: ["sh", "-c", literal(address(run))],
     workingDir: c.dir,
   }
@@ -184,19 +181,18 @@ const yamlDoc = (o: object): string =>
   stringify(o, { version: "1.1", lineWidth: 0, aliasDuplicateObjects: false })
 
 /** `supervisor export kubernetes`: a file per daemon, and one for the ServiceAccount of the waits. */
-export const exportKubernetes = (config: ResolvedConfig, options: KubernetesOptions = {}): ExportResult => {
+export const exportKubernetes = (config: ResolvedConfig, options: ExportOptions = {}): ExportResult => {
   const w = new Warnings()
   const files: Array<ExportFile> = []
   const daemons = daemonsOf(config, w)
-  const placeholder = daemons.filter((d) => d.config.export?.image === undefined)
-  if (placeholder.length > 0 && options.image === undefined)
-    w.general(
-      `kubernetes: ${
-        placeholder.length === daemons.length
-          ? "every container runs"
-          : `the containers of ${placeholder.map((d) => d.id.qualified).join(", ")} run`
-      } image ${DEFAULT_IMAGE} in the daemon's directory; set the image that holds the daemons' programs and files with --image or export.image`,
-    )
+  warnPlaceholderImage(
+    daemons,
+    options,
+    w,
+    "kubernetes",
+    "in the daemon's directory",
+    "the daemons' programs and files",
+  )
   const schedules = new Map<string, string>()
   for (const d of daemons) {
     const c = d.config
@@ -209,7 +205,7 @@ export const exportKubernetes = (config: ResolvedConfig, options: KubernetesOpti
   const services = daemons.filter((d) => !schedules.has(d.id.qualified) && !jobs.has(d.id.qualified))
   const ctx: Context = {
     config,
-    image: options.image ?? DEFAULT_IMAGE,
+    options,
     exported: new Map(daemons.map((d) => [d.id.qualified, d] as const)),
     jobs,
     cronJobs: new Set(schedules.keys()),

@@ -2,6 +2,7 @@ import { Duration } from "effect"
 import type { DaemonConfig } from "../domain/DaemonConfig.js"
 import type { EnvFileRef } from "../domain/EnvFile.js"
 import { formatHumanDuration } from "../domain/HumanDuration.js"
+import { portEnvironment } from "../domain/portEnvironment.js"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
 import { renderTemplate } from "../domain/Template.js"
 import { instanceIndex } from "./replicas.js"
@@ -35,6 +36,36 @@ export class Warnings {
 
 /** The image a container target uses; the daemons' programs must be in it (a warning says so). */
 export const DEFAULT_IMAGE = "debian:stable-slim"
+
+/** What `supervisor export` is told besides the configuration. */
+export interface ExportOptions {
+  /** Compose and Kubernetes: the image of every daemon without `export.image` (default DEFAULT_IMAGE, with a warning). */
+  readonly image?: string | undefined
+}
+
+/** The image of a daemon's container: its `export.image`, else --image, else the placeholder. */
+export const imageOf = (d: ResolvedDaemon, options: ExportOptions): string =>
+  d.config.export?.image ?? options.image ?? DEFAULT_IMAGE
+
+/** One warning naming the daemons left in the placeholder image, and how to set theirs. */
+export const warnPlaceholderImage = (
+  daemons: ReadonlyArray<ResolvedDaemon>,
+  options: ExportOptions,
+  w: Warnings,
+  target: string,
+  where: string,
+  holds: string,
+): void => {
+  const placeholder = daemons.filter((d) => d.config.export?.image === undefined)
+  if (placeholder.length === 0 || options.image !== undefined) return
+  w.general(
+    `${target}: ${
+      placeholder.length === daemons.length
+        ? "every container runs"
+        : `the containers of ${placeholder.map((d) => d.id.qualified).join(", ")} run`
+    } image ${DEFAULT_IMAGE} ${where}; set the image that holds ${holds} with --image or export.image`,
+  )
+}
 
 /**
  * The daemons in a stable order (by qualified ID). Two daemons whose exported names are the same
@@ -133,16 +164,20 @@ export const renderPorts = (
     "shell",
   )
 
-/** The daemon's `run` and environment (the top-level `[env]`, then its `env`) with port templates rendered. */
-export const commandAndEnv = (config: ResolvedConfig, d: ResolvedDaemon, warnings: Warnings) => ({
-  run: renderPorts(config, d, "run", d.config.run, warnings),
-  env: Object.fromEntries(
-    Object.entries({ ...d.config.shared_env, ...d.config.env }).map(([k, v]) => [
-      k,
-      renderPorts(config, d, `env.${k}`, v, warnings),
-    ]),
-  ) as Record<string, string>,
-})
+/**
+ * The daemon's `run` and environment with port templates rendered: the top-level `[env]`, its
+ * `env`, then `PORT`/`PORTn` of its declared ports (as at a start), then its `export.env`.
+ */
+export const commandAndEnv = (config: ResolvedConfig, d: ResolvedDaemon, warnings: Warnings) => {
+  const c = d.config
+  const env = { ...c.shared_env, ...c.env, ...portEnvironment(c.port?.expect ?? []), ...c.export?.env }
+  return {
+    run: renderPorts(config, d, "run", c.run, warnings),
+    env: Object.fromEntries(
+      Object.entries(env).map(([k, v]) => [k, renderPorts(config, d, `env.${k}`, v, warnings)]),
+    ) as Record<string, string>,
+  }
+}
 
 /** The daemon's env files in the order they are read: the top-level `env_file`, then its own. */
 export const envFilesOf = (c: DaemonConfig): ReadonlyArray<EnvFileRef> => [

@@ -109,13 +109,18 @@ describe("supervisor export (e2e)", () => {
     expect(manifestOf(file("shop--api.yaml"), "Secret").stringData).toEqual({ DB_PASSWORD: "***" })
   })
 
-  it("--image with another target than kubernetes is refused, naming the fix", () => {
-    const r = cli("export", "compose", "--image", "shop:1")
+  it("--image with a target that has no images is refused, naming the fix", () => {
+    const r = cli("export", "systemd", "--image", "shop:1")
     expect(r.status).toBe(2)
     expect(r.stdout).toBe("")
     expect(r.stderr).toContain(
-      "error: --image is for kubernetes only: compose keeps its image as exported; drop --image",
+      "error: --image is for compose and kubernetes: systemd runs the daemons' programs as they are; drop --image",
     )
+    const compose = cli("export", "compose", "--image", "localhost/shop:1")
+    expect(compose.status, compose.stderr).toBe(0)
+    const doc = parse(compose.stdout) as { services: Record<string, { image: string }> }
+    expect(Object.values(doc.services).map((s) => s.image)).toContain("localhost/shop:1")
+    expect(compose.stderr).not.toContain("debian:stable-slim")
   })
 
   it("nomad --json: the files and warnings decode with the declared schema; each job parses back", () => {

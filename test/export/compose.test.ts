@@ -107,6 +107,48 @@ depends = ["db"]
     expect(validateCompose(doc)).toBe(true)
     const api = doc.services["shop--api"]!
     expect(api.command).toEqual(["sh", "-c", "api --listen 127.0.0.1:3000 --db http://shop--db:5432/x"])
-    expect(api.environment).toEqual({ DB_URL: "postgres://u@shop--db:5432/app", OTHER: "127.0.0.1:9999" })
+    expect(api.environment).toEqual({
+      DB_URL: "postgres://u@shop--db:5432/app",
+      OTHER: "127.0.0.1:9999",
+      PORT: "3000",
+    })
+  })
+
+  it("PORT and PORTn as at a start, export.env over them; the image from export.image, else --image", async () => {
+    const config = await loadShop(
+      sandbox(),
+      `[daemons.api]
+run = "exec node server.js"
+port = [3000, 3001]
+env = { PORT = "80", HOST = "127.0.0.1", MODE = "dev" }
+export = { env = { HOST = "0.0.0.0", URL = "http://localhost:{{ daemons.api.port }}/" } }
+
+[daemons.db]
+run = "exec db"
+export = { image = "postgres:17" }
+`,
+    )
+    const placeholder = exportCompose(config)
+    const plain = parse(fileNamed(placeholder.files, "compose.yaml")) as { services: Record<string, Service> }
+    expect(plain.services["shop--api"]!.image).toBe("debian:stable-slim")
+    expect(placeholder.warnings).toContain(
+      "compose: the containers of shop/api run image debian:stable-slim with the daemon's directory mounted; set the image that holds the daemons' programs (and curl or wget, or nc, for the healthchecks) with --image or export.image",
+    )
+    const { files, warnings } = exportCompose(config, { image: "localhost/shop:dev" })
+    expect(warnings.some((w) => w.includes("debian:stable-slim"))).toBe(false)
+    const doc = parse(fileNamed(files, "compose.yaml")) as { services: Record<string, Service> }
+    expect(validateCompose(doc)).toBe(true)
+    expect(doc.services["shop--api"]!.image).toBe("localhost/shop:dev")
+    expect(doc.services["shop--db"]!.image).toBe("postgres:17")
+    expect(doc.services["shop--api"]!.environment).toEqual({
+      PORT: "3000",
+      PORT0: "3000",
+      PORT1: "3001",
+      HOST: "0.0.0.0",
+      MODE: "dev",
+      URL: "http://localhost:3000/",
+    })
+    // export.env's HOST is not a loopback bind: no warning about it
+    expect(warnings.some((w) => w.includes("binds the loopback"))).toBe(false)
   })
 })

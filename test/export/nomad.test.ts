@@ -30,7 +30,8 @@ describe("export nomad (JSON job specification)", () => {
     )
     expect(main.KillSignal).toBe("SIGINT")
     expect(main.KillTimeout).toBe(5_000_000_000)
-    expect(main.Env).toEqual({ NODE_ENV: "development", DB: "localhost:5432", PCT: "100%" })
+    // PORT of its declared port, as the supervisor gives it at a start
+    expect(main.Env).toEqual({ NODE_ENV: "development", DB: "localhost:5432", PCT: "100%", PORT: "3000" })
     expect(api.RestartPolicy).toMatchObject({ Mode: "delay" })
     const db = groups.get("shop--db")!.group
     expect(db.RestartPolicy).toMatchObject({ Attempts: 3, Mode: "fail" })

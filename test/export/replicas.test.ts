@@ -57,6 +57,8 @@ describe("export of instances", () => {
     ])
     const second = fileNamed(files, "shop--api-2.service")
     expect(second).toContain("node server.js --port 3001 --instance 2")
+    // each instance's PORT is its own port, as the supervisor gives it
+    expect(second).toContain('Environment="PORT=3001"')
     expect(fileNamed(files, "shop--web.service")).toContain(
       "Requires=shop--api-1.service shop--api-2.service shop--api-3.service",
     )

@@ -1,12 +1,12 @@
 import * as net from "node:net"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect, Either, Fiber, Option } from "effect"
+import { portEnvironment } from "../../src/domain/portEnvironment.js"
 import { isPortFree, livePortAvailability, type PortCheck } from "../../src/supervisor/ports/availability.js"
 import {
   type ConflictFacts,
   conflictMessage,
   type PortConflict,
-  portEnvironment,
   resolvePorts,
 } from "../../src/supervisor/ports/resolve.js"
 

@@ -69,9 +69,9 @@ interface ExportFlags {
 
 /** `supervisor export <target>`: print the files, or write them under --out. */
 export const exportTo = (o: ExportFlags) =>
-  Option.isSome(o.image) && o.target !== "kubernetes"
+  Option.isSome(o.image) && o.target !== "kubernetes" && o.target !== "compose"
     ? Console.error(
-        `${red("error:")} --image is for kubernetes only: ${o.target} keeps its image as exported; drop --image`,
+        `${red("error:")} --image is for compose and kubernetes: ${o.target} runs the daemons' programs as they are; drop --image`,
       ).pipe(Effect.zipRight(exitWith(ExitCode.usage)))
     : exportWith(o)
 

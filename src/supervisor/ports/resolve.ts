@@ -131,13 +131,3 @@ export const resolvePorts = (
     }
     return yield* new PortConflict({ ...facts, message: conflictMessage(facts) })
   })
-
-/** The environment a daemon gets for its ports: `PORT` = the first, and `PORT0`.. when there are several. */
-export const portEnvironment = (ports: ReadonlyArray<number>): Record<string, string> => {
-  const [first] = ports
-  if (first === undefined) return {}
-  const env: Record<string, string> = { PORT: String(first) }
-  if (ports.length < 2) return env
-  for (const [i, port] of ports.entries()) env[`PORT${i}`] = String(port)
-  return env
-}
