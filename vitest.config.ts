@@ -6,6 +6,8 @@ import { defineConfig } from "vitest/config"
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // the engine runs are opt-in: `npm run test:engines` (vitest.engines.config.ts)
+    exclude: ["test/engines/**", "**/node_modules/**"],
     setupFiles: ["test/setup/yieldBetweenTests.ts"],
     pool: "forks",
     isolate: false,

@@ -1,7 +1,8 @@
-// A tiny HTTP API for the demo stack: answers /health and / on $PORT.
+// A tiny HTTP API for the demo stack: answers /health and / on $PORT, on $HOST (the loopback by default).
 import http from "node:http"
 
 const port = Number(process.env.PORT ?? 3000)
+const host = process.env.HOST ?? "127.0.0.1"
 let hits = 0
 http
   .createServer((req, res) => {
@@ -14,7 +15,7 @@ http
     res.writeHead(200, { "content-type": "text/plain" })
     res.end(`hello from the demo api (request #${hits})\n`)
   })
-  .listen(port, "127.0.0.1", () => console.log(`api listening on http://127.0.0.1:${port}`))
+  .listen(port, host, () => console.log(`api listening on http://${host}:${port}`))
 process.on("SIGTERM", () => {
   console.log("api shutting down")
   process.exit(0)
