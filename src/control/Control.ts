@@ -1,4 +1,4 @@
-import { Context, Effect, Either, Layer, Option, Ref, Stream } from "effect"
+import { Context, Effect, Either, Layer, Option, Stream } from "effect"
 import { ConfigLoader } from "../config/ConfigLoader.js"
 import type { LoadOptions } from "../config/Loader.js"
 import type { ScaledCounts } from "../config/replicas.js"
@@ -15,6 +15,7 @@ import { withSlugs } from "../domain/slugs.js"
 import { LogStore } from "../logs/LogStore.js"
 import { ProcessSampler } from "../process/ProcessSampler.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
+import { StateStore } from "../state/StateStore.js"
 import { type DaemonNotFound, daemonNotFound } from "../supervisor/errors.js"
 import { daemonUsage } from "../supervisor/resourceUsage.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
@@ -25,6 +26,7 @@ import type { StartPlan, StopResult } from "./plan.js"
 import { eventWithProxyUrls, withProxyUrl } from "./proxyOutcomes.js"
 import { proxyView } from "./proxyView.js"
 import { makeRestartsUnderway } from "./restarting.js"
+import { forgetStaleCounts } from "./scale.js"
 import { resolveId } from "./selection.js"
 import { startEvents } from "./startEvents.js"
 import { startWithDependencies } from "./startOrder.js"
@@ -86,16 +88,19 @@ export const ControlLive = Layer.effect(
     const loader = yield* ConfigLoader
     const supervisorConfig = yield* SupervisorConfig
     const logs = yield* LogStore
-    /** `supervisor scale`'s counts, by replicated daemon (docs/replicas.md): kept until it stops. */
-    const scaledRef = yield* Ref.make<ScaledCounts>(new Map())
-    const scaled = Ref.get(scaledRef)
+    /**
+     * `supervisor scale`'s counts, by replicated daemon (docs/replicas.md): kept in the state file
+     * until the daemon stops, so that a supervisor that restarts keeps the count of what it adopts.
+     */
+    const store = yield* StateStore
+    const scaled = Effect.map(store.get, (s): ScaledCounts => new Map(Object.entries(s.scaled)))
     const setScaled = (id: string, count: number | undefined) =>
-      Ref.update(scaledRef, (m) => {
-        const next = new Map(m)
-        if (count === undefined) next.delete(id)
-        else next.set(id, count)
-        return next
-      })
+      Effect.asVoid(
+        store.update((s) => {
+          const { [id]: _, ...others } = s.scaled
+          return { ...s, scaled: count === undefined ? others : { ...others, [id]: count } }
+        }),
+      )
     const underway = yield* makeRestartsUnderway
     /** Fills each entry's `slug` and `proxy_url` from the slugs in force now. */
     const slugged = (entries: ReadonlyArray<ApiDaemonEntry>) =>
@@ -253,6 +258,7 @@ export const ControlLive = Layer.effect(
       scaled,
       setScaled,
     })
+    yield* forgetStaleCounts({ sup, projects, scaled, setScaled })
     const { start: _start, startEvents: _startEvents, stop: _stop, ...shape } = control
     return shape satisfies ControlShape
   }),

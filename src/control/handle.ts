@@ -27,7 +27,6 @@ import {
   UsageError,
 } from "../domain/CommandErrors.js"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
-import { isActive } from "../domain/DaemonStatus.js"
 import { bumpProblem, withOverrides } from "../domain/overrides.js"
 import type { Reason } from "../domain/Reason.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
@@ -41,7 +40,7 @@ import { makeInput } from "./input.js"
 import type { StartPlan } from "./plan.js"
 import { type LogSink, makeReads, type ReadDeps } from "./reads.js"
 import type { RestartsUnderway } from "./restarting.js"
-import { makeScale } from "./scale.js"
+import { forgetStaleCounts, makeScale } from "./scale.js"
 import { loadFrom, selectFor } from "./selectFor.js"
 import { resolveId } from "./selection.js"
 import { waitingListOf } from "./waiting.js"
@@ -230,24 +229,7 @@ export const makeHandle = (deps: HandleDeps) => {
       return [...neverRan.map((id) => ({ id, was_running: false, killed: false })), ...stopped]
     })
 
-  /**
-   * A scaled daemon none of whose instances runs any more is back to its configured count: the
-   * count is forgotten, and so are its stopped instances above the configured count.
-   */
-  const forgetScaled = Effect.gen(function* () {
-    const scaled = yield* deps.scaled
-    if (scaled.size === 0) return
-    const all = yield* sup.list
-    const defs = yield* deps.projects.definitions
-    for (const id of scaled.keys()) {
-      const instances = all.filter((r) => r.def.instance?.daemon === id)
-      if (instances.some(isActive)) continue
-      yield* deps.setScaled(id, undefined)
-      const configured = defs.filter((d) => d.instance?.daemon === id).length
-      const extra = instances.filter((r) => r.def.instance!.index > configured).map((r) => r.def.id.qualified)
-      if (extra.length > 0) yield* sup.clean(extra)
-    }
-  })
+  const forgetScaled = forgetStaleCounts(deps)
 
   const startIds = (ids: ReadonlyArray<string>, config: ResolvedConfig | undefined, reason: Reason) =>
     Effect.gen(function* () {

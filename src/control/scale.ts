@@ -2,6 +2,7 @@
 // changed while it runs. Instances above the count stop highest first and are forgotten; the
 // missing ones start. The count lasts until the daemon is stopped as a whole.
 import { Effect } from "effect"
+import type { ScaledCounts } from "../config/replicas.js"
 import type { StopResult } from "../domain/CliOutput.js"
 import type { Scale } from "../domain/Command.js"
 import { type DaemonNotFound, UsageError } from "../domain/CommandErrors.js"
@@ -10,6 +11,8 @@ import { instanceIds } from "../domain/Instances.js"
 import type { Reason } from "../domain/Reason.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
 import type { StartOutcome } from "../domain/StartOutcome.js"
+import type { ProjectRegistryShape } from "../registry/ProjectRegistry.js"
+import type { DaemonState } from "../supervisor/DaemonState.js"
 import type { SupervisorShape } from "../supervisor/Supervisor.js"
 import { instanceCount, knownInstances } from "./instances.js"
 import { type SelectDeps, selectDaemons } from "./selectFor.js"
@@ -61,3 +64,36 @@ export const makeScale =
       const started = yield* startIds(instanceIds(id, c.count), selected.config, c.reason)
       return { daemon: id, previous, count: c.count, started, stopped }
     })
+
+/** What forgetting counts needs: the counts, the daemons that ran, those configured. */
+export interface ForgetDeps {
+  readonly scaled: Effect.Effect<ScaledCounts>
+  readonly setScaled: ScaleDeps["setScaled"]
+  readonly projects: Pick<ProjectRegistryShape, "definitions">
+  readonly sup: {
+    readonly list: Effect.Effect<ReadonlyArray<Pick<DaemonState, "def" | "status">>>
+    readonly clean: SupervisorShape["clean"]
+  }
+}
+
+/**
+ * A scaled daemon none of whose instances runs any more is back to its configured count: the
+ * count is forgotten, and so are its stopped instances above the configured count. After a
+ * stop, and when a supervisor starts (what it adopted keeps its count; what did not survive,
+ * a reboot say, does not).
+ */
+export const forgetStaleCounts = (deps: ForgetDeps) =>
+  Effect.gen(function* () {
+    const scaled = yield* deps.scaled
+    if (scaled.size === 0) return
+    const all = yield* deps.sup.list
+    const defs = yield* deps.projects.definitions
+    for (const id of scaled.keys()) {
+      const instances = all.filter((r) => r.def.instance?.daemon === id)
+      if (instances.some(isActive)) continue
+      yield* deps.setScaled(id, undefined)
+      const configured = defs.filter((d) => d.instance?.daemon === id).length
+      const extra = instances.filter((r) => r.def.instance!.index > configured).map((r) => r.def.id.qualified)
+      if (extra.length > 0) yield* deps.sup.clean(extra)
+    }
+  })

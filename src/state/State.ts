@@ -39,6 +39,13 @@ export const PersistentState = Schema.Struct({
   cron: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.Number }), {
     default: () => ({}),
   }),
+  /**
+   * `supervisor scale`'s counts, by replicated daemon (docs/replicas.md): kept while an instance
+   * of it runs, so that a supervisor that restarts and adopts them keeps the count too.
+   */
+  scaled: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.Int }), {
+    default: () => ({}),
+  }),
 })
 export type PersistentState = typeof PersistentState.Type
 
@@ -51,4 +58,5 @@ export const emptyState = (): PersistentState => ({
   namespaces: {},
   projects: [],
   cron: {},
+  scaled: {},
 })

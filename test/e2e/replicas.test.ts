@@ -262,6 +262,29 @@ describe("replicas (e2e)", () => {
   )
 
   it(
+    "a supervisor that restarts keeps the count of the instances it adopts",
+    async () => {
+      const before = listJson().find((e) => e.id.qualified === "shop/api.1")!
+      const restarted = await sb.cliAsync(["supervisor", "start", "--force"], shop)
+      expect(restarted.status, restarted.stderr).toBe(0)
+      const listed = listJson().filter((e) => e.instance?.daemon === "shop/api")
+      // api.1 adopted (the same process), the count 1 still in force: api.2 and api.3 not listed
+      expect(listed.map((e) => [e.id.qualified, e.status.type, e.instance?.scaled, e.pid])).toEqual([
+        ["shop/api.1", "running", 1, before.pid],
+      ])
+      // and `start api` starts the scaled count, not the configured 3
+      const started = await sb.cliAsync(["start", "api"], shop)
+      expect(started.status, started.stderr).toBe(0)
+      expect(
+        listJson()
+          .filter((e) => e.instance?.daemon === "shop/api" && e.status.type === "running")
+          .map((e) => e.id.qualified),
+      ).toEqual(["shop/api.1"])
+    },
+    T,
+  )
+
+  it(
     "stop api stops every instance; the next start runs the configured count again",
     async () => {
       const up = await sb.cliAsync(["scale", "api", "2"], shop)

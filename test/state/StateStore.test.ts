@@ -34,6 +34,7 @@ const record = (id: string, retry_count = 0): DaemonRecord => ({
 const sample = (): PersistentState => ({
   version: 1,
   cron: {},
+  scaled: {},
   daemons: {
     "app/web": record("app/web", 2),
     "app/db": {

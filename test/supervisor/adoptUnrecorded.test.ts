@@ -45,6 +45,7 @@ const adoptWith = (records: ReadonlyArray<DaemonRecord>) =>
     const initial: PersistentState = {
       version: 1,
       cron: {},
+      scaled: {},
       daemons: Object.fromEntries(records.map((r) => [r.id, r])),
       disabled: [],
       namespaces: {},

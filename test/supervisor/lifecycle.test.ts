@@ -880,6 +880,7 @@ describe("lifecycle: adoption after a supervisor restart", () => {
   const stateWith = (...records: ReadonlyArray<DaemonRecord>): PersistentState => ({
     version: 1,
     cron: {},
+    scaled: {},
     daemons: Object.fromEntries(records.map((r) => [r.id, r])),
     disabled: [],
     namespaces: {},

@@ -55,6 +55,7 @@ describe("retries across a supervisor restart", () => {
           initialState: {
             version: 1,
             cron: {},
+            scaled: {},
             daemons: {
               [WEB]: {
                 id: WEB,
