@@ -9,6 +9,7 @@
 // from the answer's last byte to the CLI's exit. Then `stop --all` and `clean`. Medians over the
 // rounds (ms; "first" and "last" are the phase's first start and last end after the CLI's spawn).
 // `--background N` starts N busy processes first (`sh -c 'while :; do :; done'`), as bench/daemons.mjs.
+// `SUPERVISOR_SPAWN_HELPER=0 node bench/start-trace.mjs`: the supervisor forks the daemons itself.
 
 import { spawn, spawnSync } from "node:child_process"
 import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
@@ -39,6 +40,9 @@ const bin = join(root, "dist", "supervisor.cjs")
 const project = writeSleepersProject(join(root, "project"), N)
 const env = {
   PATH: process.env.PATH,
+  ...(process.env.SUPERVISOR_SPAWN_HELPER
+    ? { SUPERVISOR_SPAWN_HELPER: process.env.SUPERVISOR_SPAWN_HELPER }
+    : {}),
   HOME: join(root, "home"),
   SUPERVISOR_STATE_DIR: join(root, "state"),
   SUPERVISOR_SYSTEM_CONFIG_DIR: join(root, "etc"),
@@ -61,17 +65,17 @@ host.stderr.setEncoding("utf8").on("data", (chunk) => {
   pending = lines.pop()
   for (const l of lines) if (l.startsWith("trace ")) traces.push(JSON.parse(l.slice(6)))
 })
-/** The next trace of a burst with a request to `path`; the traces before it are dropped. */
-const nextTrace = async (path) => {
+/** The next trace of a burst with a phase named `phase`; the traces before it are dropped. */
+const nextTrace = async (phase) => {
   const end = Date.now() + 60_000
   for (;;) {
-    const i = traces.findIndex((t) => t.phases.some((p) => p.name === `http POST ${path}`))
+    const i = traces.findIndex((t) => t.phases.some((p) => p.name === phase))
     if (i >= 0) {
       const t = traces[i]
       traces = traces.slice(i + 1)
       return t
     }
-    if (Date.now() > end) throw new Error(`no trace of ${path} from the supervisor`)
+    if (Date.now() > end) throw new Error(`no trace of ${phase} from the supervisor`)
     await sleep(50)
   }
 }
@@ -97,7 +101,7 @@ try {
     const spawned = performance.timeOrigin + performance.now()
     cli("start", "--all", "--quiet")
     const exited = performance.timeOrigin + performance.now()
-    const trace = await nextTrace("/api/cli/start-from")
+    const trace = await nextTrace("http POST /api/commands")
     const phases = Object.fromEntries(
       trace.phases.map((p) => [
         p.name,
@@ -108,7 +112,8 @@ try {
     rounds.push({ total: exited - spawned, phases, arrive: request?.first, answered: request?.last })
     cli("stop", "--all")
     cli("clean")
-    await nextTrace("/api/cli/clean")
+    // the clean's burst (it forgets each daemon's logs) ends before the next start is timed
+    await nextTrace("LogStore.forget")
   }
   console.log(
     `start --all of ${N} daemons, ${ROUNDS} rounds, supervisor flags ${FLAGS.join(" ")}; load average ${loadavg()
