@@ -1,8 +1,10 @@
+import { FileSystem } from "@effect/platform"
 import { Context, Effect, Either, Layer, Option, Stream } from "effect"
 import { ConfigLoader } from "../config/ConfigLoader.js"
 import type { LoadOptions } from "../config/Loader.js"
 import type { ScaledCounts } from "../config/replicas.js"
 import { SupervisorConfig } from "../config/SupervisorConfig.js"
+import { gitWorktreeDir } from "../config/worktree.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { Command } from "../domain/Command.js"
 import { ConfigUnusable, type UnknownDaemon, UsageError } from "../domain/CommandErrors.js"
@@ -242,10 +244,17 @@ export const ControlLive = Layer.effect(
           return { id, settings: loaded.right.settings }
         }),
     }
+    const fs = yield* FileSystem.FileSystem
     const handle = makeHandle({
       sup,
       underway,
       loader,
+      // `start feature-x.shop`: a git worktree of a slug's project, found as the proxy finds it
+      worktreeDir: (main, label) =>
+        gitWorktreeDir(main, label).pipe(
+          Effect.provideService(FileSystem.FileSystem, fs),
+          Effect.orElseSucceed(() => undefined),
+        ),
       projects,
       known: listing({ usage: false }),
       running,

@@ -31,6 +31,8 @@ export interface SelectDeps {
   readonly running: Effect.Effect<ReadonlyArray<string>>
   /** The counts `supervisor scale` set, replacing the configured `instances` (docs/replicas.md). */
   readonly scaled: Effect.Effect<ScaledCounts>
+  /** The directory of a project directory in its git worktree labelled `label` (`gitWorktreeDir`). */
+  readonly worktreeDir?: (main: string, label: string) => Effect.Effect<string | undefined>
 }
 
 type SelectError = UnknownDaemon | UsageError | DaemonNotFound | ConfigUnusable
@@ -61,11 +63,11 @@ export const loadFrom = (deps: SelectDeps, from: Extract<From, { _tag: "Director
 
 /** `config` with the daemons of each project a typed slug points to, read with the command's environment. */
 const withSlugProjects = (
-  loader: ConfigLoaderShape,
+  deps: SelectDeps,
   config: ResolvedConfig,
   ids: ReadonlyArray<string>,
   env: Record<string, string>,
-) => withProjects(config, ids, (dir) => loader.load({ cwd: dir, env }))
+) => withProjects(config, ids, (dir) => deps.loader.load({ cwd: dir, env }), deps.worktreeDir)
 
 /** An ID without a directory: qualified, or `name` of the namespace, or the only `*\/name`. */
 const resolveKnown = (
@@ -165,7 +167,7 @@ export const selectDaemons = (
       const ids = yield* Effect.forEach(selection.ids, (id) => resolveKnown(id, namespace, known))
       return { ids: [...new Set(ids)], config: undefined }
     }
-    const config = yield* withSlugProjects(deps.loader, yield* loadFrom(deps, from), selection.ids, from.env)
+    const config = yield* withSlugProjects(deps, yield* loadFrom(deps, from), selection.ids, from.env)
     const known = yield* deps.known
     const running = allMeans === "running" ? yield* deps.running : []
     if (Option.isSome(scope)) {

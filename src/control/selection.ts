@@ -5,7 +5,7 @@ import { UnknownDaemon, UsageError } from "../domain/CommandErrors.js"
 import { parseDaemonRef } from "../domain/DaemonId.js"
 import { instanceIds } from "../domain/Instances.js"
 import type { ResolvedConfig } from "../domain/ResolvedConfig.js"
-import { projectRootOf } from "../domain/slugs.js"
+import { hostLabelOf, projectRootOf, worktreeSlugOf } from "../domain/slugs.js"
 import { nearest } from "../domain/suggest.js"
 import { fileHint } from "./fileHint.js"
 
@@ -57,10 +57,27 @@ const slugTargets = (
 }
 
 /**
+ * The daemons `<worktree>.<slug>` names, as the proxy's host name of that worktree does: the
+ * slug's daemon configured in that worktree of the slug's project; undefined when `input` is no
+ * such pair.
+ */
+const worktreeSlugTargets = (
+  input: string,
+  config: ResolvedConfig,
+  known: ReadonlyArray<ApiDaemonEntry>,
+): ReadonlyArray<string> | undefined => {
+  if (worktreeSlugOf(input, config.slugs) === undefined) return undefined
+  const ids = [...Object.values(config.daemons), ...known]
+    .filter((d) => hostLabelOf(d, config.slugs) === input)
+    .map((d) => d.id.qualified)
+  return [...new Set(ids)].sort()
+}
+
+/**
  * Resolves what a user typed: a qualified ID works from anywhere; a short one
  * means the current namespace first, then the only daemon of that name in any
  * namespace, then the daemon a slug of that name points to (pitchfork's slugs as IDs: a real
- * daemon's name wins over a slug). Ambiguity and unknown names are errors that list the candidates.
+ * daemon's name wins over a slug), or `<worktree>.<slug>` to it in one of its project's worktrees. Ambiguity and unknown names are errors that list the candidates.
  */
 export const resolveId = (
   input: string,
@@ -95,9 +112,19 @@ export const resolveId = (
     if (all.has(id.qualified)) return id.qualified
     const candidates = [...all].filter((q) => q.endsWith(`/${input}`)).sort()
     if (candidates.length === 1) return candidates[0]!
-    const viaSlug = slugTargets(input, config, known)
+    const viaSlug = slugTargets(input, config, known) ?? worktreeSlugTargets(input, config, known)
     if (viaSlug !== undefined && viaSlug.length === 1) return viaSlug[0]!
     if (viaSlug !== undefined && candidates.length === 0) {
+      const pair = worktreeSlugOf(input, config.slugs)
+      if (!Object.hasOwn(config.slugs, input) && pair !== undefined) {
+        const slug = config.slugs[pair.slug]!
+        return yield* new UnknownDaemon({
+          message:
+            viaSlug.length === 0
+              ? `${input}: no worktree ${pair.label} of slug ${pair.slug}'s project ${slug.dir} configures daemon ${slug.daemon} (\`git worktree list\` there lists its worktrees)`
+              : `${input} names daemon ${slug.daemon} in worktree ${pair.label}, which is ambiguous: ${viaSlug.join(", ")}; use the qualified ID`,
+        })
+      }
       const slug = config.slugs[input]!
       return yield* new UnknownDaemon({
         message:

@@ -65,6 +65,21 @@ export const hostLabelOf = (entry: Sourced, slugs: Slugs): string | null => {
   return slug === null ? null : worktreeHostLabel(slug, entry.worktree?.name)
 }
 
+/**
+ * `feature-x.shop` typed where a daemon ID goes: the worktree's label and the slug, as in the
+ * host name `feature-x.shop.localhost` (docs/worktrees.md); undefined when `input` is no such
+ * pair (a label holds no dot, so the first dot parts them).
+ */
+export const worktreeSlugOf = (
+  input: string,
+  slugs: Slugs,
+): { readonly label: string; readonly slug: string } | undefined => {
+  const dot = input.indexOf(".")
+  if (dot <= 0 || input.includes("/")) return undefined
+  const slug = input.slice(dot + 1)
+  return Object.hasOwn(slugs, slug) ? { label: input.slice(0, dot), slug } : undefined
+}
+
 /** The configured slug a host label names: exact first, else the one equal ignoring case (hosts are case-insensitive). */
 export const findSlug = (slugs: Slugs, label: string): string | undefined =>
   Object.hasOwn(slugs, label)

@@ -12,6 +12,7 @@ import {
   slugProblem,
   slugTarget,
   withSlugs,
+  worktreeSlugOf,
 } from "../../src/domain/slugs.js"
 import { loadOk, toml, useSandbox } from "../config/helpers.js"
 
@@ -145,5 +146,20 @@ describe("slugs of a worktree's daemons", () => {
       ["shop/web", "shop", "http://shop.localhost:7080", undefined],
     ])
     expect(slugTarget("shop", slugs, entries)?.id.qualified).toBe("shop/web")
+  })
+})
+
+describe("<worktree>.<slug> typed as an ID", () => {
+  const slugs = { shop: { dir: "/code/shop", daemon: "web" }, "my-app": { dir: "/code/app", daemon: "api" } }
+  it("parts the worktree's label from a configured slug at the first dot", () => {
+    expect(worktreeSlugOf("feature-x.shop", slugs)).toEqual({ label: "feature-x", slug: "shop" })
+    expect(worktreeSlugOf("f_1.my-app", slugs)).toEqual({ label: "f_1", slug: "my-app" })
+  })
+  it("is none for a slug alone, an unknown slug, a qualified ID or an instance name", () => {
+    expect(worktreeSlugOf("shop", slugs)).toBeUndefined()
+    expect(worktreeSlugOf("feature-x.store", slugs)).toBeUndefined()
+    expect(worktreeSlugOf("shop/web.2", slugs)).toBeUndefined()
+    expect(worktreeSlugOf("api.2", slugs)).toBeUndefined()
+    expect(worktreeSlugOf(".shop", slugs)).toBeUndefined()
   })
 })

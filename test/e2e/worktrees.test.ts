@@ -286,4 +286,47 @@ describe("worktrees side by side (e2e)", () => {
     },
     T,
   )
+
+  it(
+    "<worktree>.<slug> works as an ID from anywhere, as the host name does: start, status, stop",
+    async () => {
+      sb = makeDaemonSandbox()
+      const proxyPort = await freePort()
+      const webPort = await freePort()
+      const { shop, git } = await gitProject(proxyPort, [
+        "[daemons.web]",
+        'run = "exec node web.cjs"',
+        `port = { expect = [${webPort}], bump = 20 }`,
+        'ready_output = "listening"',
+      ])
+      const tree = join(sb.root, "trees", "feature-s")
+      await git(shop, "worktree", "add", "-q", "-b", "feature-s", tree)
+      // from a directory of no project, before any command ran in the worktree
+      const started = await sb.cliAsync(["start", "feature-s.shop"], sb.root)
+      expect(started.status, started.stderr).toBe(0)
+      expect(started.stdout).toContain("shop.feature-s/web")
+      const entry = (await apiGet<Array<Entry>>(sb.stateDir, "/api/daemons"))?.find(
+        (e) => e.id.qualified === "shop.feature-s/web",
+      )
+      expect(entry?.status.type).toBe("running")
+      expect(entry?.worktree?.name).toBe("feature-s")
+      // the main checkout's daemon was not started
+      expect(daemonPids(sb.stateDir, "shop/web")).toEqual([])
+      const reply = await through(proxyPort, "feature-s.shop.localhost")
+      expect(JSON.parse(reply.body)).toMatchObject({ dir: tree })
+      const status = sb.cli(["status", "feature-s.shop"], sb.root)
+      expect(status.status, status.stderr).toBe(0)
+      expect(status.stdout).toContain("shop.feature-s/web")
+      const stopped = sb.cli(["stop", "feature-s.shop"], sb.root)
+      expect(stopped.status, stopped.stderr).toBe(0)
+      expect(daemonPids(sb.stateDir, "shop.feature-s/web")).toEqual([])
+      // a label that names no worktree of the slug's project: one line saying so
+      const unknown = sb.cli(["start", "nope.shop"], sb.root)
+      expect(unknown.status).toBe(1)
+      expect(unknown.stderr).toContain(
+        `nope.shop: no worktree nope of slug shop's project ${shop} configures daemon web`,
+      )
+    },
+    T,
+  )
 })
