@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { listRows } from "../../src/cli/listGroups.js"
 import { mergeDefinitions } from "../../src/control/listing.js"
-import { DaemonConfig } from "../../src/domain/DaemonConfig.js"
-import type { DaemonDefinition } from "../../src/domain/DaemonDefinition.js"
-import { DaemonId, toIdObject } from "../../src/domain/DaemonId.js"
-
-const def = (name: string, instance?: { daemon: string; index: number }): DaemonDefinition => ({
-  id: toIdObject(new DaemonId({ namespace: "app", name })),
-  config: new DaemonConfig({ run: "x", dir: "/app" }),
-  adhoc: false,
-  source: "/app/supervisor.toml",
-  ...(instance === undefined ? {} : { instance }),
-})
+import { def } from "../control/defs.js"
 
 describe("list rows", () => {
   it("put a row for the daemon before its instances, by index (api.10 after api.9)", () => {

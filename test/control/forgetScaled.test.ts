@@ -2,18 +2,9 @@ import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import type { ScaledCounts } from "../../src/config/replicas.js"
 import { forgetStaleCounts } from "../../src/control/scale.js"
-import { DaemonConfig } from "../../src/domain/DaemonConfig.js"
 import type { DaemonDefinition } from "../../src/domain/DaemonDefinition.js"
-import { DaemonId, toIdObject } from "../../src/domain/DaemonId.js"
 import type { StatusType } from "../../src/domain/DaemonStatus.js"
-
-const def = (name: string, instance?: { daemon: string; index: number }): DaemonDefinition => ({
-  id: toIdObject(new DaemonId({ namespace: "app", name })),
-  config: new DaemonConfig({ run: "x", dir: "/app" }),
-  adhoc: false,
-  source: "/app/supervisor.toml",
-  ...(instance === undefined ? {} : { instance }),
-})
+import { def } from "./defs.js"
 
 const instance = (daemon: string, index: number) =>
   def(`${daemon}.${index}`, { daemon: `app/${daemon}`, index })

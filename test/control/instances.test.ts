@@ -2,17 +2,7 @@ import { describe, expect, it } from "vitest"
 import { instanceCount, withInstances } from "../../src/control/instances.js"
 import { mergeDefinitions } from "../../src/control/listing.js"
 import type { ApiDaemonEntry } from "../../src/domain/ApiDaemonEntry.js"
-import { DaemonConfig } from "../../src/domain/DaemonConfig.js"
-import type { DaemonDefinition } from "../../src/domain/DaemonDefinition.js"
-import { DaemonId, toIdObject } from "../../src/domain/DaemonId.js"
-
-const def = (name: string, instance?: { daemon: string; index: number }): DaemonDefinition => ({
-  id: toIdObject(new DaemonId({ namespace: "app", name })),
-  config: new DaemonConfig({ run: "x", dir: "/app" }),
-  adhoc: false,
-  source: "/app/supervisor.toml",
-  ...(instance === undefined ? {} : { instance }),
-})
+import { def } from "./defs.js"
 
 /** Listing entries of never-run definitions: api.1 to api.n of app/api, and app/web. */
 const known = (n: number): ReadonlyArray<ApiDaemonEntry> =>

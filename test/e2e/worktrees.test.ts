@@ -105,6 +105,21 @@ const gitProject = async (proxyPort: number, toml: Array<string>, files: Record<
   return { shop, git }
 }
 
+/** A new sandbox whose git project `shop` has one web daemon (a port, ready on its output) with `more` keys. */
+const webStack = async (more: Array<string> = []) => {
+  sb = makeDaemonSandbox()
+  const proxyPort = await freePort()
+  const webPort = await freePort()
+  const project = await gitProject(proxyPort, [
+    "[daemons.web]",
+    'run = "exec node web.cjs"',
+    `port = { expect = [${webPort}], bump = 20 }`,
+    ...more,
+    'ready_output = "listening"',
+  ])
+  return { ...project, proxyPort, webPort }
+}
+
 describe("worktrees side by side (e2e)", () => {
   it(
     "runs the same stack in a repository and its worktree at once, routes each by host name, and prunes the removed worktree",
@@ -249,16 +264,7 @@ describe("worktrees side by side (e2e)", () => {
   it(
     "a replicated daemon's slug reaches its instances in a worktree too",
     async () => {
-      sb = makeDaemonSandbox()
-      const proxyPort = await freePort()
-      const webPort = await freePort()
-      const { shop, git } = await gitProject(proxyPort, [
-        "[daemons.web]",
-        'run = "exec node web.cjs"',
-        `port = { expect = [${webPort}], bump = 20 }`,
-        "instances = 2",
-        'ready_output = "listening"',
-      ])
+      const { shop, git, proxyPort, webPort } = await webStack(["instances = 2"])
       const tree = join(sb.root, "trees", "feature-r")
       await git(shop, "worktree", "add", "-q", "-b", "feature-r", tree)
       expect(sb.cli(["supervisor", "start"], sb.root).status).toBe(0)
@@ -290,15 +296,7 @@ describe("worktrees side by side (e2e)", () => {
   it(
     "<worktree>.<slug> works as an ID from anywhere, as the host name does: start, status, stop",
     async () => {
-      sb = makeDaemonSandbox()
-      const proxyPort = await freePort()
-      const webPort = await freePort()
-      const { shop, git } = await gitProject(proxyPort, [
-        "[daemons.web]",
-        'run = "exec node web.cjs"',
-        `port = { expect = [${webPort}], bump = 20 }`,
-        'ready_output = "listening"',
-      ])
+      const { shop, git, proxyPort } = await webStack()
       const tree = join(sb.root, "trees", "feature-s")
       await git(shop, "worktree", "add", "-q", "-b", "feature-s", tree)
       // from a directory of no project, before any command ran in the worktree
