@@ -43,6 +43,12 @@ export const parseLogTimestamp = (timestamp: string): number => {
   return new Date(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!).getTime()
 }
 
+/** RFC 3339 in UTC, whole seconds, of a `YYYY-MM-DD HH:MM:SS` timestamp; undefined when it is none. */
+export const logTimeRfc3339 = (timestamp: string): string | undefined => {
+  const ms = parseLogTimestamp(timestamp)
+  return Number.isNaN(ms) ? undefined : new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z")
+}
+
 /** Emitted in a log stream when the daemon's logs were cleared (spec: "Log control object"). */
 export const LogClear = Schema.Struct({
   _clear: Schema.Literal(true),

@@ -4,7 +4,7 @@
 import type { IProbe } from "kubernetes-models/v1/Probe"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
 import { exportedHealth } from "./health.js"
-import { renderPorts, type Warnings, wholeSeconds } from "./model.js"
+import { httpProbeTarget, renderPorts, type Warnings, wholeSeconds } from "./model.js"
 
 type Probe = IProbe
 
@@ -29,20 +29,18 @@ const readinessAction = (
   if (c.ready_output !== undefined) w.add(id, "ready_output", "(an output line) has no probe form: left out")
   if (c.ready_http !== undefined) {
     const text = renderPorts(config, d, "ready_http", c.ready_http.url, w)
-    try {
-      const url = new URL(text.trim())
-      if (!LOOPBACK.has(url.hostname))
-        w.add(id, "ready_http", `polls ${url.hostname}: the probe asks the pod itself`)
+    const target = httpProbeTarget(text)
+    if (target === undefined) w.add(id, "ready_http", `(${text}) is not a URL once rendered: left out`)
+    else {
+      if (!LOOPBACK.has(target.hostname))
+        w.add(id, "ready_http", `polls ${target.hostname}: the probe asks the pod itself`)
       if (c.ready_http.status.length > 0)
         w.add(id, "ready_http.status", "(more accepted codes) is not mapped: the probe wants 2xx or 3xx")
-      const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port)
-      const scheme = url.protocol === "https:" ? ("HTTPS" as const) : ("HTTP" as const)
+      const scheme = target.https ? ("HTTPS" as const) : ("HTTP" as const)
       return {
-        action: { httpGet: { path: `${url.pathname}${url.search}`, port, scheme } },
+        action: { httpGet: { path: target.path, port: target.port, scheme } },
         ...seconds(c.ready_http.timeout),
       }
-    } catch {
-      w.add(id, "ready_http", `(${text}) is not a URL once rendered: left out`)
     }
   }
   if (c.ready_port !== undefined) {

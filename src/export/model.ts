@@ -218,3 +218,23 @@ export const warnUnmappable = (d: ResolvedDaemon, warnings: Warnings, target: st
 
 /** "30s" for messages. */
 export const durationText = (d: Duration.Duration): string => formatHumanDuration(Duration.toMillis(d))
+
+/** A rendered `ready_http` URL as a probe needs it: host, port (the scheme's by default), scheme, path. */
+export const httpProbeTarget = (
+  text: string,
+):
+  | { readonly hostname: string; readonly port: number; readonly https: boolean; readonly path: string }
+  | undefined => {
+  try {
+    const url = new URL(text.trim())
+    const https = url.protocol === "https:"
+    return {
+      hostname: url.hostname,
+      port: url.port === "" ? (https ? 443 : 80) : Number(url.port),
+      https,
+      path: `${url.pathname}${url.search}`,
+    }
+  } catch {
+    return undefined
+  }
+}

@@ -2,7 +2,7 @@ import { Duration } from "effect"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
 import { posixQuote } from "../shell/quote.js"
 import { exportedHealth } from "./health.js"
-import { commandAndEnv, exportName, renderPorts, type Warnings } from "./model.js"
+import { commandAndEnv, exportName, httpProbeTarget, renderPorts, type Warnings } from "./model.js"
 import { effectiveRetry } from "./restart.js"
 
 // The parts of a Nomad job (JSON job specification) made from one daemon: its raw_exec task, its
@@ -66,20 +66,18 @@ const readinessCheck = (config: ResolvedConfig, d: ResolvedDaemon, w: Warnings):
   }
   const timing = { Interval: NS_PER_SECOND, Timeout: NS_PER_SECOND }
   if (c.ready_http !== undefined) {
-    try {
-      const url = new URL(renderPorts(config, d, "ready_http", c.ready_http.url, w).trim())
-      const port = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port)
-      return onPort(port, {
-        Name: "ready",
-        Type: "http",
-        Protocol: url.protocol.slice(0, -1),
-        Path: `${url.pathname}${url.search}`,
-        ...timing,
-      })
-    } catch {
+    const target = httpProbeTarget(renderPorts(config, d, "ready_http", c.ready_http.url, w))
+    if (target === undefined) {
       w.add(id, "ready_http", "is not a URL: left out")
       return undefined
     }
+    return onPort(target.port, {
+      Name: "ready",
+      Type: "http",
+      Protocol: target.https ? "https" : "http",
+      Path: target.path,
+      ...timing,
+    })
   }
   if (c.ready_port !== undefined) {
     const port = Number(renderPorts(config, d, "ready_port", String(c.ready_port.port), w))

@@ -4,7 +4,7 @@ import { Clock, Duration, Effect, Stream } from "effect"
 import type { SupervisorConfigShape } from "../config/SupervisorConfig.js"
 import type { DaemonConfig } from "../domain/DaemonConfig.js"
 import { jsonEncoder } from "../domain/jsonEncoding.js"
-import { ArchivedLogEntry, type LogEntry, parseLogTimestamp } from "../domain/LogEntry.js"
+import { ArchivedLogEntry, type LogEntry, logTimeRfc3339 } from "../domain/LogEntry.js"
 import type { Settings } from "../domain/Settings.js"
 import type { LogStoreShape } from "../logs/LogStore.js"
 import type { ProcessServiceShape } from "../process/ProcessService.js"
@@ -50,10 +50,7 @@ export const archiveCommandOf = (
 
 const archiveLine = jsonEncoder(ArchivedLogEntry)
 
-const archived = (e: LogEntry): ArchivedLogEntry => {
-  const ms = parseLogTimestamp(e.timestamp)
-  return { ...e, time: Number.isNaN(ms) ? "" : new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z") }
-}
+const archived = (e: LogEntry): ArchivedLogEntry => ({ ...e, time: logTimeRfc3339(e.timestamp) ?? "" })
 
 /** What one daemon's pruning did. */
 export interface Pruned {

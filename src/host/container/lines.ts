@@ -2,7 +2,7 @@
 // JSON object (ContainerLogLine) per line with `--log-format json`.
 import { type ContainerLogFormat, ContainerLogLine } from "../../domain/ContainerLogLine.js"
 import { jsonEncoder } from "../../domain/jsonEncoding.js"
-import { type LogEntry, parseLogTimestamp } from "../../domain/LogEntry.js"
+import { type LogEntry, logTimeRfc3339 } from "../../domain/LogEntry.js"
 
 /**
  * The names daemons are shown by: each its own name (`web`), or its qualified ID (`app/web`)
@@ -33,11 +33,8 @@ export const makeLabels = () => {
 
 const encodeLine = jsonEncoder(ContainerLogLine)
 
-/** RFC 3339 in UTC of a log entry's `YYYY-MM-DD HH:MM:SS` (local time). */
-const rfc3339 = (timestamp: string): string => {
-  const ms = parseLogTimestamp(timestamp)
-  return Number.isNaN(ms) ? timestamp : new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z")
-}
+/** RFC 3339 in UTC of a log entry's `YYYY-MM-DD HH:MM:SS` (local time), else the text as it is. */
+const rfc3339 = (timestamp: string): string => logTimeRfc3339(timestamp) ?? timestamp
 
 /** The text of one entry on stdout, its newline included. */
 export const renderLine = (format: ContainerLogFormat, label: string, e: LogEntry): string =>
