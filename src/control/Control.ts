@@ -267,7 +267,7 @@ export const ControlLive = Layer.effect(
       scaled,
       setScaled,
     })
-    yield* forgetStaleCounts({ sup, projects, scaled, setScaled })
+    yield* forgetStaleCounts({ sup, projects, scaled, setScaled }, false)
     const { start: _start, startEvents: _startEvents, stop: _stop, ...shape } = control
     return shape satisfies ControlShape
   }),

@@ -78,11 +78,12 @@ export interface ForgetDeps {
 
 /**
  * A scaled daemon none of whose instances runs any more is back to its configured count: the
- * count is forgotten, and so are its stopped instances above the configured count. After a
- * stop, and when a supervisor starts (what it adopted keeps its count; what did not survive,
- * a reboot say, does not).
+ * count is forgotten, and, after a stop (`clean`), so are its stopped instances above the
+ * configured count. When a supervisor starts, only the counts go (what it adopted keeps its
+ * count; what did not survive, a reboot say, does not): its records and logs stay, since a
+ * project whose file does not load then would count no instance as configured.
  */
-export const forgetStaleCounts = (deps: ForgetDeps) =>
+export const forgetStaleCounts = (deps: ForgetDeps, clean = true) =>
   Effect.gen(function* () {
     const scaled = yield* deps.scaled
     if (scaled.size === 0) return
@@ -92,6 +93,7 @@ export const forgetStaleCounts = (deps: ForgetDeps) =>
       const instances = all.filter((r) => r.def.instance?.daemon === id)
       if (instances.some(isActive)) continue
       yield* deps.setScaled(id, undefined)
+      if (!clean) continue
       const configured = defs.filter((d) => d.instance?.daemon === id).length
       const extra = instances.filter((r) => r.def.instance!.index > configured).map((r) => r.def.id.qualified)
       if (extra.length > 0) yield* deps.sup.clean(extra)

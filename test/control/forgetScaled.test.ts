@@ -10,29 +10,36 @@ const instance = (daemon: string, index: number) =>
   def(`${daemon}.${index}`, { daemon: `app/${daemon}`, index })
 
 /** Counts, daemons known with their status, 3 configured instances of app/api and of app/web. */
-const run = (counts: ScaledCounts, known: ReadonlyArray<readonly [DaemonDefinition, StatusType]>) => {
+const run = (
+  counts: ScaledCounts,
+  known: ReadonlyArray<readonly [DaemonDefinition, StatusType]>,
+  clean = true,
+) => {
   let scaled = new Map(counts)
   const cleaned: Array<string> = []
   const configured = [1, 2, 3].flatMap((i) => [instance("api", i), instance("web", i)])
   return Effect.runPromise(
-    forgetStaleCounts({
-      scaled: Effect.sync(() => scaled),
-      setScaled: (id, count) =>
-        Effect.sync(() => {
-          scaled = new Map(scaled)
-          if (count === undefined) scaled.delete(id)
-          else scaled.set(id, count)
-        }),
-      projects: { definitions: Effect.succeed(configured) },
-      sup: {
-        list: Effect.succeed(known.map(([d, type]) => ({ def: d, status: { type } }))),
-        clean: (ids = []) =>
+    forgetStaleCounts(
+      {
+        scaled: Effect.sync(() => scaled),
+        setScaled: (id, count) =>
           Effect.sync(() => {
-            cleaned.push(...ids)
-            return ids
+            scaled = new Map(scaled)
+            if (count === undefined) scaled.delete(id)
+            else scaled.set(id, count)
           }),
+        projects: { definitions: Effect.succeed(configured) },
+        sup: {
+          list: Effect.succeed(known.map(([d, type]) => ({ def: d, status: { type } }))),
+          clean: (ids = []) =>
+            Effect.sync(() => {
+              cleaned.push(...ids)
+              return ids
+            }),
+        },
       },
-    }),
+      clean,
+    ),
   ).then(() => ({ scaled, cleaned }))
 }
 
@@ -61,5 +68,11 @@ describe("the counts of scale when a supervisor starts or a daemon stops", () =>
     )
     expect([...r.scaled]).toEqual([["app/web", 1]])
     expect(r.cleaned).toEqual(["app/api.4", "app/api.5"])
+  })
+
+  it("when a supervisor starts, only the count goes: the instances' records and logs stay", async () => {
+    const r = await run(new Map([["app/api", 5]]), [[instance("api", 5), "stopped"]], false)
+    expect([...r.scaled]).toEqual([])
+    expect(r.cleaned).toEqual([])
   })
 })
