@@ -34,7 +34,7 @@ type Healthcheck = Record<string, unknown>
 const shellTest = (target: HealthTarget): string => {
   if (target._tag === "cmd") return target.run
   if (target._tag === "port") return `nc -z 127.0.0.1 ${target.port}`
-  const quoted = posixQuote(target.url.href)
+  const quoted = posixQuote(target.href)
   return `curl -fsS -o /dev/null ${quoted} || wget -q -O /dev/null ${quoted}`
 }
 

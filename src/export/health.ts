@@ -1,13 +1,13 @@
 import { Duration } from "effect"
 import type { ResolvedConfig, ResolvedDaemon } from "../domain/ResolvedConfig.js"
 import { healthSpec } from "../supervisor/health/spec.js"
-import { renderPorts, type Warnings, wholeSeconds } from "./model.js"
+import { type HttpProbeTarget, httpProbeTarget, renderPorts, type Warnings, wholeSeconds } from "./model.js"
 
 // A daemon's health check in the terms every target shares: what it checks (templates rendered
 // with the configured ports) and its timing in whole seconds.
 
 export type HealthTarget =
-  | { readonly _tag: "http"; readonly url: URL; readonly port: number }
+  | ({ readonly _tag: "http" } & HttpProbeTarget)
   | { readonly _tag: "port"; readonly port: number }
   | { readonly _tag: "cmd"; readonly run: string }
 
@@ -33,17 +33,12 @@ export const exportedHealth = (
   let target: HealthTarget | undefined
   if (check._tag === "http") {
     const text = renderPorts(config, d, "health.http", check.url, w)
-    try {
-      const url = new URL(text.trim())
+    const probe = httpProbeTarget(text)
+    if (probe === undefined) w.add(id, "health.http", `(${text}) is not a URL once rendered: left out`)
+    else {
       if (check.status.length > 0)
         w.add(id, "health.http.status", "(more accepted codes) is not mapped: the check wants 2xx")
-      target = {
-        _tag: "http",
-        url,
-        port: url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port),
-      }
-    } catch {
-      w.add(id, "health.http", `(${text}) is not a URL once rendered: left out`)
+      target = { _tag: "http", ...probe }
     }
   } else if (check._tag === "port") {
     const port = Number(renderPorts(config, d, "health.port", String(check.port), w))

@@ -96,9 +96,9 @@ export const livenessProbeOf = (
     t._tag === "http"
       ? {
           httpGet: {
-            path: `${t.url.pathname}${t.url.search}`,
+            path: t.path,
             port: t.port,
-            scheme: t.url.protocol === "https:" ? ("HTTPS" as const) : ("HTTP" as const),
+            scheme: t.https ? ("HTTPS" as const) : ("HTTP" as const),
           },
         }
       : t._tag === "port"

@@ -219,16 +219,22 @@ export const warnUnmappable = (d: ResolvedDaemon, warnings: Warnings, target: st
 /** "30s" for messages. */
 export const durationText = (d: Duration.Duration): string => formatHumanDuration(Duration.toMillis(d))
 
-/** A rendered `ready_http` URL as a probe needs it: host, port (the scheme's by default), scheme, path. */
-export const httpProbeTarget = (
-  text: string,
-):
-  | { readonly hostname: string; readonly port: number; readonly https: boolean; readonly path: string }
-  | undefined => {
+/** A rendered check URL as a probe needs it: host, port (the scheme's by default), scheme, path. */
+export interface HttpProbeTarget {
+  readonly href: string
+  readonly hostname: string
+  readonly port: number
+  readonly https: boolean
+  readonly path: string
+}
+
+/** `text` (a `ready_http` or `health.http` URL once rendered) as a probe's target; undefined when no URL. */
+export const httpProbeTarget = (text: string): HttpProbeTarget | undefined => {
   try {
     const url = new URL(text.trim())
     const https = url.protocol === "https:"
     return {
+      href: url.href,
       hostname: url.hostname,
       port: url.port === "" ? (https ? 443 : 80) : Number(url.port),
       https,

@@ -132,8 +132,8 @@ const healthCheck = (
       ? {
           Name: "health",
           Type: "http",
-          Protocol: t.url.protocol.slice(0, -1),
-          Path: `${t.url.pathname}${t.url.search}`,
+          Protocol: t.https ? "https" : "http",
+          Path: t.path,
         }
       : { Name: "health", Type: "tcp" }
   return { check: { ...check, PortLabel: portLabel(t.port), ...timing }, consul: false }

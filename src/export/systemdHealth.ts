@@ -13,7 +13,7 @@ import { plain, shell } from "./systemdText.js"
 const probe = (target: HealthTarget, timeout: number): string => {
   switch (target._tag) {
     case "http":
-      return `curl -fsS -o /dev/null -m ${timeout} ${posixQuote(target.url.href)}`
+      return `curl -fsS -o /dev/null -m ${timeout} ${posixQuote(target.href)}`
     case "port":
       return `timeout ${timeout} bash -c 'exec 3<>/dev/tcp/127.0.0.1/${target.port}'`
     case "cmd":
