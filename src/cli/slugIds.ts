@@ -12,9 +12,5 @@ export const withSlugProjects = (config: ResolvedConfig, ids: ReadonlyArray<stri
     config,
     ids,
     (dir) => loadConfig({ cwd: dir, env: process.env }),
-    (main, label) =>
-      gitWorktreeDir(main, label).pipe(
-        Effect.provide(NodeFileSystem.layer),
-        Effect.orElseSucceed(() => undefined),
-      ),
+    (main, label) => gitWorktreeDir(main, label).pipe(Effect.provide(NodeFileSystem.layer)),
   )

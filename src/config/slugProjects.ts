@@ -25,7 +25,6 @@ export const withSlugProjects = <E, R, R2 = never>(
     const worktreeDirs: Array<string> = []
     if (worktreeDir !== undefined)
       for (const id of ids) {
-        if (Object.hasOwn(config.slugs, id)) continue
         const pair = worktreeSlugOf(id, config.slugs)
         if (pair === undefined) continue
         const dir = yield* worktreeDir(nodePath.resolve(config.slugs[pair.slug]!.dir), pair.label)

@@ -251,10 +251,7 @@ export const ControlLive = Layer.effect(
       loader,
       // `start feature-x.shop`: a git worktree of a slug's project, found as the proxy finds it
       worktreeDir: (main, label) =>
-        gitWorktreeDir(main, label).pipe(
-          Effect.provideService(FileSystem.FileSystem, fs),
-          Effect.orElseSucceed(() => undefined),
-        ),
+        gitWorktreeDir(main, label).pipe(Effect.provideService(FileSystem.FileSystem, fs)),
       projects,
       known: listing({ usage: false }),
       running,

@@ -77,7 +77,8 @@ const worktreeSlugTargets = (
  * Resolves what a user typed: a qualified ID works from anywhere; a short one
  * means the current namespace first, then the only daemon of that name in any
  * namespace, then the daemon a slug of that name points to (pitchfork's slugs as IDs: a real
- * daemon's name wins over a slug), or `<worktree>.<slug>` to it in one of its project's worktrees. Ambiguity and unknown names are errors that list the candidates.
+ * daemon's name wins over a slug), or `<worktree>.<slug>` to it in one of its project's
+ * worktrees. Ambiguity and unknown names are errors that list the candidates.
  */
 export const resolveId = (
   input: string,
@@ -116,7 +117,7 @@ export const resolveId = (
     if (viaSlug !== undefined && viaSlug.length === 1) return viaSlug[0]!
     if (viaSlug !== undefined && candidates.length === 0) {
       const pair = worktreeSlugOf(input, config.slugs)
-      if (!Object.hasOwn(config.slugs, input) && pair !== undefined) {
+      if (pair !== undefined) {
         const slug = config.slugs[pair.slug]!
         return yield* new UnknownDaemon({
           message:

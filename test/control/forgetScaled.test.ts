@@ -53,7 +53,7 @@ describe("the counts of scale when a supervisor starts or a daemon stops", () =>
     expect(r.cleaned).toEqual([])
   })
 
-  it("a count none of whose instances runs (after a reboot) is forgotten, with its instances above the configured count", async () => {
+  it("after a stop, a count none of whose instances runs is forgotten, with its instances above the configured count", async () => {
     const r = await run(
       new Map([
         ["app/api", 5],

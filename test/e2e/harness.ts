@@ -419,6 +419,29 @@ const anyPort = (): Promise<number> =>
     })
   })
 
+/**
+ * The user config (`home/.config/supervisor/config.toml`) of a proxy on `port` with `slugs`
+ * (`name = { dir, daemon }`): plain HTTP unless `https`, more `[settings.proxy]` lines in `proxy`.
+ */
+export const proxyUserConfig = (
+  port: number,
+  slugs: Record<string, { readonly dir: string; readonly daemon?: string }>,
+  options: { readonly https?: boolean; readonly proxy?: ReadonlyArray<string> } = {},
+): string =>
+  [
+    "[settings.proxy]",
+    "enable = true",
+    ...(options.https === true ? [] : ["https = false"]),
+    `port = ${port}`,
+    ...(options.proxy ?? []),
+    "[slugs]",
+    ...Object.entries(slugs).map(
+      ([name, s]) =>
+        `${name} = { dir = "${s.dir}"${s.daemon === undefined ? "" : `, daemon = "${s.daemon}"`} }`,
+    ),
+    "",
+  ].join("\n")
+
 /** Ports handed out in this test file: a port freed a moment ago may be handed out again. */
 const handedOut = new Set<number>()
 

@@ -11,7 +11,7 @@ import * as net from "node:net"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { commandCount } from "./commandCounts.js"
-import { type DaemonSandbox, freePort, makeDaemonSandbox, waitFor } from "./harness.js"
+import { type DaemonSandbox, freePort, makeDaemonSandbox, proxyUserConfig, waitFor } from "./harness.js"
 import { clientFrame, SERVER_JS, serverFrames } from "./proxyFixture.js"
 
 const T = 40_000
@@ -72,18 +72,11 @@ beforeAll(async () => {
   )
   sb.write({
     "shop/server.cjs": SERVER_JS,
-    "home/.config/supervisor/config.toml": [
-      "[settings.proxy]",
-      "enable = true",
-      "https = false",
-      `port = ${port}`,
-      'auto_start_timeout = "3s"',
-      "[slugs]",
-      `shop = { dir = "${shop}", daemon = "web" }`,
-      `broken = { dir = "${shop}" }`,
-      `slow = { dir = "${shop}" }`,
-      "",
-    ].join("\n"),
+    "home/.config/supervisor/config.toml": proxyUserConfig(
+      port,
+      { shop: { dir: shop, daemon: "web" }, broken: { dir: shop }, slow: { dir: shop } },
+      { proxy: ['auto_start_timeout = "3s"'] },
+    ),
   })
   const started = sb.cli(["supervisor", "start"], sb.root)
   expect(started.status, started.stderr).toBe(0)

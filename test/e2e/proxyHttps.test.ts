@@ -9,7 +9,7 @@ import { existsSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import * as tls from "node:tls"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type DaemonSandbox, freePort, makeDaemonSandbox, waitFor } from "./harness.js"
+import { type DaemonSandbox, freePort, makeDaemonSandbox, proxyUserConfig, waitFor } from "./harness.js"
 import { clientFrame, SERVER_JS, serverFrames } from "./proxyFixture.js"
 
 const T = 40_000
@@ -44,15 +44,11 @@ beforeAll(async () => {
   )
   sb.write({
     "shop/server.cjs": SERVER_JS,
-    "home/.config/supervisor/config.toml": [
-      "[settings.proxy]",
-      "enable = true",
-      `port = ${port}`,
-      "[slugs]",
-      `shop = { dir = "${shop}", daemon = "web" }`,
-      `admin = { dir = "${shop}", daemon = "web" }`,
-      "",
-    ].join("\n"),
+    "home/.config/supervisor/config.toml": proxyUserConfig(
+      port,
+      { shop: { dir: shop, daemon: "web" }, admin: { dir: shop, daemon: "web" } },
+      { https: true },
+    ),
   })
   ca = join(sb.stateDir, "proxy", "ca.pem")
   const started = sb.cli(["supervisor", "start"], sb.root)

@@ -13,6 +13,7 @@ import {
   httpAnswer,
   isAlive,
   makeDaemonSandbox,
+  proxyUserConfig,
   supervisorPids,
   tableRow,
   waitFor,
@@ -151,16 +152,10 @@ beforeAll(async () => {
   sb.write({
     "pool/server.cjs": SERVER_JS,
     "shop/server.cjs": SERVER_JS,
-    "home/.config/supervisor/config.toml": [
-      "[settings.proxy]",
-      "enable = true",
-      "https = false",
-      `port = ${proxyPort}`,
-      "[slugs]",
-      `shop = { dir = "${shop}", daemon = "api" }`,
-      `pool = { dir = "${pool}" }`,
-      "",
-    ].join("\n"),
+    "home/.config/supervisor/config.toml": proxyUserConfig(proxyPort, {
+      shop: { dir: shop, daemon: "api" },
+      pool: { dir: pool },
+    }),
   })
   // api.2's own port is taken: it moves up onto api.3's, which api.3 must then leave to it
   // (a port some other process holds already is taken just as well)

@@ -13,6 +13,7 @@ import {
   type DaemonSandbox,
   freePort,
   makeDaemonSandbox,
+  proxyUserConfig,
   STACK_LINE,
   waitFor,
 } from "./harness.js"
@@ -93,15 +94,7 @@ beforeAll(async () => {
   )
   sb.write({
     "tpl/dump.cjs": DUMP_JS,
-    "home/.config/supervisor/config.toml": [
-      "[settings.proxy]",
-      "enable = true",
-      "https = false",
-      `port = ${proxyPort}`,
-      "[slugs]",
-      `shop = { dir = "${dir}", daemon = "web" }`,
-      "",
-    ].join("\n"),
+    "home/.config/supervisor/config.toml": proxyUserConfig(proxyPort, { shop: { dir, daemon: "web" } }),
   })
 }, T)
 

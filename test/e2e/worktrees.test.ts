@@ -20,6 +20,7 @@ import {
   freePort,
   makeDaemonSandbox,
   onTerminal,
+  proxyUserConfig,
   storedLogs,
   tableRow,
   waitFor,
@@ -87,15 +88,7 @@ const gitProject = async (proxyPort: number, toml: Array<string>, files: Record<
   sb.write({
     "shop/web.cjs": WEB_JS,
     ...files,
-    "home/.config/supervisor/config.toml": [
-      "[settings.proxy]",
-      "enable = true",
-      "https = false",
-      `port = ${proxyPort}`,
-      "[slugs]",
-      `shop = { dir = "${shop}", daemon = "web" }`,
-      "",
-    ].join("\n"),
+    "home/.config/supervisor/config.toml": proxyUserConfig(proxyPort, { shop: { dir: shop, daemon: "web" } }),
   })
   const git = (cwd: string, ...args: Array<string>) =>
     run("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], { cwd, env: sb.env })
