@@ -55,10 +55,14 @@ export const newRsaKey = (): { privateKey: forge.pki.rsa.PrivateKey; publicKey: 
   }
 }
 
-/** A random positive 128-bit serial number (hex; the first byte below 0x80 keeps it positive). */
+/**
+ * A random positive serial number (hex, 16 bytes). Its first byte is 0x40-0x7f: below 0x80
+ * keeps it positive, and never 0x00: forge writes a serial that starts with two zero bytes as a
+ * DER integer OpenSSL refuses ("illegal padding"), which made one CA or leaf in 32768 unreadable.
+ */
 export const randomSerial = (): string => {
   const bytes = crypto.randomBytes(16)
-  bytes[0] = (bytes[0] ?? 0) & 0x7f
+  bytes[0] = ((bytes[0] ?? 0) & 0x3f) | 0x40
   return bytes.toString("hex")
 }
 

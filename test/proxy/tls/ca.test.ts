@@ -4,7 +4,7 @@ import * as os from "node:os"
 import * as nodePath from "node:path"
 import forge from "node-forge"
 import { afterEach, describe, expect, it } from "vitest"
-import { caPaths, loadOrCreateCa } from "../../../src/proxy/tls/ca.js"
+import { caPaths, loadOrCreateCa, randomSerial } from "../../../src/proxy/tls/ca.js"
 import { leafCache, newLeafKey, signable, signLeaf } from "../../../src/proxy/tls/leaf.js"
 
 const dirs: Array<string> = []
@@ -155,5 +155,38 @@ describe("leaf certificates", () => {
     const signed = cache.signed()
     expect(await cache.context("a.localhost")).not.toBe(a)
     expect(cache.signed()).toBe(signed + 1)
+  })
+})
+
+describe("serial numbers", () => {
+  /** A self-signed certificate with `serial`, as forge writes it, read back by Node (OpenSSL). */
+  const readableWith = (serial: string): boolean => {
+    const pair = crypto.generateKeyPairSync("rsa", { modulusLength: 1024 })
+    const key = forge.pki.privateKeyFromPem(
+      pair.privateKey.export({ type: "pkcs1", format: "pem" }).toString(),
+    )
+    const cert = forge.pki.createCertificate()
+    cert.publicKey = forge.pki.publicKeyFromPem(
+      pair.publicKey.export({ type: "spki", format: "pem" }).toString(),
+    )
+    cert.serialNumber = serial
+    cert.validity.notBefore = new Date()
+    cert.validity.notAfter = new Date(Date.now() + DAY)
+    cert.setSubject([{ name: "commonName", value: "serial" }])
+    cert.setIssuer([{ name: "commonName", value: "serial" }])
+    cert.sign(key, forge.md.sha256.create())
+    try {
+      new crypto.X509Certificate(forge.pki.certificateToPem(cert))
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  it("start with a byte of 0x40-0x7f: positive, and never the 0x00 OpenSSL refuses as padding", () => {
+    // the cause: a serial that starts with two zero bytes makes a certificate OpenSSL cannot read
+    expect(readableWith(`0000${"5a".repeat(14)}`)).toBe(false)
+    for (let i = 0; i < 2000; i++) expect(randomSerial()).toMatch(/^[4-7][0-9a-f]{31}$/)
+    expect(readableWith(randomSerial())).toBe(true)
   })
 })
