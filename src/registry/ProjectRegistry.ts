@@ -95,6 +95,10 @@ export const makeProjectRegistry = (options: ProjectRegistryOptions = {}) =>
     const files = options.watchFiles === false ? undefined : yield* makeFileWatch(changes)
 
     const seenEmpty = new Set<string>()
+    // The loader's last answer for each project: the same object again means the same files, so
+    // the project stays as it is without comparing or rebuilding its daemons (a configuration
+    // first read while its file was young is cached as a second, equal object).
+    const lastRead = new Map<string, ResolvedConfig>()
     const emptyFile = (config: ResolvedConfig) =>
       config.files.some((f) => {
         try {
@@ -148,6 +152,11 @@ export const makeProjectRegistry = (options: ProjectRegistryOptions = {}) =>
             }
           }
           seenEmpty.delete(known.dir)
+          const unchanged = Either.isRight(loaded) && lastRead.get(known.dir) === loaded.right
+          if (Either.isRight(loaded)) lastRead.set(known.dir, loaded.right)
+          else lastRead.delete(known.dir)
+          if (unchanged && previous !== undefined && previous.problem === undefined)
+            return { ...previous, ...known, gone: undefined }
           if (Either.isRight(loaded))
             return {
               ...known,
