@@ -36,6 +36,24 @@ export interface ProcStat {
 export const CLOCK_TICKS_PER_SECOND = 100
 export const PAGE_SIZE = 4096
 
+const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13
+
+/** Up to `count` whitespace-separated fields of `line` from `from`. */
+const fieldsAfter = (line: string, from: number, count: number): Array<string> => {
+  const out: Array<string> = []
+  const n = line.length
+  let i = from
+  while (out.length < count) {
+    while (i < n && isSpace(line.charCodeAt(i))) i++
+    if (i >= n) break
+    let j = i
+    while (j < n && !isSpace(line.charCodeAt(j))) j++
+    out.push(line.slice(i, j))
+    i = j
+  }
+  return out
+}
+
 /**
  * Parses one `/proc/<pid>/stat` line. The comm field is the only one that can contain spaces or
  * parentheses (a process may name itself `a) b`), so it runs from the first `(` to the LAST `)`.
@@ -45,11 +63,9 @@ export const parseStat = (line: string): ProcStat | undefined => {
   const close = line.lastIndexOf(")")
   if (open < 1 || close < open) return undefined
   const pid = Number(line.slice(0, open).trim())
-  // rest[0] is field 3, so field n is rest[n - 3]
-  const rest = line
-    .slice(close + 1)
-    .trim()
-    .split(/\s+/)
+  // rest[0] is field 3, so field n is rest[n - 3]; fields past 24 are not read (a pass reads this
+  // line for every process: no split of its ~50 fields)
+  const rest = fieldsAfter(line, close + 1, 22)
   if (!Number.isInteger(pid) || rest.length < 22) return undefined
   const field = (n: number): string => rest[n - 3] ?? ""
   const int = (n: number): number => Number(field(n))
@@ -89,9 +105,33 @@ export const readText = (path: string): string | undefined => {
   }
 }
 
+/** One buffer for every stat line: a line is well under 4 KiB (52 numbers and a 16-byte name). */
+const statBuffer = Buffer.alloc(4096)
+
+/**
+ * A `/proc` file's text read with one `read` into a shared buffer (open, read, close: two system
+ * calls fewer than `readFileSync`, and no buffer per file); `undefined` when it is gone.
+ */
+const readSmall = (path: string): string | undefined => {
+  let fd: number
+  try {
+    fd = fs.openSync(path, "r")
+  } catch {
+    return undefined
+  }
+  try {
+    const n = fs.readSync(fd, statBuffer, 0, statBuffer.length, 0)
+    return n < statBuffer.length ? statBuffer.toString("utf8", 0, n) : readText(path)
+  } catch {
+    return undefined
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
 /** `undefined` when the process does not exist (any more). */
 export const readStat = (pid: number): ProcStat | undefined => {
-  const text = readText(`/proc/${pid}/stat`)
+  const text = readSmall(`/proc/${pid}/stat`)
   return text === undefined ? undefined : parseStat(text)
 }
 

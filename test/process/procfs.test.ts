@@ -48,6 +48,12 @@ describe("parseStat", () => {
     expect(stat?.startTime).toBe("104750")
   })
 
+  it("reads fields apart by runs of spaces or tabs as by single spaces", () => {
+    const spaced = parseStat(`22293 (cat)  R\t22290 22290   16899 ${tail.replaceAll(" ", "  ")}`)
+    expect(spaced).toEqual(parseStat(`22293 (cat) R 22290 22290 16899 ${tail}`))
+    expect(spaced?.rss).toBe(381)
+  })
+
   it.each(["", "123", "12 (x) S 1", `x (sh) S 1 1 1 ${tail}`, `12 sh) S 1 1 1 ${tail}`])(
     "rejects the malformed line %j",
     (line) => {
