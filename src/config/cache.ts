@@ -19,11 +19,23 @@ import { type LoadOptions, loadConfig } from "./Loader.js"
 export const makeConfigCache = ({ capacity = 16, settleMillis = 2000 } = {}) => {
   // at most `capacity` directory/environment pairs, the least recently used dropped first
   const entries = new Map<string, { readonly fingerprint: string; readonly config: ResolvedConfig }>()
+  // the supervisor passes the same environment object each time (a copy it never changes): written
+  // out once, not per load; process.env can change, so it is written out each time
+  const envKeys = new WeakMap<object, string>()
+  const envKey = (env: LoadOptions["env"]) => {
+    if (env === process.env) return JSON.stringify(env)
+    let key = envKeys.get(env)
+    if (key === undefined) {
+      key = JSON.stringify(env)
+      envKeys.set(env, key)
+    }
+    return key
+  }
   return (options: LoadOptions) =>
     Effect.gen(function* () {
       const home = options.home ?? (options.env.HOME || os.homedir())
       const cwd = nodePath.resolve(options.cwd)
-      const key = JSON.stringify([cwd, home, options.env])
+      const key = JSON.stringify([cwd, home, envKey(options.env)])
       const locations = candidateLocations({ cwd, home, env: options.env })
       const now = Date.now()
       const { fingerprint, newest } = fingerprintOf(locations.map((l) => l.path))

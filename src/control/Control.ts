@@ -1,5 +1,5 @@
 import { FileSystem } from "@effect/platform"
-import { Context, Effect, Either, Layer, Option, Stream } from "effect"
+import { Context, Effect, Either, Layer, Option, Stream, SubscriptionRef } from "effect"
 import { ConfigLoader } from "../config/ConfigLoader.js"
 import type { LoadOptions } from "../config/Loader.js"
 import type { ScaledCounts } from "../config/replicas.js"
@@ -17,7 +17,9 @@ import { withSlugs } from "../domain/slugs.js"
 import { LogStore } from "../logs/LogStore.js"
 import { ProcessSampler } from "../process/ProcessSampler.js"
 import { ProjectRegistry } from "../registry/ProjectRegistry.js"
+import { definitionsOf } from "../registry/snapshot.js"
 import { StateStore } from "../state/StateStore.js"
+import type { DaemonState } from "../supervisor/DaemonState.js"
 import { type DaemonNotFound, daemonNotFound } from "../supervisor/errors.js"
 import { daemonUsage } from "../supervisor/resourceUsage.js"
 import { Supervisor } from "../supervisor/Supervisor.js"
@@ -118,26 +120,47 @@ export const ControlLive = Layer.effect(
         completion: awaitCompletion(sup),
       })
 
-    /** The daemons the supervisor knows (those of `ids` only, when given), as the API lists them. */
-    const known = (usage: boolean, wanted: ReadonlySet<string> | undefined) =>
+    /** The daemons the supervisor knows, as the API lists them. */
+    const known = (usage: boolean) =>
       Effect.gen(function* () {
-        const list = yield* sup.list
-        const all = wanted === undefined ? list : list.filter((r) => wanted.has(r.def.id.qualified))
+        const all = yield* sup.list
         const disabled = new Set(yield* sup.disabledIds)
         const measured = usage ? yield* daemonUsage(sampler, all) : undefined
         return all.map((r) =>
           sup.entry(r, disabled.has(r.def.id.qualified), measured?.get(r.def.id.qualified)),
         )
       })
-    const listing = (options: ListingOptions) =>
+    /**
+     * `ids` only, each looked up rather than filtered out of every daemon: the entry the event
+     * stream sends after each event about a daemon (docs/benchmarks.md, the event stream).
+     */
+    const listingOf = (usage: boolean, ids: ReadonlyArray<string>) =>
       Effect.gen(function* () {
-        const wanted = options.ids === undefined ? undefined : new Set(options.ids)
-        const entries = yield* known(options.usage, wanted)
+        const wanted = [...new Set(ids)]
+        const records: Array<DaemonState> = []
+        for (const id of wanted) {
+          const r = yield* Effect.option(sup.get(id))
+          if (Option.isSome(r)) records.push(r.value)
+        }
+        const disabledIds = yield* sup.disabledIds
+        const disabled = new Set(disabledIds)
+        const measured = usage ? yield* daemonUsage(sampler, records) : undefined
+        const entries = records.map((r) =>
+          sup.entry(r, disabled.has(r.def.id.qualified), measured?.get(r.def.id.qualified)),
+        )
         const counts = yield* scaled
-        const all = withinScale(yield* projects.definitions, counts)
-        const defs = wanted === undefined ? all : all.filter((d) => wanted.has(d.id.qualified))
-        return yield* slugged(withScaled(mergeDefinitions(entries, yield* sup.disabledIds, defs), counts))
+        const defs = withinScale(definitionsOf(yield* SubscriptionRef.get(projects.snapshot), wanted), counts)
+        return yield* slugged(withScaled(mergeDefinitions(entries, disabledIds, defs), counts))
       })
+    const listing = (options: ListingOptions) =>
+      options.ids !== undefined
+        ? listingOf(options.usage, options.ids)
+        : Effect.gen(function* () {
+            const entries = yield* known(options.usage)
+            const counts = yield* scaled
+            const defs = withinScale(yield* projects.definitions, counts)
+            return yield* slugged(withScaled(mergeDefinitions(entries, yield* sup.disabledIds, defs), counts))
+          })
 
     const loadFrom = (options: LoadOptions): Effect.Effect<ResolvedConfig | undefined> =>
       Effect.gen(function* () {

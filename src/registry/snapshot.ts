@@ -53,6 +53,22 @@ export const problemText = (problems: ReadonlyArray<ConfigProblem>): string | un
 /** The project's namespace as its configuration gives it, else the first name it is known under. */
 export const projectNamespace = (p: ProjectState): string | undefined => p.config?.namespace ?? p.names[0]
 
+/** The definitions of `ids` (an unknown one has none), each the first project's as in `allDefinitions`. */
+export const definitionsOf = (
+  snapshot: RegistrySnapshot,
+  ids: ReadonlyArray<string>,
+): ReadonlyArray<DaemonDefinition> => {
+  const out: Array<DaemonDefinition> = []
+  for (const id of ids)
+    for (const p of snapshot.projects) {
+      const def = p.definitions.get(id)
+      if (def === undefined) continue
+      out.push(def)
+      break
+    }
+  return out
+}
+
 /** Every known daemon's current definition, each once (the first project that configures it wins). */
 export const allDefinitions = (snapshot: RegistrySnapshot): ReadonlyArray<DaemonDefinition> => {
   const out = new Map<string, DaemonDefinition>()

@@ -201,6 +201,16 @@ describe("HTTP API on TCP (e2e)", () => {
       expect(some[0]?.memory_bytes).toBe(0)
       const comma = json(await http("GET", "/api/daemons?id=app%2Fidle,app%2Fweb")) as Array<Entry>
       expect(comma.map((e) => e.id.qualified)).toEqual(["app/idle", "app/web"])
+      // each looked up by its ID, the entry is the one the whole listing has (uptime aside: time passes)
+      const byIds = json(
+        await http("GET", "/api/daemons?usage=false&id=app%2Fidle,app%2Fweb"),
+      ) as Array<Entry>
+      const whole = json(await http("GET", "/api/daemons?usage=false")) as Array<Entry>
+      for (const e of byIds)
+        expect({ ...e, uptime_secs: 0 }).toEqual({
+          ...whole.find((w) => w.id.qualified === e.id.qualified),
+          uptime_secs: 0,
+        })
       expect((await http("GET", "/api/daemons?usage=maybe")).status).toBe(400)
     },
     T,
