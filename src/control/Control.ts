@@ -150,17 +150,19 @@ export const ControlLive = Layer.effect(
         )
         const counts = yield* scaled
         const defs = withinScale(definitionsOf(yield* SubscriptionRef.get(projects.snapshot), wanted), counts)
-        return yield* slugged(withScaled(mergeDefinitions(entries, disabledIds, defs), counts))
+        return withScaled(mergeDefinitions(entries, disabledIds, defs), counts)
       })
-    const listing = (options: ListingOptions) =>
+    /** `listing` without `slug` and `proxy_url`: what selection and waiting lists read. */
+    const unslugged = (options: ListingOptions) =>
       options.ids !== undefined
         ? listingOf(options.usage, options.ids)
         : Effect.gen(function* () {
             const entries = yield* known(options.usage)
             const counts = yield* scaled
             const defs = withinScale(yield* projects.definitions, counts)
-            return yield* slugged(withScaled(mergeDefinitions(entries, yield* sup.disabledIds, defs), counts))
+            return withScaled(mergeDefinitions(entries, yield* sup.disabledIds, defs), counts)
           })
+    const listing = (options: ListingOptions) => Effect.flatMap(unslugged(options), slugged)
 
     const loadFrom = (options: LoadOptions): Effect.Effect<ResolvedConfig | undefined> =>
       Effect.gen(function* () {
@@ -259,7 +261,7 @@ export const ControlLive = Layer.effect(
               message: "the configuration has warnings or problems",
               warnings_only: Either.isRight(loaded),
             })
-          const known = yield* listing({ usage: false })
+          const known = yield* unslugged({ usage: false })
           const id = yield* resolveId(typed, loaded.right, known)
           // a replicated daemon is its instances: the CLI selects them (src/control/instances.ts)
           if (known.some((k) => k.instance?.daemon === id) || loaded.right.daemons[id]?.config.instances)
@@ -276,7 +278,8 @@ export const ControlLive = Layer.effect(
       worktreeDir: (main, label) =>
         gitWorktreeDir(main, label).pipe(Effect.provideService(FileSystem.FileSystem, fs)),
       projects,
-      known: listing({ usage: false }),
+      // selection and waiting lists read IDs, sources, ports and states: no slugs to fill
+      known: unslugged({ usage: false }),
       running,
       start: control.start,
       startEvents: control.startEvents,
