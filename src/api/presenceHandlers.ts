@@ -2,6 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { processStartTime } from "../automation/presence/identity.js"
 import { type Occupant, Presence } from "../automation/presence/Presence.js"
+import { cdAnswerAwaited, monotonicMicros } from "../domain/cliNotices.js"
 import type { PresenceEntry } from "../domain/Presence.js"
 import { Api } from "./Api.js"
 
@@ -22,7 +23,13 @@ export const PresenceLive = HttpApiBuilder.group(Api, "presence", (h) =>
         presence.shellCd(payload.pid, payload.directory, payload.at).pipe(
           Effect.catchAll(() => Effect.void),
           Effect.forkDaemon,
-          Effect.zipRight(presence.takeNotices),
+          // a prompt that gave up waiting (or the background report after it) prints nothing:
+          // the notices stay for the next command
+          Effect.zipRight(
+            Effect.suspend(() =>
+              cdAnswerAwaited(payload.at, monotonicMicros()) ? presence.takeNotices : Effect.succeed([]),
+            ),
+          ),
           Effect.map((notices) => ({ notices: [...notices] })),
         ),
       )

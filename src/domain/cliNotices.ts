@@ -4,6 +4,24 @@
 // the quick bundles (src/quick/) use it too.
 import { showsOnStderr } from "./stderrLevel.js"
 
+/** How long the shell hook's `supervisor cd` waits for the supervisor's answer before it gives up. */
+export const CD_ANSWER_TIMEOUT_MS = 2_000
+
+/**
+ * Now on the machine's monotonic clock, in microseconds: every process reads the same clock
+ * (CLOCK_MONOTONIC on Linux), so the order of two hooks' runs survives their reports' order, and
+ * the supervisor can tell how long ago a hook ran.
+ */
+export const monotonicMicros = (): number => Number(process.hrtime.bigint() / 1000n)
+
+/**
+ * Whether the answer to a `cd` that ran at `at` (monotonicMicros) still finds its prompt waiting,
+ * with half a second to spare: only such an answer takes the notices. A late one (a prompt that
+ * gave up, or the background report that follows it) leaves them for the next command.
+ */
+export const cdAnswerAwaited = (at: number | undefined, now: number): boolean =>
+  at === undefined || now - at < (CD_ANSWER_TIMEOUT_MS - 500) * 1000
+
 /** Sent by every CLI request: "this client prints notices". */
 export const CLI_HEADER = "x-supervisor-cli"
 /** The notices in an answer: each URI-encoded (a header is ASCII), comma-separated. */

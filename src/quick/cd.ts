@@ -9,11 +9,12 @@
 // Its own bundle (dist/quick-cd.cjs) with `net` alone loaded up front: `node:http` costs more
 // than the rest of the command.
 import * as net from "node:net"
+import { CD_ANSWER_TIMEOUT_MS, monotonicMicros } from "../domain/cliNotices.js"
 import { supervisorNodeFlags } from "../host/nodeFlags.js"
 import { stateDir, statePaths } from "../state/paths.js"
 
-/** How long the prompt waits for the supervisor's answer at most. */
-const ANSWER_TIMEOUT_MS = 2_000
+export { monotonicMicros }
+
 /** How long a background `cd` keeps reporting to a supervisor that does not answer yet. */
 const START_TIMEOUT_MS = 15_000
 
@@ -51,12 +52,6 @@ export const parseCdArgs = (args: ReadonlyArray<string>): CdArgs | undefined => 
   }
   return pid === undefined ? undefined : { pid, background, at }
 }
-
-/**
- * Now on the machine's monotonic clock, in microseconds: every process reads the same clock
- * (CLOCK_MONOTONIC on Linux), so the order of two hooks' runs survives their reports' order.
- */
-export const monotonicMicros = (): number => Number(process.hrtime.bigint() / 1000n)
 
 /** A report's outcome: answered (its notices), no supervisor there, or no answer in time. */
 type Outcome =
@@ -110,7 +105,7 @@ const report = (socket: string, pid: number, directory: string, at: number): Pro
       s.destroy()
       resolve(outcome)
     }
-    s.setTimeout(ANSWER_TIMEOUT_MS, () => done({ _tag: "unanswered" }))
+    s.setTimeout(CD_ANSWER_TIMEOUT_MS, () => done({ _tag: "unanswered" }))
     s.on("connect", () => {
       connected = true
       s.write(

@@ -5,7 +5,9 @@ import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { withNotices } from "../../src/api/notices.js"
 import {
+  CD_ANSWER_TIMEOUT_MS,
   CLI_HEADER,
+  cdAnswerAwaited,
   decodeNotices,
   encodeNotices,
   NOTICES_HEADER,
@@ -38,6 +40,17 @@ describe("autostop notices", () => {
       expect(second.headers[NOTICES_HEADER]).toBeUndefined()
     }),
   )
+
+  it("a cd's answer takes the notices only while its prompt still waits (half a second to spare)", () => {
+    const at = 1_000_000_000
+    expect(cdAnswerAwaited(at, at + 10_000)).toBe(true)
+    expect(cdAnswerAwaited(at, at + (CD_ANSWER_TIMEOUT_MS - 600) * 1000)).toBe(true)
+    // the prompt gave up (or is about to), or this is the background report after it
+    expect(cdAnswerAwaited(at, at + (CD_ANSWER_TIMEOUT_MS - 500) * 1000)).toBe(false)
+    expect(cdAnswerAwaited(at, at + 15_000_000)).toBe(false)
+    // a report without a time (an older hook): as before
+    expect(cdAnswerAwaited(undefined, at)).toBe(true)
+  })
 
   it("the header is ASCII and prints one stderr line per notice; malformed parts are skipped", () => {
     const value = encodeNotices(["autostopped ü/api", "autostopped a,b"])
