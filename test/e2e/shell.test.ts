@@ -134,9 +134,14 @@ describe("shell hook (e2e)", () => {
       ).toBe(true)
       const supervisorLog = readFileSync(join(sb.stateDir, "logs", "supervisor.log"), "utf8")
       expect(supervisorLog).toContain("autostopping one/api")
-      // the next cd in any shell reports it, once
-      other.send("cd ..")
-      await waitFor("the notice", () => other.output().includes("supervisor: autostopped one/api"))
+      // the next cd in any shell reports it, once: the next answered while its prompt waits (an
+      // answer 1.5 s late on a loaded machine leaves it for the cd after, docs/shell.md)
+      const noticed = () => other.output().includes("supervisor: autostopped one/api")
+      for (let attempt = 0; attempt < 3 && !noticed(); attempt++) {
+        other.send(attempt % 2 === 0 ? "cd .." : `cd ${sb.root}/elsewhere`)
+        await waitFor("the notice", noticed).catch(() => undefined)
+      }
+      expect(noticed()).toBe(true)
       other.send(`cd ${sb.root}/elsewhere`)
       other.send("echo done-$((40 + 2))")
       await waitFor("the last command", () => other.output().includes("done-42"))
