@@ -8,7 +8,7 @@
 // trace of it: the CLI's start-up is the time until the request arrives, the reply's end the time
 // from the answer's last byte to the CLI's exit. Then `stop --all` and `clean`. Medians over the
 // rounds (ms; "first" and "last" are the phase's first start and last end after the CLI's spawn).
-// `--background N` starts N busy processes first (`sh -c 'while :; do :; done'`), as bench/daemons.mjs.
+// `--background N` starts N busy processes first (bench/busy.mjs), as bench/daemons.mjs.
 // `SUPERVISOR_SPAWN_HELPER=0 node bench/start-trace.mjs`: the supervisor forks the daemons itself.
 
 import { spawn, spawnSync } from "node:child_process"

@@ -8,6 +8,7 @@ import { gitWorktreeDir } from "../config/worktree.js"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { Command } from "../domain/Command.js"
 import { ConfigUnusable, type UnknownDaemon, UsageError } from "../domain/CommandErrors.js"
+import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import { isActive } from "../domain/DaemonStatus.js"
 import { stopLevels } from "../domain/dependencyLevels.js"
 import type { Reason } from "../domain/Reason.js"
@@ -120,28 +121,16 @@ export const ControlLive = Layer.effect(
         completion: awaitCompletion(sup),
       })
 
-    /** The daemons the supervisor knows, as the API lists them. */
-    const known = (usage: boolean) =>
-      Effect.gen(function* () {
-        const all = yield* sup.list
-        const disabled = new Set(yield* sup.disabledIds)
-        const measured = usage ? yield* daemonUsage(sampler, all) : undefined
-        return all.map((r) =>
-          sup.entry(r, disabled.has(r.def.id.qualified), measured?.get(r.def.id.qualified)),
-        )
-      })
     /**
-     * `ids` only, each looked up rather than filtered out of every daemon: the entry the event
-     * stream sends after each event about a daemon (docs/benchmarks.md, the event stream).
+     * The entries of `records` and of the never-run daemons among `defs`, as the API lists them
+     * (without `slug` and `proxy_url`: selection and waiting lists read none).
      */
-    const listingOf = (usage: boolean, ids: ReadonlyArray<string>) =>
+    const entriesOf = (
+      usage: boolean,
+      records: ReadonlyArray<DaemonState>,
+      defs: ReadonlyArray<DaemonDefinition>,
+    ) =>
       Effect.gen(function* () {
-        const wanted = [...new Set(ids)]
-        const records: Array<DaemonState> = []
-        for (const id of wanted) {
-          const r = yield* Effect.option(sup.get(id))
-          if (Option.isSome(r)) records.push(r.value)
-        }
         const disabledIds = yield* sup.disabledIds
         const disabled = new Set(disabledIds)
         const measured = usage ? yield* daemonUsage(sampler, records) : undefined
@@ -149,19 +138,29 @@ export const ControlLive = Layer.effect(
           sup.entry(r, disabled.has(r.def.id.qualified), measured?.get(r.def.id.qualified)),
         )
         const counts = yield* scaled
-        const defs = withinScale(definitionsOf(yield* SubscriptionRef.get(projects.snapshot), wanted), counts)
-        return withScaled(mergeDefinitions(entries, disabledIds, defs), counts)
+        return withScaled(mergeDefinitions(entries, disabledIds, withinScale(defs, counts)), counts)
       })
-    /** `listing` without `slug` and `proxy_url`: what selection and waiting lists read. */
+    /**
+     * `listing` without slugs. With `ids`, each is looked up rather than filtered out of every
+     * daemon: the entry the event stream sends after each event about a daemon
+     * (docs/benchmarks.md, the event stream).
+     */
     const unslugged = (options: ListingOptions) =>
-      options.ids !== undefined
-        ? listingOf(options.usage, options.ids)
-        : Effect.gen(function* () {
-            const entries = yield* known(options.usage)
-            const counts = yield* scaled
-            const defs = withinScale(yield* projects.definitions, counts)
-            return withScaled(mergeDefinitions(entries, yield* sup.disabledIds, defs), counts)
-          })
+      Effect.gen(function* () {
+        if (options.ids === undefined)
+          return yield* entriesOf(options.usage, yield* sup.list, yield* projects.definitions)
+        const wanted = [...new Set(options.ids)]
+        const records: Array<DaemonState> = []
+        for (const id of wanted) {
+          const r = yield* Effect.option(sup.get(id))
+          if (Option.isSome(r)) records.push(r.value)
+        }
+        return yield* entriesOf(
+          options.usage,
+          records,
+          definitionsOf(yield* SubscriptionRef.get(projects.snapshot), wanted),
+        )
+      })
     const listing = (options: ListingOptions) => Effect.flatMap(unslugged(options), slugged)
 
     const loadFrom = (options: LoadOptions): Effect.Effect<ResolvedConfig | undefined> =>

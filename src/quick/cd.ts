@@ -13,8 +13,6 @@ import { CD_ANSWER_TIMEOUT_MS, monotonicMicros } from "../domain/cliNotices.js"
 import { supervisorNodeFlags } from "../host/nodeFlags.js"
 import { stateDir, statePaths } from "../state/paths.js"
 
-export { monotonicMicros }
-
 /** How long a background `cd` keeps reporting to a supervisor that does not answer yet. */
 const START_TIMEOUT_MS = 15_000
 

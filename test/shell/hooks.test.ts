@@ -2,7 +2,8 @@
 // shell's own pid; the quick `cd` reads its arguments and the supervisor's answer.
 import { spawnSync } from "node:child_process"
 import { describe, expect, it } from "vitest"
-import { monotonicMicros, parseCdArgs, responseBody } from "../../src/quick/cd.js"
+import { monotonicMicros } from "../../src/domain/cliNotices.js"
+import { parseCdArgs, responseBody } from "../../src/quick/cd.js"
 import { hookScript, SHELLS } from "../../src/shell/hooks.js"
 
 const command = ["/opt/node it's/bin/node", "/home/me/my tools/supervisor.cjs"]
