@@ -1,12 +1,13 @@
 // supervisor vs PM2 vs supervisord, measured side by side in one run.
 // Usage: node bench/daemons.mjs [--daemons 50] [--rounds 3] [--runs 21] [--lines 1000000]
 //          [--only supervisor,pm2,supervisord] [--only-flood] [--wait-quiet 1.0] [--wait-max 600]
-//          [--no-install] [--json FILE] [--keep] [--background N] [--flood seq|json]
+//          [--no-install] [--json FILE] [--keep] [--background N] [--flood seq|json] [--rest 15]
 // (build first: npm run build)
 //
 // 1. start N daemons (`sleep 100000`) and wait until all run; 2. the listing command
 // (`list --json` / `pm2 jlist` / `supervisorctl status`) with N running, median and p90;
-// 3. RSS of the supervising process (with its helpers) with N daemons; 4. stop all N; 5. a flood: one
+// 3. RSS of the supervising process (with its helpers) with N daemons, right after the listings
+// and, with `--rest S`, again after S seconds with nothing asked of it; 4. stop all N; 5. a flood: one
 // daemon prints `seq 1 1000000` and exits. Two figures: the time until every line is stored (and
 // the count), then the time from a second flood's start until the tool's own log reader has
 // printed every line (`logs ID -n N --raw --no-timestamp`, `pm2 logs ID --raw --lines N
@@ -69,6 +70,9 @@ const ONLY_FLOOD = flag("only-flood")
 const WAIT_QUIET = opt("wait-quiet", undefined)
 const WAIT_MAX = Number(opt("wait-max", 600))
 const BACKGROUND = Number(opt("background", 0))
+// seconds of rest before the second RSS reading (0: none): V8 gives a burst's memory back only
+// after several seconds without work, for every Node-based tool alike
+const REST = Number(opt("rest", 0))
 const JSON_OUT = opt("json", undefined)
 const KEEP = flag("keep")
 const INSTALL = !flag("no-install")
@@ -717,6 +721,7 @@ const main = async () => {
         stop: [],
         list: [],
         rss: [],
+        rssRest: [],
         flood: [],
         versionMs: [],
       }
@@ -777,6 +782,10 @@ const main = async () => {
     for (const t of order) {
       if (t.failed) continue
       res(t).rss.push(toolMemory(t.pid(), "VmRSS"))
+    }
+    if (REST > 0) {
+      await sleepMs(REST * 1000)
+      for (const t of order) if (!t.failed) res(t).rssRest.push(toolMemory(t.pid(), "VmRSS"))
     }
     for (const t of order) {
       if (t.failed) continue
@@ -893,14 +902,16 @@ const report = () => {
       .join("; ")}\n`,
   )
   if (!ONLY_FLOOD) {
+    const rest = REST > 0 ? ` RSS after ${REST} s of rest, MiB (median; rounds) |` : ""
     console.log(
-      `| tool | version | start ${N} ms (median; rounds) | stop ${N} ms (median; rounds) | list median ms | list p90 ms | RSS MiB (median; rounds) | peak RSS MiB |`,
+      `| tool | version | start ${N} ms (median; rounds) | stop ${N} ms (median; rounds) | list median ms | list p90 ms | RSS MiB (median; rounds) |${rest} peak RSS MiB |`,
     )
-    console.log("|---|---|---|---|---|---|---|---|")
+    console.log(`|---|---|---|---|---|---|---|${REST > 0 ? "---|" : ""}---|`)
     for (const n of names) {
       const x = T[n]
+      const atRest = REST > 0 ? ` ${mb(median(x.rssRest))} (${x.rssRest.map(mb).join(", ")}) |` : ""
       console.log(
-        `| ${n} | ${x.version} | ${fmt(median(x.start))} (${x.start.map((v) => fmt(v)).join(", ")}) | ${fmt(median(x.stop))} (${x.stop.map((v) => fmt(v)).join(", ")}) | ${fmt(median(x.list), 1)} | ${fmt(quantile(x.list, 0.9), 1)} | ${mb(median(x.rss))} (${x.rss.map(mb).join(", ")}) | ${x.peakRss ? mb(x.peakRss) : "n/a"} |`,
+        `| ${n} | ${x.version} | ${fmt(median(x.start))} (${x.start.map((v) => fmt(v)).join(", ")}) | ${fmt(median(x.stop))} (${x.stop.map((v) => fmt(v)).join(", ")}) | ${fmt(median(x.list), 1)} | ${fmt(quantile(x.list, 0.9), 1)} | ${mb(median(x.rss))} (${x.rss.map(mb).join(", ")}) |${atRest} ${x.peakRss ? mb(x.peakRss) : "n/a"} |`,
       )
     }
     console.log(
@@ -957,6 +968,14 @@ const report = () => {
     ratio(`start of ${N} vs PM2`, sv.start, pm.start, 0.5)
     ratio("`list --json` vs `pm2 jlist`", sv.list, pm.list, 0.5, undefined, "runs")
     ratio(`RSS with ${N} daemons vs PM2's daemon`, sv.rss, pm.rss, 1.0, (v) => `${mb(v)} MiB`)
+    if (REST > 0)
+      ratio(
+        `RSS with ${N} daemons after ${REST} s of rest vs PM2's daemon`,
+        sv.rssRest,
+        pm.rssRest,
+        1.0,
+        (v) => `${mb(v)} MiB`,
+      )
   } else if (!ONLY_FLOOD) check("comparisons with PM2", undefined, "PM2 (or supervisor) did not run")
   const sd = T.supervisord
   if (sv && sd && !ONLY_FLOOD) ratio(`stop of ${N} vs supervisord`, sv.stop, sd.stop, 0.5)

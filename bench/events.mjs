@@ -1,6 +1,6 @@
 // What the live front-ends cost an idle supervisor, and how fast a state change reaches a client.
 // Usage: node bench/events.mjs [--daemons 200] [--seconds 30] [--settle 30] [--changes 200] [--background N]
-//        [--front-ends web,tui] (which front-ends to open: web, tui or both)
+//        [--front-ends web,tui] (which front-ends to open: web, tui or both) [--trace FILE] [--cpu-prof DIR]
 // (build first: npm run build; needs Debian's chromium and tmux)
 //
 // 1. A supervisor with N running daemons (`exec sleep 3600`) and its web page on a free port.
@@ -15,12 +15,17 @@
 //    `at` (when the supervisor published it, same clock). p50 / p90 / p99 / max in ms. Once
 //    before the front-ends open, once with both open (with the CPU each party used meanwhile).
 // `--background N` starts N busy processes first (bench/busy.mjs), for a busy machine.
+// With the web page open, where the browser's time went during the restarts (Chromium's own
+// Performance metrics over the DevTools protocol: script, style, layout, tasks) is printed too.
+// `--trace FILE` writes Chromium's trace of those restarts (open it in chrome://tracing or
+// Perfetto); `--cpu-prof DIR` runs the supervisor in the foreground with the background one's
+// Node flags and `--cpu-prof`: its CPU profile lands in DIR when the bench stops it.
 
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { request } from "node:http"
 import { cpus, loadavg, tmpdir } from "node:os"
-import { join } from "node:path"
+import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { chromium } from "playwright-core"
 import { busyProcesses } from "./busy.mjs"
@@ -34,6 +39,8 @@ const options = {
   changes: "200",
   background: "0",
   "front-ends": "web,tui",
+  trace: "",
+  "cpu-prof": "",
 }
 for (let i = 0; i < args.length; i++) {
   const name = args[i].startsWith("--") ? args[i].slice(2) : undefined
@@ -170,9 +177,40 @@ const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 10
 
 const background = busyProcesses(Number(options.background))
 let browser
+/** The page's DevTools session, for its Performance metrics. */
+let devtools
+const pageMetrics = async () =>
+  devtools === undefined
+    ? undefined
+    : Object.fromEntries(
+        (await devtools.send("Performance.getMetrics")).metrics.map((m) => [m.name, m.value]),
+      )
 try {
   const port = await freePort()
-  cli("supervisor", "start", "--web-port", String(port))
+  if (options["cpu-prof"]) {
+    // the flags `supervisor start` gives the background supervisor (src/host/nodeFlags.ts)
+    const flags = [
+      ...readFileSync(new URL("../src/host/nodeFlags.ts", import.meta.url), "utf8").matchAll(
+        /^\s*"(--[^"]+)",$/gm,
+      ),
+    ].map((m) => m[1])
+    const argv = [
+      ...flags,
+      "--cpu-prof",
+      `--cpu-prof-dir=${resolve(options["cpu-prof"])}`,
+      BIN,
+      "supervisor",
+      "run",
+    ]
+    spawn(process.execPath, argv, { env: { ...env, SUPERVISOR_WEB_PORT: String(port) }, stdio: "ignore" })
+    await waitFor("the supervisor", () => {
+      try {
+        return JSON.parse(cli("supervisor", "status", "--json")).running
+      } catch {
+        return false
+      }
+    })
+  } else cli("supervisor", "start", "--web-port", String(port))
   cli("start", "--all", "--quiet")
   const svPid = JSON.parse(cli("supervisor", "status", "--json")).pid
   const bare = await idleCpu(svPid)
@@ -186,6 +224,8 @@ try {
     await page.locator("#token").fill(cli("supervisor", "token").trim())
     await page.locator("#login-form button[type=submit]").click()
     await page.locator(`#daemons tr[data-id="many/${id(N - 1)}"]`).waitFor({ timeout: 60_000 })
+    devtools = await page.context().newCDPSession(page)
+    await devtools.send("Performance.enable")
   }
   if (fronts.includes("tui")) {
     tmux(
@@ -217,9 +257,13 @@ try {
     tuiPid === undefined ? 0 : treeCpuMs(tuiPid),
   ]
   const before = parties()
+  const metricsBefore = await pageMetrics()
+  if (options.trace && browser) await browser.startTracing(undefined, { path: resolve(options.trace) })
   const phaseStart = Date.now()
   const loaded = await latencyPhase(changes, changes)
   const phaseMs = Date.now() - phaseStart
+  const metricsAfter = await pageMetrics()
+  if (options.trace && browser) await browser.stopTracing()
   const spent = parties().map((after, i) => ((after - before[i]) / phaseMs) * 100)
   console.log(
     `idle supervisor, ${N} running daemons, ${SECONDS} s: ${bare.toFixed(2)}% of one core with no front-end; ${watched.toFixed(2)}% with ${fronts} open`,
@@ -230,6 +274,14 @@ try {
   console.log(
     `  CPU during those restarts (% of one core): supervisor ${spent[0].toFixed(0)}%, browser ${spent[1].toFixed(0)}%, dashboard ${spent[2].toFixed(0)}%`,
   )
+  if (metricsBefore && metricsAfter) {
+    const d = (k) => metricsAfter[k] - metricsBefore[k]
+    const share = (k) =>
+      `${k.replace("Duration", "").toLowerCase()} ${((d(k) * 1000 * 100) / phaseMs).toFixed(0)}%`
+    console.log(
+      `  the page's main thread meanwhile (% of the phase): ${["TaskDuration", "ScriptDuration", "RecalcStyleDuration", "LayoutDuration"].map(share).join(", ")}; ${d("LayoutCount")} layouts, ${d("RecalcStyleCount")} style recalculations`,
+    )
+  }
   console.log(
     `machine: ${cpus().length} x ${cpus()[0]?.model ?? "unknown CPU"}, node ${process.version}, load average ${loadavg()[0].toFixed(1)}, ${background.pids.length} busy background processes`,
   )

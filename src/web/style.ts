@@ -84,6 +84,8 @@ export const STYLE_MORE = `
 col.c-status { width: 180px; } col.c-pid { width: 84px; } col.c-uptime { width: 92px; }
 col.c-ports { width: 110px; } col.c-usage { width: 120px; } col.c-actions { width: 240px; }
 #daemons td { overflow-wrap: anywhere; }
+/* each row a paint layer of its own: a changed row is painted again, not the whole table */
+#daemons tr { position: relative; }
 td.usage .val { display: block; }
 svg.spark { display: block; margin-top: 3px; overflow: visible; }
 svg.spark .line { fill: none; stroke-width: 1.4; stroke-linejoin: round; stroke-linecap: round; }
