@@ -30,8 +30,8 @@ const decode = Schema.decodeUnknownEither(Schema.parseJson(PersistentState))
  */
 const encoded = (s: PersistentState): typeof PersistentState.Encoded => s
 
-/** Each daemon record's JSON text: records are immutable, so a write re-encodes only the changed ones. */
-const recordTexts = new WeakMap<object, string>()
+/** Each daemon record's line of the file: records are immutable, so a write re-encodes only the changed ones. */
+const recordTexts = new WeakMap<object, { readonly id: string; readonly text: string }>()
 
 /**
  * The file's text of a state: JSON with a line per daemon record. Each write of a supervisor
@@ -49,12 +49,13 @@ export const stateText = (s: PersistentState): string => {
     }
     const lines: Array<string> = []
     for (const [id, record] of Object.entries(file.daemons)) {
-      let text = recordTexts.get(record)
-      if (text === undefined) {
-        text = JSON.stringify(record)
-        recordTexts.set(record, text)
+      let line = recordTexts.get(record)
+      // a record stays under its daemon's ID; the check keeps a shared one right
+      if (line === undefined || line.id !== id) {
+        line = { id, text: `    ${JSON.stringify(id)}: ${JSON.stringify(record)}` }
+        recordTexts.set(record, line)
       }
-      lines.push(`    ${JSON.stringify(id)}: ${text}`)
+      lines.push(line.text)
     }
     parts.push(lines.length === 0 ? `  "daemons": {}` : `  "daemons": {\n${lines.join(",\n")}\n  }`)
   }

@@ -6,6 +6,7 @@ import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
 import type { Settings } from "../../domain/Settings.js"
 import { LogStore } from "../../logs/LogStore.js"
 import { ProjectRegistry, type RegistrySnapshot } from "../../registry/ProjectRegistry.js"
+import type { DaemonState } from "../../supervisor/DaemonState.js"
 import { Supervisor, type SupervisorShape } from "../../supervisor/Supervisor.js"
 import { changedText, makeDebouncer } from "./debounce.js"
 import { type Backend, chokidarBackend, openWatcher } from "./fileWatcher.js"
@@ -67,15 +68,40 @@ export const configuredSpecs = (
   configured: Stream.Stream<ConfiguredWatch>,
 ): Stream.Stream<ReadonlyArray<WatchSpec>> =>
   Stream.zipLatest(supervisor.changes, configured).pipe(
-    // runs at every state change of every daemon: no copy of the daemons' states
-    Stream.map(([daemons, { definitions, timing }]) =>
-      specsOf(
-        Array.from(daemons.values(), (d) => definitions.get(d.def.id.qualified) ?? d.def),
-        timing,
-      ),
+    // runs at every state change of every daemon, where mostly only a status changed: the specs
+    // are made again only when a daemon came, went or was defined anew, or the files changed
+    Stream.mapAccum(
+      { defs: [] as ReadonlyArray<DaemonDefinition>, from: undefined as ConfiguredWatch | undefined },
+      (last, [daemons, watch]) => {
+        const defs = sameDefinitions(daemons, last.defs)
+          ? last.defs
+          : Array.from(daemons.values(), (d) => d.def)
+        const unchanged = defs === last.defs && watch === last.from
+        return [
+          { defs, from: watch },
+          unchanged
+            ? undefined
+            : specsOf(
+                defs.map((def) => watch.definitions.get(def.id.qualified) ?? def),
+                watch.timing,
+              ),
+        ]
+      },
     ),
+    Stream.filter((specs): specs is ReadonlyArray<WatchSpec> => specs !== undefined),
     Stream.changesWith(sameSpecs),
   )
+
+/** Whether the daemons have exactly these definitions, in this order (the same objects). */
+const sameDefinitions = (
+  daemons: ReadonlyMap<string, DaemonState>,
+  defs: ReadonlyArray<DaemonDefinition>,
+): boolean => {
+  if (daemons.size !== defs.length) return false
+  let i = 0
+  for (const d of daemons.values()) if (d.def !== defs[i++]) return false
+  return true
+}
 
 export const timingOf = (settings: Settings): WatchTiming => ({
   debounce: settings.supervisor.file_watch_debounce,
