@@ -40,6 +40,8 @@ if (args.length === 1 && args[0] === "--version") {
   quick((q) => q.quickList()).then((done) => done || runBundle(args))
 } else if (args[0] === "start") {
   quick((q) => q.quickStart(args.slice(1))).then((status) => exitOr(status, args))
+} else if (args[0] === "stop") {
+  quick((q) => q.quickStop(args.slice(1))).then((status) => exitOr(status, args))
 } else if (args[0] === "cd") {
   // the shell hook's command, at every directory change: never the CLI bundle when it can help
   quick((q) => q.quickCd(args.slice(1)), "./quick-cd.cjs").then((done) => done || runBundle(args))

@@ -110,13 +110,18 @@ const stop = (
     // has exited it stays a zombie member of the group until its parent reaps it (we do, for our
     // child, just before its exit event): wait for that (bounded), and the group is usually gone
     // (one kill(-pgid, 0)); only members outliving the leader need the scan of /proc.
+    // While it lives, its exit event (the reaping of our child) ends the wait at once instead of
+    // the next look: a stop of 50 daemons waited ~50 ms each for it.
     const waitUntilGone = Effect.gen(function* () {
       for (;;) {
         if (!isAliveNow(handle.pid, handle.startTime)) {
           yield* Effect.timeoutOption(handle.exit, STOP_POLL)
           if (groupMembersNow(handle.pid).length === 0) return yield* handle.exit
+          yield* Effect.sleep(STOP_POLL)
+        } else if (Option.isSome(yield* Effect.timeoutOption(handle.exit, STOP_POLL))) {
+          // exited, but /proc still shows it for a moment: look again after a pause, not at once
+          yield* Effect.sleep(STOP_POLL)
         }
-        yield* Effect.sleep(STOP_POLL)
       }
     })
     yield* signalGroup(handle.pid, signal)

@@ -3,3 +3,4 @@
 export { quickList } from "./list.js"
 export { quickLogs } from "./logs.js"
 export { quickStart } from "./start.js"
+export { quickStop } from "./stop.js"

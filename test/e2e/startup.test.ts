@@ -166,3 +166,29 @@ describe("list --json, answered by the supervisor", () => {
     T,
   )
 })
+
+describe("stop, answered by the supervisor", () => {
+  it(
+    "prints exactly what the CLI prints, without the CLI bundle; what it does not take on goes to the CLI",
+    () => {
+      expect(launch("start", "web").status).toBe(0)
+      const full = bundle("stop", "idle", "--json")
+      expect(full.status, full.stderr).toBe(0)
+      rmSync(join(copy, "cli.cjs")) // only the fast path can answer now
+      const json = launch("stop", "idle", "--json")
+      expect(json.status, json.stderr).toBe(0)
+      expect(json.stdout).toBe(full.stdout)
+      expect(JSON.parse(json.stdout)).toEqual([{ id: "app/idle", was_running: false, killed: false }])
+      const stopped = launch("stop", "--all")
+      expect(stopped.status, stopped.stderr).toBe(0)
+      expect(stopped.stderr).toBe("")
+      expect(stopped.stdout).toBe("✓ app/web stopped\n")
+      expect(launch("stop", "--all").stdout).toBe("no daemon is running: nothing to stop\n")
+      expect(launch("stop", "-a", "-q")).toEqual({ status: 0, stdout: "", stderr: "" })
+      // a flag of the CLI's own, an unknown ID: the CLI answers (and here it is gone)
+      expect(launch("stop", "--all", "--local").status).not.toBe(0)
+      expect(launch("stop", "nosuch").status).not.toBe(0)
+    },
+    T,
+  )
+})

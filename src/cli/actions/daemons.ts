@@ -1,9 +1,10 @@
 import { Console, Effect, Option } from "effect"
 import { scopeOf } from "../../control/selection.js"
-import { StartOutcomes, type StopResult, StopResults, ToggleResults } from "../../domain/CliOutput.js"
+import { StartOutcomes, StopResults, ToggleResults } from "../../domain/CliOutput.js"
 import { Disable, Enable, type Overrides, Restart, Start, Stop } from "../../domain/Command.js"
 import type { Settings } from "../../domain/Settings.js"
 import type { StartProgress } from "../../domain/StartEvent.js"
+import { NOTHING_TO_STOP, stopLine } from "../../terminal/stopText.js"
 import type { RestartOptions, StartOptions, StopOptions, ToggleOptions } from "../args/daemons.js"
 import { sendCommand } from "../commandClient.js"
 import { type Here, here, selectionOf } from "../commandSelection.js"
@@ -131,14 +132,6 @@ export const start = (o: StartOptions) =>
     }),
   )
 
-/** The line of one stop result. */
-export const stopLine = (r: StopResult) =>
-  !r.was_running
-    ? `${dim("•")} ${cyan(r.id)} was not running`
-    : r.killed
-      ? `${green("✓")} ${cyan(r.id)} stopped ${dim(`(killed with SIGKILL: it did not exit on its stop signal within daemons.${r.id.slice(r.id.indexOf("/") + 1)}.stop_signal.timeout, or settings.supervisor.stop_timeout when unset)`)}`
-      : `${green("✓")} ${cyan(r.id)} stopped`
-
 /**
  * `supervisor stop`: stops daemons (their whole process group), dependents first. `--all` needs no
  * configuration (it stops every running daemon the supervisor knows): a broken file here is a
@@ -160,7 +153,7 @@ export const stop = (o: StopOptions) =>
           const results = yield* sendCommand(new Stop({ selection, reason: "cli" }))
           if (o.json) return yield* printJson(StopResults, results)
           if (o.quiet) return
-          if (results.length === 0) return yield* Console.log(dim("no daemon is running: nothing to stop"))
+          if (results.length === 0) return yield* Console.log(dim(NOTHING_TO_STOP))
           for (const r of results) yield* Console.log(stopLine(r))
         }),
       )

@@ -4,6 +4,7 @@ import { Logs, type Selection, Start, Stop } from "../../domain/Command.js"
 import { UsageError } from "../../domain/CommandErrors.js"
 import { isActive } from "../../domain/DaemonStatus.js"
 import { parseHumanDuration } from "../../domain/HumanDuration.js"
+import { stopLine } from "../../terminal/stopText.js"
 import type { DownOptions, UpOptions } from "../args/up.js"
 import { sendCommand } from "../commandClient.js"
 import { type Here, here } from "../commandSelection.js"
@@ -14,7 +15,6 @@ import { handleErrors, loadHere, withClient } from "../session.js"
 import { timingLines, timingRecorder } from "../timings.js"
 import { LAST_LINES, upRows, upStatus, upSummaryText } from "../upSummary.js"
 import { type UpProgress, waitForUp } from "../upWait.js"
-import { stopLine } from "./daemons.js"
 
 // `supervisor up` and `supervisor down` (docs/ci.md): `up` sends the Start command as `start`
 // does, follows its events until every daemon is ready (or `--timeout`), prints a summary and
