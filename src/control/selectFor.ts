@@ -146,8 +146,11 @@ export const selectDaemons = (
       global: selection.files === "global",
     })
     // `stop --all` needs no configuration: every running daemon, even where the files are broken
-    if (allMeans === "running" && selection.all && Option.isNone(scope) && from?._tag !== "Namespace")
+    if (allMeans === "running" && selection.all && Option.isNone(scope) && from?._tag !== "Namespace") {
+      // a strict client (the quick one) must not pass over what the full CLI warns of there
+      if (from?._tag === "Directory" && from.strict) yield* loadFrom(deps, from)
       return { ids: yield* deps.running, config: undefined }
+    }
     if (from?._tag !== "Directory") {
       if (selection.group !== undefined || Option.isSome(scope))
         return yield* new UsageError({

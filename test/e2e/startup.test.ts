@@ -172,6 +172,18 @@ describe("stop, answered by the supervisor", () => {
     "prints exactly what the CLI prints, without the CLI bundle; what it does not take on goes to the CLI",
     () => {
       expect(launch("start", "web").status).toBe(0)
+      // a configuration with a warning: only the CLI prints it, so the CLI answers even `stop --all`
+      // (which needs no configuration); the daemon it stops is started again for what follows
+      writeFileSync(
+        join(proj, "supervisor.toml"),
+        `${CONFIG}\n[daemons.old]\nrun = "x"\nexpected_port = [3999]\nauto_bump_port = true\n`,
+      )
+      const warned = launch("stop", "--all")
+      expect(warned.status, warned.stderr).toBe(0)
+      expect(warned.stderr).toMatch(/warning: .*expected_port.*deprecated/)
+      expect(warned.stdout).toContain("app/web stopped")
+      writeFileSync(join(proj, "supervisor.toml"), CONFIG)
+      expect(launch("start", "web").status).toBe(0)
       const full = bundle("stop", "idle", "--json")
       expect(full.status, full.stderr).toBe(0)
       rmSync(join(copy, "cli.cjs")) // only the fast path can answer now
