@@ -86,6 +86,16 @@ const parseEvent = (text: string): StartEvent | undefined => {
 
 const print = (stream: "stdout" | "stderr", text: string) => process[stream].write(`${text}\n`)
 
+/** The selection of a quick command: as typed, read from here (strict: warnings refuse it). */
+export const quickSelection = (
+  parsed: Pick<StartArgs, "ids" | "all" | "group">,
+): typeof Start.Encoded.selection => ({
+  ids: parsed.ids,
+  all: parsed.all,
+  ...(parsed.group === null ? {} : { group: parsed.group }),
+  from: { _tag: "Directory", cwd: process.cwd(), env: definedEnv(), strict: true },
+})
+
 /**
  * The Start command of `start ARGS` typed here: strict, so that configuration warnings (which the
  * full CLI prints) refuse it; its events in every case, whose first line says at once that the
@@ -93,12 +103,7 @@ const print = (stream: "stdout" | "stderr", text: string) => process[stream].wri
  */
 export const startCommand = (parsed: StartArgs): typeof Start.Encoded => ({
   _tag: "Start",
-  selection: {
-    ids: parsed.ids,
-    all: parsed.all,
-    ...(parsed.group === null ? {} : { group: parsed.group }),
-    from: { _tag: "Directory", cwd: process.cwd(), env: definedEnv(), strict: true },
-  },
+  selection: quickSelection(parsed),
   force: parsed.force,
   reason: "cli",
   wait: "events",

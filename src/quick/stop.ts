@@ -13,8 +13,8 @@ import type { Stop } from "../domain/Command.js"
 import { VERSION, VERSION_HEADER } from "../domain/version.js"
 import { NOTHING_TO_STOP, stopLine } from "../terminal/stopText.js"
 import { dim } from "../terminal/style.js"
-import { definedEnv, post, readAll } from "./request.js"
-import { parseStartArgs } from "./start.js"
+import { post, readAll } from "./request.js"
+import { parseStartArgs, quickSelection } from "./start.js"
 
 export interface StopArgs {
   readonly ids: ReadonlyArray<string>
@@ -37,12 +37,7 @@ export const parseStopArgs = (args: ReadonlyArray<string>): StopArgs | undefined
 /** The Stop command of `stop ARGS`: strict, so that configuration warnings (which the CLI prints) refuse it. */
 export const stopCommand = (parsed: StopArgs): typeof Stop.Encoded => ({
   _tag: "Stop",
-  selection: {
-    ids: parsed.ids,
-    all: parsed.all,
-    ...(parsed.group === null ? {} : { group: parsed.group }),
-    from: { _tag: "Directory", cwd: process.cwd(), env: definedEnv(), strict: true },
-  },
+  selection: quickSelection(parsed),
   reason: "cli",
 })
 
