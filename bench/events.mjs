@@ -29,7 +29,7 @@ import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { chromium } from "playwright-core"
 import { busyProcesses } from "./busy.mjs"
-import { BIN, benchSandbox, freePort } from "./sandbox.mjs"
+import { BIN, benchSandbox, freePort, supervisorNodeFlags } from "./sandbox.mjs"
 
 const args = process.argv.slice(2)
 const options = {
@@ -188,14 +188,8 @@ const pageMetrics = async () =>
 try {
   const port = await freePort()
   if (options["cpu-prof"]) {
-    // the flags `supervisor start` gives the background supervisor (src/host/nodeFlags.ts)
-    const flags = [
-      ...readFileSync(new URL("../src/host/nodeFlags.ts", import.meta.url), "utf8").matchAll(
-        /^\s*"(--[^"]+)",$/gm,
-      ),
-    ].map((m) => m[1])
     const argv = [
-      ...flags,
+      ...supervisorNodeFlags(),
       "--cpu-prof",
       `--cpu-prof-dir=${resolve(options["cpu-prof"])}`,
       BIN,

@@ -17,6 +17,7 @@ import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { fileURLToPath } from "node:url"
 import { writeSleepersProject } from "./project.mjs"
+import { supervisorNodeFlags } from "./sandbox.mjs"
 
 const argv = process.argv.slice(2)
 const opt = (name, fallback) => {
@@ -29,11 +30,7 @@ const REPEAT = Number(opt("repeat", 3))
 const CYCLES = Number(opt("cycles", 0))
 const here = fileURLToPath(new URL(".", import.meta.url))
 // the flags a background supervisor runs with (src/host/nodeFlags.ts), unless --flags says others
-const FLAGS =
-  opt("flags", undefined)?.split(" ").filter(Boolean) ??
-  [...readFileSync(join(here, "../src/host/nodeFlags.ts"), "utf8").matchAll(/^\s*"(--[^"]+)",$/gm)].map(
-    (m) => m[1],
-  )
+const FLAGS = opt("flags", undefined)?.split(" ").filter(Boolean) ?? supervisorNodeFlags()
 
 const root = mkdtempSync(join(tmpdir(), "sv-memory-budget-"))
 const dist = join(root, "dist")

@@ -28,6 +28,7 @@ import * as os from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { busyProcesses } from "./busy.mjs"
+import { supervisorNodeFlags } from "./sandbox.mjs"
 
 const require = createRequire(import.meta.url)
 const autocannon = require("autocannon")
@@ -50,7 +51,7 @@ if (!["both", "http", "https"].includes(scheme))
 const onPath = (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`]).status === 0
 const tool = opt("tool", onPath("wrk") ? "wrk" : "autocannon")
 // `--peer-flags supervisor`: the peer runs with the supervisor's own Node flags (src/host/nodeFlags.ts)
-const SUPERVISOR_FLAGS = ["--max-semi-space-size=1", "--heap-growing-percent=60", "--v8-pool-size=1"]
+const SUPERVISOR_FLAGS = supervisorNodeFlags()
 const peerFlags = opt("peer-flags", "none") === "supervisor" ? SUPERVISOR_FLAGS : []
 
 const freePort = () =>

@@ -1,11 +1,19 @@
 // The sandbox of a benchmark: a supervisor of its own under `root` (state, config and home there,
 // nothing of the machine's), and the CLI run in `project` against it.
 import { spawnSync } from "node:child_process"
-import { mkdirSync } from "node:fs"
+import { mkdirSync, readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { join, resolve } from "node:path"
 
 export const BIN = resolve(import.meta.dirname, "../dist/supervisor.cjs")
+
+/** The Node flags a background supervisor runs with, as src/host/nodeFlags.ts lists them. */
+export const supervisorNodeFlags = () =>
+  [
+    ...readFileSync(resolve(import.meta.dirname, "../src/host/nodeFlags.ts"), "utf8").matchAll(
+      /^\s*"(--[^"]+)",$/gm,
+    ),
+  ].map((m) => m[1])
 
 /** `env`: the sandbox's environment (with `extra`); `cli(...argv)`: its stdout, or a thrown stderr. */
 export const benchSandbox = (root, project, extra = {}) => {

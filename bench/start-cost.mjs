@@ -17,6 +17,7 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { writeSleepersProject } from "./project.mjs"
+import { supervisorNodeFlags } from "./sandbox.mjs"
 
 const args = process.argv.slice(2)
 const options = { daemons: 50, rounds: 11, "node-flags": undefined }
@@ -32,13 +33,7 @@ const N = Number(options.daemons)
 const ROUNDS = Number(options.rounds)
 const flags =
   options["node-flags"] === undefined
-    ? [
-        ...(
-          /supervisorNodeFlags[^=]*=([^\]]*\])/.exec(
-            readFileSync(resolve("src/host/nodeFlags.ts"), "utf8"),
-          )?.[1] ?? ""
-        ).matchAll(/"(--[^"]+)"/g),
-      ].map((m) => m[1])
+    ? supervisorNodeFlags()
     : options["node-flags"].split(/\s+/).filter(Boolean)
 
 const root = mkdtempSync(join(tmpdir(), "sv-start-cost-"))

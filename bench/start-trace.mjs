@@ -12,13 +12,13 @@
 // `SUPERVISOR_SPAWN_HELPER=0 node bench/start-trace.mjs`: the supervisor forks the daemons itself.
 
 import { spawn, spawnSync } from "node:child_process"
-import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { cpSync, mkdtempSync, rmSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
-import { fileURLToPath } from "node:url"
 import { busyProcesses } from "./busy.mjs"
 import { writeSleepersProject } from "./project.mjs"
+import { supervisorNodeFlags } from "./sandbox.mjs"
 
 const argv = process.argv.slice(2)
 const opt = (name, fallback) => {
@@ -28,10 +28,7 @@ const opt = (name, fallback) => {
 const N = opt("daemons", 50)
 const ROUNDS = opt("rounds", 7)
 const BACKGROUND = opt("background", 0)
-const here = fileURLToPath(new URL(".", import.meta.url))
-const FLAGS = [
-  ...readFileSync(join(here, "../src/host/nodeFlags.ts"), "utf8").matchAll(/^\s*"(--[^"]+)",$/gm),
-].map((m) => m[1])
+const FLAGS = supervisorNodeFlags()
 
 const root = mkdtempSync(join(tmpdir(), "sv-start-trace-"))
 cpSync(resolve("dist"), join(root, "dist"), { recursive: true })
