@@ -1,10 +1,19 @@
-import * as fs from "node:fs"
-import * as nodePath from "node:path"
-import { Cause, Context, Deferred, Duration, Effect, Either, Exit, FiberId, Layer, Schema } from "effect"
-import { replaceFile } from "./replaceFile.js"
-import { emptyState, PersistentState } from "./State.js"
+import { Cause, Context, Deferred, Duration, Effect, Exit, FiberId, Layer } from "effect"
+import { baseHash, journalHeader, journalLine, journalPathOf, recordChanges } from "./journal.js"
+import type { DaemonRecord, PersistentState } from "./State.js"
 import { StorageHealth } from "./StorageHealth.js"
-import { recoveredText, throwInjected } from "./storageFaults.js"
+import {
+  asyncWriter,
+  type FileMark,
+  fileMark,
+  readStateFile,
+  recordJson,
+  type StateWriter,
+  sameMark,
+  stateText,
+  syncWriter,
+} from "./stateFile.js"
+import { recoveredText } from "./storageFaults.js"
 
 export interface StateStoreShape {
   readonly get: Effect.Effect<PersistentState>
@@ -15,161 +24,18 @@ export interface StateStoreShape {
    * changes made meanwhile. For the many status changes of a daemon's life: `sync` waits for them.
    */
   readonly record: (f: (s: PersistentState) => PersistentState) => Effect.Effect<PersistentState>
+  /**
+   * `record` of one daemon's record, set in place in the state's daemons: the status changes of
+   * a daemon's life, many a second with many daemons, copy nothing (the writer names the record
+   * in the journal).
+   */
+  readonly recordDaemon: (id: string, record: DaemonRecord) => Effect.Effect<void>
   /** Returns once every change made so far (by `update` or `record`) is written. */
   readonly sync: Effect.Effect<void>
   /** Problems met while loading (a corrupt file that was set aside), for the supervisor log. */
   readonly warnings: ReadonlyArray<string>
 }
 
-const decode = Schema.decodeUnknownEither(Schema.parseJson(PersistentState))
-
-/**
- * The file's form of a state. Its schema has no transformations, so the state is its own encoded
- * form (the compiler checks that it is assignable): running `Schema.encodeSync` over every daemon
- * record on every write cost the supervisor ~30 ms of a start of 50 daemons.
- */
-const encoded = (s: PersistentState): typeof PersistentState.Encoded => s
-
-/** Each daemon record's line of the file: records are immutable, so a write re-encodes only the changed ones. */
-const recordTexts = new WeakMap<object, { readonly id: string; readonly text: string }>()
-
-/**
- * The file's text of a state: JSON with a line per daemon record. Each write of a supervisor
- * with 200 daemons stringified all of them (a 250 kB text, several ms on the event loop, many
- * times a second while daemons restart); a record's text is now made once per record.
- */
-export const stateText = (s: PersistentState): string => {
-  const file = encoded(s)
-  const parts: Array<string> = []
-  for (const [key, value] of Object.entries(file)) {
-    if (value === undefined) continue
-    if (key !== "daemons") {
-      parts.push(`  ${JSON.stringify(key)}: ${JSON.stringify(value)}`)
-      continue
-    }
-    const lines: Array<string> = []
-    for (const [id, record] of Object.entries(file.daemons)) {
-      let line = recordTexts.get(record)
-      // a record stays under its daemon's ID; the check keeps a shared one right
-      if (line === undefined || line.id !== id) {
-        line = { id, text: `    ${JSON.stringify(id)}: ${JSON.stringify(record)}` }
-        recordTexts.set(record, line)
-      }
-      lines.push(line.text)
-    }
-    parts.push(lines.length === 0 ? `  "daemons": {}` : `  "daemons": {\n${lines.join(",\n")}\n  }`)
-  }
-  return `{\n${parts.join(",\n")}\n}\n`
-}
-
-/** The temp file an atomic write of `file` goes through: same directory (so the rename is atomic), per process. */
-const tempPathFor = (file: string) =>
-  nodePath.join(nodePath.dirname(file), `.${nodePath.basename(file)}.${process.pid}.tmp`)
-
-/**
- * Writes `text` to `file` so that a crash at any moment leaves either the old or
- * the new content: write a temp file in the same directory, fsync it, rename it
- * over the target, fsync the directory.
- */
-export const writeFileAtomic = (file: string, text: string): void => {
-  const dir = nodePath.dirname(file)
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 })
-  throwInjected(file)
-  replaceFile(file, tempPathFor(file), text, 0o600)
-  try {
-    const dirFd = fs.openSync(dir, "r")
-    try {
-      fs.fsyncSync(dirFd)
-    } finally {
-      fs.closeSync(dirFd)
-    }
-  } catch {
-    // Some file systems refuse fsync on directories; the rename is still atomic.
-  }
-}
-
-/**
- * `writeFileAtomic` off the event loop: the same steps, with the writes and fsyncs on libuv's
- * thread pool, so that the supervisor keeps spawning and serving while the disk catches up.
- */
-export const writeFileAtomicAsync = async (file: string, text: string): Promise<void> => {
-  const dir = nodePath.dirname(file)
-  await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 })
-  throwInjected(file)
-  const tmp = tempPathFor(file)
-  try {
-    const handle = await fs.promises.open(tmp, "w", 0o600)
-    try {
-      await handle.writeFile(text)
-      await handle.sync()
-    } finally {
-      await handle.close()
-    }
-    await fs.promises.rename(tmp, file)
-  } catch (e) {
-    // a half-written temp file would hold on to the space a full disk needs back
-    await fs.promises.rm(tmp, { force: true })
-    throw e
-  }
-  try {
-    const dirHandle = await fs.promises.open(dir, "r")
-    try {
-      await dirHandle.sync()
-    } finally {
-      await dirHandle.close()
-    }
-  } catch {
-    // Some file systems refuse fsync on directories; the rename is still atomic.
-  }
-}
-
-/** Reads the state file; a missing file is an empty state, a corrupt one is set aside and reported. */
-export const readStateFile = (file: string): { state: PersistentState; warnings: Array<string> } => {
-  let text: string
-  try {
-    text = fs.readFileSync(file, "utf8")
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { state: emptyState(), warnings: [] }
-    return {
-      state: emptyState(),
-      warnings: [`cannot read ${file}: ${(e as Error).message}; starting with an empty state`],
-    }
-  }
-  const r = decode(text)
-  if (Either.isRight(r)) return { state: r.right, warnings: [] }
-  const aside = `${file}.corrupt-${Date.now()}`
-  try {
-    fs.renameSync(file, aside)
-  } catch (e) {
-    return {
-      state: emptyState(),
-      warnings: [
-        `the state file ${file} is not valid (truncated or not valid JSON) and could not be moved aside (${(e as Error).message}); the supervisor starts with an empty state: move the file away`,
-      ],
-    }
-  }
-  return {
-    state: emptyState(),
-    warnings: [
-      `the state file ${file} was not valid (truncated or not valid JSON); it was kept as ${aside} and the supervisor starts with an empty state: look into that file, then delete it`,
-    ],
-  }
-}
-
-/** How a state snapshot reaches the disk (atomically). */
-export type StateWriter = (file: string, text: string) => Effect.Effect<void, unknown>
-
-/** On the event loop: what deterministic tests (TestClock) use. */
-export const syncWriter: StateWriter = (file, text) => Effect.try(() => writeFileAtomic(file, text))
-
-/** Off the event loop (the supervisor process): the writes and fsyncs run on the thread pool. */
-export const asyncWriter: StateWriter = (file, text) =>
-  Effect.tryPromise(() => writeFileAtomicAsync(file, text))
-
-/**
- * The persistent state of the supervisor. Only the supervisor process writes it
- * (it holds the single-instance lock), so serialising writes in-process is enough.
- */
 /**
  * How long the writer waits before writing again while changes keep coming and no `sync` waits:
  * the most a crash of the supervisor in the middle of a burst (a start of many daemons) can lose
@@ -179,6 +45,24 @@ export const STATE_COALESCE = Duration.millis(20)
 
 /** How long the writer waits before trying again after a failed write (a full disk, say). */
 export const STATE_RETRY = Duration.seconds(1)
+
+/**
+ * The journal is folded into a new state file once it holds more than the state file's size, or
+ * this much: a start of the supervisor reads both, and the journal's lines grow with every change.
+ */
+export const JOURNAL_MIN_BYTES = 64 * 1024
+
+/** What the state file and its journal hold: the state, the state file's hash and sizes. */
+interface OnDisk {
+  readonly state: PersistentState
+  readonly hash: string
+  readonly baseBytes: number
+  /** 0: no journal for this state file yet (the next line starts one, with its header). */
+  readonly journalBytes: number
+  /** The files as this store left them: changed by anyone else, the next write is whole. */
+  readonly baseMark: FileMark | undefined
+  readonly journalMark: FileMark | undefined
+}
 
 /** The store, and `stop`: ends the retries of a failing write (the supervisor is exiting). */
 const makeStore = (
@@ -222,6 +106,55 @@ const makeStore = (
         ),
       )
     })
+    const journal = journalPathOf(file)
+    // What the files hold; unknown (the first write, or after a failed one): the next write is whole.
+    let onDisk: OnDisk | undefined
+    /** Daemon records set in place (`recordDaemon`) since the last write began. */
+    const touched = new Set<string>()
+    /**
+     * Writes `snapshot`: as a journal line when only daemon records changed since what the files
+     * hold, else (or when the journal has grown past the state file) as a whole new state file.
+     */
+    const writeSnapshot = (snapshot: PersistentState): Effect.Effect<void, unknown> => {
+      const disk = onDisk
+      onDisk = undefined // until this write is done
+      const changes =
+        disk === undefined ||
+        disk.journalBytes > Math.max(JOURNAL_MIN_BYTES, disk.baseBytes) ||
+        !sameMark(file, disk.baseMark) ||
+        (disk.journalBytes > 0 && !sameMark(journal, disk.journalMark))
+          ? undefined
+          : recordChanges(disk.state, snapshot, touched)
+      touched.clear()
+      if (disk === undefined || changes === undefined) {
+        const text = stateText(snapshot)
+        return Effect.tap(write(file, text), () => {
+          onDisk = {
+            state: snapshot,
+            hash: baseHash(text),
+            baseBytes: text.length,
+            journalBytes: 0,
+            baseMark: fileMark(file),
+            journalMark: undefined,
+          }
+        })
+      }
+      if (changes.set.length === 0 && changes.removed.length === 0) {
+        onDisk = { ...disk, state: snapshot }
+        return Effect.void
+      }
+      const line = journalLine(changes, recordJson)
+      // a new journal replaces the one of an earlier state file at once (atomically, with its header)
+      const text = disk.journalBytes === 0 ? journalHeader(disk.hash) + line : line
+      return Effect.tap(write(journal, text, disk.journalBytes > 0), () => {
+        onDisk = {
+          ...disk,
+          state: snapshot,
+          journalBytes: disk.journalBytes + text.length,
+          journalMark: fileMark(journal),
+        }
+      })
+    }
     const writeLatest = Effect.gen(function* () {
       for (let first = true; written < version; first = false) {
         if (!first) yield* pause
@@ -230,7 +163,7 @@ const makeStore = (
         // Uninterruptible: a write cut short would leave the temp file behind. Whatever goes wrong
         // (even a defect) is counted and logged once, and the writer tries again later: the state
         // in memory stays the truth, and `sync` never waits for a disk that has no room.
-        const ok = yield* Effect.suspend(() => write(file, stateText(snapshot))).pipe(
+        const ok = yield* Effect.suspend(() => writeSnapshot(snapshot)).pipe(
           Effect.as(true),
           Effect.catchAllCause((cause) => {
             const first = !failing
@@ -302,6 +235,14 @@ const makeStore = (
       get: Effect.sync(() => current),
       update: (f) => record(f).pipe(Effect.zipLeft(sync)),
       record,
+      recordDaemon: (id, r) =>
+        Effect.asVoid(
+          record((s) => {
+            ;(s.daemons as Record<string, DaemonRecord>)[id] = r
+            touched.add(id)
+            return s
+          }),
+        ),
       sync,
       warnings: loaded.warnings,
     }

@@ -60,12 +60,7 @@ export const makeRegistry = (state: StateStoreShape) =>
     const changed = yield* PubSub.sliding<void>(1)
     const announce = PubSub.publish(changed, undefined)
 
-    const persist = (r: DaemonState) =>
-      state.record((s) => {
-        // in place: the writer turns the state into text as soon as it takes it
-        ;(s.daemons as Record<string, DaemonRecord>)[r.def.id.qualified] = toRecord(r)
-        return s
-      })
+    const persist = (r: DaemonState) => state.recordDaemon(r.def.id.qualified, toRecord(r))
     const set = (r: DaemonState) => Effect.sync(() => records.set(r.def.id.qualified, r))
     const all: Effect.Effect<ReadonlyMap<string, DaemonState>> = Effect.sync(() => records)
     const current = (id: string) => Effect.sync(() => records.get(id))

@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { readStateFile } from "../../src/state/stateFile.js"
 import {
   type DaemonSandbox,
   daemonEntry,
@@ -245,7 +246,7 @@ describe("supervisor crash", () => {
       { timeout: 40_000 },
     )
     expect(cli("supervisor", "stop").status).toBe(0)
-    const saved = JSON.parse(readFileSync(join(sb.stateDir, "state.json"), "utf8")).daemons["race/flaky"]
+    const saved = readStateFile(join(sb.stateDir, "state.json")).state.daemons["race/flaky"]
     expect(saved).toMatchObject({ status: { type: "errored", exit_code: 3 }, retry_pending: true })
     // any command brings the supervisor back; the retries go on from where they were
     expect(cli("list").status).toBe(0)
@@ -284,7 +285,7 @@ describe("corrupt state file", () => {
       expect(s.status, s.stderr).toBe(0)
       expect(daemonPids(sb.stateDir, "race/plain")).toHaveLength(1)
       // and the new state is written properly again
-      expect(JSON.parse(readFileSync(stateFile, "utf8")).daemons["race/plain"].status.type).toBe("running")
+      expect(readStateFile(stateFile).state.daemons["race/plain"]?.status.type).toBe("running")
     },
     T,
   )

@@ -5,6 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
+import { stateOnDisk } from "../../src/state/stateFile.js"
 import { apiGet, type DaemonEntry, isAlive, processesOf, storedLogs } from "../e2e/harness.js"
 
 export const NAMESPACE = "kp"
@@ -235,16 +236,11 @@ export const checkFlood = async (
   return { problems, verified }
 }
 
-/** The state file parses as the supervisor's JSON, with its daemons table. */
+/** The state file and its journal load as the supervisor's state, with nothing set aside or ignored. */
 export const stateFileLoads = (stateDir: string): string | undefined => {
   const file = join(stateDir, "state.json")
   if (!existsSync(file)) return undefined
-  try {
-    const parsed = JSON.parse(readFileSync(file, "utf8")) as { daemons?: unknown }
-    return typeof parsed.daemons === "object" && parsed.daemons !== null
-      ? undefined
-      : "state.json has no daemons table"
-  } catch (e) {
-    return `state.json does not parse: ${String(e)}`
-  }
+  const read = stateOnDisk(file)
+  if (read._tag !== "Loaded") return `state.json does not load (${read._tag})`
+  return read.journalIgnored ? "state.json.journal holds records that do not decode" : undefined
 }

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
+import { stateOnDisk } from "../../src/state/stateFile.js"
 import { type DaemonSandbox, daemonEntry, makeDaemonSandbox, waitFor } from "../e2e/harness.js"
 import { onlySupervisor, problems, ROUNDS, tickerProject, waitClear } from "./storageFixture.js"
 
@@ -50,11 +51,8 @@ describe("the state file", () => {
       )
       // a fresh state file is written and loads
       await waitFor("a valid state file", () => {
-        try {
-          return JSON.parse(readFileSync(stateFile, "utf8")).daemons["app/ticker"] !== undefined
-        } catch {
-          return false
-        }
+        const read = stateOnDisk(stateFile)
+        return read._tag === "Loaded" && read.state.daemons["app/ticker"] !== undefined
       })
       rmSync(kept)
     }

@@ -4,13 +4,15 @@ import * as nodePath from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, TestClock } from "effect"
 import { type DaemonRecord, emptyState, type PersistentState } from "../../src/state/State.js"
+import { makeStateStore } from "../../src/state/StateStore.js"
 import {
   asyncWriter,
-  makeStateStore,
   readStateFile,
+  type StateWriter,
   stateText,
+  syncWriter,
   writeFileAtomic,
-} from "../../src/state/StateStore.js"
+} from "../../src/state/stateFile.js"
 import { withFakeStorageHealth } from "../../src/testing/FakeStorageHealth.js"
 
 const tempDir = Effect.acquireRelease(
@@ -57,13 +59,13 @@ const asideFiles = (dir: string) => fs.readdirSync(dir).filter((f) => /^state\.j
 const gatedWriter = () => {
   const gates: Array<Deferred.Deferred<void>> = []
   const texts: Array<string> = []
-  const gated: typeof asyncWriter = (f, text) =>
+  const gated: StateWriter = (f, text, append) =>
     Effect.gen(function* () {
       const gate = yield* Deferred.make<void>()
       gates.push(gate)
       yield* Deferred.await(gate)
       texts.push(text)
-      writeFileAtomic(f, text)
+      yield* syncWriter(f, text, append)
     })
   return { gates, texts, gated }
 }
@@ -277,8 +279,8 @@ describe("StateStore", () => {
         const dir = fs.mkdtempSync(nodePath.join(os.tmpdir(), "supervisor-state-"))
         const file = nodePath.join(dir, "state.json")
         let writes = 0
-        const counting: typeof asyncWriter = (f, text) =>
-          Effect.sync(() => writes++).pipe(Effect.zipRight(asyncWriter(f, text)))
+        const counting: StateWriter = (f, text, append) =>
+          Effect.sync(() => writes++).pipe(Effect.zipRight(asyncWriter(f, text, append)))
         const store = yield* withFakeStorageHealth(makeStateStore(file, counting))
         yield* Effect.all(
           Array.from({ length: 100 }, (_, i) =>
@@ -343,12 +345,11 @@ describe("StateStore", () => {
         const dir = yield* tempDir
         const file = nodePath.join(dir, "state.json")
         let calls = 0
-        const dying: typeof asyncWriter = (f, text) =>
+        const dying: StateWriter = (f, text, append) =>
           Effect.suspend(() => {
             calls++
             if (calls === 1) throw new Error("a bug in the writer")
-            writeFileAtomic(f, text)
-            return Effect.void
+            return syncWriter(f, text, append)
           })
         const store = yield* withFakeStorageHealth(makeStateStore(file, dying))
         yield* store.update((s) => ({ ...s, disabled: ["a"] }))

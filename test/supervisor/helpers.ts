@@ -22,9 +22,10 @@ import { Settings } from "../../src/domain/Settings.js"
 import { EventLog, type EventLogShape, makeEventLog } from "../../src/events/EventLog.js"
 import { LogStore } from "../../src/logs/LogStore.js"
 import { ProcessService } from "../../src/process/ProcessService.js"
-import type { PersistentState } from "../../src/state/State.js"
-import { makeStateStore, StateStore, writeFileAtomic } from "../../src/state/StateStore.js"
+import type { DaemonRecord, PersistentState } from "../../src/state/State.js"
+import { makeStateStore, StateStore } from "../../src/state/StateStore.js"
 import { StorageHealth } from "../../src/state/StorageHealth.js"
+import { readStateFile, writeFileAtomic } from "../../src/state/stateFile.js"
 import type { DaemonState } from "../../src/supervisor/DaemonState.js"
 import type { HookCommand } from "../../src/supervisor/hooks/HookRunner.js"
 import type { ReadinessProbesShape } from "../../src/supervisor/readiness/index.js"
@@ -133,6 +134,8 @@ export const makeHarness = (options: HarnessOptions = {}) =>
       ...real,
       update: (f: (s: PersistentState) => PersistentState) => real.update(f).pipe(Effect.tap(noteStatuses)),
       record: (f: (s: PersistentState) => PersistentState) => real.record(f).pipe(Effect.tap(noteStatuses)),
+      recordDaemon: (id: string, r: DaemonRecord) =>
+        real.recordDaemon(id, r).pipe(Effect.zipRight(real.get), Effect.flatMap(noteStatuses)),
     }
 
     const memory = yield* makeMemoryLogStore({
@@ -199,7 +202,7 @@ export const makeHarness = (options: HarnessOptions = {}) =>
       persisted: (id) => Ref.get(history).pipe(Effect.map((h) => h[id] ?? [])),
       maxLive: (id) => Ref.get(live).pipe(Effect.map((m) => m[id] ?? 0)),
       forgotten: memory.forgotten,
-      stateOnDisk: () => JSON.parse(fs.readFileSync(stateFile, "utf8")) as PersistentState,
+      stateOnDisk: () => readStateFile(stateFile).state,
       emit,
       logLines: (id) =>
         memory.store.query(id).pipe(
