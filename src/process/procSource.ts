@@ -1,3 +1,4 @@
+import { makeKeptProcFiles } from "./keptProcFiles.js"
 import type { ProcessReading } from "./processTrees.js"
 import {
   CLOCK_TICKS_PER_SECOND,
@@ -5,7 +6,6 @@ import {
   listPids,
   PAGE_SIZE,
   type ProcStat,
-  readStat,
   readSystemUptime,
 } from "./procfs.js"
 import { listeningPortsOf, listeningSockets, makeSocketInodes, onDemand } from "./sockets.js"
@@ -31,15 +31,20 @@ export const readingOf = (stat: ProcStat, systemUptimeSecs: number): ProcessRead
   lifetimeCpuPercent: lifetimeCpu(stat, systemUptimeSecs).cpuPercent,
 })
 
-/** Linux `/proc`: the source of the live sampler (each source remembers the processes' sockets). */
+/**
+ * Linux `/proc`: the source of the live sampler. Each source remembers the processes' sockets, and
+ * keeps the stat file and fd directory of each process it read in the last pass open for the next.
+ */
 export const makeProcSource = (): ProcSource => {
-  const socketInodes = makeSocketInodes()
+  const files = makeKeptProcFiles()
+  const socketInodes = makeSocketInodes(undefined, undefined, files.fdCount)
   return {
     listPids,
     reader: () => {
+      files.startPass()
       const uptime = readSystemUptime()
       return (pid) => {
-        const stat = readStat(pid)
+        const stat = files.stat(pid)
         return stat === undefined ? undefined : readingOf(stat, uptime)
       }
     },
