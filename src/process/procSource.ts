@@ -1,4 +1,3 @@
-import { makeKeptProcFiles } from "./keptProcFiles.js"
 import type { ProcessReading } from "./processTrees.js"
 import {
   CLOCK_TICKS_PER_SECOND,
@@ -6,6 +5,7 @@ import {
   listPids,
   PAGE_SIZE,
   type ProcStat,
+  readStat,
   readSystemUptime,
 } from "./procfs.js"
 import { listeningPortsOf, listeningSockets, makeSocketInodes, onDemand } from "./sockets.js"
@@ -31,20 +31,15 @@ export const readingOf = (stat: ProcStat, systemUptimeSecs: number): ProcessRead
   lifetimeCpuPercent: lifetimeCpu(stat, systemUptimeSecs).cpuPercent,
 })
 
-/**
- * Linux `/proc`: the source of the live sampler. Each source remembers the processes' sockets, and
- * keeps the stat file and fd directory of each process it read in the last pass open for the next.
- */
+/** Linux `/proc`: the source of the live sampler (each source remembers the processes' sockets). */
 export const makeProcSource = (): ProcSource => {
-  const files = makeKeptProcFiles()
-  const socketInodes = makeSocketInodes(undefined, undefined, files.fdCount)
+  const socketInodes = makeSocketInodes()
   return {
     listPids,
     reader: () => {
-      files.startPass()
       const uptime = readSystemUptime()
       return (pid) => {
-        const stat = files.stat(pid)
+        const stat = readStat(pid)
         return stat === undefined ? undefined : readingOf(stat, uptime)
       }
     },

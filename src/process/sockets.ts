@@ -99,11 +99,7 @@ export const SOCKET_INODES_KEPT_MS = 30_000
  * one fd and opened a socket in between (or a pid reused by a process with as many fds) is seen
  * by then at the latest. Where the kernel does not count fds, every call reads them.
  */
-export const makeSocketInodes = (
-  keptMillis = SOCKET_INODES_KEPT_MS,
-  now: () => number = Date.now,
-  fdCount: (pid: number) => number | undefined = openFdCount,
-) => {
+export const makeSocketInodes = (keptMillis = SOCKET_INODES_KEPT_MS, now: () => number = Date.now) => {
   const kept = new Map<
     number,
     { readonly count: number; readonly inodes: ReadonlyArray<number>; readonly at: number }
@@ -115,7 +111,7 @@ export const makeSocketInodes = (
       swept = t
       for (const [p, e] of kept) if (t - e.at >= keptMillis) kept.delete(p)
     }
-    const count = fdCount(pid)
+    const count = openFdCount(pid)
     const before = kept.get(pid)
     if (count !== undefined && before !== undefined && before.count === count && t - before.at < keptMillis)
       return before.inodes
