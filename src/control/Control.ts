@@ -279,6 +279,17 @@ export const ControlLive = Layer.effect(
       projects,
       // selection and waiting lists read IDs, sources, ports and states: no slugs to fill
       known: unslugged({ usage: false }),
+      oneDaemon: (id) =>
+        Effect.gen(function* () {
+          const snapshot = yield* SubscriptionRef.get(projects.snapshot)
+          const known = (x: string) =>
+            Effect.map(
+              Effect.option(sup.get(x)),
+              (ran) => Option.isSome(ran) || definitionsOf(snapshot, [x]).length > 0,
+            )
+          // `web` of a replicated daemon means its instances `web.1`, `web.2`, ...
+          return (yield* known(id)) && !(yield* known(`${id}.1`))
+        }),
       running,
       start: control.start,
       startEvents: control.startEvents,

@@ -33,6 +33,11 @@ export interface SelectDeps {
   readonly scaled: Effect.Effect<ScaledCounts>
   /** The directory of a project directory in its git worktree labelled `label` (`gitWorktreeDir`). */
   readonly worktreeDir?: (main: string, label: string) => Effect.Effect<string | undefined>
+  /**
+   * Whether `id` names exactly one daemon the supervisor knows (it ran, or a known project
+   * configures it) and no replicated daemon: such a qualified ID is selected without `known`.
+   */
+  readonly oneDaemon?: (id: string) => Effect.Effect<boolean>
 }
 
 type SelectError = UnknownDaemon | UsageError | DaemonNotFound | ConfigUnusable
@@ -119,6 +124,21 @@ export const selectFor = (
   noneHint?: string,
 ): Effect.Effect<Selected, SelectError> =>
   Effect.gen(function* () {
+    // qualified IDs of single daemons (what the API, the web page and the dashboard send): the
+    // listing of every known daemon is not built for them
+    const { oneDaemon } = deps
+    if (
+      oneDaemon !== undefined &&
+      selection.from === undefined &&
+      !selection.all &&
+      selection.group === undefined &&
+      selection.files === undefined &&
+      selection.ids.length > 0 &&
+      selection.ids.every((id) => id.includes("/") && !id.startsWith("-"))
+    ) {
+      const ids = [...new Set(selection.ids)]
+      if ((yield* Effect.forEach(ids, oneDaemon)).every(Boolean)) return { ids, config: undefined }
+    }
     const selected = yield* selectDaemons(deps, selection, allMeans, noneHint)
     // a daemon its configuration runs as one process needs no look at the instances known
     const config = selected.config
