@@ -48,6 +48,18 @@ export class ProcessSampler extends Context.Tag("supervisor/ProcessSampler")<
   ProcessSamplerShape
 >() {}
 
+/** Processes read between two turns of the event loop in a pass. */
+const PASS_SLICE = 64
+
+/**
+ * Lets the event loop run (I/O callbacks, timers) before the fiber goes on: a yield to Effect's
+ * scheduler alone runs other fibers, not the I/O that would wake them.
+ */
+const yieldToEventLoop: Effect.Effect<void> = Effect.async<void>((resume) => {
+  const handle = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(handle))
+})
+
 /** A pass younger than this answers every caller; it is also the shortest CPU window. */
 export const SAMPLE_FRESH = Duration.seconds(1)
 /** A root nobody asked for in this long is no longer read in every pass. */
@@ -109,71 +121,75 @@ export const makeProcessSampler = (source: ProcSource) =>
      * time, since a process never becomes a descendant of a daemon it was not one of (orphans go
      * to init), while every process born since, and every tree member, is read again.
      */
-    const pass = (roots: ReadonlyArray<number>, now: number): Pass => {
-      for (const root of roots) asked.set(root, now)
-      for (const [root, at] of asked) if (now - at >= kept) asked.delete(root)
-      const passRoots = [...asked.keys()]
-      const before = last
-      const skip =
-        before !== undefined && passRoots.every((r) => before.roots.has(r) || !before.outside.has(r))
-          ? before.outside
-          : new Set<number>()
-      const pids = source.listPids()
-      const read = source.reader()
-      const readings: Array<ProcessReading> = []
-      for (const pid of pids)
-        if (!skip.has(pid)) {
-          const reading = read(pid)
-          if (reading !== undefined) readings.push(reading)
+    const pass = (roots: ReadonlyArray<number>, now: number): Effect.Effect<Pass> =>
+      Effect.gen(function* () {
+        for (const root of roots) asked.set(root, now)
+        for (const [root, at] of asked) if (now - at >= kept) asked.delete(root)
+        const passRoots = [...asked.keys()]
+        const before = last
+        const skip =
+          before !== undefined && passRoots.every((r) => before.roots.has(r) || !before.outside.has(r))
+            ? before.outside
+            : new Set<number>()
+        const pids = source.listPids()
+        const read = source.reader()
+        const readings: Array<ProcessReading> = []
+        for (let i = 0; i < pids.length; i++) {
+          const pid = pids[i]!
+          if (!skip.has(pid)) {
+            const reading = read(pid)
+            if (reading !== undefined) readings.push(reading)
+          }
+          // 200 daemons are several ms of reading: the events due meanwhile go out in between
+          if (i % PASS_SLICE === PASS_SLICE - 1) yield* yieldToEventLoop
         }
-      const trees = treesOf(readings, passRoots)
-      const inTrees = new Set<number>()
-      for (const tree of trees.values()) for (const p of tree.processes) inTrees.add(p.pid)
-      const outside = new Set<number>()
-      for (const pid of pids) if (skip.has(pid)) outside.add(pid)
-      for (const r of readings) if (!inTrees.has(r.pid)) outside.add(r.pid)
-      const usage = new Map<number, TreeUsage>()
-      const previous = baselines
-      baselines = new Map()
-      for (const root of passRoots) {
-        const tree = trees.get(root)
-        if (tree === undefined) {
-          asked.delete(root) // gone: not read again until asked for again
-          continue
+        const trees = treesOf(readings, passRoots)
+        const inTrees = new Set<number>()
+        for (const tree of trees.values()) for (const p of tree.processes) inTrees.add(p.pid)
+        const outside = new Set<number>()
+        for (const pid of pids) if (skip.has(pid)) outside.add(pid)
+        for (const r of readings) if (!inTrees.has(r.pid)) outside.add(r.pid)
+        const usage = new Map<number, TreeUsage>()
+        const previous = baselines
+        baselines = new Map()
+        for (const root of passRoots) {
+          const tree = trees.get(root)
+          if (tree === undefined) {
+            asked.delete(root) // gone: not read again until asked for again
+            continue
+          }
+          const rootKey =
+            tree.processes.find((p) => p.pid === root)?.key ?? processKey({ pid: root, startTime: "" })
+          const start = previous.get(rootKey)
+          if (start !== undefined) baselines.set(rootKey, start)
+          usage.set(root, { ...tree, at: now, cpuPercent: cpuPercentOf(tree, rootKey, now) })
         }
-        const rootKey =
-          tree.processes.find((p) => p.pid === root)?.key ?? processKey({ pid: root, startTime: "" })
-        const start = previous.get(rootKey)
-        if (start !== undefined) baselines.set(rootKey, start)
-        usage.set(root, { ...tree, at: now, cpuPercent: cpuPercentOf(tree, rootKey, now) })
-      }
-      return { at: now, roots: new Set(passRoots), outside, trees: usage }
-    }
+        return { at: now, roots: new Set(passRoots), outside, trees: usage }
+      })
 
     const sample: ProcessSamplerShape["sample"] = (roots, options) =>
       roots.length === 0
         ? Effect.succeed(new Map())
         : lock.withPermits(1)(
-            Effect.flatMap(Clock.currentTimeMillis, (now) =>
-              Effect.sync(() => {
-                const cached = last
-                const current =
-                  cached !== undefined &&
-                  cached.at <= now &&
-                  now - cached.at <
-                    (options?.maxAge === undefined ? fresh : Duration.toMillis(options.maxAge)) &&
-                  roots.every((r) => cached.roots.has(r))
-                    ? cached
-                    : pass(roots, now)
-                last = current
-                const out = new Map<number, TreeUsage>()
-                for (const root of roots) {
-                  const tree = current.trees.get(root)
-                  if (tree !== undefined) out.set(root, tree)
-                }
-                return out
-              }),
-            ),
+            Effect.gen(function* () {
+              const now = yield* Clock.currentTimeMillis
+              const cached = last
+              const current =
+                cached !== undefined &&
+                cached.at <= now &&
+                now - cached.at <
+                  (options?.maxAge === undefined ? fresh : Duration.toMillis(options.maxAge)) &&
+                roots.every((r) => cached.roots.has(r))
+                  ? cached
+                  : yield* pass(roots, now)
+              last = current
+              const out = new Map<number, TreeUsage>()
+              for (const root of roots) {
+                const tree = current.trees.get(root)
+                if (tree !== undefined) out.set(root, tree)
+              }
+              return out
+            }),
           )
 
     return {

@@ -95,29 +95,38 @@ export const SOCKET_INODES_KEPT_MS = 30_000
 
 /**
  * `socketInodesOf` that reads a process's fds again only when their number changed (one `stat`
- * instead of a `readdir` and a `readlink` per fd), or after `keptMillis`: a process that closed
- * one fd and opened a socket in between (or a pid reused by a process with as many fds) is seen
- * by then at the latest. Where the kernel does not count fds, every call reads them.
+ * instead of a `readdir` and a `readlink` per fd), or once what it read is older than between half
+ * of `keptMillis` and all of it (a process that closed one fd and opened a socket in between, or a
+ * pid reused by a process with as many fds, is seen by then at the latest). The age at which each
+ * process is read again is drawn at random, so that the processes read in one pass are not all
+ * read again in one later pass (200 daemons' fds: 10-20 ms at once). Where the kernel does not
+ * count fds, every call reads them.
  */
-export const makeSocketInodes = (keptMillis = SOCKET_INODES_KEPT_MS, now: () => number = Date.now) => {
+export const makeSocketInodes = (
+  keptMillis = SOCKET_INODES_KEPT_MS,
+  now: () => number = Date.now,
+  read: (pid: number) => ReadonlyArray<number> = socketInodesOf,
+  fdCount: (pid: number) => number | undefined = openFdCount,
+  random: () => number = Math.random,
+) => {
   const kept = new Map<
     number,
-    { readonly count: number; readonly inodes: ReadonlyArray<number>; readonly at: number }
+    { readonly count: number; readonly inodes: ReadonlyArray<number>; readonly until: number }
   >()
   let swept = 0
   return (pid: number): ReadonlyArray<number> => {
     const t = now()
     if (t - swept >= keptMillis) {
       swept = t
-      for (const [p, e] of kept) if (t - e.at >= keptMillis) kept.delete(p)
+      for (const [p, e] of kept) if (t >= e.until) kept.delete(p)
     }
-    const count = openFdCount(pid)
+    const count = fdCount(pid)
     const before = kept.get(pid)
-    if (count !== undefined && before !== undefined && before.count === count && t - before.at < keptMillis)
+    if (count !== undefined && before !== undefined && before.count === count && t < before.until)
       return before.inodes
-    const inodes = socketInodesOf(pid)
+    const inodes = read(pid)
     if (count === undefined) kept.delete(pid)
-    else kept.set(pid, { count, inodes, at: t })
+    else kept.set(pid, { count, inodes, until: t + keptMillis * (0.5 + 0.5 * random()) })
     return inodes
   }
 }

@@ -44,6 +44,22 @@ const burn = (procs: Array<ProcessReading>, pid: number, seconds: number) => {
 }
 
 describe("ProcessSampler", () => {
+  it.effect("a pass lets the event loop run between slices of its reads (events go out meanwhile)", () =>
+    Effect.gen(function* () {
+      const { state, source } = fakeProc(Array.from({ length: 300 }, (_, i) => proc(1000 + i, 1, 1000 + i)))
+      const sampler = yield* makeProcessSampler(source)
+      let readWhenTheLoopRan: number | undefined
+      setImmediate(() => {
+        readWhenTheLoopRan = state.read.length
+      })
+      const trees = yield* sampler.sample(state.procs.map((p) => p.pid))
+      expect(trees.size).toBe(300)
+      expect(state.read).toHaveLength(300)
+      // the callback ran in the middle of the pass, not before it began nor after it ended
+      expect(readWhenTheLoopRan).toBeGreaterThan(0)
+      expect(readWhenTheLoopRan).toBeLessThan(300)
+    }),
+  )
   it.effect("callers within SAMPLE_FRESH share one pass and one CPU figure; later ones a new window", () =>
     Effect.gen(function* () {
       const { state, source } = fakeProc([

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import {
   listeningPortsOf,
   listeningSockets,
+  makeSocketInodes,
   onDemand,
   parseListening,
   portHolder,
@@ -118,5 +119,45 @@ describe("reading real sockets", () => {
     } finally {
       child.kill("SIGKILL")
     }
+  })
+})
+
+describe("the socket inodes kept between passes", () => {
+  it("are read again when the fd count changes, and after half to all of the kept time, at random", () => {
+    let t = 0
+    const reads: Array<number> = []
+    const counts = new Map<number, number>()
+    let draw = 0
+    const inodesOf = makeSocketInodes(
+      30_000,
+      () => t,
+      (pid) => {
+        reads.push(pid)
+        return [pid * 10]
+      },
+      (pid) => counts.get(pid) ?? 3,
+      () => [0, 0.5, 1][draw++ % 3]!,
+    )
+    const pids = Array.from({ length: 30 }, (_, i) => i + 1)
+    for (const pid of pids) expect(inodesOf(pid)).toEqual([pid * 10])
+    expect(reads).toHaveLength(30)
+    // a pass every 5 s: each process is read again once its drawn age (15, 22.5 or 30 s) is over
+    const perPass: Array<number> = []
+    const readAgain = new Set<number>()
+    for (t = 5_000; t <= 30_000; t += 5_000) {
+      reads.length = 0
+      for (const pid of pids) inodesOf(pid)
+      perPass.push(reads.length)
+      for (const pid of reads) readAgain.add(pid)
+    }
+    // none before 15 s; then a third at a time (ages of 15, 22.5 and 30 s), and every one by 30 s
+    expect(perPass.slice(0, 3)).toEqual([0, 0, 10])
+    expect(Math.max(...perPass)).toBeLessThan(pids.length)
+    expect(readAgain.size).toBe(pids.length)
+    // a changed fd count is read at once
+    reads.length = 0
+    counts.set(7, 4)
+    inodesOf(7)
+    expect(reads).toEqual([7])
   })
 })
