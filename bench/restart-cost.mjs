@@ -10,13 +10,13 @@
 // (`se.sum_exec_runtime` of /proc/<pid>/task/*/sched) and its main thread alone; medians over
 // the rounds, which alternate between the builds.
 import { spawn, spawnSync } from "node:child_process"
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { writeSleepersProject } from "./project.mjs"
-import { supervisorNodeFlags } from "./sandbox.mjs"
+import { copyBuild, supervisorNodeFlags } from "./sandbox.mjs"
 
 const args = process.argv.slice(2)
 const options = { daemons: 200, restarts: 200, rounds: 5 }
@@ -95,13 +95,7 @@ const follow = (socketPath) => {
 const builds = []
 try {
   for (const [i, dir] of dirs.entries()) {
-    if (!existsSync(join(dir, "dist", "supervisor.cjs")))
-      throw new Error(`${dir}/dist/supervisor.cjs is missing`)
-    // a copy: a rebuild of the repository during the run must not change what is measured
-    const copy = join(root, `build-${i}`)
-    cpSync(join(dir, "dist"), join(copy, "dist"), { recursive: true })
-    cpSync(join(dir, "package.json"), join(copy, "package.json"))
-    const bin = join(copy, "dist", "supervisor.cjs")
+    const { bin } = copyBuild(dir, root, `build-${i}`)
     const stateDir = join(root, `state-${i}`)
     const env = {
       PATH: process.env.PATH,

@@ -1,7 +1,7 @@
 // The sandbox of a benchmark: a supervisor of its own under `root` (state, config and home there,
 // nothing of the machine's), and the CLI run in `project` against it.
 import { spawnSync } from "node:child_process"
-import { mkdirSync, readFileSync } from "node:fs"
+import { cpSync, existsSync, mkdirSync, readFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { join, resolve } from "node:path"
 
@@ -47,3 +47,18 @@ export const freePort = () =>
       server.close(() => ok(port))
     })
   })
+
+/**
+ * A copy of the build in `dir` (its dist/ and package.json) under `root`, for a benchmark of
+ * builds side by side: the supervisor rewrites its code cache when its flags differ, and a
+ * rebuild of the repository during the run must not change what is measured. Returns the copy's
+ * directory and its CLI.
+ */
+export const copyBuild = (dir, root, name) => {
+  if (!existsSync(join(dir, "dist", "supervisor.cjs")))
+    throw new Error(`${dir}/dist/supervisor.cjs is missing`)
+  const copy = join(root, name)
+  cpSync(join(dir, "dist"), join(copy, "dist"), { recursive: true })
+  cpSync(join(dir, "package.json"), join(copy, "package.json"))
+  return { copy, bin: join(copy, "dist", "supervisor.cjs") }
+}

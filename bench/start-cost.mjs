@@ -11,13 +11,13 @@
 // time (`se.sum_exec_runtime` of /proc/<pid>/sched, which machine noise moves far less than the
 // wall time), medians over the rounds, and the supervisor's RSS at the end.
 import { spawn, spawnSync } from "node:child_process"
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { writeSleepersProject } from "./project.mjs"
-import { supervisorNodeFlags } from "./sandbox.mjs"
+import { copyBuild, supervisorNodeFlags } from "./sandbox.mjs"
 
 const args = process.argv.slice(2)
 const options = { daemons: 50, rounds: 11, "node-flags": undefined }
@@ -70,14 +70,7 @@ const post = (socketPath, path, body) =>
 const builds = []
 try {
   for (const [i, dir] of dirs.entries()) {
-    if (!existsSync(join(dir, "dist", "supervisor.cjs")))
-      throw new Error(`${dir}/dist/supervisor.cjs is missing`)
-    // A copy: the supervisor rewrites its code cache when the flags differ, and a rebuild of
-    // the repository during the run must not change what is measured.
-    const copy = join(root, `build-${i}`)
-    cpSync(join(dir, "dist"), join(copy, "dist"), { recursive: true })
-    cpSync(join(dir, "package.json"), join(copy, "package.json"))
-    const bin = join(copy, "dist", "supervisor.cjs")
+    const { copy, bin } = copyBuild(dir, root, `build-${i}`)
     const stateDir = join(root, `state-${i}`)
     const env = { ...process.env, HOME: join(root, "home"), SUPERVISOR_STATE_DIR: stateDir }
     const version = JSON.parse(readFileSync(join(copy, "package.json"), "utf8")).version

@@ -3,7 +3,7 @@ import * as os from "node:os"
 import * as nodePath from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, TestClock } from "effect"
-import { type DaemonRecord, emptyState, type PersistentState } from "../../src/state/State.js"
+import { emptyState, type PersistentState } from "../../src/state/State.js"
 import { makeStateStore } from "../../src/state/StateStore.js"
 import {
   asyncWriter,
@@ -14,24 +14,7 @@ import {
   writeFileAtomic,
 } from "../../src/state/stateFile.js"
 import { withFakeStorageHealth } from "../../src/testing/FakeStorageHealth.js"
-
-const tempDir = Effect.acquireRelease(
-  Effect.sync(() => fs.mkdtempSync(nodePath.join(os.tmpdir(), "supervisor-state-"))),
-  (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true })),
-)
-
-const record = (id: string, retry_count = 0): DaemonRecord => ({
-  id,
-  definition: { id: { qualified: id }, config: { run: "serve", dir: "/srv" } },
-  adhoc: false,
-  status: { type: "running" },
-  pid: 4242,
-  start_time: "987654",
-  started_at: 1_700_000_000_000,
-  ports: [],
-  retry_count,
-  retry_pending: false,
-})
+import { record, tempDir } from "./fixtures.js"
 
 const sample = (): PersistentState => ({
   version: 1,

@@ -1,5 +1,4 @@
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as nodePath from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -8,24 +7,7 @@ import { type DaemonRecord, emptyState, type PersistentState } from "../../src/s
 import { JOURNAL_MIN_BYTES, makeStateStore } from "../../src/state/StateStore.js"
 import { readStateFile, type StateWriter, syncWriter } from "../../src/state/stateFile.js"
 import { withFakeStorageHealth } from "../../src/testing/FakeStorageHealth.js"
-
-const tempDir = Effect.acquireRelease(
-  Effect.sync(() => fs.mkdtempSync(nodePath.join(os.tmpdir(), "supervisor-journal-"))),
-  (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true })),
-)
-
-const record = (id: string, retry_count = 0): DaemonRecord => ({
-  id,
-  definition: { id: { qualified: id }, config: { run: "serve", dir: "/srv" } },
-  adhoc: false,
-  status: { type: "running" },
-  pid: 4242,
-  start_time: "987654",
-  started_at: 1_700_000_000_000,
-  ports: [],
-  retry_count,
-  retry_pending: false,
-})
+import { record, tempDir } from "./fixtures.js"
 
 const withDaemons = (s: PersistentState, daemons: Record<string, DaemonRecord>): PersistentState => ({
   ...s,
@@ -80,13 +62,19 @@ describe("the changes a journal line can say", () => {
   })
 })
 
+/** A store on a fresh file in a temp directory, its first (whole) write done: app/a. */
+const storeOfOne = Effect.gen(function* () {
+  const dir = yield* tempDir
+  const file = nodePath.join(dir, "state.json")
+  const store = yield* withFakeStorageHealth(makeStateStore(file))
+  yield* store.update((s) => withDaemons(s, { "app/a": record("app/a") }))
+  return { dir, file, store }
+})
+
 describe("the state store's journal", () => {
   it.scoped("a change of daemon records only is one appended line; anything else a new state file", () =>
     Effect.gen(function* () {
-      const dir = yield* tempDir
-      const file = nodePath.join(dir, "state.json")
-      const store = yield* withFakeStorageHealth(makeStateStore(file))
-      yield* store.update((s) => withDaemons(s, { "app/a": record("app/a") }))
+      const { dir, file, store } = yield* storeOfOne
       expect(fs.readdirSync(dir)).toEqual(["state.json"]) // the first write is whole
       const base = fs.readFileSync(file, "utf8")
 
@@ -124,10 +112,7 @@ describe("the state store's journal", () => {
 
   it.scoped("a line cut short (a crash during the append) is not applied, and nothing is reported", () =>
     Effect.gen(function* () {
-      const dir = yield* tempDir
-      const file = nodePath.join(dir, "state.json")
-      const store = yield* withFakeStorageHealth(makeStateStore(file))
-      yield* store.update((s) => withDaemons(s, { "app/a": record("app/a") }))
+      const { file, store } = yield* storeOfOne
       yield* store.recordDaemon("app/a", record("app/a", 1))
       yield* store.sync
       const whole = fs.readFileSync(journalPathOf(file), "utf8")
@@ -150,10 +135,7 @@ describe("the state store's journal", () => {
 
   it.scoped("a journal of records that do not decode is ignored with a warning; the state file is kept", () =>
     Effect.gen(function* () {
-      const dir = yield* tempDir
-      const file = nodePath.join(dir, "state.json")
-      const store = yield* withFakeStorageHealth(makeStateStore(file))
-      yield* store.update((s) => withDaemons(s, { "app/a": record("app/a") }))
+      const { dir, file } = yield* storeOfOne
       fs.writeFileSync(
         journalPathOf(file),
         `${journalHeader(baseHash(fs.readFileSync(file, "utf8")))}{"set":{"app/a":{"id":7}},"removed":[]}\n`,
@@ -169,10 +151,7 @@ describe("the state store's journal", () => {
 
   it.scoped("grows until it holds more than the state file (at least 64 KiB), then is folded into it", () =>
     Effect.gen(function* () {
-      const dir = yield* tempDir
-      const file = nodePath.join(dir, "state.json")
-      const store = yield* withFakeStorageHealth(makeStateStore(file))
-      yield* store.update((s) => withDaemons(s, { "app/a": record("app/a") }))
+      const { file, store } = yield* storeOfOne
       const first = fs.readFileSync(file, "utf8")
       let folds = 0
       for (let i = 1; i <= 400; i++) {
@@ -189,10 +168,7 @@ describe("the state store's journal", () => {
 
   it.scoped("a state file or journal changed by anyone else is written whole again at the next change", () =>
     Effect.gen(function* () {
-      const dir = yield* tempDir
-      const file = nodePath.join(dir, "state.json")
-      const store = yield* withFakeStorageHealth(makeStateStore(file))
-      yield* store.update((s) => withDaemons(s, { "app/a": record("app/a") }))
+      const { file, store } = yield* storeOfOne
       yield* store.recordDaemon("app/a", record("app/a", 1))
       yield* store.sync
       fs.writeFileSync(file, "garbage")
