@@ -1,13 +1,5 @@
 import { Clock, Context, Duration, Effect, Layer } from "effect"
-import {
-  type CpuBaseline,
-  cpuBaseline,
-  cpuSecondsSince,
-  type ProcessReading,
-  processKey,
-  type TreeSample,
-  treesOf,
-} from "./processTrees.js"
+import { type ProcessReading, processKey, type TreeSample, treesOf } from "./processTrees.js"
 import { makeProcSource, type ProcSource } from "./procSource.js"
 
 /** A daemon's process tree at the sampler's last pass, with the CPU figure every caller shares. */
@@ -76,7 +68,7 @@ interface Pass {
 /** Where a root's CPU window starts: the pass's time and each process's CPU seconds then. */
 interface Baseline {
   readonly at: number
-  readonly cpu: CpuBaseline
+  readonly cpu: ReadonlyMap<string, number>
   readonly percent: number
 }
 
@@ -101,14 +93,16 @@ export const makeProcessSampler = (source: ProcSource) =>
       const kept = baselines.get(rootKey)
       // a clock that went back starts the window anew
       const before = kept !== undefined && kept.at <= now ? kept : undefined
-      const cpu = cpuBaseline(tree.processes)
+      const cpu = new Map(tree.processes.map((p) => [p.key, p.cpuSeconds]))
       if (before !== undefined && now - before.at < fresh) return before.percent
       let percent: number
       if (before === undefined) {
         percent = 0
         for (const p of tree.processes) percent += p.lifetimeCpuPercent
       } else {
-        percent = (cpuSecondsSince(tree.processes, before.cpu) / ((now - before.at) / 1000)) * 100
+        let seconds = 0
+        for (const p of tree.processes) seconds += Math.max(0, p.cpuSeconds - (before.cpu.get(p.key) ?? 0))
+        percent = (seconds / ((now - before.at) / 1000)) * 100
       }
       percent = round(percent)
       baselines.set(rootKey, { at: now, cpu, percent })

@@ -54,23 +54,11 @@ export const treesOf = (
     else groups.set(s.pgrp, [s])
   }
   const out = new Map<number, TreeSample>()
-  const treeProcess = (p: ProcessReading): TreeProcess => ({
-    pid: p.pid,
-    key: processKey(p),
-    cpuSeconds: p.cpuSeconds,
-    lifetimeCpuPercent: p.lifetimeCpuPercent,
-  })
   for (const root of roots) {
     const top = byPid.get(root)
     if (top === undefined) continue
-    // most daemons are one process: no walk (a sample reads 200 of them every few seconds)
-    const members = groups.get(root)
-    if (!children.has(root) && (members === undefined || (members.length === 1 && members[0] === top))) {
-      out.set(root, { memoryBytes: top.memoryBytes, processes: [treeProcess(top)] })
-      continue
-    }
     const seen = new Map<number, ProcessReading>([[root, top]])
-    const pending = [top, ...(members ?? [])]
+    const pending = [top, ...(groups.get(root) ?? [])]
     while (pending.length > 0) {
       const p = pending.pop() as ProcessReading
       seen.set(p.pid, p)
@@ -80,32 +68,14 @@ export const treesOf = (
     const processes: Array<TreeProcess> = []
     for (const p of seen.values()) {
       memoryBytes += p.memoryBytes
-      processes.push(treeProcess(p))
+      processes.push({
+        pid: p.pid,
+        key: processKey(p),
+        cpuSeconds: p.cpuSeconds,
+        lifetimeCpuPercent: p.lifetimeCpuPercent,
+      })
     }
     out.set(root, { memoryBytes, processes })
   }
   return out
-}
-
-/**
- * A tree's CPU seconds by process key, kept as the start of a CPU window: its own list of
- * processes while it is small (looked up in order; a sample keeps one per daemon, and most are
- * one process), a map beyond.
- */
-export type CpuBaseline = ReadonlyArray<TreeProcess> | ReadonlyMap<string, number>
-
-export const cpuBaseline = (processes: ReadonlyArray<TreeProcess>): CpuBaseline =>
-  processes.length <= 8 ? processes : new Map(processes.map((p) => [p.key, p.cpuSeconds] as const))
-
-const secondsAt = (baseline: CpuBaseline, key: string): number => {
-  if (!Array.isArray(baseline)) return (baseline as ReadonlyMap<string, number>).get(key) ?? 0
-  for (const p of baseline as ReadonlyArray<TreeProcess>) if (p.key === key) return p.cpuSeconds
-  return 0
-}
-
-/** CPU seconds the processes used since `baseline` (a process new since then counts whole). */
-export const cpuSecondsSince = (processes: ReadonlyArray<TreeProcess>, baseline: CpuBaseline): number => {
-  let seconds = 0
-  for (const p of processes) seconds += Math.max(0, p.cpuSeconds - secondsAt(baseline, p.key))
-  return seconds
 }

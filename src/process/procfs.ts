@@ -38,101 +38,62 @@ export const PAGE_SIZE = 4096
 
 const isSpace = (c: number) => c === 32 || c === 9 || c === 10 || c === 13
 
-/** The decimal integer `line[from, to)` (an optional `-`), or NaN when it is anything else. */
-const intIn = (line: string, from: number, to: number): number => {
+/** Up to `count` whitespace-separated fields of `line` from `from`. */
+const fieldsAfter = (line: string, from: number, count: number): Array<string> => {
+  const out: Array<string> = []
+  const n = line.length
   let i = from
-  const negative = line.charCodeAt(i) === 45
-  if (negative) i++
-  if (i >= to) return Number.NaN
-  let value = 0
-  for (; i < to; i++) {
-    const digit = line.charCodeAt(i) - 48
-    if (digit < 0 || digit > 9) return Number.NaN
-    value = value * 10 + digit
+  while (out.length < count) {
+    while (i < n && isSpace(line.charCodeAt(i))) i++
+    if (i >= n) break
+    let j = i
+    while (j < n && !isSpace(line.charCodeAt(j))) j++
+    out.push(line.slice(i, j))
+    i = j
   }
-  return negative ? -value : value
+  return out
 }
 
 /**
  * Parses one `/proc/<pid>/stat` line. The comm field is the only one that can contain spaces or
  * parentheses (a process may name itself `a) b`), so it runs from the first `(` to the LAST `)`.
- * The fields after it are read in place up to field 24 (a sample reads this line for every
- * process: no split of its ~50 fields, no string per number).
  */
 export const parseStat = (line: string): ProcStat | undefined => {
   const open = line.indexOf("(")
   const close = line.lastIndexOf(")")
   if (open < 1 || close < open) return undefined
   const pid = Number(line.slice(0, open).trim())
-  if (!Number.isInteger(pid)) return undefined
-  let state = ""
-  let startTime = ""
-  let ppid = Number.NaN
-  let pgrp = Number.NaN
-  let session = Number.NaN
-  let utime = Number.NaN
-  let stime = Number.NaN
-  let numThreads = Number.NaN
-  let vsize = Number.NaN
-  let rss = Number.NaN
-  const n = line.length
-  let i = close + 1
-  let field = 3
-  for (; field <= 24; field++) {
-    while (i < n && isSpace(line.charCodeAt(i))) i++
-    if (i >= n) break
-    const from = i
-    while (i < n && !isSpace(line.charCodeAt(i))) i++
-    switch (field) {
-      case 3:
-        state = line.slice(from, i)
-        break
-      case 4:
-        ppid = intIn(line, from, i)
-        break
-      case 5:
-        pgrp = intIn(line, from, i)
-        break
-      case 6:
-        session = intIn(line, from, i)
-        break
-      case 14:
-        utime = intIn(line, from, i)
-        break
-      case 15:
-        stime = intIn(line, from, i)
-        break
-      case 20:
-        numThreads = intIn(line, from, i)
-        break
-      case 22:
-        startTime = line.slice(from, i)
-        break
-      case 23:
-        vsize = intIn(line, from, i)
-        break
-      case 24:
-        rss = intIn(line, from, i)
-        break
-    }
-  }
-  if (field <= 24) return undefined
-  const numbers = [ppid, pgrp, session, utime, stime, numThreads, vsize, rss]
-  if (!numbers.every(Number.isFinite) || !/^\d+$/.test(startTime)) return undefined
-  return {
+  // rest[0] is field 3, so field n is rest[n - 3]; fields past 24 are not read (a pass reads this
+  // line for every process: no split of its ~50 fields)
+  const rest = fieldsAfter(line, close + 1, 22)
+  if (!Number.isInteger(pid) || rest.length < 22) return undefined
+  const field = (n: number): string => rest[n - 3] ?? ""
+  const int = (n: number): number => Number(field(n))
+  const stat: ProcStat = {
     pid,
     comm: line.slice(open + 1, close),
-    state,
-    ppid,
-    pgrp,
-    session,
-    utime,
-    stime,
-    numThreads,
-    startTime,
-    vsize,
-    rss,
+    state: field(3),
+    ppid: int(4),
+    pgrp: int(5),
+    session: int(6),
+    utime: int(14),
+    stime: int(15),
+    numThreads: int(20),
+    startTime: field(22),
+    vsize: int(23),
+    rss: int(24),
   }
+  const numbers = [
+    stat.ppid,
+    stat.pgrp,
+    stat.session,
+    stat.utime,
+    stat.stime,
+    stat.numThreads,
+    stat.vsize,
+    stat.rss,
+  ]
+  return numbers.every(Number.isFinite) && /^\d+$/.test(stat.startTime) ? stat : undefined
 }
 
 /** A `/proc` file's text; `undefined` when it is gone or unreadable. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { cpuBaseline, cpuSecondsSince, treesOf } from "../../src/process/processTrees.js"
+import { treesOf } from "../../src/process/processTrees.js"
 import { PAGE_SIZE, type ProcStat } from "../../src/process/procfs.js"
 import { readingOf } from "../../src/process/procSource.js"
 
@@ -37,23 +37,5 @@ describe("treesOf", () => {
     expect(tree.memoryBytes).toBe((10 + 20 + 30 + 40) * PAGE_SIZE)
     expect(tree.processes.map((p) => p.key).sort()).toEqual(["100:1000", "101:1010", "102:1020", "103:1030"])
     expect(tree.processes.reduce((n, p) => n + p.cpuSeconds, 0)).toBeCloseTo(1.85)
-  })
-})
-
-describe("a tree's CPU baseline", () => {
-  const proc = (pid: number, cpuSeconds: number) => ({
-    pid,
-    key: `${pid}:1`,
-    cpuSeconds,
-    lifetimeCpuPercent: 0,
-  })
-  it("counts the seconds since, a process new since then whole, one that went back as none", () => {
-    for (const size of [1, 8, 9, 40]) {
-      const before = Array.from({ length: size }, (_, i) => proc(100 + i, 2))
-      const baseline = cpuBaseline(before)
-      expect(Array.isArray(baseline)).toBe(size <= 8) // a small tree keeps its own list: no map
-      const after = [...before.map((p, i) => proc(p.pid, i === 0 ? 1.5 : 3)), proc(999, 0.25)]
-      expect(cpuSecondsSince(after, baseline)).toBeCloseTo((size - 1) * 1 + 0.25)
-    }
   })
 })

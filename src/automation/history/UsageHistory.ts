@@ -2,7 +2,6 @@ import { Clock, Context, Duration, Effect, Layer, PubSub, Queue, Stream } from "
 import type { DaemonUsageNow, UsageSampled } from "../../domain/SupervisorEvent.js"
 import type { UsageHistoryResponse, UsageSample } from "../../domain/UsageHistory.js"
 import { ProcessSampler, type TreeUsage } from "../../process/ProcessSampler.js"
-import { type CpuBaseline, cpuBaseline, cpuSecondsSince } from "../../process/processTrees.js"
 import { type DaemonState, isActive } from "../../supervisor/DaemonState.js"
 import { activePort } from "../../supervisor/resourceUsage.js"
 import { Supervisor } from "../../supervisor/Supervisor.js"
@@ -37,13 +36,14 @@ interface Track {
   /** The run the CPU seconds belong to (pid and start time): a new run starts a new delta. */
   run: string
   at: number
-  cpu: CpuBaseline
+  cpu: ReadonlyMap<string, number>
 }
 
 /** CPU % of one core since the previous sample of the same run (new processes count whole); 0 for a first one. */
 const cpuPercent = (track: Track | undefined, run: string, tree: TreeUsage, now: number): number => {
   if (track === undefined || track.run !== run || now <= track.at) return 0
-  const seconds = cpuSecondsSince(tree.processes, track.cpu)
+  let seconds = 0
+  for (const p of tree.processes) seconds += Math.max(0, p.cpuSeconds - (track.cpu.get(p.key) ?? 0))
   return Math.round(((seconds * 1000) / (now - track.at)) * 100 * 10) / 10
 }
 
@@ -67,13 +67,13 @@ export const makeUsageHistory = Effect.gen(function* () {
       cpu_percent: cpuPercent(before, run, tree, now),
       memory_bytes: tree.memoryBytes,
     }
-    const track: Track = before ?? { samples: [], run, at: now, cpu: [] }
+    const track: Track = before ?? { samples: [], run, at: now, cpu: new Map() }
     track.samples.push(sample)
     if (track.samples.length > HISTORY_CAPACITY)
       track.samples.splice(0, track.samples.length - HISTORY_CAPACITY)
     track.run = run
     track.at = now
-    track.cpu = cpuBaseline(tree.processes)
+    track.cpu = new Map(tree.processes.map((p) => [p.key, p.cpuSeconds]))
     tracks.set(id, track)
     return sample
   }
