@@ -1,7 +1,7 @@
 import * as crypto from "node:crypto"
 import type { DaemonRecord, PersistentState } from "./State.js"
 
-// The state file's journal (docs/state.md): a write that changes only daemon records appends one
+// The state file's journal (docs/cli.md, the supervisor process): a write that changes only daemon records appends one
 // line naming them to `<state file>.journal` instead of writing every record again (150 kB with
 // 200 daemons, many times a second while daemons restart). The journal's first line names the
 // base text it applies to by its hash: a journal left over from an earlier base (the supervisor
@@ -76,13 +76,13 @@ export const replayJournal = (
   const lines = journalText.split("\n")
   // the last element follows the last newline: empty, or a line the crash cut short
   lines.pop()
-  const header = parseLine(lines[0])
+  const header = parseJsonText(lines[0])
   if (!isObject(header) || header.journal !== 1 || header.base !== baseHash(baseText))
     return { value: base, lines: 0 }
   const daemons: Record<string, unknown> = { ...base.daemons }
   let applied = 0
   for (const text of lines.slice(1)) {
-    const line = parseLine(text)
+    const line = parseJsonText(text)
     if (!isObject(line) || !isObject(line.set) || !Array.isArray(line.removed)) break
     for (const [id, record] of Object.entries(line.set)) daemons[id] = record
     for (const id of line.removed) if (typeof id === "string") delete daemons[id]
@@ -91,7 +91,8 @@ export const replayJournal = (
   return { value: applied === 0 ? base : { ...base, daemons }, lines: applied }
 }
 
-const parseLine = (text: string | undefined): unknown => {
+/** `text` parsed as JSON; undefined when it is none (a line cut short, a corrupt file). */
+export const parseJsonText = (text: string | undefined): unknown => {
   if (text === undefined) return undefined
   try {
     return JSON.parse(text)

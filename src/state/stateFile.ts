@@ -1,7 +1,7 @@
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { Effect, Either, Schema } from "effect"
-import { journalPathOf, replayJournal } from "./journal.js"
+import { journalPathOf, parseJsonText, replayJournal } from "./journal.js"
 import { replaceFile } from "./replaceFile.js"
 import { emptyState, PersistentState } from "./State.js"
 import { throwInjected } from "./storageFaults.js"
@@ -53,6 +53,7 @@ export const stateText = (s: PersistentState): string => {
   return `{\n${parts.join(",\n")}\n}\n`
 }
 
+/** The temp file an atomic write of `file` goes through: same directory (so the rename is atomic), per process. */
 const tempPathFor = (file: string) =>
   nodePath.join(nodePath.dirname(file), `.${nodePath.basename(file)}.${process.pid}.tmp`)
 
@@ -113,7 +114,6 @@ export const writeFileAtomicAsync = async (file: string, text: string): Promise<
   }
 }
 
-/** Reads the state file; a missing file is an empty state, a corrupt one is set aside and reported. */
 /** Appends `text` to `file` (created with mode 0600) and syncs its data before returning. */
 export const appendSynced = (file: string, text: string): void => {
   throwInjected(file)
@@ -160,14 +160,6 @@ const readBoth = (file: string): { readonly base: string; readonly journal: stri
   }
 }
 
-const parseJson = (text: string): Either.Either<unknown, undefined> => {
-  try {
-    return Either.right(JSON.parse(text))
-  } catch {
-    return Either.left(undefined)
-  }
-}
-
 /** What the state file and its journal hold, read without changing anything. */
 export type StateOnDisk =
   | { readonly _tag: "Missing" }
@@ -185,12 +177,12 @@ export const stateOnDisk = (file: string): StateOnDisk => {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return { _tag: "Missing" }
     return { _tag: "Unreadable", message: (e as Error).message }
   }
-  const parsed = parseJson(texts.base)
-  if (Either.isLeft(parsed)) return { _tag: "Corrupt" }
-  const replayed = replayJournal(parsed.right, texts.base, texts.journal)
+  const parsed = parseJsonText(texts.base)
+  if (parsed === undefined) return { _tag: "Corrupt" }
+  const replayed = replayJournal(parsed, texts.base, texts.journal)
   const r = decode(replayed.value)
   if (Either.isRight(r)) return { _tag: "Loaded", state: r.right, journalIgnored: false }
-  const alone = replayed.lines > 0 ? decode(parsed.right) : r
+  const alone = replayed.lines > 0 ? decode(parsed) : r
   return Either.isRight(alone)
     ? { _tag: "Loaded", state: alone.right, journalIgnored: true }
     : { _tag: "Corrupt" }
