@@ -38,16 +38,11 @@ export const MetricsLive = Layer.scoped(
     const logs = yield* LogStore
     const trees = yield* ProcessSampler
     const requests = makeRequestCounter()
-    const loop = yield* Effect.acquireRelease(
-      Effect.sync(() => {
-        // a 100 ms timer: at Node's default 10 ms its wake-ups alone cost 0.65% of a core at idle
-        // (0.09% at 100 ms; docs/benchmarks.md); blocks longer than that are what shows a stall
-        const h = monitorEventLoopDelay({ resolution: 100 })
-        h.enable()
-        return h
-      }),
-      (h) => Effect.sync(() => h.disable()),
-    )
+    // a 100 ms timer: at Node's default 10 ms its wake-ups alone cost 0.65% of a core at idle
+    // (0.09% at 100 ms; docs/benchmarks.md); blocks longer than that are what shows a stall. It
+    // runs from the first scrape on: a supervisor nobody scrapes is not woken ten times a second.
+    const loop = monitorEventLoopDelay({ resolution: 100 })
+    yield* Effect.addFinalizer(() => Effect.sync(() => loop.disable()))
     const startedAt = Date.now()
 
     const daemonFacts = Effect.gen(function* () {
@@ -118,6 +113,7 @@ export const MetricsLive = Layer.scoped(
         requests.family(),
       ]
       loop.reset()
+      loop.enable()
       return families
     }
 

@@ -56,6 +56,25 @@ describe("Metrics", () => {
     }),
   )
 
+  it.scoped("the event-loop delay is measured from the first scrape on", () =>
+    Effect.gen(function* () {
+      const { scrape } = yield* withMetrics
+      const lagMax = "supervisor_event_loop_lag_max_seconds"
+      // real timers (libuv runs the earlier due first)
+      const realSleep = (ms: number) => Effect.promise(() => new Promise((ok) => setTimeout(ok, ms)))
+      // nothing measured before anyone asked: no 100 ms timer woke the supervisor meanwhile
+      yield* realSleep(250)
+      expect(sampleValue(yield* scrape, lagMax)).toBe(0)
+      // past the monitor's first tick, due 100 ms after the scrape
+      yield* realSleep(150)
+      // the loop held for 300 ms: the monitor's next tick comes that much after the one before
+      const until = Date.now() + 300
+      while (Date.now() < until) {}
+      yield* realSleep(150)
+      expect(sampleValue(yield* scrape, lagMax)).toBeGreaterThanOrEqual(0.3)
+    }),
+  )
+
   it.scoped("the supervisor's own figures and the requests counted", () =>
     Effect.gen(function* () {
       const { scrape, metrics } = yield* withMetrics
