@@ -249,6 +249,7 @@ try {
     cpuMs(svPid),
     treeCpuMs(process.pid, /^chrom/),
     tuiPid === undefined ? 0 : treeCpuMs(tuiPid),
+    cpuMs(process.pid),
   ]
   const before = parties()
   const metricsBefore = await pageMetrics()
@@ -266,7 +267,7 @@ try {
   console.log(`  no front-end: ${alone.length} events, ${summary(alone)}`)
   console.log(`  ${fronts} open: ${loaded.length} events, ${summary(loaded)}`)
   console.log(
-    `  CPU during those restarts (% of one core): supervisor ${spent[0].toFixed(0)}%, browser ${spent[1].toFixed(0)}%, dashboard ${spent[2].toFixed(0)}%`,
+    `  CPU during those restarts (% of one core): supervisor ${spent[0].toFixed(0)}%, browser ${spent[1].toFixed(0)}%, dashboard ${spent[2].toFixed(0)}%, this bench (the client, and the browser's driver) ${spent[3].toFixed(0)}%`,
   )
   if (metricsBefore && metricsAfter) {
     const d = (k) => metricsAfter[k] - metricsBefore[k]

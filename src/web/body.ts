@@ -25,16 +25,13 @@ export const body = (): string => `
 
   <section id="app" hidden>
     <div class="card">
-      <table>
-        <colgroup>
-          <col><col class="c-status"><col class="c-pid"><col class="c-uptime"><col class="c-ports">
-          <col class="c-usage"><col class="c-usage"><col class="c-actions">
-        </colgroup>
-        <thead><tr>
-          <th>ID</th><th>Status</th><th>PID</th><th>Uptime</th><th>Ports</th>
-          <th>CPU</th><th>Memory</th><th>Actions</th>
+      <table role="table" aria-label="Daemons">
+        <thead role="rowgroup"><tr role="row">
+          <th role="columnheader">ID</th><th role="columnheader">Status</th><th role="columnheader">PID</th>
+          <th role="columnheader">Uptime</th><th role="columnheader">Ports</th><th role="columnheader">CPU</th>
+          <th role="columnheader">Memory</th><th role="columnheader">Actions</th>
         </tr></thead>
-        <tbody id="daemons"></tbody>
+        <tbody id="daemons" role="rowgroup"></tbody>
       </table>
       <div id="empty" class="empty" hidden>No daemons yet: run <code>supervisor start</code> in a project.</div>
     </div>

@@ -40,7 +40,7 @@ button.primary { background: var(--accent); border-color: var(--accent); color: 
 #login .error { margin: 12px 0 0; color: var(--bad); }
 table { width: 100%; border-collapse: collapse; }
 #app > .card { overflow-x: auto; }
-#app > .card > table { table-layout: fixed; min-width: 980px; }
+#app > .card > table { min-width: 980px; }
 th, td { text-align: left; padding: 8px 12px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-size: 12px; font-weight: 600; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
 tbody tr:last-child td { border-bottom: none; }
@@ -81,8 +81,13 @@ td.actions:has(button[data-action="terminal"]:not([hidden])) { white-space: norm
 
 /** The parts of the page added for the usage sparklines, log filter, project problems and shortcuts. */
 export const STYLE_MORE = `
-col.c-status { width: 180px; } col.c-pid { width: 84px; } col.c-uptime { width: 92px; }
-col.c-ports { width: 110px; } col.c-usage { width: 120px; } col.c-actions { width: 240px; }
+/* the table's rows are grids of fixed columns, so a row lays out on its own: a changed row does
+   not lay the 200 others out again, and a row off screen is neither laid out nor painted
+   (content-visibility; its last height is kept for the scroll bar) */
+#app > .card > table, #app > .card > table > thead, #daemons { display: block; }
+#app > .card > table > thead > tr, #daemons tr { display: grid;
+  grid-template-columns: minmax(0, 1fr) 180px 84px 92px 110px 120px 120px 240px; }
+#daemons tr { content-visibility: auto; contain-intrinsic-size: auto 60px; }
 #daemons td { overflow-wrap: anywhere; }
 /* each row a paint layer of its own: a changed row is painted again, not the whole table */
 #daemons tr { position: relative; }

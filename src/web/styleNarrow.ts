@@ -12,11 +12,10 @@ export const STYLE_NARROW = `
   #stats { flex-basis: 100%; order: 3; font-size: 12.5px; }
   main { padding: 14px 12px; }
   #app > .card { overflow-x: visible; }
-  #app > .card > table { min-width: 0; table-layout: auto; }
-  #app > .card > table > colgroup, #app > .card > table > thead { display: none; }
-  #daemons { display: block; }
+  #app > .card > table { min-width: 0; }
+  #app > .card > table > thead { display: none; }
   #daemons tr { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 8px 14px;
-    padding: 12px 14px; border-bottom: 1px solid var(--line); }
+    padding: 12px 14px; border-bottom: 1px solid var(--line); contain-intrinsic-size: auto 256px; }
   #daemons tr:last-child { border-bottom: none; }
   #daemons td { display: block; padding: 0; border: none; min-width: 0; overflow-wrap: normal; }
   #daemons td[data-label]::before { content: attr(data-label); display: block; font-size: 11px;
@@ -34,6 +33,6 @@ export const STYLE_NARROW = `
   dialog#help { min-width: 0; width: calc(100% - 24px); padding: 16px; }
 }
 @media (min-width: 600px) and (max-width: 999px) {
-  #daemons tr { grid-template-columns: repeat(3, minmax(0, 1fr)); }
+  #daemons tr { grid-template-columns: repeat(3, minmax(0, 1fr)); contain-intrinsic-size: auto 212px; }
 }
 `

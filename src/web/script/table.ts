@@ -45,13 +45,14 @@ function renderDaemons(list) {
 function makeRow(id) {
   // each cell names its column: the narrow layout (src/web/styleNarrow.ts) shows it as a label
   const cell = (className, label) => {
-    const td = el("td", { className: className || "" });
+    // roles said outright: the rows are laid out as grids, not as table rows (src/web/style.ts)
+    const td = el("td", { className: className || "", role: "cell" });
     if (label) td.dataset.label = label;
     return td;
   };
   const row = {
     id,
-    tr: el("tr"),
+    tr: el("tr", { role: "row" }),
     idCell: cell(),
     title: el("div", { className: "sub" }),
     proxy: el("a", { className: "sub proxy-link", target: "_blank", rel: "noopener noreferrer" }),
