@@ -75,15 +75,20 @@ describe("web page with many daemons (e2e, Chromium)", () => {
       const rendered = (n: number) =>
         row(page, id(n))
           .locator(".status")
-          .evaluate((e) => e.checkVisibility({ contentVisibilityAuto: true }))
+          .evaluate((e) =>
+            // the DOM's types are not the tests' (no DOM lib): the one method used, said here
+            (e as unknown as { checkVisibility: (o: object) => boolean }).checkVisibility({
+              contentVisibilityAuto: true,
+            }),
+          )
       expect(await rendered(1)).toBe(true)
       expect(await rendered(N)).toBe(false)
       await row(page, id(N)).scrollIntoViewIfNeeded()
       await waitStatus(page, id(N), "running")
       // rendered from the next frame on, once the row is found on screen
       await expect.poll(() => rendered(N), { timeout: WAIT }).toBe(true)
-      const left = (selector: string) =>
-        page.locator(selector).evaluate((e) => Math.round(e.getBoundingClientRect().left))
+      const left = async (selector: string) =>
+        Math.round((await page.locator(selector).boundingBox())?.x ?? -1)
       // the status column starts where its header does
       expect(await left(`#daemons tr[data-id="${id(N)}"] td:nth-child(2)`)).toBe(
         await left("thead th:nth-child(2)"),
