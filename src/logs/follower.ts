@@ -355,14 +355,6 @@ export const followLoop = (
       )
     }
     let timedOut = false
-    const waitForGrowth = (now: number) => {
-      const f = d.follower
-      // with a working watcher, polling is only a safety net: idle daemons cost next to nothing
-      let wait = h.watching ? cfg.pollMillis * WATCHED_POLL_FACTOR : cfg.pollMillis
-      if (f?.carry !== undefined)
-        wait = Math.max(10, Math.min(wait, f.lastGrowth + cfg.flushAfterMillis - now))
-      return h.wake.wait(wait, quiet)
-    }
     /** What a step would find idle: no partial line to flush, the raw file as long as what was read. */
     const quiet = (): boolean => {
       const f = d.follower
@@ -372,6 +364,14 @@ export const followLoop = (
       } catch {
         return false // the step says what is wrong
       }
+    }
+    const waitForGrowth = (now: number) => {
+      const f = d.follower
+      // with a working watcher, polling is only a safety net: idle daemons cost next to nothing
+      let wait = h.watching ? cfg.pollMillis * WATCHED_POLL_FACTOR : cfg.pollMillis
+      if (f?.carry !== undefined)
+        wait = Math.max(10, Math.min(wait, f.lastGrowth + cfg.flushAfterMillis - now))
+      return h.wake.wait(wait, quiet)
     }
     for (;;) {
       const before = d.follower?.pos

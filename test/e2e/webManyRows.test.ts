@@ -6,7 +6,7 @@
 import type { Browser, Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type DaemonSandbox, freePort, makeDaemonSandbox } from "./harness.js"
-import { launchChromium, row, WAIT, waitStatus } from "./webPage.js"
+import { launchChromium, loggedInPage, row, WAIT, waitStatus } from "./webPage.js"
 
 const T = 60_000
 const N = 30
@@ -35,10 +35,7 @@ beforeAll(async () => {
   const token = ok(["supervisor", "token"]).stdout.trim()
   ok(["start", "--all"])
   browser = await launchChromium()
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 720 } })).newPage()
-  await page.goto(url)
-  await page.locator("#token").fill(token)
-  await page.locator("#login-form button[type=submit]").click()
+  page = await loggedInPage(browser, url, token, { viewport: { width: 1280, height: 720 } }, id(1))
   await waitStatus(page, id(1), "running")
 }, T)
 

@@ -24,17 +24,18 @@ export const waitStatus = (page: Page, id: string, type: string) =>
     .locator(".status", { hasText: new RegExp(`^${type}$`) })
     .waitFor({ timeout: WAIT })
 
-/** A fresh browser context logged in with the token through the page's form, the table shown. */
+/** A fresh browser context logged in with the token through the page's form, the table shown (`shown`'s row). */
 export const loggedInPage = async (
   browser: Browser,
   url: string,
   token: string,
   context: Parameters<Browser["newContext"]>[0] = {},
+  shown = "app/web",
 ): Promise<Page> => {
   const page = await (await browser.newContext(context)).newPage()
   await page.goto(url)
   await page.locator("#token").fill(token)
   await page.locator("#login-form button[type=submit]").click()
-  await row(page, "app/web").waitFor({ timeout: WAIT })
+  await row(page, shown).waitFor({ timeout: WAIT })
   return page
 }
