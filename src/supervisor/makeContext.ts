@@ -11,6 +11,7 @@ import type { DaemonState } from "./DaemonState.js"
 import type { DaemonContext } from "./daemon/context.js"
 import { shellArgv } from "./environment.js"
 import { layeredEnv, renderSharedEnv } from "./envLayers.js"
+import { makeHealthChecks } from "./health/checks.js"
 import { prepareHealth } from "./health/prepare.js"
 import { makeHookFirer } from "./hooks/fire.js"
 import { HookRunner } from "./hooks/HookRunner.js"
@@ -44,6 +45,7 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
     const events = yield* EventLog
     const templateScope = yield* makeTemplateScope(registry.all)
     const claimPorts = yield* makePortClaims(registry.all, ports.check)
+    const healthChecks = yield* makeHealthChecks
     const fs = yield* FileSystem.FileSystem
     // Why each daemon's state changes now: set by its lifecycle for each command it handles.
     const causes = new Map<string, string>()
@@ -162,7 +164,14 @@ export const makeDaemonContext = ({ registry, hookFibers, shuttingDown, detachin
         known: registry.all,
         templateScope,
       }),
-      prepareHealth: prepareHealth({ config, probes, processes, known: registry.all, templateScope }),
+      prepareHealth: prepareHealth({
+        config,
+        probes,
+        processes,
+        known: registry.all,
+        templateScope,
+        checks: healthChecks,
+      }),
       lowerEnv: (def) =>
         layeredEnv(config.env, def.config, (below) =>
           Effect.flatMap(templateScope(def, below), (scope) => renderSharedEnv(def.config, scope)),

@@ -1,5 +1,4 @@
-import { Clock, Effect, Queue } from "effect"
-import { healthLoop } from "../health/loop.js"
+import { Clock, Effect, Queue, Scope } from "effect"
 import { unhealthyMessage } from "../health/spec.js"
 import { restartLimit } from "../restartPolicy.js"
 import { nextRetry } from "../retry.js"
@@ -8,21 +7,23 @@ import type { Life, LifeSteps } from "./life.js"
 import { retryNote } from "./outcomes.js"
 import type { Run } from "./run.js"
 
-// A ready daemon's health check (docs/health.md): its loop runs in the run's scope and tells the
-// lifecycle when the daemon turns unhealthy and when it is healthy again.
+// A ready daemon's health check (docs/health.md): it is checked while the run's scope is open and
+// tells the lifecycle when the daemon turns unhealthy and when it is healthy again.
 
 type Command<T extends DaemonCommand["_tag"]> = Extract<DaemonCommand, { readonly _tag: T }>
 
-/** Starts the run's health check, if it has one: a fiber of the run's scope, ended with it. */
+/** Starts the run's health check, if it has one: it ends with the run's scope. */
 export const watchHealth = (queue: Queue.Enqueue<DaemonCommand>, run: Run): Effect.Effect<void> => {
   const health = run.health
   if (health === undefined) return Effect.void
   const serial = run.serial
-  return healthLoop(health.spec, health.attempt(run.handle), {
-    unhealthy: (failures, last) =>
-      Queue.offer(queue, DaemonCommand.Unhealthy({ serial, failures, output: last.output })),
-    healthy: Queue.offer(queue, DaemonCommand.Healthy({ serial })),
-  }).pipe(Effect.forkIn(run.scope), Effect.asVoid)
+  return health
+    .watch(run.handle, {
+      unhealthy: (failures, last) =>
+        Queue.offer(queue, DaemonCommand.Unhealthy({ serial, failures, output: last.output })),
+      healthy: Queue.offer(queue, DaemonCommand.Healthy({ serial })),
+    })
+    .pipe(Scope.extend(run.scope))
 }
 
 /**

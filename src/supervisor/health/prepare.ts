@@ -1,14 +1,15 @@
-import { Effect, Either } from "effect"
+import { Effect, Either, type Scope } from "effect"
 import type { SupervisorConfigShape } from "../../config/SupervisorConfig.js"
 import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
 import type { TemplateError } from "../../domain/TemplateError.js"
 import type { ProcessHandle, ProcessServiceShape } from "../../process/ProcessService.js"
 import type { DaemonState } from "../DaemonState.js"
 import { type RunAs, shellArgv } from "../environment.js"
-import type { ProbeAnswer, ReadinessProbesShape } from "../readiness/index.js"
+import type { ReadinessProbesShape } from "../readiness/index.js"
 import { renderCheck } from "../readiness/template.js"
 import { pidsOfOwner, type ReadinessDeps } from "../readinessContext.js"
 import { healthAttempt } from "./attempt.js"
+import type { HealthChecks, HealthReport } from "./checks.js"
 import { type HealthSpec, healthKey, healthSpec } from "./spec.js"
 
 /** What preparing a run's health check needs from the supervisor. */
@@ -20,12 +21,15 @@ export interface HealthDeps {
   readonly known: Effect.Effect<ReadonlyMap<string, DaemonState>>
   /** What the check's templates render (see `DaemonContext.templateScope`). */
   readonly templateScope: ReadinessDeps["templateScope"]
+  /** Where the checks run. */
+  readonly checks: HealthChecks
 }
 
-/** A run's health check, rendered: its spec and one attempt of it against the run's process. */
+/** A run's health check, rendered: its spec, and its checking of the run's process. */
 export interface PreparedHealth {
   readonly spec: HealthSpec
-  readonly attempt: (handle: ProcessHandle) => Effect.Effect<ProbeAnswer>
+  /** Checks the run's process until the scope closes, telling `report` when its health changes. */
+  readonly watch: (handle: ProcessHandle, report: HealthReport) => Effect.Effect<void, never, Scope.Scope>
 }
 
 /**
@@ -34,7 +38,7 @@ export interface PreparedHealth {
  * template cannot be rendered.
  */
 export const prepareHealth =
-  ({ config, probes, processes, known: knownNow, templateScope }: HealthDeps) =>
+  ({ config, probes, processes, known: knownNow, templateScope, checks }: HealthDeps) =>
   (def: DaemonDefinition, run: RunAs): Effect.Effect<PreparedHealth | undefined, TemplateError> =>
     Effect.gen(function* () {
       const configured = healthSpec(def.config)
@@ -45,13 +49,24 @@ export const prepareHealth =
       if (Either.isLeft(rendered)) return yield* rendered.left
       const spec = { ...configured, check: rendered.right as HealthSpec["check"] }
       const command = { shell: shellArgv(config.settings.general.shell), cwd: def.config.dir, ...run }
+      const check = spec.check
+      // an http check of the real probes runs without a fiber: it is the same every attempt
+      const direct =
+        check._tag === "http" && probes.startHttp !== undefined
+          ? probes.startHttp(check.url, check.status, spec.timeout)
+          : undefined
       return {
         spec,
-        attempt: (handle: ProcessHandle) =>
-          healthAttempt(id, spec, {
-            probes,
-            command,
-            treeOf: pidsOfOwner(processes, knownNow, id, handle.pid),
-          }),
+        watch: (handle, report) =>
+          checks.watch(
+            spec,
+            direct ??
+              healthAttempt(id, spec, {
+                probes,
+                command,
+                treeOf: pidsOfOwner(processes, knownNow, id, handle.pid),
+              }),
+            report,
+          ),
       }
     })

@@ -15,3 +15,9 @@ export const answerOutput = (text: string): string => {
   const line = text.replace(/\s*\n\s*/g, " | ").trim()
   return line.length <= ANSWER_OUTPUT_MAX ? line : `…${line.slice(line.length - ANSWER_OUTPUT_MAX + 1)}`
 }
+
+/**
+ * One attempt of a check run without a fiber: started by the call, it calls `done` once with its
+ * answer, unless the function it returns cancelled it first.
+ */
+export type StartAttempt = (done: (answer: ProbeAnswer) => void) => () => void

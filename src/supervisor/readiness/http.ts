@@ -3,7 +3,7 @@ import * as https from "node:https"
 import * as net from "node:net"
 import { Duration, Effect } from "effect"
 import { formatHumanDuration } from "../../domain/HumanDuration.js"
-import type { ProbeAnswer } from "./answer.js"
+import type { ProbeAnswer, StartAttempt } from "./answer.js"
 
 /** A status that means ready: any 2xx, or one listed in `accepted`. */
 export const isReadyStatus = (status: number, accepted: ReadonlyArray<number>): boolean =>
@@ -87,28 +87,33 @@ const httpTarget = (url: string) => {
  * connection, any other error, or no answer within `attemptTimeout` fails, and says so.
  * Certificates are not verified: only the status matters (self-signed dev servers).
  *
- * The deadline is the request's own timer rather than a fiber racing it: health checks run
- * this every few seconds for every checked daemon, and the race cost more than the request.
+ * Started by a callback rather than as an effect: health checks run it every few seconds for
+ * every checked daemon without a fiber (docs/benchmarks.md, health checks). The deadline is the
+ * request's own timer.
  */
-export const httpAnswer = (
+export const startHttpAnswer = (
   url: string,
   accepted: ReadonlyArray<number>,
   attemptTimeout: Duration.DurationInput,
-): Effect.Effect<ProbeAnswer> => {
+): StartAttempt => {
   // once per check, not per attempt: a health check runs the same attempt every few seconds
   const to = httpTarget(url)
   const millis = Duration.toMillis(Duration.decode(attemptTimeout))
-  if (typeof to === "string") return Effect.succeed({ ok: false, output: to })
+  if (typeof to === "string")
+    return (done) => {
+      done({ ok: false, output: to })
+      return () => {}
+    }
   const { target, get, request } = to
-  return Effect.async<ProbeAnswer>((resume) => {
-    let done = false
+  return (done) => {
+    let finished = false
     let destroy: (() => void) | undefined
     const finish = (ok: boolean, output: string) => {
-      if (done) return
-      done = true
+      if (finished) return
+      finished = true
       clearTimeout(timer)
       destroy?.()
-      resume(Effect.succeed({ ok, output }))
+      done({ ok, output })
     }
     const timer = setTimeout(
       () => finish(false, `GET ${url}: no answer within ${formatHumanDuration(millis)}`),
@@ -119,12 +124,25 @@ export const httpAnswer = (
         ? finish(isReadyStatus(status, accepted), `GET ${url}: HTTP ${status}`)
         : finish(false, `GET ${url}: ${status}`),
     )
-    if (done) destroy()
-    return Effect.sync(() => {
-      done = true
+    if (finished) destroy()
+    return () => {
+      finished = true
       clearTimeout(timer)
       destroy?.()
-    })
+    }
+  }
+}
+
+/** `startHttpAnswer` as an effect: interrupting it cancels the request. */
+export const httpAnswer = (
+  url: string,
+  accepted: ReadonlyArray<number>,
+  attemptTimeout: Duration.DurationInput,
+): Effect.Effect<ProbeAnswer> => {
+  const start = startHttpAnswer(url, accepted, attemptTimeout)
+  return Effect.async<ProbeAnswer>((resume) => {
+    const cancel = start((answer) => resume(Effect.succeed(answer)))
+    return Effect.sync(cancel)
   })
 }
 

@@ -1,14 +1,14 @@
 import { Clock, Context, Duration, Effect, Layer, Schedule, type Stream } from "effect"
 import { type ExitStatus, ProcessService, type ProcessServiceShape } from "../../process/ProcessService.js"
-import type { ProbeAnswer } from "./answer.js"
+import type { ProbeAnswer, StartAttempt } from "./answer.js"
 import { cmdAnswer, type ReadyCommand } from "./cmd.js"
 import { waitDelay } from "./delay.js"
-import { httpAnswer } from "./http.js"
+import { httpAnswer, startHttpAnswer } from "./http.js"
 import { waitForOutput } from "./output.js"
 import { type ReadinessCheck, timedOutMessage } from "./plan.js"
 import { type PortAnswer, probePort } from "./port.js"
 
-export type { ProbeAnswer } from "./answer.js"
+export type { ProbeAnswer, StartAttempt } from "./answer.js"
 export type { ReadyCommand } from "./cmd.js"
 export {
   checkKey,
@@ -38,6 +38,15 @@ export interface ReadinessProbesShape {
     attemptTimeout: Duration.Duration,
   ) => Effect.Effect<PortAnswer>
   readonly cmd: (cmd: ReadyCommand, attemptTimeout: Duration.Duration) => Effect.Effect<ProbeAnswer>
+  /**
+   * `http` started by a callback, without a fiber, for health checks (they run every few seconds
+   * for every checked daemon). Probes without it have their `http` run as an effect.
+   */
+  readonly startHttp?: (
+    url: string,
+    accepted: ReadonlyArray<number>,
+    attemptTimeout: Duration.Duration,
+  ) => StartAttempt
 }
 
 /** The probes the supervisor uses: the real ones (`ReadinessProbesLive`), or fakes in tests. */
@@ -49,6 +58,7 @@ export class ReadinessProbes extends Context.Tag("supervisor/ReadinessProbes")<
 /** The real probes; a `ready_cmd` attempt past its time is killed through the process service. */
 export const liveProbes = (processes: Pick<ProcessServiceShape, "signalGroup">): ReadinessProbesShape => ({
   http: httpAnswer,
+  startHttp: startHttpAnswer,
   port: probePort,
   cmd: cmdAnswer(processes),
 })
