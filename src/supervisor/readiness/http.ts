@@ -17,27 +17,34 @@ export const statusOfHead = (head: string): number | "partial" | "invalid" => {
   return m === null ? "invalid" : Number(m[1])
 }
 
+/** Where every plain-HTTP answer is read into: it is decoded at once, before the next read. */
+const readBuffer = Buffer.allocUnsafe(8192)
+
 /**
  * A plain-HTTP GET on a socket of its own: the request line, `Host`, `Connection: close`, and
  * the answer's status line read (the rest is not). Half the CPU of `http.get` for what a check
  * needs (bench/automation.mjs --health, docs/benchmarks.md); https and URLs with credentials
  * go through `http.get`/`https.get`. The request is written at once: the socket sends it when
- * connected.
+ * connected. The answer is read into one shared buffer (`onread`) rather than a new buffer and
+ * a stream's events per read.
  */
 const plainGet = (target: URL, request: string, answer: (status: number | string) => void): (() => void) => {
+  let head = ""
   const socket = net.connect({
     host: target.hostname.replace(/^\[(.*)\]$/, "$1"),
     port: target.port === "" ? 80 : Number(target.port),
+    onread: {
+      buffer: readBuffer,
+      callback: (n: number) => {
+        head += readBuffer.toString("latin1", 0, n)
+        const status = statusOfHead(head)
+        if (status === "partial") return true
+        answer(status === "invalid" ? "not an HTTP answer" : status)
+        return false
+      },
+    },
   })
-  let head = ""
-  socket.setEncoding("latin1")
   socket.write(request)
-  socket.on("data", (chunk: string) => {
-    head += chunk
-    const status = statusOfHead(head)
-    if (status === "partial") return
-    answer(status === "invalid" ? "not an HTTP answer" : status)
-  })
   socket.on("error", (e) => answer(e.message))
   socket.on("close", () => answer("the connection closed without an answer"))
   return () => socket.destroy()
