@@ -222,4 +222,39 @@ describe("health checks", () => {
       expect(yield* Ref.get(reports)).toEqual(["unhealthy 1: HTTP 503"])
     }),
   )
+
+  it.scoped("an attempt that throws as it starts is a failed attempt; the other checks go on", () =>
+    Effect.gen(function* () {
+      const checks = yield* makeHealthChecks
+      const scope = yield* Scope.make()
+      const reports = yield* Ref.make<ReadonlyArray<string>>([])
+      let fine = 0
+      const throwing: HealthAttempt = () => {
+        throw new Error("bad port")
+      }
+      const passing: HealthAttempt = (done) => {
+        fine += 1
+        done({ ok: true, output: "" })
+        return () => {}
+      }
+      yield* checks
+        .watch(spec({ failures: 1 }), throwing, {
+          unhealthy: (n, last) => Ref.update(reports, (r) => [...r, `unhealthy ${n}: ${last.output}`]),
+          healthy: Effect.void,
+        })
+        .pipe(Scope.extend(scope))
+      yield* checks
+        .watch(spec(), passing, { unhealthy: () => Effect.void, healthy: Effect.void })
+        .pipe(Scope.extend(scope))
+      yield* awaitSleepUntil(5000)
+      yield* TestClock.adjust(5000)
+      yield* awaitSleepUntil(10_000)
+      for (let turn = 0; turn < 100 && (yield* Ref.get(reports)).length === 0; turn++)
+        yield* Effect.yieldNow()
+      expect(yield* Ref.get(reports)).toEqual(["unhealthy 1: bad port"])
+      yield* TestClock.adjust(5000)
+      expect(fine).toBe(2)
+      yield* Scope.close(scope, Exit.void)
+    }),
+  )
 })

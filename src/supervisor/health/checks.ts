@@ -117,8 +117,13 @@ export const makeHealthChecks: Effect.Effect<HealthChecks> = Effect.gen(function
   const begin = (c: Check) => {
     const slot = c.due
     c.cancel = noop // in flight: an answer given at once ends it before `start` returns
-    const cancel = c.start((answer) => end(c, slot, answer))
-    if (c.cancel === noop) c.cancel = cancel
+    try {
+      const cancel = c.start((answer) => end(c, slot, answer))
+      if (c.cancel === noop) c.cancel = cancel
+    } catch (e) {
+      // e.g. a port net.connect refuses: a failed attempt, not the end of every check
+      end(c, slot, { ok: false, output: e instanceof Error ? e.message : String(e) })
+    }
   }
 
   const end = (c: Check, slot: number, answer: ProbeAnswer) => {
