@@ -127,7 +127,7 @@ export const makeHealthChecks: Effect.Effect<HealthChecks> = Effect.gen(function
   }
 
   const end = (c: Check, slot: number, answer: ProbeAnswer) => {
-    if (c.cancel === undefined || !checks.has(c)) return
+    if (c.cancel === undefined) return // cancelled: its check ended with its scope
     c.cancel = undefined
     // an attempt that ran past its slot (timeout = interval) is followed a period after it ends
     const now = clock.unsafeCurrentTimeMillis()
