@@ -14,6 +14,7 @@ import { DaemonsLive } from "../api/handlers.js"
 import { NoticesLive } from "../api/notices.js"
 import { PresenceLive as PresenceApiLive } from "../api/presenceHandlers.js"
 import { countingRequests, withMetricsRoute } from "../metrics/http.js"
+import { PromptResponse } from "./promptResponse.js"
 import { withUpgrades } from "./upgrades.js"
 
 export const ApiLive = Layer.mergeAll(
@@ -43,9 +44,16 @@ export const socketServer = (socket: string, wrap: (server: Server) => Server = 
       return HttpServer.serve(countingRequests(withMetricsRoute(app))).pipe(
         Layer.tap(() => Effect.sync(() => fs.chmodSync(socket, 0o600))),
         Layer.provide(
-          NodeHttpServer.layer(() => withUpgrades(wrap(jsonClientErrors(createServer())), attach()), {
-            path: socket,
-          }).pipe(Layer.provide(prepare)),
+          NodeHttpServer.layer(
+            () =>
+              withUpgrades(
+                wrap(jsonClientErrors(createServer({ ServerResponse: PromptResponse }))),
+                attach(),
+              ),
+            {
+              path: socket,
+            },
+          ).pipe(Layer.provide(prepare)),
         ),
       )
     }),

@@ -4,6 +4,7 @@ import * as os from "node:os"
 import type { Duplex } from "node:stream"
 import { Data, Effect } from "effect"
 import { jsonClientErrors } from "../api/clientErrors.js"
+import { PromptResponse } from "./promptResponse.js"
 import { withUpgrades } from "./upgrades.js"
 
 /** How many ports a listener tries (the configured one, then the next ones) when one is busy, by default. */
@@ -71,8 +72,8 @@ export const listen = (
       try: async () => {
         const created: Server = jsonClientErrors(
           tls === undefined
-            ? createServer(handler)
-            : createHttpsServer({ key: tls.key, cert: tls.cert }, handler),
+            ? createServer({ ServerResponse: PromptResponse }, handler)
+            : createHttpsServer({ key: tls.key, cert: tls.cert, ServerResponse: PromptResponse }, handler),
         )
         const server = upgrade === undefined ? created : withUpgrades(created, upgrade)
         const attempts = port === 0 ? 1 : portAttempts
