@@ -5,76 +5,13 @@ import { HttpServerResponse } from "@effect/platform"
 import { Chunk, Effect, Either, Stream } from "effect"
 import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { HostInfoShape } from "../domain/HostInfo.js"
-import { jsonEncoder } from "../domain/jsonEncoding.js"
-import { DaemonEntry, EventStreamItem, eventDaemon, UsageSampled } from "../domain/SupervisorEvent.js"
+import { eventDaemon, type UsageSampled } from "../domain/SupervisorEvent.js"
 import type { EventLogShape } from "../events/EventLog.js"
-import { ndjsonResponse } from "./ndjson.js"
+import { entryAfter, entryMessageText, messageText, usageMessage, utf8 } from "./eventText.js"
+import { liveEventsBody } from "./liveEvents.js"
+import { NDJSON } from "./ndjson.js"
 
 export const EVENT_STREAM = "text/event-stream"
-
-const eventJson = jsonEncoder(EventStreamItem)
-const usageJson = jsonEncoder(UsageSampled)
-const entryJson = jsonEncoder(DaemonEntry)
-const utf8 = new TextEncoder()
-
-/**
- * The texts of the latest items, made once for all the streams that send them: every subscriber
- * gets the same item object (and every stream of usage samples the same sample), so the event's
- * JSON, and the entry sent after it, are made by the first stream and reused by the others.
- * Bounded: streams send an item at about the same time, and the log retains 2000 events.
- */
-const RECENT = 64
-const recentTexts = () => {
-  const texts = new Map<object, string>()
-  return {
-    get: (item: object) => texts.get(item),
-    set: (item: object, text: string) => {
-      texts.set(item, text)
-      if (texts.size > RECENT) texts.delete(texts.keys().next().value as object)
-    },
-  }
-}
-const textOfItem = recentTexts()
-const textOfEntryAfter = recentTexts()
-
-const textOnce = <A extends EventStreamItem | UsageSampled>(item: A, json: (a: A) => string): string => {
-  let text = textOfItem.get(item)
-  if (text === undefined) {
-    text = json(item)
-    textOfItem.set(item, text)
-  }
-  return text
-}
-const itemText = (item: EventStreamItem) => textOnce(item, eventJson)
-
-/** One SSE message's text: `id:` the seq (none for a dropped marker or a sample), `event:` the type, `data:` the JSON. */
-const sseText = (tag: string, json: string, seq?: number): string =>
-  `${seq === undefined ? "" : `id: ${seq}\n`}event: ${tag}\ndata: ${json}\n\n`
-const usageMessage = (item: UsageSampled, sse: boolean): Uint8Array => {
-  const json = textOnce(item, usageJson)
-  return utf8.encode(sse ? sseText(item._tag, json) : `${json}\n`)
-}
-
-/** An item as one message of the stream: an ndjson line or an SSE message. */
-const messageText = (item: EventStreamItem, sse: boolean): string =>
-  sse ? sseText(item._tag, itemText(item), "seq" in item ? item.seq : undefined) : `${itemText(item)}\n`
-const entryMessageText = (json: string, sse: boolean): string =>
-  sse ? sseText("DaemonEntry", json) : `${json}\n`
-
-/** The text of the entry sent after `item`, as the first stream to send it found it. */
-const entryAfter = (
-  entryOf: (id: string) => Effect.Effect<ApiDaemonEntry | null>,
-  item: EventStreamItem,
-  id: string,
-): Effect.Effect<string> => {
-  const known = textOfEntryAfter.get(item)
-  if (known !== undefined) return Effect.succeed(known)
-  return Effect.map(entryOf(id), (entry) => {
-    const text = entryJson({ _tag: "DaemonEntry", id, entry })
-    textOfEntryAfter.set(item, text)
-    return text
-  })
-}
 
 export interface EventsQuery {
   /** `?since=`; when absent, the Last-Event-ID header. */
@@ -103,6 +40,8 @@ export const wantsSse = (accept: string | undefined) => accept?.includes(EVENT_S
 /**
  * The event stream response, open until the client leaves or the supervisor shuts down. The
  * headers go at once (an SSE comment, or an empty ndjson chunk), also while nothing happens.
+ * Without usage samples or entries, each event is written inside its publication
+ * (src/api/liveEvents.ts); with them, a fiber reads the log and looks the entries up.
  */
 export const eventsResponse = (
   log: EventLogShape,
@@ -116,9 +55,15 @@ export const eventsResponse = (
     /** A daemon's entry now, sent after each event about it (`?entries=true`); null when unknown. */
     readonly entries?: ((id: string) => Effect.Effect<ApiDaemonEntry | null>) | undefined
   },
-) => {
+): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
   const sse = options.sse
   const entryOf = options.entries
+  const head = {
+    contentType: sse ? EVENT_STREAM : NDJSON,
+    headers: { "cache-control": "no-store", connection: "close" },
+  }
+  if (options.usage === undefined && entryOf === undefined)
+    return Effect.map(liveEventsBody(log, host, options), (body) => HttpServerResponse.raw(body, head))
   const subscribed = log.subscribe({ since: options.since, ids: options.ids })
   const events =
     entryOf === undefined
@@ -145,10 +90,6 @@ export const eventsResponse = (
           },
         )
   ).pipe(Stream.interruptWhenDeferred(host.shutdown))
-  if (!options.sse)
-    return ndjsonResponse(Stream.prepend(items, Chunk.of(new Uint8Array(0))), { connection: "close" })
-  return HttpServerResponse.stream(Stream.prepend(items, Chunk.of(utf8.encode(": events\n\n"))), {
-    contentType: EVENT_STREAM,
-    headers: { "cache-control": "no-store", connection: "close" },
-  })
+  const prelude = utf8.encode(sse ? ": events\n\n" : "")
+  return Effect.succeed(HttpServerResponse.stream(Stream.prepend(items, Chunk.of(prelude)), head))
 }

@@ -153,12 +153,12 @@ export const DaemonsLive = HttpApiBuilder.group(Api, "daemons", (h) =>
         )
         .handle("tree", ({ path }) => Effect.flatMap(pathId(path), sup.tree))
         .handleRaw("events", ({ request, urlParams }) =>
-          Effect.sync(() => {
+          Effect.suspend(() => {
             const since = sinceOf({
               since: urlParams.since,
               lastEventId: request.headers["last-event-id"],
             })
-            if (Either.isLeft(since)) return problem(400, "BadRequest", since.left)
+            if (Either.isLeft(since)) return Effect.succeed(problem(400, "BadRequest", since.left))
             return eventsResponse(events, host, {
               since: since.right,
               ids: urlParams.id === undefined ? [] : idParams(urlParams.id),

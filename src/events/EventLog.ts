@@ -40,6 +40,17 @@ export interface EventLogShape {
   ) => Effect.Effect<Stream.Stream<EventStreamItem>, never, Scope.Scope>
   /** The seq of the latest event (0 before the first). */
   readonly lastSeq: Effect.Effect<number>
+  /**
+   * Calls `listener` with each event as it is published, synchronously and in seq order, until
+   * the returned `stop`: for a writer that must not wait for a fiber between the publication and
+   * its socket (src/api/liveEvents.ts). `last` is the latest seq when it began to listen.
+   */
+  readonly listen: (listener: (event: SupervisorEvent) => void) => {
+    readonly last: number
+    readonly stop: () => void
+  }
+  /** The retained events after `after`, now; a marker first for those no longer retained. */
+  readonly retainedAfter: (after: number) => ReadonlyArray<EventStreamItem>
 }
 
 export class EventLog extends Context.Tag("supervisor/EventLog")<EventLog, EventLogShape>() {}
@@ -63,6 +74,7 @@ export const makeEventLog = (options: EventLogOptions = {}) =>
     )
     // seq, ring and the live buffer change together: readers see seqs in order
     const lock = yield* Effect.makeSemaphore(1)
+    const listeners = new Set<(event: SupervisorEvent) => void>()
 
     /** The retained event `seq`, if it still is. */
     const retained = (seq: number): SupervisorEvent | undefined => {
@@ -87,6 +99,13 @@ export const makeEventLog = (options: EventLogOptions = {}) =>
           last += 1
           const event = { ...body, seq: last, at } as SupervisorEvent
           ring[(last - 1) % retain] = event
+          for (const listener of listeners) {
+            try {
+              listener(event)
+            } catch {
+              // a listener's failure is its own: the publication and the other readers go on
+            }
+          }
           return PubSub.publish(live, event)
         }),
       )
@@ -123,6 +142,12 @@ export const makeEventLog = (options: EventLogOptions = {}) =>
       open,
       subscribe: (o) => Stream.unwrapScoped(open(o)),
       lastSeq: Effect.sync(() => last),
+      listen: (listener) => {
+        const own = (event: SupervisorEvent) => listener(event) // one entry per call, even for the same function
+        listeners.add(own)
+        return { last, stop: () => listeners.delete(own) }
+      },
+      retainedAfter: (after) => catchUp(Math.max(0, after), last),
     } satisfies EventLogShape
   })
 
@@ -135,4 +160,6 @@ export const EventLogNone = Layer.succeed(EventLog, {
   subscribe: () => Stream.empty,
   open: () => Effect.succeed(Stream.empty),
   lastSeq: Effect.succeed(0),
+  listen: () => ({ last: 0, stop: () => {} }),
+  retainedAfter: () => [],
 })

@@ -21,17 +21,17 @@ const changed = (id: string): EventBody => ({
 const text = new TextDecoder()
 
 /** The chunks of an events response's body, as text: the first `n` after its opening chunk. */
-const chunksOf = (response: ReturnType<typeof eventsResponse>, n: number) => {
-  const body = response.body
-  if (body._tag !== "Stream") throw new Error(`the events response is a stream, not ${body._tag}`)
-  return Stream.runCollect(Stream.take(body.stream, n + 1)).pipe(
-    Effect.map((c) =>
-      Chunk.toReadonlyArray(c)
-        .slice(1)
-        .map((bytes) => text.decode(bytes)),
-    ),
-  )
-}
+const chunksOf = (response: ReturnType<typeof eventsResponse>, n: number) =>
+  Effect.flatMap(response, ({ body }) => {
+    if (body._tag !== "Stream") throw new Error(`the events response is a stream, not ${body._tag}`)
+    return Stream.runCollect(Stream.take(body.stream, n + 1)).pipe(
+      Effect.map((c) =>
+        Chunk.toReadonlyArray(c)
+          .slice(1)
+          .map((bytes) => text.decode(bytes)),
+      ),
+    )
+  })
 
 /** The streams of the web page and the dashboard share the work of each event (src/api/events.ts). */
 describe("GET /api/events?entries=true, several streams at once", () => {
