@@ -14,6 +14,8 @@
 //    for each one's `running` event. For every event received: the time of receipt minus its
 //    `at` (when the supervisor published it, same clock). p50 / p90 / p99 / max in ms. Once
 //    before the front-ends open, once with both open (with the CPU each party used meanwhile).
+//    Beside each, the machine's floor: a bare writer -> reader pair of processes over a Unix
+//    socket (bench/latencyFloor.mjs), what waking a reader costs with no supervisor at all.
 // `--background N` starts N busy processes first (bench/busy.mjs), for a busy machine.
 // With the web page open, where the browser's time went during the restarts (Chromium's own
 // Performance metrics over the DevTools protocol: script, style, layout, tasks) is printed too.
@@ -29,6 +31,7 @@ import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { chromium } from "playwright-core"
 import { busyProcesses } from "./busy.mjs"
+import { floorPair } from "./latencyFloor.mjs"
 import { BIN, benchSandbox, freePort, supervisorNodeFlags } from "./sandbox.mjs"
 
 const args = process.argv.slice(2)
@@ -103,6 +106,7 @@ const post = (path, body) =>
   })
 /** Follows the stream while `changes` daemons restart one at a time (from the `offset`th): every event's latency, sorted. */
 const latencyPhase = async (changes, offset) => {
+  const floor = await floorPair(root)
   const latencies = []
   let waiting
   const stream = request(
@@ -148,7 +152,7 @@ const latencyPhase = async (changes, offset) => {
     ])
   }
   stream.destroy()
-  return [...latencies].sort((a, b) => a - b)
+  return { latencies: [...latencies].sort((a, b) => a - b), floor: await floor.stop() }
 }
 /** CPU ms of `pid` and all its descendants (utime + stime); with `only`, of those whose name matches. */
 const treeCpuMs = (pid, only = /./) => {
@@ -264,8 +268,10 @@ try {
     `idle supervisor, ${N} running daemons, ${SECONDS} s: ${bare.toFixed(2)}% of one core with no front-end; ${watched.toFixed(2)}% with ${fronts} open`,
   )
   console.log(`event latency (publish to client), ${changes} restarts each:`)
-  console.log(`  no front-end: ${alone.length} events, ${summary(alone)}`)
-  console.log(`  ${fronts} open: ${loaded.length} events, ${summary(loaded)}`)
+  console.log(`  no front-end: ${alone.latencies.length} events, ${summary(alone.latencies)}`)
+  console.log(`    the machine's floor meanwhile (bare writer -> reader): ${summary(alone.floor)}`)
+  console.log(`  ${fronts} open: ${loaded.latencies.length} events, ${summary(loaded.latencies)}`)
+  console.log(`    the machine's floor meanwhile (bare writer -> reader): ${summary(loaded.floor)}`)
   console.log(
     `  CPU during those restarts (% of one core): supervisor ${spent[0].toFixed(0)}%, browser ${spent[1].toFixed(0)}%, dashboard ${spent[2].toFixed(0)}%, this bench (the client, and the browser's driver) ${spent[3].toFixed(0)}%`,
   )

@@ -39,14 +39,15 @@ class LiveBody extends Readable {
 
 /**
  * The stream's body: a readable that the event log's listener pushes into, after an SSE comment
- * in Server-Sent Events. A reader that does not keep up stops
- * being pushed to once HELD messages wait; when it reads again, what it missed is taken from the
- * retained events, and what is no longer retained becomes one `EventsDropped` marker, as for
- * every reader (so nothing grows while it does not read). Ends at the supervisor's shutdown;
- * stops listening when the client leaves.
+ * in Server-Sent Events. It listens from its first read on (a body never read, as for a HEAD
+ * request, costs nothing), first replaying what came since the request. A reader that does not
+ * keep up stops being pushed to once HELD messages wait; when it reads again, what it missed is
+ * taken from the retained events, and what is no longer retained becomes one `EventsDropped`
+ * marker, as for every reader (so nothing grows while it does not read). Ends at the
+ * supervisor's shutdown; stops listening when the client leaves.
  */
 export const liveEventsBody = (log: EventLogShape, host: HostInfoShape, options: LiveOptions) =>
-  Effect.gen(function* () {
+  Effect.map(log.lastSeq, (last) => {
     const wanted = options.ids.length === 0 ? undefined : new Set(options.ids)
     const shows = (item: EventStreamItem) => {
       if (wanted === undefined) return true
@@ -55,14 +56,17 @@ export const liveEventsBody = (log: EventLogShape, host: HostInfoShape, options:
     }
     const bytes = (item: EventStreamItem) => utf8.encode(messageText(item, options.sse))
     // the last seq handed on (or passed over by the filter); behind: waiting to read again
-    let seen = 0
+    let seen = options.since === undefined ? last : Math.max(0, Math.min(options.since, last))
     let behind = true
     let listening: { readonly stop: () => void } | undefined
     let shutdown: Fiber.RuntimeFiber<void> | undefined
     const body = new LiveBody({
       objectMode: true, // an empty chunk is one too: it sends the headers
       highWaterMark: HELD,
-      read: () => catchUp(),
+      read: () => {
+        if (listening === undefined) listen()
+        catchUp()
+      },
       destroy: (error, done) => {
         listening?.stop()
         if (shutdown !== undefined) Effect.runFork(Fiber.interrupt(shutdown))
@@ -81,23 +85,23 @@ export const liveEventsBody = (log: EventLogShape, host: HostInfoShape, options:
         }
       }
     }
-    const live = log.listen((event) => {
-      if (behind || event.seq <= seen) return
-      seen = event.seq
-      if (shows(event) && !body.push(bytes(event))) behind = true
-    })
-    listening = live
-    seen = options.since === undefined ? live.last : Math.max(0, Math.min(options.since, live.last))
-    if (options.sse) body.push(utf8.encode(": events\n\n"))
-    catchUp()
-    shutdown = yield* Effect.forkDaemon(
-      Effect.andThen(
-        Deferred.await(host.shutdown),
-        Effect.sync(() => {
-          live.stop()
-          body.push(null)
-        }),
-      ),
-    )
+    const listen = () => {
+      const live = log.listen((event) => {
+        if (behind || event.seq <= seen) return
+        seen = event.seq
+        if (shows(event) && !body.push(bytes(event))) behind = true
+      })
+      listening = live
+      if (options.sse) body.push(utf8.encode(": events\n\n"))
+      shutdown = Effect.runFork(
+        Effect.andThen(
+          Deferred.await(host.shutdown),
+          Effect.sync(() => {
+            live.stop()
+            body.push(null)
+          }),
+        ),
+      )
+    }
     return body
   })

@@ -122,7 +122,7 @@ describe("the event stream without samples or entries (src/api/liveEvents.ts)", 
       }),
   )
 
-  it.scoped("the stream ends at the supervisor's shutdown; a body destroyed stops listening", () =>
+  it.scoped("the stream ends at the supervisor's shutdown", () =>
     Effect.gen(function* () {
       const log = yield* makeEventLog()
       const host = yield* makeHost
@@ -136,10 +136,45 @@ describe("the event stream without samples or entries (src/api/liveEvents.ts)", 
       expect(text.join("")).toMatch(/^: events\n\nid: 1\nevent: DaemonStateChanged\ndata: \{.*\}\n\n$/)
       // a publication after the end reaches nobody and fails nothing
       yield* log.publish(changed("app/b"))
-      const gone = yield* liveEventsBody(log, host, { since: undefined, ids: [], sse: false })
-      gone.destroy()
+    }),
+  )
+
+  it.scoped("a body listens from its first read (one never read costs nothing) until it is destroyed", () =>
+    Effect.gen(function* () {
+      const log = yield* makeEventLog()
+      const host = yield* makeHost
+      let listening = 0
+      const counted = {
+        ...log,
+        listen: (listener: Parameters<typeof log.listen>[0]) => {
+          listening += 1
+          const own = log.listen(listener)
+          return {
+            last: own.last,
+            stop: () => {
+              listening -= 1
+              own.stop()
+            },
+          }
+        },
+      }
+      // never read: as for a HEAD request, whose body the server does not send
+      yield* liveEventsBody(counted, host, { since: undefined, ids: [], sse: true })
+      yield* log.publish(changed("app/a"))
+      expect(listening).toBe(0)
+      const read = yield* liveEventsBody(counted, host, { since: undefined, ids: [], sse: false })
+      // what comes between the request and the first read is replayed, not lost
+      yield* log.publish(changed("app/b"))
+      const got: Array<string> = []
+      read.on("data", (chunk: Uint8Array) => got.push(new TextDecoder().decode(chunk)))
+      yield* Effect.promise(flowing)
+      expect(listening).toBe(1)
+      expect(got.join("")).toContain('"id":"app/b"')
+      expect(got.join("")).not.toContain('"id":"app/a"')
+      read.destroy()
+      expect(listening).toBe(0)
       yield* log.publish(changed("app/c"))
-      expect(gone.readableLength).toBe(0)
+      expect(got.join("")).not.toContain('"id":"app/c"')
     }),
   )
 })
