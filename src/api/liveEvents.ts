@@ -1,7 +1,8 @@
 // The event stream without usage samples or entries (a script's, the CLI's `events`): each event
 // is handed to the response's socket inside its publication, with no fiber between, so its
-// latency does not wait for whatever else the supervisor does meanwhile (docs/events.md,
-// docs/benchmarks.md). A stream with samples or entries goes through src/api/events.ts.
+// latency does not wait for whatever else the supervisor does meanwhile (docs/events.md). Not a
+// PubSub read by a fiber: that missed the latency target (docs/benchmarks.md, Custom primitives).
+// A stream with samples or entries goes through src/api/events.ts.
 import { Readable } from "node:stream"
 import { Deferred, Effect, Fiber } from "effect"
 import type { HostInfoShape } from "../domain/HostInfo.js"
