@@ -5,7 +5,16 @@ import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import { control, followLog, listDaemons, liveListing, type TuiRuntime } from "./connection.js"
 import { GraphScreen } from "./graphView.js"
 import { HelpScreen, helpLine } from "./help.js"
-import { initialUi, keyAction, reduce, selection, targets, type UiState, type Verb } from "./keys.js"
+import {
+  initialUi,
+  keyAction,
+  reduce,
+  selection,
+  tableView,
+  targets,
+  type UiState,
+  type Verb,
+} from "./keys.js"
 import { appendLog, type LogLine } from "./logBuffer.js"
 import { columnWidths, fitCell, HEADER, layout, type Row, ruleTitle, toRows, windowTop } from "./model.js"
 
@@ -54,8 +63,16 @@ const ROWS_EVERY_MS = 100
  * at most once per ROWS_EVERY_MS: a change after a quiet moment shows at once, the changes of a
  * burst together at its next tick.
  */
-const useRows = (runtime: TuiRuntime, intervalMs: number, scope: ReadonlyArray<string>) => {
-  const [rows, setRows] = useState<ReadonlyArray<Row> | undefined>(undefined)
+const useRows = (
+  runtime: TuiRuntime,
+  intervalMs: number,
+  scope: ReadonlyArray<string>,
+  /** Whether two listings look the same on screen now (src/tui/keys.ts `tableView`). */
+  sameView: { readonly current: (a: ReadonlyArray<Row>, b: ReadonlyArray<Row>) => boolean },
+) => {
+  // the latest rows, read at each drawing; a new version draws them (a render reads the ref)
+  const rows = useRef<ReadonlyArray<Row> | undefined>(undefined)
+  const [, setVersion] = useState(0)
   const [down, setDown] = useState<string | undefined>(undefined)
   const last = useRef("")
   const shownAt = useRef(0)
@@ -68,8 +85,11 @@ const useRows = (runtime: TuiRuntime, intervalMs: number, scope: ReadonlyArray<s
     const key = JSON.stringify(next)
     if (key === last.current) return
     last.current = key
-    setRows(next)
-  }, [scope])
+    const before = rows.current
+    rows.current = next
+    // a change off screen (a row outside the window) is kept for the next drawing, not drawn now
+    if (before === undefined || !sameView.current(before, next)) setVersion((v) => v + 1)
+  }, [scope, sameView])
   const apply = useCallback(
     (entries: ReadonlyArray<ApiDaemonEntry>) => {
       latest.current = entries
@@ -101,7 +121,7 @@ const useRows = (runtime: TuiRuntime, intervalMs: number, scope: ReadonlyArray<s
     (id: string) => latest.current.find((e) => e.id.qualified === id)?.status.type ?? "available",
     [],
   )
-  return { rows, down, refresh, statusOf }
+  return { rows: rows.current, down, refresh, statusOf }
 }
 
 /** The selected daemon's log, followed while the pane is open (a short pause while selecting). */
@@ -138,13 +158,18 @@ const named = (ids: ReadonlyArray<string>) =>
 export const App = ({ runtime, intervalMs, scope, ui: startUi, status: startStatus, onAttach }: AppProps) => {
   const app = useApp()
   const { rows: terminalRows, columns } = useSize()
-  const { rows, down, refresh, statusOf } = useRows(runtime, intervalMs, scope)
+  const sameView = useRef((_a: ReadonlyArray<Row>, _b: ReadonlyArray<Row>): boolean => false)
+  const { rows, down, refresh, statusOf } = useRows(runtime, intervalMs, scope, sameView)
   const [ui, setUi] = useState(startUi ?? initialUi)
   const [status, setStatus] = useState<Status>(startStatus ?? { text: "connecting…", tone: "info" })
   const all = rows ?? []
   const { shown, index } = selection(all, ui)
   const selected = index >= 0 ? shown[index] : undefined
   const { tableRows, logRows } = layout(terminalRows, ui.logOpen)
+  sameView.current = (a, b) => {
+    const view = tableView(a, ui, tableRows)
+    return view !== undefined && view === tableView(b, ui, tableRows)
+  }
   const logLines = useLog(runtime, selected?.id, ui.logOpen)
 
   useEffect(() => {

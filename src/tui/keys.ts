@@ -111,6 +111,20 @@ export const selection = (rows: ReadonlyArray<Row>, ui: UiState) => {
 }
 
 /**
+ * What the table shows of `rows` under `ui` in `height` rows (the rows of its window, the
+ * selection, the title's counts), as one string; none outside the table (help, graph). A new
+ * listing with the same view changes nothing on screen: the dashboard does not draw it.
+ */
+export const tableView = (rows: ReadonlyArray<Row>, ui: UiState, height: number): string | undefined => {
+  if (ui.mode === "help" || ui.mode === "graph") return undefined
+  const { shown, index } = selection(rows, ui)
+  const top = windowTop(shown.length, Math.max(index, 0), height, ui.top)
+  const marked = new Set(ui.marked)
+  const markedShown = rows.filter((r) => marked.has(r.id)).length
+  return JSON.stringify([rows.length, shown.length, index, top, markedShown, shown.slice(top, top + height)])
+}
+
+/**
  * The daemons a key's action applies to: the marked ones still listed (in the table's order),
  * else the selected one; none when the table is empty.
  */

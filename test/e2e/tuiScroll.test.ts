@@ -64,6 +64,10 @@ describe("supervisor tui with many daemons", () => {
       expect(text).toContain("rows 48-59")
       tui.sendKeys("Home")
       await screen("the first daemon again", (t) => /^> app\/d00\s/m.test(t) && t.includes("rows 1-12"))
+      // a change outside the window is not drawn then, but is there once the window reaches it
+      expect(sb.cli(["start", "d59"], app).status).toBe(0)
+      tui.sendKeys("End")
+      await screen("the started daemon, scrolled to", (t) => /^> app\/d59\s+running\s/m.test(t))
     },
     T,
   )

@@ -5,6 +5,7 @@ import {
   keyAction,
   reduce,
   selection,
+  tableView,
   targets,
   type UiState,
 } from "../../src/tui/keys.js"
@@ -166,5 +167,35 @@ describe("reduce", () => {
     expect(run(initialUi, { _tag: "ToggleLog" }).logOpen).toBe(false)
     expect(run(initialUi, { _tag: "Help" }).mode).toBe("help")
     expect(run(initialUi, { _tag: "Help" }, { _tag: "CloseHelp" }).mode).toBe("table")
+  })
+})
+
+describe("tableView: what the table shows, so that a listing that changes nothing on screen is not drawn", () => {
+  const listing = (changed?: { readonly at: number; readonly to: "stopped" | "running" }) =>
+    toRows(
+      Array.from({ length: 30 }, (_, i) =>
+        entry(`app/d${String(i).padStart(2, "0")}`, changed?.at === i ? changed.to : "running"),
+      ),
+      [],
+    )
+  const ui: UiState = { ...initialUi, selected: "app/d00" }
+  it("is the same for a change below the window, and differs for one inside it", () => {
+    const before = tableView(listing(), ui, 10)
+    expect(before).toBeDefined()
+    expect(tableView(listing({ at: 25, to: "stopped" }), ui, 10)).toBe(before)
+    expect(tableView(listing({ at: 3, to: "stopped" }), ui, 10)).not.toBe(before)
+    // scrolled down to it, the same change is on screen
+    const atEnd: UiState = { ...ui, selected: "app/d29" }
+    expect(tableView(listing({ at: 25, to: "stopped" }), atEnd, 10)).not.toBe(tableView(listing(), atEnd, 10))
+  })
+  it("differs when the title's counts change: a daemon more, a marked one gone", () => {
+    const before = tableView(listing(), ui, 10)
+    expect(tableView([...listing(), ...toRows([entry("app/zz", "running")], [])], ui, 10)).not.toBe(before)
+    const marked: UiState = { ...ui, marked: ["app/d25"] }
+    expect(tableView(listing().slice(0, 25), marked, 10)).not.toBe(tableView(listing(), marked, 10))
+  })
+  it("is none in help and in the graph: those screens are always drawn", () => {
+    expect(tableView(listing(), { ...ui, mode: "help" }, 10)).toBeUndefined()
+    expect(tableView(listing(), { ...ui, mode: "graph" }, 10)).toBeUndefined()
   })
 })
