@@ -1,22 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Chunk, Deferred, Effect, Fiber, Ref, Stream } from "effect"
+import { Chunk, Effect, Fiber, Stream } from "effect"
 import { eventsResponse } from "../../src/api/events.js"
-import type { HostInfoShape, ListenerUrls, ShutdownMode } from "../../src/domain/HostInfo.js"
-import type { EventBody } from "../../src/domain/SupervisorEvent.js"
 import { makeEventLog } from "../../src/events/EventLog.js"
-import { makeSessions } from "../../src/host/sessions.js"
-
-const changed = (id: string): EventBody => ({
-  _tag: "DaemonStateChanged",
-  id,
-  from: "waiting",
-  to: "running",
-  reason: "ready",
-  pid: 42,
-  exit_code: null,
-  signal: null,
-  message: null,
-})
+import { changed, makeHost } from "./eventFixtures.js"
 
 const text = new TextDecoder()
 
@@ -38,15 +24,7 @@ describe("GET /api/events?entries=true, several streams at once", () => {
   it.scoped("each entry is looked up once for all streams, and comes with its event in one chunk", () =>
     Effect.gen(function* () {
       const log = yield* makeEventLog()
-      const host: HostInfoShape = {
-        version: "0.0.0",
-        startedAt: 0,
-        stateDir: "/nonexistent",
-        socket: "/nonexistent/api.sock",
-        listeners: yield* Ref.make<ListenerUrls>({ web: null, api: null }),
-        sessions: makeSessions(),
-        shutdown: yield* Deferred.make<ShutdownMode>(),
-      }
+      const host = yield* makeHost
       const lookedUp: Array<string> = []
       const entries = (id: string) =>
         Effect.sync(() => {

@@ -1,36 +1,9 @@
 import { Writable } from "node:stream"
 import { describe, expect, it } from "@effect/vitest"
-import { Deferred, Effect, Ref } from "effect"
+import { Deferred, Effect } from "effect"
 import { liveEventsBody } from "../../src/api/liveEvents.js"
-import type { HostInfoShape, ListenerUrls, ShutdownMode } from "../../src/domain/HostInfo.js"
-import type { EventBody } from "../../src/domain/SupervisorEvent.js"
 import { makeEventLog } from "../../src/events/EventLog.js"
-import { makeSessions } from "../../src/host/sessions.js"
-
-const changed = (id: string): EventBody => ({
-  _tag: "DaemonStateChanged",
-  id,
-  from: "waiting",
-  to: "running",
-  reason: "ready",
-  pid: 42,
-  exit_code: null,
-  signal: null,
-  message: null,
-})
-
-const makeHost = Effect.gen(function* () {
-  const host: HostInfoShape = {
-    version: "0.0.0",
-    startedAt: 0,
-    stateDir: "/nonexistent",
-    socket: "/nonexistent/api.sock",
-    listeners: yield* Ref.make<ListenerUrls>({ web: null, api: null }),
-    sessions: makeSessions(),
-    shutdown: yield* Deferred.make<ShutdownMode>(),
-  }
-  return host
-})
+import { changed, makeHost } from "./eventFixtures.js"
 
 /** A response stand-in: what was written, as ndjson items; `stall` holds every write until `release`. */
 const sink = () => {
