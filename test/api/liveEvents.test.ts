@@ -1,8 +1,11 @@
+import { createServer, get, type IncomingMessage } from "node:http"
 import { Writable } from "node:stream"
+import { pipeline } from "node:stream/promises"
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect } from "effect"
 import { liveEventsBody } from "../../src/api/liveEvents.js"
 import { makeEventLog } from "../../src/events/EventLog.js"
+import { PromptResponse } from "../../src/host/promptResponse.js"
 import { changed, makeHost } from "./eventFixtures.js"
 
 /** A response stand-in: what was written, as ndjson items; `stall` holds every write until `release`. */
@@ -148,6 +151,41 @@ describe("the event stream without samples or entries (src/api/liveEvents.ts)", 
       expect(listening).toBe(0)
       yield* log.publish(changed("app/c"))
       expect(got.join("")).not.toContain('"id":"app/c"')
+    }),
+  )
+
+  it.scoped("served by a Node server as the API serves it: the headers at once, then each event", () =>
+    Effect.gen(function* () {
+      const log = yield* makeEventLog()
+      const host = yield* makeHost
+      const body = yield* liveEventsBody(log, host, { since: undefined, ids: [], sse: false })
+      // as @effect/platform-node serves a raw body: the head, then the body piped to the response
+      const server = createServer({ ServerResponse: PromptResponse }, (_req, res) => {
+        res.writeHead(200, { "content-type": "application/x-ndjson" })
+        pipeline(body, res).catch(() => undefined)
+      })
+      yield* Effect.addFinalizer(() => Effect.sync(() => server.close()))
+      yield* Effect.promise(() => new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok)))
+      const { port } = server.address() as { port: number }
+      let text = ""
+      const response = yield* Effect.promise(
+        () =>
+          new Promise<IncomingMessage>((ok) => {
+            get({ host: "127.0.0.1", port, path: "/" }, (res) => {
+              res.setEncoding("utf8")
+              res.on("data", (d: string) => {
+                text += d
+              })
+              ok(res)
+            })
+          }),
+      )
+      // the headers came while nothing was published
+      expect(response.statusCode).toBe(200)
+      yield* log.publish(changed("app/a"))
+      while (!text.includes("\n")) yield* Effect.promise(flowing)
+      expect(JSON.parse(text.trim())).toMatchObject({ _tag: "DaemonStateChanged", id: "app/a", seq: 1 })
+      response.destroy()
     }),
   )
 })
