@@ -40,6 +40,9 @@ const textOnce = <A extends EventStreamItem | UsageSampled>(item: A, json: (a: A
 }
 const itemText = (item: EventStreamItem) => textOnce(item, eventJson)
 
+/** What a Server-Sent Events stream opens with (a comment): its headers go at once. */
+export const SSE_OPENING = ": events\n\n"
+
 /** One SSE message's text: `id:` the seq (none for a dropped marker or a sample), `event:` the type, `data:` the JSON. */
 const sseText = (tag: string, json: string, seq?: number): string =>
   `${seq === undefined ? "" : `id: ${seq}\n`}event: ${tag}\ndata: ${json}\n\n`

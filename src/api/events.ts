@@ -7,7 +7,7 @@ import type { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import type { HostInfoShape } from "../domain/HostInfo.js"
 import { eventDaemon, type UsageSampled } from "../domain/SupervisorEvent.js"
 import type { EventLogShape } from "../events/EventLog.js"
-import { entryAfter, entryMessageText, messageText, usageMessage, utf8 } from "./eventText.js"
+import { entryAfter, entryMessageText, messageText, SSE_OPENING, usageMessage, utf8 } from "./eventText.js"
 import { liveEventsBody } from "./liveEvents.js"
 import { NDJSON } from "./ndjson.js"
 
@@ -90,6 +90,6 @@ export const eventsResponse = (
           },
         )
   ).pipe(Stream.interruptWhenDeferred(host.shutdown))
-  const prelude = utf8.encode(sse ? ": events\n\n" : "")
+  const prelude = utf8.encode(sse ? SSE_OPENING : "")
   return Effect.succeed(HttpServerResponse.stream(Stream.prepend(items, Chunk.of(prelude)), head))
 }

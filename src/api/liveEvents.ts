@@ -6,9 +6,9 @@
 import { Readable } from "node:stream"
 import { Deferred, Effect, Fiber } from "effect"
 import type { HostInfoShape } from "../domain/HostInfo.js"
-import { type EventStreamItem, eventDaemon } from "../domain/SupervisorEvent.js"
-import type { EventLogShape } from "../events/EventLog.js"
-import { messageText, utf8 } from "./eventText.js"
+import type { EventStreamItem } from "../domain/SupervisorEvent.js"
+import { type EventLogShape, forDaemons } from "../events/EventLog.js"
+import { messageText, SSE_OPENING, utf8 } from "./eventText.js"
 
 export interface LiveOptions {
   readonly since: number | undefined
@@ -49,12 +49,7 @@ class LiveBody extends Readable {
  */
 export const liveEventsBody = (log: EventLogShape, host: HostInfoShape, options: LiveOptions) =>
   Effect.map(log.lastSeq, (last) => {
-    const wanted = options.ids.length === 0 ? undefined : new Set(options.ids)
-    const shows = (item: EventStreamItem) => {
-      if (wanted === undefined) return true
-      const id = eventDaemon(item)
-      return id === undefined || wanted.has(id)
-    }
+    const shows = forDaemons(options.ids)
     const bytes = (item: EventStreamItem) => utf8.encode(messageText(item, options.sse))
     // the last seq handed on (or passed over by the filter); behind: waiting to read again
     let seen = options.since === undefined ? last : Math.max(0, Math.min(options.since, last))
@@ -93,7 +88,7 @@ export const liveEventsBody = (log: EventLogShape, host: HostInfoShape, options:
         if (shows(event) && !body.push(bytes(event))) behind = true
       })
       listening = live
-      if (options.sse) body.push(utf8.encode(": events\n\n"))
+      if (options.sse) body.push(utf8.encode(SSE_OPENING))
       shutdown = Effect.runFork(
         Effect.andThen(
           Deferred.await(host.shutdown),

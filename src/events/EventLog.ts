@@ -55,6 +55,19 @@ export interface EventLogShape {
 
 export class EventLog extends Context.Tag("supervisor/EventLog")<EventLog, EventLogShape>() {}
 
+/**
+ * Whether an item is for a reader of these daemons (qualified IDs): theirs and the supervisor's
+ * own; every item when there are none.
+ */
+export const forDaemons = (ids: ReadonlyArray<string> | undefined): ((item: EventStreamItem) => boolean) => {
+  if (ids === undefined || ids.length === 0) return () => true
+  const wanted = new Set(ids)
+  return (item) => {
+    const id = eventDaemon(item)
+    return id === undefined || wanted.has(id)
+  }
+}
+
 const dropped = (first: number, last: number): EventsDropped => ({
   _tag: "EventsDropped",
   first,
@@ -113,7 +126,6 @@ export const makeEventLog = (options: EventLogOptions = {}) =>
     /** Subscribes now (in the caller's scope): the stream sees every event published from here on. */
     const open = (o: SubscribeOptions = {}) =>
       Effect.gen(function* () {
-        const wanted = o.ids === undefined || o.ids.length === 0 ? undefined : new Set(o.ids)
         // subscribed first, then the ring read: an event is in one or the other (or both)
         const sub = yield* PubSub.subscribe(live)
         const start = o.since === undefined ? last : Math.max(0, Math.min(o.since, last))
@@ -129,12 +141,7 @@ export const makeEventLog = (options: EventLogOptions = {}) =>
           }),
         )
         const all = Stream.concat(Stream.fromIterable(replay), follow)
-        return wanted === undefined
-          ? all
-          : Stream.filter(all, (item) => {
-              const id = eventDaemon(item)
-              return id === undefined || wanted.has(id)
-            })
+        return o.ids === undefined || o.ids.length === 0 ? all : Stream.filter(all, forDaemons(o.ids))
       })
 
     return {
