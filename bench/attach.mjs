@@ -7,7 +7,7 @@
 //   output; the time between is one sample. The key goes supervisor -> input pipe -> the pty
 //   holder -> the terminal, whose echo goes holder -> log file -> the supervisor -> the client.
 // - attach, loopback TCP: the same over the web listener (ws://127.0.0.1:PORT, with the token).
-// - tmux: `tmux send-keys` of the key, then `tmux capture-pane -p` until the key shows: what a
+// - tmux: `tmux send-keys` of the key, then `tmux capture-pane -p` (1 ms apart) until the key shows: what a
 //   script driving a tmux-held process (overmind's way) pays per key.
 // p50 / p90 / p99 / max in ms over `--keys` keys each, after 20 keys of warm-up.
 // `--background N` starts N busy processes first (bench/busy.mjs), for a busy machine.
@@ -17,7 +17,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
-import { busyProcesses } from "./busy.mjs"
+import { busyMode, busyProcesses } from "./busy.mjs"
 import { benchSandbox, freePort } from "./sandbox.mjs"
 
 const WebSocket = createRequire(import.meta.url)("ws")
@@ -52,8 +52,18 @@ const keyAt = (i) => String.fromCharCode(97 + (i % 26))
 const viaAttach = async (url, headers) => {
   const ws = new WebSocket(url, { headers })
   let waiting
+  /** The output since the last line was ended, while `cat`'s copy of that line is awaited. */
+  let copy
   ws.on("message", (data, binary) => {
-    if (binary && waiting !== undefined && data.includes(waiting.key)) {
+    if (!binary) return
+    if (copy !== undefined) {
+      copy.text += data.toString("latin1")
+      if (copy.text.includes(`${copy.line}\n`)) {
+        const c = copy
+        copy = undefined
+        c.done()
+      }
+    } else if (waiting !== undefined && data.includes(waiting.key)) {
       const w = waiting
       waiting = undefined
       w.done(performance.now() - w.at)
@@ -65,21 +75,31 @@ const viaAttach = async (url, headers) => {
   })
   await new Promise((ok) => setTimeout(ok, 300)) // the recent screen has come
   const samples = []
+  let line = ""
   for (let i = 0; i < KEYS + WARM; i++) {
     const key = keyAt(i)
+    line += key
     const ms = await new Promise((done) => {
       waiting = { key, at: performance.now(), done }
       ws.send(Buffer.from(key))
     })
     if (i >= WARM) samples.push(ms)
-    if (i % 60 === 59) ws.send(Buffer.from("\r")) // keep the line short: cat prints it back
+    if (i % 60 === 59) {
+      // keep the line short; cat prints it back, which must not be taken for the next key's echo
+      await new Promise((done) => {
+        copy = { line, text: "", done }
+        ws.send(Buffer.from("\r"))
+      })
+      line = ""
+    }
     await new Promise((ok) => setTimeout(ok, 2))
   }
   ws.close()
   return stats(samples)
 }
 
-/** tmux: send-keys, then capture-pane until the key shows at the cursor's line. */
+const pause = new Int32Array(new SharedArrayBuffer(4))
+/** tmux: send-keys, then capture-pane (every millisecond) until the key shows at the cursor's line. */
 const viaTmux = () => {
   const socket = `sv-attach-bench-${process.pid}`
   const tmux = (...a) => spawnSync("tmux", ["-L", socket, "-f", "/dev/null", ...a], { encoding: "utf8", env })
@@ -94,10 +114,17 @@ const viaTmux = () => {
     for (;;) {
       const pane = tmux("capture-pane", "-p", "-t", "b").stdout.trimEnd()
       if (pane.endsWith(line)) break
+      // a pause between captures: back to back, they keep the tmux server from reading the
+      // pane's output once its share of a busy machine is small (keys then took seconds)
+      Atomics.wait(pause, 0, 0, 1)
     }
     if (i >= WARM) samples.push(performance.now() - at)
     if (i % 60 === 59) {
+      // keep the line short; wait for cat's copy of it, or the next key's echo (the terminal's,
+      // at once) would come before the copy, and the pane would not end with that key
       tmux("send-keys", "-t", "b", "Enter")
+      while (!tmux("capture-pane", "-p", "-t", "b").stdout.trimEnd().endsWith(`${line}\n${line}`))
+        Atomics.wait(pause, 0, 0, 1)
       line = ""
     }
   }
@@ -113,7 +140,7 @@ try {
   cli("start", "echo")
   const path = "/api/daemons/app%2Fecho/attach"
   console.log(
-    `${cpus().length} cores, load ${loadavg()[0].toFixed(2)}, ${options.background} busy process(es), ${KEYS} keys each`,
+    `${cpus().length} cores, load ${loadavg()[0].toFixed(2)}, ${options.background} busy process(es) (${busyMode}), ${KEYS} keys each`,
   )
   console.log(
     fmt(

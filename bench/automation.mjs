@@ -31,7 +31,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
-import { busyProcesses } from "./busy.mjs"
+import { busyMode, busyProcesses } from "./busy.mjs"
 
 const args = process.argv.slice(2)
 const options = {
@@ -283,7 +283,7 @@ const main = async () => {
     // ------------------------------------------------------------------ supervisor: latency
     if (WRITES === 0) {
       console.log(
-        `${cpus().length} cores, node ${process.version}, load ${load()}, ${options.background} busy background process(es)`,
+        `${cpus().length} cores, node ${process.version}, load ${load()}, ${options.background} busy background process(es) (${busyMode})`,
       )
       return
     }
@@ -344,7 +344,7 @@ const main = async () => {
   ])
     if (r) console.log(`  ${name}: ${summary(r.out)}; extra restarts: ${r.extra}`)
   console.log(
-    `${cpus().length} cores, node ${process.version}, load ${load()}, ${options.background} busy background process(es)`,
+    `${cpus().length} cores, node ${process.version}, load ${load()}, ${options.background} busy background process(es) (${busyMode})`,
   )
 }
 

@@ -47,7 +47,7 @@ import {
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { busyProcesses } from "./busy.mjs"
+import { busyMode, busyProcesses } from "./busy.mjs"
 
 // ---------------------------------------------------------------------------- options
 const argv = process.argv.slice(2)
@@ -701,7 +701,7 @@ const main = async () => {
   log(`load average at start: ${results.load.start}`)
   results.machine.background = BACKGROUND
   for (const pid of busyProcesses(BACKGROUND).pids) track(pid, "sh -c 'while :; do :; done'")
-  if (BACKGROUND > 0) log(`${BACKGROUND} busy background processes started`)
+  if (BACKGROUND > 0) log(`${BACKGROUND} busy background processes started (${busyMode})`)
 
   const active = []
   for (const t of tools) {
@@ -894,7 +894,7 @@ const report = () => {
   )
   const b = results.build
   console.log(
-    `build: dist/ of ${b.dist} (HEAD ${b.head}${b.dirtySrc ? " with uncommitted changes in src/" : ""}); machine: ${results.machine.cpu}, kernel ${results.machine.kernel}${BACKGROUND > 0 ? `; ${BACKGROUND} busy background processes` : ""}\n`,
+    `build: dist/ of ${b.dist} (HEAD ${b.head}${b.dirtySrc ? " with uncommitted changes in src/" : ""}); machine: ${results.machine.cpu}, kernel ${results.machine.kernel}${BACKGROUND > 0 ? `; ${BACKGROUND} busy background processes (${busyMode})` : ""}\n`,
   )
   console.log(
     `load average (1/5/15 min): ${Object.entries(results.load)

@@ -30,7 +30,7 @@ import { cpus, loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { chromium } from "playwright-core"
-import { busyProcesses } from "./busy.mjs"
+import { busyMode, busyProcesses } from "./busy.mjs"
 import { floorPair } from "./latencyFloor.mjs"
 import { BIN, benchSandbox, freePort, supervisorNodeFlags } from "./sandbox.mjs"
 
@@ -284,7 +284,7 @@ try {
     )
   }
   console.log(
-    `machine: ${cpus().length} x ${cpus()[0]?.model ?? "unknown CPU"}, node ${process.version}, load average ${loadavg()[0].toFixed(1)}, ${background.pids.length} busy background processes`,
+    `machine: ${cpus().length} x ${cpus()[0]?.model ?? "unknown CPU"}, node ${process.version}, load average ${loadavg()[0].toFixed(1)}, ${background.pids.length} busy background processes (${busyMode})`,
   )
 } finally {
   await browser?.close()

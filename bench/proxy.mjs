@@ -27,7 +27,7 @@ import * as net from "node:net"
 import * as os from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { busyProcesses } from "./busy.mjs"
+import { busyMode, busyProcesses } from "./busy.mjs"
 import { supervisorNodeFlags } from "./sandbox.mjs"
 
 const require = createRequire(import.meta.url)
@@ -394,7 +394,7 @@ const main = async () => {
     `\n${new Date().toISOString()}, ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}), load average ${os.loadavg()[0].toFixed(2)}, node ${process.version}`,
   )
   console.log(
-    `${connections} connections, keep-alive, ${duration} s x ${rounds} rounds, 2-byte responses; throughput by ${tool}${tool === "wrk" ? " (1 thread)" : ""}, latency by autocannon at ${rate} req/s; peer flags: ${peerFlags.join(" ") || "none"}; ${busy.pids.length} busy background process(es)`,
+    `${connections} connections, keep-alive, ${duration} s x ${rounds} rounds, 2-byte responses; throughput by ${tool}${tool === "wrk" ? " (1 thread)" : ""}, latency by autocannon at ${rate} req/s; peer flags: ${peerFlags.join(" ") || "none"}; ${busy.pids.length} busy background process(es) (${busyMode})`,
   )
   const out = {}
   for (const section of sections) {

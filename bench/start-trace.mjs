@@ -16,7 +16,7 @@ import { cpSync, mkdtempSync, rmSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
-import { busyProcesses } from "./busy.mjs"
+import { busyMode, busyProcesses } from "./busy.mjs"
 import { writeSleepersProject } from "./project.mjs"
 import { supervisorNodeFlags } from "./sandbox.mjs"
 
@@ -115,7 +115,7 @@ try {
   console.log(
     `start --all of ${N} daemons, ${ROUNDS} rounds, supervisor flags ${FLAGS.join(" ")}; load average ${loadavg()
       .map((l) => l.toFixed(1))
-      .join(" ")}${BACKGROUND ? `; ${BACKGROUND} busy processes beside it` : ""}`,
+      .join(" ")}${BACKGROUND ? `; ${BACKGROUND} busy processes beside it (${busyMode})` : ""}`,
   )
   console.log(
     `wall time, median: ${fmt(median(rounds.map((x) => x.total)))} ms (rounds ${rounds.map((x) => x.total.toFixed(0)).join(", ")})`,
