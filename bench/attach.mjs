@@ -7,8 +7,8 @@
 //   output; the time between is one sample. The key goes supervisor -> input pipe -> the pty
 //   holder -> the terminal, whose echo goes holder -> log file -> the supervisor -> the client.
 // - attach, loopback TCP: the same over the web listener (ws://127.0.0.1:PORT, with the token).
-// - tmux: `tmux send-keys` of the key, then `tmux capture-pane -p` (1 ms apart) until the key shows: what a
-//   script driving a tmux-held process (overmind's way) pays per key.
+// - tmux: `tmux send-keys` of the key, then `tmux capture-pane -p` (1 ms apart) until the key
+//   shows: what a script driving a tmux-held process (overmind's way) pays per key.
 // p50 / p90 / p99 / max in ms over `--keys` keys each, after 20 keys of warm-up.
 // `--background N` starts N busy processes first (bench/busy.mjs), for a busy machine.
 
@@ -48,6 +48,17 @@ const fmt = (name, s) =>
 // keys that are echoed as themselves, one at a time
 const keyAt = (i) => String.fromCharCode(97 + (i % 26))
 
+/** A promise like `new Promise(start)` that fails once 10 s have passed without it settling. */
+const within = (what, start) => {
+  let timer
+  return Promise.race([
+    new Promise(start),
+    new Promise((_, fail) => {
+      timer = setTimeout(() => fail(new Error(`attach: no ${what} in 10 s`)), 10_000)
+    }),
+  ]).finally(() => clearTimeout(timer))
+}
+
 /** Sends each key over an attach WebSocket and times its echo. */
 const viaAttach = async (url, headers) => {
   const ws = new WebSocket(url, { headers })
@@ -79,14 +90,14 @@ const viaAttach = async (url, headers) => {
   for (let i = 0; i < KEYS + WARM; i++) {
     const key = keyAt(i)
     line += key
-    const ms = await new Promise((done) => {
+    const ms = await within(`the echo of key ${i}`, (done) => {
       waiting = { key, at: performance.now(), done }
       ws.send(Buffer.from(key))
     })
     if (i >= WARM) samples.push(ms)
     if (i % 60 === 59) {
       // keep the line short; cat prints it back, which must not be taken for the next key's echo
-      await new Promise((done) => {
+      await within("cat's copy of a line", (done) => {
         copy = { line, text: "", done }
         ws.send(Buffer.from("\r"))
       })
@@ -103,6 +114,16 @@ const pause = new Int32Array(new SharedArrayBuffer(4))
 const viaTmux = () => {
   const socket = `sv-attach-bench-${process.pid}`
   const tmux = (...a) => spawnSync("tmux", ["-L", socket, "-f", "/dev/null", ...a], { encoding: "utf8", env })
+  /** Captures the pane until it ends with `text`. A pause between captures: back to back, they keep
+   * the tmux server from reading the pane's output once its share of a busy machine is small. */
+  const untilPaneEndsWith = (text) => {
+    const deadline = performance.now() + 10_000
+    while (!tmux("capture-pane", "-p", "-t", "b").stdout.trimEnd().endsWith(text)) {
+      if (performance.now() > deadline)
+        throw new Error(`tmux: the pane did not show ${JSON.stringify(text)} in 10 s`)
+      Atomics.wait(pause, 0, 0, 1)
+    }
+  }
   tmux("new-session", "-d", "-s", "b", "-x", "200", "-y", "50", "cat")
   const samples = []
   let line = ""
@@ -111,20 +132,13 @@ const viaTmux = () => {
     line += key
     const at = performance.now()
     tmux("send-keys", "-t", "b", "-l", key)
-    for (;;) {
-      const pane = tmux("capture-pane", "-p", "-t", "b").stdout.trimEnd()
-      if (pane.endsWith(line)) break
-      // a pause between captures: back to back, they keep the tmux server from reading the
-      // pane's output once its share of a busy machine is small (keys then took seconds)
-      Atomics.wait(pause, 0, 0, 1)
-    }
+    untilPaneEndsWith(line)
     if (i >= WARM) samples.push(performance.now() - at)
     if (i % 60 === 59) {
       // keep the line short; wait for cat's copy of it, or the next key's echo (the terminal's,
       // at once) would come before the copy, and the pane would not end with that key
       tmux("send-keys", "-t", "b", "Enter")
-      while (!tmux("capture-pane", "-p", "-t", "b").stdout.trimEnd().endsWith(`${line}\n${line}`))
-        Atomics.wait(pause, 0, 0, 1)
+      untilPaneEndsWith(`${line}\n${line}`)
       line = ""
     }
   }
