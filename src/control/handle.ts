@@ -1,7 +1,7 @@
 // The one handler of the command protocol (src/domain/Command.ts): one `match` over the tags.
 // Selection, dependency closure, waiting lists and stop ordering happen here and nowhere else,
 // whoever sends the command (the CLI, the API, the web page, MCP, watch, cron, limits, ...).
-import { Effect, Match, Metric, type Schema, Stream } from "effect"
+import { Effect, Match, Metric, MetricLabel, type Schema, Stream } from "effect"
 import { configDefinitions, dependencyClosure } from "../config/definitions.js"
 import { baseOf, instanceOf } from "../config/replicas.js"
 import type { StopResult } from "../domain/CliOutput.js"
@@ -75,6 +75,22 @@ export interface HandleDeps extends ReadDeps {
 export const commandsTotal = Metric.counter("supervisor_commands_total", {
   description: "Commands handled by the supervisor, by command and by who asked",
 })
+
+/**
+ * The labels of one command and source, made once: the counter finds its series by the labels
+ * array it is given, so the same array skips building and hashing a metric key per command.
+ */
+const labels = new Map<string, ReadonlyArray<MetricLabel.MetricLabel>>()
+const countCommand = (command: string, source: string) =>
+  Effect.sync(() => {
+    const key = `${command}\0${source}`
+    let tags = labels.get(key)
+    if (tags === undefined) {
+      tags = [MetricLabel.make("command", command), MetricLabel.make("source", source)]
+      labels.set(key, tags)
+    }
+    commandsTotal.unsafeUpdate(1, tags)
+  })
 
 export const makeHandle = (deps: HandleDeps) => {
   const { sup } = deps
@@ -348,9 +364,7 @@ export const makeHandle = (deps: HandleDeps) => {
    * the lines of a tail or of a streamed logs query.
    */
   return <C extends Command>(command: C, sink?: SinkOf<C>): CommandResult<C> =>
-    Metric.increment(
-      Metric.tagged(Metric.tagged(commandsTotal, "command", command._tag), "source", command.reason),
-    ).pipe(
+    countCommand(command._tag, command.reason).pipe(
       Effect.zipRight(dispatch(command, sink) as Effect.Effect<unknown, unknown>),
       // each case answers its own request's success and failure (Match cannot narrow the generic C)
     ) as CommandResult<C>

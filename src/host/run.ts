@@ -145,7 +145,9 @@ export const runHost = (options: HostOptions) =>
           ).pipe(
             Layer.provideMerge(
               ProcessServiceLive.pipe(
-                Layer.provide(SpawnHelpersLive(options.env, { subreaper: container !== undefined })),
+                Layer.provide(
+                  SpawnHelpersLive(options.env, { subreaper: container !== undefined, shortSlice: true }),
+                ),
                 trace.service(ProcessService, "ProcessService"),
               ),
             ),

@@ -76,6 +76,20 @@ export const PRCTL: Readonly<Record<string, number>> = {
   ppc64: 171,
 }
 
+/**
+ * `sched_setattr` by 64-bit architecture (Linux system call numbers; the helper packs 64-bit
+ * fields, which a 32-bit Perl may lack): the helper asks it for a short time slice for the
+ * supervisor's main thread (spawnHelperScript.ts).
+ */
+export const SCHED_SETATTR: Readonly<Record<string, number>> = {
+  x64: 314,
+  arm64: 274,
+  riscv64: 274,
+  loong64: 274,
+  s390x: 345,
+  ppc64: 355,
+}
+
 const signalNames = new Map<number, string>(
   Object.entries(os.constants.signals).map(([name, n]) => [n, name] as const),
 )
@@ -124,6 +138,11 @@ export interface SpawnHelperOptions {
    * it forks are re-parented to it, which reaps them, rather than to PID 1 (docs/container.md).
    */
   readonly subreaper?: boolean
+  /**
+   * The helper asks the kernel for a short time slice for its parent's main thread (docs/attach.md
+   * "On a busy machine"): the supervisor's, not a test runner's.
+   */
+  readonly shortSlice?: boolean
 }
 
 export const makeSpawnHelperPool = (
@@ -138,9 +157,14 @@ export const makeSpawnHelperPool = (
   const get = (): SpawnHelper | undefined => {
     if (perl === undefined || deaths >= 3 || closed) return undefined
     if (current === undefined || current.dead()) {
-      current = startHelper(perl, options.subreaper === true ? (PRCTL[process.arch] ?? 0) : 0, () => {
-        deaths++
-      })
+      current = startHelper(
+        perl,
+        options.subreaper === true ? (PRCTL[process.arch] ?? 0) : 0,
+        options.shortSlice === true ? (SCHED_SETATTR[process.arch] ?? 0) : 0,
+        () => {
+          deaths++
+        },
+      )
     }
     return current
   }
@@ -167,8 +191,11 @@ export const SpawnHelpersLive = (env: NodeJS.ProcessEnv = process.env, options: 
     ),
   )
 
-/** `prctl`: its system call number when the helper is to be a child subreaper, else 0. */
-const startHelper = (perl: string, prctl: number, onDeath: () => void) => {
+/**
+ * `prctl`: its system call number when the helper is to be a child subreaper, else 0;
+ * `schedSetattr`: its number when the helper is to shorten its parent's time slice, else 0.
+ */
+const startHelper = (perl: string, prctl: number, schedSetattr: number, onDeath: () => void) => {
   const { O_WRONLY, O_APPEND, O_CREAT } = fs.constants
   const child: ChildProcess = spawn(
     perl,
@@ -178,6 +205,7 @@ const startHelper = (perl: string, prctl: number, onDeath: () => void) => {
       String(SETSID[process.arch] ?? 0),
       String(O_WRONLY | O_APPEND | O_CREAT),
       String(prctl),
+      String(schedSetattr),
     ],
     // detached: not in the supervisor's process group, so that Ctrl-C at a terminal that runs
     // `supervisor supervisor run` reaches the supervisor (which stops the daemons), not the helper

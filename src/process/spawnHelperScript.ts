@@ -8,7 +8,10 @@
  * `O_WRONLY | O_APPEND | O_CREAT` of this platform (both from Node, which knows them), then the
  * `prctl` system call number when it is to be a child subreaper (container mode), else 0: the
  * orphans of its daemons (a double fork) are then re-parented to it rather than to PID 1, and it
- * reaps them like its own children, saying nothing of them.
+ * reaps them like its own children, saying nothing of them. Last the `sched_setattr` system call
+ * number, or 0: it then asks for a 0.1 ms time slice for its parent's main thread, with the same
+ * policy and nice value (docs/attach.md "On a busy machine"; Linux 6.12 and later honour it, older
+ * kernels ignore the field, and a failure changes nothing).
  *
  * Requests on stdin, every field ended by a NUL byte (which no path, argument or environment
  * string can hold, so nothing needs escaping):
@@ -29,10 +32,12 @@
 export const SPAWN_HELPER_SCRIPT = String.raw`
 use strict;
 no warnings;
-my ($sys_setsid, $out_flags, $sys_prctl) = @ARGV;
+my ($sys_setsid, $out_flags, $sys_prctl, $sys_sched_setattr) = @ARGV;
 my $EINTR = 4;
 # PR_SET_CHILD_SUBREAPER (36): orphaned descendants of the daemons come to this process
 if ($sys_prctl) { syscall($sys_prctl + 0, 36, 1, 0, 0, 0) == 0 or print STDERR "supervisor: the spawn helper cannot reap orphaned processes (prctl: $!)\n" }
+# struct sched_attr: size, policy, flags (SCHED_FLAG_KEEP_POLICY), nice, priority, runtime (ns), deadline, period
+if ($sys_sched_setattr) { my $p = getppid(); syscall($sys_sched_setattr + 0, $p, pack('L L Q l L Q Q Q', 48, 0, 8, getpriority(0, $p), 0, 100000, 0, 0), 0) }
 # perl marks descriptors above $^F (2) close-on-exec: none of these reaches a daemon
 pipe(my $wake_r, my $wake_w) or die "pipe: $!";
 my %pipe;   # pid => [request id, read end of its exec-result pipe]: result not read yet

@@ -4,6 +4,8 @@
  * screen comes first, and the end of its run ends the session with its exit code. Over TCP the
  * token, the session rules and the Origin check apply; a daemon without a terminal is a 409.
  */
+import { readFileSync } from "node:fs"
+import { release } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import WebSocket from "ws"
@@ -118,6 +120,43 @@ describe("the attach WebSocket", () => {
       expect(gone.status).toBe(409)
       expect(JSON.parse(gone.body)).toMatchObject({ _tag: "NotRunning" })
       expect((await refusal(unix(route("app/nope")))).status).toBe(404)
+    },
+    T,
+  )
+
+  it(
+    "a burst of keystrokes with a window size among them reaches the daemon in the order sent",
+    async () => {
+      expect((await cli("start", "repl")).status).toBe(0)
+      const a = connect(unix(route("app/repl")))
+      await a.opened
+      a.ws.send(Buffer.from("n = 0\r"))
+      for (let i = 1; i <= 20; i++) {
+        a.ws.send(Buffer.from(`n = n * 10 + ${i % 10}\r`))
+        if (i === 10) a.ws.send(JSON.stringify({ _tag: "Resize", rows: 20, cols: 70 }))
+      }
+      a.ws.close()
+      await waitFor("the close", () => a.got.closed)
+      const b = connect(unix(route("app/repl")))
+      await b.opened
+      b.ws.send(Buffer.from("print('n=%d' % n)\r"))
+      b.ws.send(Buffer.from("import os; print('cols=%d' % os.get_terminal_size().columns)\r"))
+      await waitFor("the digits, in order", () => b.got.screen.includes("n=12345678901234567890"))
+      await waitFor("the size sent among them", () => b.got.screen.includes("cols=70"))
+      b.ws.close()
+    },
+    T,
+  )
+
+  it(
+    "the supervisor's main thread asks for a 0.1 ms time slice, keeping its policy (docs/attach.md)",
+    async () => {
+      const pid = JSON.parse((await cli("supervisor", "status", "--json")).stdout).pid
+      const sched = readFileSync(`/proc/${pid}/sched`, "utf8")
+      const [major = 0, minor = 0] = release().split(".").map(Number)
+      // custom slices are Linux 6.12's (EEVDF); older kernels ignore the request
+      if (major > 6 || (major === 6 && minor >= 12)) expect(sched).toMatch(/^se\.slice\s*:\s*100000$/m)
+      expect(sched).toMatch(/^policy\s*:\s*0$/m)
     },
     T,
   )

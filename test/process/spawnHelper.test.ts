@@ -4,7 +4,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import type { ExitStatus } from "../../src/process/ProcessService.js"
-import { decodeWaitStatus, makeSpawnHelperPool, PRCTL } from "../../src/process/spawnHelper.js"
+import { decodeWaitStatus, makeSpawnHelperPool, PRCTL, SCHED_SETATTR } from "../../src/process/spawnHelper.js"
 import { SPAWN_HELPER_SCRIPT } from "../../src/process/spawnHelperScript.js"
 import { alive, PATH, readText, statOf } from "./helpers.js"
 
@@ -216,6 +216,40 @@ describe("the spawn helper", () => {
     await until("the daemon's exit", () => /^X\t/m.test(out))
     expect(out).toBe(`F\t1\t${daemon}\nP\t1\t${daemon}\nX\t${daemon}\t9\n`)
     perl.stdin.end()
+  })
+
+  it("asks for a 0.1 ms time slice for its parent's main thread, keeping its nice value", async () => {
+    const number = SCHED_SETATTR[process.arch]
+    if (number === undefined) throw new Error(`no sched_setattr number known for ${process.arch}`)
+    // the parent: a niced shell that waits for the helper
+    const parent = spawn(
+      "nice",
+      ["-n", "3", "sh", "-c", 'perl -e "$1" 0 1089 0 "$2"', "sh", SPAWN_HELPER_SCRIPT, String(number)],
+      {
+        stdio: ["pipe", "pipe", "inherit"],
+      },
+    )
+    const sched = () => readText(`/proc/${parent.pid}/sched`)
+    const slice = () => /^se\.slice\s*:\s*(\d+)/m.exec(sched())?.[1]
+    const [major = 0, minor = 0] = os.release().split(".").map(Number)
+    // custom slices are Linux 6.12's (EEVDF); older kernels ignore the field
+    if (major > 6 || (major === 6 && minor >= 12))
+      await until("the parent's slice", () => slice() === "100000")
+    else {
+      // the helper runs all the same: it answers a request
+      let out = ""
+      parent.stdout.on("data", (d: Buffer) => {
+        out += d.toString()
+      })
+      parent.stdin.write(
+        ["S", "1", dir, path.join(dir, "slice.log"), "/bin/true", "1", "true", "0", ""].join("\x00"),
+      )
+      await until("the answer", () => /^P\t1\t\d+\n/m.test(out))
+    }
+    expect(/^prio\s*:\s*(\d+)/m.exec(sched())?.[1]).toBe("123") // nice 3 kept
+    expect(/^policy\s*:\s*(\d+)/m.exec(sched())?.[1]).toBe("0") // still SCHED_OTHER
+    parent.stdin.end()
+    await new Promise((r) => parent.once("exit", r))
   })
 
   it("takes a request whose fields come in pieces, empty ones included", async () => {

@@ -1,7 +1,7 @@
 // One attached client (docs/attach.md): the recent screen, then the daemon's output as it comes;
 // its keystrokes and window sizes become Input and Resize commands, in the order they came; the
 // end of the daemon's run ends the session with the exit status.
-import { Deferred, Effect, Option, Runtime, Schema, Stream } from "effect"
+import { Deferred, Effect, Fiber, Option, Queue, Schema, Stream } from "effect"
 import type { WebSocket } from "ws"
 import type { ControlShape } from "../../control/Control.js"
 import {
@@ -32,13 +32,44 @@ export interface SessionTarget {
 const encodeMessage = Schema.encodeSync(Schema.parseJson(ServerMessage))
 const decodeMessage = Schema.decodeUnknownEither(Schema.parseJson(AttachClientMessage))
 
+/** What a client sent: bytes it typed, or its window's size. */
+type Typed = Buffer | { readonly _tag: "Resize"; readonly rows: number; readonly cols: number }
+
+/** One item, waiting for it, and whatever else has come meanwhile; `null` ends the session. */
+const takeSome = (queue: Queue.Queue<Typed | null>) =>
+  Effect.zipWith(Queue.take(queue), Queue.takeAll(queue), (first, rest) => [first, ...rest])
+
+/**
+ * The commands for a batch of what a client sent, in its order, up to the end (`null`): bytes
+ * typed one after the other become one Input (one write to the input pipe). Built from checked
+ * values, so not checked again.
+ */
+const commandsOf = (id: string, batch: ReadonlyArray<Typed | null>): Array<Input | Resize> => {
+  const out: Array<Input | Resize> = []
+  let typed: Array<Buffer> = []
+  const flush = () => {
+    if (typed.length === 0) return
+    const data = new Uint8Array(Buffer.concat(typed))
+    out.push(new Input({ id, data, enter: false, reason: "api" }, true))
+    typed = []
+  }
+  for (const item of batch)
+    if (item === null) break
+    else if (Buffer.isBuffer(item)) typed.push(item)
+    else {
+      flush()
+      out.push(new Resize({ id, rows: item.rows, cols: item.cols, reason: "api" }, true))
+    }
+  flush()
+  return out
+}
+
 /** The run goes on: starting, running or unhealthy (a stop under way counts as its end). */
 const goesOn = (to: StatusType) => isActiveStatus(to) && to !== "stopping"
 
 export const runSession = (deps: SessionDeps, ws: WebSocket, t: SessionTarget) =>
   Effect.scoped(
     Effect.gen(function* () {
-      const runtime = yield* Effect.runtime<never>()
       const say = (m: AttachServerMessage) => {
         if (ws.readyState === ws.OPEN) ws.send(encodeMessage(m))
       }
@@ -46,23 +77,30 @@ export const runSession = (deps: SessionDeps, ws: WebSocket, t: SessionTarget) =
       const changes = yield* deps.events.open({ ids: [t.id] })
       const closed = yield* Deferred.make<void>()
       ws.on("close", () => Deferred.unsafeDone(closed, Effect.void))
-      // keystrokes and sizes, one after the other in the order they came
-      let pending: Promise<unknown> = Promise.resolve()
-      const perform = (command: Input | Resize) => {
-        pending = pending.then(() => Runtime.runPromise(runtime)(Effect.ignore(deps.control.handle(command))))
-      }
+      // keystrokes and sizes, handled one after the other in the order they came by one fiber,
+      // which carries out what came before the end of the session too
+      const commands = yield* Queue.unbounded<Typed | null>()
+      const typing = yield* Effect.forkScoped(
+        Effect.gen(function* () {
+          for (;;) {
+            const batch = yield* takeSome(commands)
+            for (const c of commandsOf(t.id, batch)) yield* Effect.ignore(deps.control.handle(c))
+            if (batch.includes(null)) return
+          }
+        }),
+      )
       ws.on("message", (data, isBinary) => {
         const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer)
         if (isBinary) {
-          perform(new Input({ id: t.id, data: new Uint8Array(bytes), enter: false, reason: "api" }))
+          Queue.unsafeOffer(commands, bytes)
           return
         }
         const m = decodeMessage(bytes.toString("utf8"))
         if (m._tag === "Left") ws.close(1003, 'expected {"_tag":"Resize","rows":R,"cols":C}')
-        else perform(new Resize({ id: t.id, rows: m.right.rows, cols: m.right.cols, reason: "api" }))
+        else Queue.unsafeOffer(commands, m.right)
       })
       if (t.rows !== undefined && t.cols !== undefined)
-        perform(new Resize({ id: t.id, rows: t.rows, cols: t.cols, reason: "api" }))
+        Queue.unsafeOffer(commands, { _tag: "Resize", rows: t.rows, cols: t.cols })
       say({ _tag: "Attached", id: t.id, pid: t.pid })
       const screen = recentScreen(t.rawPath, t.rows ?? 24)
       if (screen.bytes.length > 0) ws.send(screen.bytes, { binary: true })
@@ -98,6 +136,8 @@ export const runSession = (deps: SessionDeps, ws: WebSocket, t: SessionTarget) =
               ),
             ),
           )
+      Queue.unsafeOffer(commands, null)
+      yield* Fiber.await(typing)
       if (Option.isSome(end)) {
         stop()
         say({ _tag: "Exited", ...end.value })
