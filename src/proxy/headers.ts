@@ -82,6 +82,17 @@ export const slugOfHost = (host: string, tld: string): string | undefined => lab
  */
 export const worktreeOfHost = (host: string, tld: string): string | undefined => labelOf(host, tld, 2)
 
+/** `slugOfHost` and `worktreeOfHost` at once, reading the host once (the proxy's every request). */
+export const namesOfHost = (
+  host: string,
+  tld: string,
+): { readonly slug: string | undefined; readonly worktree: string | undefined } => {
+  const labels = hostLabels(host, tld)
+  const slug = labels?.at(-1)
+  const worktree = labels?.at(-2)
+  return { slug: slug === "" ? undefined : slug, worktree: worktree === "" ? undefined : worktree }
+}
+
 export interface ForwardContext {
   /** The client's address (the socket's remote address). */
   readonly remoteAddress: string | undefined

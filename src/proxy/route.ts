@@ -1,4 +1,4 @@
-import { MAX_HOPS, slugOfHost, worktreeOfHost } from "./headers.js"
+import { MAX_HOPS, namesOfHost } from "./headers.js"
 import { failure, type ProxyFailure } from "./pages.js"
 
 /** Where a slug's requests go now: a port on this host. */
@@ -44,15 +44,35 @@ export const route = (
     return failure(508, "Loop Detected", [
       `The request went through the proxy more than ${MAX_HOPS} times: a daemon forwards to its own slug.`,
     ])
-  const slug = slugOfHost(host, options.tld)
+  const { slug, worktree } = namesOfHost(host, options.tld)
   if (slug === undefined)
     return failure(404, "Not Found", [
       `${host} is not a proxy host: the proxy answers <slug>.${options.tld} (settings.proxy.tld).`,
     ])
-  const withHost = (r: Resolution): Routing => (r._tag === "Target" ? { ...r, host } : r)
-  const worktree = worktreeOfHost(host, options.tld)
+  const withHost = (r: Resolution): Routing => (r._tag === "Target" ? routedTo(r, host) : r)
   const resolved = worktree === undefined ? options.resolve(slug) : options.resolve(slug, worktree)
   return resolved instanceof Promise ? resolved.then(withHost) : withHost(resolved)
+}
+
+/**
+ * A target with the host it was asked for, made once per target and host: a known slug's target
+ * is the same object request after request (src/proxy/targets.ts), so its routings are too.
+ */
+const routings = new WeakMap<ProxyTarget, Map<string, Routed>>()
+const MAX_HOSTS_KEPT = 16
+const routedTo = (target: ProxyTarget, host: string): Routed => {
+  let byHost = routings.get(target)
+  if (byHost === undefined) {
+    byHost = new Map()
+    routings.set(target, byHost)
+  }
+  let routed = byHost.get(host)
+  if (routed === undefined) {
+    routed = { ...target, host }
+    // a client may spell one slug's host many ways (`:port`, letter case): a few are kept
+    if (byHost.size < MAX_HOSTS_KEPT) byHost.set(host, routed)
+  }
+  return routed
 }
 
 /** Runs `then` on a routing now when it is known, else when it settles. */

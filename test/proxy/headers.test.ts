@@ -3,6 +3,7 @@ import {
   endToEnd,
   forwardHeaders,
   hopsOf,
+  namesOfHost,
   requestHost,
   slugOfHost,
   upgradeRequestHead,
@@ -76,6 +77,26 @@ describe("proxy headers", () => {
     expect(worktreeOfHost("shop.localhost", "localhost")).toBeUndefined()
     expect(worktreeOfHost("x.shop.example.com", "localhost")).toBeUndefined()
     expect(worktreeOfHost("[::1]:7080", "localhost")).toBeUndefined()
+  })
+
+  it("reads the slug and the worktree of a host at once, as each alone reads them", () => {
+    for (const host of [
+      "shop.localhost",
+      "Shop.LocalHost:7443",
+      "feature-x.shop.localhost:7080",
+      "A.B.Shop.LocalHost",
+      "shop.test.",
+      "..localhost",
+      ".shop.localhost",
+      "localhost:7080",
+      "[::1]:7080",
+      "x.shop.example.com",
+    ])
+      for (const tld of ["localhost", "test"])
+        expect(namesOfHost(host, tld)).toEqual({
+          slug: slugOfHost(host, tld),
+          worktree: worktreeOfHost(host, tld),
+        })
   })
 
   it("takes the host from Host, or :authority over HTTP/2", () => {
