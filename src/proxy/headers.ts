@@ -65,10 +65,13 @@ const hostLabels = (host: string, tld: string): ReadonlyArray<string> | undefine
 }
 
 /** The label `from` the end of a host's labels before the TLD (1: the last), if not empty. */
-const labelOf = (host: string, tld: string, from: number): string | undefined => {
-  const label = hostLabels(host, tld)?.at(-from)
-  return label === undefined || label === "" ? undefined : label
+const labelAt = (labels: ReadonlyArray<string> | undefined, from: number): string | undefined => {
+  const label = labels?.at(-from)
+  return label === "" ? undefined : label
 }
+
+const labelOf = (host: string, tld: string, from: number): string | undefined =>
+  labelAt(hostLabels(host, tld), from)
 
 /**
  * The slug a host names: the label right before `.<tld>` (`shop.localhost:7443` and
@@ -88,9 +91,7 @@ export const namesOfHost = (
   tld: string,
 ): { readonly slug: string | undefined; readonly worktree: string | undefined } => {
   const labels = hostLabels(host, tld)
-  const slug = labels?.at(-1)
-  const worktree = labels?.at(-2)
-  return { slug: slug === "" ? undefined : slug, worktree: worktree === "" ? undefined : worktree }
+  return { slug: labelAt(labels, 1), worktree: labelAt(labels, 2) }
 }
 
 export interface ForwardContext {
