@@ -32,7 +32,7 @@ import { setTimeout as sleep } from "node:timers/promises"
 import { chromium } from "playwright-core"
 import { busyMode, busyProcesses } from "./busy.mjs"
 import { floorPair } from "./latencyFloor.mjs"
-import { BIN, benchSandbox, freePort, supervisorNodeFlags } from "./sandbox.mjs"
+import { BIN, benchSandbox, freePort, supervisorEnv, supervisorNodeFlags } from "./sandbox.mjs"
 
 const args = process.argv.slice(2)
 const options = {
@@ -202,7 +202,10 @@ try {
       "supervisor",
       "run",
     ]
-    spawn(process.execPath, argv, { env: { ...env, SUPERVISOR_WEB_PORT: String(port) }, stdio: "ignore" })
+    spawn(process.execPath, argv, {
+      env: { ...env, ...supervisorEnv(), SUPERVISOR_WEB_PORT: String(port) },
+      stdio: "ignore",
+    })
     await waitFor("the supervisor", () => {
       try {
         return JSON.parse(cli("supervisor", "status", "--json")).running

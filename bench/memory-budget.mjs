@@ -17,7 +17,7 @@ import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { fileURLToPath } from "node:url"
 import { writeSleepersProject } from "./project.mjs"
-import { supervisorNodeFlags } from "./sandbox.mjs"
+import { supervisorEnv, supervisorNodeFlags } from "./sandbox.mjs"
 
 const argv = process.argv.slice(2)
 const opt = (name, fallback) => {
@@ -64,10 +64,12 @@ const VARIANTS = {
   ),
   "watch (one daemon)": withDaemons('[daemons.w]\nrun = "exec sleep 100000"\nwatch = ["*.txt"]\n'),
   "limits (memory_limit on all)": { limits: true },
-  "malloc: arena_max=1": { env: { GLIBC_TUNABLES: "glibc.malloc.arena_max=1" } },
-  "malloc: trim and mmap 128K": {
-    env: { GLIBC_TUNABLES: "glibc.malloc.trim_threshold=131072:glibc.malloc.mmap_threshold=131072" },
+  // the base runs with the supervisor's malloc tuning (src/host/mallocTuning.ts), as a background one
+  "malloc: glibc's defaults": { env: { GLIBC_TUNABLES: undefined, SUPERVISOR_MALLOC_TUNED: undefined } },
+  "malloc: one arena": {
+    env: { GLIBC_TUNABLES: `${supervisorEnv().GLIBC_TUNABLES}:glibc.malloc.arena_max=1` },
   },
+  "libuv pool: 1 thread": { env: { UV_THREADPOOL_SIZE: "1" } },
 }
 const names = opt("only", undefined)?.split(",") ?? Object.keys(VARIANTS)
 
@@ -106,6 +108,7 @@ const life = async (name) => {
     SUPERVISOR_STATE_DIR: state,
     SUPERVISOR_SYSTEM_CONFIG_DIR: join(root, "etc"),
     SUPERVISOR_MEMORY_PROBE: probeFile,
+    ...supervisorEnv(),
     ...(process.env.SUPERVISOR_MEMORY_SNAPSHOT
       ? { SUPERVISOR_MEMORY_SNAPSHOT: process.env.SUPERVISOR_MEMORY_SNAPSHOT }
       : {}),
@@ -176,9 +179,12 @@ const life = async (name) => {
     while (!existsSync(probeFile) && Date.now() < end) await sleep(50)
     await sleep(process.env.SUPERVISOR_MEMORY_SNAPSHOT ? 5000 : 50)
     const probe = JSON.parse(readFileSync(probeFile, "utf8"))
+    // V8 unmaps the pages a collection freed in the background: read again once that is done
+    await sleep(3000)
+    const rssCollected = rssKiB(host.pid) * 1024
     cli("stop", "--all")
     cli("supervisor", "stop")
-    return { rss, helper, ...probe }
+    return { rss, helper, rssCollected, ...probe }
   } finally {
     if (host.exitCode === null) {
       const exited = new Promise((r) => host.once("exit", r))
@@ -208,6 +214,7 @@ try {
     ["RSS", (x) => x.rss + x.helper],
     ["supervisor RSS", (x) => x.rss],
     ["helper RSS", (x) => x.helper],
+    ["RSS 3 s after a full collection", (x) => x.rssCollected + x.helper],
     ["heap used", (x) => x.after.heapUsed],
     ["heap total", (x) => x.before.heapTotal],
     ["bytecode", (x) => x.after.bytecode],

@@ -16,7 +16,7 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { writeSleepersProject } from "./project.mjs"
-import { copyBuild, supervisorNodeFlags } from "./sandbox.mjs"
+import { copyBuild, supervisorEnv, supervisorNodeFlags } from "./sandbox.mjs"
 
 const args = process.argv.slice(2)
 const options = { daemons: 200, restarts: 200, rounds: 5 }
@@ -106,7 +106,7 @@ try {
     }
     mkdirSync(env.HOME, { recursive: true })
     const host = spawn(process.execPath, [...supervisorNodeFlags(), bin, "supervisor", "run"], {
-      env,
+      env: { ...env, ...supervisorEnv() },
       stdio: "ignore",
     })
     const cli = (...a) => {

@@ -15,6 +15,19 @@ export const supervisorNodeFlags = () =>
     ),
   ].map((m) => m[1])
 
+/**
+ * The environment a background supervisor gets on top of its caller's (src/host/mallocTuning.ts):
+ * for benchmarks that start one in the foreground, as a background one would run.
+ */
+export const supervisorEnv = () => {
+  const text = readFileSync(resolve(import.meta.dirname, "../src/host/mallocTuning.ts"), "utf8")
+  const tunables = /MALLOC_TUNABLES = "([^"]+)"/.exec(text)?.[1]
+  const marker = /MALLOC_TUNED = "([^"]+)"/.exec(text)?.[1]
+  if (tunables === undefined || marker === undefined)
+    throw new Error("src/host/mallocTuning.ts: no tunables found")
+  return { GLIBC_TUNABLES: tunables, [marker]: "1" }
+}
+
 /** `env`: the sandbox's environment (with `extra`); `cli(...argv)`: its stdout, or a thrown stderr. */
 export const benchSandbox = (root, project, extra = {}) => {
   const env = {

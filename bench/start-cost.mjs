@@ -2,6 +2,8 @@
 // Usage: node bench/start-cost.mjs [--daemons 50] [--rounds 11] [--node-flags "<flags>"] [DIR ...]
 //   DIR: a directory holding a build's dist/ and package.json (default: this repository). Copy a
 //   build aside (`cp -r dist package.json /tmp/before/`) to compare it with the current one.
+//   `DIR::FLAGS` adds Node flags to that build's supervisor only (`. .::--optimize-for-size`
+//   compares a flag with the same build).
 // Each build gets its own foreground supervisor (`node <flags> dist/supervisor.cjs supervisor run`,
 // the flags of a background supervisor by default, read from src/host/nodeFlags.ts) on its own
 // state directory, with the same project of N `exec sleep` daemons (`ready_delay = 0`). The
@@ -17,7 +19,7 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { writeSleepersProject } from "./project.mjs"
-import { copyBuild, supervisorNodeFlags } from "./sandbox.mjs"
+import { copyBuild, supervisorEnv, supervisorNodeFlags } from "./sandbox.mjs"
 
 const args = process.argv.slice(2)
 const options = { daemons: 50, rounds: 11, "node-flags": undefined }
@@ -26,9 +28,12 @@ for (let i = 0; i < args.length; i++) {
   const name = args[i].startsWith("--") ? args[i].slice(2) : undefined
   if (name !== undefined && name in options) options[name] = args[++i]
   else if (name !== undefined) throw new Error(`unknown option ${args[i]}`)
-  else dirs.push(resolve(args[i]))
+  else {
+    const [dir, extra = ""] = args[i].split("::")
+    dirs.push({ dir: resolve(dir), extra: extra.split(/\s+/).filter(Boolean) })
+  }
 }
-if (dirs.length === 0) dirs.push(resolve("."))
+if (dirs.length === 0) dirs.push({ dir: resolve("."), extra: [] })
 const N = Number(options.daemons)
 const ROUNDS = Number(options.rounds)
 const flags =
@@ -69,14 +74,17 @@ const post = (socketPath, path, body) =>
 
 const builds = []
 try {
-  for (const [i, dir] of dirs.entries()) {
+  for (const [i, { dir, extra }] of dirs.entries()) {
     const { copy, bin } = copyBuild(dir, root, `build-${i}`)
     const stateDir = join(root, `state-${i}`)
     const env = { ...process.env, HOME: join(root, "home"), SUPERVISOR_STATE_DIR: stateDir }
     const version = JSON.parse(readFileSync(join(copy, "package.json"), "utf8")).version
-    const host = spawn(process.execPath, [...flags, bin, "supervisor", "run"], { env, stdio: "ignore" })
+    const host = spawn(process.execPath, [...flags, ...extra, bin, "supervisor", "run"], {
+      env: { ...env, ...supervisorEnv() },
+      stdio: "ignore",
+    })
     builds.push({
-      dir,
+      dir: [dir, ...extra].join(" "),
       bin,
       env,
       host,

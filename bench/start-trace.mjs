@@ -18,7 +18,7 @@ import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { busyMode, busyProcesses } from "./busy.mjs"
 import { writeSleepersProject } from "./project.mjs"
-import { supervisorNodeFlags } from "./sandbox.mjs"
+import { supervisorEnv, supervisorNodeFlags } from "./sandbox.mjs"
 
 const argv = process.argv.slice(2)
 const opt = (name, fallback) => {
@@ -51,7 +51,7 @@ const cli = (...a) => {
 }
 const busy = busyProcesses(BACKGROUND)
 const host = spawn(process.execPath, [...FLAGS, bin, "supervisor", "run"], {
-  env: { ...env, SUPERVISOR_TRACE: "1" },
+  env: { ...env, ...supervisorEnv(), SUPERVISOR_TRACE: "1" },
   cwd: "/",
   stdio: ["ignore", "ignore", "pipe"],
 })

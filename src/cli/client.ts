@@ -8,6 +8,7 @@ import { Api } from "../api/Api.js"
 import { CLI_HEADER, NOTICES_HEADER, printNotices } from "../domain/cliNotices.js"
 import { VERSION } from "../domain/version.js"
 import { lockHeld } from "../host/lock.js"
+import { withMallocTuning } from "../host/mallocTuning.js"
 import { supervisorNodeFlags } from "../host/nodeFlags.js"
 import { stateDir, statePaths } from "../state/paths.js"
 import { isRemote } from "./remote.js"
@@ -73,7 +74,7 @@ export const spawnBackgroundSupervisor = (env: NodeJS.ProcessEnv, args: Readonly
         {
           detached: true,
           stdio: ["ignore", log, log],
-          env,
+          env: withMallocTuning(env),
           cwd: "/",
         },
       )

@@ -6,6 +6,7 @@ import { stateDir, statePaths } from "../state/paths.js"
 import type { ContainerFlags } from "./container/mode.js"
 import { closeInheritedFds } from "./inheritedFds.js"
 import { guardOutputFile } from "./logSink.js"
+import { dropMallocTuning } from "./mallocTuning.js"
 import { replaceRunning } from "./replace.js"
 import { runHost } from "./run.js"
 
@@ -22,8 +23,10 @@ export const hostMain = (options: {
   readonly container?: ContainerFlags
   readonly exit: (status: number) => void
 }) => {
-  // Before anything is spawned: daemons, hooks and checks must not hold the caller's descriptors.
+  // Before anything is spawned: daemons, hooks and checks must not hold the caller's descriptors,
+  // nor inherit the malloc tuning the supervisor was started with.
   closeInheritedFds()
+  dropMallocTuning(process.env)
   // A full disk must not kill the supervisor through a failed write of its own log.
   const dir = stateDir(process.env)
   const outputGuards = [

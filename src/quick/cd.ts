@@ -6,12 +6,12 @@
 // supervisor if none runs and reports the directory until it is answered: the prompt never waits
 // for a start (docs/shell.md). Each report carries when the hook ran, so that a late report
 // never moves the shell back to where it was before.
-// Its own bundle (dist/quick-cd.cjs) with `net` alone loaded up front: `node:http` costs more
-// than the rest of the command.
-import * as net from "node:net"
+// Its own bundle (dist/quick-cd.cjs) with `net` alone loaded up front (src/quick/http1.ts).
 import { CD_ANSWER_TIMEOUT_MS, monotonicMicros } from "../domain/cliNotices.js"
+import { withMallocTuning } from "../host/mallocTuning.js"
 import { supervisorNodeFlags } from "../host/nodeFlags.js"
 import { stateDir, statePaths } from "../state/paths.js"
+import { exchange, readAll } from "./http1.js"
 
 /** How long a background `cd` keeps reporting to a supervisor that does not answer yet. */
 const START_TIMEOUT_MS = 15_000
@@ -69,59 +69,30 @@ const noticesOf = (body: string): ReadonlyArray<string> => {
   }
 }
 
-/** The body of a whole HTTP/1.1 response (chunked or not); undefined when it is not a 200. */
-export const responseBody = (raw: string): string | undefined => {
-  const end = raw.indexOf("\r\n\r\n")
-  if (end < 0 || !/^HTTP\/1\.[01] 200 /.test(raw)) return undefined
-  const head = raw.slice(0, end).toLowerCase()
-  let body = raw.slice(end + 4)
-  if (/\r\ntransfer-encoding: *chunked/.test(head)) {
-    let out = ""
-    for (;;) {
-      const nl = body.indexOf("\r\n")
-      const size = nl < 0 ? 0 : Number.parseInt(body.slice(0, nl), 16)
-      if (!(size > 0)) break
-      out += body.slice(nl + 2, nl + 2 + size)
-      body = body.slice(nl + 2 + size + 2)
-    }
-    body = out
-  }
-  return body
+/**
+ * One `POST /api/shells/cd` over the socket. Only a 200 counts as answered: the supervisor
+ * records the shell once it has accepted the report.
+ */
+const report = async (socket: string, pid: number, directory: string, at: number): Promise<Outcome> => {
+  const reply = await exchange({
+    socket,
+    method: "POST",
+    path: "/api/shells/cd",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ pid, directory, at }),
+    timeoutMs: CD_ANSWER_TIMEOUT_MS,
+  })
+  if (reply === "unreachable") return { _tag: "absent" }
+  if (reply === "no reply") return { _tag: "unanswered" }
+  const body = await readAll(reply)
+  return reply.status !== 200 || body === undefined
+    ? { _tag: "unanswered" }
+    : { _tag: "answered", notices: noticesOf(body.toString("utf8")) }
 }
 
-/**
- * One `POST /api/shells/cd` over the socket, in plain HTTP/1.1 (`Connection: close`). Only a 200
- * counts as answered: the supervisor records the shell once it has accepted the report.
- */
-const report = (socket: string, pid: number, directory: string, at: number): Promise<Outcome> =>
-  new Promise((resolve) => {
-    const body = Buffer.from(JSON.stringify({ pid, directory, at }))
-    const chunks: Array<Buffer> = []
-    let connected = false
-    const s = net.connect(socket)
-    const done = (outcome: Outcome) => {
-      s.destroy()
-      resolve(outcome)
-    }
-    s.setTimeout(CD_ANSWER_TIMEOUT_MS, () => done({ _tag: "unanswered" }))
-    s.on("connect", () => {
-      connected = true
-      s.write(
-        `POST /api/shells/cd HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n`,
-      )
-      s.end(body)
-    })
-    s.on("data", (chunk: Buffer) => chunks.push(chunk))
-    s.on("end", () => {
-      const text = responseBody(Buffer.concat(chunks).toString("utf8"))
-      done(text === undefined ? { _tag: "unanswered" } : { _tag: "answered", notices: noticesOf(text) })
-    })
-    s.on("error", () => done(connected ? { _tag: "unanswered" } : { _tag: "absent" }))
-  })
-
-const detached = async (args: ReadonlyArray<string>, out: number | "ignore") => {
+const detached = async (args: ReadonlyArray<string>, out: number | "ignore", env = process.env) => {
   const { spawn } = await import("node:child_process")
-  const child = spawn(process.execPath, args, { detached: true, stdio: ["ignore", out, out] })
+  const child = spawn(process.execPath, args, { detached: true, stdio: ["ignore", out, out], env })
   child.unref()
 }
 
@@ -132,7 +103,11 @@ const startSupervisor = async (env: NodeJS.ProcessEnv) => {
   fs.mkdirSync(paths.logsDir, { recursive: true, mode: 0o700 })
   const log = fs.openSync(paths.supervisorLog, "a", 0o600)
   try {
-    await detached([...supervisorNodeFlags, process.argv[1]!, "supervisor", "run"], log)
+    await detached(
+      [...supervisorNodeFlags, process.argv[1]!, "supervisor", "run"],
+      log,
+      withMallocTuning(env),
+    )
   } finally {
     fs.closeSync(log)
   }

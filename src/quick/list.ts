@@ -31,7 +31,7 @@ export const quickList = async (): Promise<boolean> => {
   const response = await post("/api/cli/list", request)
   if (response === undefined) return false
   const answer = parse(await readAll(response))
-  if (response.statusCode !== 200 || !isAnswer(answer)) return false
+  if (response.status !== 200 || !isAnswer(answer)) return false
   if (answer.version !== VERSION || answer.entries === null) return false
   // sorted by the supervisor, in the order the CLI uses (src/domain/idOrder.ts)
   process.stdout.write(`${JSON.stringify(answer.entries, null, 2)}\n`)

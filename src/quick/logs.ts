@@ -69,8 +69,8 @@ export const quickLogs = async (args: ReadonlyArray<string>): Promise<number | f
     raw: parsed.raw,
     timestamps: !parsed.noTimestamp,
   })
-  if (response === undefined || response.statusCode !== 200) {
-    response?.resume()
+  if (response === undefined || response.status !== 200) {
+    response?.close()
     return false
   }
   return new Promise((resolve) => {
@@ -84,9 +84,13 @@ export const quickLogs = async (args: ReadonlyArray<string>): Promise<number | f
       resolve(broken ? 1 : 0)
     }
     // a pipe sets the pace (`| less`); a reader that goes away ends the process (the launcher)
-    response.pipe(process.stdout, { end: false })
-    response.on("end", () => finish(false))
-    response.on("error", () => finish(true))
-    response.on("close", () => finish(!response.complete))
+    response.receive(
+      (chunk) => {
+        if (process.stdout.write(chunk)) return
+        response.pause()
+        process.stdout.once("drain", response.resume)
+      },
+      (whole) => finish(!whole),
+    )
   })
 }

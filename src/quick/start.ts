@@ -14,6 +14,7 @@ import { VERSION, VERSION_HEADER } from "../domain/version.js"
 import { type Spinner, startSpinner } from "../terminal/spinner.js"
 import { outcomeReportLine, outcomeStatus, startReportLines, waitingLine } from "../terminal/startText.js"
 import { red } from "../terminal/style.js"
+import { lineReader } from "./http1.js"
 import { definedEnv, post } from "./request.js"
 
 export interface StartArgs {
@@ -120,15 +121,14 @@ export const quickStart = async (args: ReadonlyArray<string>): Promise<number | 
   const progress = parsed.json || parsed.quiet ? "none" : process.stderr.isTTY ? "spinner" : "lines"
   // a supervisor of another version refuses it (409), as does one that cannot start the selection
   const response = await post("/api/commands", startCommand(parsed), { [VERSION_HEADER]: VERSION })
-  if (response === undefined || response.statusCode !== 200) {
-    response?.resume()
+  if (response === undefined || response.status !== 200) {
+    response?.close()
     return false
   }
   return new Promise((resolve) => {
     let started = false
     let done = false
     let spinner: Spinner | undefined
-    let buffered = ""
     const finish = (value: number | false) => {
       done = true
       resolve(value)
@@ -180,18 +180,11 @@ export const quickStart = async (args: ReadonlyArray<string>): Promise<number | 
       )
       finish(1)
     }
-    response.setEncoding("utf8")
-    response.on("data", (chunk: string) => {
-      if (done) return
-      buffered += chunk
-      for (let nl = buffered.indexOf("\n"); nl >= 0; nl = buffered.indexOf("\n")) {
-        const text = buffered.slice(0, nl)
-        buffered = buffered.slice(nl + 1)
-        if (onEvent(parseEvent(text))) return
-      }
-    })
-    response.on("error", lost)
-    response.on("aborted", lost)
-    response.on("end", lost)
+    response.receive(
+      lineReader((text) => {
+        if (!done) onEvent(parseEvent(text))
+      }),
+      lost,
+    )
   })
 }

@@ -55,7 +55,7 @@ export const quickStop = async (args: ReadonlyArray<string>): Promise<number | f
   const response = await post("/api/commands", stopCommand(parsed), { [VERSION_HEADER]: VERSION })
   if (response === undefined) return false
   const text = await readAll(response)
-  if (response.statusCode !== 200 || text === undefined) return false
+  if (response.status !== 200 || text === undefined) return false
   let results: unknown
   try {
     results = JSON.parse(text)

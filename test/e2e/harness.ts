@@ -235,7 +235,7 @@ const allPids = (): Array<number> => {
   }
 }
 
-const environOf = (pid: number): Map<string, string> => {
+export const environOf = (pid: number): Map<string, string> => {
   const out = new Map<string, string>()
   for (const kv of (readProc(pid, "environ") ?? "").split("\0")) {
     const i = kv.indexOf("=")

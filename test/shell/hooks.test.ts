@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process"
 import { describe, expect, it } from "vitest"
 import { monotonicMicros } from "../../src/domain/cliNotices.js"
-import { parseCdArgs, responseBody } from "../../src/quick/cd.js"
+import { parseCdArgs } from "../../src/quick/cd.js"
 import { hookScript, SHELLS } from "../../src/shell/hooks.js"
 
 const command = ["/opt/node it's/bin/node", "/home/me/my tools/supervisor.cjs"]
@@ -76,15 +76,5 @@ describe("quick cd", () => {
     expect(Number.isSafeInteger(before)).toBe(true)
     expect(child).toBeGreaterThan(before)
     expect(monotonicMicros()).toBeGreaterThan(child)
-  })
-
-  it("reads a plain or chunked 200, and nothing from another status", () => {
-    expect(responseBody('HTTP/1.1 200 OK\r\ncontent-length: 15\r\n\r\n{"notices":[]}')).toBe('{"notices":[]}')
-    expect(
-      responseBody(
-        'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"not\r\n3\r\nx"}\r\n0\r\n\r\n',
-      ),
-    ).toBe('{"notx"}')
-    expect(responseBody("HTTP/1.1 404 Not Found\r\n\r\n{}")).toBeUndefined()
   })
 })
