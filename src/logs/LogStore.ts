@@ -185,6 +185,8 @@ export const makeLogStore = (
             ? Effect.void
             : Effect.uninterruptible(
                 Effect.gen(function* () {
+                  // made beside the supervisor's thread: `openFollower` then opens it as it is
+                  yield* fsio.createAside(d.paths.rawPath)
                   const now = yield* Clock.currentTimeMillis
                   // checked where nothing else runs: a second follow that came meanwhile sees the
                   // first one's follower, and leaves it alone
