@@ -182,12 +182,18 @@ export const ControlLive = Layer.effect(
         Effect.flatMap(start(plan, reason), (outcomes) =>
           Effect.map(view, (v) => outcomes.map((o) => withProxyUrl(o, planDefs(plan), v))),
         ),
+      // the proxy view read once per start, at its first outcome, not once per daemon (a start of
+      // 50 looked up the global configuration 50 times)
       startEvents: (plan, reason) =>
-        startEvents(sup, plan, reason).pipe(
-          Stream.mapEffect((event) =>
-            "waiting" in event
-              ? Effect.succeed(event)
-              : Effect.map(view, (v) => eventWithProxyUrls(event, planDefs(plan), v)),
+        Stream.unwrap(
+          Effect.map(Effect.cached(view), (once) =>
+            startEvents(sup, plan, reason).pipe(
+              Stream.mapEffect((event) =>
+                "waiting" in event
+                  ? Effect.succeed(event)
+                  : Effect.map(once, (v) => eventWithProxyUrls(event, planDefs(plan), v)),
+              ),
+            ),
           ),
         ),
       stop: (ids, reason) =>
