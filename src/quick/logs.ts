@@ -84,11 +84,17 @@ export const quickLogs = async (args: ReadonlyArray<string>): Promise<number | f
       resolve(broken ? 1 : 0)
     }
     // a pipe sets the pace (`| less`); a reader that goes away ends the process (the launcher)
+    // (one socket read can hold many chunks: one wait for `drain` at a time)
+    let draining = false
     response.receive(
       (chunk) => {
-        if (process.stdout.write(chunk)) return
+        if (process.stdout.write(chunk) || draining) return
+        draining = true
         response.pause()
-        process.stdout.once("drain", response.resume)
+        process.stdout.once("drain", () => {
+          draining = false
+          response.resume()
+        })
       },
       (whole) => finish(!whole),
     )

@@ -5,7 +5,7 @@
  * breaks off is an error, never a shorter log.
  */
 import { join } from "node:path"
-import { afterEach, beforeEach, describe, expect, it } from "vitest"
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest"
 import { parseLogsArgs, quickLogs } from "../../src/quick/logs.js"
 import { makeFakeSupervisor } from "./fakeSupervisor.js"
 
@@ -87,6 +87,30 @@ describe("quickLogs", () => {
     expect(await quickLogs(["web"])).toBe(false)
     expect(fake.written).toEqual({ stdout: "", stderr: "" })
     expect(process.exitCode).toBeUndefined()
+  })
+
+  it("waits for a slow reader: one wait for drain at a time, and every line in order", async () => {
+    const lines = Array.from({ length: 40 }, (_, i) => `line ${i}\n`)
+    fake.answer = (res) => {
+      res.writeHead(200, { "content-type": "text/plain; charset=utf-8" })
+      // 40 chunks that come in one or a few socket reads
+      for (const line of lines) res.write(line)
+      res.end()
+    }
+    // stdout as a full pipe: every write asks to wait, and `drain` comes a moment later
+    let waits = 0
+    vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+      fake.written.stdout += Buffer.from(chunk).toString()
+      waits = Math.max(waits, process.stdout.listenerCount("drain"))
+      setTimeout(() => process.stdout.emit("drain"), 1)
+      return false
+    })
+    expect(await quickLogs(["web", "--raw", "--no-timestamp"])).toBe(0)
+    expect(fake.written.stdout).toBe(lines.join(""))
+    expect(waits).toBeLessThanOrEqual(1)
+    // the last write's wait ends with the next drain
+    await new Promise((r) => setTimeout(r, 20))
+    expect(process.stdout.listenerCount("drain")).toBe(0)
   })
 
   it("says so, with exit status 1, when the text breaks off", async () => {
