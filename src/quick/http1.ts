@@ -14,10 +14,13 @@ export interface Reply {
    * off first). Once per reply; bytes that came with the head are given at once.
    */
   readonly receive: (onData: (chunk: Buffer) => void, onEnd: (whole: boolean) => void) => void
-  /** Stops reading from the socket until `resume` (a reader slower than the supervisor). */
+  /**
+   * Stops reading from the socket until `resume` (a reader slower than the supervisor). A
+   * `timeoutMs` still runs meanwhile.
+   */
   readonly pause: () => void
   readonly resume: () => void
-  /** Gives the rest of the reply up (closes the connection). */
+  /** Gives the rest of the reply up (closes the connection): `onEnd(false)`, and no more data. */
   readonly close: () => void
 }
 
@@ -42,18 +45,26 @@ export const exchange = (x: Exchange): Promise<Reply | NoReply> =>
     let reader: BodyReader | undefined
     let sink: { onData: (chunk: Buffer) => void; onEnd: (whole: boolean) => void } | undefined
     const early: Array<Buffer> = []
-    let ended: boolean | undefined
+    let ended: boolean | undefined // the connection's end: whether the body came whole
+    let finished = false // `onEnd` called: nothing more reaches the reader
     let connected = false
+    let timedOut = false
     const s = net.connect(x.socket)
+    const finish = (whole: boolean) => {
+      if (finished || sink === undefined) return
+      finished = true
+      sink.onEnd(whole)
+    }
     const end = (whole: boolean) => {
-      if (ended !== undefined) return
-      ended = whole
-      s.destroy()
-      if (reader === undefined) resolve(connected ? "no reply" : "unreachable")
-      else sink?.onEnd(whole)
+      if (ended === undefined) {
+        ended = whole
+        s.destroy()
+        if (reader === undefined) resolve(connected || timedOut ? "no reply" : "unreachable")
+      }
+      finish(ended)
     }
     const deliver = (chunk: Buffer) => {
-      if (chunk.length === 0) return
+      if (chunk.length === 0 || finished) return
       if (sink === undefined) early.push(chunk)
       else sink.onData(chunk)
     }
@@ -67,14 +78,18 @@ export const exchange = (x: Exchange): Promise<Reply | NoReply> =>
       for (const piece of pieces) deliver(piece)
       if (reader!.done) end(true)
     }
-    if (x.timeoutMs !== undefined) s.setTimeout(x.timeoutMs, () => end(false))
+    if (x.timeoutMs !== undefined)
+      s.setTimeout(x.timeoutMs, () => {
+        timedOut = true
+        end(false)
+      })
     s.on("connect", () => {
       connected = true
       const lines = [`${x.method} ${x.path} HTTP/1.1`, "host: localhost", "connection: close"]
       for (const [k, v] of Object.entries(x.headers ?? {})) lines.push(`${k}: ${v}`)
       if (body !== undefined) lines.push(`content-length: ${body.length}`)
-      const text = `${lines.join("\r\n")}\r\n\r\n`
-      s.write(body === undefined ? text : Buffer.concat([Buffer.from(text, "latin1"), body]))
+      const text = Buffer.from(`${lines.join("\r\n")}\r\n\r\n`, "latin1")
+      s.write(body === undefined ? text : Buffer.concat([text, body]))
     })
     s.on("data", (chunk: Buffer) => {
       if (ended !== undefined) return
@@ -89,12 +104,16 @@ export const exchange = (x: Exchange): Promise<Reply | NoReply> =>
         headers: parsed.headers,
         receive: (onData, onEnd) => {
           sink = { onData, onEnd }
-          for (const c of early.splice(0)) onData(c)
-          if (ended !== undefined) onEnd(ended)
+          for (const c of early.splice(0)) if (!finished) onData(c)
+          if (ended !== undefined) finish(ended)
         },
         pause: () => s.pause(),
         resume: () => s.resume(),
-        close: () => end(false),
+        close: () => {
+          if (ended === undefined) ended = false
+          s.destroy()
+          finish(false)
+        },
       })
       feed(head.subarray(parsed.length))
     })

@@ -105,6 +105,8 @@ export class BodyReader {
           break
         }
         case "dataEnd":
+          // the CRLF after a chunk's data
+          if (bytes[at] !== (s.left === 2 ? 13 : 10)) throw new Error("bad HTTP chunk end")
           at += 1
           this.state = s.left === 1 ? { _tag: "size", line: "" } : { _tag: "dataEnd", left: 1 }
           break
@@ -120,7 +122,7 @@ export class BodyReader {
           } else if (s._tag === "trailer") {
             this.state = line.replace(/\r$/, "") === "" ? { _tag: "done" } : { _tag: "trailer", line: "" }
           } else {
-            const size = /^([0-9a-fA-F]{1,12})(;[^\r]*)?\r?$/.exec(line)
+            const size = /^([0-9a-fA-F]{1,12})[ \t]*(;[^\r]*)?\r?$/.exec(line)
             if (size === null) throw new Error("bad HTTP chunk size")
             const n = Number.parseInt(size[1]!, 16)
             this.state = n === 0 ? { _tag: "trailer", line: "" } : { _tag: "data", left: n }

@@ -121,6 +121,12 @@ describe("the framing, on bytes", () => {
     expect(() => parsed.reader.push(Buffer.from("zz\r\n"))).toThrow(/chunk size/)
   })
 
+  it("throws when a chunk's data is not followed by its line end", () => {
+    const parsed = parseHead(Buffer.from("HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n"), "GET")
+    if (typeof parsed === "string") throw new Error(parsed)
+    expect(() => parsed.reader.push(Buffer.from("2\r\nabXY1\r\nc\r\n0\r\n\r\n"))).toThrow(/chunk end/)
+  })
+
   it("splits lines on bytes, a character cut in two included", () => {
     const lines: Array<string> = []
     const feed = lineReader((l) => lines.push(l))
@@ -202,6 +208,34 @@ describe("one exchange over a Unix socket", () => {
     if (typeof reply === "string") throw new Error(reply)
     await new Promise((r) => setTimeout(r, 30))
     expect((await readAll(reply))?.toString()).toBe("first second")
+  })
+
+  it("stops at close: no more data and one end, whether the body came before or during the reading", async () => {
+    await rawServer((s) =>
+      s.end(
+        "HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n2\r\nab\r\n2\r\ncd\r\n2\r\nef\r\n0\r\n\r\n",
+      ),
+    )
+    for (const late of [false, true]) {
+      const reply = await exchange({ socket: socket(), method: "GET", path: "/" })
+      if (typeof reply === "string") throw new Error(reply)
+      // late: the whole body has come before the reader subscribes
+      if (late) await new Promise((r) => setTimeout(r, 30))
+      const seen: Array<string> = []
+      await new Promise<void>((resolve) => {
+        reply.receive(
+          (chunk) => {
+            seen.push(chunk.toString())
+            reply.close()
+          },
+          (whole) => {
+            seen.push(`end ${whole}`)
+            setTimeout(resolve, 20) // a second end or more data would come meanwhile
+          },
+        )
+      })
+      expect(seen).toEqual(["ab", "end false"])
+    }
   })
 
   it("says unreachable when nothing listens, and no reply when the connection closes first", async () => {
