@@ -31,12 +31,16 @@ afterEach(() => {
 
 /**
  * Whether a process was started with the supervisor's tunables. /proc shows the environment's
- * original memory, which glibc cuts at the first ':' when it parses the tunables at start-up.
+ * original memory, which glibc (2.36 here) cuts at the first ':' when it parses the tunables.
  */
 const tuned = (pid: number) => {
   const env = environOf(pid)
   const tunables = env.get("GLIBC_TUNABLES")
-  return env.get(MALLOC_TUNED) === "1" && tunables !== undefined && MALLOC_TUNABLES.startsWith(`${tunables}:`)
+  return (
+    env.get(MALLOC_TUNED) === "1" &&
+    tunables !== undefined &&
+    (tunables === MALLOC_TUNABLES || MALLOC_TUNABLES.startsWith(`${tunables}:`))
+  )
 }
 
 const theSupervisor = async (stateDir: string) => {
