@@ -4,8 +4,6 @@ import { CLI_HEADER, NOTICES_HEADER, printNotices } from "../domain/cliNotices.j
 import { stateDir, statePaths } from "../state/paths.js"
 import { exchange, type Reply, readAll as readBody } from "./http1.js"
 
-export type { Reply } from "./http1.js"
-
 /** This process's environment without its unset variables (as JSON would send it). */
 export const definedEnv = (): Record<string, string> => {
   const env: Record<string, string> = {}
