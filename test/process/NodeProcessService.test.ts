@@ -500,9 +500,14 @@ describe.each(MODES)("NodeProcessService, daemons forked by %s", (mode) => {
           Effect.gen(function* () {
             const dir = yield* tempDir
             const { svc, handle } = yield* daemon(dir, "sleep 100 & sleep 100 & wait")
-            yield* waitFor("two sleeping children", () => {
+            // the shell too must have reached `wait`: on a busy machine it can still be running
+            yield* waitFor("two sleeping children and the shell waiting on them", () => {
               const members = liveGroupMembers(handle.pid).filter((pid) => pid !== handle.pid)
-              return members.length === 2 && members.every((pid) => statOf(pid)?.comm === "sleep")
+              return (
+                members.length === 2 &&
+                members.every((pid) => statOf(pid)?.comm === "sleep") &&
+                statOf(handle.pid)?.state === "S"
+              )
             })
             const root = Option.getOrThrow(yield* svc.tree(handle.pid))
             expect(Schema.is(ProcessTreeNode)(root)).toBe(true)
