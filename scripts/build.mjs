@@ -148,6 +148,23 @@ const xtermExternal = {
   },
 }
 
+// The proxy's worker thread (src/proxy/worker/entry.ts) is dist/proxy-worker.cjs; the supervisor
+// finds it next to its own bundle.
+const proxyWorkerFile = {
+  name: "proxy-worker-file",
+  setup(b) {
+    b.onResolve({ filter: /[/\\]worker[/\\]file\.js$/ }, (args) =>
+      /[/\\]src[/\\]proxy$/.test(args.resolveDir)
+        ? { path: "file", namespace: "proxy-worker-file" }
+        : undefined,
+    )
+    b.onLoad({ filter: /.*/, namespace: "proxy-worker-file" }, () => ({
+      contents: 'exports.proxyWorkerFile = require("node:path").join(__dirname, "proxy-worker.cjs")',
+      loader: "js",
+    }))
+  },
+}
+
 mkdirSync("dist", { recursive: true })
 const common = {
   bundle: true,
@@ -164,7 +181,13 @@ await build({
   ...common,
   entryPoints: ["src/host-entry.ts"],
   outfile: "dist/host.cjs",
-  plugins: [stubs, deepImports, lazyGlobals, lazyWs, forgeExternal, xtermExternal],
+  plugins: [stubs, deepImports, lazyGlobals, lazyWs, forgeExternal, xtermExternal, proxyWorkerFile],
+})
+await build({
+  ...common,
+  entryPoints: ["src/proxy/worker/entry.ts"],
+  outfile: "dist/proxy-worker.cjs",
+  plugins: [forgeExternal],
 })
 {
   // the module runs here once (next to node_modules, which it reads) and its texts are written out

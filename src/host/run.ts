@@ -170,8 +170,14 @@ export const runHost = (options: HostOptions) =>
             metricsPublic: config.settings.metrics.public,
             logLines: config.settings.web.log_lines,
           }),
-          ProxyListenerLive.pipe(Layer.provide(LiveSettingsLive)),
-        ).pipe(Layer.provideMerge(MetricsLive), Layer.provideMerge(services), Layer.provide(host)),
+        ).pipe(
+          // the proxy listens (or has said why not) before the socket answers: a `supervisor
+          // start` that returns has its proxy up
+          Layer.provideMerge(ProxyListenerLive.pipe(Layer.provide(LiveSettingsLive))),
+          Layer.provideMerge(MetricsLive),
+          Layer.provideMerge(services),
+          Layer.provide(host),
+        ),
       )
       // Runs before the server closes: ends open log tails so that shutdown does not wait on them.
       yield* Effect.addFinalizer(() => Deferred.succeed(shutdown, "stop"))

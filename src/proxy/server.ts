@@ -1,25 +1,15 @@
-import type { Server } from "node:net"
-import { Console, Deferred, Effect, Exit, Ref, Runtime } from "effect"
+import { Worker } from "node:worker_threads"
+import { Cause, Console, Deferred, Effect, Exit, Ref, Runtime } from "effect"
 import { HostInfo } from "../domain/HostInfo.js"
-import { makeProxyHandler, RESPONSE_TIMEOUT } from "./handler.js"
-import { createPlainProxyServer } from "./http1/plainServer.js"
+import { RESPONSE_TIMEOUT } from "./handler.js"
 import type { ProxyOptions } from "./options.js"
+import { failure } from "./pages.js"
 import { makeResolver } from "./targets.js"
-import { createSecureProxyServer } from "./tls/secureServer.js"
+import { proxyWorkerFile } from "./worker/file.js"
+import type { FromWorker, Resolved, ToWorker, WorkerSetup } from "./worker/protocol.js"
 
 /** How long an idle client connection of the relay stays open: Node's HTTP server keeps 5 s too. */
 const IDLE_TIMEOUT = 5_000
-
-const listenOn = (server: Server, host: string, port: number) =>
-  Effect.async<number, Error>((resume) => {
-    const onError = (e: Error) => resume(Effect.fail(e))
-    server.once("error", onError)
-    server.listen({ host, port }, () => {
-      server.off("error", onError)
-      const address = server.address()
-      resume(Effect.succeed(typeof address === "object" && address !== null ? address.port : port))
-    })
-  })
 
 /** A proxy listener that is up: what a change of `[settings.proxy]` needs to replace it. */
 export interface ProxyServing {
@@ -31,72 +21,93 @@ export interface ProxyServing {
 
 /**
  * The reverse proxy with these options (host/proxyListener.ts serves it while it is enabled),
- * until the scope closes (docs/proxy.md). A port in use or a server that cannot be made is said
- * in the supervisor's log and by `supervisor supervisor status`, and gives undefined; the
- * supervisor runs on.
+ * until the scope closes (docs/proxy.md). Its listener, relay and TLS run in a worker thread
+ * (src/proxy/worker/entry.ts), which asks this thread for the daemon of each slug it has not kept.
+ * A port in use or a server that cannot be made is said in the supervisor's log and by
+ * `supervisor supervisor status`, and gives undefined; the supervisor runs on.
  */
 export const serveProxy = (options: ProxyOptions) =>
   Effect.gen(function* () {
     const host = yield* HostInfo
-    const lookup = yield* makeResolver(options)
     const runtime = yield* Effect.runtime<never>()
-    const routeOptions = {
-      tld: options.tld,
-      proto: options.https ? ("https" as const) : ("http" as const),
-      resolve: (slug: string, worktree?: string) => {
-        const found = lookup(slug, worktree)
-        return Effect.isEffect(found) ? Runtime.runPromise(runtime)(found) : found
-      },
-    }
-    const handler = makeProxyHandler(routeOptions)
-    const relayOptions = { ...routeOptions, responseTimeout: RESPONSE_TIMEOUT, idleTimeout: IDLE_TIMEOUT }
-    const made = yield* Effect.try(() => {
-      if (!options.https) return createPlainProxyServer(handler, relayOptions)
-      const secure = createSecureProxyServer(handler, host.stateDir, {
-        tld: options.tld,
-        relay: relayOptions,
-      })
-      if (secure.note !== undefined) console.error(`proxy: ${secure.note}`)
-      return secure
-    }).pipe(Effect.either)
     const notStarted = (why: string) =>
       Ref.update(host.listeners, (l) => ({
         ...l,
         proxy: undefined,
         proxyProblem: `not started: ${why}`,
       })).pipe(Effect.zipRight(Console.error(`proxy: not started: ${why}`)), Effect.as(undefined))
-    if (made._tag === "Left") {
-      const cause = made.left.error
-      return yield* notStarted(cause instanceof Error ? cause.message : String(cause))
+    const setup: WorkerSetup = {
+      https: options.https,
+      host: options.host,
+      port: options.port,
+      tld: options.tld,
+      stateDir: host.stateDir,
+      responseTimeout: RESPONSE_TIMEOUT,
+      idleTimeout: IDLE_TIMEOUT,
     }
-    const { server, closeIdle, closeConnections } = made.right
-    const bound = yield* listenOn(server, options.host, options.port).pipe(Effect.either)
-    if (bound._tag === "Left") {
-      const e = bound.left as NodeJS.ErrnoException
-      handler.close()
-      return yield* notStarted(
-        e.code === "EADDRINUSE"
-          ? `port ${options.port} on ${options.host} is in use; choose another with settings.proxy.port (0 picks a free one)`
-          : `cannot listen on ${options.host}:${options.port}: ${e.message}`,
-      )
-    }
-    // `close` fires once the listener is closed and every connection has ended
+    // no execArgv: the supervisor's Node flags (src/host/nodeFlags.ts) are V8's, process-wide,
+    // and one of them (--v8-pool-size) is refused by a worker
+    const made = yield* Effect.try(
+      () => new Worker(proxyWorkerFile, { workerData: setup, execArgv: [] }),
+    ).pipe(Effect.either)
+    if (made._tag === "Left") return yield* notStarted(String(made.left.error))
+    const worker = made.right
+    const send = (message: ToWorker) => worker.postMessage(message)
+    const resolve = yield* makeResolver(options, () => send({ _tag: "Forget" }))
+    const started = yield* Deferred.make<number, string>()
     const closed = yield* Deferred.make<void>()
-    server.once("close", () => Deferred.unsafeDone(closed, Exit.void))
-    const stopAccepting = Effect.sync(() => {
-      if (server.listening) server.close()
-      closeIdle()
+    const notAccepting = yield* Deferred.make<void>()
+    const answer = (id: number, slug: string, worktree: string | undefined) =>
+      resolve(slug, worktree).pipe(
+        Effect.catchAllCause(
+          (cause): Effect.Effect<Resolved> =>
+            Effect.succeed({
+              targets: undefined,
+              failure: failure(500, "Proxy Error", [Cause.pretty(cause)]),
+              cacheable: false,
+            }),
+        ),
+        Effect.map((resolved) => send({ _tag: "Resolved", id, ...resolved })),
+      )
+    const run = Runtime.runFork(runtime)
+    worker.on("message", (message: FromWorker) => {
+      switch (message._tag) {
+        case "Resolve":
+          return void run(answer(message.id, message.slug, message.worktree))
+        case "Listening":
+          return void Deferred.unsafeDone(started, Exit.succeed(message.port))
+        case "NotStarted":
+          return void Deferred.unsafeDone(started, Exit.fail(message.why))
+        case "Note":
+          return void run(Console.error(`proxy: ${message.text}`))
+        case "NotAccepting":
+          return void Deferred.unsafeDone(notAccepting, Exit.void)
+        case "Closed":
+          return void Deferred.unsafeDone(closed, Exit.void)
+      }
+    })
+    // a fault of the worker ends the proxy, not the supervisor
+    worker.on("error", (e) => {
+      const why = `stopped: ${e.message}`
+      Deferred.unsafeDone(started, Exit.fail(why))
+      run(
+        Ref.update(host.listeners, (l) => ({ ...l, proxy: undefined, proxyProblem: why })).pipe(
+          Effect.zipRight(Console.error(`proxy: ${why}`)),
+        ),
+      )
+    })
+    worker.on("exit", () => {
+      Deferred.unsafeDone(notAccepting, Exit.void)
+      Deferred.unsafeDone(closed, Exit.void)
     })
     yield* Effect.addFinalizer(() =>
-      Effect.zipRight(
-        Effect.sync(() => {
-          handler.close()
-          if (server.listening) server.close()
-          closeConnections()
-        }),
-        Deferred.await(closed),
+      Effect.sync(() => send({ _tag: "Close" })).pipe(
+        Effect.zipRight(Deferred.await(closed)),
+        Effect.zipRight(Effect.promise(() => worker.terminate())),
       ),
     )
+    const bound = yield* Effect.either(Deferred.await(started))
+    if (bound._tag === "Left") return yield* notStarted(bound.left)
     const scheme = options.https ? "https" : "http"
     const address = options.host.includes(":") ? `[${options.host}]` : options.host
     yield* Ref.update(host.listeners, (l) => {
@@ -106,5 +117,12 @@ export const serveProxy = (options: ProxyOptions) =>
     yield* Console.error(
       `Proxy listening on ${scheme}://${options.host}:${bound.right} (<slug>.${options.tld}:${bound.right})`,
     )
-    return { stopAccepting, drained: Deferred.await(closed) } satisfies ProxyServing
+    return {
+      // the port is free once the worker says so: the next listener may take it
+      stopAccepting: Effect.zipRight(
+        Effect.sync(() => send({ _tag: "StopAccepting" })),
+        Deferred.await(notAccepting),
+      ),
+      drained: Deferred.await(closed),
+    } satisfies ProxyServing
   })

@@ -19,6 +19,7 @@ import { loopbackFor } from "./address.js"
 import type { ProxyTarget, Resolution } from "./handler.js"
 import type { ProxyOptions } from "./options.js"
 import { failure, type ProxyFailure } from "./pages.js"
+import type { Resolved } from "./worker/protocol.js"
 
 /** How many of a daemon's last log lines a 502 page shows. */
 const LOG_LINES = 20
@@ -38,9 +39,10 @@ const statusText = (r: DaemonState | undefined): string => {
 /**
  * Resolves a slug to the port its daemon serves on (the port it was given, else the one its
  * processes listen on), starting a stopped daemon first with `auto_start`: one start per daemon
- * however many requests wait, each request waiting up to `auto_start_timeout`.
+ * however many requests wait, each request waiting up to `auto_start_timeout`. `onChange` is
+ * called at any change of a daemon or of `[slugs]`: the targets the proxy kept are stale.
  */
-export const makeResolver = (options: ProxyOptions) =>
+export const makeResolver = (options: ProxyOptions, onChange: () => void) =>
   Effect.gen(function* () {
     const sup = yield* Supervisor
     const control = yield* Control
@@ -57,24 +59,11 @@ export const makeResolver = (options: ProxyOptions) =>
     /** daemon ID -> the port found for its current process (a /proc scan only when the pid changes) */
     const ports = new Map<string, { readonly pid: number; readonly target: ProxyTarget }>()
     const starting = new Map<string, Deferred.Deferred<Resolution>>()
-    /**
-     * slug -> targets while no daemon changed: the fast path of every request (one target, or the
-     * ready instances of a replicated daemon, taken in turn). Any change of any daemon's state
-     * clears it (a restart may move the port, a stopping instance leaves the turn); `generation`
-     * keeps a resolution that raced a change out of it.
-     */
-    const resolved = new Map<string, ReadonlyArray<ProxyTarget>>()
-    /** slug -> the turn of its next request among its instances (round robin) */
-    const turns = new Map<string, number>()
-    const inTurn = (slug: string, targets: ReadonlyArray<ProxyTarget>): ProxyTarget => {
-      const turn = turns.get(slug) ?? 0
-      turns.set(slug, (turn + 1) % targets.length)
-      return targets[turn % targets.length]!
-    }
+    /** Counts the changes of any daemon: a resolution that raced one is not kept by the proxy. */
     let generation = 0
     const forget = () => {
       generation++
-      resolved.clear()
+      onChange()
     }
     yield* Effect.forkScoped(Stream.runForEach(sup.changes, () => Effect.sync(forget)))
     // an edited [slugs] table (`proxy add|remove`) is followed without a restart
@@ -303,23 +292,16 @@ export const makeResolver = (options: ProxyOptions) =>
         )
       })
 
-    /** The cached target of a slug (the next in turn of several), else the resolution as an Effect. */
-    const lookup = (slug: string, worktree?: string): ProxyTarget | Effect.Effect<Resolution> => {
-      const key = worktreeHostLabel(slug, worktree)
-      const hit = resolved.get(key)
-      if (hit !== undefined) return inTurn(key, hit)
+    /** A slug's targets (or why there are none), with whether no daemon changed meanwhile. */
+    return (slug: string, worktree?: string): Effect.Effect<Resolved> => {
       const before = generation
-      return Effect.map(resolve(slug, worktree), (r) => {
-        const found: ReadonlyArray<ProxyTarget> | undefined = Array.isArray(r)
-          ? r
-          : (r as Resolution)._tag === "Target"
-            ? [r as ProxyTarget]
-            : undefined
-        if (found === undefined) return r as Resolution
-        if (generation === before) resolved.set(key, found)
-        return inTurn(key, found)
+      return Effect.map(resolve(slug, worktree), (r): Resolved => {
+        const cacheable = generation === before
+        if (Array.isArray(r)) return { targets: r, failure: undefined, cacheable }
+        const one = r as Resolution
+        return one._tag === "Target"
+          ? { targets: [one], failure: undefined, cacheable }
+          : { targets: undefined, failure: one, cacheable: false }
       })
     }
-
-    return lookup
   })

@@ -128,6 +128,12 @@ describe("turning the proxy on", () => {
       await expect(plainGet(before, "shop.localhost", "/")).rejects.toThrow(/ECONNREFUSED/)
       expect((await plainGet(after, "shop.localhost", "/release")).body).toBe("released")
       expect(await body.rest).toBe("first\nlast\n")
+      // another TLD on the same port: the new listener takes the port the old one frees
+      expect(sb.cli(["settings", "set", "proxy.tld", "test", "--global"], shop).stderr).toBe("")
+      const status = JSON.parse(sb.cli(["supervisor", "status", "--json"], shop).stdout)
+      expect(status.proxy_url).toBe(`http://127.0.0.1:${after}`)
+      expect((await plainGet(after, "shop.test", "/release")).body).toBe("released")
+      expect((await plainGet(after, "shop.localhost", "/")).status).toBe(404)
     },
     T,
   )
