@@ -83,7 +83,8 @@ const children = []
 const busy = busyProcesses(Number(opt("background", "0")))
 const cleanup = () => {
   busy.stop()
-  for (const c of children) c.kill("SIGKILL")
+  // nginx's master ends its workers on SIGTERM; killed outright, it would leave them running
+  for (const c of children) c.kill(c.spawnfile === "nginx" ? "SIGTERM" : "SIGKILL")
   cli("supervisor", "stop")
   rmSync(root, { recursive: true, force: true })
 }
