@@ -14,9 +14,6 @@ export interface RelayOptions extends RouteOptions {
   readonly handOff: (socket: net.Socket) => void
 }
 
-/** The most bytes a step's writes to the client are joined into one (a TLS record's payload). */
-const JOIN_LIMIT = 16_384
-
 /**
  * The sockets of one relayed connection: their events go through `step` (relayStep.ts; here as
  * `advance`, which fills one reused array and changes the state in place), whose actions are
@@ -66,7 +63,7 @@ class RelaySockets {
         actions.length = 0
         this.state = advance(this.state, next, actions, true)
         if (actions.length === 1) this.perform(actions[0]!)
-        else if (actions.length > 1 && !this.joinedToClient(actions)) {
+        else if (actions.length > 1) {
           // the writes of one step leave together
           const corked = next._tag === "DaemonData" ? this.client : this.daemon
           corked?.cork()
@@ -77,28 +74,6 @@ class RelaySockets {
     } finally {
       this.busy = false
     }
-  }
-
-  /**
-   * Sends a step that only writes to the client (a response's new head and its body) as one
-   * write when small: over TLS each write is a record of its own, and one record per response
-   * is what a proxy that copies the bytes sends. False when the step is not such a one.
-   */
-  private joinedToClient(actions: ReadonlyArray<RelayAction>): boolean {
-    let total = 0
-    for (const action of actions) {
-      if (action._tag !== "ToClient") return false
-      total += action.data.length
-    }
-    if (total > JOIN_LIMIT) return false
-    const joined = Buffer.allocUnsafe(total)
-    let at = 0
-    for (const action of actions) {
-      const data = (action as Extract<RelayAction, { _tag: "ToClient" }>).data
-      at += typeof data === "string" ? joined.write(data, at, "latin1") : data.copy(joined, at)
-    }
-    this.perform({ _tag: "ToClient", data: joined })
-    return true
   }
 
   private perform(action: RelayAction) {
