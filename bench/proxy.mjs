@@ -16,7 +16,8 @@
 // saturated CPU. Everything runs in a temp dir with its own HOME, config dirs and
 // SUPERVISOR_STATE_DIR; the supervisor, its daemon and the other proxies are stopped at the end,
 // also on error or Ctrl-C. Each round measures the targets in a rotated order after a 1 s
-// warm-up each; the tables show the medians over the rounds. The plain-HTTP section runs first,
+// warm-up each (the supervisor's proxy and nginx back to back, which first alternating); the
+// tables show the medians over the rounds. The plain-HTTP section runs first,
 // then the supervisor's proxy is switched to HTTPS live (`settings set proxy.https true`).
 // Targets (issue 37): throughput at least 0.9x nginx's and p99 at full load at most nginx's + 1 ms,
 // in both sections. `--background N` starts N busy processes first (bench/busy.mjs).
@@ -235,6 +236,21 @@ const atRate = async (t, seconds) => {
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, bad: r.non2xx + r.errors }
 }
 
+/**
+ * The targets of a round in a rotated order, the supervisor's proxy and nginx back to back (which
+ * first alternates by round): their ratio is the target, and the machine's speed can drift within
+ * a round (on a shared host it moved by a third within a minute).
+ */
+const roundOrder = (targets, round) => {
+  const rotate = (xs) => xs.map((_, i) => xs[(i + round) % xs.length])
+  const proxy = targets.find((t) => t.name === "supervisor proxy")
+  const nginx = targets.find((t) => t.nginx)
+  if (proxy === undefined || nginx === undefined) return rotate(targets)
+  const others = rotate(targets.filter((t) => t !== proxy && t !== nginx))
+  const at = round % (others.length + 1)
+  return [...others.slice(0, at), ...(round % 2 === 0 ? [proxy, nginx] : [nginx, proxy]), ...others.slice(at)]
+}
+
 /** Measures `targets` side by side over the rounds; the medians as a table, and the samples. */
 const measure = async (section, targets) => {
   const phases = [
@@ -243,7 +259,7 @@ const measure = async (section, targets) => {
   ]
   const samples = new Map(phases.flatMap((p) => targets.map((t) => [`${p.name} ${t.name}`, []])))
   for (let round = 0; round < rounds; round++) {
-    const order = targets.map((_, i) => targets[(i + round) % targets.length])
+    const order = roundOrder(targets, round)
     for (const phase of phases)
       for (const t of order) {
         await phase.run(t, 1)
