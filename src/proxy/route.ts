@@ -19,6 +19,8 @@ export interface RouteOptions {
    * `worktree` is the label before the slug (`feature-x.shop.localhost`), when the host has one.
    */
   readonly resolve: (slug: string, worktree?: string) => Resolution | Promise<Resolution>
+  /** Drops the targets `resolve` kept: one of them failed a request (the relay routes it again). */
+  readonly forget?: () => void
 }
 
 /** A routed request: the daemon's port and the host it was asked for. */

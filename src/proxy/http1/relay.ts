@@ -94,6 +94,7 @@ class RelaySockets {
         return
       }
       case "Route": {
+        if (action.again === true) this.options.forget?.()
         const routing = route(action.host, action.hops, this.options)
         if (!(routing instanceof Promise)) return void this.queue.push({ _tag: "Routed", routing })
         routing.then(

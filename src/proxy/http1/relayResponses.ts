@@ -170,7 +170,7 @@ const reroute = (w: Work, why: ProxyFailure): boolean => {
   if (!s.pending.every((p) => p.wire !== undefined)) return false
   s.rerouted = true
   s.request = { _tag: "Rerouting", why, failed: s.daemon!.key, after: request }
-  w.out.push({ _tag: "Route", host: head.host, hops: head.hops })
+  w.out.push({ _tag: "Route", host: head.host, hops: head.hops, again: true })
   return true
 }
 

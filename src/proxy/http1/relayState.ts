@@ -150,8 +150,11 @@ export type RelayAction =
   /** Latin-1 when a string (a head). */
   | { readonly _tag: "ToClient"; readonly data: Buffer | string }
   | { readonly _tag: "ToDaemon"; readonly data: Buffer | string }
-  /** Route a request by its host (route.ts); its answer comes back as `Routed`. */
-  | { readonly _tag: "Route"; readonly host: string; readonly hops: number }
+  /**
+   * Route a request by its host (route.ts); its answer comes back as `Routed`. `again` when its
+   * target failed it: what the resolver kept of the slug may be stale.
+   */
+  | { readonly _tag: "Route"; readonly host: string; readonly hops: number; readonly again?: true }
   | { readonly _tag: "Connect"; readonly id: number; readonly target: Routed }
   /** Destroy the daemon's connection. */
   | { readonly _tag: "DropDaemon"; readonly id: number }

@@ -36,7 +36,14 @@ const resolve = (slug: string, worktree?: string): Resolution | Promise<Resoluti
   return asked
 }
 
-const routeOptions = { tld: setup.tld, proto: setup.https ? ("https" as const) : ("http" as const), resolve }
+const routeOptions = {
+  tld: setup.tld,
+  proto: setup.https ? ("https" as const) : ("http" as const),
+  resolve,
+  // a kept target refused a request: the supervisor may know better (an instance stopped, and
+  // its Forget is not here yet)
+  forget: () => cache.clear(),
+}
 const handler = makeProxyHandler(routeOptions)
 const relay = { ...routeOptions, responseTimeout: setup.responseTimeout, idleTimeout: setup.idleTimeout }
 

@@ -266,6 +266,38 @@ describe("the plain-HTTP relay", () => {
     expect(text).toContain("n/2")
   })
 
+  it("tells the resolver to forget what it kept when a kept target refuses, and routes again", async () => {
+    const live = await serve((_req, res) => res.end("live"))
+    // a port nobody listens on: an instance that stopped while the resolver still kept it
+    const gone = net.createServer()
+    const stale = await listen(gone)
+    await new Promise<void>((done) => gone.close(() => done()))
+    let kept: Resolution | undefined = target(stale)
+    const forgets: number[] = []
+    const options = {
+      tld: "localhost",
+      proto: "http" as const,
+      resolve: () => kept ?? target(live.port),
+      forget: () => {
+        forgets.push(Date.now())
+        kept = undefined
+      },
+    }
+    const handler = makeProxyHandler(options)
+    const plain = createPlainProxyServer(handler, { ...options, responseTimeout: 10_000, idleTimeout: 5_000 })
+    closers.push(() => {
+      plain.closeConnections()
+      plain.server.close()
+      handler.close()
+    })
+    const port = await listen(plain.server)
+    const { text } = await exchange(port, ["GET / HTTP/1.1\r\nHost: shop.localhost\r\n\r\n"], (t) =>
+      t.endsWith("live"),
+    )
+    expect(text).toMatch(/^HTTP\/1\.1 200 /)
+    expect(forgets).toHaveLength(1)
+  })
+
   it("sends idempotent requests again when the daemon closes a kept-alive connection without answering them", async () => {
     // each connection answers its first request and closes at the next one, as a daemon closing
     // an idle connection just as a request arrives
