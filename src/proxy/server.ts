@@ -70,11 +70,13 @@ export const serveProxy = (options: ProxyOptions) =>
         Effect.map((resolved) => send({ _tag: "Resolved", id, ...resolved })),
       )
     const run = Runtime.runFork(runtime)
+    let listening = false
     worker.on("message", (message: FromWorker) => {
       switch (message._tag) {
         case "Resolve":
           return void run(answer(message.id, message.slug, message.worktree))
         case "Listening":
+          listening = true
           return void Deferred.unsafeDone(started, Exit.succeed(message.port))
         case "NotStarted":
           return void Deferred.unsafeDone(started, Exit.fail(message.why))
@@ -86,10 +88,11 @@ export const serveProxy = (options: ProxyOptions) =>
           return void Deferred.unsafeDone(closed, Exit.void)
       }
     })
-    // a fault of the worker ends the proxy, not the supervisor
+    // a fault of the worker ends the proxy, not the supervisor; before it listens, the start
+    // below says why it did not
     worker.on("error", (e) => {
       const why = `stopped: ${e.message}`
-      Deferred.unsafeDone(started, Exit.fail(why))
+      if (!listening) return void Deferred.unsafeDone(started, Exit.fail(why))
       run(
         Ref.update(host.listeners, (l) => ({ ...l, proxy: undefined, proxyProblem: why })).pipe(
           Effect.zipRight(Console.error(`proxy: ${why}`)),

@@ -22,7 +22,8 @@ const inFlight = new Map<string, Promise<Resolution>>()
 let lastId = 0
 
 const resolve = (slug: string, worktree?: string): Resolution | Promise<Resolution> => {
-  const key = worktree === undefined ? slug : `${worktree}.${slug}`
+  // one key per slug and worktree (not a host label: a label never holds a space)
+  const key = worktree === undefined ? slug : `${slug} ${worktree}`
   const hit = cache.next(key)
   if (hit !== undefined) return hit
   const flying = inFlight.get(key)
