@@ -22,6 +22,7 @@ import { pathToFileURL } from "node:url"
 import { build } from "esbuild"
 import { deepImports } from "./deep-imports.mjs"
 import { lazyGlobals } from "./lazy-globals.mjs"
+import { lightSchemas } from "./light-schemas.mjs"
 
 const stubbedIn = (stubbed) => ({
   name: "stub-unused",
@@ -181,7 +182,16 @@ await build({
   ...common,
   entryPoints: ["src/host-entry.ts"],
   outfile: "dist/host.cjs",
-  plugins: [stubs, deepImports, lazyGlobals, lazyWs, forgeExternal, xtermExternal, proxyWorkerFile],
+  plugins: [
+    stubs,
+    deepImports,
+    lazyGlobals,
+    lightSchemas,
+    lazyWs,
+    forgeExternal,
+    xtermExternal,
+    proxyWorkerFile,
+  ],
 })
 await build({
   ...common,
@@ -228,7 +238,7 @@ await build({
   outfile: "dist/tui.mjs",
   banner: { js: 'import{createRequire}from"module";const require=createRequire(import.meta.url);' },
   define: { "process.env.NODE_ENV": '"production"' },
-  plugins: [stubs, stubbedIn(/^react-devtools-core$/), deepImports],
+  plugins: [stubs, stubbedIn(/^react-devtools-core$/), deepImports, lightSchemas],
 })
 // What the CLI's argument checks need of its command tree (src/cli/argvTables.ts), read from the
 // tree now and baked into the bundle: the CLI does not walk the tree at every start.
@@ -253,13 +263,22 @@ const result = await build({
   entryPoints: ["src/main.ts"],
   outfile: "dist/cli.cjs",
   define: { SUPERVISOR_ARGV_TABLES: JSON.stringify(await argvTables()) },
-  plugins: [stubs, hostExternal, mcpExternal, exportExternal, wsExternal, deepImports, lazyGlobals],
+  plugins: [
+    stubs,
+    hostExternal,
+    mcpExternal,
+    exportExternal,
+    wsExternal,
+    deepImports,
+    lazyGlobals,
+    lightSchemas,
+  ],
 })
 await build({
   ...common,
   entryPoints: ["src/export/index.ts"],
   outfile: "dist/export.cjs",
-  plugins: [stubbedIn(/^(toml|ini|fast-check)$/), deepImports],
+  plugins: [stubbedIn(/^(toml|ini|fast-check)$/), deepImports, lightSchemas],
 })
 await build({ ...common, entryPoints: ["src/import/yaml.ts"], outfile: "dist/import-yaml.cjs" })
 // The fast `list --json` and `start` of the launcher: plain Node, and it must stay so.
