@@ -15,6 +15,7 @@ import { NoticesLive } from "../api/notices.js"
 import { PresenceLive as PresenceApiLive } from "../api/presenceHandlers.js"
 import { countingRequests, withMetricsRoute } from "../metrics/http.js"
 import { PromptResponse } from "./promptResponse.js"
+import { collectAtRest } from "./restCollection.js"
 import { withUpgrades } from "./upgrades.js"
 
 export const ApiLive = Layer.mergeAll(
@@ -47,7 +48,7 @@ export const socketServer = (socket: string, wrap: (server: Server) => Server = 
           NodeHttpServer.layer(
             () =>
               withUpgrades(
-                wrap(jsonClientErrors(createServer({ ServerResponse: PromptResponse }))),
+                wrap(jsonClientErrors(collectAtRest(createServer({ ServerResponse: PromptResponse })))),
                 attach(),
               ),
             {

@@ -58,6 +58,7 @@ describe("the background supervisor's memory settings", () => {
       const supervisor = await theSupervisor(sb.stateDir)
       expect(tuned(supervisor)).toBe(true)
       expect(cmdlineOf(supervisor)).toContain("--compact-on-every-full-gc")
+      expect(cmdlineOf(supervisor)).toContain("--expose-gc")
       const [daemon] = daemonPids(sb.stateDir, "app/a")
       expect(daemon).toBeDefined()
       const env = environOf(daemon!)
@@ -95,6 +96,7 @@ describe("the background supervisor's memory settings", () => {
       const supervisor = await theSupervisor(sb.stateDir)
       expect(tuned(supervisor)).toBe(true)
       expect(cmdlineOf(supervisor)).toContain("--compact-on-every-full-gc")
+      expect(cmdlineOf(supervisor)).toContain("--expose-gc")
     },
     T,
   )

@@ -1,0 +1,67 @@
+import type { IncomingMessage, Server, ServerResponse } from "node:http"
+import { getHeapStatistics } from "node:v8"
+
+/**
+ * A full collection once the socket has been quiet for a moment after a burst (a start of 50
+ * daemons, a round of listings): the burst's garbage goes, and the old generation's pages with it
+ * (`--compact-on-every-full-gc`, src/host/nodeFlags.ts). V8's own memory reducer does this only
+ * after seconds of idleness, so until then a supervisor at rest held 5-15 MiB of a burst's dead
+ * objects (docs/benchmarks.md, memory per subsystem). The collection pauses the main thread for
+ * 20-50 ms, so it runs only when the heap grew by `growthBytes` since the last one, and never
+ * while a request younger than `streamMs` is open (an older one is a stream: logs, events).
+ * Needs `--expose-gc` (the background supervisor's flags); without it nothing is hooked.
+ */
+export interface RestCollectionOptions {
+  readonly quietMs: number
+  readonly growthBytes: number
+  readonly streamMs: number
+  readonly gc: (() => void) | undefined
+  readonly heapUsed: () => number
+}
+
+const defaults = (): RestCollectionOptions => ({
+  quietMs: 300,
+  growthBytes: 4 * 1024 * 1024,
+  streamMs: 2_000,
+  gc: (globalThis as { readonly gc?: () => void }).gc,
+  heapUsed: () => getHeapStatistics().used_heap_size,
+})
+
+export const collectAtRest = (server: Server, overrides: Partial<RestCollectionOptions> = {}): Server => {
+  const o = { ...defaults(), ...overrides }
+  const gc = o.gc
+  if (gc === undefined) return server
+  const open = new Map<ServerResponse, number>()
+  let base = o.heapUsed()
+  let last = 0
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const arm = (ms: number) => {
+    timer = setTimeout(check, ms)
+    timer.unref()
+  }
+  const check = () => {
+    timer = undefined
+    const now = performance.now()
+    const busyUntil = Math.max(
+      last + o.quietMs,
+      ...[...open.values()].filter((t) => now - t < o.streamMs).map((t) => t + o.streamMs),
+    )
+    if (busyUntil > now) return arm(Math.min(busyUntil - now, o.quietMs))
+    if (o.heapUsed() - base < o.growthBytes) return
+    gc()
+    base = o.heapUsed()
+  }
+  const touch = () => {
+    last = performance.now()
+    if (timer === undefined) arm(o.quietMs)
+  }
+  server.on("request", (_req: IncomingMessage, res: ServerResponse) => {
+    open.set(res, performance.now())
+    touch()
+    res.once("close", () => {
+      open.delete(res)
+      touch()
+    })
+  })
+  return server
+}

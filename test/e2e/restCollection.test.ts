@@ -1,0 +1,54 @@
+/**
+ * The supervisor collects its garbage once its socket is quiet after a burst
+ * (src/host/restCollection.ts), through the built CLI: a foreground supervisor with the background
+ * one's Node flags and V8's `--trace-gc` (an explicit collection is traced as "testing"), a start
+ * of 30 daemons and listings over the socket, then a full collection while nothing is asked.
+ */
+import { spawn } from "node:child_process"
+import { afterEach, describe, expect, it } from "vitest"
+import { supervisorNodeFlags } from "../../src/host/nodeFlags.js"
+import { BIN, type DaemonSandbox, makeDaemonSandbox, waitFor } from "./harness.js"
+
+const T = 60_000
+const CONFIG = Array.from(
+  { length: 30 },
+  (_, i) => `[daemons.d${i}]\nrun = "exec sleep 300"\nready_delay = 0\n`,
+).join("\n")
+
+let sb: DaemonSandbox | undefined
+afterEach(() => {
+  sb?.destroy()
+  sb = undefined
+})
+
+const explicit = /Mark-Compact.*testing/
+
+describe("collection at rest", () => {
+  it(
+    "after a start and listings, one full collection runs once the socket is quiet",
+    async () => {
+      sb = makeDaemonSandbox()
+      const cwd = sb.project("app", CONFIG)
+      const host = spawn(process.execPath, [...supervisorNodeFlags, "--trace-gc", BIN, "supervisor", "run"], {
+        cwd: sb.root,
+        env: sb.env,
+        stdio: ["ignore", "pipe", "pipe"],
+      })
+      let out = ""
+      host.stdout.setEncoding("utf8").on("data", (d: string) => {
+        out += d
+      })
+      let err = ""
+      host.stderr.setEncoding("utf8").on("data", (d: string) => {
+        err += d
+      })
+      await waitFor("the supervisor to listen", () => err.includes("listening on"), { timeout: 20_000 })
+      expect(sb.cli(["start", "--all", "--quiet"], cwd).status).toBe(0)
+      for (let i = 0; i < 3; i++) expect(sb.cli(["list", "--json"], cwd).status).toBe(0)
+      await waitFor("an explicit full collection", () => explicit.test(out), { timeout: 20_000 })
+      expect(sb.cli(["supervisor", "stop"], cwd).status).toBe(0)
+      await new Promise((r) => (host.exitCode === null ? host.once("exit", r) : r(null)))
+    },
+    T,
+  )
+})

@@ -1,0 +1,122 @@
+/**
+ * src/host/restCollection.ts: a full collection once the socket is quiet after a burst that grew
+ * the heap; none while a young request is open, none without growth, nothing hooked without
+ * `gc`. A real HTTP server on a loopback port; the collector and the heap figure are fakes.
+ */
+import { createServer, request, type Server, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+import { afterEach, describe, expect, it } from "vitest"
+import { collectAtRest, type RestCollectionOptions } from "../../src/host/restCollection.js"
+import { waitFor } from "../e2e/harness.js"
+
+const MiB = 1024 * 1024
+let servers: Array<Server> = []
+afterEach(async () => {
+  for (const s of servers) {
+    s.closeAllConnections()
+    await new Promise((r) => s.close(r))
+  }
+  servers = []
+})
+
+const setup = async (options: Partial<RestCollectionOptions> = {}) => {
+  const held: Array<ServerResponse> = []
+  const fake = { heap: 0, reads: 0, collections: 0 }
+  const server = collectAtRest(
+    createServer((req, res) => {
+      if (req.url === "/hold") held.push(res)
+      else res.end("ok")
+    }),
+    {
+      quietMs: 40,
+      growthBytes: 4 * MiB,
+      streamMs: 60_000,
+      gc: () => {
+        fake.collections++
+        fake.heap = 0
+      },
+      heapUsed: () => {
+        fake.reads++
+        return fake.heap
+      },
+      ...options,
+    },
+  )
+  servers.push(server)
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r))
+  const port = (server.address() as AddressInfo).port
+  const get = (path = "/") =>
+    new Promise<void>((resolve, reject) => {
+      request({ port, host: "127.0.0.1", path, agent: false }, (res) => {
+        res.resume()
+        res.on("end", resolve)
+      })
+        .on("error", reject)
+        .end()
+    })
+  /** Resolves once the collector has looked at the heap again (a quiet check ran). */
+  const nextCheck = async () => {
+    const reads = fake.reads
+    await waitFor("a check of the heap", () => fake.reads > reads)
+  }
+  return { fake, get, held, nextCheck }
+}
+
+describe("collectAtRest", () => {
+  it("collects once after a burst that grew the heap, then not again without growth", async () => {
+    const { fake, get, nextCheck } = await setup()
+    // the burst's first requests leave the heap under the threshold (a check between them, on a
+    // slow machine, finds nothing to do); the last one grows it past
+    for (let i = 0; i < 4; i++) await get()
+    fake.heap = 10 * MiB
+    await get()
+    await waitFor("the collection", () => fake.collections === 1)
+    await get()
+    await nextCheck()
+    expect(fake.collections).toBe(1)
+  })
+
+  it("does not collect when the heap grew less than the threshold", async () => {
+    const { fake, get, nextCheck } = await setup()
+    fake.heap = 3 * MiB
+    await get()
+    await nextCheck()
+    expect(fake.collections).toBe(0)
+  })
+
+  it("waits while a young request is open, and collects once it closes", async () => {
+    const { fake, get, held, nextCheck } = await setup()
+    fake.heap = 10 * MiB
+    const open = get("/hold")
+    await waitFor("the held request", () => held.length === 1)
+    await get()
+    // several quiet periods pass with the request open: nothing is collected or even read
+    const reads = fake.reads
+    await new Promise((r) => setTimeout(r, 200))
+    expect(fake.collections).toBe(0)
+    expect(fake.reads).toBe(reads)
+    held[0]!.end("done")
+    await open
+    await waitFor("the collection", () => fake.collections === 1)
+    await get()
+    await nextCheck()
+    expect(fake.collections).toBe(1)
+  })
+
+  it("an open request older than streamMs (a stream) does not hold it back", async () => {
+    const { fake, get, held } = await setup({ streamMs: 100 })
+    fake.heap = 10 * MiB
+    void get("/hold").catch(() => {})
+    await waitFor("the held request", () => held.length === 1)
+    await waitFor("the collection", () => fake.collections === 1)
+    expect(held[0]!.writableEnded).toBe(false)
+  })
+
+  it("hooks nothing without gc (a supervisor run without --expose-gc)", () => {
+    const server = createServer()
+    collectAtRest(server, { gc: undefined })
+    expect(server.listenerCount("request")).toBe(0)
+    collectAtRest(server, { gc: () => {} })
+    expect(server.listenerCount("request")).toBe(1)
+  })
+})
