@@ -14,7 +14,7 @@
  * - `--compact-on-every-full-gc`: each full collection moves the live objects out of sparse
  *   pages and frees those. Without it, what a start or a listing left dead in the old
  *   generation kept its pages: 37 MiB of old space for 22 MiB live after a few starts, until
- *   V8's memory reducer ran, seconds of idleness later. No cost seen on a start of 50.
+ *   V8's memory reducer ran, seconds of idleness later. No cost seen on a start of 50;
  * - `--no-sparkplug`: no baseline machine code between the interpreter and the optimising
  *   compiler (which stays on): ~3 MiB less heap, and no slower a start of 50 (bench/start-cost.mjs);
  * - `--expose-gc`: the supervisor runs one such collection itself once its socket is quiet after a

@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { build } from "esbuild"
+import { build, type Plugin } from "esbuild"
 import { afterAll, describe, expect, it } from "vitest"
 // @ts-expect-error: a build script in plain JavaScript, without declarations
 import { lightSchemas } from "../../scripts/light-schemas.mjs"
@@ -62,7 +62,7 @@ const root = resolve(import.meta.dirname, "../..")
 const dir = mkdtempSync(join(tmpdir(), "light-schemas-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const run = async (name: string, plugins: ReadonlyArray<unknown>) => {
+const run = async (name: string, plugins: Array<Plugin>) => {
   const outfile = join(dir, `${name}.cjs`)
   await build({
     stdin: { contents: PROGRAM, resolveDir: root, loader: "js" },
@@ -71,8 +71,7 @@ const run = async (name: string, plugins: ReadonlyArray<unknown>) => {
     format: "cjs",
     outfile,
     logLevel: "silent",
-    // biome-ignore lint/suspicious/noExplicitAny: the plugin's JavaScript module has no types
-    plugins: plugins as any,
+    plugins,
   })
   const r = spawnSync(process.execPath, [outfile], { encoding: "utf8" })
   expect(r.stderr).toBe("")
