@@ -107,8 +107,8 @@ const cpuMs = (pid) => {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
   return (Number(fields[11]) + Number(fields[12])) * 10
 }
-/** Children of `pid` named `comm` (the supervisor's spawn helper is a `perl` child). */
-const childrenNamed = (pid, comm) =>
+/** Children of `pid` named one of `comms` (the supervisor's spawn helper: `spawn-helper` or `perl`). */
+const childrenNamed = (pid, ...comms) =>
   readdirSync("/proc")
     .filter((e) => /^\d+$/.test(e))
     .filter((e) => {
@@ -116,7 +116,7 @@ const childrenNamed = (pid, comm) =>
         const stat = readFileSync(`/proc/${e}/stat`, "utf8")
         const close = stat.lastIndexOf(")")
         return (
-          stat.slice(stat.indexOf("(") + 1, close) === comm &&
+          comms.includes(stat.slice(stat.indexOf("(") + 1, close)) &&
           Number(stat.slice(close + 2).split(" ")[1]) === pid
         )
       } catch {
@@ -258,7 +258,7 @@ const main = async () => {
     const running = list.filter((d) => d.status.type === "running")
     if (running.length !== N) throw new Error(`${running.length} of ${N} daemons run`)
     await sleep(SETTLE * 1000) // the start's work and the watchers' setup settle
-    const helpers = childrenNamed(pid, "perl")
+    const helpers = childrenNamed(pid, "spawn-helper", "perl")
     const before = cpuMs(pid)
     const helperBefore = helpers.reduce((s, p) => s + cpuMs(p), 0)
     log(`supervisor pid ${pid}: ${N} daemons run; idle for ${IDLE} s`)

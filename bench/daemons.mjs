@@ -156,7 +156,7 @@ const procStatus = (pid, key) => {
 }
 /**
  * The processes that supervise on the tool's behalf besides its main one: the supervisor's spawn
- * helper (a `perl` child of the supervisor, src/process/spawnHelper.ts). Their memory counts too.
+ * helper (a `spawn-helper` or `perl` child of the supervisor, src/process/spawnHelper.ts). Their memory counts too.
  */
 const helperPids = (pid) => {
   const out = []
@@ -167,7 +167,7 @@ const helperPids = (pid) => {
       const close = stat.lastIndexOf(")")
       const comm = stat.slice(stat.indexOf("(") + 1, close)
       const ppid = Number(stat.slice(close + 2).split(" ")[1])
-      if (ppid === pid && comm === "perl") out.push(Number(entry))
+      if (ppid === pid && (comm === "spawn-helper" || comm === "perl")) out.push(Number(entry))
     } catch {}
   }
   return out

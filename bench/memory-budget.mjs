@@ -83,7 +83,7 @@ const helperPids = (pid) =>
         const stat = readFileSync(`/proc/${e}/stat`, "utf8")
         const close = stat.lastIndexOf(")")
         return (
-          stat.slice(stat.indexOf("(") + 1, close) === "perl" &&
+          ["spawn-helper", "perl"].includes(stat.slice(stat.indexOf("(") + 1, close)) &&
           Number(stat.slice(close + 2).split(" ")[1]) === pid
         )
       } catch {

@@ -23,6 +23,7 @@ import { build } from "esbuild"
 import { deepImports } from "./deep-imports.mjs"
 import { lazyGlobals } from "./lazy-globals.mjs"
 import { lightSchemas } from "./light-schemas.mjs"
+import { buildSpawnHelper } from "./spawn-helper.mjs"
 
 const stubbedIn = (stubbed) => ({
   name: "stub-unused",
@@ -166,6 +167,22 @@ const proxyWorkerFile = {
   },
 }
 
+// The C spawn helper (src/process/spawnHelper.c) is dist/spawn-helper; the supervisor finds it next
+// to its own bundle.
+const spawnHelperBinaryFile = {
+  name: "spawn-helper-file",
+  setup(b) {
+    b.onResolve({ filter: /[/\\]spawnHelperBinary\.js$/ }, () => ({
+      path: "file",
+      namespace: "spawn-helper-file",
+    }))
+    b.onLoad({ filter: /.*/, namespace: "spawn-helper-file" }, () => ({
+      contents: 'exports.spawnHelperBinary = require("node:path").join(__dirname, "spawn-helper")',
+      loader: "js",
+    }))
+  },
+}
+
 mkdirSync("dist", { recursive: true })
 const common = {
   bundle: true,
@@ -191,6 +208,7 @@ await build({
     forgeExternal,
     xtermExternal,
     proxyWorkerFile,
+    spawnHelperBinaryFile,
   ],
 })
 await build({
@@ -329,6 +347,8 @@ copyFileSync("scripts/launcher.cjs", "dist/supervisor.cjs")
 chmodSync("dist/supervisor.cjs", 0o755)
 const bytes = Object.values(result.metafile.outputs).find((o) => o.entryPoint)?.bytes ?? 0
 console.log(`dist/cli.cjs: ${(bytes / 1024).toFixed(0)} KiB`)
+
+console.log(`dist/spawn-helper: ${buildSpawnHelper()}`)
 
 // Warm the code cache with the functions a typical command compiles.
 const warm = mkdtempSync(join(tmpdir(), "supervisor-build-"))

@@ -6,6 +6,7 @@ import { Context, Effect, Layer } from "effect"
 import type { ExitStatus } from "./ProcessService.js"
 import { isExitedState, readStat } from "./procfs.js"
 import { findPerl } from "./pty.js"
+import { spawnHelperBinary } from "./spawnHelperBinary.js"
 import { SPAWN_HELPER_SCRIPT } from "./spawnHelperScript.js"
 
 /**
@@ -14,12 +15,17 @@ import { SPAWN_HELPER_SCRIPT } from "./spawnHelperScript.js"
  * Node spawns with libuv's `fork()`, which copies the page tables of the whole supervisor
  * (~70 MiB) and then waits on the supervisor's only thread until the child has torn that copy
  * down again in `execve`: ~1.5 ms per daemon, half of what a start of 50 daemons cost. The
- * helper (spawnHelperScript.ts) is a few hundred KiB: it forks in a fraction of that, on the
- * other core, while the supervisor goes on with the next daemon; the supervisor only writes a
- * line and reads one back. The helper is the daemons' parent: it reaps them and reports each exit
- * status. If it dies, the daemons it started are watched like adopted ones (their exit status is
- * then unknown) and the next spawn starts a new helper. Without Perl, with
- * `SUPERVISOR_SPAWN_HELPER=0`, or for a daemon run as another user, Node spawns as before.
+ * helper is small: it forks in a fraction of that, on the other core, while the supervisor goes
+ * on with the next daemon; the supervisor only writes a line and reads one back. The helper is
+ * the daemons' parent: it reaps them and reports each exit status. If it dies, the daemons it
+ * started are watched like adopted ones (their exit status is then unknown) and the next spawn
+ * starts a new helper.
+ *
+ * Two programs speak its protocol (spawnHelperScript.ts): the C one (spawnHelper.c, built into
+ * dist/ where a C compiler was at hand; ~1 MiB resident) and the Perl script (~5.5 MiB). The C
+ * one is used where it was built and runs, else the Perl one. `SUPERVISOR_SPAWN_HELPER`: `0`
+ * none, `perl` or `c` only that one. Without either, or for a daemon run as another user, Node
+ * spawns as before.
  */
 export interface SpawnHelper {
   /**
@@ -124,8 +130,8 @@ const ORPHAN_POLL_MILLIS = 250
 
 /**
  * The helper of this supervisor, started on first use; undefined when there is none to be had
- * (no Perl on PATH, switched off, or it died too often), and Node spawns. `close` ends it (the
- * daemons it forked keep running).
+ * (neither program at hand, switched off, or it died too often), and Node spawns. `close` ends it
+ * (the daemons it forked keep running).
  */
 export type SpawnHelperPool = (() => SpawnHelper | undefined) & { readonly close: () => void }
 
@@ -143,6 +149,8 @@ export interface SpawnHelperOptions {
    * "On a busy machine"): the supervisor's, not a test runner's.
    */
   readonly shortSlice?: boolean
+  /** The programs to try, best first; by default `helperPrograms(env)`. */
+  readonly programs?: ReadonlyArray<HelperProgram>
 }
 
 export const makeSpawnHelperPool = (
@@ -152,17 +160,19 @@ export const makeSpawnHelperPool = (
   let deaths = 0
   let current: ReturnType<typeof startHelper> | undefined
   let closed = false
-  const disabled = env.SUPERVISOR_SPAWN_HELPER === "0" || SETSID[process.arch] === undefined
-  const perl = disabled ? undefined : findPerl(env.PATH)
+  const candidates = [...(options.programs ?? helperPrograms(env))]
   const get = (): SpawnHelper | undefined => {
-    if (perl === undefined || deaths >= 3 || closed) return undefined
+    const program = candidates[0]
+    if (program === undefined || deaths >= 3 || closed) return undefined
     if (current === undefined || current.dead()) {
       current = startHelper(
-        perl,
+        program,
         options.subreaper === true ? (PRCTL[process.arch] ?? 0) : 0,
         options.shortSlice === true ? (SCHED_SETATTR[process.arch] ?? 0) : 0,
-        () => {
-          deaths++
+        (started) => {
+          // a program that cannot even start (built for another machine) is not tried again
+          if (started) deaths++
+          else if (candidates[0] === program) candidates.shift()
         },
       )
     }
@@ -174,6 +184,33 @@ export const makeSpawnHelperPool = (
       current?.close()
     },
   })
+}
+
+/** A program that speaks the helper's protocol: its file and its arguments before the four numbers. */
+export interface HelperProgram {
+  readonly file: string
+  readonly args: ReadonlyArray<string>
+}
+
+/** The helper programs to try, best first (see `SpawnHelper`). */
+export const helperPrograms = (env: NodeJS.ProcessEnv): Array<HelperProgram> => {
+  const choice = env.SUPERVISOR_SPAWN_HELPER
+  if (choice === "0" || SETSID[process.arch] === undefined) return []
+  const programs: Array<HelperProgram> = []
+  if (choice !== "perl" && process.platform === "linux" && isExecutable(spawnHelperBinary))
+    programs.push({ file: spawnHelperBinary, args: [] })
+  const perl = choice === "c" ? undefined : findPerl(env.PATH)
+  if (perl !== undefined) programs.push({ file: perl, args: ["-e", SPAWN_HELPER_SCRIPT] })
+  return programs
+}
+
+const isExecutable = (file: string): boolean => {
+  try {
+    fs.accessSync(file, fs.constants.X_OK)
+    return true
+  } catch {
+    return false
+  }
 }
 
 /**
@@ -195,13 +232,17 @@ export const SpawnHelpersLive = (env: NodeJS.ProcessEnv = process.env, options: 
  * `prctl`: its system call number when the helper is to be a child subreaper, else 0;
  * `schedSetattr`: its number when the helper is to shorten its parent's time slice, else 0.
  */
-const startHelper = (perl: string, prctl: number, schedSetattr: number, onDeath: () => void) => {
+const startHelper = (
+  program: HelperProgram,
+  prctl: number,
+  schedSetattr: number,
+  onDeath: (started: boolean) => void,
+) => {
   const { O_WRONLY, O_APPEND, O_CREAT } = fs.constants
   const child: ChildProcess = spawn(
-    perl,
+    program.file,
     [
-      "-e",
-      SPAWN_HELPER_SCRIPT,
+      ...program.args,
       String(SETSID[process.arch] ?? 0),
       String(O_WRONLY | O_APPEND | O_CREAT),
       String(prctl),
@@ -212,6 +253,10 @@ const startHelper = (perl: string, prctl: number, schedSetattr: number, onDeath:
     { stdio: ["pipe", "pipe", "inherit"], env: { PATH: "/usr/bin:/bin" }, detached: true },
   )
   let dead = false
+  let started = false
+  child.once("spawn", () => {
+    started = true
+  })
   let nextId = 1
   const pending = new Map<number, Pending>()
   const running = new Map<number, (status: ExitStatus) => void>()
@@ -244,7 +289,7 @@ const startHelper = (perl: string, prctl: number, schedSetattr: number, onDeath:
   const die = () => {
     if (dead) return
     dead = true
-    onDeath()
+    onDeath(started)
     // not answered: say so (the caller spawns another way), and end what was forked for them
     // already, so that no daemon runs twice, once untracked
     for (const p of pending.values()) {

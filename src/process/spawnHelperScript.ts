@@ -1,8 +1,9 @@
 /**
- * The spawn helper: a small Perl process that forks and execs daemons for the supervisor (see
- * spawnHelper.ts for why). Perl because it is there (Debian and Ubuntu count it among their
- * essential packages) and small: ~0.5 MiB of private memory, where forking from the supervisor's
- * own ~70 MiB process costs ~1.5 ms per daemon on the supervisor's thread.
+ * The spawn helper: a small process that forks and execs daemons for the supervisor (see
+ * spawnHelper.ts for why). This is its Perl program, used where the C one (spawnHelper.c, the
+ * same arguments, requests and replies) was not built: Perl because it is there (Debian and Ubuntu
+ * count it among their essential packages) and small: ~0.5 MiB of private memory, where forking
+ * from the supervisor's own ~70 MiB process costs ~1.5 ms per daemon on the supervisor's thread.
  *
  * Arguments: the `setsid` system call number (0: no `setsid`, use `setpgrp`), the open flags
  * `O_WRONLY | O_APPEND | O_CREAT` of this platform (both from Node, which knows them), then the

@@ -130,7 +130,7 @@ boot_start = true
 
       // the spawn helper is the subreaper: the orphan of web's subshell is re-parented to it
       const helper = tree(supervisor).find(
-        (pid) => statOf(pid)?.comm === "perl" && statOf(pid)?.ppid === supervisor,
+        (pid) => statOf(pid)?.comm === "spawn-helper" && statOf(pid)?.ppid === supervisor,
       )
       expect(helper, "the spawn helper").toBeDefined()
       const orphanNs = Number(

@@ -1,6 +1,6 @@
 /**
- * The spawn helper through the built CLI: daemons are the children of the supervisor's `perl`
- * helper; a helper that dies leaves its daemons running and under control, and the next start gets
+ * The spawn helper through the built CLI: daemons are the children of the supervisor's helper
+ * (the built C one, or Perl's with `SUPERVISOR_SPAWN_HELPER=perl`); a helper that dies leaves its daemons running and under control, and the next start gets
  * a new one; `SUPERVISOR_SPAWN_HELPER=0` makes the supervisor fork them itself. Real processes.
  */
 import { readFileSync } from "node:fs"
@@ -42,17 +42,20 @@ afterEach(() => {
 })
 
 describe("the spawn helper", () => {
-  it(
-    "forks the daemons; when it dies they keep running, can be stopped, and the next start gets a new one",
-    async () => {
+  it.each([
+    { choice: "1", comm: "spawn-helper" }, // the default: the built one; also when the suite runs without it
+    { choice: "perl", comm: "perl" },
+  ])(
+    "SUPERVISOR_SPAWN_HELPER=$choice: $comm forks the daemons; when it dies they keep running, can be stopped, and the next start gets a new one",
+    async ({ choice, comm }) => {
       sb = makeDaemonSandbox()
-      sb.env.SUPERVISOR_SPAWN_HELPER = "1" // also when the suite runs without it
+      sb.env.SUPERVISOR_SPAWN_HELPER = choice
       const cwd = sb.project("app", CONFIG)
       expect(sb.cli(["start", "--all", "--quiet"], cwd).status).toBe(0)
       const supervisor = supervisorPid(sb, cwd)
       const one = await pidOf(sb, "app/one")
       const helper = parentOf(one).ppid
-      expect(parentOf(helper)).toEqual({ comm: "perl", ppid: supervisor })
+      expect(parentOf(helper)).toEqual({ comm, ppid: supervisor })
       expect(parentOf(await pidOf(sb, "app/two")).ppid).toBe(helper)
 
       process.kill(helper, "SIGKILL")
@@ -74,7 +77,7 @@ describe("the spawn helper", () => {
       expect(sb.cli(["start", "app/one"], cwd).status).toBe(0)
       const again = parentOf(await pidOf(sb, "app/one")).ppid
       expect(again).not.toBe(helper)
-      expect(parentOf(again)).toEqual({ comm: "perl", ppid: supervisor })
+      expect(parentOf(again)).toEqual({ comm, ppid: supervisor })
     },
     T,
   )

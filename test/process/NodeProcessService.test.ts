@@ -37,14 +37,19 @@ const printed = (out: string, line: string) =>
 const exitWithin = (handle: ProcessHandle, within: Duration.DurationInput = "5 seconds") =>
   handle.exit.pipe(Effect.timeoutFail({ duration: within, onTimeout: () => new Error("no exit") }))
 
-const MODES = ["the spawn helper", "Node"] as const
+const MODES = ["the spawn helper", "the Perl spawn helper", "Node"] as const
+/** SUPERVISOR_SPAWN_HELPER for each mode. */
+const CHOICE = { "the spawn helper": "1", "the Perl spawn helper": "perl", Node: "0" } as const
 
-// Every behaviour holds whichever forks the daemons: the spawn helper (Perl), or Node itself.
+// Every behaviour holds whichever forks the daemons: the spawn helper (the built C one, or Perl's),
+// or Node itself.
 describe.each(MODES)("NodeProcessService, daemons forked by %s", (mode) => {
   const layer =
     mode === "Node"
       ? Layer.succeed(ProcessService, makeNodeProcessService())
-      : ProcessServiceLive.pipe(Layer.provide(SpawnHelpersLive()))
+      : ProcessServiceLive.pipe(
+          Layer.provide(SpawnHelpersLive({ ...process.env, SUPERVISOR_SPAWN_HELPER: CHOICE[mode] })),
+        )
   const live = <A, E, R>(effect: Effect.Effect<A, E, R>) => effect.pipe(Effect.provide(layer))
 
   describe("spawn", () => {
@@ -126,7 +131,9 @@ describe.each(MODES)("NodeProcessService, daemons forked by %s", (mode) => {
             // the daemon's parent: this process, or the helper it started
             if (mode === "Node") expect(stat?.ppid).toBe(process.pid)
             else {
-              expect(readText(`/proc/${stat?.ppid}/comm`).trim()).toBe("perl")
+              expect(readText(`/proc/${stat?.ppid}/comm`).trim()).toBe(
+                mode === "the Perl spawn helper" ? "perl" : "spawn-helper",
+              )
               expect(statOf(stat?.ppid ?? 0)?.ppid).toBe(process.pid)
             }
             expect(handle.startTime).toMatch(/^\d+$/)
@@ -454,7 +461,7 @@ describe.each(MODES)("NodeProcessService, daemons forked by %s", (mode) => {
               Effect.sync(() =>
                 spawnChild(process.execPath, [bundle, out, dir], {
                   stdio: ["ignore", "pipe", "inherit"],
-                  env: { ...process.env, SUPERVISOR_SPAWN_HELPER: mode === "Node" ? "0" : "1" },
+                  env: { ...process.env, SUPERVISOR_SPAWN_HELPER: CHOICE[mode] },
                 }),
               ),
               (child) => Effect.sync(() => child.kill("SIGKILL")),

@@ -4,12 +4,19 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import type { ExitStatus } from "../../src/process/ProcessService.js"
-import { decodeWaitStatus, makeSpawnHelperPool, PRCTL, SCHED_SETATTR } from "../../src/process/spawnHelper.js"
+import {
+  decodeWaitStatus,
+  helperPrograms,
+  makeSpawnHelperPool,
+  PRCTL,
+  SCHED_SETATTR,
+} from "../../src/process/spawnHelper.js"
+import { spawnHelperBinary } from "../../src/process/spawnHelperBinary.js"
 import { SPAWN_HELPER_SCRIPT } from "../../src/process/spawnHelperScript.js"
 import { alive, PATH, readText, statOf } from "./helpers.js"
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sv-helper-"))
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+const root = fs.mkdtempSync(path.join(os.tmpdir(), "sv-helper-"))
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
 
 /** Resolves when `check` holds, polling; rejects after 5 s. */
 const until = async (what: string, check: () => boolean) => {
@@ -28,13 +35,16 @@ const childrenOf = (pid: number): Array<number> =>
     .map(Number)
     .filter((p) => statOf(p)?.ppid === pid)
 
-const shell = (command: string, out = path.join(dir, "out.log")) => ({
-  file: "/bin/sh",
-  argv: ["sh", "-c", command],
-  cwd: dir,
-  env: { PATH },
-  outputFile: out,
-})
+/** A request to run `command` with `sh -c` in `dir`. */
+const shellIn =
+  (dir: string) =>
+  (command: string, out = path.join(dir, "out.log")) => ({
+    file: "/bin/sh",
+    argv: ["sh", "-c", command],
+    cwd: dir,
+    env: { PATH },
+    outputFile: out,
+  })
 
 describe("decodeWaitStatus", () => {
   it("reads an exit code from the high byte and a signal from the low bits", () => {
@@ -45,14 +55,68 @@ describe("decodeWaitStatus", () => {
   })
 })
 
-describe("the spawn helper", () => {
-  it("is not used when switched off, or without Perl on PATH", () => {
-    expect(makeSpawnHelperPool({ ...process.env, SUPERVISOR_SPAWN_HELPER: "0" })()).toBeUndefined()
-    expect(makeSpawnHelperPool({ PATH: dir })()).toBeUndefined()
+/** The executable a process runs. */
+const exeOf = (pid: number) => fs.readlinkSync(`/proc/${pid}/exe`)
+
+describe("which spawn helper", () => {
+  const dir = fs.mkdtempSync(path.join(root, "which-"))
+  const shell = shellIn(dir)
+  it("is built: dist/spawn-helper (npm run build, with the machine's C compiler)", () => {
+    expect(fs.existsSync(spawnHelperBinary), `${spawnHelperBinary} is missing: is there a cc?`).toBe(true)
   })
 
+  it("the C one where it is built, else Perl's; none when switched off, or with neither at hand", async () => {
+    expect(helperPrograms(process.env).map((p) => p.file)).toEqual([
+      spawnHelperBinary,
+      expect.stringMatching(/perl$/),
+    ])
+    expect(makeSpawnHelperPool({ ...process.env, SUPERVISOR_SPAWN_HELPER: "0" })()).toBeUndefined()
+    expect(makeSpawnHelperPool({ PATH: dir, SUPERVISOR_SPAWN_HELPER: "perl" })()).toBeUndefined()
+    // the C one needs no Perl
+    const helpers = makeSpawnHelperPool({ PATH: dir })
+    const helper = helpers()!
+    await until(
+      "the helper's start",
+      () => helper.pid() !== undefined && fs.existsSync(`/proc/${helper.pid()}`),
+    )
+    expect(exeOf(helper.pid()!)).toBe(fs.realpathSync(spawnHelperBinary))
+    helpers.close()
+  })
+
+  it("a program that cannot start is not tried again: the next one takes over", async () => {
+    const perl = helperPrograms({ ...process.env, SUPERVISOR_SPAWN_HELPER: "perl" })
+    const helpers = makeSpawnHelperPool(process.env, {
+      programs: [{ file: path.join(dir, "no-such-helper"), args: [] }, ...perl],
+    })
+    const first = await helpers()!.spawn(shell("true"), () => {})
+    expect(first).toEqual({
+      error: { code: "EHELPER", syscall: "spawn", message: "the spawn helper exited" },
+    })
+    const second = helpers()!
+    const exits: Array<ExitStatus> = []
+    expect("pid" in (await second.spawn(shell("exit 4"), (s) => exits.push(s)))).toBe(true)
+    expect(exeOf(second.pid()!)).toMatch(/perl/)
+    await until("the exit", () => exits.length === 1)
+    expect(exits).toEqual([{ code: 4, signal: null, known: true }])
+    helpers.close()
+  })
+})
+
+const PROGRAMS = [
+  { name: "C", choice: "c", command: [spawnHelperBinary] },
+  { name: "Perl", choice: "perl", command: ["perl", "-e", SPAWN_HELPER_SCRIPT] },
+] as const
+
+describe.each(PROGRAMS)("the spawn helper in $name", ({ choice, command }) => {
+  const env = { ...process.env, SUPERVISOR_SPAWN_HELPER: choice }
+  const dir = fs.mkdtempSync(path.join(root, `${choice}-`))
+  const shell = shellIn(dir)
+  /** The helper program itself, with its four numbers. */
+  const raw = (...numbers: Array<string>) =>
+    spawn(command[0], [...command.slice(1), ...numbers], { stdio: ["pipe", "pipe", "inherit"] })
+
   it("passes any bytes but NUL through: tabs, newlines, non-ASCII, empty arguments, spaces in paths", async () => {
-    const helper = makeSpawnHelperPool()()!
+    const helper = makeSpawnHelperPool(env)()!
     const spaced = path.join(dir, "a dir\twith tab")
     fs.mkdirSync(spaced)
     const out = path.join(spaced, "out put.log")
@@ -74,7 +138,7 @@ describe("the spawn helper", () => {
   })
 
   it("answers in the order it was asked, and every exit after its daemon's answer", async () => {
-    const helper = makeSpawnHelperPool()()!
+    const helper = makeSpawnHelperPool(env)()!
     const answered: Array<number> = []
     const exits: Array<ExitStatus> = []
     // daemons that end at once (their exits race their answers), and a failure among them
@@ -99,7 +163,7 @@ describe("the spawn helper", () => {
   })
 
   it("reports a failed step with its errno, as Node words it", async () => {
-    const helper = makeSpawnHelperPool()()
+    const helper = makeSpawnHelperPool(env)()
     expect(helper).toBeDefined()
     const noDir = await helper!.spawn(shell("true", path.join(dir, "missing", "out.log")), () => {})
     expect(noDir).toEqual({
@@ -116,7 +180,7 @@ describe("the spawn helper", () => {
   })
 
   it("when it dies, its daemons are watched until they end (status unknown), and a new one takes over", async () => {
-    const helpers = makeSpawnHelperPool()
+    const helpers = makeSpawnHelperPool(env)
     const first = helpers()!
     const exits: Array<ExitStatus> = []
     const started = await first.spawn(shell("echo started; exec sleep 30"), (s) => exits.push(s))
@@ -141,7 +205,7 @@ describe("the spawn helper", () => {
   })
 
   it("closing the pool (the supervisor's scope ends) ends the helper; its daemons keep running; no new helper starts", async () => {
-    const helpers = makeSpawnHelperPool()
+    const helpers = makeSpawnHelperPool(env)
     const helper = helpers()!
     const started = await helper.spawn(shell("exec sleep 30"), () => {})
     if (!("pid" in started)) throw new Error(started.error.message)
@@ -154,7 +218,7 @@ describe("the spawn helper", () => {
   })
 
   it("a child it forked but never answered for when it dies is ended, not left running untracked", async () => {
-    const helper = makeSpawnHelperPool()()!
+    const helper = makeSpawnHelperPool(env)()!
     const helperPid = helper.pid()!
     // the child blocks opening its output file (a FIFO nobody reads): forked, no answer yet
     const fifo = path.join(dir, "fifo")
@@ -171,7 +235,7 @@ describe("the spawn helper", () => {
   })
 
   it("as a child subreaper (container mode) takes in the orphans of its daemons and reaps them; only its daemons' exits are heard", async () => {
-    const helper = makeSpawnHelperPool(process.env, { subreaper: true })()!
+    const helper = makeSpawnHelperPool(env, { subreaper: true })()!
     const exits: Array<ExitStatus> = []
     const pidFile = path.join(dir, "orphan.pid")
     // the subshell leaves a sleep behind, whose parent is then gone: a double fork
@@ -193,17 +257,15 @@ describe("the spawn helper", () => {
   it("says nothing of an orphan it reaps: its replies are its daemons' answers and exits only", async () => {
     const prctl = PRCTL[process.arch]
     if (prctl === undefined) throw new Error(`no prctl number known for ${process.arch}`)
-    const perl = spawn("perl", ["-e", SPAWN_HELPER_SCRIPT, "0", "1089", String(prctl)], {
-      stdio: ["pipe", "pipe", "inherit"],
-    })
+    const helper = raw("0", "1089", String(prctl))
     let out = ""
-    perl.stdout.on("data", (d: Buffer) => {
+    helper.stdout.on("data", (d: Buffer) => {
       out += d.toString()
     })
     const pidFile = path.join(dir, "quiet-orphan.pid")
     const command = `(sleep 0.2 & echo $! > '${pidFile}'); exec sleep 30`
     const log = path.join(dir, "quiet.log")
-    perl.stdin.write(
+    helper.stdin.write(
       ["S", "1", dir, log, "/bin/sh", "3", "sh", "-c", command, "1", `PATH=${PATH}`, ""].join("\x00"),
     )
     await until("the answer", () => /^P\t1\t\d+\n/m.test(out))
@@ -215,7 +277,7 @@ describe("the spawn helper", () => {
     process.kill(daemon, "SIGKILL")
     await until("the daemon's exit", () => /^X\t/m.test(out))
     expect(out).toBe(`F\t1\t${daemon}\nP\t1\t${daemon}\nX\t${daemon}\t9\n`)
-    perl.stdin.end()
+    helper.stdin.end()
   })
 
   it("asks for a 0.1 ms time slice for its parent's main thread, keeping its nice value", async () => {
@@ -224,7 +286,7 @@ describe("the spawn helper", () => {
     // the parent: a niced shell that waits for the helper
     const parent = spawn(
       "nice",
-      ["-n", "3", "sh", "-c", 'perl -e "$1" 0 1089 0 "$2"', "sh", SPAWN_HELPER_SCRIPT, String(number)],
+      ["-n", "3", "sh", "-c", '"$@"; :', "sh", ...command, "0", "1089", "0", String(number)],
       {
         stdio: ["pipe", "pipe", "inherit"],
       },
@@ -253,11 +315,9 @@ describe("the spawn helper", () => {
   })
 
   it("takes a request whose fields come in pieces, empty ones included", async () => {
-    const perl = spawn("perl", ["-e", SPAWN_HELPER_SCRIPT, "0", "1089"], {
-      stdio: ["pipe", "pipe", "inherit"],
-    })
+    const helper = raw("0", "1089")
     let out = ""
-    perl.stdout.on("data", (d: Buffer) => {
+    helper.stdout.on("data", (d: Buffer) => {
       out += d.toString()
     })
     const file = path.join(dir, "pieces.log")
@@ -268,11 +328,11 @@ describe("the spawn helper", () => {
       "x\x001\x00PATH=/usr/bin:/bin\x00",
     ]
     for (const piece of pieces) {
-      perl.stdin.write(piece)
+      helper.stdin.write(piece)
       await new Promise((r) => setTimeout(r, 30)) // separate reads on the helper's side
     }
     await until("the answer and the exit", () => /^P\t1\t\d+\n/m.test(out) && /^X\t/m.test(out))
     expect(readText(file)).toBe("[][x]")
-    perl.stdin.end()
+    helper.stdin.end()
   })
 })
