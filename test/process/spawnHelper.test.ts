@@ -5,6 +5,7 @@ import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import type { ExitStatus } from "../../src/process/ProcessService.js"
 import {
+  builtHere,
   decodeWaitStatus,
   helperPrograms,
   makeSpawnHelperPool,
@@ -81,6 +82,22 @@ describe("which spawn helper", () => {
     )
     expect(exeOf(helper.pid()!)).toBe(fs.realpathSync(spawnHelperBinary))
     helpers.close()
+  })
+
+  it("the built one only where it was built for this machine's architecture", () => {
+    expect(builtHere(spawnHelperBinary)).toBe(true)
+    const other = process.arch === "arm64" ? "x64" : "arm64"
+    expect(builtHere(spawnHelperBinary, other)).toBe(false)
+    // a copy whose ELF header names another machine (e_machine 183 is aarch64, 62 x86-64)
+    const elf = fs.readFileSync(spawnHelperBinary)
+    elf.writeUInt16LE(process.arch === "arm64" ? 62 : 183, 18)
+    const foreign = path.join(dir, "foreign-helper")
+    fs.writeFileSync(foreign, elf, { mode: 0o755 })
+    expect(builtHere(foreign)).toBe(false)
+    const script = path.join(dir, "script-helper")
+    fs.writeFileSync(script, "#!/bin/sh\nexit 0\n", { mode: 0o755 })
+    expect(builtHere(script)).toBe(false)
+    expect(builtHere(path.join(dir, "missing-helper"))).toBe(false)
   })
 
   it("a program that cannot start is not tried again: the next one takes over", async () => {
