@@ -84,15 +84,18 @@ const exportExternal = {
   },
 }
 
-// The supervisor serves no WebSocket, but @effect/platform-node's HTTP server imports `ws` at load
-// (to answer an upgrade, which it prepares lazily): a module whose getters load the real one on
-// first use keeps its ~1 MiB of heap out of the supervisor until then.
+// @effect/platform-node's HTTP server imports `ws` at load (to answer an upgrade, which it prepares
+// lazily), and so does the attach route (src/api/attach/upgrade.ts, which makes its server at the
+// first attach): a module whose getters load the real one on first use keeps its ~1 MiB of heap,
+// and the TLS and zlib modules it loads, out of the supervisor until then.
 const wsPath = createRequire(import.meta.url).resolve("ws")
 const lazyWs = {
   name: "lazy-ws",
   setup(b) {
     b.onResolve({ filter: /^ws$/ }, (args) =>
-      /[/\\]@effect[/\\]platform-node/.test(args.importer) ? { path: "ws", namespace: "lazy-ws" } : undefined,
+      /[/\\]@effect[/\\]platform-node|[/\\]src[/\\]api[/\\]attach[/\\]/.test(args.importer)
+        ? { path: "ws", namespace: "lazy-ws" }
+        : undefined,
     )
     b.onLoad({ filter: /.*/, namespace: "lazy-ws" }, () => ({
       contents: `let ws
@@ -189,6 +192,9 @@ const common = {
   platform: "node",
   target: "node20",
   format: "cjs",
+  // `import("node:https")` as `require`: the launcher runs cli.cjs and host.cjs in a vm.Script,
+  // where a real dynamic import fails ("A dynamic import callback was not specified")
+  supported: { "dynamic-import": false },
   minify: true,
   sourcemap: "linked",
   legalComments: "none",
@@ -223,6 +229,7 @@ await build({
   await build({
     ...common,
     format: "esm",
+    supported: { "dynamic-import": true },
     sourcemap: false,
     metafile: false,
     entryPoints: ["src/web/terminalAssets.ts"],
@@ -252,6 +259,7 @@ await build({
 await build({
   ...common,
   format: "esm",
+  supported: { "dynamic-import": true },
   entryPoints: ["src/tui/main.ts"],
   outfile: "dist/tui.mjs",
   banner: { js: 'import{createRequire}from"module";const require=createRequire(import.meta.url);' },

@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import { createServer as createHttpsServer } from "node:https"
 import * as os from "node:os"
 import type { Duplex } from "node:stream"
 import { Data, Effect } from "effect"
@@ -70,10 +69,14 @@ export const listen = (
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
+        // https (and TLS with it) loaded for an HTTPS listener only
         const created: Server = jsonClientErrors(
           tls === undefined
             ? createServer({ ServerResponse: PromptResponse }, handler)
-            : createHttpsServer({ key: tls.key, cert: tls.cert, ServerResponse: PromptResponse }, handler),
+            : (await import("node:https")).createServer(
+                { key: tls.key, cert: tls.cert, ServerResponse: PromptResponse },
+                handler,
+              ),
         )
         const server = upgrade === undefined ? created : withUpgrades(created, upgrade)
         const attempts = port === 0 ? 1 : portAttempts

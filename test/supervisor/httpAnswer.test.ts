@@ -1,6 +1,12 @@
+import * as fs from "node:fs"
+import * as https from "node:https"
 import * as net from "node:net"
+import * as os from "node:os"
+import * as path from "node:path"
 import { describe, expect, it } from "@effect/vitest"
 import { Duration, Effect } from "effect"
+import { loadOrCreateCa } from "../../src/proxy/tls/ca.js"
+import { newLeafKey, signServerCert } from "../../src/proxy/tls/leaf.js"
 import { httpAnswer, statusOfHead } from "../../src/supervisor/readiness/http.js"
 
 /** A TCP server on a free port that answers each connection with `onConnection`; closed with the scope. */
@@ -53,5 +59,36 @@ describe("http check answers", () => {
         /^GET http:\/\/127\.0\.0\.1:1\/: connect ECONNREFUSED/,
       )
     }),
+  )
+
+  it.scopedLive(
+    "over HTTPS (the https module loaded at the first such check): a status, a certificate it does not check",
+    () =>
+      Effect.gen(function* () {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sv-https-check-"))
+        yield* Effect.addFinalizer(() => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true })))
+        const ca = loadOrCreateCa(dir)
+        const key = newLeafKey()
+        const cert = signServerCert(ca, key, ["127.0.0.1"])
+        const port = yield* Effect.acquireRelease(
+          Effect.promise(
+            () =>
+              new Promise<https.Server>((resolve) => {
+                const server = https.createServer({ key: key.pem, cert }, (req, res) => {
+                  res.writeHead(req.url === "/health" ? 204 : 404)
+                  res.end()
+                })
+                server.listen(0, "127.0.0.1", () => resolve(server))
+              }),
+          ),
+          (server) => Effect.sync(() => server.close()),
+        ).pipe(Effect.map((server) => (server.address() as net.AddressInfo).port))
+        expect(yield* httpAnswer(`https://127.0.0.1:${port}/health`, [], second)).toMatchObject({ ok: true })
+        const missing = `https://127.0.0.1:${port}/missing`
+        expect(yield* httpAnswer(missing, [], second)).toEqual({
+          ok: false,
+          output: `GET ${missing}: HTTP 404`,
+        })
+      }),
   )
 })

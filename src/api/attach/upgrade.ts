@@ -48,7 +48,10 @@ export const makeAttachUpgrade = Effect.gen(function* () {
   const deps = { control: yield* Control, sup: yield* Supervisor, events: yield* EventLog }
   const logs = yield* LogStore
   const runtime = yield* Effect.runtime<never>()
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME })
+  // made at the first attach: `ws` (and the TLS and zlib modules it loads) stays out of a
+  // supervisor nobody attaches to (scripts/build.mjs makes the import lazy)
+  let wss: WebSocketServer | undefined
+  const server = () => (wss ??= new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME }))
 
   /** The daemon the path names, if it can be attached to. */
   const target = (encoded: string) =>
@@ -112,7 +115,7 @@ export const makeAttachUpgrade = Effect.gen(function* () {
             return refuse(socket, { status: 500, tag: "InternalError", message: "attach failed" })
           const t = exit.value
           if (t._tag === "Left") return refuse(socket, t.left)
-          wss.handleUpgrade(req, socket, head, (ws) => {
+          server().handleUpgrade(req, socket, head, (ws) => {
             Runtime.runFork(runtime)(
               runSession(deps, ws, {
                 ...t.right,

@@ -1,5 +1,5 @@
 import * as http from "node:http"
-import * as https from "node:https"
+import type * as https from "node:https"
 import * as net from "node:net"
 import { Duration, Effect } from "effect"
 import { formatHumanDuration } from "../../domain/HumanDuration.js"
@@ -50,23 +50,39 @@ const plainGet = (target: URL, request: string, answer: (status: number | string
   return () => socket.destroy()
 }
 
-/** GET through node's http or https client. */
+/**
+ * GET through node's http or https client. The https module (and TLS with it) is loaded at the
+ * first https check: a supervisor without one does not hold it.
+ */
 const clientGet = (
   target: URL,
   _request: string,
   answer: (status: number | string) => void,
 ): (() => void) => {
-  const get = target.protocol === "https:" ? https.get : http.get
-  const req = get(
-    target,
-    { agent: false, headers: { "user-agent": "supervisor-readiness" }, rejectUnauthorized: false },
-    (res) => {
-      res.resume()
-      answer(res.statusCode ?? 0)
-    },
-  )
-  req.on("error", (e) => answer(e.message))
-  return () => req.destroy()
+  let req: http.ClientRequest | undefined
+  let cancelled = false
+  const send = (get: typeof https.get) => {
+    if (cancelled) return
+    req = get(
+      target,
+      { agent: false, headers: { "user-agent": "supervisor-readiness" }, rejectUnauthorized: false },
+      (res) => {
+        res.resume()
+        answer(res.statusCode ?? 0)
+      },
+    )
+    req.on("error", (e) => answer(e.message))
+  }
+  if (target.protocol === "https:")
+    import("node:https").then(
+      (https) => send(https.get),
+      (e: unknown) => answer(String(e)),
+    )
+  else send(http.get)
+  return () => {
+    cancelled = true
+    req?.destroy()
+  }
 }
 
 /** What every attempt of one check sends where, worked out once: its URL read, its request written. */
