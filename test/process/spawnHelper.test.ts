@@ -3,15 +3,9 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import { builtHere, helperPrograms } from "../../src/process/helperPrograms.js"
 import type { ExitStatus } from "../../src/process/ProcessService.js"
-import {
-  builtHere,
-  decodeWaitStatus,
-  helperPrograms,
-  makeSpawnHelperPool,
-  PRCTL,
-  SCHED_SETATTR,
-} from "../../src/process/spawnHelper.js"
+import { decodeWaitStatus, makeSpawnHelperPool, PRCTL, SCHED_SETATTR } from "../../src/process/spawnHelper.js"
 import { spawnHelperBinary } from "../../src/process/spawnHelperBinary.js"
 import { SPAWN_HELPER_SCRIPT } from "../../src/process/spawnHelperScript.js"
 import { alive, PATH, readText, statOf } from "./helpers.js"
