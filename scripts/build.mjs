@@ -153,38 +153,38 @@ const xtermExternal = {
   },
 }
 
-// The proxy's worker thread (src/proxy/worker/entry.ts) is dist/proxy-worker.cjs; the supervisor
-// finds it next to its own bundle.
-const proxyWorkerFile = {
-  name: "proxy-worker-file",
+/**
+ * A module whose one export is the path of a file the build writes into dist/: in the sources it
+ * points at dist/ (tests); in a bundle it is replaced with the path next to that bundle.
+ * `module` matches the import's path, `dir` the directory it is imported from.
+ */
+const fileNextToBundle = (name, { module, dir = /./, exportName, file }) => ({
+  name,
   setup(b) {
-    b.onResolve({ filter: /[/\\]worker[/\\]file\.js$/ }, (args) =>
-      /[/\\]src[/\\]proxy$/.test(args.resolveDir)
-        ? { path: "file", namespace: "proxy-worker-file" }
-        : undefined,
+    b.onResolve({ filter: module }, (args) =>
+      dir.test(args.resolveDir) ? { path: "file", namespace: name } : undefined,
     )
-    b.onLoad({ filter: /.*/, namespace: "proxy-worker-file" }, () => ({
-      contents: 'exports.proxyWorkerFile = require("node:path").join(__dirname, "proxy-worker.cjs")',
+    b.onLoad({ filter: /.*/, namespace: name }, () => ({
+      contents: `exports.${exportName} = require("node:path").join(__dirname, ${JSON.stringify(file)})`,
       loader: "js",
     }))
   },
-}
+})
 
-// The C spawn helper (src/process/spawnHelper.c) is dist/spawn-helper; the supervisor finds it next
-// to its own bundle.
-const spawnHelperBinaryFile = {
-  name: "spawn-helper-file",
-  setup(b) {
-    b.onResolve({ filter: /[/\\]spawnHelperBinary\.js$/ }, () => ({
-      path: "file",
-      namespace: "spawn-helper-file",
-    }))
-    b.onLoad({ filter: /.*/, namespace: "spawn-helper-file" }, () => ({
-      contents: 'exports.spawnHelperBinary = require("node:path").join(__dirname, "spawn-helper")',
-      loader: "js",
-    }))
-  },
-}
+// The proxy's worker thread (src/proxy/worker/entry.ts) is dist/proxy-worker.cjs.
+const proxyWorkerFile = fileNextToBundle("proxy-worker-file", {
+  module: /[/\\]worker[/\\]file\.js$/,
+  dir: /[/\\]src[/\\]proxy$/,
+  exportName: "proxyWorkerFile",
+  file: "proxy-worker.cjs",
+})
+
+// The C spawn helper (src/process/spawnHelper.c) is dist/spawn-helper.
+const spawnHelperBinaryFile = fileNextToBundle("spawn-helper-file", {
+  module: /[/\\]spawnHelperBinary\.js$/,
+  exportName: "spawnHelperBinary",
+  file: "spawn-helper",
+})
 
 mkdirSync("dist", { recursive: true })
 const common = {

@@ -5,9 +5,8 @@
 // a plain constructor function whose statics (`ast` aside) come from one shared object: what a
 // schema is, reads and does stays the same (subclasses still `extends` it). A small gain: the
 // classes the combinators declare on top remain (docs/benchmarks.md, "Collection at rest, no
-// Sparkplug, lighter schemas"). The build fails if the code it replaces is gone, so that an
-// upgrade of Effect cannot undo this silently.
-import { readFile } from "node:fs/promises"
+// Sparkplug, lighter schemas").
+import { sourcePatch } from "./source-patch.mjs"
 
 const target = /[\\/]effect[\\/]dist[\\/]esm[\\/]Schema\.js$/
 const original = `export function make(ast) {
@@ -59,18 +58,9 @@ export function make(ast) {
   return SchemaClass;
 }`
 
-export const lightSchemas = {
+export const lightSchemas = sourcePatch({
   name: "light-schemas",
-  setup(b) {
-    b.onLoad({ filter: target }, async (args) => {
-      const source = await readFile(args.path, "utf8")
-      if (!source.includes(original))
-        return {
-          errors: [
-            { text: `${args.path}: Schema.make not found as expected (see scripts/light-schemas.mjs)` },
-          ],
-        }
-      return { contents: source.replace(original, replacement), loader: "js" }
-    })
-  },
-}
+  target,
+  find: original,
+  replace: replacement,
+})

@@ -1,6 +1,7 @@
 // Which program forks the daemons for the supervisor (spawnHelper.ts): the C one built into dist/
 // where a C compiler was at hand and built for this machine, else the Perl script.
 import * as fs from "node:fs"
+import { isExecutableFile } from "./executable.js"
 import { findPerl } from "./pty.js"
 import { spawnHelperBinary } from "./spawnHelperBinary.js"
 import { SPAWN_HELPER_SCRIPT } from "./spawnHelperScript.js"
@@ -19,7 +20,7 @@ export const helperPrograms = (env: NodeJS.ProcessEnv): Array<HelperProgram> => 
   if (
     choice !== "perl" &&
     process.platform === "linux" &&
-    isExecutable(spawnHelperBinary) &&
+    isExecutableFile(spawnHelperBinary) &&
     builtHere(spawnHelperBinary)
   )
     programs.push({ file: spawnHelperBinary, args: [] })
@@ -58,13 +59,4 @@ export const builtHere = (file: string, arch: string = process.arch): boolean =>
   const little = head[5] === 1
   const machine = little ? head.readUInt16LE(18) : head.readUInt16BE(18)
   return head.readUInt32BE(0) === 0x7f454c46 && machine === ELF_MACHINE[arch]
-}
-
-const isExecutable = (file: string): boolean => {
-  try {
-    fs.accessSync(file, fs.constants.X_OK)
-    return true
-  } catch {
-    return false
-  }
 }
