@@ -44,7 +44,13 @@ const stubs = stubbedIn(/^(yaml|toml|ini|fast-check)$/)
 const hostExternal = {
   name: "host-external",
   setup(b) {
-    b.onResolve({ filter: /\/host\/main\.js$/ }, () => ({ path: "./host.cjs", external: true }))
+    // `node dist/cli.cjs supervisor run` (not through the launcher): host.cjs reads the same argv
+    // and starts the supervisor when it is required; it exports nothing
+    b.onResolve({ filter: /\/host\/main\.js$/ }, () => ({ path: "host-main", namespace: "host-main" }))
+    b.onLoad({ filter: /.*/, namespace: "host-main" }, () => ({
+      contents: 'exports.hostMain = () => { require(require("node:path").join(__dirname, "host.cjs")) }',
+      loader: "js",
+    }))
     // `import compose` parses YAML: its own bundle (with the `yaml` library), required (the launcher's
     // script has no dynamic import()) by that command only
     b.onResolve({ filter: /(^|\/)yaml\.js$/ }, (args) =>

@@ -10,6 +10,7 @@ import { getHeapStatistics } from "node:v8"
  * 20-50 ms, so it runs only when the heap grew by `growthBytes` since the last one, and never
  * while a request younger than `streamMs` is open (an older one is a stream: logs, events).
  * Needs `--expose-gc` (the background supervisor's flags); without it nothing is hooked.
+ * `SUPERVISOR_REST_COLLECTION` sets the growth in MiB (`restCollectionSetting`).
  */
 export interface RestCollectionOptions {
   readonly quietMs: number
@@ -26,6 +27,24 @@ const defaults = (): RestCollectionOptions => ({
   gc: (globalThis as { readonly gc?: () => void }).gc,
   heapUsed: () => getHeapStatistics().used_heap_size,
 })
+
+/**
+ * `SUPERVISOR_REST_COLLECTION`: the heap growth in MiB after which a quiet socket calls for a
+ * collection (default 4), `0` for one after every burst, `off` for none. A value that is none of
+ * these keeps the default and says so in `warning`.
+ */
+export const restCollectionSetting = (
+  value: string | undefined,
+): { readonly options: Partial<RestCollectionOptions>; readonly warning?: string } => {
+  if (value === undefined || value === "") return { options: {} }
+  if (value === "off") return { options: { gc: undefined } }
+  const mib = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN
+  if (Number.isFinite(mib)) return { options: { growthBytes: Math.round(mib * 1024 * 1024) } }
+  return {
+    options: {},
+    warning: `SUPERVISOR_REST_COLLECTION=${value}: expected a number of MiB (0 for every burst) or 'off' (4 is used)`,
+  }
+}
 
 export const collectAtRest = (server: Server, overrides: Partial<RestCollectionOptions> = {}): Server => {
   const o = { ...defaults(), ...overrides }
@@ -47,7 +66,7 @@ export const collectAtRest = (server: Server, overrides: Partial<RestCollectionO
       ...[...open.values()].filter((t) => now - t < o.streamMs).map((t) => t + o.streamMs),
     )
     if (busyUntil > now) return arm(Math.min(busyUntil - now, o.quietMs))
-    if (o.heapUsed() - base < o.growthBytes) return
+    if (o.growthBytes > 0 && o.heapUsed() - base < o.growthBytes) return
     gc()
     base = o.heapUsed()
   }

@@ -15,7 +15,7 @@ import { NoticesLive } from "../api/notices.js"
 import { PresenceLive as PresenceApiLive } from "../api/presenceHandlers.js"
 import { countingRequests, withMetricsRoute } from "../metrics/http.js"
 import { PromptResponse } from "./promptResponse.js"
-import { collectAtRest } from "./restCollection.js"
+import { collectAtRest, restCollectionSetting } from "./restCollection.js"
 import { withUpgrades } from "./upgrades.js"
 
 export const ApiLive = Layer.mergeAll(
@@ -42,13 +42,19 @@ export const socketServer = (socket: string, wrap: (server: Server) => Server = 
     Effect.gen(function* () {
       const app = yield* HttpApiBuilder.httpApp
       const attach = yield* makeAttachUpgrade
+      const rest = restCollectionSetting(process.env.SUPERVISOR_REST_COLLECTION)
+      if (rest.warning !== undefined) yield* Effect.logWarning(rest.warning)
       return HttpServer.serve(countingRequests(withMetricsRoute(app))).pipe(
         Layer.tap(() => Effect.sync(() => fs.chmodSync(socket, 0o600))),
         Layer.provide(
           NodeHttpServer.layer(
             () =>
               withUpgrades(
-                wrap(jsonClientErrors(collectAtRest(createServer({ ServerResponse: PromptResponse })))),
+                wrap(
+                  jsonClientErrors(
+                    collectAtRest(createServer({ ServerResponse: PromptResponse }), rest.options),
+                  ),
+                ),
                 attach(),
               ),
             {

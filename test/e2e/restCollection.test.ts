@@ -3,6 +3,9 @@
  * (src/host/restCollection.ts), through the built CLI: a foreground supervisor with the background
  * one's Node flags and V8's `--trace-gc` (an explicit collection is traced as "testing"), a start
  * of 30 daemons and listings over the socket, then a full collection while nothing is asked.
+ * `SUPERVISOR_REST_COLLECTION=0` asks for one after every burst: whether the default 4 MiB of
+ * growth is reached depends on where V8's own collections fell in the burst (the threshold is
+ * tested in test/host/restCollection.test.ts).
  */
 import { spawn } from "node:child_process"
 import { afterEach, describe, expect, it } from "vitest"
@@ -31,7 +34,7 @@ describe("collection at rest", () => {
       const cwd = sb.project("app", CONFIG)
       const host = spawn(process.execPath, [...supervisorNodeFlags, "--trace-gc", BIN, "supervisor", "run"], {
         cwd: sb.root,
-        env: sb.env,
+        env: { ...sb.env, SUPERVISOR_REST_COLLECTION: "0" },
         stdio: ["ignore", "pipe", "pipe"],
       })
       let out = ""
@@ -47,6 +50,34 @@ describe("collection at rest", () => {
       for (let i = 0; i < 3; i++) expect(sb.cli(["list", "--json"], cwd).status).toBe(0)
       await waitFor("an explicit full collection", () => explicit.test(out), { timeout: 20_000 })
       expect(sb.cli(["supervisor", "stop"], cwd).status).toBe(0)
+      await new Promise((r) => (host.exitCode === null ? host.once("exit", r) : r(null)))
+    },
+    T,
+  )
+
+  it(
+    "a bad SUPERVISOR_REST_COLLECTION is named in the supervisor's log, which starts all the same",
+    async () => {
+      sb = makeDaemonSandbox()
+      const host = spawn(process.execPath, [BIN, "supervisor", "run"], {
+        cwd: sb.root,
+        env: { ...sb.env, SUPERVISOR_REST_COLLECTION: "lots" },
+        stdio: ["ignore", "pipe", "pipe"],
+      })
+      // a foreground supervisor logs on stdout (in container mode on stderr), then says it listens on stderr
+      let out = ""
+      host.stdout.setEncoding("utf8").on("data", (d: string) => {
+        out += d
+      })
+      let err = ""
+      host.stderr.setEncoding("utf8").on("data", (d: string) => {
+        err += d
+      })
+      await waitFor("the supervisor to listen", () => err.includes("listening on"), { timeout: 20_000 })
+      await waitFor("the warning", () =>
+        out.includes("SUPERVISOR_REST_COLLECTION=lots: expected a number of MiB"),
+      )
+      expect(sb.cli(["supervisor", "stop"], sb.root).status).toBe(0)
       await new Promise((r) => (host.exitCode === null ? host.once("exit", r) : r(null)))
     },
     T,

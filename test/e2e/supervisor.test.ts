@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process"
 import { readdirSync, readFileSync, readlinkSync, statSync } from "node:fs"
-import { join, resolve } from "node:path"
+import { dirname, join, resolve } from "node:path"
 import type { Readable } from "node:stream"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { supervisorNodeFlags } from "../../src/host/nodeFlags.js"
@@ -323,6 +323,33 @@ describe("supervisor run (foreground)", () => {
         expect(await fg.exited).toEqual({ code: 0, signal: null })
       } finally {
         fg.child.kill("SIGKILL")
+      }
+    },
+    T,
+  )
+
+  it(
+    "the CLI bundle run without the launcher (`node dist/cli.cjs supervisor run`) is the same supervisor",
+    async () => {
+      const fg = spawn(process.execPath, [join(dirname(BIN), "cli.cjs"), "supervisor", "run"], {
+        cwd: proj,
+        env: sb.env,
+        stdio: ["ignore", "ignore", "pipe"],
+      })
+      let err = ""
+      fg.stderr.setEncoding("utf8").on("data", (d: string) => {
+        err += d
+      })
+      const exited = new Promise((r) => fg.once("close", (code, signal) => r({ code, signal })))
+      try {
+        await waitFor("the supervisor to listen", () => err.includes("listening on"), { timeout: 15_000 })
+        expect(supervisorPids(sb.stateDir)).toEqual([fg.pid])
+        expect(cli("start", "svc").status).toBe(0)
+        fg.kill("SIGTERM")
+        expect(await exited).toEqual({ code: 0, signal: null })
+        expect(err).not.toMatch(/error/i)
+      } finally {
+        fg.kill("SIGKILL")
       }
     },
     T,

@@ -6,7 +6,11 @@
 import { createServer, request, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
-import { collectAtRest, type RestCollectionOptions } from "../../src/host/restCollection.js"
+import {
+  collectAtRest,
+  type RestCollectionOptions,
+  restCollectionSetting,
+} from "../../src/host/restCollection.js"
 import { waitFor } from "../e2e/harness.js"
 
 const MiB = 1024 * 1024
@@ -118,5 +122,29 @@ describe("collectAtRest", () => {
     expect(server.listenerCount("request")).toBe(0)
     collectAtRest(server, { gc: () => {} })
     expect(server.listenerCount("request")).toBe(1)
+  })
+
+  it("with a growth of 0, collects after every burst, grown or not", async () => {
+    const { fake, get } = await setup({ growthBytes: 0 })
+    await get()
+    await waitFor("the first collection", () => fake.collections === 1)
+    await get()
+    await waitFor("the second collection", () => fake.collections === 2)
+  })
+})
+
+describe("SUPERVISOR_REST_COLLECTION", () => {
+  it("is MiB of growth, 0 for every burst, off for none; anything else keeps the default and says so", () => {
+    expect(restCollectionSetting(undefined)).toEqual({ options: {} })
+    expect(restCollectionSetting("")).toEqual({ options: {} })
+    expect(restCollectionSetting("8")).toEqual({ options: { growthBytes: 8 * MiB } })
+    expect(restCollectionSetting("0.5")).toEqual({ options: { growthBytes: MiB / 2 } })
+    expect(restCollectionSetting("0")).toEqual({ options: { growthBytes: 0 } })
+    expect(restCollectionSetting("off")).toEqual({ options: { gc: undefined } })
+    for (const bad of ["-1", "lots", "4MiB", "1e3"])
+      expect(restCollectionSetting(bad)).toEqual({
+        options: {},
+        warning: `SUPERVISOR_REST_COLLECTION=${bad}: expected a number of MiB (0 for every burst) or 'off' (4 is used)`,
+      })
   })
 })
