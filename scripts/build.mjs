@@ -21,6 +21,7 @@ import { setTimeout as sleep } from "node:timers/promises"
 import { pathToFileURL } from "node:url"
 import { build } from "esbuild"
 import { deepImports } from "./deep-imports.mjs"
+import { lazyBuiltins } from "./lazy-builtins.mjs"
 import { lazyGlobals } from "./lazy-globals.mjs"
 import { lightSchemas } from "./light-schemas.mjs"
 import { buildSpawnHelper } from "./spawn-helper.mjs"
@@ -217,6 +218,7 @@ await build({
     lazyGlobals,
     lightSchemas,
     lazyWs,
+    lazyBuiltins(["crypto", "readline", "v8"]),
     forgeExternal,
     xtermExternal,
     proxyWorkerFile,

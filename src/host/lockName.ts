@@ -1,10 +1,9 @@
 // The name of a state directory's supervisor lock, in plain Node (the hook's `cd` checks it too).
-import { createHash } from "node:crypto"
 import * as net from "node:net"
+import { sha256Hex } from "./sha256.js"
 
 /** The abstract socket that is the lock of a state directory. */
-export const lockName = (stateDir: string) =>
-  `\0supervisor-${createHash("sha256").update(stateDir).digest("hex").slice(0, 32)}`
+export const lockName = (stateDir: string) => `\0supervisor-${sha256Hex(stateDir).slice(0, 32)}`
 
 /** Whether a supervisor holds the lock of `stateDir` (it may still be starting: no API socket yet). */
 export const lockIsHeld = (stateDir: string): Promise<boolean> =>

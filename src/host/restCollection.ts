@@ -1,5 +1,4 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
-import { getHeapStatistics } from "node:v8"
 
 /**
  * A full collection once the socket has been quiet for a moment after a burst (a start of 50
@@ -25,7 +24,7 @@ const defaults = (): RestCollectionOptions => ({
   growthBytes: 4 * 1024 * 1024,
   streamMs: 2_000,
   gc: (globalThis as { readonly gc?: () => void }).gc,
-  heapUsed: () => getHeapStatistics().used_heap_size,
+  heapUsed: () => process.memoryUsage().heapUsed,
 })
 
 /**

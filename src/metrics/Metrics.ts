@@ -1,4 +1,4 @@
-import { monitorEventLoopDelay } from "node:perf_hooks"
+import { type IntervalHistogram, monitorEventLoopDelay } from "node:perf_hooks"
 import { Context, Effect, Layer, Option } from "effect"
 import { isActive } from "../domain/DaemonStatus.js"
 import { LogStore } from "../logs/LogStore.js"
@@ -40,9 +40,11 @@ export const MetricsLive = Layer.scoped(
     const requests = makeRequestCounter()
     // a 100 ms timer: at Node's default 10 ms its wake-ups alone cost 0.65% of a core at idle
     // (0.09% at 100 ms; docs/benchmarks.md); blocks longer than that are what shows a stall. It
-    // runs from the first scrape on: a supervisor nobody scrapes is not woken ten times a second.
-    const loop = monitorEventLoopDelay({ resolution: 100 })
-    yield* Effect.addFinalizer(() => Effect.sync(() => loop.disable()))
+    // runs from the first scrape on: a supervisor nobody scrapes is not woken ten times a second,
+    // and does not hold the histogram (~0.35 MiB) or load perf_hooks for it.
+    let made: IntervalHistogram | undefined
+    const histogram = () => (made ??= monitorEventLoopDelay({ resolution: 100 }))
+    yield* Effect.addFinalizer(() => Effect.sync(() => made?.disable()))
     const startedAt = Date.now()
 
     const daemonFacts = Effect.gen(function* () {
@@ -83,6 +85,7 @@ export const MetricsLive = Layer.scoped(
     })
 
     const supervisorFamilies = (): ReadonlyArray<Family> => {
+      const loop = histogram()
       const s = (ns: number) => (Number.isNaN(ns) ? 0 : ns / 1e9)
       const lag: Family = {
         name: "supervisor_event_loop_lag_seconds",

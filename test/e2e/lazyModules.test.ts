@@ -3,12 +3,15 @@
  * foreground supervisor with a preloaded probe that writes Node's list of loaded built-in modules,
  * after a start of daemons (one with an http readiness check), listings and a stop. `tls`, `https`
  * and `zlib` (the `ws` library's) stay out: they come with the first HTTPS listener, https check or
- * attach (src/host/tcp.ts, src/supervisor/readiness/http.ts, src/api/attach/upgrade.ts).
+ * attach (src/host/tcp.ts, src/supervisor/readiness/http.ts, src/api/attach/upgrade.ts). So do
+ * `crypto`, `readline` and `v8`, which only some paths use (scripts/lazy-builtins.mjs): the
+ * supervisor runs with the background one's flags, so its collection at rest runs too.
  */
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
+import { supervisorNodeFlags } from "../../src/host/nodeFlags.js"
 import { BIN, type DaemonSandbox, makeDaemonSandbox, waitFor } from "./harness.js"
 
 const T = 60_000
@@ -31,7 +34,7 @@ setInterval(() => {
 
 describe("built-in modules loaded when first needed", () => {
   it(
-    "a supervisor with plain daemons and an http check holds no tls, https or zlib",
+    "a supervisor with plain daemons and an http check holds no tls, https, zlib, crypto, readline or v8",
     async () => {
       sb = makeDaemonSandbox()
       // the check's target in a process of its own: the CLI runs synchronously in this one
@@ -57,9 +60,9 @@ describe("built-in modules loaded when first needed", () => {
       const probe = path.join(sb.root, "probe.cjs")
       fs.writeFileSync(probe, PROBE)
       const out = path.join(sb.root, "modules.txt")
-      const host = spawn(process.execPath, ["-r", probe, BIN, "supervisor", "run"], {
+      const host = spawn(process.execPath, [...supervisorNodeFlags, "-r", probe, BIN, "supervisor", "run"], {
         cwd: sb.root,
-        env: { ...sb.env, MODULES_OUT: out },
+        env: { ...sb.env, MODULES_OUT: out, SUPERVISOR_REST_COLLECTION: "0" },
         stdio: ["ignore", "ignore", "pipe"],
       })
       let err = ""
@@ -78,7 +81,8 @@ describe("built-in modules loaded when first needed", () => {
         )
         const loaded = fs.readFileSync(out, "utf8").split("\n")
         expect(loaded).toContain("child_process") // the probe's list is the supervisor's
-        expect(loaded.filter((m) => ["tls", "https", "zlib"].includes(m))).toEqual([])
+        const lazy = ["tls", "https", "zlib", "crypto", "readline", "v8"]
+        expect(loaded.filter((m) => lazy.includes(m))).toEqual([])
         expect(sb.cli(["supervisor", "stop"], cwd).status).toBe(0)
       } finally {
         server.kill("SIGKILL")

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { describe, expect, it } from "@effect/vitest"
@@ -109,6 +110,37 @@ describe("the state store's journal", () => {
       expect(Object.keys(readStateFile(file).state.daemons)).toEqual(["app/a"])
     }),
   )
+
+  it.scoped(
+    "a journal an earlier version wrote (its base named by SHA-1, `journal: 1`) is still applied",
+    () =>
+      Effect.gen(function* () {
+        const { file, store } = yield* storeOfOne
+        yield* store.recordDaemon("app/a", record("app/a", 4))
+        yield* store.sync
+        const base = fs.readFileSync(file, "utf8")
+        const [header, ...rest] = fs.readFileSync(journalPathOf(file), "utf8").split("\n")
+        expect(JSON.parse(header!)).toEqual({ journal: 2, base: baseHash(base) })
+        const asEarlier = (hash: string) =>
+          fs.writeFileSync(
+            journalPathOf(file),
+            [JSON.stringify({ journal: 1, base: hash }), ...rest].join("\n"),
+          )
+        asEarlier(createHash("sha1").update(base).digest("hex"))
+        expect(readStateFile(file).state.daemons["app/a"]?.retry_count).toBe(4)
+        // one of another base is not
+        asEarlier(createHash("sha1").update(`${base} `).digest("hex"))
+        expect(readStateFile(file).state.daemons["app/a"]?.retry_count).toBe(0)
+      }),
+  )
+
+  it("names a base by a hash that tells bases apart", () => {
+    const bases = new Set<string>()
+    for (let i = 0; i < 2000; i++) bases.add(baseHash(`{"daemons":{"app/a":{"retry_count":${i}}}}`))
+    expect(bases.size).toBe(2000)
+    expect(baseHash("ab")).not.toBe(baseHash("ba"))
+    expect(baseHash("")).toMatch(/^[0-9a-f]{16}$/)
+  })
 
   it.scoped("a line cut short (a crash during the append) is not applied, and nothing is reported", () =>
     Effect.gen(function* () {
