@@ -21,8 +21,8 @@ import { setTimeout as sleep } from "node:timers/promises"
 import { pathToFileURL } from "node:url"
 import { build } from "esbuild"
 import { deepImports } from "./deep-imports.mjs"
-import { lazyBuiltins } from "./lazy-builtins.mjs"
 import { lazyGlobals } from "./lazy-globals.mjs"
+import { lazyBuiltins, lazyPackage } from "./lazy-modules.mjs"
 import { lightSchemas } from "./light-schemas.mjs"
 import { buildSpawnHelper } from "./spawn-helper.mjs"
 
@@ -93,30 +93,20 @@ const exportExternal = {
 
 // @effect/platform-node's HTTP server imports `ws` at load (to answer an upgrade, which it prepares
 // lazily), and so does the attach route (src/api/attach/upgrade.ts, which makes its server at the
-// first attach): a module whose getters load the real one on first use keeps its ~1 MiB of heap,
-// and the TLS and zlib modules it loads, out of the supervisor until then.
-const wsPath = createRequire(import.meta.url).resolve("ws")
-const lazyWs = {
-  name: "lazy-ws",
-  setup(b) {
-    b.onResolve({ filter: /^ws$/ }, (args) =>
-      /[/\\]@effect[/\\]platform-node|[/\\]src[/\\]api[/\\]attach[/\\]/.test(args.importer)
-        ? { path: "ws", namespace: "lazy-ws" }
-        : undefined,
-    )
-    b.onLoad({ filter: /.*/, namespace: "lazy-ws" }, () => ({
-      contents: `let ws
-const load = () => (ws ??= require(${JSON.stringify(wsPath)}))
-module.exports = {
-  get WebSocket() { return load().WebSocket },
-  get WebSocketServer() { return load().WebSocketServer },
-  get createWebSocketStream() { return load().createWebSocketStream },
-}`,
-      loader: "js",
-      resolveDir: process.cwd(),
-    }))
-  },
-}
+// first attach): ~1 MiB of heap, and the TLS and zlib modules it loads, wait for the first attach.
+const lazyWs = lazyPackage({
+  name: "ws",
+  importer: /[/\\]@effect[/\\]platform-node|[/\\]src[/\\]api[/\\]attach[/\\]/,
+  keys: ["WebSocket", "WebSocketServer", "createWebSocketStream"],
+})
+// ... and `mime`, for the type of a file it serves (the supervisor serves none): its tables hold
+// ~0.3 MiB of heap
+const lazyMime = lazyPackage({
+  name: "mime",
+  importer: /[/\\]@effect[/\\]platform-node/,
+  keys: ["getType", "getExtension", "define"],
+  bind: true,
+})
 
 // node-forge (the proxy's and the API listener's local CA, ~290 KiB) is a bundle of its own,
 // dist/forge.cjs, required when a certificate is first made or read: a supervisor without the
@@ -218,6 +208,7 @@ await build({
     lazyGlobals,
     lightSchemas,
     lazyWs,
+    lazyMime,
     lazyBuiltins(["crypto", "readline", "v8"]),
     forgeExternal,
     xtermExternal,
@@ -255,7 +246,7 @@ await build({
   entryPoints: [createRequire(import.meta.url).resolve("node-forge")],
   outfile: "dist/forge.cjs",
 })
-await build({ ...common, entryPoints: [wsPath], outfile: "dist/ws.cjs" })
+await build({ ...common, entryPoints: [createRequire(import.meta.url).resolve("ws")], outfile: "dist/ws.cjs" })
 await build({
   ...common,
   entryPoints: ["src/mcp/server.ts"],
