@@ -107,6 +107,12 @@ const lazyMime = lazyPackage({
   keys: ["getType", "getExtension", "define"],
   bind: true,
 })
+// ... and croner, for daemons with a `cron` schedule (src/domain/Cron.ts)
+const lazyCroner = lazyPackage({
+  name: "croner",
+  importer: /[/\\]src[/\\]domain[/\\](Cron|cronSchedule)\.ts$/,
+  keys: ["Cron"],
+})
 
 // node-forge (the proxy's and the API listener's local CA, ~290 KiB) is a bundle of its own,
 // dist/forge.cjs, required when a certificate is first made or read: a supervisor without the
@@ -209,6 +215,7 @@ await build({
     lightSchemas,
     lazyWs,
     lazyMime,
+    lazyCroner,
     lazyBuiltins(["crypto", "readline", "v8"]),
     forgeExternal,
     xtermExternal,
@@ -246,7 +253,11 @@ await build({
   entryPoints: [createRequire(import.meta.url).resolve("node-forge")],
   outfile: "dist/forge.cjs",
 })
-await build({ ...common, entryPoints: [createRequire(import.meta.url).resolve("ws")], outfile: "dist/ws.cjs" })
+await build({
+  ...common,
+  entryPoints: [createRequire(import.meta.url).resolve("ws")],
+  outfile: "dist/ws.cjs",
+})
 await build({
   ...common,
   entryPoints: ["src/mcp/server.ts"],
