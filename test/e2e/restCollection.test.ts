@@ -26,31 +26,51 @@ afterEach(() => {
 
 const explicit = /Mark-Compact.*testing/
 
+/**
+ * `supervisor run` in the foreground under `nodeArgs`, its stdout and stderr kept: it logs on
+ * stdout (in container mode on stderr), and says it listens on stderr.
+ */
+const foreground = async (
+  box: DaemonSandbox,
+  nodeArgs: ReadonlyArray<string>,
+  env: Record<string, string>,
+) => {
+  const host = spawn(process.execPath, [...nodeArgs, BIN, "supervisor", "run"], {
+    cwd: box.root,
+    env: { ...box.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  })
+  let out = ""
+  host.stdout.setEncoding("utf8").on("data", (d: string) => {
+    out += d
+  })
+  let err = ""
+  host.stderr.setEncoding("utf8").on("data", (d: string) => {
+    err += d
+  })
+  await waitFor("the supervisor to listen", () => err.includes("listening on"), { timeout: 20_000 })
+  return {
+    out: () => out,
+    stop: async (cwd: string) => {
+      expect(box.cli(["supervisor", "stop"], cwd).status).toBe(0)
+      await new Promise((r) => (host.exitCode === null ? host.once("exit", r) : r(null)))
+    },
+  }
+}
+
 describe("collection at rest", () => {
   it(
     "after a start and listings, one full collection runs once the socket is quiet",
     async () => {
       sb = makeDaemonSandbox()
       const cwd = sb.project("app", CONFIG)
-      const host = spawn(process.execPath, [...supervisorNodeFlags, "--trace-gc", BIN, "supervisor", "run"], {
-        cwd: sb.root,
-        env: { ...sb.env, SUPERVISOR_REST_COLLECTION: "0" },
-        stdio: ["ignore", "pipe", "pipe"],
+      const host = await foreground(sb, [...supervisorNodeFlags, "--trace-gc"], {
+        SUPERVISOR_REST_COLLECTION: "0",
       })
-      let out = ""
-      host.stdout.setEncoding("utf8").on("data", (d: string) => {
-        out += d
-      })
-      let err = ""
-      host.stderr.setEncoding("utf8").on("data", (d: string) => {
-        err += d
-      })
-      await waitFor("the supervisor to listen", () => err.includes("listening on"), { timeout: 20_000 })
       expect(sb.cli(["start", "--all", "--quiet"], cwd).status).toBe(0)
       for (let i = 0; i < 3; i++) expect(sb.cli(["list", "--json"], cwd).status).toBe(0)
-      await waitFor("an explicit full collection", () => explicit.test(out), { timeout: 20_000 })
-      expect(sb.cli(["supervisor", "stop"], cwd).status).toBe(0)
-      await new Promise((r) => (host.exitCode === null ? host.once("exit", r) : r(null)))
+      await waitFor("an explicit full collection", () => explicit.test(host.out()), { timeout: 20_000 })
+      await host.stop(cwd)
     },
     T,
   )
@@ -59,26 +79,11 @@ describe("collection at rest", () => {
     "a bad SUPERVISOR_REST_COLLECTION is named in the supervisor's log, which starts all the same",
     async () => {
       sb = makeDaemonSandbox()
-      const host = spawn(process.execPath, [BIN, "supervisor", "run"], {
-        cwd: sb.root,
-        env: { ...sb.env, SUPERVISOR_REST_COLLECTION: "lots" },
-        stdio: ["ignore", "pipe", "pipe"],
-      })
-      // a foreground supervisor logs on stdout (in container mode on stderr), then says it listens on stderr
-      let out = ""
-      host.stdout.setEncoding("utf8").on("data", (d: string) => {
-        out += d
-      })
-      let err = ""
-      host.stderr.setEncoding("utf8").on("data", (d: string) => {
-        err += d
-      })
-      await waitFor("the supervisor to listen", () => err.includes("listening on"), { timeout: 20_000 })
+      const host = await foreground(sb, [], { SUPERVISOR_REST_COLLECTION: "lots" })
       await waitFor("the warning", () =>
-        out.includes("SUPERVISOR_REST_COLLECTION=lots: expected a number of MiB"),
+        host.out().includes("SUPERVISOR_REST_COLLECTION=lots: expected a number of MiB"),
       )
-      expect(sb.cli(["supervisor", "stop"], sb.root).status).toBe(0)
-      await new Promise((r) => (host.exitCode === null ? host.once("exit", r) : r(null)))
+      await host.stop(sb.root)
     },
     T,
   )
