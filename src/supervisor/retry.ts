@@ -29,9 +29,17 @@ export interface RetryBackoff {
   readonly state: unknown
 }
 
+// A schedule is an immutable description (its state travels in `RetryBackoff`): one per limit,
+// shared by the daemons, instead of eight Schedule values (~10 KiB) held by each daemon's lifecycle.
+const schedules = new Map<number, Schedule.Schedule<void>>()
+
 /** The backoff of a sequence allowed `limit` retries, before its first failure. */
 export const retryBackoff = (limit: number): RetryBackoff => {
-  const schedule = retrySchedule(limit)
+  let schedule = schedules.get(limit)
+  if (schedule === undefined) {
+    schedule = retrySchedule(limit)
+    schedules.set(limit, schedule)
+  }
   return { schedule, state: schedule.initial }
 }
 
