@@ -37,8 +37,8 @@ export const restCollectionSetting = (
 ): { readonly options: Partial<RestCollectionOptions>; readonly warning?: string } => {
   if (value === undefined || value === "") return { options: {} }
   if (value === "off") return { options: { gc: undefined } }
-  const mib = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN
-  if (Number.isFinite(mib)) return { options: { growthBytes: Math.round(mib * 1024 * 1024) } }
+  if (/^\d+(\.\d+)?$/.test(value))
+    return { options: { growthBytes: Math.round(Number(value) * 1024 * 1024) } }
   return {
     options: {},
     warning: `SUPERVISOR_REST_COLLECTION=${value}: expected a number of MiB (0 for every burst) or 'off' (4 is used)`,
