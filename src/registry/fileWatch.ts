@@ -1,7 +1,6 @@
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
-import { type FSWatcher, watch } from "chokidar"
-import { Duration, Effect, Queue } from "effect"
+import { Effect, Queue } from "effect"
 
 /** The directory itself when it exists, else its nearest existing ancestor. */
 const nearestExisting = (dir: string): string => {
@@ -10,60 +9,72 @@ const nearestExisting = (dir: string): string => {
   }
 }
 
-/** Time given to chokidar to set up the watch of a newly added directory. */
-const SETUP = Duration.millis(300)
-
 /**
- * Watches a set of files that may not exist yet. chokidar (v4) does not watch a missing path, so
- * the directories are watched instead, one level deep: the nearest existing directory of each
- * file, its events filtered to the files and the directories on the way to them. Every add,
- * change or removal of one of them is offered to `changes`; the caller then sets the paths again
- * (a directory that appeared is watched from then on). Closed with the scope.
+ * Watches a set of files that may not exist yet: the nearest existing directory of each file is
+ * watched, one level deep, with the system's own watch (`fs.watch`: inotify, FSEvents), and an
+ * event is kept only when it names one of the files or a directory on the way to one. An event
+ * costs a name lookup: no directory is read again, so a daemon writing beside the configuration
+ * (a log or a database in the project's root) costs the supervisor next to nothing. Every add,
+ * change or removal of a watched path is offered to `changes`; the caller then sets the paths
+ * again (a directory that appeared is watched from then on). Closed with the scope.
  */
 export const makeFileWatch = (changes: Queue.Queue<string>) =>
   Effect.gen(function* () {
-    const scope = yield* Effect.scope
     let relevant = new Set<string>()
-    let dirs = new Set<string>()
-    const watcher: FSWatcher = yield* Effect.acquireRelease(
-      Effect.sync(() =>
-        watch([], {
-          ignoreInitial: true,
-          depth: 0,
-          ignored: (path) => !relevant.has(path) && !dirs.has(path),
+    const watchers = new Map<string, fs.FSWatcher>()
+    const close = (dir: string) => {
+      watchers.get(dir)?.close()
+      watchers.delete(dir)
+    }
+    /** A watched directory that went away: said as a change, so that its nearest ancestor is watched. */
+    const lost = (dir: string) => {
+      close(dir)
+      Queue.unsafeOffer(changes, dir)
+    }
+    /** Whether `dir` is watched now. */
+    const open = (dir: string): boolean => {
+      try {
+        const watcher = fs.watch(dir, { persistent: false }, (event, name) => {
+          if (name === null) return lost(dir)
+          const path = nodePath.join(dir, name.toString())
+          if (relevant.has(path)) return void Queue.unsafeOffer(changes, path)
+          // a name created or removed: the directory itself may be the one removed
+          if (event === "rename" && !fs.existsSync(dir)) lost(dir)
         })
-          .on("all", (_event, path) => {
-            if (relevant.has(path)) Queue.unsafeOffer(changes, path)
-          })
-          // a file that cannot be watched is still reloaded every watch_interval
-          .on("error", () => {}),
-      ),
-      (w) => Effect.promise(() => w.close()),
+        // a watch that failed: its files are still reloaded every watch_interval, which tries again
+        watcher.on("error", () => close(dir))
+        watchers.set(dir, watcher)
+        return true
+      } catch {
+        // gone between the look and the watch, or out of watches: likewise
+        return false
+      }
+    }
+    yield* Effect.addFinalizer(() =>
+      Effect.sync(() => {
+        for (const watcher of watchers.values()) watcher.close()
+        watchers.clear()
+      }),
     )
     /** Watches exactly `files` from now on. */
     const setPaths = (files: Iterable<string>) =>
       Effect.suspend(() => {
         const nextRelevant = new Set<string>()
-        const nextDirs = new Set<string>()
+        const dirs = new Set<string>()
         for (const file of files) {
           nextRelevant.add(file)
           const parent = nodePath.dirname(file)
           const existing = nearestExisting(parent)
-          nextDirs.add(existing)
+          dirs.add(existing)
           // the directories still missing between it and the file: their creation matters
           for (let d = parent; d !== existing && nodePath.dirname(d) !== d; d = nodePath.dirname(d))
             nextRelevant.add(d)
         }
-        const added = [...nextDirs].filter((d) => !dirs.has(d))
-        const removed = [...dirs].filter((d) => !nextDirs.has(d))
         relevant = nextRelevant
-        dirs = nextDirs
-        if (removed.length > 0) watcher.unwatch(removed)
-        if (added.length === 0) return Effect.void
-        watcher.add(added)
-        // chokidar sets the new watches up in the background: one more look once that is surely
-        // done, for a file written meanwhile
-        return Queue.offer(changes, added[0]!).pipe(Effect.delay(SETUP), Effect.forkIn(scope), Effect.asVoid)
+        for (const dir of [...watchers.keys()]) if (!dirs.has(dir)) close(dir)
+        const added = [...dirs].filter((d) => !watchers.has(d) && open(d))
+        // a file written between the caller's read and this watch: one more look
+        return added.length === 0 ? Effect.void : Queue.offer(changes, added[0]!).pipe(Effect.asVoid)
       })
     return { setPaths }
   })

@@ -9,7 +9,7 @@ import { ProjectRegistry, type RegistrySnapshot } from "../../registry/ProjectRe
 import type { DaemonState } from "../../supervisor/DaemonState.js"
 import { Supervisor, type SupervisorShape } from "../../supervisor/Supervisor.js"
 import { changedText, makeDebouncer } from "./debounce.js"
-import { type Backend, chokidarBackend, openWatcher } from "./fileWatcher.js"
+import { type Backend, defaultBackend, openWatcher } from "./fileWatcher.js"
 import { sameSpec, sameWatcher, specsOf, type WatchSpec, type WatchTiming } from "./spec.js"
 
 // Restarts daemons when their watched files change (docs/watch.md). Its input is a stream of
@@ -191,7 +191,7 @@ export const makeWatch = (
 export interface WatchLiveOptions {
   /** The state directory: never watched unless a pattern names it. */
   readonly stateDir?: string
-  /** The file-watching backend (chokidar by default). */
+  /** The file-watching backend (`defaultBackend`: native, or chokidar polling). */
   readonly backend?: Backend
 }
 
@@ -227,7 +227,7 @@ export const WatchLive = (options: WatchLiveOptions = {}) =>
                 Effect.catchAll((e) => Effect.logWarning(`cannot write to the log of ${id}: ${e.message}`)),
               ),
           problem: control.reportWatchProblem,
-          backend: options.backend ?? chokidarBackend,
+          backend: options.backend ?? defaultBackend,
           stateDir: options.stateDir,
         },
       )

@@ -3,13 +3,15 @@ import * as nodePath from "node:path"
 import { watch } from "chokidar"
 import { Deferred, Duration, Effect, Either, ExecutionStrategy, Exit, Scope } from "effect"
 import { globProblem } from "../../domain/Glob.js"
+import { nativeBackend } from "./nativeBackend.js"
 import { displayPath, pathFilter, targetOf, type WatchSpec, type WatchTarget, widen } from "./spec.js"
 
 /** What a file-watching backend needs: the roots, polling or not, which paths to leave out. */
 export interface BackendOptions {
   readonly poll: boolean
   readonly intervalMillis: number
-  readonly ignored: (path: string, stats?: fs.Stats) => boolean
+  /** `stats` when the kind of the path is known (only `isDirectory` is asked). */
+  readonly ignored: (path: string, stats?: Pick<fs.Stats, "isDirectory">) => boolean
 }
 
 /** What a backend reports: a file added, changed or removed; ready (set up); a failure. */
@@ -19,13 +21,17 @@ export interface BackendEvents {
   readonly error: (error: Error) => void
 }
 
-/** Starts watching `roots`; the result closes it. Chokidar in the supervisor, a fake in tests. */
+/**
+ * Starts watching `roots`; the result closes it. In the supervisor `defaultBackend` (nativeBackend.ts,
+ * or chokidar's polling), a fake in tests.
+ */
 export type Backend = (
   roots: ReadonlyArray<string>,
   options: BackendOptions,
   on: BackendEvents,
 ) => { readonly close: () => Promise<void> }
 
+/** Polling through chokidar (its native mode re-reads a directory at each event in it). */
 export const chokidarBackend: Backend = (roots, options, on) => {
   const w = watch([...roots], {
     ignoreInitial: true,
@@ -53,6 +59,9 @@ export const chokidarBackend: Backend = (roots, options, on) => {
     },
   }
 }
+
+export const defaultBackend: Backend = (roots, options, on) =>
+  (options.poll ? chokidarBackend : nativeBackend)(roots, options, on)
 
 /** How long a closing watcher waits for the end of its first scan. */
 const CLOSE_WAIT = 5000
@@ -118,7 +127,7 @@ export const openWatcher = (spec: WatchSpec, env: WatcherEnv): Effect.Effect<voi
       (r) => !roots.some((o) => o !== r && r.startsWith(o === "/" ? o : o + nodePath.sep)),
     )
     const filter = pathFilter(targets, env.stateDir)
-    const ignored = (path: string, stats?: fs.Stats) => {
+    const ignored = (path: string, stats?: Pick<fs.Stats, "isDirectory">) => {
       if (stats === undefined) return !filter.matches(path) && !filter.descends(path)
       return stats.isDirectory() ? !filter.descends(path) : !filter.matches(path)
     }

@@ -1,0 +1,135 @@
+import * as fs from "node:fs"
+import * as nodePath from "node:path"
+import type { Backend } from "./fileWatcher.js"
+
+/** What `ignored` is told of a path known to be a directory. */
+const DIRECTORY = { isDirectory: () => true }
+const FILE = { isDirectory: () => false }
+
+const codeOf = (e: unknown): string | undefined =>
+  typeof e === "object" && e !== null && "code" in e && typeof e.code === "string" ? e.code : undefined
+
+const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(String(e)))
+
+/**
+ * Native watching (`watch_mode = "native"`): one `fs.watch` (inotify, FSEvents) per directory the
+ * patterns may reach. An event names an entry of its directory, and costs a lookup of that name:
+ * a file that matches is a change, a directory that appeared is walked and watched (its files
+ * that match are changes: they may have been written before its watch), one that went is
+ * forgotten. No directory is read again for an event, so a file written many times a second
+ * beside the watched ones (a log or a database in the project's root) costs next to nothing
+ * (docs/watch.md). Symbolic links to directories are followed, once each.
+ */
+export const nativeBackend: Backend = (roots, options, on) => {
+  const watchers = new Map<string, fs.FSWatcher>()
+  /** The real path of each directory watched: a link to one of them is not walked again. */
+  const real = new Map<string, string>()
+  const reals = new Set<string>()
+  let closed = false
+  let ready = false
+
+  const forget = (dir: string) => {
+    const prefix = dir + nodePath.sep
+    for (const [d, watcher] of watchers)
+      if (d === dir || d.startsWith(prefix)) {
+        watcher.close()
+        watchers.delete(d)
+        reals.delete(real.get(d) ?? d)
+        real.delete(d)
+      }
+  }
+
+  /** What an entry is, a link followed; undefined when it is gone. */
+  const kindOf = async (path: string, dirent?: fs.Dirent): Promise<"dir" | "file" | undefined> => {
+    if (dirent !== undefined && !dirent.isSymbolicLink()) return dirent.isDirectory() ? "dir" : "file"
+    try {
+      return (await fs.promises.stat(path)).isDirectory() ? "dir" : "file"
+    } catch (e) {
+      // gone, or a link to nothing: not watched (a link loop is reported: the file cannot be read)
+      if (codeOf(e) === "ENOENT") return undefined
+      throw e
+    }
+  }
+
+  const onEvent = (dir: string) => (event: string, name: string | Buffer | null) => {
+    if (closed) return
+    if (name === null) return void walk(dir, true).catch(report)
+    const path = nodePath.join(dir, name.toString())
+    if (watchers.has(path)) {
+      // a watched directory: only its removal matters (its own entries have their watch)
+      if (event === "rename" && !fs.existsSync(path)) forget(path)
+      return
+    }
+    if (options.ignored(path)) return
+    if (event === "change") return on.change(path)
+    kindOf(path).then((kind) => {
+      if (closed) return
+      if (kind === "dir") {
+        if (!options.ignored(path, DIRECTORY)) return walk(path, true)
+      } else if (kind === undefined || !options.ignored(path, FILE)) on.change(path)
+    }, report)
+  }
+
+  /** Watches `dir` and the directories below it that the patterns may reach. */
+  const walk = async (dir: string, changes: boolean): Promise<void> => {
+    if (closed) return
+    if (!watchers.has(dir)) {
+      const at = await fs.promises.realpath(dir).catch(() => dir)
+      if (reals.has(at)) return
+      let watcher: fs.FSWatcher
+      try {
+        watcher = fs.watch(dir, { persistent: false }, onEvent(dir))
+      } catch (e) {
+        if (codeOf(e) === "ENOENT") return
+        throw e
+      }
+      watcher.on("error", report)
+      watchers.set(dir, watcher)
+      real.set(dir, at)
+      reals.add(at)
+    }
+    let entries: Array<fs.Dirent>
+    try {
+      entries = await fs.promises.readdir(dir, { withFileTypes: true })
+    } catch (e) {
+      if (codeOf(e) === "ENOENT" || codeOf(e) === "ENOTDIR") return forget(dir)
+      throw e
+    }
+    await Promise.all(
+      entries.map(async (entry) => {
+        const path = nodePath.join(dir, entry.name)
+        if (options.ignored(path)) return
+        const kind = await kindOf(path, entry)
+        if (closed || kind === undefined) return
+        if (kind === "dir") {
+          if (!options.ignored(path, DIRECTORY)) await walk(path, changes)
+        } else if (changes && !options.ignored(path, FILE)) on.change(path)
+      }),
+    )
+  }
+
+  /** Before the watcher is ready an error fails its setup; after, it is reported. */
+  function report(e: unknown) {
+    if (!closed) on.error(asError(e))
+  }
+
+  Promise.all(roots.map((root) => walk(root, false))).then(
+    () => {
+      if (closed) return
+      ready = true
+      on.ready()
+    },
+    (e) => {
+      if (!ready) report(e)
+    },
+  )
+  return {
+    close: async () => {
+      closed = true
+      for (const watcher of watchers.values()) watcher.close()
+      watchers.clear()
+      real.clear()
+      reals.clear()
+    },
+  }
+}
