@@ -4,7 +4,15 @@ import { watch } from "chokidar"
 import { Deferred, Duration, Effect, Either, ExecutionStrategy, Exit, Scope } from "effect"
 import { globProblem } from "../../domain/Glob.js"
 import { nativeBackend } from "./nativeBackend.js"
-import { displayPath, pathFilter, targetOf, type WatchSpec, type WatchTarget, widen } from "./spec.js"
+import {
+  displayPath,
+  type PathFilter,
+  pathFilter,
+  targetOf,
+  type WatchSpec,
+  type WatchTarget,
+  widen,
+} from "./spec.js"
 
 /** What a file-watching backend needs: the roots, polling or not, which paths to leave out. */
 export interface BackendOptions {
@@ -87,6 +95,14 @@ type SetUp =
   | { readonly _tag: "Watching"; readonly poll: boolean }
   | { readonly _tag: "Failed"; readonly error: Error; readonly close: Effect.Effect<void> }
 
+/** What a backend leaves out: a path neither matched nor descended (as a file or directory, once known). */
+export const ignoredBy =
+  (filter: PathFilter): BackendOptions["ignored"] =>
+  (path, stats) => {
+    if (stats === undefined) return !filter.matches(path) && !filter.descends(path)
+    return stats.isDirectory() ? !filter.descends(path) : !filter.matches(path)
+  }
+
 /** The pattern's target, moved up to the nearest directory that exists (it is watched for the rest). */
 const existingTarget = (t: WatchTarget): WatchTarget => {
   let target = t
@@ -127,10 +143,7 @@ export const openWatcher = (spec: WatchSpec, env: WatcherEnv): Effect.Effect<voi
       (r) => !roots.some((o) => o !== r && r.startsWith(o === "/" ? o : o + nodePath.sep)),
     )
     const filter = pathFilter(targets, env.stateDir)
-    const ignored = (path: string, stats?: Pick<fs.Stats, "isDirectory">) => {
-      if (stats === undefined) return !filter.matches(path) && !filter.descends(path)
-      return stats.isDirectory() ? !filter.descends(path) : !filter.matches(path)
-    }
+    const ignored = ignoredBy(filter)
     const intervalMillis = Duration.toMillis(env.pollInterval)
     let reported = false
     /** Starts the backend; succeeds once it is ready, fails with its first error before that. */
