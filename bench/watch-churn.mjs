@@ -1,0 +1,99 @@
+// What a file written many times a second beside the watched ones costs the supervisor: a daemon
+// appends a line to `out.log` in its project's root every millisecond, among `--files` other
+// files, and the supervisor's CPU time (utime + stime of /proc/<pid>/stat) is read over
+// `--seconds`, as a percentage of one core. Three projects, one life each: no `watch` (the
+// registry still watches the project's configuration files in that directory), `watch = ["*.ts"]`
+// (the root itself watched) and `watch = ["src/**/*.ts"]`.
+// Usage: node bench/watch-churn.mjs [--seconds 10] [--files 200] [--builds DIR,DIR] [--background 0]
+// (build first: npm run build). `--builds` compares builds (each directory's dist/, copied first).
+import { spawnSync } from "node:child_process"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { cpus, loadavg, tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { setTimeout as sleep } from "node:timers/promises"
+import { busyMode, busyProcesses } from "./busy.mjs"
+import { copyBuild } from "./sandbox.mjs"
+
+const args = process.argv.slice(2)
+const options = { seconds: "10", files: "200", builds: resolve(import.meta.dirname, ".."), background: "0" }
+for (let i = 0; i < args.length; i++) {
+  const name = args[i].startsWith("--") ? args[i].slice(2) : undefined
+  if (name === undefined || !(name in options)) throw new Error(`unknown option ${args[i]}`)
+  options[name] = args[++i]
+}
+const seconds = Number(options.seconds)
+const root = mkdtempSync(join(tmpdir(), "supervisor-watch-churn-"))
+const busy = busyProcesses(Number(options.background))
+const ticks = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
+  return Number(fields[11]) + Number(fields[12])
+}
+const scenarios = [
+  ["no watch (the registry's watch only)", ""],
+  ['watch = ["*.ts"]', 'watch = ["*.ts"]'],
+  ['watch = ["src/**/*.ts"]', 'watch = ["src/**/*.ts"]'],
+]
+
+/** One life: a supervisor of its own, the writing daemon started, its CPU over the window. */
+const measure = async (bin, name, watch) => {
+  const life = mkdtempSync(join(root, "life-"))
+  const project = join(life, "project")
+  mkdirSync(join(project, "src"), { recursive: true })
+  for (let i = 0; i < Number(options.files); i++) writeFileSync(join(project, `f${i}.txt`), "")
+  writeFileSync(join(project, "app.ts"), "")
+  writeFileSync(join(project, "src", "a.ts"), "")
+  writeFileSync(
+    join(project, "w.cjs"),
+    'const fs = require("node:fs"); setInterval(() => fs.appendFileSync("out.log", "line\\n"), 1)\n',
+  )
+  writeFileSync(join(project, "supervisor.toml"), `[daemons.w]\nrun = "exec node w.cjs"\n${watch}\n`)
+  const env = {
+    PATH: process.env.PATH,
+    HOME: join(life, "home"),
+    SUPERVISOR_STATE_DIR: join(life, "state"),
+    SUPERVISOR_CONFIG_DIR: join(life, "home", ".config", "supervisor"),
+    SUPERVISOR_SYSTEM_CONFIG_DIR: join(life, "etc"),
+  }
+  mkdirSync(env.HOME, { recursive: true })
+  const cli = (...argv) => {
+    const r = spawnSync(process.execPath, [bin, ...argv], {
+      cwd: project,
+      env,
+      encoding: "utf8",
+      timeout: 60_000,
+    })
+    if (r.status !== 0) throw new Error(`supervisor ${argv.join(" ")}: ${r.stderr}`)
+    return r.stdout
+  }
+  try {
+    cli("supervisor", "start")
+    const pid = JSON.parse(cli("supervisor", "status", "--json")).pid
+    cli("start", "w", "--quiet")
+    await sleep(1000)
+    const before = ticks(pid)
+    await sleep(seconds * 1000)
+    const percent = ((ticks(pid) - before) * 10) / (seconds * 10)
+    console.log(`${name}: supervisor CPU ${percent.toFixed(1)}% of a core`)
+    return percent
+  } finally {
+    spawnSync(process.execPath, [bin, "supervisor", "stop"], { cwd: project, env, timeout: 60_000 })
+  }
+}
+
+try {
+  console.log(
+    `${new Date().toISOString()}, ${cpus().length} CPUs, load average ${loadavg()[0].toFixed(2)}, ${options.background} busy process(es) (${busyMode}); a daemon appends to out.log every 1 ms among ${options.files} files; ${seconds} s windows`,
+  )
+  const builds = options.builds.split(",").map((dir, i) => ({ dir, ...copyBuild(dir, root, `build-${i}`) }))
+  const rows = []
+  for (const [name, watch] of scenarios)
+    for (const build of builds) {
+      const label = builds.length > 1 ? `${name}, ${build.dir}` : name
+      rows.push([label, await measure(build.bin, label, watch)])
+    }
+  console.log("\n| project | supervisor CPU, % of a core |\n|---|---:|")
+  for (const [label, percent] of rows) console.log(`| ${label} | ${percent.toFixed(1)} |`)
+} finally {
+  busy.stop()
+  rmSync(root, { recursive: true, force: true })
+}
