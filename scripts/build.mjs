@@ -113,6 +113,13 @@ const lazyCroner = lazyPackage({
   importer: /[/\\]src[/\\]domain[/\\](Cron|cronSchedule)\.ts$/,
   keys: ["Cron"],
 })
+// ... and chokidar, for watchers that poll (src/automation/watch/fileWatcher.ts; native watching
+// uses fs.watch)
+const lazyChokidar = lazyPackage({
+  name: "chokidar",
+  importer: /[/\\]src[/\\]automation[/\\]watch[/\\]fileWatcher\.ts$/,
+  keys: ["watch"],
+})
 
 // node-forge (the proxy's and the API listener's local CA, ~290 KiB) is a bundle of its own,
 // dist/forge.cjs, required when a certificate is first made or read: a supervisor without the
@@ -216,6 +223,7 @@ await build({
     lazyWs,
     lazyMime,
     lazyCroner,
+    lazyChokidar,
     lazyBuiltins(["crypto", "readline", "v8"]),
     forgeExternal,
     xtermExternal,
