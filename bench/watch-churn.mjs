@@ -6,8 +6,11 @@
 // (the root itself watched) and `watch = ["src/**/*.ts"]`.
 // Usage: node bench/watch-churn.mjs [--seconds 10] [--files 200] [--builds DIR,DIR] [--background 0]
 // (build first: npm run build). `--builds` compares builds (each directory's dist/, copied first).
+// PM2, when bench/daemons.mjs or bench/automation.mjs installed it (<tmpdir>/supervisor-bench, or
+// $SUPERVISOR_BENCH_CACHE), is measured beside: its God daemon's CPU with the same app started
+// `--watch --ignore-watch out.log` (its whole directory watched, the written file left out).
 import { spawnSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
@@ -34,9 +37,8 @@ const scenarios = [
   ['watch = ["src/**/*.ts"]', 'watch = ["src/**/*.ts"]'],
 ]
 
-/** One life: a supervisor of its own, the writing daemon started, its CPU over the window. */
-const measure = async (bin, name, watch) => {
-  const life = mkdtempSync(join(root, "life-"))
+/** A project of `--files` files and the writing daemon's script. */
+const makeProject = (life) => {
   const project = join(life, "project")
   mkdirSync(join(project, "src"), { recursive: true })
   for (let i = 0; i < Number(options.files); i++) writeFileSync(join(project, `f${i}.txt`), "")
@@ -46,6 +48,21 @@ const measure = async (bin, name, watch) => {
     join(project, "w.cjs"),
     'const fs = require("node:fs"); setInterval(() => fs.appendFileSync("out.log", "line\\n"), 1)\n',
   )
+  return project
+}
+
+/** The CPU of `pid` over the window, as a percentage of one core. */
+const cpuOver = async (pid) => {
+  await sleep(1000)
+  const before = ticks(pid)
+  await sleep(seconds * 1000)
+  return ((ticks(pid) - before) * 10) / (seconds * 10)
+}
+
+/** One life: a supervisor of its own, the writing daemon started, its CPU over the window. */
+const measure = async (bin, name, watch) => {
+  const life = mkdtempSync(join(root, "life-"))
+  const project = makeProject(life)
   writeFileSync(join(project, "supervisor.toml"), `[daemons.w]\nrun = "exec node w.cjs"\n${watch}\n`)
   const env = {
     PATH: process.env.PATH,
@@ -69,14 +86,49 @@ const measure = async (bin, name, watch) => {
     cli("supervisor", "start")
     const pid = JSON.parse(cli("supervisor", "status", "--json")).pid
     cli("start", "w", "--quiet")
-    await sleep(1000)
-    const before = ticks(pid)
-    await sleep(seconds * 1000)
-    const percent = ((ticks(pid) - before) * 10) / (seconds * 10)
+    const percent = await cpuOver(pid)
     console.log(`${name}: supervisor CPU ${percent.toFixed(1)}% of a core`)
     return percent
   } finally {
     spawnSync(process.execPath, [bin, "supervisor", "stop"], { cwd: project, env, timeout: 60_000 })
+  }
+}
+
+const PM2_BIN = join(
+  process.env.SUPERVISOR_BENCH_CACHE ?? join(tmpdir(), "supervisor-bench"),
+  "pm2",
+  "node_modules",
+  "pm2",
+  "bin",
+  "pm2",
+)
+
+/** The same app under PM2, watched as `--watch` watches: its God daemon's CPU over the window. */
+const measurePm2 = async () => {
+  const life = mkdtempSync(join(root, "pm2-"))
+  const project = makeProject(life)
+  const env = { PATH: process.env.PATH, HOME: join(life, "home"), PM2_HOME: join(life, "pm2-home") }
+  const pm2 = (...argv) => {
+    const r = spawnSync(process.execPath, [PM2_BIN, ...argv], {
+      cwd: project,
+      env,
+      encoding: "utf8",
+      timeout: 60_000,
+    })
+    if (r.status !== 0) throw new Error(`pm2 ${argv.join(" ")}: ${r.stderr}`)
+    return r.stdout
+  }
+  try {
+    pm2("start", "w.cjs", "--name", "w", "--watch", "--ignore-watch", "out.log")
+    const pid = Number(readFileSync(join(env.PM2_HOME, "pm2.pid"), "utf8"))
+    const percent = await cpuOver(pid)
+    // the file is left out: PM2 must not have restarted the app for it
+    const restarts = JSON.parse(pm2("jlist")).find((p) => p.name === "w")?.pm2_env.restart_time
+    if (restarts !== 0) throw new Error(`PM2 restarted the app ${restarts} times`)
+    console.log(`PM2 --watch --ignore-watch out.log: God daemon CPU ${percent.toFixed(1)}% of a core`)
+    return percent
+  } finally {
+    spawnSync(process.execPath, [PM2_BIN, "kill"], { cwd: project, env, timeout: 60_000 })
   }
 }
 
@@ -91,7 +143,9 @@ try {
       const label = builds.length > 1 ? `${name}, ${build.dir}` : name
       rows.push([label, await measure(build.bin, label, watch)])
     }
-  console.log("\n| project | supervisor CPU, % of a core |\n|---|---:|")
+  if (existsSync(PM2_BIN)) rows.push(["PM2 `--watch --ignore-watch out.log`", await measurePm2()])
+  else console.log(`PM2 left out: ${PM2_BIN} is missing (bench/automation.mjs installs it)`)
+  console.log("\n| project | the supervisor's (PM2's) CPU, % of a core |\n|---|---:|")
   for (const [label, percent] of rows) console.log(`| ${label} | ${percent.toFixed(1)} |`)
 } finally {
   busy.stop()
