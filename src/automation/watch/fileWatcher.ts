@@ -3,6 +3,7 @@ import * as nodePath from "node:path"
 import { watch } from "chokidar"
 import { Deferred, Duration, Effect, Either, ExecutionStrategy, Exit, Scope } from "effect"
 import { globProblem } from "../../domain/Glob.js"
+import type { Backend, BackendOptions } from "./backend.js"
 import { nativeBackend } from "./nativeBackend.js"
 import {
   displayPath,
@@ -14,30 +15,7 @@ import {
   widen,
 } from "./spec.js"
 
-/** What a file-watching backend needs: the roots, polling or not, which paths to leave out. */
-export interface BackendOptions {
-  readonly poll: boolean
-  readonly intervalMillis: number
-  /** `stats` when the kind of the path is known (only `isDirectory` is asked). */
-  readonly ignored: (path: string, stats?: Pick<fs.Stats, "isDirectory">) => boolean
-}
-
-/** What a backend reports: a file added, changed or removed; ready (set up); a failure. */
-export interface BackendEvents {
-  readonly change: (path: string) => void
-  readonly ready: () => void
-  readonly error: (error: Error) => void
-}
-
-/**
- * Starts watching `roots`; the result closes it. In the supervisor `defaultBackend` (nativeBackend.ts,
- * or chokidar's polling), a fake in tests.
- */
-export type Backend = (
-  roots: ReadonlyArray<string>,
-  options: BackendOptions,
-  on: BackendEvents,
-) => { readonly close: () => Promise<void> }
+export type { Backend, BackendEvents, BackendOptions } from "./backend.js"
 
 /** Polling through chokidar (its native mode re-reads a directory at each event in it). */
 export const chokidarBackend: Backend = (roots, options, on) => {

@@ -1,6 +1,6 @@
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
-import type { Backend } from "./fileWatcher.js"
+import type { Backend } from "./backend.js"
 
 /** What `ignored` is told of a path known to be a directory. */
 const DIRECTORY = { isDirectory: () => true }
@@ -22,9 +22,9 @@ const asError = (e: unknown): Error => (e instanceof Error ? e : new Error(Strin
  */
 export const nativeBackend: Backend = (roots, options, on) => {
   const watchers = new Map<string, fs.FSWatcher>()
-  /** The real path of each directory watched: a link to one of them is not walked again. */
+  /** The real path of each directory watched, and the one path it is watched under. */
   const real = new Map<string, string>()
-  const reals = new Set<string>()
+  const owners = new Map<string, string>()
   let closed = false
   let ready = false
 
@@ -34,7 +34,8 @@ export const nativeBackend: Backend = (roots, options, on) => {
       if (d === dir || d.startsWith(prefix)) {
         watcher.close()
         watchers.delete(d)
-        reals.delete(real.get(d) ?? d)
+        const at = real.get(d)
+        if (at !== undefined && owners.get(at) === d) owners.delete(at)
         real.delete(d)
       }
   }
@@ -74,8 +75,6 @@ export const nativeBackend: Backend = (roots, options, on) => {
   const walk = async (dir: string, changes: boolean): Promise<void> => {
     if (closed) return
     if (!watchers.has(dir)) {
-      const at = await fs.promises.realpath(dir).catch(() => dir)
-      if (reals.has(at)) return
       let watcher: fs.FSWatcher
       try {
         watcher = fs.watch(dir, { persistent: false }, onEvent(dir))
@@ -83,10 +82,19 @@ export const nativeBackend: Backend = (roots, options, on) => {
         if (codeOf(e) === "ENOENT") return
         throw e
       }
+      // taken at once: a second walk of the same directory meanwhile opens no second watch
       watcher.on("error", report)
       watchers.set(dir, watcher)
+      const at = await fs.promises.realpath(dir).catch(() => dir)
+      // a directory watched already under another path: under its own path if it is one of
+      // the two (so that a change is named as the patterns see it), else under the first
+      const owner = owners.get(at)
+      if (owner !== undefined) {
+        if (dir !== at || owner === at) return forget(dir)
+        forget(owner)
+      }
       real.set(dir, at)
-      reals.add(at)
+      owners.set(at, dir)
     }
     let entries: Array<fs.Dirent>
     try {
@@ -129,7 +137,7 @@ export const nativeBackend: Backend = (roots, options, on) => {
       for (const watcher of watchers.values()) watcher.close()
       watchers.clear()
       real.clear()
-      reals.clear()
+      owners.clear()
     },
   }
 }

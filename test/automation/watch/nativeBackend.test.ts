@@ -110,7 +110,7 @@ describe("native watch backend", () => {
     expect(w.errors).toEqual([])
   })
 
-  it("a link to a directory above is walked once: the setup ends", async () => {
+  it("a link to a directory above is walked once: the setup ends, and a change is named by its own path", async () => {
     const root = tree()
     fs.mkdirSync(nodePath.join(root, "src", "lib"), { recursive: true })
     fs.symlinkSync("..", nodePath.join(root, "src", "lib", "up"))
@@ -121,6 +121,10 @@ describe("native watch backend", () => {
     expect(readdir.mock.calls.length).toBeLessThanOrEqual(3)
     fs.writeFileSync(nodePath.join(root, "src", "lib", "x.ts"), "")
     await until("x.ts", () => w.changes.includes(nodePath.join("src", "lib", "x.ts")))
+    // named by its own path, once: not again through a link
+    fs.writeFileSync(nodePath.join(root, "src", "y.ts"), "")
+    await until("y.ts", () => w.changes.includes(nodePath.join("src", "y.ts")))
+    expect(w.changes).toEqual([nodePath.join("src", "lib", "x.ts"), nodePath.join("src", "y.ts")])
   })
 
   it("two watched names linked to each other fail the setup with ELOOP", async () => {
