@@ -57,9 +57,16 @@ export const nativeBackend: Backend = (roots, options, on) => {
     if (name === null) return void walk(dir, true).catch(report)
     const path = nodePath.join(dir, name.toString())
     if (watchers.has(path)) {
-      // a watched directory: only its removal matters (its own entries have their watch)
-      if (event === "rename" && !fs.existsSync(path)) forget(path)
-      return
+      // a watched directory: its own entries have their watch; its name created, removed or
+      // moved means another directory may stand there now (inode numbers are reused): watched
+      // afresh, what it holds counted as changes
+      if (event !== "rename") return
+      forget(path)
+      return void kindOf(path)
+        .then((kind) => {
+          if (!closed && kind === "dir" && !options.ignored(path, DIRECTORY)) return walk(path, true)
+        })
+        .catch(report)
     }
     if (options.ignored(path)) return
     if (event === "change") return on.change(path)

@@ -110,6 +110,23 @@ describe("native watch backend", () => {
     expect(w.errors).toEqual([])
   })
 
+  it("a watched directory removed and made again at once is watched again", async () => {
+    const root = tree()
+    fs.mkdirSync(nodePath.join(root, "src", "a"), { recursive: true })
+    const w = await open(root, ["src/**/*.ts"])
+    // no wait between: the events of both come after, and the name still exists when they do
+    fs.rmSync(nodePath.join(root, "src", "a"), { recursive: true })
+    fs.mkdirSync(nodePath.join(root, "src", "a"))
+    fs.writeFileSync(nodePath.join(root, "src", "a", "new.ts"), "1")
+    const file = nodePath.join("src", "a", "new.ts")
+    await until("new.ts", () => w.changes.includes(file))
+    // a later write is seen through the new directory's own watch
+    w.changes.length = 0
+    fs.writeFileSync(nodePath.join(root, "src", "a", "new.ts"), "2")
+    await until("new.ts again", () => w.changes.includes(file))
+    expect(w.errors).toEqual([])
+  })
+
   it("a link to a directory above is walked once: the setup ends, and a change is named by its own path", async () => {
     const root = tree()
     fs.mkdirSync(nodePath.join(root, "src", "lib"), { recursive: true })
