@@ -28,8 +28,11 @@ export const supervisorEnv = () => {
   return { GLIBC_TUNABLES: tunables, [marker]: "1" }
 }
 
-/** `env`: the sandbox's environment (with `extra`); `cli(...argv)`: its stdout, or a thrown stderr. */
-export const benchSandbox = (root, project, extra = {}) => {
+/**
+ * `env`: the sandbox's environment (with `extra`); `cli(...argv)`: its stdout, or a thrown stderr,
+ * of the CLI at `bin` (this repository's build by default).
+ */
+export const benchSandbox = (root, project, extra = {}, bin = BIN) => {
   const env = {
     PATH: process.env.PATH,
     HOME: join(root, "home"),
@@ -40,7 +43,7 @@ export const benchSandbox = (root, project, extra = {}) => {
   }
   mkdirSync(env.HOME, { recursive: true })
   const cli = (...argv) => {
-    const r = spawnSync(process.execPath, [BIN, ...argv], {
+    const r = spawnSync(process.execPath, [bin, ...argv], {
       cwd: project,
       env,
       encoding: "utf8",

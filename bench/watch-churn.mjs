@@ -15,7 +15,7 @@ import { cpus, loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { busyMode, busyProcesses } from "./busy.mjs"
-import { copyBuild } from "./sandbox.mjs"
+import { benchSandbox, copyBuild } from "./sandbox.mjs"
 
 const args = process.argv.slice(2)
 const options = { seconds: "10", files: "200", builds: resolve(import.meta.dirname, ".."), background: "0" }
@@ -64,24 +64,7 @@ const measure = async (bin, name, watch) => {
   const life = mkdtempSync(join(root, "life-"))
   const project = makeProject(life)
   writeFileSync(join(project, "supervisor.toml"), `[daemons.w]\nrun = "exec node w.cjs"\n${watch}\n`)
-  const env = {
-    PATH: process.env.PATH,
-    HOME: join(life, "home"),
-    SUPERVISOR_STATE_DIR: join(life, "state"),
-    SUPERVISOR_CONFIG_DIR: join(life, "home", ".config", "supervisor"),
-    SUPERVISOR_SYSTEM_CONFIG_DIR: join(life, "etc"),
-  }
-  mkdirSync(env.HOME, { recursive: true })
-  const cli = (...argv) => {
-    const r = spawnSync(process.execPath, [bin, ...argv], {
-      cwd: project,
-      env,
-      encoding: "utf8",
-      timeout: 60_000,
-    })
-    if (r.status !== 0) throw new Error(`supervisor ${argv.join(" ")}: ${r.stderr}`)
-    return r.stdout
-  }
+  const { env, cli } = benchSandbox(life, project, {}, bin)
   try {
     cli("supervisor", "start")
     const pid = JSON.parse(cli("supervisor", "status", "--json")).pid
