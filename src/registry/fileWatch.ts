@@ -38,8 +38,10 @@ export const makeFileWatch = (changes: Queue.Queue<string>) =>
           if (name === null) return lost(dir)
           const path = nodePath.join(dir, name.toString())
           if (relevant.has(path)) return void Queue.unsafeOffer(changes, path)
-          // a name created or removed: the directory itself may be the one removed
-          if (event === "rename" && !fs.existsSync(dir)) lost(dir)
+          // the directory itself removed (its own name: it may stand again already, another
+          // directory that this watch does not see), or a name created or removed in it
+          if (event === "rename" && (name.toString() === nodePath.basename(dir) || !fs.existsSync(dir)))
+            lost(dir)
         })
         // a watch that failed: its files are still reloaded every watch_interval, which tries again
         watcher.on("error", () => close(dir))

@@ -73,6 +73,28 @@ describe("the registry's file watch", () => {
     }).pipe(Effect.scoped),
   )
 
+  it.live("a watched directory removed and made again at once is said as a change", () =>
+    Effect.gen(function* () {
+      const root = tree()
+      const dir = nodePath.join(root, "tree")
+      const config = nodePath.join(dir, "supervisor.toml")
+      fs.mkdirSync(dir)
+      const changes = yield* Queue.unbounded<string>()
+      const watch = yield* makeFileWatch(changes)
+      yield* watch.setPaths([config])
+      expect(yield* next(changes)).toBe(dir)
+      // no wait between: the directory stands again when its removal is seen
+      fs.rmSync(dir, { recursive: true })
+      fs.mkdirSync(dir)
+      expect(yield* next(changes)).toBe(dir)
+      // set again: the new directory is watched
+      yield* watch.setPaths([config])
+      expect(yield* next(changes)).toBe(dir)
+      fs.writeFileSync(config, "")
+      expect(yield* next(changes)).toBe(config)
+    }).pipe(Effect.scoped),
+  )
+
   it.live("a watched directory removed is said as a change", () =>
     Effect.gen(function* () {
       const root = tree()

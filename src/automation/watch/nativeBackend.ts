@@ -60,13 +60,12 @@ export const nativeBackend: Backend = (roots, options, on) => {
       // a watched directory: its own entries have their watch; its name created, removed or
       // moved means another directory may stand there now (inode numbers are reused): watched
       // afresh, what it holds counted as changes
-      if (event !== "rename") return
-      forget(path)
-      return void kindOf(path)
-        .then((kind) => {
-          if (!closed && kind === "dir" && !options.ignored(path, DIRECTORY)) return walk(path, true)
-        })
-        .catch(report)
+      if (event === "rename") rewatch(path)
+      return
+    }
+    // a root itself removed (no parent of it is watched): watched afresh if it stands again
+    if (event === "rename" && roots.includes(dir) && path === nodePath.join(dir, nodePath.basename(dir))) {
+      if (!fs.existsSync(path)) return void rewatch(dir)
     }
     if (options.ignored(path)) return
     if (event === "change") return on.change(path)
@@ -76,6 +75,16 @@ export const nativeBackend: Backend = (roots, options, on) => {
         if (!options.ignored(path, DIRECTORY)) return walk(path, true)
       } else if (kind === undefined || !options.ignored(path, FILE)) on.change(path)
     }, report)
+  }
+
+  /** Forgets a watched directory, and watches what stands under its name now, if anything. */
+  const rewatch = (dir: string) => {
+    forget(dir)
+    kindOf(dir)
+      .then((kind) => {
+        if (!closed && kind === "dir" && !options.ignored(dir, DIRECTORY)) return walk(dir, true)
+      })
+      .catch(report)
   }
 
   /** Watches `dir` and the directories below it that the patterns may reach. */

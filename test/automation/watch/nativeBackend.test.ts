@@ -127,6 +127,21 @@ describe("native watch backend", () => {
     expect(w.errors).toEqual([])
   })
 
+  it("a root removed and made again at once is watched again", async () => {
+    const root = tree()
+    const src = nodePath.join(root, "src")
+    fs.mkdirSync(src)
+    const w = await open(src, ["*.ts"])
+    fs.rmSync(src, { recursive: true })
+    fs.mkdirSync(src)
+    fs.writeFileSync(nodePath.join(src, "a.ts"), "1")
+    await until("a.ts", () => w.changes.includes("a.ts"))
+    w.changes.length = 0
+    fs.writeFileSync(nodePath.join(src, "a.ts"), "2")
+    await until("a.ts again", () => w.changes.includes("a.ts"))
+    expect(w.errors).toEqual([])
+  })
+
   it("a link to a directory above is walked once: the setup ends, and a change is named by its own path", async () => {
     const root = tree()
     fs.mkdirSync(nodePath.join(root, "src", "lib"), { recursive: true })
