@@ -2,7 +2,7 @@ import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import type { Backend } from "./backend.js"
 
-/** What `ignored` is told of a path known to be a directory. */
+/** What `ignored` is told of a path whose kind is known. */
 const DIRECTORY = { isDirectory: () => true }
 const FILE = { isDirectory: () => false }
 
@@ -26,7 +26,6 @@ export const nativeBackend: Backend = (roots, options, on) => {
   const real = new Map<string, string>()
   const owners = new Map<string, string>()
   let closed = false
-  let ready = false
 
   const forget = (dir: string) => {
     const prefix = dir + nodePath.sep
@@ -63,10 +62,10 @@ export const nativeBackend: Backend = (roots, options, on) => {
       if (event === "rename") rewatch(path)
       return
     }
-    // a root itself removed (no parent of it is watched): watched afresh if it stands again
-    if (event === "rename" && roots.includes(dir) && path === nodePath.join(dir, nodePath.basename(dir))) {
-      if (!fs.existsSync(path)) return void rewatch(dir)
-    }
+    // a root itself removed (its own name, and no parent of it is watched): watched afresh if it
+    // stands again
+    const self = event === "rename" && roots.includes(dir) && name.toString() === nodePath.basename(dir)
+    if (self && !fs.existsSync(path)) return void rewatch(dir)
     if (options.ignored(path)) return
     if (event === "change") return on.change(path)
     kindOf(path).then((kind) => {
@@ -137,16 +136,9 @@ export const nativeBackend: Backend = (roots, options, on) => {
     if (!closed) on.error(asError(e))
   }
 
-  Promise.all(roots.map((root) => walk(root, false))).then(
-    () => {
-      if (closed) return
-      ready = true
-      on.ready()
-    },
-    (e) => {
-      if (!ready) report(e)
-    },
-  )
+  Promise.all(roots.map((root) => walk(root, false))).then(() => {
+    if (!closed) on.ready()
+  }, report)
   return {
     close: async () => {
       closed = true

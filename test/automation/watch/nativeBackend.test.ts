@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from "vitest"
 import { ignoredBy } from "../../../src/automation/watch/fileWatcher.js"
 import { nativeBackend } from "../../../src/automation/watch/nativeBackend.js"
 import { pathFilter, targetOf } from "../../../src/automation/watch/spec.js"
+import { waitFor } from "../../e2e/harness.js"
 
 const roots: Array<string> = []
 const closers: Array<() => Promise<void>> = []
@@ -24,15 +25,6 @@ const tree = () => {
   const root = fs.realpathSync(fs.mkdtempSync(nodePath.join(os.tmpdir(), "sv-native-watch-")))
   roots.push(root)
   return root
-}
-
-/** Waits (5 s at most) for `ok`. */
-const until = async (what: string, ok: () => boolean) => {
-  const deadline = Date.now() + 5000
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((r) => setTimeout(r, 10))
-  }
 }
 
 /** The backend on `root` with these patterns; resolves once it is ready (or with its setup error). */
@@ -58,7 +50,7 @@ const open = async (root: string, patterns: ReadonlyArray<string>) => {
     },
   )
   closers.push(handle.close)
-  await until("the watcher's setup", () => ready || errors.length > 0)
+  await waitFor("the watcher's setup", () => ready || errors.length > 0)
   return { changes, errors, ready: () => ready }
 }
 
@@ -74,7 +66,7 @@ describe("native watch backend", () => {
     fs.rmSync(nodePath.join(root, "out.log"))
     // inotify keeps the order: once this change is seen, every write above was too
     fs.writeFileSync(nodePath.join(root, "app.ts"), "2")
-    await until("the change of app.ts", () => w.changes.includes("app.ts"))
+    await waitFor("the change of app.ts", () => w.changes.includes("app.ts"))
     expect(w.changes.every((c) => c === "app.ts")).toBe(true)
     expect(readdir).not.toHaveBeenCalled()
     expect(stat).not.toHaveBeenCalled()
@@ -89,23 +81,23 @@ describe("native watch backend", () => {
     // made and written at once: the file may be there before the directory's watch
     fs.mkdirSync(nodePath.join(root, "src", "a", "b"), { recursive: true })
     fs.writeFileSync(nodePath.join(root, "src", "a", "b", "deep.ts"), "")
-    await until("deep.ts", () => w.changes.includes(nodePath.join("src", "a", "b", "deep.ts")))
+    await waitFor("deep.ts", () => w.changes.includes(nodePath.join("src", "a", "b", "deep.ts")))
     // a later write there is seen through the new directory's own watch
     w.changes.length = 0
     fs.writeFileSync(nodePath.join(root, "src", "a", "b", "deep.ts"), "again")
-    await until("deep.ts again", () => w.changes.includes(nodePath.join("src", "a", "b", "deep.ts")))
+    await waitFor("deep.ts again", () => w.changes.includes(nodePath.join("src", "a", "b", "deep.ts")))
     // removed and made again: watched again
     fs.rmSync(nodePath.join(root, "src", "a"), { recursive: true })
-    await until("the removal of deep.ts", () => w.changes.length >= 2)
+    await waitFor("the removal of deep.ts", () => w.changes.length >= 2)
     w.changes.length = 0
     fs.mkdirSync(nodePath.join(root, "src", "a"))
     fs.writeFileSync(nodePath.join(root, "src", "a", "back.ts"), "")
-    await until("back.ts", () => w.changes.includes(nodePath.join("src", "a", "back.ts")))
+    await waitFor("back.ts", () => w.changes.includes(nodePath.join("src", "a", "back.ts")))
     // left out: node_modules, and files the pattern does not match
     fs.writeFileSync(nodePath.join(root, "node_modules", "x", "y.ts"), "")
     fs.writeFileSync(nodePath.join(root, "src", "notes.md"), "")
     fs.writeFileSync(nodePath.join(root, "src", "last.ts"), "")
-    await until("last.ts", () => w.changes.includes(nodePath.join("src", "last.ts")))
+    await waitFor("last.ts", () => w.changes.includes(nodePath.join("src", "last.ts")))
     expect(w.changes).toEqual([nodePath.join("src", "a", "back.ts"), nodePath.join("src", "last.ts")])
     expect(w.errors).toEqual([])
   })
@@ -119,11 +111,11 @@ describe("native watch backend", () => {
     fs.mkdirSync(nodePath.join(root, "src", "a"))
     fs.writeFileSync(nodePath.join(root, "src", "a", "new.ts"), "1")
     const file = nodePath.join("src", "a", "new.ts")
-    await until("new.ts", () => w.changes.includes(file))
+    await waitFor("new.ts", () => w.changes.includes(file))
     // a later write is seen through the new directory's own watch
     w.changes.length = 0
     fs.writeFileSync(nodePath.join(root, "src", "a", "new.ts"), "2")
-    await until("new.ts again", () => w.changes.includes(file))
+    await waitFor("new.ts again", () => w.changes.includes(file))
     expect(w.errors).toEqual([])
   })
 
@@ -135,10 +127,10 @@ describe("native watch backend", () => {
     fs.rmSync(src, { recursive: true })
     fs.mkdirSync(src)
     fs.writeFileSync(nodePath.join(src, "a.ts"), "1")
-    await until("a.ts", () => w.changes.includes("a.ts"))
+    await waitFor("a.ts", () => w.changes.includes("a.ts"))
     w.changes.length = 0
     fs.writeFileSync(nodePath.join(src, "a.ts"), "2")
-    await until("a.ts again", () => w.changes.includes("a.ts"))
+    await waitFor("a.ts again", () => w.changes.includes("a.ts"))
     expect(w.errors).toEqual([])
   })
 
@@ -152,10 +144,10 @@ describe("native watch backend", () => {
     expect(w.ready()).toBe(true)
     expect(readdir.mock.calls.length).toBeLessThanOrEqual(3)
     fs.writeFileSync(nodePath.join(root, "src", "lib", "x.ts"), "")
-    await until("x.ts", () => w.changes.includes(nodePath.join("src", "lib", "x.ts")))
+    await waitFor("x.ts", () => w.changes.includes(nodePath.join("src", "lib", "x.ts")))
     // named by its own path, once: not again through a link
     fs.writeFileSync(nodePath.join(root, "src", "y.ts"), "")
-    await until("y.ts", () => w.changes.includes(nodePath.join("src", "y.ts")))
+    await waitFor("y.ts", () => w.changes.includes(nodePath.join("src", "y.ts")))
     expect(w.changes).toEqual([nodePath.join("src", "lib", "x.ts"), nodePath.join("src", "y.ts")])
   })
 
