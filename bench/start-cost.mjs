@@ -1,5 +1,6 @@
 // What a start of N daemons costs the supervisor, for two builds (or more) side by side.
-// Usage: node bench/start-cost.mjs [--daemons 50] [--rounds 11] [--node-flags "<flags>"] [DIR ...]
+// Usage: node bench/start-cost.mjs [--daemons 50] [--rounds 11] [--node-flags "<flags>"] [--rest MS]
+//          [DIR ...]
 //   DIR: a directory holding a build's dist/ and package.json (default: this repository). Copy a
 //   build aside (`cp -r dist package.json /tmp/before/`) to compare it with the current one.
 //   `DIR::FLAGS` adds Node flags to that build's supervisor only (`. .::--optimize-for-size`
@@ -22,7 +23,7 @@ import { writeSleepersProject } from "./project.mjs"
 import { copyBuild, supervisorEnv, supervisorNodeFlags } from "./sandbox.mjs"
 
 const args = process.argv.slice(2)
-const options = { daemons: 50, rounds: 11, "node-flags": undefined }
+const options = { daemons: 50, rounds: 11, "node-flags": undefined, rest: 0 }
 const dirs = []
 for (let i = 0; i < args.length; i++) {
   const name = args[i].startsWith("--") ? args[i].slice(2) : undefined
@@ -138,6 +139,8 @@ try {
       b.cpu.push(cpu)
       cli(b, "stop", "--all")
       cli(b, "clean")
+      // --rest MS: the supervisor idles that long after each round (its collection at rest runs)
+      if (Number(options.rest) > 0) await sleep(Number(options.rest))
     }
   }
   console.log(`start of ${N} daemons, ${ROUNDS} rounds, node ${process.version} ${flags.join(" ")}`)

@@ -22,7 +22,7 @@ import { pathToFileURL } from "node:url"
 import { build } from "esbuild"
 import { deepImports } from "./deep-imports.mjs"
 import { lazyGlobals } from "./lazy-globals.mjs"
-import { lazyBuiltins, lazyPackage } from "./lazy-modules.mjs"
+import { lazyBuiltins, lazyPackage, nextToBundle } from "./lazy-modules.mjs"
 import { lightSchemas } from "./light-schemas.mjs"
 import { buildSpawnHelper } from "./spawn-helper.mjs"
 
@@ -94,10 +94,13 @@ const exportExternal = {
 // @effect/platform-node's HTTP server imports `ws` at load (to answer an upgrade, which it prepares
 // lazily), and so does the attach route (src/api/attach/upgrade.ts, which makes its server at the
 // first attach): ~1 MiB of heap, and the TLS and zlib modules it loads, wait for the first attach.
+// Each package below is a bundle of its own in dist/ (LAZY_BUNDLES), so that a supervisor that
+// never loads it does not hold its source text either (docs/benchmarks.md, memory per subsystem).
 const lazyWs = lazyPackage({
   name: "ws",
   importer: /[/\\]@effect[/\\]platform-node|[/\\]src[/\\]api[/\\]attach[/\\]/,
   keys: ["WebSocket", "WebSocketServer", "createWebSocketStream"],
+  file: nextToBundle("ws.cjs"),
 })
 // ... and `mime`, for the type of a file it serves (the supervisor serves none): its tables hold
 // ~0.3 MiB of heap
@@ -106,12 +109,14 @@ const lazyMime = lazyPackage({
   importer: /[/\\]@effect[/\\]platform-node/,
   keys: ["getType", "getExtension", "define"],
   bind: true,
+  file: nextToBundle("mime.cjs"),
 })
 // ... and croner, for daemons with a `cron` schedule (src/domain/Cron.ts)
 const lazyCroner = lazyPackage({
   name: "croner",
   importer: /[/\\]src[/\\]domain[/\\](Cron|cronSchedule)\.ts$/,
   keys: ["Cron"],
+  file: nextToBundle("croner.cjs"),
 })
 // ... and chokidar, for watchers that poll (src/automation/watch/fileWatcher.ts; native watching
 // uses fs.watch)
@@ -119,7 +124,13 @@ const lazyChokidar = lazyPackage({
   name: "chokidar",
   importer: /[/\\]src[/\\]automation[/\\]watch[/\\]fileWatcher\.ts$/,
   keys: ["watch"],
+  file: nextToBundle("chokidar.cjs"),
 })
+const LAZY_BUNDLES = {
+  "mime.cjs": createRequire(import.meta.url).resolve("mime"),
+  "croner.cjs": createRequire(import.meta.url).resolve("croner"),
+  "chokidar.cjs": createRequire(import.meta.url).resolve("chokidar"),
+}
 
 // node-forge (the proxy's and the API listener's local CA, ~290 KiB) is a bundle of its own,
 // dist/forge.cjs, required when a certificate is first made or read: a supervisor without the
@@ -266,6 +277,8 @@ await build({
   entryPoints: [createRequire(import.meta.url).resolve("ws")],
   outfile: "dist/ws.cjs",
 })
+for (const [bundle, entry] of Object.entries(LAZY_BUNDLES))
+  await build({ ...common, entryPoints: [entry], outfile: `dist/${bundle}` })
 await build({
   ...common,
   entryPoints: ["src/mcp/server.ts"],

@@ -12,7 +12,8 @@ const stub = (file, keys, bind) => {
   // a method of an instance (mime's `getType`) is bound to it; a class or a value is returned as is
   const value = (k) => (bind ? `load()[${k}].bind(load())` : `load()[${k}]`)
   const getters = keys.map((k) => `  get ${JSON.stringify(k)}() { return ${value(JSON.stringify(k))} },`)
-  return `let real\nconst load = () => (real ??= require(${JSON.stringify(file)}))\nmodule.exports = {\n${getters.join("\n")}\n}`
+  const path = typeof file === "string" ? JSON.stringify(file) : file.expression
+  return `let real\nconst load = () => (real ??= require(${path}))\nmodule.exports = {\n${getters.join("\n")}\n}`
 }
 
 /**
@@ -38,10 +39,16 @@ export const lazyBuiltins = (names) => ({
   },
 })
 
+/** Where a bundle of dist/ is, for a stub in another bundle of dist/. */
+export const nextToBundle = (bundle) => ({
+  expression: `require("node:path").join(__dirname, ${JSON.stringify(bundle)})`,
+})
+
 /**
  * The package `name` where a module that `importer` matches imports it, with the exports `keys`
- * (`bind`: methods of an instance). The real package (`file`, else where `name` resolves from
- * here) is still bundled, evaluated at first use.
+ * (`bind`: methods of an instance), loaded at first use. `file`: what is loaded then; by default
+ * the package itself, bundled with the importer (its source text then lives in the importer's
+ * heap all the same); `nextToBundle(...)`: a bundle of its own in dist/, read only then.
  */
 export const lazyPackage = ({ name, importer, keys, bind = false, file = require.resolve(name) }) => {
   const namespace = `lazy-${name}`

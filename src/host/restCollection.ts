@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
+import * as v8 from "node:v8"
 
 /**
  * A full collection once the socket has been quiet for a moment after a burst (a start of 50
@@ -10,6 +11,11 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http"
  * while a request younger than `streamMs` is open (an older one is a stream: logs, events).
  * Needs `--expose-gc` (the background supervisor's flags); without it nothing is hooked.
  * `SUPERVISOR_REST_COLLECTION` sets the growth in MiB (`restCollectionSetting`).
+ *
+ * That collection also drops the compiled code of every function not running (V8's
+ * `--stress-flush-code`, set for it alone): the bytecode of the modules' set-up, of the last
+ * burst and of what ran once, ~2 MiB of heap. The next burst compiles again what it runs: a
+ * start of 50 takes ~25 ms more of the main thread (docs/benchmarks.md, memory per subsystem).
  */
 export interface RestCollectionOptions {
   readonly quietMs: number
@@ -19,13 +25,32 @@ export interface RestCollectionOptions {
   readonly heapUsed: () => number
 }
 
-const defaults = (): RestCollectionOptions => ({
-  quietMs: 300,
-  growthBytes: 4 * 1024 * 1024,
-  streamMs: 2_000,
-  gc: (globalThis as { readonly gc?: () => void }).gc,
-  heapUsed: () => process.memoryUsage().heapUsed,
-})
+/**
+ * A full collection that flushes the code of functions not running. A plain `gc()` flushes none
+ * (in a bare `node --expose-gc`, 3,000 functions run once kept their bytecode through seven).
+ */
+export const collectingCode =
+  (gc: () => void, setFlags: (flags: string) => void): (() => void) =>
+  () => {
+    setFlags("--stress-flush-code")
+    try {
+      gc()
+    } finally {
+      setFlags("--no-stress-flush-code")
+    }
+  }
+
+const defaults = (): RestCollectionOptions => {
+  const gc = (globalThis as { readonly gc?: () => void }).gc
+  return {
+    quietMs: 300,
+    growthBytes: 4 * 1024 * 1024,
+    streamMs: 2_000,
+    // `v8` is loaded at the first collection (scripts/lazy-modules.mjs)
+    gc: gc && collectingCode(gc, (flags) => v8.setFlagsFromString(flags)),
+    heapUsed: () => process.memoryUsage().heapUsed,
+  }
+}
 
 /**
  * `SUPERVISOR_REST_COLLECTION`: the heap growth in MiB after which a quiet socket calls for a

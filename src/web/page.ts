@@ -29,7 +29,10 @@ import { TERMINAL } from "./script/terminal.js"
 import { STYLE, STYLE_MORE } from "./style.js"
 import { STYLE_NARROW } from "./styleNarrow.js"
 
-const SCRIPT = [BASE, LIVE, SPARKLINE, TABLE, LOGS, TERMINAL, KEYS, "\nrefreshNow();\n"].join("\n")
+// joined at the first request: a supervisor whose page is never asked for does not hold it (~70 kB)
+let script: string | undefined
+const pageScript = (): string =>
+  (script ??= [BASE, LIVE, SPARKLINE, TABLE, LOGS, TERMINAL, KEYS, "\nrefreshNow();\n"].join("\n"))
 
 /**
  * The web UI's page: the same document for every request, with no secret in it. `logLines`
@@ -49,7 +52,7 @@ ${FAVICON_LINK}
 <body>
 ${body()}
 <script>const LOG_LINES = ${Math.floor(logLines)};
-${SCRIPT}</script>
+${pageScript()}</script>
 </body>
 </html>
 `

@@ -4,8 +4,9 @@
  * after a start of daemons (one with an http readiness check), listings and a stop. `tls`, `https`
  * and `zlib` (the `ws` library's) stay out: they come with the first HTTPS listener, https check or
  * attach (src/host/tcp.ts, src/supervisor/readiness/http.ts, src/api/attach/upgrade.ts). So do
- * `crypto`, `readline` and `v8`, which only some paths use (scripts/lazy-builtins.mjs): the
- * supervisor runs with the background one's flags, so its collection at rest runs too.
+ * `crypto` and `readline`, which only some paths use (scripts/lazy-modules.mjs): the supervisor
+ * runs with the background one's flags, so its collection at rest runs too (and loads `v8`, whose
+ * flags it sets: src/host/restCollection.ts).
  */
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -34,7 +35,7 @@ setInterval(() => {
 
 describe("built-in modules loaded when first needed", () => {
   it(
-    "a supervisor with plain daemons and an http check holds no tls, https, zlib, crypto, readline or v8",
+    "a supervisor with plain daemons and an http check holds no tls, https, zlib, crypto or readline",
     async () => {
       sb = makeDaemonSandbox()
       // the check's target in a process of its own: the CLI runs synchronously in this one
@@ -81,7 +82,7 @@ describe("built-in modules loaded when first needed", () => {
         )
         const loaded = fs.readFileSync(out, "utf8").split("\n")
         expect(loaded).toContain("child_process") // the probe's list is the supervisor's
-        const lazy = ["tls", "https", "zlib", "crypto", "readline", "v8"]
+        const lazy = ["tls", "https", "zlib", "crypto", "readline"]
         expect(loaded.filter((m) => lazy.includes(m))).toEqual([])
         expect(sb.cli(["supervisor", "stop"], cwd).status).toBe(0)
       } finally {

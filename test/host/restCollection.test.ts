@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net"
 import { afterEach, describe, expect, it } from "vitest"
 import {
   collectAtRest,
+  collectingCode,
   type RestCollectionOptions,
   restCollectionSetting,
 } from "../../src/host/restCollection.js"
@@ -130,6 +131,22 @@ describe("collectAtRest", () => {
     await waitFor("the first collection", () => fake.collections === 1)
     await get()
     await waitFor("the second collection", () => fake.collections === 2)
+  })
+})
+
+describe("collectingCode", () => {
+  it("flushes code for that collection only, also when the collection throws", () => {
+    const calls: Array<string> = []
+    const setFlags = (flags: string) => calls.push(flags)
+    collectingCode(() => calls.push("gc"), setFlags)()
+    expect(calls).toEqual(["--stress-flush-code", "gc", "--no-stress-flush-code"])
+    calls.length = 0
+    const failing = collectingCode(() => {
+      calls.push("gc")
+      throw new Error("boom")
+    }, setFlags)
+    expect(failing).toThrow("boom")
+    expect(calls).toEqual(["--stress-flush-code", "gc", "--no-stress-flush-code"])
   })
 })
 
