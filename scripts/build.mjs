@@ -24,6 +24,7 @@ import { deepImports } from "./deep-imports.mjs"
 import { lazyGlobals } from "./lazy-globals.mjs"
 import { lazyBuiltins, lazyPackage, nextToBundle } from "./lazy-modules.mjs"
 import { lightSchemas } from "./light-schemas.mjs"
+import { sharedBuiltins } from "./shared-builtins.mjs"
 import { buildSpawnHelper } from "./spawn-helper.mjs"
 
 const stubbedIn = (stubbed) => ({
@@ -236,6 +237,7 @@ await build({
     lazyCroner,
     lazyChokidar,
     lazyBuiltins(["crypto", "readline", "v8"]),
+    sharedBuiltins(["crypto", "readline", "v8"]),
     forgeExternal,
     xtermExternal,
     proxyWorkerFile,
@@ -246,7 +248,7 @@ await build({
   ...common,
   entryPoints: ["src/proxy/worker/entry.ts"],
   outfile: "dist/proxy-worker.cjs",
-  plugins: [forgeExternal],
+  plugins: [forgeExternal, sharedBuiltins()],
 })
 {
   // the module runs here once (next to node_modules, which it reads) and its texts are written out
@@ -329,6 +331,7 @@ const result = await build({
     deepImports,
     lazyGlobals,
     lightSchemas,
+    sharedBuiltins(),
   ],
 })
 await build({

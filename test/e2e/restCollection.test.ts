@@ -79,9 +79,10 @@ describe("collection at rest", () => {
       expect(list.filter((d) => d.status.type === "running")).toHaveLength(30)
       await host.stop(cwd)
       // the collection dropped the code of what was not running: V8 names each function it flushes
-      // (from its collector's threads too, so counted once the process has exited). Its own
-      // collections flush only what has not run for five of them: a few in a life this short.
-      expect(host.out().match(/discarding compiled metadata/g)?.length ?? 0).toBeGreaterThan(1000)
+      // (from its collector's threads too, so counted once the process has exited): 500-2,500
+      // here; none without the flush, as V8's own collections flush only what has not run for
+      // five of them, a few in a life this short.
+      expect(host.out().match(/discarding compiled metadata/g)?.length ?? 0).toBeGreaterThan(200)
     },
     T,
   )
