@@ -15,7 +15,7 @@ import * as v8 from "node:v8"
  * That collection also drops the compiled code of every function not running (V8's
  * `--stress-flush-code`, set for it alone): the bytecode of the modules' set-up, of the last
  * burst and of what ran once, ~2 MiB of heap. The next burst compiles again what it runs: a
- * start of 50 takes ~25 ms more of the main thread (docs/benchmarks.md, memory per subsystem).
+ * start of 50 takes ~20 ms more of the main thread (docs/benchmarks.md, memory per subsystem).
  */
 export interface RestCollectionOptions {
   readonly quietMs: number
