@@ -32,6 +32,8 @@ import { cpus, loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { busyMode, busyProcesses } from "./busy.mjs"
+import { cpuMs } from "./proc.mjs"
+import { BENCH_CACHE, PM2_BIN } from "./sandbox.mjs"
 
 const args = process.argv.slice(2)
 const options = {
@@ -68,8 +70,6 @@ const HEALTH = options.health
 const SETTLE = Number(options.settle)
 const BIN = resolve(import.meta.dirname, "../dist/supervisor.cjs")
 if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` first`)
-const CACHE = process.env.SUPERVISOR_BENCH_CACHE ?? join(tmpdir(), "supervisor-bench")
-const PM2_BIN = join(CACHE, "pm2", "node_modules", "pm2", "bin", "pm2")
 const load = () =>
   loadavg()
     .map((x) => x.toFixed(2))
@@ -101,12 +101,6 @@ const sv = (cwd, ...argv) => run(process.execPath, [BIN, ...argv], cwd, svEnv, `
 const pm2 = (...argv) =>
   run(process.execPath, [PM2_BIN, ...argv], join(root, "pm2"), pm2Env, `pm2 ${argv.join(" ")}`)
 
-/** utime + stime of a process, in ms. */
-const cpuMs = (pid) => {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
 /** Children of `pid` named one of `comms` (the supervisor's spawn helper: `spawn-helper` or `perl`). */
 const childrenNamed = (pid, ...comms) =>
   readdirSync("/proc")
@@ -306,15 +300,19 @@ const main = async () => {
   if (ONLY.includes("pm2")) {
     let why
     if (!existsSync(PM2_BIN) && install) {
-      log(`installing PM2: npm install --prefix ${join(CACHE, "pm2")} pm2@latest`)
-      spawnSync("npm", ["install", "--no-audit", "--no-fund", "--prefix", join(CACHE, "pm2"), "pm2@latest"], {
-        stdio: ["ignore", "ignore", "inherit"],
-        timeout: 300_000,
-      })
+      log(`installing PM2: npm install --prefix ${join(BENCH_CACHE, "pm2")} pm2@latest`)
+      spawnSync(
+        "npm",
+        ["install", "--no-audit", "--no-fund", "--prefix", join(BENCH_CACHE, "pm2"), "pm2@latest"],
+        {
+          stdio: ["ignore", "ignore", "inherit"],
+          timeout: 300_000,
+        },
+      )
     }
     if (!existsSync(PM2_BIN))
       why = install
-        ? `npm install --prefix ${join(CACHE, "pm2")} pm2@latest failed`
+        ? `npm install --prefix ${join(BENCH_CACHE, "pm2")} pm2@latest failed`
         : `not installed (--no-install)`
     if (why) console.log(`skipped pm2: ${why}`)
     else {

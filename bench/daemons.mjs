@@ -48,6 +48,7 @@ import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { busyMode, busyProcesses } from "./busy.mjs"
+import { BENCH_CACHE, PM2_BIN } from "./sandbox.mjs"
 
 // ---------------------------------------------------------------------------- options
 const argv = process.argv.slice(2)
@@ -77,9 +78,7 @@ const JSON_OUT = opt("json", undefined)
 const KEEP = flag("keep")
 const INSTALL = !flag("no-install")
 
-const CACHE = process.env.SUPERVISOR_BENCH_CACHE ?? join(tmpdir(), "supervisor-bench")
 const DIST = fileURLToPath(new URL("../dist/", import.meta.url))
-const PM2_BIN = join(CACHE, "pm2", "node_modules", "pm2", "bin", "pm2")
 const SLEEP = ["sleep", "100000"]
 const FLOOD_KIND = String(opt("flood", "seq"))
 if (!["seq", "json"].includes(FLOOD_KIND)) throw new Error(`--flood ${FLOOD_KIND}: expected seq or json`)
@@ -424,10 +423,10 @@ const tools = []
     available: () => {
       if (existsSync(PM2_BIN)) return true
       if (!INSTALL) return false
-      log(`installing PM2: npm install --prefix ${join(CACHE, "pm2")} pm2@latest`)
+      log(`installing PM2: npm install --prefix ${join(BENCH_CACHE, "pm2")} pm2@latest`)
       const r = spawnSync(
         "npm",
-        ["install", "--no-audit", "--no-fund", "--prefix", join(CACHE, "pm2"), "pm2@latest"],
+        ["install", "--no-audit", "--no-fund", "--prefix", join(BENCH_CACHE, "pm2"), "pm2@latest"],
         {
           stdio: ["ignore", "ignore", "inherit"],
           timeout: 300_000,
@@ -435,7 +434,7 @@ const tools = []
       )
       return r.status === 0 && existsSync(PM2_BIN)
     },
-    install: `npm install --prefix ${join(CACHE, "pm2")} pm2@latest`,
+    install: `npm install --prefix ${join(BENCH_CACHE, "pm2")} pm2@latest`,
     version: () => version(process.execPath, [PM2_BIN, "--version"], env),
     setup: () => {
       ok(pm2(["ping"]), "pm2 ping")

@@ -32,6 +32,7 @@ import { setTimeout as sleep } from "node:timers/promises"
 import { chromium } from "playwright-core"
 import { busyMode, busyProcesses } from "./busy.mjs"
 import { floorPair } from "./latencyFloor.mjs"
+import { cpuMs } from "./proc.mjs"
 import { BIN, benchSandbox, freePort, supervisorEnv, supervisorNodeFlags } from "./sandbox.mjs"
 
 const args = process.argv.slice(2)
@@ -70,11 +71,6 @@ const socketPath = join(env.SUPERVISOR_STATE_DIR, "sock", "api.sock")
 const tmuxSocket = `sv-events-bench-${process.pid}`
 const tmux = (...a) =>
   spawnSync("tmux", ["-L", tmuxSocket, "-f", "/dev/null", ...a], { encoding: "utf8", env })
-const cpuMs = (pid) => {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
 const waitFor = async (what, test, ms = 120_000) => {
   const deadline = Date.now() + ms
   while (!(await test())) {

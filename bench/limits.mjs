@@ -12,6 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
+import { cpuMs } from "./proc.mjs"
 
 const args = process.argv.slice(2)
 const options = { daemons: "50", interval: "100ms", seconds: "20", rounds: "3" }
@@ -46,9 +47,7 @@ writeFileSync(
 const cpuOf = (pid) => {
   const sched = readFileSync(`/proc/${pid}/sched`, "utf8")
   const main = Number(/se\.sum_exec_runtime\s*:\s*([\d.]+)/.exec(sched)[1])
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-  const total = (Number(fields[11]) + Number(fields[12])) * 10 // utime, stime: fields 14, 15
+  const total = cpuMs(pid)
   return { main, total }
 }
 

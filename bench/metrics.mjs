@@ -6,11 +6,12 @@
 // p90 and max latency, the response size, the supervisor's CPU time per scrape (from
 // /proc/<pid>/stat, less what it uses idle over as long, measured for 5 s first: what the scrape
 // costs whatever the machine's load) and the machine.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { Agent, request } from "node:http"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
+import { cpuMs } from "./proc.mjs"
 import { benchSandbox } from "./sandbox.mjs"
 
 const args = process.argv.slice(2)
@@ -31,13 +32,6 @@ writeFileSync(
   ),
 )
 const { cli } = benchSandbox(root, project, { NO_COLOR: "1" })
-
-/** CPU time (user + system) of a process so far, in ms (10 ms ticks of /proc/<pid>/stat). */
-const cpuMs = (pid) => {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 })
 const get = (url, token) =>

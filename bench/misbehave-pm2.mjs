@@ -10,9 +10,8 @@ import { spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { PM2_BIN } from "./sandbox.mjs"
 
-const CACHE = process.env.SUPERVISOR_BENCH_CACHE ?? join(tmpdir(), "supervisor-bench")
-const PM2_BIN = join(CACHE, "pm2", "node_modules", "pm2", "bin", "pm2")
 if (!existsSync(PM2_BIN)) {
   console.log(`PM2 is not in ${PM2_BIN} (node bench/daemons.mjs installs it): no comparison`)
   process.exit(0)

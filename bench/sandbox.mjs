@@ -3,9 +3,15 @@
 import { spawnSync } from "node:child_process"
 import { cpSync, existsSync, mkdirSync, readFileSync } from "node:fs"
 import { createServer } from "node:net"
+import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 
 export const BIN = resolve(import.meta.dirname, "../dist/supervisor.cjs")
+
+/** Where the benchmarks install their peers ($SUPERVISOR_BENCH_CACHE, else <tmpdir>/supervisor-bench). */
+export const BENCH_CACHE = process.env.SUPERVISOR_BENCH_CACHE ?? join(tmpdir(), "supervisor-bench")
+/** PM2's CLI as bench/daemons.mjs and bench/automation.mjs install it. */
+export const PM2_BIN = join(BENCH_CACHE, "pm2", "node_modules", "pm2", "bin", "pm2")
 
 /** The Node flags a background supervisor runs with, as src/host/nodeFlags.ts lists them. */
 export const supervisorNodeFlags = () =>

@@ -10,6 +10,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { cpus, loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
+import { cpuMs } from "./proc.mjs"
 import { BIN, benchSandbox } from "./sandbox.mjs"
 
 const args = process.argv.slice(2)
@@ -35,12 +36,6 @@ const { env, cli } = benchSandbox(root, project, { TERM: "xterm-256color" })
 const socket = `sv-tui-bench-${process.pid}`
 const tmux = (...a) => spawnSync("tmux", ["-L", socket, "-f", "/dev/null", ...a], { encoding: "utf8", env })
 
-/** CPU time (user + system) of a process so far, in ms (10 ms ticks of /proc/<pid>/stat). */
-const cpuMs = (pid) => {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
 /** The pid whose command line has `word` among its arguments. */
 const pidOf = (word, also) =>
   readdirSync("/proc")

@@ -15,7 +15,8 @@ import { cpus, loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { busyMode, busyProcesses } from "./busy.mjs"
-import { benchSandbox, copyBuild } from "./sandbox.mjs"
+import { cpuMs } from "./proc.mjs"
+import { benchSandbox, copyBuild, PM2_BIN } from "./sandbox.mjs"
 
 const args = process.argv.slice(2)
 const options = { seconds: "10", files: "200", builds: resolve(import.meta.dirname, ".."), background: "0" }
@@ -27,10 +28,6 @@ for (let i = 0; i < args.length; i++) {
 const seconds = Number(options.seconds)
 const root = mkdtempSync(join(tmpdir(), "supervisor-watch-churn-"))
 const busy = busyProcesses(Number(options.background))
-const ticks = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")
-  return Number(fields[11]) + Number(fields[12])
-}
 const scenarios = [
   ["no watch (the registry's watch only)", ""],
   ['watch = ["*.ts"]', 'watch = ["*.ts"]'],
@@ -54,9 +51,9 @@ const makeProject = (life) => {
 /** The CPU of `pid` over the window, as a percentage of one core. */
 const cpuOver = async (pid) => {
   await sleep(1000)
-  const before = ticks(pid)
+  const before = cpuMs(pid)
   await sleep(seconds * 1000)
-  return ((ticks(pid) - before) * 10) / (seconds * 10)
+  return (cpuMs(pid) - before) / (seconds * 10)
 }
 
 /** One life: a supervisor of its own, the writing daemon started, its CPU over the window. */
@@ -76,15 +73,6 @@ const measure = async (bin, name, watch) => {
     spawnSync(process.execPath, [bin, "supervisor", "stop"], { cwd: project, env, timeout: 60_000 })
   }
 }
-
-const PM2_BIN = join(
-  process.env.SUPERVISOR_BENCH_CACHE ?? join(tmpdir(), "supervisor-bench"),
-  "pm2",
-  "node_modules",
-  "pm2",
-  "bin",
-  "pm2",
-)
 
 /** The same app under PM2, watched as `--watch` watches: its God daemon's CPU over the window. */
 const measurePm2 = async () => {

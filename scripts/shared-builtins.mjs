@@ -10,8 +10,7 @@ export const sharedBuiltins = (except = []) => ({
   name: "shared-builtins",
   setup(b) {
     const names = builtinModules.filter((n) => !n.startsWith("_") && !except.includes(n))
-    const escaped = names.map((n) => n.replace(/[/]/g, "\\/"))
-    const filter = new RegExp(`^(node:)?(${escaped.join("|")})$`)
+    const filter = new RegExp(`^(node:)?(${names.join("|")})$`)
     b.onResolve({ filter }, (args) => {
       if (args.namespace === "shared-builtin") return { path: args.path, external: true }
       if (args.kind !== "import-statement") return undefined
