@@ -12,7 +12,8 @@
 // `start --all` (POST /api/cli/start-from over the socket), then stops and forgets the daemons
 // with the build's CLI. Per build: the request's wall time and the supervisor's main-thread CPU
 // time (`se.sum_exec_runtime` of /proc/<pid>/sched, which machine noise moves far less than the
-// wall time), medians over the rounds, and the supervisor's RSS at the end.
+// wall time), medians over the rounds, and the supervisor's RSS at the end; the same two for the
+// `stop --all` that follows (its wall time is the CLI's, start-up included).
 import { spawn, spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { request } from "node:http"
@@ -93,6 +94,8 @@ try {
       version,
       wall: [],
       cpu: [],
+      stopWall: [],
+      stopCpu: [],
     })
   }
   for (const b of builds) {
@@ -137,18 +140,24 @@ try {
         )
       b.wall.push(wall)
       b.cpu.push(cpu)
+      const stopCpu0 = mainThreadCpuMs(b.host.pid)
+      const stop0 = performance.now()
       cli(b, "stop", "--all")
+      b.stopWall.push(performance.now() - stop0)
+      b.stopCpu.push(mainThreadCpuMs(b.host.pid) - stopCpu0)
       cli(b, "clean")
       // --rest MS: the supervisor idles that long after each round (its collection at rest runs)
       if (Number(options.rest) > 0) await sleep(Number(options.rest))
     }
   }
   console.log(`start of ${N} daemons, ${ROUNDS} rounds, node ${process.version} ${flags.join(" ")}`)
-  console.log("| build | wall median ms | wall min-max ms | main-thread CPU median ms | RSS at the end MiB |")
-  console.log("|---|---|---|---|---|")
+  console.log(
+    "| build | wall median ms | wall min-max ms | main-thread CPU median ms | stop: CLI wall median ms | stop: main-thread CPU median ms | RSS at the end MiB |",
+  )
+  console.log("|---|---|---|---|---|---|---|")
   for (const b of builds)
     console.log(
-      `| ${b.dir} | ${median(b.wall).toFixed(0)} | ${Math.min(...b.wall).toFixed(0)}-${Math.max(...b.wall).toFixed(0)} | ${median(b.cpu).toFixed(0)} | ${rssMiB(b.host.pid).toFixed(1)} |`,
+      `| ${b.dir} | ${median(b.wall).toFixed(0)} | ${Math.min(...b.wall).toFixed(0)}-${Math.max(...b.wall).toFixed(0)} | ${median(b.cpu).toFixed(0)} | ${median(b.stopWall).toFixed(0)} | ${median(b.stopCpu).toFixed(0)} | ${rssMiB(b.host.pid).toFixed(1)} |`,
     )
 } finally {
   for (const b of builds) b.host.kill("SIGTERM")

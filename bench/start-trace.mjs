@@ -1,5 +1,5 @@
 // Where a start of N daemons spends its wall time, from the CLI's spawn to its exit.
-// Usage: node bench/start-trace.mjs [--daemons 50] [--rounds 7] [--background 0]
+// Usage: node bench/start-trace.mjs [--daemons 50] [--rounds 7] [--background 0] [--stop]
 // (build first: npm run build). A foreground supervisor (`node <the background supervisor's flags>
 // dist/supervisor.cjs supervisor run`, on a copy of dist/ and its own state directory) runs with
 // SUPERVISOR_TRACE=1 (src/host/trace.ts): after each burst of work it writes which of its services
@@ -9,6 +9,7 @@
 // from the answer's last byte to the CLI's exit. Then `stop --all` and `clean`. Medians over the
 // rounds (ms; "first" and "last" are the phase's first start and last end after the CLI's spawn).
 // `--background N` starts N busy processes first (bench/busy.mjs), as bench/daemons.mjs.
+// `--stop`: the same for `stop --all` of the N (started, untimed, before each round).
 // `SUPERVISOR_SPAWN_HELPER=0 node bench/start-trace.mjs`: the supervisor forks the daemons itself.
 
 import { spawn, spawnSync } from "node:child_process"
@@ -29,6 +30,8 @@ const N = opt("daemons", 50)
 const ROUNDS = opt("rounds", 7)
 const BACKGROUND = opt("background", 0)
 const FLAGS = supervisorNodeFlags()
+const STOP = argv.includes("--stop")
+const COMMAND = STOP ? ["stop", "--all"] : ["start", "--all", "--quiet"]
 
 const root = mkdtempSync(join(tmpdir(), "sv-start-trace-"))
 cpSync(resolve("dist"), join(root, "dist"), { recursive: true })
@@ -95,8 +98,13 @@ try {
   traces = []
   const rounds = []
   for (let r = 0; r < ROUNDS; r++) {
+    if (STOP) {
+      cli("start", "--all", "--quiet")
+      // the start's burst (its state writes and events) ends before the stop is timed
+      await nextTrace("http POST /api/commands")
+    }
     const spawned = performance.timeOrigin + performance.now()
-    cli("start", "--all", "--quiet")
+    cli(...COMMAND)
     const exited = performance.timeOrigin + performance.now()
     const trace = await nextTrace("http POST /api/commands")
     const phases = Object.fromEntries(
@@ -107,13 +115,13 @@ try {
     )
     const request = Object.values(phases).find((p) => p.name.startsWith("http POST"))
     rounds.push({ total: exited - spawned, phases, arrive: request?.first, answered: request?.last })
-    cli("stop", "--all")
+    if (!STOP) cli("stop", "--all")
     cli("clean")
     // the clean's burst (it forgets each daemon's logs) ends before the next start is timed
     await nextTrace("LogStore.forget")
   }
   console.log(
-    `start --all of ${N} daemons, ${ROUNDS} rounds, supervisor flags ${FLAGS.join(" ")}; load average ${loadavg()
+    `${COMMAND.slice(0, 2).join(" ")} of ${N} daemons, ${ROUNDS} rounds, supervisor flags ${FLAGS.join(" ")}; load average ${loadavg()
       .map((l) => l.toFixed(1))
       .join(" ")}${BACKGROUND ? `; ${BACKGROUND} busy processes beside it (${busyMode})` : ""}`,
   )

@@ -10,6 +10,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -387,6 +388,10 @@ if (types.status !== 0)
   throw new Error(`declarations of dist/client.mjs failed:\n${types.stdout}${types.stderr}`)
 copyFileSync("scripts/launcher.cjs", "dist/supervisor.cjs")
 chmodSync("dist/supervisor.cjs", 0o755)
+// The `supervisor` command (package.json's bin): a shell script that runs the launcher
+const { version } = JSON.parse(readFileSync("package.json", "utf8"))
+writeFileSync("dist/supervisor", readFileSync("scripts/entry.sh", "utf8").replaceAll("@VERSION@", version))
+chmodSync("dist/supervisor", 0o755)
 const bytes = Object.values(result.metafile.outputs).find((o) => o.entryPoint)?.bytes ?? 0
 console.log(`dist/cli.cjs: ${(bytes / 1024).toFixed(0)} KiB`)
 

@@ -4,6 +4,14 @@
 // JavaScript on every command. A missing or stale cache (another Node version)
 // only costs the normal compile; a stale one is rewritten on exit when possible.
 "use strict"
+// dist/supervisor (scripts/entry.sh) starts the quick commands' node without NODE_EXTRA_CA_CERTS,
+// which Node parses at start-up: back into the environment, before anything reads it or is started.
+const extraCaCerts = process.env.SUPERVISOR_EXTRA_CA_CERTS
+if (extraCaCerts !== undefined) {
+  if (extraCaCerts !== "") process.env.NODE_EXTRA_CA_CERTS = extraCaCerts
+  else if (process.env.NODE_EXTRA_CA_CERTS === "") delete process.env.NODE_EXTRA_CA_CERTS
+  delete process.env.SUPERVISOR_EXTRA_CA_CERTS
+}
 const fs = require("node:fs")
 const path = require("node:path")
 const vm = require("node:vm")

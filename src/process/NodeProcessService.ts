@@ -118,8 +118,12 @@ const stop = (
           yield* Effect.timeoutOption(handle.exit, STOP_POLL)
           if (groupMembersNow(handle.pid).length === 0) return yield* handle.exit
           yield* Effect.sleep(STOP_POLL)
-        } else if (Option.isSome(yield* Effect.timeoutOption(handle.exit, STOP_POLL))) {
-          // exited, but /proc still shows it for a moment: look again after a pause, not at once
+        } else if (
+          Option.isSome(yield* Effect.timeoutOption(handle.exit, STOP_POLL)) &&
+          isAliveNow(handle.pid, handle.startTime)
+        ) {
+          // exited, but /proc still shows it for a moment: look again after a pause, not at once.
+          // Usually it is gone (reaped before its exit event): the next look is at once.
           yield* Effect.sleep(STOP_POLL)
         }
       }

@@ -64,9 +64,10 @@ describe("the npm package", () => {
   })
 
   it("runs from the package alone: the bundle needs no installed dependency", () => {
+    // the bin is the shell script a global install links (scripts/entry.sh), run as a command
     const bin = join(installed, pkg.bin.supervisor)
     const run = (...args: ReadonlyArray<string>) =>
-      spawnSync(process.execPath, [bin, ...args], {
+      spawnSync(bin, args, {
         cwd: root,
         encoding: "utf8",
         env: { PATH: process.env.PATH, HOME: root },

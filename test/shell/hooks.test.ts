@@ -17,13 +17,31 @@ describe("shell hooks", () => {
 
   it("bash and zsh report $$, fish $fish_pid; each quotes the paths", () => {
     expect(hookScript("bash", command)).toContain(
-      `'/opt/node it'\\''s/bin/node' '/home/me/my tools/supervisor.cjs' cd --shell-pid $$`,
+      `NODE_EXTRA_CA_CERTS= '/opt/node it'\\''s/bin/node' '/home/me/my tools/supervisor.cjs' cd --shell-pid $$`,
     )
     expect(hookScript("zsh", command)).toContain("add-zsh-hook chpwd _supervisor_hook")
     expect(hookScript("fish", command)).toContain(
-      `'/opt/node it\\'s/bin/node' '/home/me/my tools/supervisor.cjs' cd --shell-pid $fish_pid`,
+      `NODE_EXTRA_CA_CERTS= '/opt/node it\\'s/bin/node' '/home/me/my tools/supervisor.cjs' cd --shell-pid $fish_pid`,
     )
     expect(hookScript("fish", command)).toContain("--on-variable PWD")
+  })
+
+  // Node parses NODE_EXTRA_CA_CERTS at start-up; the launcher puts it back (scripts/launcher.cjs)
+  it.each(SHELLS)("the %s hook starts node without NODE_EXTRA_CA_CERTS and hands it over", (shell) => {
+    const show = ["sh", "-c", `echo "[\${NODE_EXTRA_CA_CERTS-unset}][\${SUPERVISOR_EXTRA_CA_CERTS-unset}]"`]
+    const run = (env: Record<string, string>) => {
+      const args =
+        shell === "fish" ? ["--no-config", "-c", hookScript(shell, show)] : ["-c", hookScript(shell, show)]
+      const r = spawnSync(shell, args, {
+        encoding: "utf8",
+        cwd: "/",
+        env: { PATH: process.env.PATH ?? "", ...env },
+      })
+      expect(r.status, r.stderr).toBe(0)
+      return r.stdout.trim()
+    }
+    expect(run({ NODE_EXTRA_CA_CERTS: "/etc/corp ca.pem" })).toBe("[][/etc/corp ca.pem]")
+    expect(run({})).toBe("[][]")
   })
 
   it("the bash hook runs once at load and then only when the directory changed", () => {
