@@ -294,6 +294,22 @@ describe.each(MODES)("NodeProcessService, daemons forked by %s", (mode) => {
   })
 
   describe("stop", () => {
+    it.scoped(
+      "ends at the daemon's exit event, with no pause after it",
+      () =>
+        live(
+          Effect.gen(function* () {
+            const dir = yield* tempDir
+            const { svc, handle } = yield* daemon(dir, "exec sleep 100")
+            // The TestClock never moves here: a pause or a poll in the stop would never end.
+            const status = yield* svc.stop(handle, "SIGTERM", "5 seconds")
+            expect(status).toEqual({ code: null, signal: "SIGTERM", known: true })
+            expect(liveGroupMembers(handle.pid)).toEqual([])
+          }),
+        ),
+      10_000,
+    )
+
     it.scopedLive(
       "stops the whole process group with SIGTERM",
       () =>
