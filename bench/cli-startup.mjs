@@ -3,7 +3,8 @@
 // Runs each command `runs` times (default 30) after 3 warm-ups, interleaved so
 // that machine noise hits every command alike, and prints median / p90 in ms.
 // `list --json` talks to a supervisor of a temporary state directory, started first
-// and stopped at the end.
+// and stopped at the end. `supervisor` is the installed command, dist/supervisor (a shell script
+// running the launcher: scripts/entry.sh); `node dist/supervisor.cjs` rows time the launcher alone.
 import { spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -11,6 +12,7 @@ import { join, resolve } from "node:path"
 
 const runs = Number(process.argv[2] ?? 30)
 const bin = resolve("dist/supervisor.cjs")
+const command = resolve("dist/supervisor")
 const root = mkdtempSync(join(tmpdir(), "sv-bench-"))
 const project = join(root, "demo")
 mkdirSync(project)
@@ -26,9 +28,11 @@ const env = {
 }
 const commands = [
   ["node -e 0", [process.execPath, "-e", "0"]],
-  ["supervisor --version", [process.execPath, bin, "--version"]],
-  ["supervisor config show --json", [process.execPath, bin, "config", "show", "--json"]],
-  ["supervisor list --json", [process.execPath, bin, "list", "--json"]],
+  ["supervisor --version", [command, "--version"]],
+  ["supervisor config show --json", [command, "config", "show", "--json"]],
+  ["supervisor list --json", [command, "list", "--json"]],
+  ["node dist/supervisor.cjs --version", [process.execPath, bin, "--version"]],
+  ["node dist/supervisor.cjs list --json", [process.execPath, bin, "list", "--json"]],
 ]
 const run = ([cmd, ...args]) => {
   const r = spawnSync(cmd, args, { cwd: project, env, encoding: "utf8" })

@@ -20,6 +20,8 @@
 // "## Targets" checks each goal of docs/benchmarks.md on the medians and shows every round's
 // ratio (rounds are interleaved, so round i of each tool ran side by side); a missed target makes
 // the script exit 1.
+// Each CLI runs as its installed command does: `supervisor` is dist/supervisor (a shell script
+// running the launcher: scripts/entry.sh), `pm2` PM2's bin/pm2 (a node script).
 // dist/ is copied first (a rebuild during the run does not matter). Everything runs in a temp
 // dir with its own HOME,
 // SUPERVISOR_STATE_DIR and PM2_HOME, and every process started here is stopped at the end,
@@ -224,8 +226,8 @@ const expectedBytes = () => {
 const DIST_FILES = existsSync(DIST)
   ? readdirSync(DIST).filter((f) => !f.endsWith(".map") && f !== "types")
   : []
-if (!existsSync(join(DIST, "supervisor.cjs"))) {
-  console.error(`error: ${join(DIST, "supervisor.cjs")} is missing: run \`npm run build\` first`)
+if (!existsSync(join(DIST, "supervisor"))) {
+  console.error(`error: ${join(DIST, "supervisor")} is missing: run \`npm run build\` first`)
   process.exit(1)
 }
 const root = mkdtempSync(join(tmpdir(), "sv-daemons-"))
@@ -239,7 +241,8 @@ if (FLOOD_KIND === "json") {
 }
 // The build under test is copied first, so that a rebuild of dist/ during the run (npm test
 // in another terminal) changes nothing here; a copy that raced with a rebuild is taken again.
-const SUPERVISOR_BIN = join(root, "dist", "supervisor.cjs")
+// The CLIs run as their installed commands: dist/supervisor (scripts/entry.sh) and PM2's bin/pm2.
+const SUPERVISOR_BIN = join(root, "dist", "supervisor")
 {
   mkdirSync(join(root, "dist"))
   const stamp = () =>
@@ -306,7 +309,7 @@ const tools = []
   )
   const env = { ...baseEnv, SUPERVISOR_STATE_DIR: state, SUPERVISOR_SYSTEM_CONFIG_DIR: join(root, "sv-etc") }
   const sv = (args, cwd = fifty, timeout = 120_000, force = false) =>
-    run(process.execPath, [SUPERVISOR_BIN, ...args], { cwd, env, timeout, force })
+    run(SUPERVISOR_BIN, args, { cwd, env, timeout, force })
   let pid
   const runningPids = () => {
     const list = JSON.parse(ok(sv(["list", "--json"]), "supervisor list --json").stdout)
@@ -317,7 +320,7 @@ const tools = []
   tools.push({
     name: "supervisor",
     available: () => true,
-    version: () => version(process.execPath, [SUPERVISOR_BIN, "--version"], env),
+    version: () => version(SUPERVISOR_BIN, ["--version"], env),
     versionRun: () => ok(sv(["--version"]), "supervisor --version"),
     setup: () => {
       ok(sv(["supervisor", "start"]), "supervisor supervisor start")
@@ -354,7 +357,7 @@ const tools = []
         return n
       }
       return {
-        command: () => spawnTool(process.execPath, [SUPERVISOR_BIN, "start", id], { cwd: flood, env }),
+        command: () => spawnTool(SUPERVISOR_BIN, ["start", id], { cwd: flood, env }),
         count,
         file: out,
         read: () => sv(["logs", id, "-n", String(LINES), "--raw", "--no-timestamp"], flood),
@@ -402,7 +405,7 @@ const tools = []
   mkdirSync(dir)
   const env = { ...baseEnv, PM2_HOME: pm2Home }
   const pm2 = (args, timeout = 120_000, force = false) =>
-    run(process.execPath, [PM2_BIN, ...args], { cwd: dir, env, timeout, force })
+    run(PM2_BIN, args, { cwd: dir, env, timeout, force })
   const names = Array.from({ length: N }, (_, i) => `d${String(i + 1).padStart(2, "0")}`)
   writeFileSync(
     join(dir, "fifty.json"),
@@ -435,7 +438,7 @@ const tools = []
       return r.status === 0 && existsSync(PM2_BIN)
     },
     install: `npm install --prefix ${join(BENCH_CACHE, "pm2")} pm2@latest`,
-    version: () => version(process.execPath, [PM2_BIN, "--version"], env),
+    version: () => version(PM2_BIN, ["--version"], env),
     setup: () => {
       ok(pm2(["ping"]), "pm2 ping")
       pid = Number(readFileSync(join(pm2Home, "pm2.pid"), "utf8"))
@@ -472,8 +475,7 @@ const tools = []
         }),
       )
       return {
-        command: () =>
-          spawnTool(process.execPath, [PM2_BIN, "start", join(dir, `${name}.json`)], { cwd: dir, env }),
+        command: () => spawnTool(PM2_BIN, ["start", join(dir, `${name}.json`)], { cwd: dir, env }),
         count: lineCounter(out),
         file: out,
         // the lines under the header of the output log (the error log's section comes first, empty)
