@@ -105,29 +105,26 @@ const stop = (
       Effect.map(Option.getOrElse(() => UNKNOWN_EXIT)),
     )
     if (!ownsGroup(handle)) return yield* boundedExit
-    // Gone: the tracked process has exited and no member of its group is left. Cheapest first:
-    // while the tracked process lives (one stat read) there is nothing more to look at. Once it
-    // has exited it stays a zombie member of the group until its parent reaps it (we do, for our
-    // child, just before its exit event): wait for that (bounded), and the group is usually gone
-    // (one kill(-pgid, 0)); only members outliving the leader need the scan of /proc.
-    // While it lives, its exit event (the reaping of our child) ends the wait at once instead of
-    // the next look: a stop of 50 daemons waited ~50 ms each for it.
-    const waitUntilGone = Effect.gen(function* () {
-      for (;;) {
-        if (!isAliveNow(handle.pid, handle.startTime)) {
-          yield* Effect.timeoutOption(handle.exit, STOP_POLL)
-          if (groupMembersNow(handle.pid).length === 0) return yield* handle.exit
-          yield* Effect.sleep(STOP_POLL)
-        } else if (
-          Option.isSome(yield* Effect.timeoutOption(handle.exit, STOP_POLL)) &&
-          isAliveNow(handle.pid, handle.startTime)
-        ) {
-          // exited, but /proc still shows it for a moment: look again after a pause, not at once.
-          // Usually it is gone (reaped before its exit event): the next look is at once.
-          yield* Effect.sleep(STOP_POLL)
-        }
-      }
+    // Gone: the tracked process has exited and no member of its group is left. Our own child's
+    // exit event comes as it is reaped: wait for that, then the group is usually gone (one
+    // kill(-pgid, 0)); only members outliving the leader need the scan of /proc, every STOP_POLL.
+    // An adopted process's exit is itself a look at /proc every ADOPTED_POLL: look every STOP_POLL
+    // instead, cheapest first (one stat read while it lives), and once it has exited (a zombie
+    // until its parent reaps it) wait for that, bounded.
+    const membersGone = Effect.gen(function* () {
+      while (groupMembersNow(handle.pid).length > 0) yield* Effect.sleep(STOP_POLL)
     })
+    const waitUntilGone = handle.ownChild
+      ? Effect.zipLeft(handle.exit, membersGone)
+      : Effect.gen(function* () {
+          for (;;) {
+            if (!isAliveNow(handle.pid, handle.startTime)) {
+              yield* Effect.timeoutOption(handle.exit, STOP_POLL)
+              if (groupMembersNow(handle.pid).length === 0) return yield* handle.exit
+            }
+            yield* Effect.sleep(STOP_POLL)
+          }
+        })
     yield* signalGroup(handle.pid, signal)
     // a suspended (T) process keeps the signal pending until continued; systemd sends SIGCONT too
     if (signal !== "SIGCONT") yield* signalGroup(handle.pid, "SIGCONT")

@@ -42,6 +42,11 @@ export interface ProcessHandle {
   readonly startTime: string
   /** Completes once the tracked process has exited. */
   readonly exit: Effect.Effect<ExitStatus>
+  /**
+   * Our own child (forked by us or the spawn helper): `exit` completes as it is reaped. Absent for
+   * an adopted process, whose `exit` is a look at /proc now and then.
+   */
+  readonly ownChild?: boolean
 }
 
 export class SpawnError extends Schema.TaggedError<SpawnError>()("SpawnError", {

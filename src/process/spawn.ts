@@ -118,7 +118,9 @@ export const makeSpawn = (helpers: () => SpawnHelper | undefined) => {
       )
       if ("pid" in started) {
         const startTime = readStat(started.pid)?.startTime ?? ""
-        return { handle: { pid: started.pid, startTime, exit: Deferred.await(exited) } } satisfies Attempt
+        return {
+          handle: { pid: started.pid, startTime, exit: Deferred.await(exited), ownChild: true },
+        } satisfies Attempt
       }
       const { error } = started
       // the helper died before it could say, or cannot carry the request: Node spawns this one
@@ -153,7 +155,7 @@ export const makeSpawn = (helpers: () => SpawnHelper | undefined) => {
       child.unref()
       // The child exists until Node reaps it, which cannot happen before this synchronous read.
       const startTime = readStat(pid)?.startTime ?? ""
-      return { handle: { pid, startTime, exit: Deferred.await(exited) } } satisfies Attempt
+      return { handle: { pid, startTime, exit: Deferred.await(exited), ownChild: true } } satisfies Attempt
     })
 
   const attempt = (req: SpawnRequest, exec: Exec): Effect.Effect<Attempt> =>
