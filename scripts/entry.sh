@@ -13,8 +13,15 @@ if [ "$#" -eq 1 ] && [ "$1" = --version ]; then
   echo "@VERSION@"
   exit 0
 fi
+# The launcher is next to this script; a global install reaches it through a symlink (or several).
 self=$0
-if [ -L "$self" ]; then self=$(readlink -f -- "$self") || self=$0; fi
+while [ -L "$self" ]; do
+  link=$(readlink -- "$self") || break
+  case "$link" in
+  /*) self=$link ;;
+  *) case "$self" in */*) self="${self%/*}/$link" ;; *) self=$link ;; esac ;;
+  esac
+done
 case "$self" in
 */*) launcher="${self%/*}/supervisor.cjs" ;;
 *) launcher=./supervisor.cjs ;;

@@ -49,9 +49,10 @@ describe("the supervisor command", () => {
     expect(r.stdout).toBe(`${VERSION}\n`)
   })
 
-  it("finds its launcher through a symlink, as a global install links it", () => {
+  it("finds its launcher through symlinks, as a global install links it (absolute, then relative)", () => {
+    symlinkSync(ENTRY, join(sb.dir("lib"), "supervisor"))
     const link = join(sb.dir("bin"), "supervisor")
-    symlinkSync(ENTRY, link)
+    symlinkSync("../lib/supervisor", link)
     const r = spawnSync(link, ["schema"], { cwd: sb.root, env: sb.env, encoding: "utf8", timeout: T })
     expect(r.stderr).toBe("")
     expect(r.status).toBe(0)
