@@ -68,16 +68,22 @@ const stopOnInterrupt = (env: RunEnvironment, handle: ProcessHandle) =>
 const exitOf = (env: RunEnvironment, serial: number, handle: ProcessHandle) =>
   Effect.flatMap(handle.exit, (status) => Queue.offer(env.queue, DaemonCommand.Exited({ serial, status })))
 
-/** A new child scope of the lifecycle, holding `handle`: closed by an interruption, it stops the group. */
+/**
+ * A new child scope of the lifecycle, holding `handle`: closed by an interruption, it stops the
+ * group. The release is the scope's own finalizer rather than `Effect.acquireRelease`'s, which
+ * puts the acquiring fiber's FiberRefs back around it: a diff and a patch of the whole context,
+ * ~80 KB of garbage for each daemon stopped (a fifth of a stop's), for a release needing none.
+ */
 const runScope = <E>(env: RunEnvironment, acquire: Effect.Effect<ProcessHandle, E>) =>
   Effect.gen(function* () {
     const scope = yield* Scope.fork(env.scope, ExecutionStrategy.sequential)
-    const handle = yield* Effect.acquireRelease(acquire, (handle, exit) =>
-      Exit.isInterrupted(exit) ? stopOnInterrupt(env, handle) : Effect.void,
-    ).pipe(
-      Scope.extend(scope),
-      Effect.tapError(() => Scope.close(scope, Exit.void)),
-    )
+    const handle = yield* Effect.uninterruptible(
+      Effect.tap(acquire, (handle) =>
+        Scope.addFinalizerExit(scope, (exit) =>
+          Exit.isInterrupted(exit) ? stopOnInterrupt(env, handle) : Effect.void,
+        ),
+      ),
+    ).pipe(Effect.tapError(() => Scope.close(scope, Exit.void)))
     return { scope, handle }
   })
 
