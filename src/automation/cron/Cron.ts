@@ -11,6 +11,7 @@ import {
   scheduleOf,
 } from "../../domain/cronSchedule.js"
 import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
+import { compareIds } from "../../domain/idOrder.js"
 import { LogStore } from "../../logs/LogStore.js"
 import { ProjectRegistry } from "../../registry/ProjectRegistry.js"
 import { allDefinitions } from "../../registry/snapshot.js"
@@ -56,7 +57,7 @@ export const schedulesOf = (definitions: Iterable<DaemonDefinition>): ReadonlyAr
     const s = scheduleOf(d)
     if (s !== undefined) byId.set(s.id, s)
   }
-  return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id))
+  return [...byId.values()].sort((a, b) => compareIds(a.id, b.id))
 }
 
 /** The view of a daemon from the supervisor: running, enabled, how its last run ended. */
