@@ -128,10 +128,14 @@ const lazyChokidar = lazyPackage({
   keys: ["watch"],
   file: nextToBundle("chokidar.cjs"),
 })
-const LAZY_BUNDLES = {
-  "mime.cjs": createRequire(import.meta.url).resolve("mime"),
-  "croner.cjs": createRequire(import.meta.url).resolve("croner"),
-  "chokidar.cjs": createRequire(import.meta.url).resolve("chokidar"),
+// Packages bundled alone, each in a dist/ file of its own: the lazy ones above, node-forge and `ws` (their
+// plugins below)
+const PACKAGE_BUNDLES = {
+  "forge.cjs": "node-forge",
+  "ws.cjs": "ws",
+  "mime.cjs": "mime",
+  "croner.cjs": "croner",
+  "chokidar.cjs": "chokidar",
 }
 
 // node-forge (the proxy's and the API listener's local CA, ~290 KiB) is a bundle of its own,
@@ -270,18 +274,12 @@ await build({
     rmSync(once, { force: true })
   }
 }
-await build({
-  ...common,
-  entryPoints: [createRequire(import.meta.url).resolve("node-forge")],
-  outfile: "dist/forge.cjs",
-})
-await build({
-  ...common,
-  entryPoints: [createRequire(import.meta.url).resolve("ws")],
-  outfile: "dist/ws.cjs",
-})
-for (const [bundle, entry] of Object.entries(LAZY_BUNDLES))
-  await build({ ...common, entryPoints: [entry], outfile: `dist/${bundle}` })
+for (const [bundle, name] of Object.entries(PACKAGE_BUNDLES))
+  await build({
+    ...common,
+    entryPoints: [createRequire(import.meta.url).resolve(name)],
+    outfile: `dist/${bundle}`,
+  })
 await build({
   ...common,
   entryPoints: ["src/mcp/server.ts"],
