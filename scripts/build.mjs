@@ -22,6 +22,7 @@ import { setTimeout as sleep } from "node:timers/promises"
 import { pathToFileURL } from "node:url"
 import { build } from "esbuild"
 import { deepImports } from "./deep-imports.mjs"
+import { lazyExpectedKeys } from "./lazy-expected-keys.mjs"
 import { lazyGlobals } from "./lazy-globals.mjs"
 import { lazyBuiltins, lazyPackage, nextToBundle } from "./lazy-modules.mjs"
 import { lightSchemas } from "./light-schemas.mjs"
@@ -237,6 +238,7 @@ await build({
     deepImports,
     lazyGlobals,
     lightSchemas,
+    lazyExpectedKeys,
     lazyWs,
     lazyMime,
     lazyCroner,
@@ -296,7 +298,7 @@ await build({
   outfile: "dist/tui.mjs",
   banner: { js: 'import{createRequire}from"module";const require=createRequire(import.meta.url);' },
   define: { "process.env.NODE_ENV": '"production"' },
-  plugins: [stubs, stubbedIn(/^react-devtools-core$/), deepImports, lightSchemas],
+  plugins: [stubs, stubbedIn(/^react-devtools-core$/), deepImports, lightSchemas, lazyExpectedKeys],
 })
 // What the CLI's argument checks need of its command tree (src/cli/argvTables.ts), read from the
 // tree now and baked into the bundle: the CLI does not walk the tree at every start.
@@ -330,6 +332,7 @@ const result = await build({
     deepImports,
     lazyGlobals,
     lightSchemas,
+    lazyExpectedKeys,
     sharedBuiltins(),
   ],
 })
@@ -337,7 +340,7 @@ await build({
   ...common,
   entryPoints: ["src/export/index.ts"],
   outfile: "dist/export.cjs",
-  plugins: [stubbedIn(/^(toml|ini|fast-check)$/), deepImports, lightSchemas],
+  plugins: [stubbedIn(/^(toml|ini|fast-check)$/), deepImports, lightSchemas, lazyExpectedKeys],
 })
 await build({ ...common, entryPoints: ["src/import/yaml.ts"], outfile: "dist/import-yaml.cjs" })
 // The fast `list --json` and `start` of the launcher: plain Node, and it must stay so.

@@ -1,22 +1,32 @@
-// An esbuild plugin that rewrites one text in the modules `target` matches. The build fails if the
-// text is not there, so that an upgrade of the library cannot undo the rewrite silently.
+// An esbuild plugin that rewrites texts in the modules `target` matches: `find` by `replace`, or
+// each of `edits` in turn. The build fails if a text is not there, so that an upgrade of the
+// library cannot undo a rewrite silently.
 import { readFile } from "node:fs/promises"
 
-export const sourcePatch = ({ name, target, find, replace, all = false }) => ({
+export const sourcePatch = ({
+  name,
+  target,
+  find,
+  replace,
+  all = false,
+  edits = [{ find, replace, all }],
+}) => ({
   name,
   setup(b) {
     b.onLoad({ filter: target }, async (args) => {
-      const source = await readFile(args.path, "utf8")
-      if (!source.includes(find))
-        return {
-          errors: [
-            { text: `${args.path}: the text ${name} rewrites is not there (see scripts/${name}.mjs)` },
-          ],
-        }
-      return {
-        contents: all ? source.replaceAll(find, replace) : source.replace(find, replace),
-        loader: "js",
+      let source = await readFile(args.path, "utf8")
+      for (const edit of edits) {
+        if (!source.includes(edit.find))
+          return {
+            errors: [
+              { text: `${args.path}: a text ${name} rewrites is not there (see scripts/${name}.mjs)` },
+            ],
+          }
+        source = edit.all
+          ? source.replaceAll(edit.find, edit.replace)
+          : source.replace(edit.find, edit.replace)
       }
+      return { contents: source, loader: "js" }
     })
   },
 })
