@@ -23,8 +23,8 @@ export const lazyExpectedKeys = sourcePatch({
         const expected = (key, options) => expectedKeySet !== undefined ? expectedKeySet.has(key) ? Either.right(key) : Either.left(key) : (expectedParser ??= goMemo(expectedAST(), isDecoding))(key, options);`,
     },
     {
-      find: "`is unexpected, expected: ${String(expectedAST)}`",
-      replace: "`is unexpected, expected: ${String(expectedAST())}`",
+      find: "String(expectedAST)}`",
+      replace: "String(expectedAST())}`",
     },
   ],
 })
