@@ -1,11 +1,13 @@
 // esbuild plugin: makes Effect's schemas cheaper to build. `Schema.make` declares a new class for
-// every schema (each `Struct`, `optional`, `annotations(...)`), with static methods, static fields
-// and an instance-field initializer: ~1 KiB of heap and a class definition each. The supervisor
-// and the CLI build some 2,300 of them at every start, before doing anything. Here `make` returns
-// a plain constructor function whose statics (`ast` aside) come from one shared object: what a
-// schema is, reads and does stays the same (subclasses still `extends` it). A small gain: the
-// classes the combinators declare on top remain (docs/benchmarks.md, "Collection at rest, no
-// Sparkplug, lighter schemas").
+// every schema, and each combinator (`Literal`, `Struct`, `Union`, `Array`, `filter`, `transform`,
+// ...) declares one more on top, with static methods and fields. A class is a prototype chain of
+// its own, so V8 gives each one its own hidden classes: ~1.2 KiB of heap for a `Literal` whose
+// AST is 0.1 KiB, and the supervisor and the CLI build some 2,300 schemas at every start. Here
+// `make` returns a plain constructor function, and each combinator's schema is such a function
+// whose statics come from one object per kind (the kind's `annotations`, then `make`'s `pipe`,
+// `toString`, ...), with its own fields (`literals`, `fields`, `make`, `from`, ...) as before.
+// What a schema is, reads and does stays the same: subclasses still `extends` it, `make`, `pick`
+// and `omit` stay functions of their own (docs/benchmarks.md, memory per subsystem).
 import { sourcePatch } from "./source-patch.mjs"
 
 const target = /[\\/]effect[\\/]dist[\\/]esm[\\/]Schema\.js$/
@@ -29,38 +31,392 @@ const original = `export function make(ast) {
   };
 }`
 // `toString` reads the schema's own `ast` at make time (a symbol key), as the class's closure did.
+// Declarations the module's top level may reach before their line are functions and `var`s.
 const replacement = `const makeAst = Symbol("effect/Schema/makeAst");
-let schemaStatics;
-export function make(ast) {
-  if (schemaStatics === undefined) {
-    schemaStatics = Object.setPrototypeOf({
-      annotations(annotations) {
-        return make(mergeSchemaAnnotations(this.ast, annotations));
-      },
-      pipe() {
-        return pipeArguments(this, arguments);
-      },
-      toString() {
-        return String(this[makeAst]);
-      },
-      Type: undefined,
-      Encoded: undefined,
-      Context: undefined,
-      [TypeId]: variance
-    }, Function.prototype);
-  }
+var schemaStatics;
+function baseStatics() {
+  return schemaStatics ??= Object.setPrototypeOf({
+    annotations(annotations) {
+      return make(mergeSchemaAnnotations(this.ast, annotations));
+    },
+    pipe() {
+      return pipeArguments(this, arguments);
+    },
+    toString() {
+      return String(this[makeAst]);
+    },
+    Type: undefined,
+    Encoded: undefined,
+    Context: undefined,
+    [TypeId]: variance
+  }, Function.prototype);
+}
+function schemaKind(methods, base = baseStatics()) {
+  return Object.setPrototypeOf(methods, base);
+}
+function makeWith(ast, statics) {
   const SchemaClass = function SchemaClass() {
     this[TypeId] = variance;
   };
-  Object.setPrototypeOf(SchemaClass, schemaStatics);
+  Object.setPrototypeOf(SchemaClass, statics);
   SchemaClass.ast = ast;
   SchemaClass[makeAst] = ast;
   return SchemaClass;
+}
+export function make(ast) {
+  return makeWith(ast, baseStatics());
 }`
+
+// Each combinator's class, and its replacement: the kind's statics, the schema's own fields.
+const combinators = [
+  // literal
+  {
+    find: `function makeLiteralClass(literals, ast = getDefaultLiteralAST(literals)) {
+  return class LiteralClass extends make(ast) {
+    static annotations(annotations) {
+      return makeLiteralClass(this.literals, mergeSchemaAnnotations(this.ast, annotations));
+    }
+    static literals = [...literals];
+  };
+}`,
+    replace: `var literalStatics;
+function literalKind() {
+  return literalStatics ??= schemaKind({
+    annotations(annotations) {
+      return makeLiteralClass(this.literals, mergeSchemaAnnotations(this.ast, annotations));
+    }
+  });
+}
+function makeLiteralClass(literals, ast = getDefaultLiteralAST(literals)) {
+  const S = makeWith(ast, literalKind());
+  S.literals = [...literals];
+  return S;
+}`,
+  },
+  // enums
+  {
+    find: `const makeEnumsClass = (enums, ast = getDefaultEnumsAST(enums)) => class EnumsClass extends make(ast) {
+  static annotations(annotations) {
+    return makeEnumsClass(this.enums, mergeSchemaAnnotations(this.ast, annotations));
+  }
+  static enums = {
+    ...enums
+  };
+};`,
+    replace: `var enumsStatics;
+function enumsKind() {
+  return enumsStatics ??= schemaKind({
+    annotations(annotations) {
+      return makeEnumsClass(this.enums, mergeSchemaAnnotations(this.ast, annotations));
+    }
+  });
+}
+const makeEnumsClass = (enums, ast = getDefaultEnumsAST(enums)) => {
+  const S = makeWith(ast, enumsKind());
+  S.enums = {
+    ...enums
+  };
+  return S;
+};`,
+  },
+  // declare
+  {
+    find: `function makeDeclareClass(typeParameters, ast) {
+  return class DeclareClass extends make(ast) {
+    static annotations(annotations) {
+      return makeDeclareClass(this.typeParameters, mergeSchemaAnnotations(this.ast, annotations));
+    }
+    static typeParameters = [...typeParameters];
+  };
+}`,
+    replace: `var declareStatics;
+function declareKind() {
+  return declareStatics ??= schemaKind({
+    annotations(annotations) {
+      return makeDeclareClass(this.typeParameters, mergeSchemaAnnotations(this.ast, annotations));
+    }
+  });
+}
+function makeDeclareClass(typeParameters, ast) {
+  const S = makeWith(ast, declareKind());
+  S.typeParameters = [...typeParameters];
+  return S;
+}`,
+  },
+  // union
+  {
+    find: `function makeUnionClass(members, ast = getDefaultUnionAST(members)) {
+  return class UnionClass extends make(ast) {
+    static annotations(annotations) {
+      return makeUnionClass(this.members, mergeSchemaAnnotations(this.ast, annotations));
+    }
+    static members = [...members];
+  };
+}`,
+    replace: `var unionStatics;
+function unionKind() {
+  return unionStatics ??= schemaKind({
+    annotations(annotations) {
+      return makeUnionClass(this.members, mergeSchemaAnnotations(this.ast, annotations));
+    }
+  });
+}
+function makeUnionClass(members, ast = getDefaultUnionAST(members)) {
+  const S = makeWith(ast, unionKind());
+  S.members = [...members];
+  return S;
+}`,
+  },
+  // tuple
+  {
+    find: `function makeTupleTypeClass(elements, rest, ast = getDefaultTupleTypeAST(elements, rest)) {
+  return class TupleTypeClass extends make(ast) {
+    static annotations(annotations) {
+      return makeTupleTypeClass(this.elements, this.rest, mergeSchemaAnnotations(this.ast, annotations));
+    }
+    static elements = [...elements];
+    static rest = [...rest];
+  };
+}`,
+    replace: `var tupleStatics;
+function tupleKind() {
+  return tupleStatics ??= schemaKind({
+    annotations(annotations) {
+      return makeTupleTypeClass(this.elements, this.rest, mergeSchemaAnnotations(this.ast, annotations));
+    }
+  });
+}
+function makeTupleTypeClass(elements, rest, ast = getDefaultTupleTypeAST(elements, rest), statics = tupleKind()) {
+  const S = makeWith(ast, statics);
+  S.elements = [...elements];
+  S.rest = [...rest];
+  return S;
+}`,
+  },
+  // array
+  {
+    find: `function makeArrayClass(value, ast) {
+  return class ArrayClass extends makeTupleTypeClass([], [value], ast) {
+    static annotations(annotations) {
+      return makeArrayClass(this.value, mergeSchemaAnnotations(this.ast, annotations));
+    }
+    static value = value;
+  };
+}`,
+    replace: `var arrayStatics;
+function arrayKind() {
+  return arrayStatics ??= schemaKind({
+    annotations(annotations) {
+      return makeArrayClass(this.value, mergeSchemaAnnotations(this.ast, annotations));
+    }
+  }, tupleKind());
+}
+function makeArrayClass(value, ast) {
+  const S = makeTupleTypeClass([], [value], ast, arrayKind());
+  S.value = value;
+  return S;
+}`,
+  },
+  // nonEmpty
+  {
+    find: `function makeNonEmptyArrayClass(value, ast) {
+  return class NonEmptyArrayClass extends makeTupleTypeClass([value], [value], ast) {
+    static annotations(annotations) {
+      return makeNonEmptyArrayClass(this.value, mergeSchemaAnnotations(this.ast, annotations));
+    }
+    static value = value;
+  };
+}`,
+    replace: `var nonEmptyArrayStatics;
+function nonEmptyArrayKind() {
+  return nonEmptyArrayStatics ??= schemaKind({
+    annotations(annotations) {
+      return makeNonEmptyArrayClass(this.value, mergeSchemaAnnotations(this.ast, annotations));
+    }
+  }, tupleKind());
+}
+function makeNonEmptyArrayClass(value, ast) {
+  const S = makeTupleTypeClass([value], [value], ast, nonEmptyArrayKind());
+  S.value = value;
+  return S;
+}`,
+  },
+  // typeLiteral
+  {
+    find: `function makeTypeLiteralClass(fields, records, ast = getDefaultTypeLiteralAST(fields, records)) {
+  return class TypeLiteralClass extends make(ast) {
+    static annotations(annotations) {
+      return makeTypeLiteralClass(this.fields, this.records, mergeSchemaAnnotations(this.ast, annotations));
+    }
+    static fields = {
+      ...fields
+    };
+    static records = [...records];
+    static make = (props, options) => {
+      const propsWithDefaults = lazilyMergeDefaults(fields, {
+        ...props
+      });
+      return getDisableValidationMakeOption(options) ? propsWithDefaults : ParseResult.validateSync(this)(propsWithDefaults);
+    };
+    static pick(...keys) {
+      return Struct(struct_.pick(fields, ...keys));
+    }
+    static omit(...keys) {
+      return Struct(struct_.omit(fields, ...keys));
+    }
+  };
+}`,
+    replace: `var typeLiteralStatics;
+function typeLiteralKind() {
+  return typeLiteralStatics ??= schemaKind({
+    annotations(annotations) {
+      return makeTypeLiteralClass(this.fields, this.records, mergeSchemaAnnotations(this.ast, annotations));
+    }
+  });
+}
+function makeTypeLiteralClass(fields, records, ast = getDefaultTypeLiteralAST(fields, records), statics = typeLiteralKind()) {
+  const S = makeWith(ast, statics);
+  S.fields = {
+    ...fields
+  };
+  S.records = [...records];
+  S.make = (props, options) => {
+    const propsWithDefaults = lazilyMergeDefaults(fields, {
+      ...props
+    });
+    return getDisableValidationMakeOption(options) ? propsWithDefaults : ParseResult.validateSync(S)(propsWithDefaults);
+  };
+  S.pick = (...keys) => Struct(struct_.pick(fields, ...keys));
+  S.omit = (...keys) => Struct(struct_.omit(fields, ...keys));
+  return S;
+}`,
+  },
+  // record
+  {
+    find: `function makeRecordClass(key, value, ast) {
+  return class RecordClass extends makeTypeLiteralClass({}, [{
+    key,
+    value
+  }], ast) {
+    static annotations(annotations) {
+      return makeRecordClass(key, value, mergeSchemaAnnotations(this.ast, annotations));
+    }
+    static key = key;
+    static value = value;
+  };
+}`,
+    replace: `var recordStatics;
+function recordKind() {
+  return recordStatics ??= schemaKind({
+    annotations(annotations) {
+      return makeRecordClass(this.key, this.value, mergeSchemaAnnotations(this.ast, annotations));
+    }
+  }, typeLiteralKind());
+}
+function makeRecordClass(key, value, ast) {
+  const S = makeTypeLiteralClass({}, [{
+    key,
+    value
+  }], ast, recordKind());
+  S.key = key;
+  S.value = value;
+  return S;
+}`,
+  },
+  // brand
+  {
+    find: `function makeBrandClass(from, ast) {
+  return class BrandClass extends make(ast) {
+    static annotations(annotations) {
+      return makeBrandClass(this.from, mergeSchemaAnnotations(this.ast, annotations));
+    }
+    static make = (a, options) => {
+      return getDisableValidationMakeOption(options) ? a : ParseResult.validateSync(this)(a);
+    };
+    static from = from;
+  };
+}`,
+    replace: `var brandStatics;
+function brandKind() {
+  return brandStatics ??= schemaKind({
+    annotations(annotations) {
+      return makeBrandClass(this.from, mergeSchemaAnnotations(this.ast, annotations));
+    }
+  });
+}
+function makeBrandClass(from, ast) {
+  const S = makeWith(ast, brandKind());
+  S.make = (a, options) => {
+    return getDisableValidationMakeOption(options) ? a : ParseResult.validateSync(S)(a);
+  };
+  S.from = from;
+  return S;
+}`,
+  },
+  // refine
+  {
+    find: `function makeRefineClass(from, filter, ast) {
+  return class RefineClass extends make(ast) {
+    static annotations(annotations) {
+      return makeRefineClass(this.from, this.filter, mergeSchemaAnnotations(this.ast, annotations));
+    }
+    static [RefineSchemaId] = from;
+    static from = from;
+    static filter = filter;
+    static make = (a, options) => {
+      return getDisableValidationMakeOption(options) ? a : ParseResult.validateSync(this)(a);
+    };
+  };
+}`,
+    replace: `var refineStatics;
+function refineKind() {
+  return refineStatics ??= schemaKind({
+    annotations(annotations) {
+      return makeRefineClass(this.from, this.filter, mergeSchemaAnnotations(this.ast, annotations));
+    }
+  });
+}
+function makeRefineClass(from, filter, ast) {
+  const S = makeWith(ast, refineKind());
+  S[RefineSchemaId] = from;
+  S.from = from;
+  S.filter = filter;
+  S.make = (a, options) => {
+    return getDisableValidationMakeOption(options) ? a : ParseResult.validateSync(S)(a);
+  };
+  return S;
+}`,
+  },
+  // transformation
+  {
+    find: `function makeTransformationClass(from, to, ast) {
+  return class TransformationClass extends make(ast) {
+    static annotations(annotations) {
+      return makeTransformationClass(this.from, this.to, mergeSchemaAnnotations(this.ast, annotations));
+    }
+    static from = from;
+    static to = to;
+  };
+}`,
+    replace: `var transformationStatics;
+function transformationKind() {
+  return transformationStatics ??= schemaKind({
+    annotations(annotations) {
+      return makeTransformationClass(this.from, this.to, mergeSchemaAnnotations(this.ast, annotations));
+    }
+  });
+}
+function makeTransformationClass(from, to, ast) {
+  const S = makeWith(ast, transformationKind());
+  S.from = from;
+  S.to = to;
+  return S;
+}`,
+  },
+]
 
 export const lightSchemas = sourcePatch({
   name: "light-schemas",
   target,
-  find: original,
-  replace: replacement,
+  edits: [{ find: original, replace: replacement }, ...combinators],
 })
