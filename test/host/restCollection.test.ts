@@ -36,6 +36,8 @@ const setup = async (options: Partial<RestCollectionOptions> = {}) => {
       quietMs: 40,
       growthBytes: 4 * MiB,
       streamMs: 60_000,
+      settleMs: 60_000,
+      settleGrowthBytes: 1 * MiB,
       gc: () => {
         fake.collections++
         fake.heap = 0
@@ -81,7 +83,7 @@ describe("collectAtRest", () => {
     expect(fake.collections).toBe(1)
   })
 
-  it("does not collect when the heap grew less than the threshold", async () => {
+  it("does not collect at the quiet check when the heap grew less than the threshold", async () => {
     const { fake, get, nextCheck } = await setup()
     fake.heap = 3 * MiB
     await get()
@@ -123,6 +125,36 @@ describe("collectAtRest", () => {
     expect(server.listenerCount("request")).toBe(0)
     collectAtRest(server, { gc: () => {} })
     expect(server.listenerCount("request")).toBe(1)
+  })
+
+  it("collects a smaller growth once the socket has been quiet for settleMs, later requests pushing it back", async () => {
+    const { fake, get, nextCheck } = await setup({ settleMs: 300 })
+    fake.heap = 2 * MiB
+    await get()
+    // the quiet check finds less than the threshold and waits for the longer quiet
+    await nextCheck()
+    expect(fake.collections).toBe(0)
+    await get()
+    const lastEnded = performance.now()
+    await waitFor("the collection", () => fake.collections === 1)
+    // a timer never fires early; Node rounds its due time to the millisecond
+    expect(performance.now() - lastEnded).toBeGreaterThanOrEqual(300 - 1)
+    await get()
+    await nextCheck()
+    expect(fake.collections).toBe(1)
+  })
+
+  it("a growth under settleGrowthBytes is never collected", async () => {
+    const { fake, get, nextCheck } = await setup({ settleMs: 0 })
+    fake.heap = 0.5 * MiB
+    await get()
+    await nextCheck()
+    await get()
+    await nextCheck()
+    expect(fake.collections).toBe(0)
+    fake.heap = 1 * MiB
+    await get()
+    await waitFor("the collection", () => fake.collections === 1)
   })
 
   it("with a growth of 0, collects after every burst, grown or not", async () => {
