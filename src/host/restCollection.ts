@@ -6,29 +6,29 @@ import * as v8 from "node:v8"
  * daemons, a round of listings): the burst's garbage goes, and the old generation's pages with it
  * (`--compact-on-every-full-gc`, src/host/nodeFlags.ts). V8's own memory reducer does this only
  * after seconds of idleness, so until then a supervisor at rest held 5-15 MiB of a burst's dead
- * objects (docs/benchmarks.md, memory per subsystem). The collection pauses the main thread for
- * 20-50 ms, so it runs only when the heap grew by `growthBytes` since the last one, and never
- * while a request younger than `streamMs` is open (an older one is a stream: logs, events).
- * A smaller growth (a few listings: little more live heap, but ~4 MiB of RSS in the code they
- * compiled and the pages their garbage left sparse) is collected once the socket has been quiet
- * for `settleMs`: commands a few seconds apart do not each pay for compiling again what a
- * collection flushed, and a supervisor left alone gives the memory back before V8's own memory
- * reducer would (which flushes no code).
- * Needs `--expose-gc` (the background supervisor's flags); without it nothing is hooked.
- * `SUPERVISOR_REST_COLLECTION` sets the growth in MiB (`restCollectionSetting`).
+ * objects (docs/benchmarks.md, memory per subsystem). It never runs while a request younger than
+ * `streamMs` is open (an older one is a stream: logs, events). Needs `--expose-gc` (the
+ * background supervisor's flags); without it nothing is hooked.
  *
- * That collection also drops the compiled code of every function not running (V8's
+ * The collection after a burst that grew the heap by `growthBytes` (`SUPERVISOR_REST_COLLECTION`,
+ * `restCollectionSetting`) also drops the compiled code of every function not running (V8's
  * `--stress-flush-code`, set for it alone): the bytecode of the modules' set-up, of the last
  * burst and of what ran once, ~2 MiB of heap. The next burst compiles again what it runs: a
- * start of 50 takes ~20 ms more of the main thread (docs/benchmarks.md, memory per subsystem).
+ * start of 50 takes ~20 ms more of the main thread. After a smaller burst (a listing, a shell
+ * hook's `cd`) the quiet moment gets a collection that keeps the code (`tidy`), and the one that
+ * flushes it waits until the socket has been quiet for `settleMs`: commands a few seconds apart
+ * do not each compile again what a flush dropped, and a supervisor left alone still gives that
+ * code back. Each pauses the main thread for 20-50 ms.
  */
 export interface RestCollectionOptions {
   readonly quietMs: number
   readonly growthBytes: number
   readonly streamMs: number
   readonly settleMs: number
-  readonly settleGrowthBytes: number
+  /** The collection that flushes code (undefined: nothing is hooked). */
   readonly gc: (() => void) | undefined
+  /** The one that keeps it, after a smaller burst. */
+  readonly tidy: () => void
   readonly heapUsed: () => number
 }
 
@@ -54,9 +54,9 @@ const defaults = (): RestCollectionOptions => {
     growthBytes: 4 * 1024 * 1024,
     streamMs: 2_000,
     settleMs: 5_000,
-    settleGrowthBytes: 0,
     // `v8` is loaded at the first collection (scripts/lazy-modules.mjs)
     gc: gc && collectingCode(gc, (flags) => v8.setFlagsFromString(flags)),
+    tidy: () => gc?.(),
     heapUsed: () => process.memoryUsage().heapUsed,
   }
 }
@@ -86,6 +86,9 @@ export const collectAtRest = (server: Server, overrides: Partial<RestCollectionO
   const open = new Map<ServerResponse, number>()
   let base = o.heapUsed()
   let last = 0
+  // a request came since the last collection that flushed code; since the last tidy one
+  let sinceFlush = false
+  let sinceTidy = false
   let timer: ReturnType<typeof setTimeout> | undefined
   const arm = (ms: number) => {
     timer = setTimeout(check, ms)
@@ -99,16 +102,25 @@ export const collectAtRest = (server: Server, overrides: Partial<RestCollectionO
       ...[...open.values()].filter((t) => now - t < o.streamMs).map((t) => t + o.streamMs),
     )
     if (busyUntil > now) return arm(Math.min(busyUntil - now, o.quietMs))
-    const growth = o.heapUsed() - base
-    if (o.growthBytes > 0 && growth < o.growthBytes) {
-      if (growth < o.settleGrowthBytes) return
-      if (last + o.settleMs > now) return arm(last + o.settleMs - now)
+    if (o.growthBytes > 0 && o.heapUsed() - base < o.growthBytes) {
+      if (!sinceFlush) return
+      if (last + o.settleMs > now) {
+        if (sinceTidy) {
+          o.tidy()
+          sinceTidy = false
+        }
+        return arm(last + o.settleMs - now)
+      }
     }
     gc()
     base = o.heapUsed()
+    sinceFlush = false
+    sinceTidy = false
   }
   const touch = () => {
     last = performance.now()
+    sinceFlush = true
+    sinceTidy = true
     if (timer === undefined) arm(o.quietMs)
   }
   server.on("request", (_req: IncomingMessage, res: ServerResponse) => {

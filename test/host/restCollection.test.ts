@@ -26,7 +26,7 @@ afterEach(async () => {
 
 const setup = async (options: Partial<RestCollectionOptions> = {}) => {
   const held: Array<ServerResponse> = []
-  const fake = { heap: 0, reads: 0, collections: 0 }
+  const fake = { heap: 0, reads: 0, collections: 0, tidies: 0 }
   const server = collectAtRest(
     createServer((req, res) => {
       if (req.url === "/hold") held.push(res)
@@ -37,7 +37,9 @@ const setup = async (options: Partial<RestCollectionOptions> = {}) => {
       growthBytes: 4 * MiB,
       streamMs: 60_000,
       settleMs: 60_000,
-      settleGrowthBytes: 1 * MiB,
+      tidy: () => {
+        fake.tidies++
+      },
       gc: () => {
         fake.collections++
         fake.heap = 0
@@ -127,34 +129,39 @@ describe("collectAtRest", () => {
     expect(server.listenerCount("request")).toBe(1)
   })
 
-  it("collects a smaller growth once the socket has been quiet for settleMs, later requests pushing it back", async () => {
-    const { fake, get, nextCheck } = await setup({ settleMs: 300 })
+  it("after a smaller burst: a collection keeping the code when quiet, the flushing one after settleMs", async () => {
+    const { fake, get } = await setup({ settleMs: 300 })
     fake.heap = 2 * MiB
     await get()
-    // the quiet check finds less than the threshold and waits for the longer quiet
-    await nextCheck()
+    await waitFor("the tidy collection", () => fake.tidies === 1)
     expect(fake.collections).toBe(0)
+    // a later request pushes the flushing one back, and gets a tidy one of its own
     await get()
     const lastEnded = performance.now()
-    await waitFor("the collection", () => fake.collections === 1)
+    await waitFor("the second tidy collection", () => fake.tidies === 2)
+    await waitFor("the flushing collection", () => fake.collections === 1)
     // a timer never fires early; Node rounds its due time to the millisecond
     expect(performance.now() - lastEnded).toBeGreaterThanOrEqual(300 - 1)
-    await get()
-    await nextCheck()
-    expect(fake.collections).toBe(1)
+    expect(fake.tidies).toBe(2)
   })
 
-  it("a growth under settleGrowthBytes is never collected", async () => {
-    const { fake, get, nextCheck } = await setup({ settleMs: 0 })
-    fake.heap = 0.5 * MiB
-    await get()
-    await nextCheck()
-    await get()
-    await nextCheck()
-    expect(fake.collections).toBe(0)
+  it("a young open request holds the tidy collection back; one tidy collection a burst", async () => {
+    const { fake, get, held } = await setup({ settleMs: 300 })
     fake.heap = 1 * MiB
+    // several quiet periods pass with the request open: no tidy collection
+    const open = get("/hold")
+    await waitFor("the held request", () => held.length === 1)
     await get()
-    await waitFor("the collection", () => fake.collections === 1)
+    await new Promise((r) => setTimeout(r, 150))
+    expect(fake.tidies).toBe(0)
+    held[0]!.end("done")
+    await open
+    await waitFor("the flushing collection", () => fake.collections === 1)
+    expect(fake.tidies).toBe(1)
+    fake.heap = 2 * MiB
+    await get()
+    await waitFor("the next flushing collection", () => fake.collections === 2)
+    expect(fake.tidies).toBe(2)
   })
 
   it("with a growth of 0, collects after every burst, grown or not", async () => {
