@@ -67,6 +67,19 @@ export function make(ast) {
   return makeWith(ast, baseStatics());
 }`
 
+// The statics of one kind: its own `annotations`, which makes a schema of the same kind, on top of
+// `base`'s (`make`'s statics when none). A function and a `var`: the module's top level can make
+// a schema before the kind's line.
+const kind = (name, factory, fields, base) => `var ${name}Statics;
+function ${name}Kind() {
+  return ${name}Statics ??= schemaKind({
+    annotations(annotations) {
+      return ${factory}(${fields}, mergeSchemaAnnotations(this.ast, annotations));
+    }
+  }${base === undefined ? "" : `, ${base}Kind()`});
+}
+`
+
 // Each combinator's class, and its replacement: the kind's statics, the schema's own fields.
 const combinators = [
   // literal
@@ -79,15 +92,7 @@ const combinators = [
     static literals = [...literals];
   };
 }`,
-    replace: `var literalStatics;
-function literalKind() {
-  return literalStatics ??= schemaKind({
-    annotations(annotations) {
-      return makeLiteralClass(this.literals, mergeSchemaAnnotations(this.ast, annotations));
-    }
-  });
-}
-function makeLiteralClass(literals, ast = getDefaultLiteralAST(literals)) {
+    replace: `${kind("literal", "makeLiteralClass", "this.literals")}function makeLiteralClass(literals, ast = getDefaultLiteralAST(literals)) {
   const S = makeWith(ast, literalKind());
   S.literals = [...literals];
   return S;
@@ -103,15 +108,7 @@ function makeLiteralClass(literals, ast = getDefaultLiteralAST(literals)) {
     ...enums
   };
 };`,
-    replace: `var enumsStatics;
-function enumsKind() {
-  return enumsStatics ??= schemaKind({
-    annotations(annotations) {
-      return makeEnumsClass(this.enums, mergeSchemaAnnotations(this.ast, annotations));
-    }
-  });
-}
-const makeEnumsClass = (enums, ast = getDefaultEnumsAST(enums)) => {
+    replace: `${kind("enums", "makeEnumsClass", "this.enums")}const makeEnumsClass = (enums, ast = getDefaultEnumsAST(enums)) => {
   const S = makeWith(ast, enumsKind());
   S.enums = {
     ...enums
@@ -129,15 +126,7 @@ const makeEnumsClass = (enums, ast = getDefaultEnumsAST(enums)) => {
     static typeParameters = [...typeParameters];
   };
 }`,
-    replace: `var declareStatics;
-function declareKind() {
-  return declareStatics ??= schemaKind({
-    annotations(annotations) {
-      return makeDeclareClass(this.typeParameters, mergeSchemaAnnotations(this.ast, annotations));
-    }
-  });
-}
-function makeDeclareClass(typeParameters, ast) {
+    replace: `${kind("declare", "makeDeclareClass", "this.typeParameters")}function makeDeclareClass(typeParameters, ast) {
   const S = makeWith(ast, declareKind());
   S.typeParameters = [...typeParameters];
   return S;
@@ -153,15 +142,7 @@ function makeDeclareClass(typeParameters, ast) {
     static members = [...members];
   };
 }`,
-    replace: `var unionStatics;
-function unionKind() {
-  return unionStatics ??= schemaKind({
-    annotations(annotations) {
-      return makeUnionClass(this.members, mergeSchemaAnnotations(this.ast, annotations));
-    }
-  });
-}
-function makeUnionClass(members, ast = getDefaultUnionAST(members)) {
+    replace: `${kind("union", "makeUnionClass", "this.members")}function makeUnionClass(members, ast = getDefaultUnionAST(members)) {
   const S = makeWith(ast, unionKind());
   S.members = [...members];
   return S;
@@ -178,15 +159,7 @@ function makeUnionClass(members, ast = getDefaultUnionAST(members)) {
     static rest = [...rest];
   };
 }`,
-    replace: `var tupleStatics;
-function tupleKind() {
-  return tupleStatics ??= schemaKind({
-    annotations(annotations) {
-      return makeTupleTypeClass(this.elements, this.rest, mergeSchemaAnnotations(this.ast, annotations));
-    }
-  });
-}
-function makeTupleTypeClass(elements, rest, ast = getDefaultTupleTypeAST(elements, rest), statics = tupleKind()) {
+    replace: `${kind("tuple", "makeTupleTypeClass", "this.elements, this.rest")}function makeTupleTypeClass(elements, rest, ast = getDefaultTupleTypeAST(elements, rest), statics = tupleKind()) {
   const S = makeWith(ast, statics);
   S.elements = [...elements];
   S.rest = [...rest];
@@ -203,15 +176,7 @@ function makeTupleTypeClass(elements, rest, ast = getDefaultTupleTypeAST(element
     static value = value;
   };
 }`,
-    replace: `var arrayStatics;
-function arrayKind() {
-  return arrayStatics ??= schemaKind({
-    annotations(annotations) {
-      return makeArrayClass(this.value, mergeSchemaAnnotations(this.ast, annotations));
-    }
-  }, tupleKind());
-}
-function makeArrayClass(value, ast) {
+    replace: `${kind("array", "makeArrayClass", "this.value", "tuple")}function makeArrayClass(value, ast) {
   const S = makeTupleTypeClass([], [value], ast, arrayKind());
   S.value = value;
   return S;
@@ -227,15 +192,7 @@ function makeArrayClass(value, ast) {
     static value = value;
   };
 }`,
-    replace: `var nonEmptyArrayStatics;
-function nonEmptyArrayKind() {
-  return nonEmptyArrayStatics ??= schemaKind({
-    annotations(annotations) {
-      return makeNonEmptyArrayClass(this.value, mergeSchemaAnnotations(this.ast, annotations));
-    }
-  }, tupleKind());
-}
-function makeNonEmptyArrayClass(value, ast) {
+    replace: `${kind("nonEmptyArray", "makeNonEmptyArrayClass", "this.value", "tuple")}function makeNonEmptyArrayClass(value, ast) {
   const S = makeTupleTypeClass([value], [value], ast, nonEmptyArrayKind());
   S.value = value;
   return S;
@@ -266,15 +223,7 @@ function makeNonEmptyArrayClass(value, ast) {
     }
   };
 }`,
-    replace: `var typeLiteralStatics;
-function typeLiteralKind() {
-  return typeLiteralStatics ??= schemaKind({
-    annotations(annotations) {
-      return makeTypeLiteralClass(this.fields, this.records, mergeSchemaAnnotations(this.ast, annotations));
-    }
-  });
-}
-function makeTypeLiteralClass(fields, records, ast = getDefaultTypeLiteralAST(fields, records), statics = typeLiteralKind()) {
+    replace: `${kind("typeLiteral", "makeTypeLiteralClass", "this.fields, this.records")}function makeTypeLiteralClass(fields, records, ast = getDefaultTypeLiteralAST(fields, records), statics = typeLiteralKind()) {
   const S = makeWith(ast, statics);
   S.fields = {
     ...fields
@@ -305,15 +254,7 @@ function makeTypeLiteralClass(fields, records, ast = getDefaultTypeLiteralAST(fi
     static value = value;
   };
 }`,
-    replace: `var recordStatics;
-function recordKind() {
-  return recordStatics ??= schemaKind({
-    annotations(annotations) {
-      return makeRecordClass(this.key, this.value, mergeSchemaAnnotations(this.ast, annotations));
-    }
-  }, typeLiteralKind());
-}
-function makeRecordClass(key, value, ast) {
+    replace: `${kind("record", "makeRecordClass", "this.key, this.value", "typeLiteral")}function makeRecordClass(key, value, ast) {
   const S = makeTypeLiteralClass({}, [{
     key,
     value
@@ -336,15 +277,7 @@ function makeRecordClass(key, value, ast) {
     static from = from;
   };
 }`,
-    replace: `var brandStatics;
-function brandKind() {
-  return brandStatics ??= schemaKind({
-    annotations(annotations) {
-      return makeBrandClass(this.from, mergeSchemaAnnotations(this.ast, annotations));
-    }
-  });
-}
-function makeBrandClass(from, ast) {
+    replace: `${kind("brand", "makeBrandClass", "this.from")}function makeBrandClass(from, ast) {
   const S = makeWith(ast, brandKind());
   S.make = (a, options) => {
     return getDisableValidationMakeOption(options) ? a : ParseResult.validateSync(S)(a);
@@ -368,15 +301,7 @@ function makeBrandClass(from, ast) {
     };
   };
 }`,
-    replace: `var refineStatics;
-function refineKind() {
-  return refineStatics ??= schemaKind({
-    annotations(annotations) {
-      return makeRefineClass(this.from, this.filter, mergeSchemaAnnotations(this.ast, annotations));
-    }
-  });
-}
-function makeRefineClass(from, filter, ast) {
+    replace: `${kind("refine", "makeRefineClass", "this.from, this.filter")}function makeRefineClass(from, filter, ast) {
   const S = makeWith(ast, refineKind());
   S[RefineSchemaId] = from;
   S.from = from;
@@ -398,15 +323,7 @@ function makeRefineClass(from, filter, ast) {
     static to = to;
   };
 }`,
-    replace: `var transformationStatics;
-function transformationKind() {
-  return transformationStatics ??= schemaKind({
-    annotations(annotations) {
-      return makeTransformationClass(this.from, this.to, mergeSchemaAnnotations(this.ast, annotations));
-    }
-  });
-}
-function makeTransformationClass(from, to, ast) {
+    replace: `${kind("transformation", "makeTransformationClass", "this.from, this.to")}function makeTransformationClass(from, to, ast) {
   const S = makeWith(ast, transformationKind());
   S.from = from;
   S.to = to;

@@ -4,14 +4,13 @@
  * without the plugin, must print the same: excess keys refused and kept, with one error or all,
  * symbol keys, index signatures, classes and nested structs, and the errors' texts.
  */
-import { spawnSync } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
-import { build, type Plugin } from "esbuild"
+import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 // @ts-expect-error: a build script in plain JavaScript, without declarations
 import { lazyExpectedKeys } from "../../scripts/lazy-expected-keys.mjs"
+import { runBundled } from "./bundledProgram.js"
 
 const PROGRAM = `
 import { Either, ParseResult, Schema } from "effect"
@@ -51,31 +50,13 @@ say("encode error", Either.isLeft(Schema.encodeUnknownEither(Daemon, { onExcessP
 console.log(out.join("\\n"))
 `
 
-const root = resolve(import.meta.dirname, "../..")
 const dir = mkdtempSync(join(tmpdir(), "lazy-expected-keys-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const run = async (name: string, plugins: Array<Plugin>) => {
-  const outfile = join(dir, `${name}.cjs`)
-  await build({
-    stdin: { contents: PROGRAM, resolveDir: root, loader: "js" },
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    outfile,
-    logLevel: "silent",
-    plugins,
-  })
-  const r = spawnSync(process.execPath, [outfile], { encoding: "utf8" })
-  expect(r.stderr).toBe("")
-  expect(r.status).toBe(0)
-  return { lines: r.stdout.split("\n"), text: readFileSync(outfile, "utf8") }
-}
-
 describe("lazy expected keys (scripts/lazy-expected-keys.mjs)", () => {
   it("a bundle with the plugin decodes and fails as one without", async () => {
-    const plain = await run("plain", [])
-    const lazy = await run("lazy", [lazyExpectedKeys])
+    const plain = await runBundled(dir, PROGRAM, "plain", [])
+    const lazy = await runBundled(dir, PROGRAM, "lazy", [lazyExpectedKeys])
     expect(plain.text).not.toContain("expectedKeySet")
     expect(lazy.text).toContain("expectedKeySet")
     expect(lazy.lines).toEqual(plain.lines)

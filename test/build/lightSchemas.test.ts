@@ -4,14 +4,13 @@
  * the same: names, checks, decoding and its errors, annotations, JSON Schema, classes, errors and
  * subclasses of schemas. And the plugin must have applied (a schema is no longer a class).
  */
-import { spawnSync } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join, resolve } from "node:path"
-import { build, type Plugin } from "esbuild"
+import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 // @ts-expect-error: a build script in plain JavaScript, without declarations
 import { lightSchemas } from "../../scripts/light-schemas.mjs"
+import { runBundled } from "./bundledProgram.js"
 
 const PROGRAM = `
 import { Either, JSONSchema, ParseResult, Schema } from "effect"
@@ -111,31 +110,13 @@ say("TaggedStruct", decode(Schema.TaggedStruct("T", { n: Schema.Number }), { _ta
 console.log(out.join("\\n"))
 `
 
-const root = resolve(import.meta.dirname, "../..")
 const dir = mkdtempSync(join(tmpdir(), "light-schemas-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-const run = async (name: string, plugins: Array<Plugin>) => {
-  const outfile = join(dir, `${name}.cjs`)
-  await build({
-    stdin: { contents: PROGRAM, resolveDir: root, loader: "js" },
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    outfile,
-    logLevel: "silent",
-    plugins,
-  })
-  const r = spawnSync(process.execPath, [outfile], { encoding: "utf8" })
-  expect(r.stderr).toBe("")
-  expect(r.status).toBe(0)
-  return r.stdout.split("\n")
-}
-
 describe("light schemas (scripts/light-schemas.mjs)", () => {
   it("a bundle with the plugin behaves as one without, and its schemas are not classes", async () => {
-    const plain = await run("plain", [])
-    const light = await run("light", [lightSchemas])
+    const plain = (await runBundled(dir, PROGRAM, "plain", [])).lines
+    const light = (await runBundled(dir, PROGRAM, "light", [lightSchemas])).lines
     expect(plain[0]).toBe("make is a class: true")
     expect(light[0]).toBe("make is a class: false")
     expect(light.slice(1)).toEqual(plain.slice(1))
