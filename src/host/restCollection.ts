@@ -16,17 +16,15 @@ import * as v8 from "node:v8"
  * burst and of what ran once, ~2 MiB of heap. The next burst compiles again what it runs: a
  * start of 50 takes ~20 ms more of the main thread. After a smaller burst (a listing, a shell
  * hook's `cd`) the quiet moment gets a collection that keeps the code (`tidy`), and the one that
- * flushes it waits until the socket has been quiet for `settleMs`, and comes at most once in
- * `flushEveryMs`: commands a few seconds apart, or a scrape every few seconds, do not each
- * compile again what a flush dropped, and a supervisor left alone still gives that code back.
- * Each pauses the main thread for 20-50 ms.
+ * flushes it waits until the socket has been quiet for `settleMs`: commands a few seconds apart
+ * do not each compile again what a flush dropped, and a supervisor left alone still gives that
+ * code back. Each pauses the main thread for 20-50 ms.
  */
 export interface RestCollectionOptions {
   readonly quietMs: number
   readonly growthBytes: number
   readonly streamMs: number
   readonly settleMs: number
-  readonly flushEveryMs: number
   /** The collection that flushes code (undefined: nothing is hooked). */
   readonly gc: (() => void) | undefined
   /** The one that keeps it, after a smaller burst. */
@@ -56,7 +54,6 @@ const defaults = (): RestCollectionOptions => {
     growthBytes: 4 * 1024 * 1024,
     streamMs: 2_000,
     settleMs: 5_000,
-    flushEveryMs: 30_000,
     // `v8` is loaded at the first collection (scripts/lazy-modules.mjs)
     gc: gc && collectingCode(gc, (flags) => v8.setFlagsFromString(flags)),
     tidy: () => gc?.(),
@@ -92,7 +89,6 @@ export const collectAtRest = (server: Server, overrides: Partial<RestCollectionO
   // a request came since the last collection that flushed code; since the last tidy one
   let sinceFlush = false
   let sinceTidy = false
-  let lastFlush = Number.NEGATIVE_INFINITY
   let timer: ReturnType<typeof setTimeout> | undefined
   const arm = (ms: number) => {
     timer = setTimeout(check, ms)
@@ -108,17 +104,15 @@ export const collectAtRest = (server: Server, overrides: Partial<RestCollectionO
     if (busyUntil > now) return arm(Math.min(busyUntil - now, o.quietMs))
     if (o.growthBytes > 0 && o.heapUsed() - base < o.growthBytes) {
       if (!sinceFlush) return
-      const flushAt = Math.max(last + o.settleMs, lastFlush + o.flushEveryMs)
-      if (flushAt > now) {
+      if (last + o.settleMs > now) {
         if (sinceTidy) {
           o.tidy()
           sinceTidy = false
         }
-        return arm(flushAt - now)
+        return arm(last + o.settleMs - now)
       }
     }
     gc()
-    lastFlush = performance.now()
     base = o.heapUsed()
     sinceFlush = false
     sinceTidy = false
