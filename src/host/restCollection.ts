@@ -18,7 +18,9 @@ import * as v8 from "node:v8"
  * hook's `cd`) the quiet moment gets a collection that keeps the code (`tidy`), and the one that
  * flushes it waits until the socket has been quiet for `settleMs`: commands a few seconds apart
  * do not each compile again what a flush dropped, and a supervisor left alone still gives that
- * code back. Each pauses the main thread for 20-50 ms.
+ * code back. While requests keep coming, the pending flush's timer stands in for the quiet
+ * check, so the collection keeping code runs at most once in `settleMs`. Each pauses the main
+ * thread for 20-50 ms.
  */
 export interface RestCollectionOptions {
   readonly quietMs: number

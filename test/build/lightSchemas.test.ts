@@ -1,8 +1,10 @@
 /**
  * scripts/light-schemas.mjs: the bundles build Effect's schemas as plain constructor functions
- * instead of one class each. The same program, bundled with and without the plugin, must print
- * the same: names, checks, decoding and its errors, annotations, JSON Schema, classes, errors and
- * subclasses of schemas. And the plugin must have applied (a schema is no longer a class).
+ * with one statics object per kind, instead of one class each. The same program, bundled with and
+ * without the plugin, must print the same: names, checks, decoding and its errors, annotations,
+ * JSON Schema, classes, errors and subclasses of schemas, and for every kind its own fields, its
+ * annotations keeping the kind, and `make`, `pick` and `omit` called detached. And the plugin must
+ * have applied (a schema is no longer a class).
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
