@@ -7,7 +7,8 @@
 // 1. start N daemons (`sleep 100000`) and wait until all run; 2. the listing command
 // (`list --json` / `pm2 jlist` / `supervisorctl status`) with N running, median and p90;
 // 3. RSS of the supervising process (with its helpers) with N daemons, right after the listings
-// and, with `--rest S`, again after S seconds with nothing asked of it; 4. stop all N; 5. a flood: one
+// and, with `--rest S`, again after S seconds with nothing asked of it, each tool's own process
+// also by kind of mapping (its executable, malloc's heap, V8's heap pages, ...); 4. stop all N; 5. a flood: one
 // daemon prints `seq 1 1000000` and exits. Two figures: the time until every line is stored (and
 // the count), then the time from a second flood's start until the tool's own log reader has
 // printed every line (`logs ID -n N --raw --no-timestamp`, `pm2 logs ID --raw --lines N
@@ -50,6 +51,7 @@ import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { busyMode, busyProcesses } from "./busy.mjs"
+import { processRssByMapping } from "./proc.mjs"
 import { BENCH_CACHE, PM2_BIN } from "./sandbox.mjs"
 
 // ---------------------------------------------------------------------------- options
@@ -723,6 +725,8 @@ const main = async () => {
         list: [],
         rss: [],
         rssRest: [],
+        maps: [],
+        mapsRest: [],
         flood: [],
         versionMs: [],
       }
@@ -783,10 +787,15 @@ const main = async () => {
     for (const t of order) {
       if (t.failed) continue
       res(t).rss.push(toolMemory(t.pid(), "VmRSS"))
+      res(t).maps.push(processRssByMapping(t.pid()))
     }
     if (REST > 0) {
       await sleepMs(REST * 1000)
-      for (const t of order) if (!t.failed) res(t).rssRest.push(toolMemory(t.pid(), "VmRSS"))
+      for (const t of order) {
+        if (t.failed) continue
+        res(t).rssRest.push(toolMemory(t.pid(), "VmRSS"))
+        res(t).mapsRest.push(processRssByMapping(t.pid()))
+      }
     }
     for (const t of order) {
       if (t.failed) continue
@@ -886,6 +895,31 @@ const main = async () => {
   results.load.end = load()
 }
 
+/**
+ * Where each tool's own process holds its RSS (bench/proc.mjs, rssByMapping), MiB: the medians
+ * over the rounds of each kind of mapping, with the rounds of the 256 KiB pages (V8's heap).
+ */
+const mappingTable = (names, key, when) => {
+  const T = results.tools
+  const mb = (kib) => (kib / 1024).toFixed(1)
+  const med = (xs, f) => mb(median(xs.map(f)))
+  console.log(
+    `\nRSS of each tool's own process by mapping, ${when} (MiB, median over the rounds; bench/proc.mjs):\n`,
+  )
+  console.log(
+    "| tool | total | its executable | other files | malloc heap | 256 KiB anonymous pages (V8's heap in Node): resident of mapped (rounds) | other anonymous | stack |",
+  )
+  console.log("|---|---|---|---|---|---|---|---|")
+  for (const n of names) {
+    const xs = T[n][key].filter((m) => m !== undefined)
+    if (xs.length === 0) continue
+    const pages = xs.map((m) => `${mb(m.v8Pages)}/${mb(m.v8PagesMapped)}`).join(", ")
+    console.log(
+      `| ${n} | ${med(xs, (m) => m.total)} | ${med(xs, (m) => m.exe)} | ${med(xs, (m) => m.files)} | ${med(xs, (m) => m.mallocHeap)} | ${med(xs, (m) => m.v8Pages)} of ${med(xs, (m) => m.v8PagesMapped)} (${pages}) | ${med(xs, (m) => m.otherAnon)} | ${med(xs, (m) => m.stack)} |`,
+    )
+  }
+}
+
 const report = () => {
   const T = results.tools
   const names = Object.keys(T)
@@ -915,6 +949,8 @@ const report = () => {
         `| ${n} | ${x.version} | ${fmt(median(x.start))} (${x.start.map((v) => fmt(v)).join(", ")}) | ${fmt(median(x.stop))} (${x.stop.map((v) => fmt(v)).join(", ")}) | ${fmt(median(x.list), 1)} | ${fmt(quantile(x.list, 0.9), 1)} | ${mb(median(x.rss))} (${x.rss.map(mb).join(", ")}) |${atRest} ${x.peakRss ? mb(x.peakRss) : "n/a"} |`,
       )
     }
+    mappingTable(names, "maps", "right after the listings")
+    if (REST > 0) mappingTable(names, "mapsRest", `after ${REST} s of rest`)
     console.log(
       `\nlisting command per tool: ${names.map((n) => `${n}: \`${tools.find((t) => t.name === n).listCommand}\``).join(", ")}; ${results.floor.length} runs each; \`node -e 0\` median ${fmt(median(results.floor), 1)} ms, p90 ${fmt(quantile(results.floor, 0.9), 1)} ms\n`,
     )

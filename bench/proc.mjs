@@ -1,5 +1,5 @@
 // What the benchmarks read of a process in /proc.
-import { readFileSync } from "node:fs"
+import { readFileSync, readlinkSync } from "node:fs"
 
 /** CPU time (user + system) of a process so far, in ms (10 ms ticks of /proc/<pid>/stat). */
 export const cpuMs = (pid) => {
@@ -7,4 +7,65 @@ export const cpuMs = (pid) => {
   // after the command's name, which may hold spaces and parentheses
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
   return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+/** Node's V8 heap pages are anonymous mappings of this size (256 KiB). */
+const V8_PAGE_KIB = 256
+
+/**
+ * A process's resident memory by kind of mapping, in KiB, from the text of /proc/<pid>/smaps:
+ * its executable (`exe`: the path /proc/<pid>/exe names), shared libraries and other files,
+ * glibc malloc's main heap (`[heap]`), 256 KiB anonymous mappings (V8's heap pages in a Node
+ * process, with how much of them is mapped: V8 gives back unused parts of a page without
+ * unmapping it), the other anonymous mappings (malloc's thread arenas, V8's large objects and
+ * code, thread stacks) and the main stack. `total` is the sum of every mapping's Rss.
+ */
+export const rssByMapping = (smaps, exe) => {
+  const out = {
+    exe: 0,
+    files: 0,
+    mallocHeap: 0,
+    v8Pages: 0,
+    v8PagesMapped: 0,
+    otherAnon: 0,
+    stack: 0,
+    total: 0,
+  }
+  let kind = "otherAnon"
+  let sizeKiB = 0
+  for (const line of smaps.split("\n")) {
+    const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line)
+    if (head !== null) {
+      const name = head[3] ?? ""
+      sizeKiB = (Number.parseInt(head[2], 16) - Number.parseInt(head[1], 16)) / 1024
+      kind =
+        name === exe
+          ? "exe"
+          : name === "[heap]"
+            ? "mallocHeap"
+            : name === "[stack]"
+              ? "stack"
+              : name.startsWith("/")
+                ? "files"
+                : name === "" && sizeKiB === V8_PAGE_KIB
+                  ? "v8Pages"
+                  : "otherAnon"
+      if (kind === "v8Pages") out.v8PagesMapped += sizeKiB
+      continue
+    }
+    const rss = /^Rss:\s+(\d+) kB/.exec(line)
+    if (rss === null) continue
+    out[kind] += Number(rss[1])
+    out.total += Number(rss[1])
+  }
+  return out
+}
+
+/** `rssByMapping` of a live process (undefined when it is gone or unreadable). */
+export const processRssByMapping = (pid) => {
+  try {
+    return rssByMapping(readFileSync(`/proc/${pid}/smaps`, "utf8"), readlinkSync(`/proc/${pid}/exe`))
+  } catch {
+    return undefined
+  }
 }
