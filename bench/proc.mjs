@@ -32,24 +32,11 @@ export const rssByMapping = (smaps, exe) => {
     total: 0,
   }
   let kind = "otherAnon"
-  let sizeKiB = 0
   for (const line of smaps.split("\n")) {
     const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line)
     if (head !== null) {
-      const name = head[3] ?? ""
-      sizeKiB = (Number.parseInt(head[2], 16) - Number.parseInt(head[1], 16)) / 1024
-      kind =
-        name === exe
-          ? "exe"
-          : name === "[heap]"
-            ? "mallocHeap"
-            : name === "[stack]"
-              ? "stack"
-              : name.startsWith("/")
-                ? "files"
-                : name === "" && sizeKiB === V8_PAGE_KIB
-                  ? "v8Pages"
-                  : "otherAnon"
+      const sizeKiB = (Number.parseInt(head[2], 16) - Number.parseInt(head[1], 16)) / 1024
+      kind = kindOf(head[3] ?? "", sizeKiB, exe)
       if (kind === "v8Pages") out.v8PagesMapped += sizeKiB
       continue
     }
@@ -59,6 +46,15 @@ export const rssByMapping = (smaps, exe) => {
     out.total += Number(rss[1])
   }
   return out
+}
+
+/** The kind of a mapping, by its name (a path, `[heap]`, `[stack]`, or none) and size. */
+const kindOf = (name, sizeKiB, exe) => {
+  if (name === exe) return "exe"
+  if (name === "[heap]") return "mallocHeap"
+  if (name === "[stack]") return "stack"
+  if (name.startsWith("/")) return "files"
+  return name === "" && sizeKiB === V8_PAGE_KIB ? "v8Pages" : "otherAnon"
 }
 
 /** `rssByMapping` of a live process (undefined when it is gone or unreadable). */
