@@ -48,12 +48,21 @@ export const makeMailboxes = (lifecycle: Lifecycle): Effect.Effect<Mailboxes, ne
     const queues = new Map<string, Queue.Queue<DaemonCommand>>()
     const lock = yield* Effect.makeSemaphore(1)
 
-    /** Starts a lifecycle with `first` queued (call holding the lock, with no fiber for `def`). */
+    /**
+     * Starts a lifecycle with `first` queued (call holding the lock, with no fiber for `def`).
+     * `first` is queued here, outside `run`, so that nothing living as long as the fiber holds it
+     * (a start's replies and what its callbacks hold).
+     */
     const launch = (def: DaemonDefinition, adopted: Option.Option<Adopted>, first?: DaemonCommand) =>
-      Effect.gen(function* () {
-        const id = def.id.qualified
-        const queue = yield* Queue.unbounded<DaemonCommand>()
+      Effect.flatMap(Queue.unbounded<DaemonCommand>(), (queue) => {
         if (first !== undefined) queue.unsafeOffer(first)
+        return run(def, adopted, queue)
+      })
+
+    /** Forks the lifecycle of `def` reading `queue` into the map. */
+    const run = (def: DaemonDefinition, adopted: Option.Option<Adopted>, queue: Queue.Queue<DaemonCommand>) =>
+      Effect.suspend(() => {
+        const id = def.id.qualified
         const retire = Effect.sync(() => {
           if (Option.getOrElse(queue.unsafeSize(), () => 0) > 0) return false
           if (queues.get(id) === queue) queues.delete(id)
@@ -67,7 +76,7 @@ export const makeMailboxes = (lifecycle: Lifecycle): Effect.Effect<Mailboxes, ne
           )
         })
         queues.set(id, queue)
-        yield* Effect.asVoid(
+        return Effect.asVoid(
           FiberMap.run(
             fibers,
             id,

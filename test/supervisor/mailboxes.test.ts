@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
 import { describe, expect, it } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, Queue, Ref, Scope, TestClock } from "effect"
 import type { DaemonDefinition } from "../../src/domain/DaemonDefinition.js"
@@ -220,6 +222,36 @@ describe("the keyed mailboxes", () => {
       for (const def of closed) expect(script.launches.get(def.id.qualified)).toBe(2)
       expect(yield* boxes.size).toBe(fresh.length + closed.length)
       expect(script.log.filter((l) => l.startsWith("stop "))).toHaveLength(sends.length)
+    }),
+  )
+})
+
+/** A full collection, made callable for this test file. */
+setFlagsFromString("--expose-gc")
+const collect = runInNewContext("gc") as () => void
+
+describe("what a lifecycle's mailbox holds", () => {
+  it.scoped("the command that launched a lifecycle is not held once the lifecycle has taken it", () =>
+    Effect.gen(function* () {
+      // takes one command, answers it, then waits: nothing of its own holds the command after
+      const lifecycle: Lifecycle = (_def, queue) =>
+        Queue.take(queue).pipe(
+          Effect.flatMap((c) => (c._tag === "Stop" ? Deferred.succeed(c.reply, true) : Effect.void)),
+          Effect.zipRight(Effect.never),
+        )
+      const boxes = yield* makeMailboxes(lifecycle)
+      // the command and its reply are reachable from here only through the WeakRef
+      const sent = yield* Effect.gen(function* () {
+        const stop = yield* stopCommand
+        yield* boxes.send(web, stop.command)
+        expect(yield* Deferred.await(stop.reply)).toBe(true)
+        return new WeakRef(stop.reply)
+      })
+      expect(boxes.has(WEB)).toBe(true)
+      // a WeakRef's target is kept until the task that read it has ended
+      yield* Effect.promise(() => new Promise((resolve) => setTimeout(resolve, 0)))
+      collect()
+      expect(sent.deref()).toBeUndefined()
     }),
   )
 })
