@@ -25,6 +25,7 @@ import { deepImports } from "./deep-imports.mjs"
 import { lazyExpectedKeys } from "./lazy-expected-keys.mjs"
 import { lazyGlobals } from "./lazy-globals.mjs"
 import { lazyBuiltins, lazyPackage, nextToBundle } from "./lazy-modules.mjs"
+import { lightDeferreds } from "./light-deferreds.mjs"
 import { lightSchemas } from "./light-schemas.mjs"
 import { sharedBuiltins } from "./shared-builtins.mjs"
 import { buildSpawnHelper } from "./spawn-helper.mjs"
@@ -239,6 +240,7 @@ await build({
     lazyGlobals,
     lightSchemas,
     lazyExpectedKeys,
+    lightDeferreds,
     lazyWs,
     lazyMime,
     lazyCroner,
@@ -298,7 +300,14 @@ await build({
   outfile: "dist/tui.mjs",
   banner: { js: 'import{createRequire}from"module";const require=createRequire(import.meta.url);' },
   define: { "process.env.NODE_ENV": '"production"' },
-  plugins: [stubs, stubbedIn(/^react-devtools-core$/), deepImports, lightSchemas, lazyExpectedKeys],
+  plugins: [
+    stubs,
+    stubbedIn(/^react-devtools-core$/),
+    deepImports,
+    lightSchemas,
+    lazyExpectedKeys,
+    lightDeferreds,
+  ],
 })
 // What the CLI's argument checks need of its command tree (src/cli/argvTables.ts), read from the
 // tree now and baked into the bundle: the CLI does not walk the tree at every start.
@@ -333,6 +342,7 @@ const result = await build({
     lazyGlobals,
     lightSchemas,
     lazyExpectedKeys,
+    lightDeferreds,
     sharedBuiltins(),
   ],
 })
@@ -340,7 +350,13 @@ await build({
   ...common,
   entryPoints: ["src/export/index.ts"],
   outfile: "dist/export.cjs",
-  plugins: [stubbedIn(/^(toml|ini|fast-check)$/), deepImports, lightSchemas, lazyExpectedKeys],
+  plugins: [
+    stubbedIn(/^(toml|ini|fast-check)$/),
+    deepImports,
+    lightSchemas,
+    lazyExpectedKeys,
+    lightDeferreds,
+  ],
 })
 await build({ ...common, entryPoints: ["src/import/yaml.ts"], outfile: "dist/import-yaml.cjs" })
 // The fast `list --json` and `start` of the launcher: plain Node, and it must stay so.
