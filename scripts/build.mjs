@@ -22,6 +22,7 @@ import { setTimeout as sleep } from "node:timers/promises"
 import { pathToFileURL } from "node:url"
 import { build } from "esbuild"
 import { deepImports } from "./deep-imports.mjs"
+import { directOps } from "./direct-ops.mjs"
 import { lazyExpectedKeys } from "./lazy-expected-keys.mjs"
 import { lazyGlobals } from "./lazy-globals.mjs"
 import { lazyBuiltins, lazyPackage, nextToBundle } from "./lazy-modules.mjs"
@@ -241,6 +242,7 @@ await build({
     lightSchemas,
     lazyExpectedKeys,
     lightDeferreds,
+    directOps,
     lazyWs,
     lazyMime,
     lazyCroner,
@@ -307,6 +309,7 @@ await build({
     lightSchemas,
     lazyExpectedKeys,
     lightDeferreds,
+    directOps,
   ],
 })
 // What the CLI's argument checks need of its command tree (src/cli/argvTables.ts), read from the
@@ -343,6 +346,7 @@ const result = await build({
     lightSchemas,
     lazyExpectedKeys,
     lightDeferreds,
+    directOps,
     sharedBuiltins(),
   ],
 })
@@ -356,6 +360,7 @@ await build({
     lightSchemas,
     lazyExpectedKeys,
     lightDeferreds,
+    directOps,
   ],
 })
 await build({ ...common, entryPoints: ["src/import/yaml.ts"], outfile: "dist/import-yaml.cjs" })
