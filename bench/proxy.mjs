@@ -6,7 +6,7 @@
 // TCP pipe; a TLS server piping the decrypted bytes for HTTPS).
 // Usage: node bench/proxy.mjs [--duration 5] [--rounds 3] [--connections 50] [--tool wrk|autocannon]
 //          [--rate 5000] [--scheme both|http|https] [--json FILE] [--peer-flags none|supervisor]
-//          [--background 0]
+//          [--background 0] [--pairs 10] [--pair-seconds 2]
 // (build first: npm run build)
 //
 // Two phases. Throughput: each target as fast as the load generator can drive it (wrk from Debian
@@ -21,6 +21,11 @@
 // then the supervisor's proxy is switched to HTTPS live (`settings set proxy.https true`).
 // Targets (issue 37): throughput at least 0.9x nginx's and p99 at full load at most nginx's + 1 ms,
 // in both sections. `--background N` starts N busy processes first (bench/busy.mjs).
+// Then, per section, `--pairs N` pairs of short throughput runs (`--pair-seconds`) of the
+// supervisor's proxy and of nginx taking turns (which first alternates): the machine's speed
+// drifts by a third within seconds, and runs next to each other share the moment better than the
+// rounds' runs do. Printed: the ratio of their requests over all pairs, and each pair's. Each run
+// opens its connections anew (over HTTPS, 50 handshakes a run): no p99 is read from them.
 import { execFile, spawn, spawnSync } from "node:child_process"
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
@@ -29,6 +34,7 @@ import * as os from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { busyMode, busyProcesses } from "./busy.mjs"
+import { takingTurns } from "./pairs.mjs"
 import { supervisorNodeFlags } from "./sandbox.mjs"
 
 const require = createRequire(import.meta.url)
@@ -43,6 +49,8 @@ const opt = (name, fallback) => {
 }
 const duration = Number(opt("duration", "5"))
 const rounds = Number(opt("rounds", "3"))
+const pairs = Number(opt("pairs", "10"))
+const pairSeconds = Number(opt("pair-seconds", "2"))
 const connections = Number(opt("connections", "50"))
 const rate = Number(opt("rate", "5000"))
 const jsonOut = opt("json", undefined)
@@ -319,6 +327,22 @@ const measure = async (section, targets) => {
   return out
 }
 
+/** The supervisor's proxy against nginx in `pairs` pairs of short runs taking turns (bench/pairs.mjs). */
+const paired = async (section, targets) => {
+  const proxy = targets.find((t) => t.name === "supervisor proxy")
+  const nginx = targets.find((t) => t.nginx)
+  if (pairs <= 0 || proxy === undefined || nginx === undefined) return undefined
+  const result = await takingTurns(proxy, nginx, pairs, async (t) => {
+    const r = await saturate(t, pairSeconds)
+    if (r.bad > 0) throw new Error(`${t.name}: ${r.bad} failed requests`)
+    return r
+  })
+  console.log(
+    `\n${section}, ${pairs} pairs of ${pairSeconds} s taking turns: supervisor proxy ${result.ratio}x nginx's requests (pairs ${result.ratios.join(", ")}; target >= 0.9)`,
+  )
+  return result
+}
+
 const main = async () => {
   const [targetPort, proxyPort, peerPort, nginxPort, pipePort, tlsProxyPort, nginxTlsPort, tlsPipePort] =
     await Promise.all(Array.from({ length: 8 }, freePort))
@@ -426,10 +450,9 @@ const main = async () => {
       }
       await waitPort(tlsProxyPort, "the HTTPS proxy")
     }
-    out[section] = await measure(
-      section === "http" ? "plain HTTP" : "HTTPS (HTTP/1.1 over TLS)",
-      targets[section],
-    )
+    const title = section === "http" ? "plain HTTP" : "HTTPS (HTTP/1.1 over TLS)"
+    out[section] = await measure(title, targets[section])
+    out[section].paired = await paired(title, targets[section])
   }
   if (jsonOut !== undefined) writeFileSync(jsonOut, JSON.stringify(out, null, 2))
 }
