@@ -24,15 +24,14 @@ export const lightDeferreds = sourcePatch({
   };
   return _deferred;
 };`,
-  replace: `let DeferredPrototype;
+  replace: `const DeferredPrototype = {
+  ...CommitPrototype,
+  [deferred.DeferredTypeId]: deferred.deferredVariance,
+  commit() {
+    return deferredAwait(this);
+  }
+};
 export const deferredUnsafeMake = fiberId => {
-  DeferredPrototype ??= {
-    ...CommitPrototype,
-    [deferred.DeferredTypeId]: deferred.deferredVariance,
-    commit() {
-      return deferredAwait(this);
-    }
-  };
   const _deferred = Object.create(DeferredPrototype);
   _deferred.state = MutableRef.make(deferred.pending([]));
   _deferred.blockingOn = fiberId;
