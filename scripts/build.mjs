@@ -28,6 +28,7 @@ import { lazyGlobals } from "./lazy-globals.mjs"
 import { lazyBuiltins, lazyPackage, nextToBundle } from "./lazy-modules.mjs"
 import { lightDeferreds } from "./light-deferreds.mjs"
 import { lightSchemas } from "./light-schemas.mjs"
+import { buildMemoryRelief } from "./memory-relief.mjs"
 import { sharedBuiltins } from "./shared-builtins.mjs"
 import { buildSpawnHelper } from "./spawn-helper.mjs"
 
@@ -216,6 +217,13 @@ const spawnHelperBinaryFile = fileNextToBundle("spawn-helper-file", {
   file: "spawn-helper",
 })
 
+// V8's low-memory collection and malloc_trim (src/host/memoryRelief.cc) is dist/memory-relief.node.
+const memoryReliefFile = fileNextToBundle("memory-relief-file", {
+  module: /[/\\]memoryReliefFile\.js$/,
+  exportName: "memoryReliefFile",
+  file: "memory-relief.node",
+})
+
 mkdirSync("dist", { recursive: true })
 const common = {
   bundle: true,
@@ -253,6 +261,7 @@ await build({
     xtermExternal,
     proxyWorkerFile,
     spawnHelperBinaryFile,
+    memoryReliefFile,
   ],
 })
 await build({
@@ -418,6 +427,7 @@ const bytes = Object.values(result.metafile.outputs).find((o) => o.entryPoint)?.
 console.log(`dist/cli.cjs: ${(bytes / 1024).toFixed(0)} KiB`)
 
 console.log(`dist/spawn-helper: ${buildSpawnHelper()}`)
+console.log(`dist/memory-relief.node: ${buildMemoryRelief()}`)
 
 // Warm the code cache with the functions a typical command compiles.
 const warm = mkdtempSync(join(tmpdir(), "supervisor-build-"))

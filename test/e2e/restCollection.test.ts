@@ -1,9 +1,10 @@
 /**
  * The supervisor collects its garbage once its socket is quiet after a burst
  * (src/host/restCollection.ts), through the built CLI: a foreground supervisor with the background
- * one's Node flags and V8's `--trace-gc` (an explicit collection is traced as "testing"), a start
+ * one's Node flags and V8's `--trace-gc` (which names the kind of each collection), a start
  * of 30 daemons and listings over the socket, then a full collection while nothing is asked,
- * which drops the code of what is not running (`--trace-flush-bytecode` names each function).
+ * in V8's memory-reducing mode (the built dist/memory-relief.node), which drops the code of what
+ * is not running (`--trace-flush-bytecode` names each function).
  * `SUPERVISOR_REST_COLLECTION=0` asks for one after every burst: whether the default 4 MiB of
  * growth is reached depends on where V8's own collections fell in the burst (the threshold is
  * tested in test/host/restCollection.test.ts).
@@ -25,7 +26,9 @@ afterEach(() => {
   sb = undefined
 })
 
-const explicit = /Mark-Compact.*testing/
+// dist/memory-relief.node's collections (src/host/memoryRelief.cc): in V8's memory-reducing mode,
+// the one that flushes code until one frees nothing more (a low-memory notification)
+const explicit = /Mark-Compact \(reduce\).*low memory notification/
 
 /**
  * `supervisor run` in the foreground under `nodeArgs`, its stdout and stderr kept: it logs on

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest"
 import {
   collectAtRest,
   collectingCode,
+  collection,
   type RestCollectionOptions,
   restCollectionSetting,
 } from "../../src/host/restCollection.js"
@@ -187,6 +188,39 @@ describe("collectingCode", () => {
     }, setFlags)
     expect(failing).toThrow("boom")
     expect(calls).toEqual(["--stress-flush-code", "gc", "--no-stress-flush-code"])
+  })
+})
+
+describe("collection", () => {
+  const fakeRelief = (calls: Array<string>) => ({
+    reduce: () => void calls.push("reduce"),
+    reduceAll: () => void calls.push("reduceAll"),
+    trim: () => calls.push("trim") > 0,
+  })
+  it("in V8's memory-reducing mode then malloc_trim where the addon loads; thorough: until nothing more is freed", () => {
+    const calls: Array<string> = []
+    const gc = () => void calls.push("gc")
+    collection(gc, false, () => fakeRelief(calls))?.()
+    expect(calls).toEqual(["reduce", "trim"])
+    calls.length = 0
+    collection(gc, true, () => fakeRelief(calls))?.()
+    expect(calls).toEqual(["reduceAll", "trim"])
+  })
+
+  it("gc() where the addon was not built; nothing without gc", () => {
+    const calls: Array<string> = []
+    collection(
+      () => void calls.push("gc"),
+      true,
+      () => undefined,
+    )?.()
+    collection(
+      () => void calls.push("gc"),
+      false,
+      () => undefined,
+    )?.()
+    expect(calls).toEqual(["gc", "gc"])
+    expect(collection(undefined, true, () => fakeRelief(calls))).toBeUndefined()
   })
 })
 
