@@ -8,7 +8,8 @@
 # the launcher puts it back into its environment (SUPERVISOR_EXTRA_CA_CERTS) before it reads its
 # environment or starts anything: the supervisor it starts, and its daemons, get it.
 # A remote supervisor (--url, SUPERVISOR_URL) may need it: then nothing changes.
-# `--version` needs no node at all: the build writes the version here.
+# `--version` needs no node at all: the build writes the version here; nor, mostly, do the
+# commands dist/quick answers (below).
 if [ "$#" -eq 1 ] && [ "$1" = --version ]; then
   echo "@VERSION@"
   exit 0
@@ -36,6 +37,20 @@ if [ -n "${NODE_EXTRA_CA_CERTS-}" ] && [ -z "${SUPERVISOR_URL-}" ]; then
       export SUPERVISOR_EXTRA_CA_CERTS
       unset NODE_EXTRA_CA_CERTS
       ;;
+    esac
+    ;;
+  esac
+fi
+# `list --json`, and `start` and `stop` of their simple forms, are answered by the running
+# supervisor without node where the build made dist/quick (src/quick/native/quick.c), which runs
+# `node "$launcher"` itself for anything it leaves to the CLI.
+quick="${launcher%/*}/quick"
+if [ -z "${SUPERVISOR_URL-}" ] && [ -x "$quick" ]; then
+  case "$1" in
+  list | ls | start | s | stop)
+    case " $* " in
+    *" --url"*) ;;
+    *) exec "$quick" "$launcher" "$@" ;;
     esac
     ;;
   esac

@@ -225,6 +225,23 @@ export const ListAnswer = Schema.Struct({
 })
 
 /**
+ * `supervisor ARGV` asked of the supervisor by the native quick client (src/quick/native/quick.c),
+ * with the directory it ran in and its environment: the supervisor answers the whole command
+ * (src/api/quickAnswer.ts).
+ */
+export const QuickRequest = Schema.Struct({
+  argv: Schema.Array(Schema.String),
+  cwd: Schema.String,
+  env: Schema.Record({ key: Schema.String, value: Schema.String }),
+})
+/** What the command prints on stdout and on stderr, and its exit status, in this order of keys. */
+export const QuickAnswer = Schema.Struct({
+  exit: Schema.Int,
+  stdout: Schema.String,
+  stderr: Schema.String,
+}).annotations({ identifier: "QuickAnswer" })
+
+/**
  * `supervisor start` asked of the supervisor by the quick client (src/quick/start.ts): the
  * supervisor loads the configuration seen from the CLI's directory with the CLI's environment,
  * selects the daemons as the CLI would, and starts them.
@@ -353,6 +370,17 @@ export class CliGroup extends HttpApiGroup.make("cli")
       .addSuccess(SupervisorInfo),
   )
   .add(HttpApiEndpoint.post("listFrom", "/list").setPayload(ListRequest).addSuccess(ListAnswer))
+  .add(
+    /**
+     * `list --json` and the simple forms of `stop` answered whole: the native quick client prints
+     * the answer and exits with its status. 409 `Fallback` (nothing done) for anything else, and
+     * when the client's version (x-supervisor-version) is not the supervisor's.
+     */
+    HttpApiEndpoint.post("quick", "/quick")
+      .setPayload(QuickRequest)
+      .addSuccess(QuickAnswer)
+      .addError(Fallback, { status: 409 }),
+  )
   .add(
     /**
      * ndjson: `{"fallback":true}` alone (anything the full CLI must handle: another version,

@@ -2,6 +2,7 @@
 // and the quick client's list and start.
 import { HttpApiBuilder } from "@effect/platform"
 import { Cause, Deferred, Effect, Either, Ref, Stream, SubscriptionRef } from "effect"
+import { Presence } from "../automation/presence/Presence.js"
 import { Control } from "../control/Control.js"
 import { queryProblem } from "../control/logQueries.js"
 import type { SupervisorInfo } from "../domain/CliOutput.js"
@@ -29,6 +30,7 @@ import { logStreamed, startEventsResponse, startProgress } from "./commandHandle
 import { logsText, logsTextFrom } from "./logsText.js"
 import { ndjsonResponse } from "./ndjson.js"
 import { problem } from "./problem.js"
+import { quickAnswer } from "./quickAnswer.js"
 import { decodeBody, errorText } from "./respond.js"
 
 import { startFrom } from "./startFrom.js"
@@ -41,6 +43,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
     const logs = yield* LogStore
     const host = yield* HostInfo
     const health = yield* StorageHealth
+    const presence = yield* Presence
     const startFromHandler = startFrom(control, host.version)
     // definitions the client resolved itself: the Run command
     const run = (request: typeof StartRequest.Type, wait: "ready" | "events") =>
@@ -199,6 +202,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
             .pipe(Effect.map((entries) => ({ version: host.version, entries: entries ?? null }))),
         )
         .handleRaw("startFrom", ({ request }) => startFromHandler(request.json))
+        .handleRaw("quick", ({ request }) => quickAnswer(control, host, presence)(request))
         .handle("shutdown", ({ urlParams }) =>
           Deferred.succeed(host.shutdown, urlParams.keep_daemons === "true" ? "keep" : "stop").pipe(
             Effect.as({ ok: true }),

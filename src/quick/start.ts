@@ -90,11 +90,13 @@ const print = (stream: "stdout" | "stderr", text: string) => process[stream].wri
 /** The selection of a quick command: as typed, read from here (strict: warnings refuse it). */
 export const quickSelection = (
   parsed: Pick<StartArgs, "ids" | "all" | "group">,
+  cwd: string = process.cwd(),
+  env: Readonly<Record<string, string>> = definedEnv(),
 ): typeof Start.Encoded.selection => ({
   ids: parsed.ids,
   all: parsed.all,
   ...(parsed.group === null ? {} : { group: parsed.group }),
-  from: { _tag: "Directory", cwd: process.cwd(), env: definedEnv(), strict: true },
+  from: { _tag: "Directory", cwd, env, strict: true },
 })
 
 /**

@@ -4,7 +4,23 @@
 /** Exit codes of every command: 0 success, 1 failure, 2 usage error. */
 export const ExitCode = { ok: 0, failure: 1, usage: 2 } as const
 
-export const isTTY = (): boolean => process.stdout.isTTY === true && !process.env.NO_COLOR
+// set while the supervisor formats a command's output for another process (withoutColors)
+let colorsOff = false
+export const isTTY = (): boolean => !colorsOff && process.stdout.isTTY === true && !process.env.NO_COLOR
+
+/**
+ * `f`'s text without colours, whatever this process's stdout is: the supervisor answering a
+ * whole command for the native quick client (src/api/quickAnswer.ts). `f` is synchronous.
+ */
+export const withoutColors = <A>(f: () => A): A => {
+  const before = colorsOff
+  colorsOff = true
+  try {
+    return f()
+  } finally {
+    colorsOff = before
+  }
+}
 
 const wrap = (open: number, close: number) => (s: string) =>
   isTTY() ? `\u001b[${open}m${s}\u001b[${close}m` : s

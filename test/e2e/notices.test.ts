@@ -1,11 +1,13 @@
 /**
  * Autostop notices through the built CLI: once a daemon is autostopped, the next CLI command run
  * anywhere (here `list`, and the quick `list --json`) prints `supervisor: autostopped ID` on
- * stderr, once; the command after it prints nothing of it, and `--json` stdout stays clean.
+ * stderr, once; the command after it prints nothing of it, and `--json` stdout stays clean. The
+ * installed command's `list --json` is answered through dist/quick (src/api/quickAnswer.ts).
  */
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
+import { dirname, resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type DaemonSandbox, daemonEntry, makeDaemonSandbox, waitFor } from "./harness.js"
+import { BIN, type DaemonSandbox, daemonEntry, makeDaemonSandbox, waitFor } from "./harness.js"
 
 const T = 60_000
 let sb: DaemonSandbox
@@ -75,6 +77,26 @@ describe("autostop notices (e2e)", () => {
       expect(() => JSON.parse(first.stdout)).not.toThrow()
       const second = sb.cli(["list", "--json"], sb.root)
       expect(second.stderr).toBe("")
+    },
+    T,
+  )
+
+  it(
+    "the installed command's `list --json` (dist/quick): the notice on stderr once, none under SUPERVISOR_LOG=warn",
+    async () => {
+      const entry = resolve(dirname(BIN), "supervisor")
+      const run = (env: Record<string, string> = {}) =>
+        spawnSync(entry, ["list", "--json"], { cwd: sb.root, env: { ...sb.env, ...env }, encoding: "utf8" })
+      await autostop("nr")
+      const first = run()
+      expect(first.status, first.stderr).toBe(0)
+      expect(first.stderr).toBe("supervisor: autostopped nr/api\n")
+      expect(() => JSON.parse(first.stdout)).not.toThrow()
+      expect(run().stderr).toBe("")
+      await autostop("ns")
+      const quiet = run({ SUPERVISOR_LOG: "warn" })
+      expect(quiet.status).toBe(0)
+      expect(quiet.stderr).toBe("")
     },
     T,
   )
