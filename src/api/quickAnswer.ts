@@ -14,10 +14,9 @@ import { ApiDaemonEntry } from "../domain/ApiDaemonEntry.js"
 import { Start, Stop } from "../domain/Command.js"
 import { noticeLines } from "../domain/cliNotices.js"
 import type { HostInfoShape } from "../domain/HostInfo.js"
+import { parseStartArgs, parseStopArgs, selectionFrom } from "../domain/quickForms.js"
 import { showsOnStderr, stderrLevelProblem } from "../domain/stderrLevel.js"
 import { VERSION_HEADER } from "../domain/version.js"
-import { parseStartArgs, quickSelection } from "../quick/start.js"
-import { parseStopArgs } from "../quick/stop.js"
 import { outcomeStatus, startReportLines } from "../terminal/startText.js"
 import { NOTHING_TO_STOP, stopLine } from "../terminal/stopText.js"
 import { withoutColors } from "../terminal/style.js"
@@ -40,10 +39,10 @@ export const quickAnswer =
   (control: ControlShape, host: HostInfoShape, presence: Pick<typeof Presence.Service, "takeNotices">) =>
   (request: HttpServerRequest.HttpServerRequest) =>
     Effect.gen(function* () {
-      // a client of another version runs its own CLI
-      if (request.headers[VERSION_HEADER] !== host.version) return fallback("another version")
       const decoded = yield* decodeBody(request, QuickRequest)
       if (Either.isLeft(decoded)) return problem(400, "BadRequest", "malformed quick request")
+      // a client of another version runs its own CLI
+      if (request.headers[VERSION_HEADER] !== host.version) return fallback("another version")
       const { argv, cwd, env } = decoded.right
       // the CLI names a bad SUPERVISOR_LOG
       if (stderrLevelProblem(env) !== undefined) return fallback("SUPERVISOR_LOG")
@@ -91,7 +90,7 @@ const stop = (
     if (parsed === undefined) return undefined
     const command = yield* Schema.decodeUnknown(Stop)({
       _tag: "Stop",
-      selection: quickSelection(parsed, cwd, env),
+      selection: selectionFrom(parsed, cwd, env),
       reason: "cli",
     })
     const exit = yield* Effect.exit(control.handle(command))
@@ -123,7 +122,7 @@ const start = (
     if (parsed === undefined || !(parsed.quiet || parsed.json)) return undefined
     const command = yield* Schema.decodeUnknown(Start)({
       _tag: "Start",
-      selection: quickSelection(parsed, cwd, env),
+      selection: selectionFrom(parsed, cwd, env),
       force: parsed.force,
       reason: "cli",
       wait: "ready",

@@ -9,6 +9,7 @@
 
 // the types only (erased by the build): this bundle loads no Effect
 import type { Start } from "../domain/Command.js"
+import { parseStartArgs, type StartArgs, selectionFrom } from "../domain/quickForms.js"
 import type { StartEvent } from "../domain/StartEvent.js"
 import { VERSION, VERSION_HEADER } from "../domain/version.js"
 import { type Spinner, startSpinner } from "../terminal/spinner.js"
@@ -16,64 +17,6 @@ import { outcomeReportLine, outcomeStatus, startReportLines, waitingLine } from 
 import { red } from "../terminal/style.js"
 import { lineReader } from "./http1.js"
 import { definedEnv, post } from "./request.js"
-
-export interface StartArgs {
-  readonly ids: ReadonlyArray<string>
-  readonly all: boolean
-  readonly group: string | null
-  readonly force: boolean
-  readonly quiet: boolean
-  readonly json: boolean
-}
-
-/**
- * The boolean flags of `start` taken on here, by their names in the command tree (no Effect here
- * to read it: test/cli/quickStart.test.ts holds them to it). `--group` is parsed apart.
- */
-export const QUICK_FLAGS: Readonly<Record<string, "all" | "force" | "quiet" | "json">> = {
-  "--all": "all",
-  "-a": "all",
-  "--force": "force",
-  "-f": "force",
-  "--quiet": "quiet",
-  "-q": "quiet",
-  "--json": "json",
-}
-
-/** The arguments after `start` when they are of the simple form handled here; else undefined. */
-export const parseStartArgs = (args: ReadonlyArray<string>): StartArgs | undefined => {
-  const seen = new Set<string>()
-  const ids: Array<string> = []
-  let group: string | null = null
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!
-    const flag = Object.hasOwn(QUICK_FLAGS, arg) ? QUICK_FLAGS[arg] : undefined
-    let groupValue: string | undefined
-    if (arg === "--group") groupValue = args[++i]
-    else if (arg.startsWith("--group=")) groupValue = arg.slice("--group=".length)
-    else if (flag === undefined) {
-      if (arg.startsWith("-")) return undefined
-      ids.push(arg)
-      continue
-    }
-    const name = flag ?? "group"
-    // repeated flags, and group values that look like flags, are the CLI's to judge
-    if (seen.has(name)) return undefined
-    seen.add(name)
-    if (name === "group") {
-      if (groupValue === undefined || groupValue === "" || groupValue.startsWith("-")) return undefined
-      group = groupValue
-    }
-  }
-  return {
-    ids,
-    group,
-    all: seen.has("all"),
-    force: seen.has("force"),
-    quiet: seen.has("quiet"),
-    json: seen.has("json"),
-  }
-}
 
 /** One line of the supervisor's answer: a StartEvent as it encoded it (src/api/commandHandlers.ts). */
 const parseEvent = (text: string): StartEvent | undefined => {
@@ -85,19 +28,14 @@ const parseEvent = (text: string): StartEvent | undefined => {
   }
 }
 
+export { parseStartArgs, QUICK_FLAGS, type StartArgs } from "../domain/quickForms.js"
+
 const print = (stream: "stdout" | "stderr", text: string) => process[stream].write(`${text}\n`)
 
 /** The selection of a quick command: as typed, read from here (strict: warnings refuse it). */
 export const quickSelection = (
   parsed: Pick<StartArgs, "ids" | "all" | "group">,
-  cwd: string = process.cwd(),
-  env: Readonly<Record<string, string>> = definedEnv(),
-): typeof Start.Encoded.selection => ({
-  ids: parsed.ids,
-  all: parsed.all,
-  ...(parsed.group === null ? {} : { group: parsed.group }),
-  from: { _tag: "Directory", cwd, env, strict: true },
-})
+): typeof Start.Encoded.selection => selectionFrom(parsed, process.cwd(), definedEnv())
 
 /**
  * The Start command of `start ARGS` typed here: strict, so that configuration warnings (which the

@@ -10,29 +10,14 @@
 // the types only (erased by the build): this bundle loads no Effect
 import type { StopResult } from "../domain/CliOutput.js"
 import type { Stop } from "../domain/Command.js"
+import { parseStopArgs, type StopArgs } from "../domain/quickForms.js"
 import { VERSION, VERSION_HEADER } from "../domain/version.js"
 import { NOTHING_TO_STOP, stopLine } from "../terminal/stopText.js"
 import { dim } from "../terminal/style.js"
 import { post, readAll } from "./request.js"
-import { parseStartArgs, quickSelection } from "./start.js"
+import { quickSelection } from "./start.js"
 
-export interface StopArgs {
-  readonly ids: ReadonlyArray<string>
-  readonly all: boolean
-  readonly group: string | null
-  readonly quiet: boolean
-  readonly json: boolean
-}
-
-/** The arguments after `stop` when they are of the simple form handled here; else undefined. */
-export const parseStopArgs = (args: ReadonlyArray<string>): StopArgs | undefined => {
-  // start's forms less `--force`, which stop does not have
-  const parsed = parseStartArgs(args)
-  if (parsed === undefined || parsed.force) return undefined
-  // no ID, no --all, no --group: the CLI says what to name
-  if (parsed.ids.length === 0 && !parsed.all && parsed.group === null) return undefined
-  return { ids: parsed.ids, all: parsed.all, group: parsed.group, quiet: parsed.quiet, json: parsed.json }
-}
+export { parseStopArgs, type StopArgs } from "../domain/quickForms.js"
 
 /** The Stop command of `stop ARGS`: strict, so that configuration warnings (which the CLI prints) refuse it. */
 export const stopCommand = (parsed: StopArgs): typeof Stop.Encoded => ({

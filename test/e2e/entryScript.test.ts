@@ -5,7 +5,7 @@
  * its daemons, still gets it.
  */
 import { spawnSync } from "node:child_process"
-import { chmodSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
+import { chmodSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import { dirname, join, resolve } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { BIN, type DaemonSandbox, environOf, makeDaemonSandbox, supervisorPids, waitFor } from "./harness.js"
@@ -63,15 +63,20 @@ describe("the supervisor command", () => {
     const record = join(sb.root, "node-env")
     const env = { ...sb.env, PATH: recordingNode(record), NODE_EXTRA_CA_CERTS: "/etc/corp ca.pem" }
     const nodeEnv = (args: ReadonlyArray<string>, extra: Record<string, string> = {}) => {
+      // none running (a command before may have started one): dist/quick runs node
+      if (supervisorPids(sb.stateDir).length > 0) sb.cli(["supervisor", "stop"], sb.root)
+      rmSync(record, { force: true })
       run(args, { ...env, ...extra })
       const e = recorded(record)
       return [e.get("NODE_EXTRA_CA_CERTS"), e.get("SUPERVISOR_EXTRA_CA_CERTS")]
     }
+    // with no supervisor running, dist/quick (src/quick/native/quick.c) runs node for `list
+    // --json`, `start` and `stop`, with the environment the script made
     for (const quick of [
       ["list", "--json"],
       ["ls"],
-      ["start", "x"],
       ["stop", "--all"],
+      ["start", "x"],
       ["logs", "x"],
       ["cd"],
     ])
@@ -89,7 +94,8 @@ describe("the supervisor command", () => {
     ])
     // nothing to hand over: nothing changes
     const { NODE_EXTRA_CA_CERTS: _, ...without } = env
-    run(["list", "--json"], without)
+    rmSync(record, { force: true })
+    run(["logs", "x"], without)
     expect(recorded(record).has("NODE_EXTRA_CA_CERTS")).toBe(false)
     expect(recorded(record).has("SUPERVISOR_EXTRA_CA_CERTS")).toBe(false)
   }, 60_000)

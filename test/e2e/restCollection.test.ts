@@ -83,9 +83,10 @@ describe("collection at rest", () => {
       await host.stop(cwd)
       // the collection dropped the code of what was not running: V8 names each function it flushes
       // (from its collector's threads too, so counted once the process has exited): 500-2,500
-      // here; none without the flush, as V8's own collections flush only what has not run for
-      // five of them, a few in a life this short.
-      expect(host.out().match(/discarding compiled metadata/g)?.length ?? 0).toBeGreaterThan(200)
+      // here on a quiet machine, 88-129 with two busy loops beside it; none at all with
+      // SUPERVISOR_REST_COLLECTION=off, quiet or busy, as V8's own collections flush only what
+      // has not run for five of them, a few in a life this short.
+      expect(host.out().match(/discarding compiled metadata/g)?.length ?? 0).toBeGreaterThan(50)
     },
     T,
   )
