@@ -28,7 +28,7 @@ const fallback = (why: string) => problem(409, "Fallback", why)
 const encodeEntries = Schema.encode(Schema.Array(ApiDaemonEntry))
 const encodeAnswer = Schema.encode(QuickAnswer)
 /** The command's own name of an alias the client may have typed (src/cli/aliases.ts). */
-const ALIASES: Readonly<Record<string, string>> = { ls: "list" }
+const ALIASES: Readonly<Record<string, string>> = { ls: "list", s: "start" }
 
 /** What a command printed, and its status; undefined: the CLI's to answer. */
 type Printed = { readonly stdout: string; readonly stderr?: string; readonly exit: number } | undefined
@@ -48,13 +48,14 @@ export const quickAnswer =
       if (stderrLevelProblem(env) !== undefined) return fallback("SUPERVISOR_LOG")
       const [typed = "", ...args] = argv
       const name = ALIASES[typed] ?? typed
+      const here: Here = { control, cwd, env }
       const printed: Printed =
         name === "list" && args.length === 1 && args[0] === "--json"
-          ? yield* list(control, cwd, env)
+          ? yield* list(here)
           : name === "stop"
-            ? yield* stop(control, args, cwd, env)
-            : name === "start" || name === "s"
-              ? yield* start(control, args, cwd, env)
+            ? yield* stop(here, args)
+            : name === "start"
+              ? yield* start(here, args)
               : undefined
       if (printed === undefined) return fallback(`${name} ${args.join(" ")}`)
       const notices = yield* presence.takeNotices
@@ -66,8 +67,15 @@ export const quickAnswer =
       return HttpServerResponse.unsafeJson(answer, { headers: { "cache-control": "no-store" } })
     }).pipe(Effect.orDie)
 
+/** Where a quick command runs: the supervisor's Control, the client's directory and environment. */
+interface Here {
+  readonly control: ControlShape
+  readonly cwd: string
+  readonly env: Readonly<Record<string, string>>
+}
+
 /** `list --json`: the listing of the configuration seen from `cwd`, unless it has warnings. */
-const list = (control: ControlShape, cwd: string, env: Readonly<Record<string, string>>) =>
+const list = ({ control, cwd, env }: Here) =>
   Effect.gen(function* () {
     const entries = yield* control.listFrom({ cwd, env })
     if (entries === undefined) return undefined
@@ -79,12 +87,7 @@ const list = (control: ControlShape, cwd: string, env: Readonly<Record<string, s
  * stdout that is not a terminal, or NO_COLOR): strict, so that configuration warnings and IDs the
  * CLI would complain about refuse it before anything is stopped.
  */
-const stop = (
-  control: ControlShape,
-  args: ReadonlyArray<string>,
-  cwd: string,
-  env: Readonly<Record<string, string>>,
-) =>
+const stop = ({ control, cwd, env }: Here, args: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const parsed = parseStopArgs(args)
     if (parsed === undefined) return undefined
@@ -111,12 +114,7 @@ const stop = (
  * `start` of the forms src/quick/start.ts takes, with `--quiet` or `--json`: answered once every
  * daemon is ready or failed, with the lines and status the quick client gives.
  */
-const start = (
-  control: ControlShape,
-  args: ReadonlyArray<string>,
-  cwd: string,
-  env: Readonly<Record<string, string>>,
-) =>
+const start = ({ control, cwd, env }: Here, args: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     const parsed = parseStartArgs(args)
     if (parsed === undefined || !(parsed.quiet || parsed.json)) return undefined
