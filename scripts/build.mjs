@@ -218,7 +218,7 @@ const spawnHelperBinaryFile = fileNextToBundle("spawn-helper-file", {
   file: "spawn-helper",
 })
 
-// V8's low-memory collection and malloc_trim (src/host/memoryRelief.cc) is dist/memory-relief.node.
+// V8's memory-reducing collections and malloc_trim (src/host/memoryRelief.cc): dist/memory-relief.node.
 const memoryReliefFile = fileNextToBundle("memory-relief-file", {
   module: /[/\\]memoryReliefFile\.js$/,
   exportName: "memoryReliefFile",

@@ -372,8 +372,8 @@ export class CliGroup extends HttpApiGroup.make("cli")
   .add(HttpApiEndpoint.post("listFrom", "/list").setPayload(ListRequest).addSuccess(ListAnswer))
   .add(
     /**
-     * `list --json` and the simple forms of `stop` answered whole: the native quick client prints
-     * the answer and exits with its status. 409 `Fallback` (nothing done) for anything else, and
+     * `list --json`, the simple forms of `stop` and those of `start` with `--quiet` or `--json`,
+     * answered whole: the native quick client prints the answer and exits with its status. 409 `Fallback` (nothing done) for anything else, and
      * when the client's version (x-supervisor-version) is not the supervisor's.
      */
     HttpApiEndpoint.post("quick", "/quick")

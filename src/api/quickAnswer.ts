@@ -27,7 +27,7 @@ import { decodeBody } from "./respond.js"
 const fallback = (why: string) => problem(409, "Fallback", why)
 const encodeEntries = Schema.encode(Schema.Array(ApiDaemonEntry))
 const encodeAnswer = Schema.encode(QuickAnswer)
-/** The command's own name of an alias the client may have typed (src/cli/aliases.ts). */
+/** The commands' own names of the aliases dist/quick is run for (scripts/entry.sh; src/cli/aliases.ts). */
 const ALIASES: Readonly<Record<string, string>> = { ls: "list", s: "start" }
 
 /** What a command printed, and its status; undefined: the CLI's to answer. */

@@ -2,9 +2,9 @@
 // in V8's memory-reducing mode, and glibc's malloc_trim. A plain `gc()` is a full collection
 // that keeps the free parts of V8's pages resident and the young generation as large as the
 // last burst left it; a collection in the memory-reducing mode gives both back, as V8's own
-// memory reducer does seconds later. malloc_trim returns the free pages inside malloc's heap, which its
-// trim threshold (src/host/mallocTuning.ts) returns only from the top. Figures:
-// docs/benchmarks.md, "V8's low-memory collection and malloc_trim at rest".
+// memory reducer does seconds later. malloc_trim returns the free pages inside malloc's heap,
+// which its trim threshold (src/host/mallocTuning.ts) returns only from the top. Figures:
+// docs/benchmarks.md, "V8's memory-reducing collections and malloc_trim at rest".
 //
 // Registered through Node-API, so that any Node release loads it; the V8 calls
 // (`Isolate::MemoryPressureNotification`, `Isolate::LowMemoryNotification`) have been part of

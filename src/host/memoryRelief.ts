@@ -1,7 +1,7 @@
 import { memoryReliefFile } from "./memoryReliefFile.js"
 
 /**
- * V8's low-memory collection and glibc's malloc_trim, from dist/memory-relief.node
+ * V8's memory-reducing collections and glibc's malloc_trim, from dist/memory-relief.node
  * (src/host/memoryRelief.cc), for the collection at rest (src/host/restCollection.ts).
  */
 export interface MemoryRelief {

@@ -28,8 +28,6 @@ const parseEvent = (text: string): StartEvent | undefined => {
   }
 }
 
-export { parseStartArgs, QUICK_FLAGS, type StartArgs } from "../domain/quickForms.js"
-
 const print = (stream: "stdout" | "stderr", text: string) => process[stream].write(`${text}\n`)
 
 /** The selection of a quick command: as typed, read from here (strict: warnings refuse it). */

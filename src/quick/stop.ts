@@ -17,8 +17,6 @@ import { dim } from "../terminal/style.js"
 import { post, readAll } from "./request.js"
 import { quickSelection } from "./start.js"
 
-export { parseStopArgs, type StopArgs } from "../domain/quickForms.js"
-
 /** The Stop command of `stop ARGS`: strict, so that configuration warnings (which the CLI prints) refuse it. */
 export const stopCommand = (parsed: StopArgs): typeof Stop.Encoded => ({
   _tag: "Stop",

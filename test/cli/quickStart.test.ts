@@ -7,7 +7,8 @@ import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { rootCommand } from "../../src/cli/commands.js"
 import { readCliTree } from "../../src/cli/usageSpec/effectCli.js"
-import { parseStartArgs, QUICK_FLAGS, quickStart } from "../../src/quick/start.js"
+import { parseStartArgs, QUICK_FLAGS } from "../../src/domain/quickForms.js"
+import { quickStart } from "../../src/quick/start.js"
 import { makeFakeSupervisor } from "./fakeSupervisor.js"
 
 describe("parseStartArgs", () => {

@@ -5,7 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { rootCommand } from "../../src/cli/commands.js"
 import { readCliTree } from "../../src/cli/usageSpec/effectCli.js"
-import { parseStopArgs, quickStop } from "../../src/quick/stop.js"
+import { parseStopArgs } from "../../src/domain/quickForms.js"
+import { quickStop } from "../../src/quick/stop.js"
 import { makeFakeSupervisor } from "./fakeSupervisor.js"
 
 describe("parseStopArgs", () => {

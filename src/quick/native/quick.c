@@ -170,6 +170,18 @@ static int unchunk(buf *body) {
   return 1;
 }
 
+/* The four hex digits at s (it stops at the first that is not one, the string's end included). */
+static int hex4(const char *s, unsigned long *out) {
+  *out = 0;
+  for (int i = 0; i < 4; i++) {
+    char h = s[i];
+    int d = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
+    if (d < 0) return 0;
+    *out = *out * 16 + (unsigned long)d;
+  }
+  return 1;
+}
+
 /* A JSON string at *p (after its opening quote) into out, decoded; 0 when malformed. */
 static int parse_string(const char **p, buf *out) {
   const char *s = *p;
@@ -186,21 +198,14 @@ static int parse_string(const char **p, buf *out) {
       put(out, &"\"\\/\b\f\n\r\t"[simple - "\"\\/bfnrt"], 1);
       continue;
     }
-    if (c != 'u') return 0;
-    unsigned long u = 0;
-    for (int i = 0; i < 4; i++, s++) {
-      char h = *s;
-      int d = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
-      if (d < 0) return 0;
-      u = u * 16 + (unsigned long)d;
-    }
+    unsigned long u, lo;
+    if (c != 'u' || !hex4(s, &u)) return 0;
+    s += 4;
     /* a surrogate pair is one code point; a lone surrogate is U+FFFD, as Node writes it */
-    if (u >= 0xd800 && u < 0xdc00 && s[0] == '\\' && s[1] == 'u') {
-      unsigned long lo = strtoul((char[]){s[2], s[3], s[4], s[5], '\0'}, NULL, 16);
-      if (lo >= 0xdc00 && lo < 0xe000) {
-        u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
-        s += 6;
-      }
+    if (u >= 0xd800 && u < 0xdc00 && s[0] == '\\' && s[1] == 'u' && hex4(s + 2, &lo) && lo >= 0xdc00 &&
+        lo < 0xe000) {
+      u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
+      s += 6;
     }
     if (u >= 0xd800 && u < 0xe000) u = 0xfffd;
     char e[4];
