@@ -184,6 +184,7 @@ export const CliLive = HttpApiBuilder.group(Api, "cli", (h) =>
               web_url: urls.web,
               api_url: urls.api,
               ...(urls.proxy === undefined ? {} : { proxy_url: urls.proxy }),
+              ...(urls.proxyTld === undefined ? {} : { proxy_tld: urls.proxyTld }),
               ...(urls.proxyProblem === undefined ? {} : { proxy_problem: urls.proxyProblem }),
               daemons: all.length,
               config_problems: known.flatMap((p) =>

@@ -170,6 +170,8 @@ export const SupervisorInfo = Schema.Struct({
   api_url: Schema.NullOr(Schema.String),
   /** The reverse proxy's URL; absent when it is off. */
   proxy_url: Schema.optional(Schema.String),
+  /** The TLD of the slugs the listening proxy serves (`<slug>.<tld>`); absent when it does not listen. */
+  proxy_tld: Schema.optional(Schema.String),
   /** Why the enabled reverse proxy does not listen (a port in use); absent when it does or is off. */
   proxy_problem: Schema.optional(Schema.String),
   daemons: Schema.Int,

@@ -19,6 +19,8 @@ export interface ListenerUrls {
   readonly api: string | null
   /** The reverse proxy's URL while it listens (src/proxy/server.ts). */
   readonly proxy?: string | undefined
+  /** The TLD of the slugs the listening proxy serves (`<slug>.<tld>`). */
+  readonly proxyTld?: string | undefined
   /** Why the enabled proxy is not listening (a port in use), for `supervisor supervisor status`. */
   readonly proxyProblem?: string | undefined
 }

@@ -60,7 +60,12 @@ export const ProxyListenerLive = Layer.scopedDiscard(
             outer,
           )
         }
-        yield* Ref.update(host.listeners, (l) => ({ ...l, proxy: undefined, proxyProblem: undefined }))
+        yield* Ref.update(host.listeners, (l) => ({
+          ...l,
+          proxy: undefined,
+          proxyTld: undefined,
+          proxyProblem: undefined,
+        }))
         if (!options.enable) yield* Console.error("proxy: stopped (settings.proxy.enable is off)")
         yield* Ref.set(current, { options, serving: yield* serve(options) })
       })

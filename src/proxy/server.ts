@@ -34,6 +34,7 @@ export const serveProxy = (options: ProxyOptions) =>
       Ref.update(host.listeners, (l) => ({
         ...l,
         proxy: undefined,
+        proxyTld: undefined,
         proxyProblem: `not started: ${why}`,
       })).pipe(Effect.zipRight(Console.error(`proxy: not started: ${why}`)), Effect.as(undefined))
     const setup: WorkerSetup = {
@@ -94,9 +95,12 @@ export const serveProxy = (options: ProxyOptions) =>
       const why = `stopped: ${e.message}`
       if (!listening) return void Deferred.unsafeDone(started, Exit.fail(why))
       run(
-        Ref.update(host.listeners, (l) => ({ ...l, proxy: undefined, proxyProblem: why })).pipe(
-          Effect.zipRight(Console.error(`proxy: ${why}`)),
-        ),
+        Ref.update(host.listeners, (l) => ({
+          ...l,
+          proxy: undefined,
+          proxyTld: undefined,
+          proxyProblem: why,
+        })).pipe(Effect.zipRight(Console.error(`proxy: ${why}`))),
       )
     })
     worker.on("exit", () => {
@@ -115,7 +119,7 @@ export const serveProxy = (options: ProxyOptions) =>
     const address = options.host.includes(":") ? `[${options.host}]` : options.host
     yield* Ref.update(host.listeners, (l) => {
       const { proxyProblem: _, ...rest } = l
-      return { ...rest, proxy: `${scheme}://${address}:${bound.right}` }
+      return { ...rest, proxy: `${scheme}://${address}:${bound.right}`, proxyTld: options.tld }
     })
     yield* Console.error(
       `Proxy listening on ${scheme}://${options.host}:${bound.right} (<slug>.${options.tld}:${bound.right})`,

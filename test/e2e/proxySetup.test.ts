@@ -132,6 +132,7 @@ describe("turning the proxy on", () => {
       expect(sb.cli(["settings", "set", "proxy.tld", "test", "--global"], shop).stderr).toBe("")
       const status = JSON.parse(sb.cli(["supervisor", "status", "--json"], shop).stdout)
       expect(status.proxy_url).toBe(`http://127.0.0.1:${after}`)
+      expect(status.proxy_tld).toBe("test")
       expect((await plainGet(after, "shop.test", "/release")).body).toBe("released")
       expect((await plainGet(after, "shop.localhost", "/")).status).toBe(404)
     },

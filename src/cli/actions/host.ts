@@ -153,7 +153,10 @@ export const status = (json: boolean) =>
       yield* Console.log(`  daemons  ${info.daemons}`)
       yield* Console.log(`  web      ${info.web_url ?? "off"}`)
       if (info.api_url !== null) yield* Console.log(`  api      ${info.api_url}/api`)
-      if (info.proxy_url !== undefined) yield* Console.log(`  proxy    ${info.proxy_url}`)
+      if (info.proxy_url !== undefined)
+        yield* Console.log(
+          `  proxy    ${info.proxy_url}${info.proxy_tld === undefined ? "" : ` (<slug>.${info.proxy_tld})`}`,
+        )
       if (info.proxy_problem !== undefined) yield* Console.log(`  proxy    ${info.proxy_problem}`)
       // an invalid file: the last good configuration stays in force, nothing is stopped
       for (const p of info.config_problems) {

@@ -28,13 +28,23 @@ export const proxyNeed = (
   return undefined
 }
 
-/** The running supervisor serves (or has given up on) the proxy as `proxy` says it should. */
-const applied = (info: SupervisorInfo, proxy: EffectiveProxy): boolean => {
+/**
+ * The running supervisor serves (or has given up on) the proxy as `proxy` says it should: its
+ * scheme, host, port (any, for 0) and TLD. A supervisor that does not say its TLD is taken at its URL.
+ */
+export const applied = (info: SupervisorInfo, proxy: EffectiveProxy): boolean => {
   if (!proxy.enable) return info.proxy_url === undefined
   if (info.proxy_problem !== undefined) return true
-  const scheme = proxy.https ? "https:" : "http:"
+  const host = proxy.host === "" ? "127.0.0.1" : proxy.host
+  const address = host.includes(":") ? `[${host}]` : host
+  const origin = `${proxy.https ? "https" : "http"}://${address}:`
   const url = info.proxy_url ?? ""
-  return url.startsWith(scheme) && (proxy.port === 0 || url.endsWith(`:${proxy.port}`))
+  const port = url.slice(origin.length)
+  return (
+    url.startsWith(origin) &&
+    (proxy.port === 0 ? /^\d+$/.test(port) : port === String(proxy.port)) &&
+    (info.proxy_tld === undefined || info.proxy_tld === proxy.tld)
+  )
 }
 
 /** How many times `settings set proxy.*` asks whether the running supervisor applied it (5 s). */
