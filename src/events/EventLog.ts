@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, PubSub, type Scope, Stream } from "effect"
+import { Context, Effect, Layer, PubSub, type Scope, Stream } from "effect"
 import {
   type EventBody,
   type EventStreamItem,
@@ -85,8 +85,6 @@ export const makeEventLog = (options: EventLogOptions = {}) =>
       PubSub.sliding<SupervisorEvent>(Math.max(1, options.readerBuffer ?? Math.min(512, retain))),
       PubSub.shutdown,
     )
-    // seq, ring and the live buffer change together: readers see seqs in order
-    const lock = yield* Effect.makeSemaphore(1)
     const listeners = new Set<(event: SupervisorEvent) => void>()
 
     /** The retained event `seq`, if it still is. */
@@ -106,22 +104,23 @@ export const makeEventLog = (options: EventLogOptions = {}) =>
       return out
     }
 
+    // The seq, the ring and the listeners change in one synchronous step, so seqs are given in
+    // order without a lock. The live buffer is offered to after it: should two publications reach
+    // it in the other order, a reader takes the earlier one from the ring (`open` below).
     const publish = (body: EventBody) =>
-      lock.withPermits(1)(
-        Effect.flatMap(Clock.currentTimeMillis, (at) => {
-          last += 1
-          const event = { ...body, seq: last, at } as SupervisorEvent
-          ring[(last - 1) % retain] = event
-          for (const listener of listeners) {
-            try {
-              listener(event)
-            } catch {
-              // a listener's failure is its own: the publication and the other readers go on
-            }
+      Effect.clockWith((clock) => {
+        last += 1
+        const event = { ...body, seq: last, at: clock.unsafeCurrentTimeMillis() } as SupervisorEvent
+        ring[(last - 1) % retain] = event
+        for (const listener of listeners) {
+          try {
+            listener(event)
+          } catch {
+            // a listener's failure is its own: the publication and the other readers go on
           }
-          return PubSub.publish(live, event)
-        }),
-      )
+        }
+        return PubSub.publish(live, event)
+      })
 
     /** Subscribes now (in the caller's scope): the stream sees every event published from here on. */
     const open = (o: SubscribeOptions = {}) =>

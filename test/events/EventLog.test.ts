@@ -56,6 +56,34 @@ describe("EventLog", () => {
     }),
   )
 
+  it.scoped("publishers running side by side: a reader sees every seq once, in order", () =>
+    Effect.gen(function* () {
+      const log = yield* makeEventLog({ retain: 2000, readerBuffer: 2000 })
+      const stream = yield* log.open({ since: 0 })
+      const reader = yield* Effect.fork(take(stream, 1000))
+      // 20 fibers of 50 publications each; the runtime switches between them at any operation
+      yield* Effect.forEach(
+        Array.from({ length: 20 }, (_, i) => i),
+        (i) =>
+          Effect.forEach(
+            Array.from({ length: 50 }, (_, j) => j),
+            (j) =>
+              Effect.zipRight(
+                log.publish(changed(`app/d${i}`)),
+                j % 7 === 0 ? Effect.yieldNow() : Effect.void,
+              ),
+            { discard: true },
+          ),
+        { concurrency: "unbounded", discard: true },
+      )
+      assert.deepStrictEqual(
+        shape(yield* Fiber.join(reader)),
+        Array.from({ length: 1000 }, (_, i) => i + 1),
+      )
+      assert.strictEqual(yield* log.lastSeq, 1000)
+    }),
+  )
+
   it.scoped("without `since`, only what is published from now on", () =>
     Effect.gen(function* () {
       const log = yield* makeEventLog()
