@@ -11,32 +11,35 @@ import { loadMemoryRelief, type MemoryRelief } from "./memoryRelief.js"
  * `streamMs` is open (an older one is a stream: logs, events). Needs `--expose-gc` (the
  * background supervisor's flags); without it nothing is hooked.
  *
- * The collection after a burst that grew the heap by `growthBytes` (`SUPERVISOR_REST_COLLECTION`,
- * `restCollectionSetting`) also drops the compiled code of every function not running (V8's
- * `--stress-flush-code`, set for it alone): the bytecode of the modules' set-up, of the last
- * burst and of what ran once, ~2 MiB of heap. The next burst compiles again what it runs: a
- * start of 50 takes ~20 ms more of the main thread. After a smaller burst (a listing, a shell
- * hook's `cd`) the quiet moment gets a collection that keeps the code (`tidy`), and the one that
- * flushes it waits until the socket has been quiet for `settleMs`: commands a few seconds apart
- * do not each compile again what a flush dropped, and a supervisor left alone still gives that
- * code back. While requests keep coming, the pending flush's timer stands in for the quiet
- * check, so the collection keeping code runs at most once in `settleMs`.
+ * After a burst that grew the heap by `growthBytes` (`SUPERVISOR_REST_COLLECTION`,
+ * `restCollectionSetting`) the quiet moment gets a thorough collection (`gc`); after a smaller
+ * one (a listing, a shell hook's `cd`), a single one (`tidy`), at most one in `tidyGapMs`. Both
+ * keep the compiled code. Once the socket has answered nothing for `settleMs` (a minute), one
+ * more (`flush`) also drops the code of every function not running (V8's `--stress-flush-code`,
+ * set for it alone): the bytecode of the modules' set-up and of what ran, ~2 MiB of heap. The
+ * next command compiles again what it runs, which made a stop of 50 half as slow again
+ * (docs/benchmarks.md): commands less than a minute apart do not pay it, and a supervisor left
+ * alone still gives that code back.
  *
- * Where the build made dist/memory-relief.node, both run in V8's memory-reducing mode and are
- * followed by malloc_trim (`collection`): the free parts of V8's pages, its young generation and
- * malloc's free pages go back at once, not when V8's memory reducer runs seconds later (~2.5 MiB
- * less resident right after a burst). The collection keeping code is one such collection (~40
- * ms of the main thread), the one flushing it runs them until one frees nothing more (~80 ms).
+ * Where the build made dist/memory-relief.node, the collections run in V8's memory-reducing mode
+ * and are followed by malloc_trim (`collection`): the free parts of V8's pages, its young
+ * generation and malloc's free pages go back at once, not when V8's memory reducer runs seconds
+ * later (~2.5 MiB less resident right after a burst). `tidy` is one such collection (~40 ms of
+ * the main thread), `gc` and `flush` run them until one frees nothing more (~80 ms).
  */
 export interface RestCollectionOptions {
   readonly quietMs: number
   readonly growthBytes: number
   readonly streamMs: number
   readonly settleMs: number
-  /** The collection that flushes code (undefined: nothing is hooked). */
+  /** The least time between two `tidy` collections. */
+  readonly tidyGapMs: number
+  /** The collection after a burst that grew the heap (undefined: nothing is hooked). */
   readonly gc: (() => void) | undefined
-  /** The one that keeps it, after a smaller burst. */
+  /** The one after a smaller burst. */
   readonly tidy: () => void
+  /** The one that also drops compiled code, once the socket has been quiet for `settleMs`. */
+  readonly flush: () => void
   readonly heapUsed: () => number
 }
 
@@ -88,35 +91,47 @@ const reliefOnce = (): (() => MemoryRelief | undefined) => {
 const defaults = (): RestCollectionOptions => {
   const gc = (globalThis as { readonly gc?: () => void }).gc
   const relief = reliefOnce()
-  const flushing = collection(gc, true, relief)
+  const thorough = collection(gc, true, relief)
   const tidy = collection(gc, false, relief)
+  // `v8` is loaded at the first flush (scripts/lazy-modules.mjs)
+  const flush = thorough && collectingCode(thorough, (flags) => v8.setFlagsFromString(flags))
   return {
     quietMs: 300,
     growthBytes: 4 * 1024 * 1024,
     streamMs: 2_000,
-    settleMs: 5_000,
-    // `v8` is loaded at the first collection (scripts/lazy-modules.mjs)
-    gc: flushing && collectingCode(flushing, (flags) => v8.setFlagsFromString(flags)),
+    settleMs: 60_000,
+    tidyGapMs: 5_000,
+    gc: thorough,
     tidy: () => tidy?.(),
+    flush: () => flush?.(),
     heapUsed: () => process.memoryUsage().heapUsed,
   }
 }
 
 /**
  * `SUPERVISOR_REST_COLLECTION`: the heap growth in MiB after which a quiet socket calls for a
- * collection (default 4), `0` for one after every burst, `off` for none. A value that is none of
- * these keeps the default and says so in `warning`.
+ * thorough collection (default 4), `0` for one after every burst, `off` for no collection at all;
+ * after a comma, the seconds of quiet before the one that drops code (default 60): `4,60`. A
+ * value that is none of these keeps the defaults and says so in `warning`.
  */
 export const restCollectionSetting = (
   value: string | undefined,
 ): { readonly options: Partial<RestCollectionOptions>; readonly warning?: string } => {
   if (value === undefined || value === "") return { options: {} }
   if (value === "off") return { options: { gc: undefined } }
-  if (/^\d+(\.\d+)?$/.test(value))
-    return { options: { growthBytes: Math.round(Number(value) * 1024 * 1024) } }
+  const parts = /^(\d+(?:\.\d+)?)(?:,(\d+(?:\.\d+)?))?$/.exec(value)
+  if (parts !== null) {
+    const growthBytes = Math.round(Number(parts[1]) * 1024 * 1024)
+    return {
+      options:
+        parts[2] === undefined
+          ? { growthBytes }
+          : { growthBytes, settleMs: Math.round(Number(parts[2]) * 1000) },
+    }
+  }
   return {
     options: {},
-    warning: `SUPERVISOR_REST_COLLECTION=${value}: expected a number of MiB (0 for every burst) or 'off' (4 is used)`,
+    warning: `SUPERVISOR_REST_COLLECTION=${value}: expected a number of MiB (0 for every burst), then optionally a comma and the seconds before code is dropped, or 'off' (4,60 is used)`,
   }
 }
 
@@ -127,11 +142,15 @@ export const collectAtRest = (server: Server, overrides: Partial<RestCollectionO
   const open = new Map<ServerResponse, number>()
   let base = o.heapUsed()
   let last = 0
-  // a request came since the last collection that flushed code; since the last tidy one
+  let lastTidy = Number.NEGATIVE_INFINITY
+  // a request came since the last flush; since the last quiet moment's collection
   let sinceFlush = false
-  let sinceTidy = false
+  let sinceBurst = false
   let timer: ReturnType<typeof setTimeout> | undefined
+  let dueAt = 0
   const arm = (ms: number) => {
+    if (timer !== undefined) clearTimeout(timer)
+    dueAt = performance.now() + ms
     timer = setTimeout(check, ms)
     timer.unref()
   }
@@ -143,26 +162,28 @@ export const collectAtRest = (server: Server, overrides: Partial<RestCollectionO
       ...[...open.values()].filter((t) => now - t < o.streamMs).map((t) => t + o.streamMs),
     )
     if (busyUntil > now) return arm(Math.min(busyUntil - now, o.quietMs))
-    if (o.growthBytes > 0 && o.heapUsed() - base < o.growthBytes) {
-      if (!sinceFlush) return
-      if (last + o.settleMs > now) {
-        if (sinceTidy) {
-          o.tidy()
-          sinceTidy = false
-        }
-        return arm(last + o.settleMs - now)
+    if (sinceBurst) {
+      sinceBurst = false
+      if (o.growthBytes === 0 || o.heapUsed() - base >= o.growthBytes) {
+        gc()
+        base = o.heapUsed()
+      } else if (now - lastTidy >= o.tidyGapMs) {
+        o.tidy()
+        lastTidy = now
       }
     }
-    gc()
+    if (!sinceFlush) return
+    if (last + o.settleMs > now) return arm(last + o.settleMs - now)
+    o.flush()
     base = o.heapUsed()
     sinceFlush = false
-    sinceTidy = false
   }
   const touch = () => {
     last = performance.now()
     sinceFlush = true
-    sinceTidy = true
-    if (timer === undefined) arm(o.quietMs)
+    sinceBurst = true
+    // the quiet check comes first, also when the flush's later one is armed
+    if (timer === undefined || dueAt > last + o.quietMs) arm(o.quietMs)
   }
   server.on("request", (_req: IncomingMessage, res: ServerResponse) => {
     open.set(res, performance.now())

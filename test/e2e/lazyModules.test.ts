@@ -5,8 +5,8 @@
  * and `zlib` (the `ws` library's) stay out: they come with the first HTTPS listener, https check or
  * attach (src/host/tcp.ts, src/supervisor/readiness/http.ts, src/api/attach/upgrade.ts). So do
  * `crypto` and `readline`, which only some paths use (scripts/lazy-modules.mjs): the supervisor
- * runs with the background one's flags, so its collection at rest runs too (and loads `v8`, whose
- * flags it sets: src/host/restCollection.ts).
+ * runs with the background one's flags, so its collections at rest run too (the one that drops
+ * code, after a minute of quiet, loads `v8`, whose flags it sets: src/host/restCollection.ts).
  */
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"

@@ -27,7 +27,14 @@ afterEach(async () => {
 
 const setup = async (options: Partial<RestCollectionOptions> = {}) => {
   const held: Array<ServerResponse> = []
-  const fake = { heap: 0, reads: 0, collections: 0, tidies: 0, collectedAt: [] as Array<number> }
+  const fake = {
+    heap: 0,
+    reads: 0,
+    collections: 0,
+    tidies: 0,
+    flushes: 0,
+    flushedAt: [] as Array<number>,
+  }
   const server = collectAtRest(
     createServer((req, res) => {
       if (req.url === "/hold") held.push(res)
@@ -38,12 +45,17 @@ const setup = async (options: Partial<RestCollectionOptions> = {}) => {
       growthBytes: 4 * MiB,
       streamMs: 60_000,
       settleMs: 60_000,
+      tidyGapMs: 0,
       tidy: () => {
         fake.tidies++
       },
       gc: () => {
         fake.collections++
-        fake.collectedAt.push(performance.now())
+        fake.heap = 0
+      },
+      flush: () => {
+        fake.flushes++
+        fake.flushedAt.push(performance.now())
         fake.heap = 0
       },
       heapUsed: () => {
@@ -136,15 +148,53 @@ describe("collectAtRest", () => {
     fake.heap = 2 * MiB
     await get()
     await waitFor("the tidy collection", () => fake.tidies === 1)
-    expect(fake.collections).toBe(0)
+    expect(fake.flushes).toBe(0)
     // a later request pushes the flushing one back, and gets a tidy one of its own
     const lastSent = performance.now()
     await get()
     await waitFor("the second tidy collection", () => fake.tidies === 2)
-    await waitFor("the flushing collection", () => fake.collections === 1)
+    await waitFor("the flushing collection", () => fake.flushes === 1)
     // a timer never fires early; Node rounds its due time to the millisecond
-    expect((fake.collectedAt[0] as number) - lastSent).toBeGreaterThanOrEqual(300 - 1)
+    expect((fake.flushedAt[0] as number) - lastSent).toBeGreaterThanOrEqual(300 - 1)
     expect(fake.tidies).toBe(2)
+    expect(fake.collections).toBe(0)
+  })
+
+  it("after a burst that grew the heap: the thorough collection keeps the code, the flush comes after settleMs", async () => {
+    const { fake, get } = await setup({ settleMs: 400 })
+    fake.heap = 10 * MiB
+    await get()
+    await waitFor("the collection", () => fake.collections === 1)
+    expect(fake.flushes).toBe(0)
+    await waitFor("the flushing collection", () => fake.flushes === 1)
+    expect(fake.collections).toBe(1)
+    expect(fake.tidies).toBe(0)
+  })
+
+  it("a burst while the flush waits gets its quiet moment's collection all the same", async () => {
+    const { fake, get, nextCheck } = await setup()
+    fake.heap = 1 * MiB
+    await get()
+    await waitFor("the tidy collection", () => fake.tidies === 1)
+    // the flush's check is armed a minute away; a burst that grows the heap is collected now
+    fake.heap = 10 * MiB
+    await get()
+    await waitFor("the collection", () => fake.collections === 1)
+    await get()
+    await nextCheck()
+    expect(fake.flushes).toBe(0)
+  })
+
+  it("at most one tidy collection in tidyGapMs", async () => {
+    const { fake, get, nextCheck } = await setup({ tidyGapMs: 60_000 })
+    fake.heap = 1 * MiB
+    await get()
+    await waitFor("the tidy collection", () => fake.tidies === 1)
+    await get()
+    await nextCheck()
+    await get()
+    await nextCheck()
+    expect(fake.tidies).toBe(1)
   })
 
   it("a young open request holds the tidy collection back; one tidy collection a burst", async () => {
@@ -158,11 +208,11 @@ describe("collectAtRest", () => {
     expect(fake.tidies).toBe(0)
     held[0]!.end("done")
     await open
-    await waitFor("the flushing collection", () => fake.collections === 1)
+    await waitFor("the flushing collection", () => fake.flushes === 1)
     expect(fake.tidies).toBe(1)
     fake.heap = 2 * MiB
     await get()
-    await waitFor("the next flushing collection", () => fake.collections === 2)
+    await waitFor("the next flushing collection", () => fake.flushes === 2)
     expect(fake.tidies).toBe(2)
   })
 
@@ -225,17 +275,19 @@ describe("collection", () => {
 })
 
 describe("SUPERVISOR_REST_COLLECTION", () => {
-  it("is MiB of growth, 0 for every burst, off for none; anything else keeps the default and says so", () => {
+  it("is MiB of growth, 0 for every burst, then seconds before the flush; off for none; anything else keeps the defaults and says so", () => {
     expect(restCollectionSetting(undefined)).toEqual({ options: {} })
     expect(restCollectionSetting("")).toEqual({ options: {} })
     expect(restCollectionSetting("8")).toEqual({ options: { growthBytes: 8 * MiB } })
     expect(restCollectionSetting("0.5")).toEqual({ options: { growthBytes: MiB / 2 } })
     expect(restCollectionSetting("0")).toEqual({ options: { growthBytes: 0 } })
+    expect(restCollectionSetting("4,60")).toEqual({ options: { growthBytes: 4 * MiB, settleMs: 60_000 } })
+    expect(restCollectionSetting("0,1.5")).toEqual({ options: { growthBytes: 0, settleMs: 1_500 } })
     expect(restCollectionSetting("off")).toEqual({ options: { gc: undefined } })
-    for (const bad of ["-1", "lots", "4MiB", "1e3"])
+    for (const bad of ["-1", "lots", "4MiB", "1e3", "4,", ",60", "4,-1", "4,60,1"])
       expect(restCollectionSetting(bad)).toEqual({
         options: {},
-        warning: `SUPERVISOR_REST_COLLECTION=${bad}: expected a number of MiB (0 for every burst) or 'off' (4 is used)`,
+        warning: `SUPERVISOR_REST_COLLECTION=${bad}: expected a number of MiB (0 for every burst), then optionally a comma and the seconds before code is dropped, or 'off' (4,60 is used)`,
       })
   })
 })

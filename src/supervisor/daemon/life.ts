@@ -6,7 +6,7 @@ import type { StartOutcome } from "../../domain/StartOutcome.js"
 import type { ExitStatus } from "../../process/ProcessService.js"
 import type { NextRetry } from "../DaemonState.js"
 import { daemonEnvironment } from "../environment.js"
-import type { HookRun, HookVars } from "../hooks/fire.js"
+import { type HookRun, type HookVars, hookCommand } from "../hooks/fire.js"
 import type { HookName } from "../hooks/HookRunner.js"
 import { restartLimit } from "../restartPolicy.js"
 import { nextRetry, type RetryBackoff, retryBackoff } from "../retry.js"
@@ -80,10 +80,13 @@ export const makeLifeSteps = (
           Effect.map((c) => ({ env: c.environment })),
           Effect.orElseSucceed(() => ({ env: daemonEnvironment(ctx.baseEnv, life.def, 0) })),
         )
+  // a daemon without the hook (most of them, for most hooks) builds no environment for it
   const fire = (life: Life, hook: HookName, vars: Omit<HookVars, "retryCount"> = {}) =>
-    Effect.flatMap(hookRunOf(life), (run) =>
-      ctx.fireHook(life.def, hook, run, { retryCount: life.attempt, ...vars }),
-    )
+    hookCommand(life.def, hook) === undefined
+      ? Effect.void
+      : Effect.flatMap(hookRunOf(life), (run) =>
+          ctx.fireHook(life.def, hook, run, { retryCount: life.attempt, ...vars }),
+        )
 
   /**
    * The daemon failed for good (no retry left, not ready, not spawned): `DaemonFailed` is
