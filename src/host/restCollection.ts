@@ -17,7 +17,7 @@ import { loadMemoryRelief, type MemoryRelief } from "./memoryRelief.js"
  * keep the compiled code. Once the socket has answered nothing for `settleMs` (a minute), one
  * more (`flush`) also drops the code of every function not running (V8's `--stress-flush-code`,
  * set for it alone): the bytecode of the modules' set-up and of what ran, ~2 MiB of heap. The
- * next command compiles again what it runs, which made a stop of 50 half as slow again
+ * next command compiles again what it runs, which made a stop of 50 ~60% slower
  * (docs/benchmarks.md): commands less than a minute apart do not pay it, and a supervisor left
  * alone still gives that code back.
  *
