@@ -23,17 +23,20 @@ export const makeLogMutex = (): LogMutex => {
   // anything: while none is inside, `sync` runs its block at once instead of taking the
   // semaphore (some 30 fiber operations each, twice for every daemon stopped).
   let inside = 0
+  // the count and its release are one step: an interruption between them cannot leave it raised
   const withLock = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     locked(
-      Effect.suspend(() => {
-        inside++
-        return Effect.ensuring(
-          effect,
-          Effect.sync(() => {
-            inside--
-          }),
-        )
-      }),
+      Effect.uninterruptibleMask((restore) =>
+        Effect.suspend(() => {
+          inside++
+          return Effect.ensuring(
+            restore(effect),
+            Effect.sync(() => {
+              inside--
+            }),
+          )
+        }),
+      ),
     )
   return {
     sync: (f) => {
