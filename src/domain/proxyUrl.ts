@@ -21,6 +21,15 @@ export const effectiveProxy = (settings: Settings): EffectiveProxy => {
   return { ...p, port: p.port ?? defaultProxyPort(p.https) }
 }
 
+/**
+ * The proxy listener's address without its port, as `supervisor supervisor status` says it:
+ * `http://127.0.0.1`, `https://[::1]` (an empty host is the default, 127.0.0.1).
+ */
+export const proxyListenerOrigin = (https: boolean, host: string): string => {
+  const h = host === "" ? "127.0.0.1" : host
+  return `${https ? "https" : "http"}://${h.includes(":") ? `[${h}]` : h}`
+}
+
 /** `https://shop.localhost:7443`: the address of `slug` through the proxy (the port always written). */
 export const slugUrl = (slug: string, proxy: EffectiveProxy): string =>
   `${proxy.https ? "https" : "http"}://${slug.toLowerCase()}.${proxy.tld}:${proxy.port}`

@@ -94,6 +94,25 @@ const adopt = (pid: number, startTime: string): Effect.Effect<Option.Option<Proc
       : Option.none(),
   )
 
+/**
+ * Our own child's exit within `ms`, then the rest of its group gone in what is left of them
+ * (`membersGone`); none once they have passed.
+ */
+const ownChildGone = (
+  pgid: number,
+  whenExited: NonNullable<ProcessHandle["whenExited"]>,
+  ms: number,
+  membersGone: Effect.Effect<void>,
+): Effect.Effect<Option.Option<ExitStatus>> =>
+  Effect.gen(function* () {
+    const began = Date.now()
+    const exited = yield* Effect.interruptible(exitWithin(whenExited, ms))
+    if (Option.isNone(exited) || groupMembersNow(pgid).length === 0) return exited
+    const left = Math.max(0, ms - (Date.now() - began))
+    const gone = yield* membersGone.pipe(Effect.interruptible, Effect.timeoutOption(left))
+    return Option.isSome(gone) ? exited : Option.none()
+  })
+
 const stop = (
   handle: ProcessHandle,
   signal: NodeJS.Signals,
@@ -137,14 +156,7 @@ const stop = (
     const whenExited = handle.whenExited
     const first =
       handle.ownChild && whenExited !== undefined && ms <= MAX_TIMER_MS
-        ? yield* Effect.gen(function* () {
-            const began = Date.now()
-            const exited = yield* Effect.interruptible(exitWithin(whenExited, ms))
-            if (Option.isNone(exited) || groupMembersNow(handle.pid).length === 0) return exited
-            const left = Math.max(0, ms - (Date.now() - began))
-            const gone = yield* membersGone.pipe(Effect.interruptible, Effect.timeoutOption(left))
-            return Option.isSome(gone) ? exited : Option.none()
-          })
+        ? yield* ownChildGone(handle.pid, whenExited, ms, membersGone)
         : yield* waitUntilGone.pipe(Effect.interruptible, Effect.timeoutOption(timeout))
     if (Option.isSome(first)) return first.value
     yield* Effect.logWarning(

@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads"
 import { Cause, Console, Deferred, Effect, Exit, Ref, Runtime } from "effect"
 import { HostInfo } from "../domain/HostInfo.js"
+import { proxyListenerOrigin } from "../domain/proxyUrl.js"
 import { RESPONSE_TIMEOUT } from "./handler.js"
 import type { ProxyOptions } from "./options.js"
 import { failure } from "./pages.js"
@@ -116,10 +117,13 @@ export const serveProxy = (options: ProxyOptions) =>
     const bound = yield* Effect.either(Deferred.await(started))
     if (bound._tag === "Left") return yield* notStarted(bound.left)
     const scheme = options.https ? "https" : "http"
-    const address = options.host.includes(":") ? `[${options.host}]` : options.host
     yield* Ref.update(host.listeners, (l) => {
       const { proxyProblem: _, ...rest } = l
-      return { ...rest, proxy: `${scheme}://${address}:${bound.right}`, proxyTld: options.tld }
+      return {
+        ...rest,
+        proxy: `${proxyListenerOrigin(options.https, options.host)}:${bound.right}`,
+        proxyTld: options.tld,
+      }
     })
     yield* Console.error(
       `Proxy listening on ${scheme}://${options.host}:${bound.right} (<slug>.${options.tld}:${bound.right})`,

@@ -3,7 +3,7 @@
 import { Duration, Effect, Option, Schedule } from "effect"
 import { loadConfig } from "../../config/Loader.js"
 import type { SupervisorInfo } from "../../domain/CliOutput.js"
-import { type EffectiveProxy, effectiveProxy } from "../../domain/proxyUrl.js"
+import { type EffectiveProxy, effectiveProxy, proxyListenerOrigin } from "../../domain/proxyUrl.js"
 import { stateDir, statePaths } from "../../state/paths.js"
 import { isUp, SupervisorClient, supervisorClientLayer } from "../client.js"
 
@@ -35,9 +35,7 @@ export const proxyNeed = (
 export const applied = (info: SupervisorInfo, proxy: EffectiveProxy): boolean => {
   if (!proxy.enable) return info.proxy_url === undefined
   if (info.proxy_problem !== undefined) return true
-  const host = proxy.host === "" ? "127.0.0.1" : proxy.host
-  const address = host.includes(":") ? `[${host}]` : host
-  const origin = `${proxy.https ? "https" : "http"}://${address}:`
+  const origin = `${proxyListenerOrigin(proxy.https, proxy.host)}:`
   const url = info.proxy_url ?? ""
   const port = url.slice(origin.length)
   return (
