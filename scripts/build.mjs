@@ -30,6 +30,7 @@ import { lightDeferreds } from "./light-deferreds.mjs"
 import { lightSchemas } from "./light-schemas.mjs"
 import { buildMemoryRelief } from "./memory-relief.mjs"
 import { buildNativeQuick } from "./native-quick.mjs"
+import { buildProxyFront } from "./proxy-front.mjs"
 import { sharedBuiltins } from "./shared-builtins.mjs"
 import { buildSpawnHelper } from "./spawn-helper.mjs"
 
@@ -430,6 +431,7 @@ console.log(`dist/cli.cjs: ${(bytes / 1024).toFixed(0)} KiB`)
 console.log(`dist/spawn-helper: ${buildSpawnHelper()}`)
 console.log(`dist/memory-relief.node: ${buildMemoryRelief()}`)
 console.log(`dist/quick: ${buildNativeQuick()}`)
+console.log(`dist/proxy-front: ${buildProxyFront()}`)
 
 // Warm the code cache with the functions a typical command compiles.
 const warm = mkdtempSync(join(tmpdir(), "supervisor-build-"))

@@ -1,8 +1,8 @@
-import { STATUS_CODES } from "node:http"
 import { HOPS_HEADER } from "../headers.js"
-import { type ProxyFailure, renderFailure } from "../pages.js"
+import type { ProxyFailure } from "../pages.js"
 import { DEFAULT_ADDRESS, type Routed, type Routing } from "../route.js"
 import { ChunkedBody, LengthBody } from "./body.js"
+import { failureResponse } from "./failureResponse.js"
 import { HEAD_END, parseRequestHead, type RequestHead } from "./head.js"
 import {
   type Deferred,
@@ -185,13 +185,7 @@ const handOff = (w: Work, bytes: Buffer): void => {
 
 /** Answers with a failure page and closes the connection; false: nothing more is read. */
 export const answer = (w: Work, head: RequestHead | undefined, f: ProxyFailure): boolean => {
-  const page = renderFailure(f, head?.accept)
-  const body = head?.method === "HEAD" ? "" : page.body
-  const reason = STATUS_CODES[f.status] ?? f.title
-  w.out.push({
-    _tag: "EndClient",
-    page: `HTTP/1.1 ${f.status} ${reason}\r\ncontent-type: ${page.contentType}\r\ncache-control: no-store\r\ncontent-length: ${Buffer.byteLength(page.body)}\r\nconnection: close\r\n\r\n${body}`,
-  })
+  w.out.push({ _tag: "EndClient", page: failureResponse(f, head) })
   finish(w)
   // what the client still sends is read and dropped, so that it sees the page and not a reset
   w.out.push({ _tag: "ResumeClient" })

@@ -3,9 +3,13 @@
 // collections do not scan the supervisor's heap, and its requests do not wait behind the
 // supervisor's work (docs/benchmarks.md, "The reverse proxy"). Daemons are resolved by the
 // supervisor, over the worker's port (protocol.ts).
+import { isIP } from "node:net"
 import { parentPort, workerData } from "node:worker_threads"
 import { makeProxyHandler, type Resolution } from "../handler.js"
-import { createPlainProxyServer } from "../http1/plainServer.js"
+import { MAX_HOPS, namesOfHost } from "../headers.js"
+import { createPlainProxyServer, relayAcceptor } from "../http1/plainServer.js"
+import { type FrontRouting, startFront } from "../native/front.js"
+import { frontBinary } from "../native/frontBinary.js"
 import { failure } from "../pages.js"
 import { createSecureProxyServer } from "../tls/secureServer.js"
 import type { FromWorker, ToWorker, WorkerSetup } from "./protocol.js"
@@ -21,9 +25,12 @@ const waiting = new Map<number, { readonly key: string; readonly done: (r: Resol
 const inFlight = new Map<string, Promise<Resolution>>()
 let lastId = 0
 
+/** One key per slug and worktree (not a host label: a label never holds a space). */
+const keyOf = (slug: string, worktree: string | undefined) =>
+  worktree === undefined ? slug : `${slug} ${worktree}`
+
 const resolve = (slug: string, worktree?: string): Resolution | Promise<Resolution> => {
-  // one key per slug and worktree (not a host label: a label never holds a space)
-  const key = worktree === undefined ? slug : `${slug} ${worktree}`
+  const key = keyOf(slug, worktree)
   const hit = cache.next(key)
   if (hit !== undefined) return hit
   const flying = inFlight.get(key)
@@ -43,37 +50,27 @@ const routeOptions = {
   resolve,
   // a kept target refused a request: the supervisor may know better (an instance stopped, and
   // its Forget is not here yet)
-  forget: () => cache.clear(),
+  forget: () => forgetKept(),
 }
 const handler = makeProxyHandler(routeOptions)
 const relay = { ...routeOptions, responseTimeout: setup.responseTimeout, idleTimeout: setup.idleTimeout }
 
-const made = (() => {
-  try {
-    if (!setup.https) return createPlainProxyServer(handler, relay)
-    const secure = createSecureProxyServer(handler, setup.stateDir, { tld: setup.tld, relay })
-    if (secure.note !== undefined) post({ _tag: "Note", text: secure.note })
-    return secure
-  } catch (e) {
-    post({ _tag: "NotStarted", why: e instanceof Error ? e.message : String(e) })
-    return undefined
-  }
-})()
-
-if (made === undefined) port.close()
-else {
+/** The listener, the relay and TLS in Node: HTTPS, or plain HTTP without the native front. */
+const nodeListener = () => {
+  const made = (() => {
+    try {
+      if (!setup.https) return createPlainProxyServer(handler, relay)
+      const secure = createSecureProxyServer(handler, setup.stateDir, { tld: setup.tld, relay })
+      if (secure.note !== undefined) post({ _tag: "Note", text: secure.note })
+      return secure
+    } catch (e) {
+      post({ _tag: "NotStarted", why: e instanceof Error ? e.message : String(e) })
+      return undefined
+    }
+  })()
+  if (made === undefined) return void port.close()
   const { server, closeIdle, closeConnections } = made
-  const onListenError = (e: NodeJS.ErrnoException) => {
-    handler.close()
-    post({
-      _tag: "NotStarted",
-      why:
-        e.code === "EADDRINUSE"
-          ? `port ${setup.port} on ${setup.host} is in use; choose another with settings.proxy.port (0 picks a free one)`
-          : `cannot listen on ${setup.host}:${setup.port}: ${e.message}`,
-    })
-    port.close()
-  }
+  const onListenError = (e: NodeJS.ErrnoException) => notListening(e.code, e.message)
   server.once("error", onListenError)
   server.listen({ host: setup.host, port: setup.port }, () => {
     server.off("error", onListenError)
@@ -88,6 +85,99 @@ else {
     post({ _tag: "Closed" })
     port.close()
   })
+  onControl({
+    stopAccepting: () => {
+      if (server.listening) server.close()
+      closeIdle()
+      post({ _tag: "NotAccepting" })
+    },
+    close: () => {
+      if (server.listening) server.close()
+      closeConnections()
+    },
+    forget: () => {},
+  })
+}
+
+/** Plain HTTP through the native front (src/proxy/native/front.c); what it hands over, through the relay. */
+const frontListener = (binary: string) => {
+  const { accept, closeIdle } = relayAcceptor(handler, relay)
+  const front = startFront(
+    {
+      binary,
+      host: setup.host,
+      port: setup.port,
+      idleTimeout: setup.idleTimeout,
+      responseTimeout: setup.responseTimeout,
+      route: frontRoute,
+      relay: accept,
+      forget: () => forgetKept(),
+    },
+    {
+      listening: (bound) => post({ _tag: "Listening", port: bound }),
+      failed: (code, message) => notListening(code, message),
+      notAccepting: () => {
+        closeIdle()
+        post({ _tag: "NotAccepting" })
+      },
+      closed: () => {
+        post({ _tag: "Closed" })
+        port.close()
+      },
+      // a fault of the worker: the supervisor says it and ends the proxy
+      fault: (why) =>
+        setImmediate(() => {
+          throw new Error(why)
+        }),
+    },
+  )
+  onControl({ stopAccepting: front.stop, close: front.close, forget: front.forget })
+}
+
+/** The targets of a host the front asks for, or the worker's relay to take its connection. */
+const frontRoute = (host: string, hops: number): FrontRouting | Promise<FrontRouting> => {
+  const { slug, worktree } = namesOfHost(host, setup.tld)
+  if (slug === undefined || hops >= MAX_HOPS) return TO_WORKER
+  const key = keyOf(slug, worktree)
+  const kept = cache.peek(key)
+  if (kept !== undefined) return { _tag: "Targets", targets: kept, keep: true }
+  const then = (r: Resolution): FrontRouting => {
+    if (r._tag === "Failure") return { _tag: "Worker", failure: r }
+    const now = cache.peek(key)
+    return { _tag: "Targets", targets: now ?? [r], keep: now !== undefined }
+  }
+  const resolved = resolve(slug, worktree)
+  return resolved instanceof Promise ? resolved.then(then) : then(resolved)
+}
+const TO_WORKER: FrontRouting = { _tag: "Worker" }
+
+const notListening = (code: string | undefined, message: string) => {
+  handler.close()
+  post({
+    _tag: "NotStarted",
+    why:
+      code === "EADDRINUSE"
+        ? `port ${setup.port} on ${setup.host} is in use; choose another with settings.proxy.port (0 picks a free one)`
+        : `cannot listen on ${setup.host}:${setup.port}: ${message}`,
+  })
+  port.close()
+}
+
+/** What the supervisor's Forget, StopAccepting and Close do to the listener. */
+interface Control {
+  readonly stopAccepting: () => void
+  readonly close: () => void
+  readonly forget: () => void
+}
+let forgetListener: () => void = () => {}
+/** Drops the kept targets, here and in the front. */
+const forgetKept = () => {
+  cache.clear()
+  forgetListener()
+}
+
+const onControl = (control: Control) => {
+  forgetListener = control.forget
   port.on("message", (message: ToWorker) => {
     switch (message._tag) {
       case "Resolved": {
@@ -101,15 +191,16 @@ else {
         return asked.done(message.failure ?? failure(502, "Bad Gateway", ["The daemon serves no port."]))
       }
       case "Forget":
-        return cache.clear()
+        return forgetKept()
       case "StopAccepting":
-        if (server.listening) server.close()
-        closeIdle()
-        return post({ _tag: "NotAccepting" })
+        return control.stopAccepting()
       case "Close":
         handler.close()
-        if (server.listening) server.close()
-        return closeConnections()
+        return control.close()
     }
   })
 }
+
+const front = frontBinary()
+if (front !== undefined && !setup.https && isIP(setup.host) !== 0) frontListener(front)
+else nodeListener()

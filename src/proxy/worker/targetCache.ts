@@ -9,6 +9,8 @@ export interface TargetCache {
   readonly take: (key: string, targets: ReadonlyArray<ProxyTarget>, keep: boolean) => ProxyTarget
   /** The next kept target of `key`, if any. */
   readonly next: (key: string) => ProxyTarget | undefined
+  /** The kept targets of `key`, if any, without taking a turn. */
+  readonly peek: (key: string) => ReadonlyArray<ProxyTarget> | undefined
   readonly clear: () => void
 }
 
@@ -30,6 +32,7 @@ export const targetCache = (): TargetCache => {
       const hit = kept.get(key)
       return hit === undefined ? undefined : inTurn(key, hit)
     },
+    peek: (key) => kept.get(key),
     clear: () => kept.clear(),
   }
 }
