@@ -9,11 +9,12 @@ import { rmSync, statSync } from "node:fs"
 export const buildCProgram = (
   source,
   out,
-  { flags = [], without, compiler: cc = process.env.CC || "cc", linkings = [["-static"], []] },
+  { flags = [], libs = [], without, compiler: cc = process.env.CC || "cc", linkings = [["-static"], []] },
 ) => {
   rmSync(out, { force: true })
   if (process.platform !== "linux") return "not built (not Linux)"
-  const all = ["-O2", "-Wall", "-Wextra", ...flags, "-o", out, source]
+  // `source` may be several files; `libs` are linked after them
+  const all = ["-O2", "-Wall", "-Wextra", ...flags, "-o", out, ...[source].flat(), ...libs]
   let last
   for (const extra of linkings) {
     const r = spawnSync(cc, [...extra, ...all], { encoding: "utf8" })

@@ -3,6 +3,7 @@
 // not relay itself on a local socket, where the worker's relay takes it (docs/proxy.md).
 import { type ChildProcess, spawn } from "node:child_process"
 import { createServer, type Server, type Socket } from "node:net"
+import type { Duplex } from "node:stream"
 import { threadId } from "node:worker_threads"
 import { connectionCloser } from "../http1/plainServer.js"
 import type { ProxyFailure } from "../pages.js"
@@ -26,7 +27,22 @@ export interface FrontOptions {
   readonly relay: (socket: Socket) => void
   /** Drops the worker's kept targets (a kept target failed a request). */
   readonly forget: () => void
+  /** HTTPS: the front terminates TLS with these, and hands HTTP/2 connections to `h2`. */
+  readonly tls?: FrontTls | undefined
 }
+
+export interface FrontTls {
+  /** The key of every leaf certificate (PEM). */
+  readonly keyPem: string
+  /** The certificate for a handshake without SNI, or a name the CA does not sign (PEM). */
+  readonly fallbackPem: string
+  /** The certificate of an SNI name (PEM); undefined: the fallback. */
+  readonly certPem: (name: string) => Promise<string | undefined>
+  readonly h2: (socket: Duplex) => void
+}
+
+/** A PEM on one control line: newlines as commas, spaces as underscores (neither is in a PEM). */
+export const pemOnLine = (pem: string): string => pem.trim().replace(/\r?\n/g, ",").replace(/ /g, "_")
 
 export interface FrontEvents {
   readonly listening: (port: number) => void
@@ -63,6 +79,7 @@ export const startFront = (options: FrontOptions, events: FrontEvents): Front =>
   const handOffs: Server = createServer({ allowHalfOpen: true }, (socket) =>
     receiveHandOff(socket, {
       relay: options.relay,
+      h2: options.tls?.h2,
       forget: options.forget,
       kept: (token) => {
         const f = failures.get(token)
@@ -108,6 +125,14 @@ export const startFront = (options: FrontOptions, events: FrontEvents): Front =>
           () => answer(a, { _tag: "Worker" }),
         )
       }
+      case "cert": {
+        const tls = options.tls
+        if (a === undefined || b === undefined || tls === undefined) return
+        return void tls.certPem(b).then(
+          (pem) => write(`cert ${a} ${pem === undefined ? "-" : pemOnLine(pem)}\n`),
+          () => write(`cert ${a} -\n`),
+        )
+      }
       case "listening":
         return events.listening(Number(a))
       case "failed":
@@ -126,10 +151,14 @@ export const startFront = (options: FrontOptions, events: FrontEvents): Front =>
         `@${name}`,
         String(options.idleTimeout),
         String(options.responseTimeout),
+        ...(options.tls === undefined ? [] : ["tls"]),
       ],
       { stdio: ["pipe", "pipe", "inherit"] },
     )
     child = front
+    // it listens over HTTPS once it has these
+    if (options.tls !== undefined)
+      write(`key ${pemOnLine(options.tls.keyPem)}\nfallback ${pemOnLine(options.tls.fallbackPem)}\n`)
     let pending = ""
     front.stdout!.setEncoding("latin1")
     front.stdout!.on("data", (text: string) => {

@@ -1,9 +1,11 @@
 // What the native front hands the worker (src/proxy/native/front.c): a connection on the hand-off
 // socket that starts with one line, `REMOTE CODE ARG`, then the client's bytes from a request on.
 import type { Socket } from "node:net"
+import { Duplex } from "node:stream"
 import { failureResponse } from "../http1/failureResponse.js"
 import { HEAD_END, parseRequestHead } from "../http1/head.js"
 import { failure, type ProxyFailure } from "../pages.js"
+import { plainHttpAnswer } from "../tls/plainHttpAnswer.js"
 
 /** What the front asks of the worker for a handed-off connection. */
 export type HandOff =
@@ -13,6 +15,10 @@ export type HandOff =
   | { readonly _tag: "Kept"; readonly remote: string; readonly token: number }
   /** The daemon on `port` closed the connection without a response (502) or sent none in time (504). */
   | { readonly _tag: "Silent"; readonly remote: string; readonly status: 502 | 504; readonly port: number }
+  /** A decrypted HTTP/2 connection, for Node's HTTP/2 server. */
+  | { readonly _tag: "H2"; readonly remote: string }
+  /** Plain HTTP sent to the HTTPS `port`: told to use https://. */
+  | { readonly _tag: "Plain"; readonly remote: string; readonly port: number }
 
 /** Reads the hand-off line (without its LF); undefined when it is not one. */
 export const parseHandOffLine = (line: string): HandOff | undefined => {
@@ -33,6 +39,10 @@ export const parseHandOffLine = (line: string): HandOff | undefined => {
       return { _tag: "Relay", remote: client, forget: code === "1" }
     case "2":
       return { _tag: "Kept", remote: client, token: n }
+    case "3":
+      return { _tag: "H2", remote: client }
+    case "4":
+      return { _tag: "Plain", remote: client, port: n }
     case "502":
     case "504":
       return { _tag: "Silent", remote: client, status: code === "502" ? 502 : 504, port: n }
@@ -57,6 +67,8 @@ const MAX_START = 64 * 1024
 
 export interface HandOffReceiver {
   readonly relay: (socket: Socket) => void
+  /** Node's HTTP/2 server (HTTPS only). */
+  readonly h2?: ((socket: Duplex) => void) | undefined
   readonly forget: () => void
   /** The failure kept for a routing the front handed over (taken once). */
   readonly kept: (token: number) => ProxyFailure | undefined
@@ -81,6 +93,11 @@ export const receiveHandOff = (socket: Socket, receiver: HandOffReceiver): void 
       start = start.subarray(nl + 1)
       // the client's address, for X-Forwarded-For (the relay and Node's server read it here)
       Object.defineProperty(socket, "remoteAddress", { value: handOff.remote, configurable: true })
+      const h2 = receiver.h2
+      if (handOff._tag === "H2" && h2 !== undefined) {
+        socket.off("data", onData)
+        return h2(replaying(socket, start))
+      }
       if (handOff._tag === "Relay") {
         socket.off("data", onData)
         socket.pause()
@@ -90,6 +107,13 @@ export const receiveHandOff = (socket: Socket, receiver: HandOffReceiver): void 
         socket.resume()
         return
       }
+    }
+    if (handOff._tag === "Plain") {
+      if (start.length === 0) return
+      socket.off("data", onData)
+      socket.end(plainHttpAnswer(start.toString("latin1"), handOff.port))
+      socket.on("data", () => {})
+      return
     }
     const end = start.indexOf(HEAD_END)
     if (end < 0) return void (start.length > MAX_START && socket.destroy())
@@ -109,4 +133,32 @@ export const receiveHandOff = (socket: Socket, receiver: HandOffReceiver): void 
   }
   socket.on("data", onData)
   socket.on("error", () => socket.destroy())
+}
+
+/**
+ * `socket` as a stream that gives `first` before what it reads: Node's HTTP/2 server reads a
+ * socket's handle itself, past bytes the hand-off read already (the client's preface).
+ */
+const replaying = (socket: Socket, first: Buffer): Duplex => {
+  const stream = new Duplex({
+    read: () => void socket.resume(),
+    write: (chunk: Buffer, _encoding, done) => void socket.write(chunk, done),
+    final: (done) => {
+      socket.end()
+      done()
+    },
+    destroy: (error, done) => {
+      socket.destroy(error ?? undefined)
+      done(error)
+    },
+  })
+  Object.defineProperty(stream, "remoteAddress", { value: socket.remoteAddress })
+  if (first.length > 0) stream.push(first)
+  socket.on("data", (chunk: Buffer) => {
+    if (!stream.push(chunk)) socket.pause()
+  })
+  socket.on("end", () => stream.push(null))
+  socket.on("close", () => stream.destroy())
+  socket.resume()
+  return stream
 }

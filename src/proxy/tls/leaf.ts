@@ -72,6 +72,10 @@ export interface LeafCache {
   readonly fallbackPem: { readonly key: string; readonly cert: string }
   /** How many certificates were signed (for tests and the log). */
   readonly signed: () => number
+  /** The key of every leaf (PEM). */
+  readonly keyPem: string
+  /** The certificate of `name` (PEM), signed on first use; undefined for the fallback's names. */
+  readonly certPem: (name: string) => Promise<string | undefined>
 }
 
 /** Names kept in memory at most; past it the least recently signed is forgotten (signed again if asked). */
@@ -84,6 +88,7 @@ export const MAX_CACHED = 1000
 export const leafCache = (ca: LocalCa, tld: string, limit = MAX_CACHED): LeafCache => {
   const key = newLeafKey()
   const contexts = new Map<string, Promise<tls.SecureContext>>()
+  const pems = new Map<string, string>()
   let count = 0
   const make = (name: string): tls.SecureContext => {
     count++
@@ -116,5 +121,27 @@ export const leafCache = (ca: LocalCa, tld: string, limit = MAX_CACHED): LeafCac
     }
     return pending
   }
-  return { context, fallback, fallbackPem, signed: () => count }
+  const certPem = (raw: string): Promise<string | undefined> => {
+    const name = raw.toLowerCase()
+    if (!signable(name, tld) || name === tld.toLowerCase()) return Promise.resolve(undefined)
+    const known = pems.get(name)
+    if (known !== undefined) return Promise.resolve(known)
+    return new Promise((resolve, reject) =>
+      setImmediate(() => {
+        try {
+          let pem = pems.get(name)
+          if (pem === undefined) {
+            count++
+            pem = signLeaf(ca, key, name)
+            if (pems.size >= limit) pems.delete(pems.keys().next().value!)
+            pems.set(name, pem)
+          }
+          resolve(pem)
+        } catch (e) {
+          reject(e)
+        }
+      }),
+    )
+  }
+  return { context, fallback, fallbackPem, signed: () => count, keyPem: key.pem, certPem }
 }

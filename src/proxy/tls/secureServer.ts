@@ -1,4 +1,5 @@
 import * as http2 from "node:http2"
+import type { Duplex } from "node:stream"
 import * as tls from "node:tls"
 import type { ProxyHandler } from "../handler.js"
 import { connectionCloser, type ProxyListener, relayAcceptor } from "../http1/plainServer.js"
@@ -23,18 +24,25 @@ export interface SecureProxyServer extends ProxyListener {
   readonly note: string | undefined
 }
 
-/**
- * The HTTPS proxy: TLS with a certificate per SNI name from the local CA, ALPN offering h2, then
- * http/1.1 and http/1.0. A connection that chose HTTP/1.x (or no ALPN) goes through the same relay
- * as plain HTTP; an HTTP/2 one to Node's HTTP/2 server mounting `handler`, its requests and
- * responses made to look like HTTP/1.1 ones (src/proxy/tls/h2Compat.ts). Throws a CaError when
- * the CA cannot be created.
- */
-export const createSecureProxyServer = (
+/** What serves a decrypted connection: the relay for HTTP/1.x, Node's HTTP/2 server for h2. */
+export interface SecureParts {
+  readonly ca: LocalCa
+  readonly leaves: LeafCache
+  readonly relay: ReturnType<typeof relayAcceptor>
+  /** Takes a decrypted HTTP/2 connection. */
+  readonly h2: (socket: Duplex) => void
+  /** Asks HTTP/2 sessions to finish their streams and go (GOAWAY), and ends idle relayed ones. */
+  readonly closeIdle: () => void
+  /** Ends the HTTP/2 sessions now. */
+  readonly closeSessions: () => void
+}
+
+/** The local CA, its leaves, and the servers behind TLS, wherever TLS is terminated (Node or the native front). */
+export const secureParts = (
   handler: ProxyHandler,
   stateDir: string,
   options: SecureProxyOptions,
-): SecureProxyServer => {
+): SecureParts => {
   const ca = loadOrCreateCa(stateDir)
   const leaves = leafCache(ca, options.tld ?? "localhost")
   const relay = relayAcceptor(handler, options.relay)
@@ -48,6 +56,36 @@ export const createSecureProxyServer = (
     sessions.add(session)
     session.once("close", () => sessions.delete(session))
   })
+  return {
+    ca,
+    leaves,
+    relay,
+    h2: (socket) => void h2.emit("connection", socket),
+    closeIdle: () => {
+      relay.closeIdle()
+      for (const session of sessions) session.close()
+    },
+    closeSessions: () => {
+      for (const session of sessions) session.destroy()
+      sessions.clear()
+    },
+  }
+}
+
+/**
+ * The HTTPS proxy: TLS with a certificate per SNI name from the local CA, ALPN offering h2, then
+ * http/1.1 and http/1.0. A connection that chose HTTP/1.x (or no ALPN) goes through the same relay
+ * as plain HTTP; an HTTP/2 one to Node's HTTP/2 server mounting `handler`, its requests and
+ * responses made to look like HTTP/1.1 ones (src/proxy/tls/h2Compat.ts). Throws a CaError when
+ * the CA cannot be created.
+ */
+export const createSecureProxyServer = (
+  handler: ProxyHandler,
+  stateDir: string,
+  options: SecureProxyOptions,
+): SecureProxyServer => {
+  const parts = secureParts(handler, stateDir, options)
+  const { ca, leaves, relay } = parts
   const server = tls.createServer(
     {
       // as the plain listener: a client's half-close still gets the responses it waits for
@@ -63,7 +101,7 @@ export const createSecureProxyServer = (
           (e: unknown) => cb(e instanceof Error ? e : new Error(String(e))),
         ),
     },
-    (socket) => (socket.alpnProtocol === "h2" ? h2.emit("connection", socket) : relay.accept(socket)),
+    (socket) => (socket.alpnProtocol === "h2" ? parts.h2(socket) : relay.accept(socket)),
   )
   // plain HTTP sent here is told to use https:// rather than getting an empty reply
   answerPlainHttp(server)
@@ -74,14 +112,9 @@ export const createSecureProxyServer = (
     ca,
     leaves,
     note: caNote(ca),
-    // an HTTP/2 session is asked to finish its streams and go (GOAWAY)
-    closeIdle: () => {
-      relay.closeIdle()
-      for (const session of sessions) session.close()
-    },
+    closeIdle: parts.closeIdle,
     closeConnections: () => {
-      for (const session of sessions) session.destroy()
-      sessions.clear()
+      parts.closeSessions()
       closeAll()
     },
   }

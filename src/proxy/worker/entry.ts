@@ -11,7 +11,8 @@ import { createPlainProxyServer, relayAcceptor } from "../http1/plainServer.js"
 import { type FrontRouting, startFront } from "../native/front.js"
 import { frontBinary } from "../native/frontBinary.js"
 import { failure } from "../pages.js"
-import { createSecureProxyServer } from "../tls/secureServer.js"
+import { caNote } from "../tls/ca.js"
+import { createSecureProxyServer, secureParts } from "../tls/secureServer.js"
 import type { FromWorker, ToWorker, WorkerSetup } from "./protocol.js"
 import { targetCache } from "./targetCache.js"
 
@@ -99,9 +100,27 @@ const nodeListener = () => {
   })
 }
 
-/** Plain HTTP through the native front (src/proxy/native/front.c); what it hands over, through the relay. */
+/**
+ * The native front (src/proxy/native/front.c) as the listener, and TLS's terminator over HTTPS;
+ * what it hands over goes to the relay (or Node's HTTP/2 server). A front built without TLS
+ * leaves HTTPS to `nodeListener`.
+ */
 const frontListener = (binary: string) => {
-  const { accept, closeIdle } = relayAcceptor(handler, relay)
+  const secure = (() => {
+    if (!setup.https) return undefined
+    try {
+      const parts = secureParts(handler, setup.stateDir, { tld: setup.tld, relay })
+      const note = caNote(parts.ca)
+      if (note !== undefined) post({ _tag: "Note", text: note })
+      return parts
+    } catch (e) {
+      post({ _tag: "NotStarted", why: e instanceof Error ? e.message : String(e) })
+      return null
+    }
+  })()
+  if (secure === null) return void port.close()
+  let replaced = false
+  const { accept, closeIdle } = secure?.relay ?? relayAcceptor(handler, relay)
   const front = startFront(
     {
       binary,
@@ -112,15 +131,31 @@ const frontListener = (binary: string) => {
       route: frontRoute,
       relay: accept,
       forget: () => forgetKept(),
+      tls:
+        secure === undefined
+          ? undefined
+          : {
+              keyPem: secure.leaves.keyPem,
+              fallbackPem: secure.leaves.fallbackPem.cert,
+              certPem: secure.leaves.certPem,
+              h2: secure.h2,
+            },
     },
     {
       listening: (bound) => post({ _tag: "Listening", port: bound }),
-      failed: (code, message) => notListening(code, message),
+      // a front without TLS: Node terminates it
+      failed: (code, message) => {
+        if (code !== "ENOTLS") return notListening(code, message)
+        replaced = true
+        nodeListener()
+      },
       notAccepting: () => {
         closeIdle()
+        secure?.closeIdle()
         post({ _tag: "NotAccepting" })
       },
       closed: () => {
+        if (replaced) return
         post({ _tag: "Closed" })
         port.close()
       },
@@ -131,7 +166,14 @@ const frontListener = (binary: string) => {
         }),
     },
   )
-  onControl({ stopAccepting: front.stop, close: front.close, forget: front.forget })
+  onControl({
+    stopAccepting: front.stop,
+    close: () => {
+      secure?.closeSessions()
+      front.close()
+    },
+    forget: front.forget,
+  })
 }
 
 /** The targets of a host the front asks for, or the worker's relay to take its connection. */
@@ -169,38 +211,39 @@ interface Control {
   readonly close: () => void
   readonly forget: () => void
 }
-let forgetListener: () => void = () => {}
+/** The listener's answers to the supervisor's messages (the last one given). */
+let control: Control | undefined
 /** Drops the kept targets, here and in the front. */
 const forgetKept = () => {
   cache.clear()
-  forgetListener()
+  control?.forget()
+}
+const onControl = (c: Control) => {
+  control = c
 }
 
-const onControl = (control: Control) => {
-  forgetListener = control.forget
-  port.on("message", (message: ToWorker) => {
-    switch (message._tag) {
-      case "Resolved": {
-        const asked = waiting.get(message.id)
-        if (asked === undefined) return
-        waiting.delete(message.id)
-        inFlight.delete(asked.key)
-        const { targets } = message
-        if (targets !== undefined && targets.length > 0)
-          return asked.done(cache.take(asked.key, targets, message.cacheable))
-        return asked.done(message.failure ?? failure(502, "Bad Gateway", ["The daemon serves no port."]))
-      }
-      case "Forget":
-        return forgetKept()
-      case "StopAccepting":
-        return control.stopAccepting()
-      case "Close":
-        handler.close()
-        return control.close()
+port.on("message", (message: ToWorker) => {
+  switch (message._tag) {
+    case "Resolved": {
+      const asked = waiting.get(message.id)
+      if (asked === undefined) return
+      waiting.delete(message.id)
+      inFlight.delete(asked.key)
+      const { targets } = message
+      if (targets !== undefined && targets.length > 0)
+        return asked.done(cache.take(asked.key, targets, message.cacheable))
+      return asked.done(message.failure ?? failure(502, "Bad Gateway", ["The daemon serves no port."]))
     }
-  })
-}
+    case "Forget":
+      return forgetKept()
+    case "StopAccepting":
+      return control?.stopAccepting()
+    case "Close":
+      handler.close()
+      return control?.close()
+  }
+})
 
 const front = frontBinary()
-if (front !== undefined && !setup.https && isIP(setup.host) !== 0) frontListener(front)
+if (front !== undefined && isIP(setup.host) !== 0) frontListener(front)
 else nodeListener()

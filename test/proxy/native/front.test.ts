@@ -1,7 +1,8 @@
 import * as net from "node:net"
+import * as tls from "node:tls"
 import { afterEach, describe, expect, it } from "vitest"
 import { waitFor } from "../../e2e/harness.js"
-import { client, type FrontWorld, rawDaemon, responses, startFront } from "./frontWorld.js"
+import { client, type FrontWorld, frontTls, rawDaemon, responses, startFront } from "./frontWorld.js"
 
 const open: Array<{ stop: () => unknown } | { close: () => unknown }> = []
 afterEach(async () => {
@@ -260,5 +261,65 @@ describe("the proxy's native front (dist/proxy-front)", () => {
     )
     expect(r.status).toBe(1)
     expect(r.stdout).toMatch(/^failed EADDRINUSE /)
+  })
+})
+
+describe("the native front over TLS", () => {
+  const tlsWorld = async () => {
+    const daemon = await rawDaemon()
+    const front = await startFront(
+      (host) => (host.startsWith("shop.") ? `target ID 1 127.0.0.1 ${daemon.port}` : "node ID 0 0"),
+      { tls: true },
+    )
+    open.push(daemon, front)
+    return { daemon, front }
+  }
+  const connect = (port: number, servername: string, alpn: Array<string>) =>
+    new Promise<tls.TLSSocket>((done, fail) => {
+      const socket = tls.connect(
+        { port, host: "127.0.0.1", servername, ca: frontTls().ca.certPem, ALPNProtocols: alpn },
+        () => done(socket),
+      )
+      socket.on("error", fail)
+    })
+
+  it("relays HTTP/1.1 with the name's own certificate and X-Forwarded-Proto https", async () => {
+    const { daemon, front } = await tlsWorld()
+    const socket = await connect(front.port, "shop.localhost", ["http/1.1"])
+    open.push({ close: () => socket.destroy() })
+    expect(socket.alpnProtocol).toBe("http/1.1")
+    expect(socket.getPeerCertificate().subject.CN).toBe("shop.localhost")
+    let text = ""
+    socket.on("data", (d: Buffer) => {
+      text += d.toString("latin1")
+    })
+    socket.write("GET /s HTTP/1.1\r\nHost: shop.localhost\r\n\r\n")
+    await waitFor("the answer", () => text.endsWith("ok"))
+    expect(daemon.received[0]).toContain("x-forwarded-proto: https\r\n")
+    expect(front.lines.filter((l) => l.startsWith("cert "))).toEqual(["cert 1 shop.localhost"])
+    // a second connection: the certificate is kept
+    const again = await connect(front.port, "shop.localhost", ["http/1.1"])
+    again.destroy()
+    expect(front.lines.filter((l) => l.startsWith("cert ")).length).toBe(1)
+  })
+
+  it("gives a name outside the TLD the TLD's certificate, and hands HTTP/2 and plain HTTP to the worker", async () => {
+    const { front } = await tlsWorld()
+    const other = await connect(front.port, "example.com", ["http/1.1"]).catch((e: Error) => e)
+    // the TLD's certificate does not name example.com: the client refuses it
+    expect(String(other)).toMatch(/altnames|does not match/i)
+    const h2 = await connect(front.port, "shop.localhost", ["h2", "http/1.1"])
+    open.push({ close: () => h2.destroy() })
+    expect(h2.alpnProtocol).toBe("h2")
+    h2.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
+    await waitFor(
+      "HTTP/2 handed over",
+      () => front.handed[0] === "127.0.0.1 3 0\nPRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+    )
+    const plain = client(front.port)
+    plain.write("GET / HTTP/1.1\r\nHost: shop.localhost\r\n\r\n")
+    await waitFor("plain HTTP handed over", () =>
+      front.handed[1]?.startsWith(`127.0.0.1 4 ${front.port}\nGET / HTTP/1.1\r\n`),
+    )
   })
 })

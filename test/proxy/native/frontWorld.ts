@@ -1,9 +1,13 @@
 // A world for the native front (dist/proxy-front) alone: a daemon that can be told how to answer,
 // a hand-off socket recording what it is given, and the front's control lines played here.
 import { type ChildProcess, spawn } from "node:child_process"
-import { existsSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import * as net from "node:net"
-import { resolve } from "node:path"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { pemOnLine } from "../../../src/proxy/native/front.js"
+import { type LocalCa, loadOrCreateCa } from "../../../src/proxy/tls/ca.js"
+import { type LeafCache, leafCache } from "../../../src/proxy/tls/leaf.js"
 import { waitFor } from "../../e2e/harness.js"
 
 export const FRONT = resolve(__dirname, "../../../dist/proxy-front")
@@ -74,9 +78,21 @@ export interface FrontWorld {
   readonly stop: () => Promise<void>
 }
 
+/** A local CA and its leaves for a front that speaks TLS (made once per test file: RSA keys are slow). */
+let tlsWorld: { readonly ca: LocalCa; readonly leaves: LeafCache } | undefined
+export const frontTls = () => {
+  if (tlsWorld === undefined) {
+    const dir = mkdtempSync(join(tmpdir(), "front-ca-"))
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }))
+    const ca = loadOrCreateCa(dir)
+    tlsWorld = { ca, leaves: leafCache(ca, "localhost") }
+  }
+  return tlsWorld
+}
+
 export const startFront = async (
   router: Router,
-  options: { readonly idle?: number; readonly responseTimeout?: number } = {},
+  options: { readonly idle?: number; readonly responseTimeout?: number; readonly tls?: boolean } = {},
 ): Promise<FrontWorld> => {
   const name = `front-test-${process.pid}-${Math.random().toString(36).slice(2)}`
   const handed: Array<string> = []
@@ -96,9 +112,20 @@ export const startFront = async (
   await new Promise<void>((done) => hand.listen(`\0${name}`, done))
   const child = spawn(
     FRONT,
-    ["127.0.0.1", "0", `@${name}`, String(options.idle ?? 5000), String(options.responseTimeout ?? 120_000)],
+    [
+      "127.0.0.1",
+      "0",
+      `@${name}`,
+      String(options.idle ?? 5000),
+      String(options.responseTimeout ?? 120_000),
+      ...(options.tls === true ? ["tls"] : []),
+    ],
     { stdio: ["pipe", "pipe", "inherit"] },
   )
+  if (options.tls === true) {
+    const { leaves } = frontTls()
+    child.stdin!.write(`key ${pemOnLine(leaves.keyPem)}\nfallback ${pemOnLine(leaves.fallbackPem.cert)}\n`)
+  }
   const lines: Array<string> = []
   let pending = ""
   child.stdout!.setEncoding("latin1")
@@ -111,6 +138,10 @@ export const startFront = async (
       const [word, id, hops, ...host] = line.split(" ")
       if (word === "route")
         child.stdin!.write(`${world.router(host.join(" "), Number(hops)).replace("ID", id!)}\n`)
+      if (word === "cert")
+        void frontTls()
+          .leaves.certPem(hops!)
+          .then((pem) => child.stdin!.write(`cert ${id} ${pem === undefined ? "-" : pemOnLine(pem)}\n`))
     }
   })
   const exited = new Promise<number | null>((done) => child.on("exit", (code) => done(code)))
