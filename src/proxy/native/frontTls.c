@@ -24,6 +24,8 @@ static struct {
 } certs[MAX_CERTS];
 static int ncerts;
 static unsigned char wbuf[16 * 1024];
+/* Some client may hold decrypted bytes inside OpenSSL that no socket event will announce. */
+static int more_inside;
 
 int tls_on(void) { return ctx != NULL; }
 
@@ -182,7 +184,10 @@ ssize_t cl_read(Conn *c, void *p, size_t n) {
   if (!c->ssl) return read(c->cl.fd, p, n);
   ERR_clear_error();
   int r = SSL_read(c->ssl, p, n > INT32_MAX ? INT32_MAX : (int)n);
-  if (r > 0) return r;
+  if (r > 0) {
+    if (SSL_pending(c->ssl) > 0) more_inside = 1;
+    return r;
+  }
   switch (SSL_get_error(c->ssl, r)) {
     case SSL_ERROR_WANT_READ:
     case SSL_ERROR_WANT_WRITE:
@@ -229,11 +234,18 @@ void tls_free(Conn *c) {
   c->ssl = NULL;
 }
 
-/* Clients whose decrypted bytes wait inside OpenSSL, which no event of their socket announces. */
+/*
+ * Reads the clients whose decrypted bytes wait inside OpenSSL, which no event of their socket
+ * announces; one not read now (its other side is full) is looked at again after the next events.
+ */
 void tls_pending(void) {
+  if (!more_inside) return;
+  more_inside = 0;
   for (Conn *c = conns, *next; c; c = next) {
     next = c->next;
-    if (c->ssl && !c->hs && (c->cl.events & EPOLLIN) && SSL_pending(c->ssl) > 0) client_readable(c);
+    if (!c->ssl || c->hs || SSL_pending(c->ssl) == 0) continue;
+    if (c->cl.events & EPOLLIN) client_readable(c);
+    else more_inside = 1;
   }
 }
 
