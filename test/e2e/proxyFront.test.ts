@@ -4,8 +4,10 @@
  * supervisor (asked or killed), and SUPERVISOR_PROXY_FRONT=node keeps the worker's own listener.
  */
 
+import { readFileSync } from "node:fs"
 import * as http from "node:http"
 import * as net from "node:net"
+import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
 import {
   cmdlineOf,
@@ -80,6 +82,35 @@ describe("the proxy's native front (e2e)", () => {
       const unknown = await get(port, "GET / HTTP/1.1\r\nHost: nope.localhost\r\nAccept: text/plain\r\n\r\n")
       expect(unknown).toMatch(/^HTTP\/1\.1 404 /)
       expect(unknown).toContain("nope")
+    },
+    T,
+  )
+
+  it(
+    "starts again on the same port when it dies unasked, and says so in the supervisor's log",
+    async () => {
+      const { sb, port } = await supervisorWithProxy()
+      const [first] = await waitFor("the front running", () => {
+        const f = fronts(sb.stateDir)
+        return f.length === 1 ? f : undefined
+      })
+      process.kill(first!, "SIGKILL")
+      const [second] = await waitFor("another front running", () => {
+        const f = fronts(sb.stateDir).filter((pid) => pid !== first)
+        return f.length === 1 ? f : undefined
+      })
+      expect(second).not.toBe(first)
+      const served = await waitFor("a request served again", async () => {
+        const r = await get(
+          port,
+          "GET / HTTP/1.1\r\nHost: shop.localhost\r\nConnection: close\r\n\r\n",
+        ).catch(() => "")
+        return r.startsWith("HTTP/1.1 200 ") ? r : undefined
+      })
+      expect(echoed(served).headers).toMatchObject({ "x-forwarded-for": "127.0.0.1" })
+      expect(readFileSync(join(sb.stateDir, "logs", "supervisor.log"), "utf8")).toMatch(
+        new RegExp(`proxy: the proxy's front exited \\(SIGKILL\\); started again on port ${port}`),
+      )
     },
     T,
   )

@@ -51,8 +51,10 @@ export interface FrontEvents {
   readonly notAccepting: () => void
   /** The front and every connection it handed over have ended. */
   readonly closed: () => void
-  /** It ended unasked. */
+  /** It ended unasked (and was not started again). */
   readonly fault: (why: string) => void
+  /** Something for the supervisor's log (it was started again). */
+  readonly note: (text: string) => void
 }
 
 export interface Front {
@@ -63,6 +65,9 @@ export interface Front {
   /** The worker's kept targets changed: the front's go too. */
   readonly forget: () => void
 }
+
+/** Unasked exits of the front in a minute that are met by starting it again. */
+const RESTARTS = 5
 
 /** How long a failure the front hands over waits for its connection. */
 const KEPT_FAILURE_MS = 60_000
@@ -94,6 +99,8 @@ export const startFront = (options: FrontOptions, events: FrontEvents): Front =>
   let child: ChildProcess | undefined
   let ending = false
   let exited = false
+  /** The port it listens on, once it does. */
+  let bound: number | undefined
   const write = (line: string) => {
     if (!exited) child?.stdin?.write(line)
   }
@@ -134,20 +141,27 @@ export const startFront = (options: FrontOptions, events: FrontEvents): Front =>
         )
       }
       case "listening":
-        return events.listening(Number(a))
+        if (bound !== undefined) return
+        bound = Number(a)
+        return events.listening(bound)
       case "failed":
         ending = true
+        // once it listened, a front started again that cannot is a fault of the proxy
+        if (bound !== undefined)
+          return events.fault(`the proxy's front could not listen again: ${[a, b, ...rest].join(" ")}`)
         return events.failed(a ?? "EOTHER", [b, ...rest].join(" "))
       case "notaccepting":
         return events.notAccepting()
     }
   }
-  handOffs.listen(`\0${name}`, () => {
+  /** Unasked exits of late, to start it again (a fault of the proxy past RESTARTS a minute). */
+  const exits: Array<number> = []
+  const spawnFront = (port: number) => {
     const front = spawn(
       options.binary,
       [
         options.host,
-        String(options.port),
+        String(port),
         `@${name}`,
         String(options.idleTimeout),
         String(options.responseTimeout),
@@ -156,6 +170,7 @@ export const startFront = (options: FrontOptions, events: FrontEvents): Front =>
       { stdio: ["pipe", "pipe", "inherit"] },
     )
     child = front
+    exited = false
     // it listens over HTTPS once it has these
     if (options.tls !== undefined)
       write(`key ${pemOnLine(options.tls.keyPem)}\nfallback ${pemOnLine(options.tls.fallbackPem)}\n`)
@@ -172,15 +187,28 @@ export const startFront = (options: FrontOptions, events: FrontEvents): Front =>
     front.stdin!.on("error", () => {})
     front.on("error", (e) => {
       exited = true
+      ending = true
       events.fault(`the proxy's front did not start: ${e.message}`)
     })
     front.on("exit", (code, signal) => {
       exited = true
-      if (!ending) events.fault(`the proxy's front exited (${signal ?? `code ${code}`})`)
+      if (!ending) {
+        const now = Date.now()
+        exits.push(now)
+        while (exits[0]! < now - 60_000) exits.shift()
+        const how = signal ?? `code ${code}`
+        if (bound !== undefined && exits.length <= RESTARTS) {
+          events.note(`the proxy's front exited (${how}); started again on port ${bound}`)
+          return spawnFront(bound)
+        }
+        ending = true
+        events.fault(`the proxy's front exited (${how})`)
+      }
       // what it handed over finishes in the worker's relay
       if (handOffs.listening) handOffs.close()
     })
-  })
+  }
+  handOffs.listen(`\0${name}`, () => spawnFront(options.port))
   handOffs.once("close", () => events.closed())
   return {
     stop: () => {

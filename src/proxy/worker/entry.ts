@@ -159,6 +159,7 @@ const frontListener = (binary: string) => {
         post({ _tag: "Closed" })
         port.close()
       },
+      note: (text) => post({ _tag: "Note", text }),
       // a fault of the worker: the supervisor says it and ends the proxy
       fault: (why) =>
         setImmediate(() => {

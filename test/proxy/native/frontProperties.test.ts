@@ -132,3 +132,41 @@ describe("the native front's relay, property-checked", () => {
     )
   }, 120_000)
 })
+
+describe("the native front on bad input", () => {
+  it("survives arbitrary bytes from clients and daemons, and relays the next request as before", async () => {
+    const header = fc.constantFrom(
+      "GET / HTTP/1.1\r\nHost: shop.localhost\r\n",
+      "POST /p HTTP/1.1\r\nHost: shop.localhost\r\nContent-Length: 5\r\n",
+      "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n",
+      "HTTP/1.1 101 Switching Protocols\r\n",
+      "",
+    )
+    const noise = fc.tuple(header, fc.uint8Array({ maxLength: 600 }), fc.constantFrom("", "\r\n", "\r\n\r\n"))
+    await fc.assert(
+      fc.asyncProperty(noise, noise, fc.boolean(), async (fromClient, fromDaemon, closeEarly) => {
+        const bytesOf = ([h, b, end]: [string, Uint8Array, string]) =>
+          Buffer.concat([Buffer.from(h, "latin1"), Buffer.from(b), Buffer.from(end, "latin1")])
+        daemon.answer = (_head, socket) => {
+          socket.write(bytesOf(fromDaemon))
+          if (closeEarly) socket.end()
+          return undefined
+        }
+        const c = client(front.port)
+        c.write("GET /first HTTP/1.1\r\nHost: shop.localhost\r\n\r\n")
+        c.write(bytesOf(fromClient))
+        if (closeEarly) c.socket.end()
+        await new Promise((r) => setTimeout(r, 20))
+        c.socket.destroy()
+        // still there, and still relaying
+        daemon.answer = () => "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok"
+        const next = client(front.port)
+        next.write("GET /next HTTP/1.1\r\nHost: shop.localhost\r\n\r\n")
+        await waitFor("the next request answered", () => next.text.endsWith("ok"), { timeout: 10_000 })
+        next.socket.destroy()
+        expect(front.child.exitCode).toBeNull()
+      }),
+      { numRuns: 60 },
+    )
+  }, 120_000)
+})
