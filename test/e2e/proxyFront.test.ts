@@ -5,7 +5,6 @@
  */
 
 import { readFileSync } from "node:fs"
-import * as http from "node:http"
 import * as net from "node:net"
 import { join } from "node:path"
 import { afterEach, describe, expect, it } from "vitest"
@@ -13,6 +12,7 @@ import {
   cmdlineOf,
   type DaemonSandbox,
   freePort,
+  httpAnswer,
   makeDaemonSandbox,
   processesOf,
   proxyUserConfig,
@@ -142,20 +142,7 @@ describe("the proxy's native front (e2e)", () => {
     "SUPERVISOR_PROXY_FRONT=node: the worker listens and relays itself",
     async () => {
       const { sb, port } = await supervisorWithProxy({ SUPERVISOR_PROXY_FRONT: "node" })
-      const r = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = http.request(
-          { host: "127.0.0.1", port, path: "/", headers: { host: "shop.localhost" } },
-          (res) => {
-            let body = ""
-            res.setEncoding("utf8").on("data", (d: string) => {
-              body += d
-            })
-            res.on("end", () => resolve({ status: res.statusCode ?? 0, body }))
-          },
-        )
-        req.on("error", reject)
-        req.end()
-      })
+      const r = await httpAnswer({ host: "127.0.0.1", port, path: "/", headers: { host: "shop.localhost" } })
       expect(r.status).toBe(200)
       expect(fronts(sb.stateDir)).toEqual([])
     },

@@ -13,6 +13,11 @@ const DIGITS = /^\d{1,15}$/
 const HOP_BY_HOP_REQUEST = new Set(
   [...HOP_BY_HOP].filter((h) => h !== "transfer-encoding" && h !== "trailer"),
 )
+/**
+ * Kept whatever `Connection` names: the body's framing (dropping it would let the daemon read the
+ * body as another request) and the host.
+ */
+const NEVER_NAMED = new Set(["content-length", "transfer-encoding", "host"])
 /** Set by the proxy itself. */
 const REPLACED = new Set(["x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", HOPS_HEADER])
 
@@ -106,7 +111,12 @@ export const parseRequestHead = (buf: Buffer, start: number, end: number): Reque
   let kept = lines[0]!
   for (let i = 1; i < lines.length; i++) {
     const name = names[i - 1]!
-    if (HOP_BY_HOP_REQUEST.has(name) || REPLACED.has(name) || named?.has(name) === true) continue
+    if (
+      HOP_BY_HOP_REQUEST.has(name) ||
+      REPLACED.has(name) ||
+      (named?.has(name) === true && !NEVER_NAMED.has(name))
+    )
+      continue
     kept += `\r\n${lines[i]}`
   }
   return {

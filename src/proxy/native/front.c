@@ -16,7 +16,7 @@
  */
 #include "front.h"
 
-int ep, listener = -1, stopping, bound_port;
+int ep, listener = -1, stopping, bound_port, accept_paused;
 const char *listen_host, *listen_port;
 const char *handoff_path;
 int64_t idle_ms, response_ms;
@@ -110,6 +110,9 @@ static void writable(Conn *c, End *e) {
   int client = e == &c->cl;
   if (client && c->hs) return tls_handshake(c);
   if (!client && c->req == REQ_CONNECTING) {
+    /* an event of an earlier socket of this number: the connection is still under way */
+    struct pollfd p = {.fd = e->fd, .events = POLLOUT};
+    if (poll(&p, 1, 0) != 1) return;
     int err = 0;
     socklen_t len = sizeof err;
     getsockopt(e->fd, SOL_SOCKET, SO_ERROR, &err, &len);
@@ -154,6 +157,12 @@ static void accept_all(void) {
     } sa;
     socklen_t len = sizeof sa;
     int fd = accept4(listener, (struct sockaddr *)&sa, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0 && (errno == ECONNABORTED || errno == EINTR)) continue;
+    if (fd < 0 && (errno == EMFILE || errno == ENFILE)) {
+      /* no descriptor left: the listener waits for a connection to end (else it would spin) */
+      epoll_ctl(ep, EPOLL_CTL_DEL, listener, NULL);
+      accept_paused = 1;
+    }
     if (fd < 0) return;
     Conn *c = calloc(1, sizeof *c);
     if (!c) {

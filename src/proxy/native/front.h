@@ -124,6 +124,7 @@ size_t buf_size(const Buf *b);
 void buf_take(Buf *b, size_t n);
 void set_nonblock(int fd);
 void str_cat(Str *s, const char *p);
+int next_line(const char *h, size_t len, size_t *off, const char **line, size_t *n);
 void buf_free(Buf *b);
 void set_events(End *e, uint32_t events);
 void close_end(End *e);
@@ -146,7 +147,7 @@ void follow(Conn *c, const char *p, size_t n);
 void daemon_gone(Conn *c);
 void control_readable(void);
 
-extern int bound_port;
+extern int bound_port, accept_paused;
 void client_readable(Conn *c);
 int listen_on(const char *host, const char *port);
 /* frontTls.c */

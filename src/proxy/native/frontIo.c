@@ -99,6 +99,11 @@ void conn_free(Conn *c) {
   graveyard = c;
   nconns--;
   if (stopping && nconns == 0) exit(0);
+  if (accept_paused && listener >= 0) {
+    struct epoll_event ev = {.events = EPOLLIN, .data.ptr = &listen_end};
+    epoll_ctl(ep, EPOLL_CTL_ADD, listener, &ev);
+    accept_paused = 0;
+  }
 }
 
 /* Writes to one side at once what it takes; the rest waits in its buffer. -1: the side is gone. */
@@ -106,7 +111,10 @@ int send_to(Conn *c, End *e, Buf *pending, const struct iovec *iov, int n) {
   size_t total = 0;
   for (int i = 0; i < n; i++) total += iov[i].iov_len;
   if (total == 0) return 0;
+  if (e->fd < 0) return -1;
+  /* a write is activity, as Node's socket timeouts count it (a slow upload is not a silent daemon) */
   if (e == &c->cl) c->cl_active = now_ms();
+  else c->up_active = now_ms();
   ssize_t w = 0;
   if (buf_size(pending) == 0 && e->fd >= 0 && !(e == &c->up && c->req == REQ_CONNECTING)) {
     do w = e == &c->cl ? cl_writev(c, iov, n) : writev(e->fd, iov, n);

@@ -65,6 +65,9 @@ int among(const char *name, size_t len, const char **set) {
   return 0;
 }
 
+/* Request headers kept whatever Connection names: the body's framing, and the host. */
+static const char *NEVER_NAMED[] = {"content-length", "transfer-encoding", "host", NULL};
+
 static const char *IDEMPOTENT[] = {"GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE", NULL};
 
 void str_add(Str *s, const char *p, size_t n) {
@@ -78,6 +81,17 @@ void str_add(Str *s, const char *p, size_t n) {
   s->len += n;
 }
 void str_cat(Str *s, const char *p) { str_add(s, p, strlen(p)); }
+
+/* The next line of a head (`len` bytes, without its empty line) from `*off`: 0 when none is left. */
+int next_line(const char *h, size_t len, size_t *off, const char **line, size_t *n) {
+  if (*off > len) return 0;
+  const char *ln = h + *off;
+  const char *e = memmem(ln, len - *off, "\r\n", 2);
+  *n = e ? (size_t)(e - ln) : len - *off;
+  *line = ln;
+  *off += *n + 2;
+  return 1;
+}
 
 /*
  * Reads the request head at the start of `in` (head_len bytes with its empty line) as head.ts's
@@ -107,10 +121,9 @@ static int parse_request(Conn *c) {
   uint64_t length = 0;
   /* first pass: checks and the values the rewrite needs */
   Str ffs = {0}, conns_s = {0};
-  for (size_t off = l0 + 2; off <= end && l0 < end;) {
-    const char *ln = h + off;
-    const char *e2 = memmem(ln, end - off, "\r\n", 2);
-    size_t len = e2 ? (size_t)(e2 - ln) : end - off;
+  const char *ln;
+  size_t len;
+  for (size_t off = l0 + 2; l0 < end && next_line(h, end, &off, &ln, &len);) {
     Field f;
     if (!field_of(ln, len, &f)) goto other;
     if (name_is(&f, "host")) {
@@ -143,9 +156,9 @@ static int parse_request(Conn *c) {
       while (k < f.value_len && f.value[k] >= '0' && f.value[k] <= '9' && n < 1000000) n = n * 10 + (f.value[k++] - '0'), digits++;
       hops = digits && !neg && n > 0 ? (int)n : 0;
     }
-    off += len + 2;
   }
-  if (!host || host_len == 0 || chunked || hops >= MAX_HOPS) goto other;
+  /* a host longer than any name (the control line's bound) goes to the worker too */
+  if (!host || host_len == 0 || host_len > 1024 || chunked || hops >= MAX_HOPS) goto other;
   ff = ffs.p;
   ff_len = ffs.len;
   conn_list = conns_s.p;
@@ -153,17 +166,14 @@ static int parse_request(Conn *c) {
   /* the head sent on: the request line and the end-to-end lines as received, then the proxy's */
   Str out = {0};
   str_add(&out, h, l0);
-  for (size_t off = l0 + 2; off <= end && l0 < end;) {
-    const char *ln = h + off;
-    const char *e2 = memmem(ln, end - off, "\r\n", 2);
-    size_t len = e2 ? (size_t)(e2 - ln) : end - off;
+  for (size_t off = l0 + 2; l0 < end && next_line(h, end, &off, &ln, &len);) {
     Field f;
     field_of(ln, len, &f);
-    if (!among(f.name, f.name_len, HOP_REQUEST) && !(conn_len && listed(conn_list, conn_len, f.name, f.name_len))) {
+    if (!among(f.name, f.name_len, HOP_REQUEST) &&
+        !(conn_len && listed(conn_list, conn_len, f.name, f.name_len) && !among(f.name, f.name_len, NEVER_NAMED))) {
       str_cat(&out, "\r\n");
       str_add(&out, ln, len);
     }
-    off += len + 2;
   }
   str_cat(&out, "\r\nx-forwarded-for: ");
   if (ff_len) {

@@ -86,6 +86,19 @@ static void trim(const char **p, size_t *n) {
   while (*n && (unsigned char)(*p)[*n - 1] <= ' ') (*n)--;
 }
 
+/* A response header line's name and value, trimmed as String.trim does; 0 without a colon. */
+static int header_of(const char *ln, size_t n, const char **name, size_t *name_len, const char **value,
+                     size_t *value_len) {
+  const char *colon = memchr(ln, ':', n);
+  if (!colon) return 0;
+  *name = ln;
+  *name_len = (size_t)(colon - ln);
+  trim(name, name_len);
+  *value = colon + 1;
+  *value_len = n - (size_t)(colon - ln) - 1;
+  return 1;
+}
+
 /*
  * Reads a response head (`h`, `len` bytes without the empty line) as head.ts's parseResponseHead
  * does; the head without the daemon's connection headers goes into `out` when it had any.
@@ -103,18 +116,10 @@ static RespHead parse_response(const char *h, size_t len, Str *out, int *rewritt
   int has_enc = 0, hop = 0;
   const char *eol = memmem(h, len, "\r\n", 2);
   size_t l0 = eol ? (size_t)(eol - h) : len;
-  for (size_t off = l0 + 2; off < len + 2 && l0 < len;) {
-    const char *ln = h + off;
-    const char *e2 = memmem(ln, len - off, "\r\n", 2);
-    size_t n = e2 ? (size_t)(e2 - ln) : len - off;
-    off += n + 2;
-    const char *colon = memchr(ln, ':', n);
-    if (!colon) continue;
-    const char *name = ln;
-    size_t name_len = (size_t)(colon - ln);
-    trim(&name, &name_len);
-    const char *value = colon + 1;
-    size_t value_len = n - (size_t)(colon - ln) - 1;
+  const char *ln, *name, *value;
+  size_t n, name_len, value_len;
+  for (size_t off = l0 + 2; l0 < len && next_line(h, len, &off, &ln, &n);) {
+    if (!header_of(ln, n, &name, &name_len, &value, &value_len)) continue;
     if (name_len == 14 && strncasecmp(name, "content-length", 14) == 0) {
       trim(&value, &value_len);
       int ok = value_len > 0 && value_len <= 15;
@@ -157,17 +162,9 @@ static RespHead parse_response(const char *h, size_t len, Str *out, int *rewritt
   size_t conn_len = conns_s.len;
   *rewritten = 1;
   str_add(out, h, l0);
-  for (size_t off = l0 + 2; off < len + 2 && l0 < len;) {
-    const char *ln = h + off;
-    const char *e2 = memmem(ln, len - off, "\r\n", 2);
-    size_t n = e2 ? (size_t)(e2 - ln) : len - off;
-    off += n + 2;
-    const char *colon = memchr(ln, ':', n);
+  for (size_t off = l0 + 2; l0 < len && next_line(h, len, &off, &ln, &n);) {
     /* a line without a colon is dropped: the names Connection lists always include "" */
-    if (!colon) continue;
-    const char *name = ln;
-    size_t name_len = (size_t)(colon - ln);
-    trim(&name, &name_len);
+    if (!header_of(ln, n, &name, &name_len, &value, &value_len)) continue;
     if (among(name, name_len, HOP_RESPONSE)) continue;
     if (listed(conn_list, conn_len, name, name_len) && !(name_len == 17 && strncasecmp(name, "transfer-encoding", 17) == 0) &&
         !(name_len == 14 && strncasecmp(name, "content-length", 14) == 0))
@@ -320,10 +317,15 @@ void follow(Conn *c, const char *p, size_t n) {
     }
     return sync_events(c);
   }
-  if (n > 0 && c->resp == RESP_NONE) close_end(&c->up); /* bytes no request asked for */
+  if (n > 0 && c->resp == RESP_NONE) {
+    /* bytes no request asked for: the daemon's connection goes (and a body still coming with it) */
+    close_end(&c->up);
+    if (c->req == REQ_BODY) return end_client(c);
+  }
   if (done && c->req == REQ_HEAD) {
-    if (c->cl_eof || stopping) return end_client(c);
-    process_client(c);
+    /* requests read already are answered first, even after the client's end */
+    if (buf_size(&c->in) > 0) process_client(c);
+    else if (c->cl_eof || stopping) return end_client(c);
   }
   sync_events(c);
 }
@@ -335,7 +337,8 @@ void daemon_gone(Conn *c) {
   int port = c->has_target ? c->target.port : 0;
   if (c->req == REQ_CONNECTING) return hand_off(c, 1, 0, 0);
   if (c->resp == RESP_CLOSE) return end_client(c);
-  if (c->resp == RESP_NONE) return; /* idle: the next request opens another */
+  /* idle: the next request opens another; a body still coming after its answer has nowhere to go */
+  if (c->resp == RESP_NONE) return c->req == REQ_BODY ? end_client(c) : (void)0;
   if (buf_size(&c->rhead) > 0 || c->resp != RESP_HEAD) {
     /* a response cut short */
     return conn_free(c);

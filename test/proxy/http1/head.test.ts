@@ -27,6 +27,19 @@ describe("request heads", () => {
     })
   })
 
+  it("keeps Host and the framing headers even when Connection names them (the body stays this request's)", () => {
+    const head = request(
+      "POST / HTTP/1.1\r\nHost: a.localhost\r\nConnection: content-length, host, x-a\r\nX-A: 1\r\nContent-Length: 5\r\n\r\n",
+    )
+    expect(head._tag === "Request" && head.kept).toBe(
+      "POST / HTTP/1.1\r\nHost: a.localhost\r\nContent-Length: 5",
+    )
+    const chunked = request(
+      "PUT / HTTP/1.1\r\nHost: a.localhost\r\nConnection: transfer-encoding\r\nTransfer-Encoding: chunked\r\n\r\n",
+    )
+    expect(chunked._tag === "Request" && chunked.kept).toContain("Transfer-Encoding: chunked")
+  })
+
   it("relays chunked framing as it is", () => {
     const head = request("PUT / HTTP/1.1\r\nhost: a.localhost\r\ntransfer-encoding: Chunked\r\n\r\n")
     expect(head._tag === "Request" && head.body).toBe("chunked")

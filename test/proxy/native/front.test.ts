@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs"
 import * as net from "node:net"
 import * as tls from "node:tls"
 import { afterEach, describe, expect, it } from "vitest"
@@ -243,6 +244,78 @@ describe("the proxy's native front (dist/proxy-front)", () => {
       () => busy.text.endsWith("done") && busy.closed,
     )
     expect(await front.exited).toBe(0)
+  })
+
+  it("keeps Host and Content-Length when Connection names them: the body stays this request's", async () => {
+    const { daemon, front } = await world()
+    const c = client(front.port)
+    c.write(
+      "POST /p HTTP/1.1\r\nHost: shop.localhost\r\nConnection: content-length, host\r\nContent-Length: 32\r\n\r\nGET /admin HTTP/1.1\r\nHost: x\r\n\r\n",
+    )
+    await waitFor("the answer", () => c.text.endsWith("ok"))
+    expect(daemon.received[0]).toBe(
+      "POST /p HTTP/1.1\r\nHost: shop.localhost\r\nContent-Length: 32\r\nx-forwarded-for: 127.0.0.1\r\nx-forwarded-host: shop.localhost\r\nx-forwarded-proto: http\r\nx-supervisor-hops: 1\r\n\r\nGET /admin HTTP/1.1\r\nHost: x\r\n\r\n",
+    )
+  })
+
+  it("ends a connection whose daemon answered early and closed while the body still comes", async () => {
+    const { daemon, front } = await world()
+    // the daemon answers at the head, without reading the body
+    daemon.onHead = (_head, socket) =>
+      void socket.end("HTTP/1.1 413 Payload Too Large\r\ncontent-length: 0\r\n\r\n")
+    const c = client(front.port)
+    c.write("POST /big HTTP/1.1\r\nHost: shop.localhost\r\nContent-Length: 10000000\r\n\r\n")
+    for (let i = 0; i < 20; i++) c.write(Buffer.alloc(16 * 1024, 120))
+    await waitFor("the 413, then the close", () => c.text.startsWith("HTTP/1.1 413") && c.closed)
+  })
+
+  it("answers every request read before the client's end, and hands a host too long for a name to the worker", async () => {
+    const { front } = await world()
+    const c = client(front.port)
+    c.write("GET /a HTTP/1.1\r\nHost: shop.localhost\r\n\r\nGET /b HTTP/1.1\r\nHost: shop.localhost\r\n\r\n")
+    c.socket.end()
+    await waitFor("both answered, then the close", () => c.closed)
+    expect(c.text).toBe("HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok".repeat(2))
+    const long = client(front.port)
+    const host = `${"h".repeat(2000)}.localhost`
+    long.write(`GET / HTTP/1.1\r\nHost: ${host}\r\n\r\n`)
+    await waitFor("handed over", () =>
+      front.handed[0]?.startsWith(`127.0.0.1 0 0\nGET / HTTP/1.1\r\nHost: ${host}`),
+    )
+    expect(routes(front)).toEqual(["route 1 0 shop.localhost"])
+  })
+
+  it("counts a slow upload as the daemon's activity: no 504 while the body still goes", async () => {
+    const { daemon, front } = await world({ responseTimeout: 300 })
+    const c = client(front.port)
+    c.write("POST /slow HTTP/1.1\r\nHost: shop.localhost\r\nContent-Length: 10\r\n\r\n")
+    for (let i = 0; i < 10; i++) {
+      await new Promise((r) => setTimeout(r, 100))
+      c.write("x")
+    }
+    await waitFor("the answer", () => c.text.endsWith("ok"))
+    expect(front.handed).toEqual([])
+    expect(daemon.received[0]).toMatch(/\r\n\r\nxxxxxxxxxx$/)
+  })
+
+  it("out of file descriptors, waits for a connection to end instead of spinning, then accepts again", async () => {
+    const daemon = await rawDaemon()
+    const front = await startFront(() => `target ID 1 127.0.0.1 ${daemon.port}`, { maxFiles: 16 })
+    open.push(daemon, front)
+    const clients = Array.from({ length: 16 }, () => client(front.port))
+    await waitFor("the clients connected", () => clients.every((c) => c.socket.readyState === "open"))
+    const cpu = () => {
+      const fields = readFileSync(`/proc/${front.child.pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+      return Number(fields[11]) + Number(fields[12])
+    }
+    const before = cpu()
+    await new Promise((r) => setTimeout(r, 1000))
+    // a spinning loop would take most of a core (~100 ticks a second)
+    expect(cpu() - before).toBeLessThan(30)
+    for (const c of clients) c.socket.destroy()
+    const next = client(front.port)
+    next.write("GET / HTTP/1.1\r\nHost: shop.localhost\r\n\r\n")
+    await waitFor("served again", () => next.text.endsWith("ok"))
   })
 
   it("says why it cannot listen", async () => {

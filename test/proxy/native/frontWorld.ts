@@ -20,6 +20,8 @@ export interface RawDaemon {
   readonly received: Array<string>
   connections: number
   answer: (head: string, socket: net.Socket) => string | Buffer | undefined
+  /** Called as each head arrives, before its body (an early answer). */
+  onHead: ((head: string, socket: net.Socket) => void) | undefined
   readonly close: () => void
 }
 
@@ -30,6 +32,7 @@ export const rawDaemon = async (): Promise<RawDaemon> => {
     received: [],
     connections: 0,
     answer: () => "HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok",
+    onHead: undefined,
     close: () => {
       for (const s of sockets) s.destroy()
       server.close()
@@ -46,6 +49,11 @@ export const rawDaemon = async (): Promise<RawDaemon> => {
       pending += chunk.toString("latin1")
       for (let end = pending.indexOf("\r\n\r\n"); end >= 0; end = pending.indexOf("\r\n\r\n")) {
         const head = pending.slice(0, end)
+        if (d.onHead !== undefined) {
+          d.onHead(head, socket)
+          pending = ""
+          break
+        }
         const length = /\r\ncontent-length: *(\d+)/i.exec(head)
         const total = end + 4 + (length ? Number(length[1]) : 0)
         if (pending.length < total) break
@@ -92,7 +100,13 @@ export const frontTls = () => {
 
 export const startFront = async (
   router: Router,
-  options: { readonly idle?: number; readonly responseTimeout?: number; readonly tls?: boolean } = {},
+  options: {
+    readonly idle?: number
+    readonly responseTimeout?: number
+    readonly tls?: boolean
+    /** A limit on its open files (RLIMIT_NOFILE), set by the shell that starts it. */
+    readonly maxFiles?: number
+  } = {},
 ): Promise<FrontWorld> => {
   const name = `front-test-${process.pid}-${Math.random().toString(36).slice(2)}`
   const handed: Array<string> = []
@@ -110,18 +124,20 @@ export const startFront = async (
     socket.on("error", () => {})
   })
   await new Promise<void>((done) => hand.listen(`\0${name}`, done))
-  const child = spawn(
-    FRONT,
-    [
-      "127.0.0.1",
-      "0",
-      `@${name}`,
-      String(options.idle ?? 5000),
-      String(options.responseTimeout ?? 120_000),
-      ...(options.tls === true ? ["tls"] : []),
-    ],
-    { stdio: ["pipe", "pipe", "inherit"] },
-  )
+  const args = [
+    "127.0.0.1",
+    "0",
+    `@${name}`,
+    String(options.idle ?? 5000),
+    String(options.responseTimeout ?? 120_000),
+    ...(options.tls === true ? ["tls"] : []),
+  ]
+  const child =
+    options.maxFiles === undefined
+      ? spawn(FRONT, args, { stdio: ["pipe", "pipe", "inherit"] })
+      : spawn("/bin/sh", ["-c", `ulimit -n ${options.maxFiles} && exec "$0" "$@"`, FRONT, ...args], {
+          stdio: ["pipe", "pipe", "inherit"],
+        })
   if (options.tls === true) {
     const { leaves } = frontTls()
     child.stdin!.write(`key ${pemOnLine(leaves.keyPem)}\nfallback ${pemOnLine(leaves.fallbackPem.cert)}\n`)
