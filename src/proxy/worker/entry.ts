@@ -1,8 +1,9 @@
-// Entry of dist/proxy-worker.cjs: the reverse proxy's listener, relay and TLS in a worker thread
-// of the supervisor (docs/proxy.md). Its own heap and event loop: the relay's young-generation
-// collections do not scan the supervisor's heap, and its requests do not wait behind the
-// supervisor's work (docs/benchmarks.md, "The reverse proxy"). Daemons are resolved by the
-// supervisor, over the worker's port (protocol.ts).
+// Entry of dist/proxy-worker.cjs: the reverse proxy in a worker thread of the supervisor
+// (docs/proxy.md). Its listener and TLS are the native front's (native/front.ts) where it is built,
+// else this thread's; the relay and Node's HTTP and HTTP/2 servers here take what the front hands
+// over. Its own heap and event loop: the relay's young-generation collections do not scan the
+// supervisor's heap, and its requests do not wait behind the supervisor's work. Daemons are
+// resolved by the supervisor, over the worker's port (protocol.ts).
 import { isIP } from "node:net"
 import { parentPort, workerData } from "node:worker_threads"
 import { makeProxyHandler, type Resolution } from "../handler.js"
@@ -56,7 +57,10 @@ const routeOptions = {
 const handler = makeProxyHandler(routeOptions)
 const relay = { ...routeOptions, responseTimeout: setup.responseTimeout, idleTimeout: setup.idleTimeout }
 
-/** The listener, the relay and TLS in Node: HTTPS, or plain HTTP without the native front. */
+/**
+ * The listener, the relay and TLS in Node: without the native front (not built,
+ * SUPERVISOR_PROXY_FRONT=node, a host that is no IP address, or HTTPS and a front without TLS).
+ */
 const nodeListener = () => {
   const made = (() => {
     try {
