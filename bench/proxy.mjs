@@ -102,9 +102,13 @@ process.on("SIGINT", () => {
   process.exit(130)
 })
 
-/** Starts a helper process and waits for its "up" line. */
+/**
+ * Starts a helper process and waits for its "up" line. Like nginx below, in a session of its own,
+ * as the supervisor's proxy is: with Linux's autogroup scheduling CPU time is shared between
+ * sessions first, and a proxy in the bench's session would share wrk's.
+ */
 const startChild = async (cmd, argv) => {
-  const child = spawn(cmd, argv, { cwd: repo, stdio: ["ignore", "pipe", "inherit"] })
+  const child = spawn(cmd, argv, { cwd: repo, stdio: ["ignore", "pipe", "inherit"], detached: true })
   children.push(child)
   await new Promise((res, rej) => {
     child.stdout.once("data", res)
@@ -190,7 +194,10 @@ http {
 }
 `,
   )
-  const child = spawn("nginx", ["-p", dir, "-c", join(dir, "nginx.conf")], { stdio: "ignore" })
+  const child = spawn("nginx", ["-p", dir, "-c", join(dir, "nginx.conf")], {
+    stdio: "ignore",
+    detached: true,
+  })
   children.push(child)
   await waitPort(port, "nginx")
   await waitPort(tlsPort, "nginx")
