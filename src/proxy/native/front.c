@@ -28,8 +28,6 @@ int nkept;
 char rbuf[READ_CHUNK];
 End control = {0, NULL, 0};
 End listen_end = {-1, NULL, 0};
-char ctl_line[16384];
-size_t ctl_len;
 
 int64_t now_ms(void) {
   struct timespec t;

@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
-#include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -113,9 +112,7 @@ extern int nkept;
 extern char rbuf[READ_CHUNK];
 extern End control;
 extern End listen_end;
-extern char ctl_line[16384];
 extern const char *listen_host, *listen_port;
-extern size_t ctl_len;
 
 int64_t now_ms(void);
 void say(const char *fmt, ...);

@@ -1,6 +1,10 @@
 /* The control lines from and to the worker (front.ts). */
 #include "front.h"
 
+/* The control lines read so far, up to the last whole one. */
+static char ctl_line[16384];
+static size_t ctl_len;
+
 /* ---- control ---- */
 
 static Conn *routing(unsigned id) {

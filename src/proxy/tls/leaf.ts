@@ -87,61 +87,55 @@ export const MAX_CACHED = 1000
  */
 export const leafCache = (ca: LocalCa, tld: string, limit = MAX_CACHED): LeafCache => {
   const key = newLeafKey()
+  const own = tld.toLowerCase()
+  /** The certificates signed, by name; a TLS context is made of one only where Node terminates TLS. */
+  const pems = new Map<string, Promise<string>>()
   const contexts = new Map<string, Promise<tls.SecureContext>>()
-  const pems = new Map<string, string>()
   let count = 0
-  const make = (name: string): tls.SecureContext => {
-    count++
-    return tls.createSecureContext({ key: key.pem, cert: signLeaf(ca, key, name) })
-  }
-  const fallbackPem = { key: key.pem, cert: signLeaf(ca, key, tld.toLowerCase()) }
+  const fallbackPem = { key: key.pem, cert: signLeaf(ca, key, own) }
   const fallback = tls.createSecureContext(fallbackPem)
-  contexts.set(tld.toLowerCase(), Promise.resolve(fallback))
-  const context = (raw: string): Promise<tls.SecureContext> => {
-    const name = raw.toLowerCase()
-    if (!signable(name, tld)) return Promise.resolve(fallback)
-    const known = contexts.get(name)
+  /** The certificate of a signable name other than the tld's, signed at its first use. */
+  const signed = (name: string): Promise<string> => {
+    const known = pems.get(name)
     if (known !== undefined) return known
     // signing is synchronous; deferring it lets the handshakes that arrive meanwhile share it
-    const pending = new Promise<tls.SecureContext>((resolve, reject) =>
+    const pending = new Promise<string>((resolve, reject) =>
       setImmediate(() => {
         try {
-          resolve(make(name))
+          count++
+          resolve(signLeaf(ca, key, name))
         } catch (e) {
+          pems.delete(name)
           contexts.delete(name)
           reject(e)
         }
       }),
     )
-    contexts.set(name, pending)
-    // a Map iterates in insertion order: the first name after the tld's is the oldest
-    if (contexts.size > limit + 1) {
-      const oldest = [...contexts.keys()].find((n) => n !== tld.toLowerCase())
-      if (oldest !== undefined) contexts.delete(oldest)
+    pems.set(name, pending)
+    // a Map iterates in insertion order: the first name is the oldest
+    if (pems.size > limit) {
+      const oldest = pems.keys().next().value!
+      pems.delete(oldest)
+      contexts.delete(oldest)
     }
     return pending
   }
-  const certPem = (raw: string): Promise<string | undefined> => {
+  const ownName = (raw: string): string | undefined => {
     const name = raw.toLowerCase()
-    if (!signable(name, tld) || name === tld.toLowerCase()) return Promise.resolve(undefined)
-    const known = pems.get(name)
-    if (known !== undefined) return Promise.resolve(known)
-    return new Promise((resolve, reject) =>
-      setImmediate(() => {
-        try {
-          let pem = pems.get(name)
-          if (pem === undefined) {
-            count++
-            pem = signLeaf(ca, key, name)
-            if (pems.size >= limit) pems.delete(pems.keys().next().value!)
-            pems.set(name, pem)
-          }
-          resolve(pem)
-        } catch (e) {
-          reject(e)
-        }
-      }),
-    )
+    return signable(name, tld) && name !== own ? name : undefined
+  }
+  const context = (raw: string): Promise<tls.SecureContext> => {
+    const name = ownName(raw)
+    if (name === undefined) return Promise.resolve(fallback)
+    const known = contexts.get(name)
+    if (known !== undefined) return known
+    const made = signed(name).then((cert) => tls.createSecureContext({ key: key.pem, cert }))
+    contexts.set(name, made)
+    return made
+  }
+  const certPem = (raw: string): Promise<string | undefined> => {
+    const name = ownName(raw)
+    return name === undefined ? Promise.resolve(undefined) : signed(name)
   }
   return { context, fallback, fallbackPem, signed: () => count, keyPem: key.pem, certPem }
 }

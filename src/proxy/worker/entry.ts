@@ -90,7 +90,7 @@ const nodeListener = () => {
     post({ _tag: "Closed" })
     port.close()
   })
-  onControl({
+  control = {
     stopAccepting: () => {
       if (server.listening) server.close()
       closeIdle()
@@ -101,7 +101,7 @@ const nodeListener = () => {
       closeConnections()
     },
     forget: () => {},
-  })
+  }
 }
 
 /**
@@ -124,7 +124,9 @@ const frontListener = (binary: string) => {
   })()
   if (secure === null) return void port.close()
   let replaced = false
-  const { accept, closeIdle } = secure?.relay ?? relayAcceptor(handler, relay)
+  const { accept, closeIdle: closeIdleRelayed } = secure?.relay ?? relayAcceptor(handler, relay)
+  // over HTTPS its HTTP/2 sessions are asked to go too
+  const closeIdle = secure?.closeIdle ?? closeIdleRelayed
   const front = startFront(
     {
       binary,
@@ -155,7 +157,6 @@ const frontListener = (binary: string) => {
       },
       notAccepting: () => {
         closeIdle()
-        secure?.closeIdle()
         post({ _tag: "NotAccepting" })
       },
       closed: () => {
@@ -171,14 +172,14 @@ const frontListener = (binary: string) => {
         }),
     },
   )
-  onControl({
+  control = {
     stopAccepting: front.stop,
     close: () => {
       secure?.closeSessions()
       front.close()
     },
     forget: front.forget,
-  })
+  }
 }
 
 /** The targets of a host the front asks for, or the worker's relay to take its connection. */
@@ -222,9 +223,6 @@ let control: Control | undefined
 const forgetKept = () => {
   cache.clear()
   control?.forget()
-}
-const onControl = (c: Control) => {
-  control = c
 }
 
 port.on("message", (message: ToWorker) => {

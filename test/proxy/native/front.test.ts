@@ -1,9 +1,10 @@
+import { spawnSync } from "node:child_process"
 import { readFileSync } from "node:fs"
 import * as net from "node:net"
 import * as tls from "node:tls"
 import { afterEach, describe, expect, it } from "vitest"
 import { waitFor } from "../../e2e/harness.js"
-import { client, type FrontWorld, frontTls, rawDaemon, responses, startFront } from "./frontWorld.js"
+import { client, FRONT, type FrontWorld, frontTls, rawDaemon, responses, startFront } from "./frontWorld.js"
 
 const open: Array<{ stop: () => unknown } | { close: () => unknown }> = []
 afterEach(async () => {
@@ -322,8 +323,6 @@ describe("the proxy's native front (dist/proxy-front)", () => {
     const taken = net.createServer()
     await new Promise<void>((done) => taken.listen(0, "127.0.0.1", done))
     open.push(taken)
-    const { spawnSync } = await import("node:child_process")
-    const { FRONT } = await import("./frontWorld.js")
     const r = spawnSync(
       FRONT,
       ["127.0.0.1", String((taken.address() as net.AddressInfo).port), "@x", "5000", "1000"],
