@@ -51,7 +51,7 @@ import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { busyMode, busyProcesses } from "./busy.mjs"
-import { processRssByMapping } from "./proc.mjs"
+import { childPids, processRssByMapping } from "./proc.mjs"
 import { BENCH_CACHE, PM2_BIN } from "./sandbox.mjs"
 
 // ---------------------------------------------------------------------------- options
@@ -161,20 +161,7 @@ const procStatus = (pid, key) => {
  * The processes that supervise on the tool's behalf besides its main one: the supervisor's spawn
  * helper (a `spawn-helper` or `perl` child of the supervisor, src/process/spawnHelper.ts). Their memory counts too.
  */
-const helperPids = (pid) => {
-  const out = []
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8")
-      const close = stat.lastIndexOf(")")
-      const comm = stat.slice(stat.indexOf("(") + 1, close)
-      const ppid = Number(stat.slice(close + 2).split(" ")[1])
-      if (ppid === pid && (comm === "spawn-helper" || comm === "perl")) out.push(Number(entry))
-    } catch {}
-  }
-  return out
-}
+const helperPids = (pid) => childPids(pid, ["spawn-helper", "perl"])
 /** A status field (kB → bytes) summed over the tool's process and its helpers. */
 const toolMemory = (pid, key) => [pid, ...helperPids(pid)].reduce((sum, p) => sum + procStatus(p, key), 0)
 /** Waits (bounded) until none of `pids` is alive; returns whether they all went. */

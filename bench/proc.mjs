@@ -1,5 +1,5 @@
 // What the benchmarks read of a process in /proc.
-import { readFileSync, readlinkSync } from "node:fs"
+import { readdirSync, readFileSync, readlinkSync } from "node:fs"
 
 /** CPU time (user + system) of a process so far, in ms (10 ms ticks of /proc/<pid>/stat). */
 export const cpuMs = (pid) => {
@@ -7,6 +7,22 @@ export const cpuMs = (pid) => {
   // after the command's name, which may hold spaces and parentheses
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
   return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+/** The children of `pid` whose command name (/proc/<pid>/comm, 15 characters at most) is among `names`. */
+export const childPids = (pid, names) => {
+  const out = []
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8")
+      const close = stat.lastIndexOf(")")
+      const comm = stat.slice(stat.indexOf("(") + 1, close)
+      const ppid = Number(stat.slice(close + 2).split(" ")[1])
+      if (ppid === pid && names.includes(comm)) out.push(Number(entry))
+    } catch {}
+  }
+  return out
 }
 
 /** Node's V8 heap pages are anonymous mappings of this size (256 KiB). */
