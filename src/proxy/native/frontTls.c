@@ -95,6 +95,8 @@ int tls_start(void) {
   SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
   SSL_CTX_set_options(ctx, SSL_OP_IGNORE_UNEXPECTED_EOF | SSL_OP_NO_RENEGOTIATION);
   SSL_CTX_set_mode(ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_RELEASE_BUFFERS);
+  /* a record read in one read(2), not its header then its body; what comes with it waits inside */
+  SSL_CTX_set_read_ahead(ctx, 1);
   SSL_CTX_set_alpn_select_cb(ctx, on_alpn, NULL);
   SSL_CTX_set_client_hello_cb(ctx, on_hello, NULL);
   return 0;
@@ -158,11 +160,10 @@ void tls_handshake(Conn *c) {
     const unsigned char *alpn;
     unsigned int len;
     SSL_get0_alpn_selected(c->ssl, &alpn, &len);
+    /* a request (or HTTP/2's preface) may have come with the handshake's last flight */
+    if (SSL_has_pending(c->ssl)) more_inside = 1;
     if (len == 2 && memcmp(alpn, "h2", 2) == 0) return hand_off(c, 3, 0, 0);
-    sync_events(c);
-    /* a request may have come with the handshake's last flight */
-    if (SSL_pending(c->ssl) > 0) client_readable(c);
-    return;
+    return sync_events(c);
   }
   switch (SSL_get_error(c->ssl, r)) {
     case SSL_ERROR_WANT_READ:
@@ -185,7 +186,7 @@ ssize_t cl_read(Conn *c, void *p, size_t n) {
   ERR_clear_error();
   int r = SSL_read(c->ssl, p, n > INT32_MAX ? INT32_MAX : (int)n);
   if (r > 0) {
-    if (SSL_pending(c->ssl) > 0) more_inside = 1;
+    if (SSL_has_pending(c->ssl)) more_inside = 1;
     return r;
   }
   switch (SSL_get_error(c->ssl, r)) {
@@ -243,7 +244,7 @@ void tls_pending(void) {
   more_inside = 0;
   for (Conn *c = conns, *next; c; c = next) {
     next = c->next;
-    if (!c->ssl || c->hs || SSL_pending(c->ssl) == 0) continue;
+    if (!c->ssl || c->hs || !SSL_has_pending(c->ssl)) continue;
     if (c->cl.events & EPOLLIN) client_readable(c);
     else more_inside = 1;
   }

@@ -375,6 +375,37 @@ describe("the native front over TLS", () => {
     expect(front.lines.filter((l) => l.startsWith("cert ")).length).toBe(1)
   })
 
+  it("reads what came with the handshake's last flight and records read at once, over HTTP/1.1 and HTTP/2", async () => {
+    const { daemon, front } = await tlsWorld()
+    // written before the handshake ends: the client sends them right after its Finished, and the
+    // front reads them together (read-ahead), so no event of the socket announces the second
+    const early = (alpn: string) =>
+      tls.connect({
+        port: front.port,
+        host: "127.0.0.1",
+        servername: "shop.localhost",
+        ca: frontTls().ca.certPem,
+        ALPNProtocols: [alpn],
+      })
+    const h1 = early("http/1.1")
+    open.push({ close: () => h1.destroy() })
+    let text = ""
+    h1.on("data", (d: Buffer) => {
+      text += d.toString("latin1")
+    })
+    h1.write("GET /a HTTP/1.1\r\nHost: shop.localhost\r\n\r\n")
+    h1.write("GET /b HTTP/1.1\r\nHost: shop.localhost\r\n\r\n")
+    await waitFor("both answers", () => text.split("HTTP/1.1 200").length === 3 && text.endsWith("ok"))
+    expect(daemon.received.join("")).toMatch(/GET \/a [\s\S]*GET \/b /)
+    const h2 = early("h2")
+    open.push({ close: () => h2.destroy() })
+    h2.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
+    await waitFor(
+      "HTTP/2 handed over",
+      () => front.handed[0] === "127.0.0.1 3 0\nPRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
+    )
+  })
+
   it("gives a name outside the TLD the TLD's certificate, and hands HTTP/2 and plain HTTP to the worker", async () => {
     const { front } = await tlsWorld()
     const other = await connect(front.port, "example.com", ["http/1.1"]).catch((e: Error) => e)
