@@ -40,7 +40,10 @@ describe("cron across a supervisor restart (e2e)", () => {
       expect(sb.cli(["supervisor", "start"], sb.root).status).toBe(0)
       const missed = await waitFor(
         "the missed run",
-        async () => (await lines()).filter((x) => x.includes(", missed run of ")),
+        async () => {
+          const found = (await lines()).filter((x) => x.includes(", missed run of "))
+          return found.length > 0 ? found : undefined
+        },
         { timeout: 10_000, interval: 100 },
       )
       expect(missed.length).toBeGreaterThanOrEqual(1)

@@ -169,6 +169,11 @@ describe("restart_dependents (e2e)", () => {
       expect(started.status, started.stderr).toBe(0)
       const before = await daemonEntry(sb.stateDir, "app/api")
       expect(before?.status.type).toBe("running")
+      // the event follower runs beside the CLI: the start's own events are behind `from` once it
+      // has shown api ready
+      await waitFor("the follower to show api's start", () =>
+        events().some((e) => e._tag === "ReadinessPassed" && e.id === "app/api"),
+      )
       const from = events().length
       const restarted = cli("restart", "db")
       expect(restarted.status, restarted.stderr).toBe(0)

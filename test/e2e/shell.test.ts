@@ -23,6 +23,8 @@ import {
 } from "./harness.js"
 
 const T = 60_000
+// settings.general.autostop_delay here, in seconds
+const DELAY_S = 5
 let sb: DaemonSandbox
 
 type ShellName = "bash" | "zsh" | "fish"
@@ -106,7 +108,9 @@ beforeAll(() => {
   sb = makeDaemonSandbox()
   sb.dir("elsewhere")
   // a supervisor setting: the user config file
-  sb.write({ "home/.config/supervisor/config.toml": '[settings.general]\nautostop_delay = "2s"\n' })
+  // a delay well beyond a hook's answer on a busy machine (a Node start each: ~1 s there), so
+  // that a return within it is one in every run
+  sb.write({ "home/.config/supervisor/config.toml": `[settings.general]\nautostop_delay = "${DELAY_S}s"\n` })
 }, T)
 afterAll(() => {
   for (const s of shells) s.child.kill("SIGKILL")
@@ -162,8 +166,8 @@ describe("shell hook (e2e)", () => {
       await shellIn(b, dir)
       a.send(`cd ${sb.root}/elsewhere`)
       await shellIn(a, join(sb.root, "elsewhere"))
-      // a stop would come 2s after a left (checked at the end of the delay): b is still inside
-      await new Promise((r) => setTimeout(r, 3_500))
+      // a stop would come DELAY_S after a left (checked at the end of the delay): b is still inside
+      await new Promise((r) => setTimeout(r, DELAY_S * 1000 + 1_500))
       expect(await statusOf("two/api")).toBe("running")
       b.child.kill("SIGKILL")
       await waitFor("the shell gone", () => !isAlive(b.pid))
@@ -182,7 +186,7 @@ describe("shell hook (e2e)", () => {
       await shellIn(shell, join(sb.root, "elsewhere"))
       shell.send(`cd ${dir}`)
       await shellIn(shell, dir)
-      await new Promise((r) => setTimeout(r, 4_500))
+      await new Promise((r) => setTimeout(r, DELAY_S * 1000 + 2_500))
       expect(await statusOf("three/api")).toBe("running")
     },
     T,

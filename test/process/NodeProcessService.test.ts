@@ -514,6 +514,8 @@ describe.each(MODES)("NodeProcessService, daemons forked by %s", (mode) => {
             const { pid, startTime } = yield* waitFor(
               "the spawner to report the daemon",
               () => reported.includes("\n") && (JSON.parse(reported) as { pid: number; startTime: string }),
+              // a Node start loading a bundle of Effect, then a spawn: seconds on a busy machine
+              "20 seconds",
             )
             yield* Effect.addFinalizer(() => svc.signalGroup(pid, "SIGKILL"))
             // forked by the spawner, or by the helper it started (which ends with it)
@@ -535,7 +537,7 @@ describe.each(MODES)("NodeProcessService, daemons forked by %s", (mode) => {
             expect(liveGroupMembers(pid)).toEqual([])
           }),
         ),
-      15_000,
+      30_000,
     )
   })
 

@@ -251,14 +251,16 @@ describe.each(PROGRAMS)("the spawn helper in $name", ({ choice, command }) => {
     const exits: Array<ExitStatus> = []
     const pidFile = path.join(dir, "orphan.pid")
     // the subshell leaves a sleep behind, whose parent is then gone: a double fork
-    const started = await helper.spawn(shell(`(sleep 1 & echo $! > '${pidFile}'); exec sleep 30`), (s) =>
+    const started = await helper.spawn(shell(`(sleep 30 & echo $! > '${pidFile}'); exec sleep 30`), (s) =>
       exits.push(s),
     )
     if (!("pid" in started)) throw new Error(started.error.message)
     await until("the orphan's pid", () => /^\d+\n$/.test(readText(pidFile)))
     const orphan = Number(readText(pidFile))
     await until("the orphan re-parented to the helper", () => statOf(orphan)?.ppid === helper.pid())
-    // reaped: no zombie left behind, not even for a moment longer than its exit
+    // once it ends (told here, not after a time that a stalled test could miss): reaped, no
+    // zombie left behind, not even for a moment longer than its exit
+    process.kill(orphan, "SIGTERM")
     await until("the orphan reaped", () => statOf(orphan) === undefined)
     expect(exits).toEqual([])
     process.kill(-started.pid, "SIGTERM")
