@@ -122,6 +122,8 @@ describe("templates through the built CLI", () => {
         String(proxyPort),
       ]
       const others = ["{{.Names}}", "{.a}", "{}", "hello templates", "{{ print }}"]
+      // the readiness check is its own process: ready says nothing of when `run` wrote its file
+      await waitFor("the run's file", () => existsSync(join(dir, "run.json")))
       const run = dumped("run")
       // `{{ env.T_1 }}` in run reads the daemon's final environment: its rendered env and PORT1
       expect(run.args).toEqual([...values, "api", String(apiPorts[1]), ...others])
