@@ -3,9 +3,9 @@ import { join } from "node:path"
 import { afterEach, beforeEach, describe, expect, it } from "vitest"
 import { type DaemonSandbox, daemonPids, makeDaemonSandbox } from "./harness.js"
 
-// Each daemon appends its name to order.log when it starts; readiness is a short delay.
+// Each daemon appends its name to order.log when it starts, then says it is ready.
 const daemon = (name: string, depends: Array<string> = [], extra = "") =>
-  `[daemons.${name}]\nrun = "echo ${name} >> order.log; exec sleep 300"\nready_delay = 0.3\n${
+  `[daemons.${name}]\nrun = "echo ${name} >> order.log; echo ready; exec sleep 300"\nready_output = "^ready$"\n${
     depends.length ? `depends = [${depends.map((d) => `"${d}"`).join(", ")}]\n` : ""
   }${extra}`
 
@@ -92,13 +92,14 @@ describe("dependencies", () => {
 describe("stopping", () => {
   it("stop of several daemons stops dependents before their dependencies", () => {
     const stopLine = (name: string) =>
-      `trap 'echo stop-${name} >> order.log; exit 0' TERM; echo ${name} >> order.log; while :; do sleep 0.1; done`
+      `trap 'echo stop-${name} >> order.log; exit 0' TERM; echo ${name} >> order.log; echo ready; while :; do sleep 0.1; done`
     const dir = sb.project(
       "app",
       [
-        `[daemons.db]\nrun = "${stopLine("db")}"\nready_delay = 0.3\n`,
-        `[daemons.api]\nrun = "${stopLine("api")}"\nready_delay = 0.3\ndepends = ["db"]\n`,
-        `[daemons.web]\nrun = "${stopLine("web")}"\nready_delay = 0.3\ndepends = ["api"]\n`,
+        // ready once the trap is set
+        `[daemons.db]\nrun = "${stopLine("db")}"\nready_output = "^ready$"\n`,
+        `[daemons.api]\nrun = "${stopLine("api")}"\nready_output = "^ready$"\ndepends = ["db"]\n`,
+        `[daemons.web]\nrun = "${stopLine("web")}"\nready_output = "^ready$"\ndepends = ["api"]\n`,
       ].join("\n"),
     )
     expect(sb.cli(["start", "web"], dir).status).toBe(0)

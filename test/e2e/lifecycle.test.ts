@@ -18,6 +18,8 @@ import {
 
 const T = 30_000
 
+// a daemon that traps a signal is ready once its trap is set (a line after it): a stop sooner
+// would find the shell's default
 const CONFIG = `
 [daemons.family]
 run = "sleep 300 & sleep 300 & wait"
@@ -29,26 +31,26 @@ ready_delay = 0.2
 
 [daemons.stubborn]
 run = "trap '' TERM; echo ignoring TERM; exec sleep 300"
-ready_delay = 0.2
+ready_output = "^ignoring TERM$"
 stop_signal = { signal = "TERM", timeout = "1s" }
 
 [daemons.stubbornchild]
-run = "(trap '' TERM; exec sleep 300) & wait"
-ready_delay = 0.2
+run = "(trap '' TERM; echo armed; exec sleep 300) & wait"
+ready_output = "^armed$"
 stop_signal = { signal = "SIGTERM", timeout = "1s" }
 
 [daemons.slowsettings]
-run = "trap '' TERM; exec sleep 300"
-ready_delay = 0.2
+run = "trap '' TERM; echo armed; exec sleep 300"
+ready_output = "^armed$"
 
 [daemons.polite]
 run = "trap 'echo INT > int.marker; exit 0' INT; trap 'echo TERM > term.marker; exit 0' TERM; echo waiting; while :; do sleep 1; done"
-ready_delay = 0.2
+ready_output = "^waiting$"
 stop_signal = "INT"
 
 [daemons.usr1]
-run = "trap 'echo USR1 > usr1.marker; exit 0' USR1; while :; do sleep 1; done"
-ready_delay = 0.2
+run = "trap 'echo USR1 > usr1.marker; exit 0' USR1; echo armed; while :; do sleep 1; done"
+ready_output = "^armed$"
 stop_signal = { signal = "USR1", timeout = "3s" }
 
 [daemons.victim]

@@ -193,6 +193,8 @@ describe("ports (e2e)", () => {
         const r = cli(["start", "db", "--expected-port", String(p), "--bump"], dir)
         expect(r.status, r.stderr).toBe(0)
         expect(r.stdout).toContain(`port ${p + 1}; port ${p} was in use`)
+        // ready after 0.2 s, whether or not its Node has written the file yet
+        await waitFor("db.env", () => existsSync(join(dir, "db.env")))
         expect(envOf(dir, "db")).toEqual([`PORT=${p + 1}`])
         const check = cli(["start", "check"], dir)
         expect(check.status, check.stderr).toBe(0)

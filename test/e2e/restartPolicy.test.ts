@@ -220,7 +220,11 @@ describe("restart_dependents (e2e)", () => {
           }),
         ]),
       )
-      const logged = (await storedLogs(sb.stateDir, "app/api")).map((e) => e.message)
+      // api is ready 0.1 s after its spawn, its echo maybe not yet stored
+      const logged = await waitFor("api's second start in its log", async () => {
+        const m = (await storedLogs(sb.stateDir, "app/api")).map((e) => e.message)
+        return m.filter((x) => x === "api up").length >= 2 ? m : undefined
+      })
       expect(logged).toContain("[supervisor] restarting: dependency (app/db restarted)")
       expect(logged.filter((m) => m === "api up")).toHaveLength(2)
     },
@@ -266,6 +270,8 @@ describe("restart_dependents (e2e)", () => {
       // api's stops: the two commands', then db's own restart's cascade; none for the commands' db
       const apiStops = seen.filter((e) => e.id === "app/api" && e.to === "stopping").map((e) => e.reason)
       expect(apiStops).toEqual(["cli", "cli", "dependency"])
+      // each start's echo reaches the log after its 0.1 s readiness: waited for, then counted
+      await waitFor("api's three starts in its log", async () => (await spawnsOfApi()) >= before + 3)
       expect(await spawnsOfApi()).toBe(before + 3)
     },
     T,

@@ -14,6 +14,7 @@ import {
   makeDaemonSandbox,
   STACK_LINE,
   storedLogs,
+  waitFor,
 } from "./harness.js"
 
 const T = 30_000
@@ -66,7 +67,11 @@ describe("templates in run and env", () => {
       expect(r.status, show(r)).toBe(0)
       const port = (await daemonEntry(sb.stateDir, "tpl/web"))?.resolved_port[0]
       expect(port).toBeGreaterThan(heldPort)
-      const lines = (await storedLogs(sb.stateDir, "tpl/client")).map((e) => e.message)
+      // ready at the second line: the third may still be on its way to the log
+      const lines = await waitFor("the client's three lines", async () => {
+        const m = (await storedLogs(sb.stateDir, "tpl/client")).map((e) => e.message)
+        return m.length >= 3 ? m : undefined
+      })
       expect(lines).toEqual([`web is on ${port}`, `url=http://127.0.0.1:${port}/`, "{{.Names}} {{ print }}"])
     },
     T,

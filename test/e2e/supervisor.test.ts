@@ -32,8 +32,8 @@ run = "exec sleep 300"
 ready_delay = 0.2
 
 [daemons.graceful]
-run = "trap 'echo bye > graceful.marker; exit 0' TERM; while :; do sleep 1; done"
-ready_delay = 0.2
+run = "trap 'echo bye > graceful.marker; exit 0' TERM; echo armed; while :; do sleep 1; done"
+ready_output = "^armed$"
 `
 
 let sb: DaemonSandbox
