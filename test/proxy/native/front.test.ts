@@ -348,27 +348,43 @@ describe("the native front over TLS", () => {
     open.push(daemon, front)
     return { daemon, front }
   }
+  /** A TLS client of the front, not waiting for its handshake; kept until the test ends. */
+  const tlsClient = (port: number, servername: string, alpn: Array<string>, onSecure?: () => void) => {
+    const socket = tls.connect(
+      { port, host: "127.0.0.1", servername, ca: frontTls().ca.certPem, ALPNProtocols: alpn },
+      onSecure,
+    )
+    open.push({ close: () => socket.destroy() })
+    return socket
+  }
   const connect = (port: number, servername: string, alpn: Array<string>) =>
     new Promise<tls.TLSSocket>((done, fail) => {
-      const socket = tls.connect(
-        { port, host: "127.0.0.1", servername, ca: frontTls().ca.certPem, ALPNProtocols: alpn },
-        () => done(socket),
-      )
+      const socket = tlsClient(port, servername, alpn, () => done(socket))
       socket.on("error", fail)
     })
-
-  it("relays HTTP/1.1 with the name's own certificate and X-Forwarded-Proto https", async () => {
-    const { daemon, front } = await tlsWorld()
-    const socket = await connect(front.port, "shop.localhost", ["http/1.1"])
-    open.push({ close: () => socket.destroy() })
-    expect(socket.alpnProtocol).toBe("http/1.1")
-    expect(socket.getPeerCertificate().subject.CN).toBe("shop.localhost")
+  /** What `socket` has received so far, as text. */
+  const received = (socket: tls.TLSSocket) => {
     let text = ""
     socket.on("data", (d: Buffer) => {
       text += d.toString("latin1")
     })
+    return () => text
+  }
+  const H2_PREFACE = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+  /** Sends HTTP/2's preface and waits for the worker to be handed it, decrypted. */
+  const h2HandedOver = async (front: { handed: Array<string> }, socket: tls.TLSSocket) => {
+    socket.write(H2_PREFACE)
+    await waitFor("HTTP/2 handed over", () => front.handed[0] === `127.0.0.1 3 0\n${H2_PREFACE}`)
+  }
+
+  it("relays HTTP/1.1 with the name's own certificate and X-Forwarded-Proto https", async () => {
+    const { daemon, front } = await tlsWorld()
+    const socket = await connect(front.port, "shop.localhost", ["http/1.1"])
+    expect(socket.alpnProtocol).toBe("http/1.1")
+    expect(socket.getPeerCertificate().subject.CN).toBe("shop.localhost")
+    const text = received(socket)
     socket.write("GET /s HTTP/1.1\r\nHost: shop.localhost\r\n\r\n")
-    await waitFor("the answer", () => text.endsWith("ok"))
+    await waitFor("the answer", () => text().endsWith("ok"))
     expect(daemon.received[0]).toContain("x-forwarded-proto: https\r\n")
     expect(front.lines.filter((l) => l.startsWith("cert "))).toEqual(["cert 1 shop.localhost"])
     // a second connection: the certificate is kept
@@ -381,31 +397,13 @@ describe("the native front over TLS", () => {
     const { daemon, front } = await tlsWorld()
     // written before the handshake ends: the client sends them right after its Finished, and the
     // front reads them together (read-ahead), so no event of the socket announces the second
-    const early = (alpn: string) =>
-      tls.connect({
-        port: front.port,
-        host: "127.0.0.1",
-        servername: "shop.localhost",
-        ca: frontTls().ca.certPem,
-        ALPNProtocols: [alpn],
-      })
-    const h1 = early("http/1.1")
-    open.push({ close: () => h1.destroy() })
-    let text = ""
-    h1.on("data", (d: Buffer) => {
-      text += d.toString("latin1")
-    })
+    const h1 = tlsClient(front.port, "shop.localhost", ["http/1.1"])
+    const text = received(h1)
     h1.write("GET /a HTTP/1.1\r\nHost: shop.localhost\r\n\r\n")
     h1.write("GET /b HTTP/1.1\r\nHost: shop.localhost\r\n\r\n")
-    await waitFor("both answers", () => text.split("HTTP/1.1 200").length === 3 && text.endsWith("ok"))
+    await waitFor("both answers", () => text().split("HTTP/1.1 200").length === 3 && text().endsWith("ok"))
     expect(daemon.received.join("")).toMatch(/GET \/a [\s\S]*GET \/b /)
-    const h2 = early("h2")
-    open.push({ close: () => h2.destroy() })
-    h2.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
-    await waitFor(
-      "HTTP/2 handed over",
-      () => front.handed[0] === "127.0.0.1 3 0\nPRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
-    )
+    await h2HandedOver(front, tlsClient(front.port, "shop.localhost", ["h2"]))
   })
 
   it("gives a name outside the TLD the TLD's certificate, and hands HTTP/2 and plain HTTP to the worker", async () => {
@@ -414,13 +412,8 @@ describe("the native front over TLS", () => {
     // the TLD's certificate does not name example.com: the client refuses it
     expect(String(other)).toMatch(/altnames|does not match/i)
     const h2 = await connect(front.port, "shop.localhost", ["h2", "http/1.1"])
-    open.push({ close: () => h2.destroy() })
     expect(h2.alpnProtocol).toBe("h2")
-    h2.write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
-    await waitFor(
-      "HTTP/2 handed over",
-      () => front.handed[0] === "127.0.0.1 3 0\nPRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
-    )
+    await h2HandedOver(front, h2)
     const plain = client(front.port)
     plain.write("GET / HTTP/1.1\r\nHost: shop.localhost\r\n\r\n")
     await waitFor("plain HTTP handed over", () =>
