@@ -121,6 +121,25 @@ describe("HTTP API on TCP (e2e)", () => {
   })
 
   it(
+    "every answer has a Date header of the second it was made, in HTTP's IMF-fixdate",
+    async () => {
+      const before = Date.now()
+      const replies = [await http("GET", "/api/stats"), await http("GET", "/api/daemons", { token: null })]
+      const after = Date.now()
+      for (const r of replies) {
+        const date = String(r.headers.date)
+        expect(date).toMatch(
+          /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d GMT$/,
+        )
+        expect(new Date(Date.parse(date)).toUTCString()).toBe(date)
+        expect(Date.parse(date)).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000)
+        expect(Date.parse(date)).toBeLessThanOrEqual(after)
+      }
+    },
+    T,
+  )
+
+  it(
     "authentication: no token or a wrong one is 401 with a JSON error; the right one works",
     async () => {
       const none = await http("GET", "/api/daemons", { token: null })
