@@ -9,6 +9,7 @@ import { countingRequests, withMetricsRoute } from "../metrics/http.js"
 import { renderPage } from "../web/page.js"
 import { listenerTls } from "./apiTls.js"
 import { guarded, normalizeBasePath } from "./guard.js"
+import { httpServerContext } from "./httpContext.js"
 import { ApiLive } from "./server.js"
 import { allowedHosts, isLoopback, ListenError, listen, PLAIN_HTTP_WARNING } from "./tcp.js"
 import { checkUpgrade } from "./upgradeGuard.js"
@@ -165,5 +166,5 @@ export const tcpListeners = (
     }),
   ).pipe(
     Layer.provide(ApiLive),
-    Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer, NodeHttpServer.layerContext]),
+    Layer.provide([HttpApiBuilder.Router.Live, HttpApiBuilder.Middleware.layer, httpServerContext]),
   )

@@ -1,6 +1,7 @@
-import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Console, Effect } from "effect"
+import { Console, Effect, Layer } from "effect"
 import { formatProblem } from "../domain/ConfigProblem.js"
 import { stateDir, statePaths } from "../state/paths.js"
 import type { ContainerFlags } from "./container/mode.js"
@@ -68,7 +69,10 @@ export const hostMain = (options: {
             Effect.zipRight(failed),
           ),
       }),
-      Effect.provide(NodeContext.layer),
+      // The file system and paths only: NodeContext's terminal would open stdin (a file stream,
+      // with Node's promise-based file system and readline: ~0.6 MiB) and its workers and command
+      // executor are not the supervisor's.
+      Effect.provide(Layer.merge(NodeFileSystem.layer, NodePath.layer)),
       NodeRuntime.runMain({ disableErrorReporting: false }),
     )
 }

@@ -14,6 +14,7 @@ import { DaemonsLive } from "../api/handlers.js"
 import { NoticesLive } from "../api/notices.js"
 import { PresenceLive as PresenceApiLive } from "../api/presenceHandlers.js"
 import { countingRequests, withMetricsRoute } from "../metrics/http.js"
+import { httpServerContext } from "./httpContext.js"
 import { PromptResponse } from "./promptResponse.js"
 import { collectAtRest, restCollectionSetting } from "./restCollection.js"
 import { withUpgrades } from "./upgrades.js"
@@ -47,7 +48,7 @@ export const socketServer = (socket: string, wrap: (server: Server) => Server = 
       return HttpServer.serve(countingRequests(withMetricsRoute(app))).pipe(
         Layer.tap(() => Effect.sync(() => fs.chmodSync(socket, 0o600))),
         Layer.provide(
-          NodeHttpServer.layer(
+          NodeHttpServer.layerServer(
             () =>
               withUpgrades(
                 wrap(
@@ -60,7 +61,7 @@ export const socketServer = (socket: string, wrap: (server: Server) => Server = 
             {
               path: socket,
             },
-          ).pipe(Layer.provide(prepare)),
+          ).pipe(Layer.provide(prepare), Layer.merge(httpServerContext)),
         ),
       )
     }),

@@ -1,6 +1,7 @@
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { Effect } from "effect"
+import * as fsAsync from "../state/fsAsync.js"
 import { fsError, isErrno, LogStoreError } from "./errors.js"
 
 /**
@@ -253,8 +254,8 @@ export const createAside = (path: string): Effect.Effect<void> =>
     fs.existsSync(path)
       ? Effect.void
       : Effect.promise(() =>
-          fs.promises.open(path, fs.constants.O_RDONLY | fs.constants.O_CREAT, 0o600).then(
-            (handle) => handle.close(),
+          fsAsync.open(path, fs.constants.O_RDONLY | fs.constants.O_CREAT, 0o600).then(
+            (fd) => fsAsync.close(fd),
             () => undefined,
           ),
         ),

@@ -1,6 +1,7 @@
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { Effect, Either, Schema } from "effect"
+import * as fsAsync from "./fsAsync.js"
 import { journalPathOf, parseJsonText, replayJournal } from "./journal.js"
 import { replaceFile } from "./replaceFile.js"
 import { emptyState, PersistentState } from "./State.js"
@@ -85,30 +86,22 @@ export const writeFileAtomic = (file: string, text: string): void => {
  */
 export const writeFileAtomicAsync = async (file: string, text: string): Promise<void> => {
   const dir = nodePath.dirname(file)
-  await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 })
+  await fsAsync.mkdir(dir, { recursive: true, mode: 0o700 })
   throwInjected(file)
   const tmp = tempPathFor(file)
   try {
-    const handle = await fs.promises.open(tmp, "w", 0o600)
-    try {
-      await handle.writeFile(text)
-      await handle.sync()
-    } finally {
-      await handle.close()
-    }
-    await fs.promises.rename(tmp, file)
+    await fsAsync.withFd(tmp, "w", 0o600, async (fd) => {
+      await fsAsync.writeAll(fd, text)
+      await fsAsync.fsync(fd)
+    })
+    await fsAsync.rename(tmp, file)
   } catch (e) {
     // a half-written temp file would hold on to the space a full disk needs back
-    await fs.promises.rm(tmp, { force: true })
+    await fsAsync.rm(tmp, { force: true })
     throw e
   }
   try {
-    const dirHandle = await fs.promises.open(dir, "r")
-    try {
-      await dirHandle.sync()
-    } finally {
-      await dirHandle.close()
-    }
+    await fsAsync.withFd(dir, "r", undefined, fsAsync.fsync)
   } catch {
     // Some file systems refuse fsync on directories; the rename is still atomic.
   }
@@ -129,13 +122,10 @@ export const appendSynced = (file: string, text: string): void => {
 /** `appendSynced` off the event loop. */
 export const appendSyncedAsync = async (file: string, text: string): Promise<void> => {
   throwInjected(file)
-  const handle = await fs.promises.open(file, "a", 0o600)
-  try {
-    await handle.writeFile(text)
-    await handle.datasync()
-  } finally {
-    await handle.close()
-  }
+  await fsAsync.withFd(file, "a", 0o600, async (fd) => {
+    await fsAsync.writeAll(fd, text)
+    await fsAsync.fdatasync(fd)
+  })
 }
 
 /**

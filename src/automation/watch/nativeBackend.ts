@@ -1,5 +1,6 @@
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
+import * as fsAsync from "../../state/fsAsync.js"
 import type { Backend } from "./backend.js"
 
 /** What `ignored` is told of a path whose kind is known. */
@@ -43,7 +44,7 @@ export const nativeBackend: Backend = (roots, options, on) => {
   const kindOf = async (path: string, dirent?: fs.Dirent): Promise<"dir" | "file" | undefined> => {
     if (dirent !== undefined && !dirent.isSymbolicLink()) return dirent.isDirectory() ? "dir" : "file"
     try {
-      return (await fs.promises.stat(path)).isDirectory() ? "dir" : "file"
+      return (await fsAsync.stat(path)).isDirectory() ? "dir" : "file"
     } catch (e) {
       // gone, or a link to nothing: not watched (a link loop is reported: the file cannot be read)
       if (codeOf(e) === "ENOENT") return undefined
@@ -100,7 +101,7 @@ export const nativeBackend: Backend = (roots, options, on) => {
       // taken at once: a second walk of the same directory meanwhile opens no second watch
       watcher.on("error", report)
       watchers.set(dir, watcher)
-      const at = await fs.promises.realpath(dir).catch(() => dir)
+      const at = await fsAsync.realpath(dir).catch(() => dir)
       // a directory watched already under another path: under its own path if it is one of
       // the two (so that a change is named as the patterns see it), else under the first
       const owner = owners.get(at)
@@ -113,7 +114,7 @@ export const nativeBackend: Backend = (roots, options, on) => {
     }
     let entries: Array<fs.Dirent>
     try {
-      entries = await fs.promises.readdir(dir, { withFileTypes: true })
+      entries = await fsAsync.readdirEntries(dir)
     } catch (e) {
       if (codeOf(e) === "ENOENT" || codeOf(e) === "ENOTDIR") return forget(dir)
       throw e
