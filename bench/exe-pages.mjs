@@ -49,7 +49,12 @@ const layout = (exe) => {
   for (const line of run("readelf", ["-SW", exe]).split("\n")) {
     const m = /\]\s+(\S+)\s+\S+\s+([0-9a-f]+)\s+([0-9a-f]+)\s+([0-9a-f]+)/.exec(line)
     if (m !== null)
-      sections.push({ name: m[1], addr: Number.parseInt(m[2], 16), off: Number.parseInt(m[3], 16), size: Number.parseInt(m[4], 16) })
+      sections.push({
+        name: m[1],
+        addr: Number.parseInt(m[2], 16),
+        off: Number.parseInt(m[3], 16),
+        size: Number.parseInt(m[4], 16),
+      })
   }
   const symbols = []
   for (const line of run("nm", ["-C", "-n", "--defined-only", exe]).split("\n")) {
@@ -100,7 +105,10 @@ const diff = (x, y) => {
 }
 const mib = (kib) => (kib / 1024).toFixed(2).padStart(7)
 const sections = diff(a.bySection, b?.bySection)
-console.log(`${exe}, pid ${pid}${vs ? ` minus pid ${vs}` : ""}: ${mib(sections.reduce((t, [, v]) => t + v, 0))} MiB resident`)
+console.log(
+  `${exe}, pid ${pid}${vs ? ` minus pid ${vs}` : ""}: ${mib(sections.reduce((t, [, v]) => t + v, 0))} MiB resident`,
+)
 for (const [k, v] of sections) if (Math.abs(v) >= 64) console.log(`${mib(v)} MiB  ${k}`)
 console.log("by the nearest symbol before the pages:")
-for (const [k, v] of diff(a.bySymbol, b?.bySymbol).slice(0, Number(opt("symbols", 25)))) console.log(`${mib(v)} MiB  ${k}`)
+for (const [k, v] of diff(a.bySymbol, b?.bySymbol).slice(0, Number(opt("symbols", 25))))
+  console.log(`${mib(v)} MiB  ${k}`)
