@@ -13,7 +13,8 @@ import { loadMemoryRelief, type MemoryRelief } from "./memoryRelief.js"
  *
  * After a burst that grew the heap by `growthBytes` (`SUPERVISOR_REST_COLLECTION`,
  * `restCollectionSetting`) the quiet moment gets a thorough collection (`gc`); after a smaller
- * one (a listing, a shell hook's `cd`), a single one (`tidy`), at most one in `tidyGapMs`. Both
+ * one (a listing, a shell hook's `cd`), a single one (`tidy`), at most one in `tidyGapMs` (a burst
+ * inside that gap gets its own once the gap is over, so none is left holding its garbage). Both
  * keep the compiled code. Once the socket has answered nothing for `settleMs` (a minute), one
  * more (`flush`) also drops the code of every function not running (V8's `--stress-flush-code`,
  * set for it alone): the bytecode of the modules' set-up and of what ran, ~2 MiB of heap. The
@@ -163,14 +164,18 @@ export const collectAtRest = (server: Server, overrides: Partial<RestCollectionO
     )
     if (busyUntil > now) return arm(Math.min(busyUntil - now, o.quietMs))
     if (sinceBurst) {
-      sinceBurst = false
       if (o.growthBytes === 0 || o.heapUsed() - base >= o.growthBytes) {
         gc()
         base = o.heapUsed()
       } else if (now - lastTidy >= o.tidyGapMs) {
         o.tidy()
         lastTidy = now
+      } else {
+        // too soon after the last one: this burst's garbage is collected once the gap is over,
+        // if the socket is still quiet then (else at the next quiet moment after that)
+        return arm(lastTidy + o.tidyGapMs - now)
       }
+      sinceBurst = false
     }
     if (!sinceFlush) return
     if (last + o.settleMs > now) return arm(last + o.settleMs - now)

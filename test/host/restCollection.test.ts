@@ -197,6 +197,20 @@ describe("collectAtRest", () => {
     expect(fake.tidies).toBe(1)
   })
 
+  it("a burst inside tidyGapMs gets its tidy collection once the gap is over", async () => {
+    const tidiedAt: Array<number> = []
+    const { fake, get } = await setup({ tidyGapMs: 300, tidy: () => tidiedAt.push(performance.now()) })
+    fake.heap = 1 * MiB
+    await get()
+    await waitFor("the first tidy collection", () => tidiedAt.length === 1)
+    await get()
+    await waitFor("the second burst's tidy collection", () => tidiedAt.length === 2)
+    // a timer never fires early; Node rounds its due time to the millisecond
+    expect((tidiedAt[1] as number) - (tidiedAt[0] as number)).toBeGreaterThanOrEqual(300 - 1)
+    expect(fake.collections).toBe(0)
+    expect(fake.flushes).toBe(0)
+  })
+
   it("a young open request holds the tidy collection back; one tidy collection a burst", async () => {
     const { fake, get, held } = await setup({ settleMs: 300 })
     fake.heap = 1 * MiB
