@@ -4,6 +4,9 @@ import * as NodeHttpPlatform from "@effect/platform-node/NodeHttpPlatform"
 import * as NodePath from "@effect/platform-node/NodePath"
 import { Layer } from "effect"
 
+/** The supervisor's platform services: the file system and paths, nothing of a terminal. */
+export const filesAndPaths = Layer.merge(NodeFileSystem.layer, NodePath.layer)
+
 /**
  * What the supervisor's HTTP servers need around them: `NodeHttpServer.layerContext` without the
  * rest of `NodeContext`. Its terminal opens stdin at once (a file stream for the supervisor's
@@ -11,5 +14,5 @@ import { Layer } from "effect"
  * its workers and command executor are not the supervisor's (docs/benchmarks.md).
  */
 export const httpServerContext = Layer.mergeAll(NodeHttpPlatform.layer, Etag.layerWeak).pipe(
-  Layer.provideMerge(Layer.merge(NodeFileSystem.layer, NodePath.layer)),
+  Layer.provideMerge(filesAndPaths),
 )

@@ -1,10 +1,9 @@
-import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
-import * as NodePath from "@effect/platform-node/NodePath"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { Console, Effect, Layer } from "effect"
+import { Console, Effect } from "effect"
 import { formatProblem } from "../domain/ConfigProblem.js"
 import { stateDir, statePaths } from "../state/paths.js"
 import type { ContainerFlags } from "./container/mode.js"
+import { filesAndPaths } from "./httpContext.js"
 import { closeInheritedFds } from "./inheritedFds.js"
 import { guardOutputFile } from "./logSink.js"
 import { dropMallocTuning } from "./mallocTuning.js"
@@ -69,10 +68,8 @@ export const hostMain = (options: {
             Effect.zipRight(failed),
           ),
       }),
-      // The file system and paths only: NodeContext's terminal would open stdin (a file stream,
-      // with Node's promise-based file system and readline: ~0.6 MiB) and its workers and command
-      // executor are not the supervisor's.
-      Effect.provide(Layer.merge(NodeFileSystem.layer, NodePath.layer)),
+      // not NodeContext: its terminal would open stdin at once (httpContext.ts)
+      Effect.provide(filesAndPaths),
       NodeRuntime.runMain({ disableErrorReporting: false }),
     )
 }

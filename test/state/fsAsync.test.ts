@@ -13,8 +13,14 @@ const tempDir = () => {
   dirs.push(d)
   return d
 }
-/** The descriptors this process has open. */
-const openFds = () => fs.readdirSync("/proc/self/fd").length
+/** What descriptor `fd` of this process is open on now, if anything. */
+const openOn = (fd: number) => {
+  try {
+    return fs.readlinkSync(`/proc/self/fd/${fd}`)
+  } catch {
+    return undefined
+  }
+}
 
 describe("fsAsync", () => {
   it("writes all of a text, and appends to a file opened to append", async () => {
@@ -31,13 +37,16 @@ describe("fsAsync", () => {
 
   it("closes the descriptor when the use fails, and passes the failure on", async () => {
     const file = join(tempDir(), "f")
-    const before = openFds()
+    let used = -1
     await expect(
-      withFd(file, "w", 0o600, async () => {
+      withFd(file, "w", 0o600, async (fd) => {
+        used = fd
+        expect(openOn(fd)).toBe(file)
         throw new Error("boom")
       }),
     ).rejects.toThrow("boom")
-    expect(openFds()).toBe(before)
+    // closed: gone, or the number given again to something else
+    expect(openOn(used)).not.toBe(file)
   })
 
   it("fails to open what is not there, with Node's error", async () => {
