@@ -15,12 +15,15 @@ import { loadMemoryRelief, type MemoryRelief } from "./memoryRelief.js"
  * `restCollectionSetting`) the quiet moment gets a thorough collection (`gc`); after a smaller
  * one (a listing, a shell hook's `cd`), a single one (`tidy`), at most one in `tidyGapMs` (a burst
  * inside that gap gets its own once the gap is over, so none is left holding its garbage). Both
- * keep the compiled code. Once the socket has answered nothing for `settleMs` (a minute), one
- * more (`flush`) also drops the code of every function not running (V8's `--stress-flush-code`,
- * set for it alone): the bytecode of the modules' set-up and of what ran, ~2 MiB of heap. The
- * next command compiles again what it runs, which made a stop of 50 ~60% slower
- * (docs/benchmarks.md): commands less than a minute apart do not pay it, and a supervisor left
- * alone still gives that code back.
+ * keep the compiled code. Once the socket has answered nothing for `ageMs` (10 s), one (`age`)
+ * drops the code of the functions that ran in none of the last `oldAge` full collections (V8's
+ * bytecode ageing, its threshold lowered for that collection alone): the modules' set-up and
+ * what earlier commands ran, ~1.5-2 MiB of heap with 50 daemons, not what the last burst ran, so
+ * the next command costs no more CPU (docs/benchmarks.md). Once it has answered nothing for
+ * `settleMs` (a minute), one more (`flush`) drops the code of every function not running
+ * (`--stress-flush-code`): the next command compiles again what it runs, ~50% more CPU for a
+ * start of 50 and twice as much for a stop; commands less than a minute apart do not pay it,
+ * and a supervisor left alone still gives that code back.
  *
  * Where the build made dist/memory-relief.node, the collections run in V8's memory-reducing mode
  * and are followed by malloc_trim (`collection`): the free parts of V8's pages, its young
@@ -33,16 +36,49 @@ export interface RestCollectionOptions {
   readonly growthBytes: number
   readonly streamMs: number
   readonly settleMs: number
+  /** The quiet before `age`. */
+  readonly ageMs: number
   /** The least time between two `tidy` collections. */
   readonly tidyGapMs: number
   /** The collection after a burst that grew the heap (undefined: nothing is hooked). */
   readonly gc: (() => void) | undefined
   /** The one after a smaller burst. */
   readonly tidy: () => void
-  /** The one that also drops compiled code, once the socket has been quiet for `settleMs`. */
+  /** The one that drops the code not run lately, once the socket has been quiet for `ageMs`. */
+  readonly age: () => void
+  /** The one that drops all compiled code, once the socket has been quiet for `settleMs`. */
   readonly flush: () => void
   readonly heapUsed: () => number
 }
+
+/** The number of full collections a function's bytecode outlives unrun before the `age` collection drops it. */
+export const oldAge = 3
+
+/**
+ * V8's own threshold (`--bytecode-old-age`, 5 unless the supervisor's command line sets it), put
+ * back after the `age` collection.
+ */
+export const defaultOldAge = (execArgv: ReadonlyArray<string>): number => {
+  const given = execArgv.findLast((a) => a.startsWith("--bytecode-old-age="))
+  const n = given === undefined ? Number.NaN : Number(given.slice("--bytecode-old-age=".length))
+  return Number.isInteger(n) && n > 0 ? n : 5
+}
+
+/**
+ * A full collection that drops the bytecode of the functions that ran in none of the last
+ * `age` full collections: V8 ages each function's bytecode by one at every full collection and
+ * makes it young again when it runs; the threshold is lowered for this collection alone.
+ */
+export const collectingOldCode =
+  (gc: () => void, setFlags: (flags: string) => void, age: number, restore: number): (() => void) =>
+  () => {
+    setFlags(`--bytecode-old-age=${age}`)
+    try {
+      gc()
+    } finally {
+      setFlags(`--bytecode-old-age=${restore}`)
+    }
+  }
 
 /**
  * A full collection that flushes the code of functions not running. A plain `gc()` flushes none
@@ -95,15 +131,20 @@ const defaults = (): RestCollectionOptions => {
   const thorough = collection(gc, true, relief)
   const tidy = collection(gc, false, relief)
   // `v8` is loaded at the first flush (scripts/lazy-modules.mjs)
-  const flush = thorough && collectingCode(thorough, (flags) => v8.setFlagsFromString(flags))
+  const setFlags = (flags: string) => v8.setFlagsFromString(flags)
+  const flush = thorough && collectingCode(thorough, setFlags)
+  // one collection, so that `oldAge` counts the collections a function went unrun
+  const age = tidy && collectingOldCode(tidy, setFlags, oldAge, defaultOldAge(process.execArgv))
   return {
     quietMs: 300,
     growthBytes: 4 * 1024 * 1024,
     streamMs: 2_000,
     settleMs: 60_000,
+    ageMs: 10_000,
     tidyGapMs: 5_000,
     gc: thorough,
     tidy: () => tidy?.(),
+    age: () => age?.(),
     flush: () => flush?.(),
     heapUsed: () => process.memoryUsage().heapUsed,
   }
@@ -112,27 +153,32 @@ const defaults = (): RestCollectionOptions => {
 /**
  * `SUPERVISOR_REST_COLLECTION`: the heap growth in MiB after which a quiet socket calls for a
  * thorough collection (default 4), `0` for one after every burst, `off` for no collection at all;
- * after a comma, the seconds of quiet before the one that drops code (default 60): `4,60`. A
- * value that is none of these keeps the defaults and says so in `warning`.
+ * after a comma, the seconds of quiet before the one that drops all code (default 60), and after
+ * another, before the one that drops the code not run lately (default 10): `4,60,10`. A value
+ * that is none of these keeps the defaults and says so in `warning`.
  */
 export const restCollectionSetting = (
   value: string | undefined,
 ): { readonly options: Partial<RestCollectionOptions>; readonly warning?: string } => {
   if (value === undefined || value === "") return { options: {} }
   if (value === "off") return { options: { gc: undefined } }
-  const parts = /^(\d+(?:\.\d+)?)(?:,(\d+(?:\.\d+)?))?$/.exec(value)
+  const parts = /^(\d+(?:\.\d+)?)(?:,(\d+(?:\.\d+)?)(?:,(\d+(?:\.\d+)?))?)?$/.exec(value)
   if (parts !== null) {
-    const growthBytes = Math.round(Number(parts[1]) * 1024 * 1024)
+    const ms = (seconds: string | undefined) =>
+      seconds === undefined ? undefined : Math.round(Number(seconds) * 1000)
+    const settleMs = ms(parts[2])
+    const ageMs = ms(parts[3])
     return {
-      options:
-        parts[2] === undefined
-          ? { growthBytes }
-          : { growthBytes, settleMs: Math.round(Number(parts[2]) * 1000) },
+      options: {
+        growthBytes: Math.round(Number(parts[1]) * 1024 * 1024),
+        ...(settleMs === undefined ? {} : { settleMs }),
+        ...(ageMs === undefined ? {} : { ageMs }),
+      },
     }
   }
   return {
     options: {},
-    warning: `SUPERVISOR_REST_COLLECTION=${value}: expected a number of MiB (0 for every burst), then optionally a comma and the seconds before code is dropped, or 'off' (4,60 is used)`,
+    warning: `SUPERVISOR_REST_COLLECTION=${value}: expected a number of MiB (0 for every burst), then optionally a comma and the seconds before all code is dropped, and another and the seconds before the code not run lately is, or 'off' (4,60,10 is used)`,
   }
 }
 
@@ -144,8 +190,9 @@ export const collectAtRest = (server: Server, overrides: Partial<RestCollectionO
   let base = o.heapUsed()
   let last = 0
   let lastTidy = Number.NEGATIVE_INFINITY
-  // a request came since the last flush; since the last quiet moment's collection
+  // a request came since the last flush; since the last ageing one; since the last quiet moment's collection
   let sinceFlush = false
+  let sinceAge = false
   let sinceBurst = false
   let timer: ReturnType<typeof setTimeout> | undefined
   let dueAt = 0
@@ -177,15 +224,27 @@ export const collectAtRest = (server: Server, overrides: Partial<RestCollectionO
       }
       sinceBurst = false
     }
-    if (!sinceFlush) return
-    if (last + o.settleMs > now) return arm(last + o.settleMs - now)
-    o.flush()
-    base = o.heapUsed()
-    sinceFlush = false
+    // the flush drops all that the ageing one would, so a due flush stands for both
+    if (sinceFlush && last + o.settleMs <= now) {
+      o.flush()
+      sinceFlush = false
+      sinceAge = false
+      base = o.heapUsed()
+    } else if (sinceAge && last + o.ageMs <= now) {
+      o.age()
+      sinceAge = false
+      base = o.heapUsed()
+    }
+    const due = Math.min(
+      sinceAge ? last + o.ageMs : Number.POSITIVE_INFINITY,
+      sinceFlush ? last + o.settleMs : Number.POSITIVE_INFINITY,
+    )
+    if (due !== Number.POSITIVE_INFINITY) arm(due - now)
   }
   const touch = () => {
     last = performance.now()
     sinceFlush = true
+    sinceAge = true
     sinceBurst = true
     // the quiet check comes first, also when the flush's later one is armed
     if (timer === undefined || dueAt > last + o.quietMs) arm(o.quietMs)

@@ -5,9 +5,12 @@
  * of 30 daemons and listings over the socket, then a full collection while nothing is asked,
  * in V8's memory-reducing mode (the built dist/memory-relief.node), which drops the code of what
  * is not running (`--trace-flush-bytecode` names each function).
- * `SUPERVISOR_REST_COLLECTION=1000,1`: no burst here grows the heap by 1000 MiB, so each gets the
- * single collection that keeps code (V8's memory pressure), and the one that drops it (a
- * low-memory notification, which nothing else sends) comes after 1 s of quiet instead of a minute
+ * `SUPERVISOR_REST_COLLECTION=1000,1,600`: no burst here grows the heap by 1000 MiB, so each gets
+ * the single collection that keeps code (V8's memory pressure), and the one that drops it (a
+ * low-memory notification, which nothing else sends) comes after 1 s of quiet instead of a minute;
+ * the one that drops the code not run lately, after 10 minutes instead of 10 s. With `0,600,1`,
+ * each burst gets the thorough collection (low-memory notifications) and the one that drops old
+ * code (a single collection: V8's memory pressure, which nothing else sends then) comes after 1 s
  * (the thresholds are tested in test/host/restCollection.test.ts).
  */
 import { spawn } from "node:child_process"
@@ -89,7 +92,7 @@ describe("collection at rest", () => {
       sb = makeDaemonSandbox()
       const cwd = sb.project("app", CONFIG)
       const host = await foreground(sb, [...supervisorNodeFlags, "--trace-gc", "--trace-flush-bytecode"], {
-        SUPERVISOR_REST_COLLECTION: "1000,1",
+        SUPERVISOR_REST_COLLECTION: "1000,1,600",
       })
       expect(sb.cli(["start", "--all", "--quiet"], cwd).status).toBe(0)
       for (let i = 0; i < 3; i++) expect(sb.cli(["list", "--json"], cwd).status).toBe(0)
@@ -113,6 +116,35 @@ describe("collection at rest", () => {
       const keeping = flushed.filter((c) => /memory pressure/.test(c.line))
       expect(keeping.length).toBeGreaterThan(0)
       for (const c of keeping) expect(c.flushes).toBe(0)
+    },
+    T,
+  )
+
+  it(
+    "the collection dropping the code not run lately runs once the socket has been quiet, and commands after it are answered",
+    async () => {
+      sb = makeDaemonSandbox()
+      const cwd = sb.project("app", CONFIG)
+      const host = await foreground(sb, [...supervisorNodeFlags, "--trace-gc"], {
+        SUPERVISOR_REST_COLLECTION: "0,600,1",
+      })
+      const pressure = () =>
+        flushesByCollection(host.out()).filter((c) => /memory pressure/.test(c.line)).length
+      expect(sb.cli(["start", "--all", "--quiet"], cwd).status).toBe(0)
+      for (let i = 0; i < 3; i++) expect(sb.cli(["list", "--json"], cwd).status).toBe(0)
+      await waitFor("the thorough collection after the burst", () => explicit.test(host.out()), {
+        timeout: 20_000,
+      })
+      // one after the quiet that follows the commands (more where a slow machine left them a second apart)
+      await waitFor("the collection dropping old code", () => pressure() >= 1, { timeout: 20_000 })
+      const before = pressure()
+      // the code it dropped is compiled again by what runs next
+      expect(sb.cli(["stop", "--all"], cwd).status).toBe(0)
+      expect(sb.cli(["start", "--all", "--quiet"], cwd).status).toBe(0)
+      const list = JSON.parse(sb.cli(["list", "--json"], cwd).stdout) as Array<{ status: { type: string } }>
+      expect(list.filter((d) => d.status.type === "running")).toHaveLength(30)
+      await waitFor("the next burst's", () => pressure() > before, { timeout: 20_000 })
+      await host.stop(cwd)
     },
     T,
   )

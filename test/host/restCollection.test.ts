@@ -9,7 +9,9 @@ import { afterEach, describe, expect, it } from "vitest"
 import {
   collectAtRest,
   collectingCode,
+  collectingOldCode,
   collection,
+  defaultOldAge,
   type RestCollectionOptions,
   restCollectionSetting,
 } from "../../src/host/restCollection.js"
@@ -34,6 +36,8 @@ const setup = async (options: Partial<RestCollectionOptions> = {}) => {
     tidies: 0,
     flushes: 0,
     flushedAt: [] as Array<number>,
+    ages: 0,
+    agedAt: [] as Array<number>,
   }
   const server = collectAtRest(
     createServer((req, res) => {
@@ -45,6 +49,7 @@ const setup = async (options: Partial<RestCollectionOptions> = {}) => {
       growthBytes: 4 * MiB,
       streamMs: 60_000,
       settleMs: 60_000,
+      ageMs: 60_000,
       tidyGapMs: 0,
       tidy: () => {
         fake.tidies++
@@ -52,6 +57,10 @@ const setup = async (options: Partial<RestCollectionOptions> = {}) => {
       gc: () => {
         fake.collections++
         fake.heap = 0
+      },
+      age: () => {
+        fake.ages++
+        fake.agedAt.push(performance.now())
       },
       flush: () => {
         fake.flushes++
@@ -171,6 +180,35 @@ describe("collectAtRest", () => {
     expect(fake.tidies).toBe(0)
   })
 
+  it("after ageMs of quiet, the collection dropping the code not run lately; after settleMs, all code", async () => {
+    const { fake, get } = await setup({ ageMs: 200, settleMs: 500 })
+    fake.heap = 1 * MiB
+    const lastSent = performance.now()
+    await get()
+    await waitFor("the ageing collection", () => fake.ages === 1)
+    expect(fake.flushes).toBe(0)
+    expect(fake.tidies).toBe(1)
+    await waitFor("the flushing collection", () => fake.flushes === 1)
+    // a timer never fires early; Node rounds its due time to the millisecond
+    expect((fake.agedAt[0] as number) - lastSent).toBeGreaterThanOrEqual(200 - 1)
+    expect((fake.flushedAt[0] as number) - lastSent).toBeGreaterThanOrEqual(500 - 1)
+    expect(fake.ages).toBe(1)
+  })
+
+  it("each burst gets its ageing collection; a flush due at the same time stands for both", async () => {
+    const { fake, get } = await setup({ ageMs: 150 })
+    await get()
+    await waitFor("the first ageing collection", () => fake.ages === 1)
+    await get()
+    await waitFor("the second ageing collection", () => fake.ages === 2)
+    const both = await setup({ ageMs: 300, settleMs: 300 })
+    await both.get()
+    await waitFor("the flushing collection", () => both.fake.flushes === 1)
+    await both.get()
+    await waitFor("the next flushing collection", () => both.fake.flushes === 2)
+    expect(both.fake.ages).toBe(0)
+  })
+
   it("a burst while the flush waits gets its quiet moment's collection all the same", async () => {
     const { fake, get, nextCheck } = await setup()
     fake.heap = 1 * MiB
@@ -255,6 +293,35 @@ describe("collectingCode", () => {
   })
 })
 
+describe("collectingOldCode", () => {
+  it("lowers V8's bytecode age threshold for that collection only, also when the collection throws", () => {
+    const calls: Array<string> = []
+    const setFlags = (flags: string) => calls.push(flags)
+    collectingOldCode(() => calls.push("gc"), setFlags, 3, 5)()
+    expect(calls).toEqual(["--bytecode-old-age=3", "gc", "--bytecode-old-age=5"])
+    calls.length = 0
+    const failing = collectingOldCode(
+      () => {
+        calls.push("gc")
+        throw new Error("boom")
+      },
+      setFlags,
+      2,
+      7,
+    )
+    expect(failing).toThrow("boom")
+    expect(calls).toEqual(["--bytecode-old-age=2", "gc", "--bytecode-old-age=7"])
+  })
+
+  it("puts back the threshold the command line gave, else V8's 5", () => {
+    expect(defaultOldAge([])).toBe(5)
+    expect(defaultOldAge(["--expose-gc", "--bytecode-old-age=7"])).toBe(7)
+    expect(defaultOldAge(["--bytecode-old-age=2", "--bytecode-old-age=6"])).toBe(6)
+    expect(defaultOldAge(["--bytecode-old-age=soon"])).toBe(5)
+    expect(defaultOldAge(["--bytecode-old-age=0"])).toBe(5)
+  })
+})
+
 describe("collection", () => {
   const fakeRelief = (calls: Array<string>) => ({
     reduce: () => void calls.push("reduce"),
@@ -289,7 +356,7 @@ describe("collection", () => {
 })
 
 describe("SUPERVISOR_REST_COLLECTION", () => {
-  it("is MiB of growth, 0 for every burst, then seconds before the flush; off for none; anything else keeps the defaults and says so", () => {
+  it("is MiB of growth, 0 for every burst, then seconds before the flush and before the ageing collection; off for none; anything else keeps the defaults and says so", () => {
     expect(restCollectionSetting(undefined)).toEqual({ options: {} })
     expect(restCollectionSetting("")).toEqual({ options: {} })
     expect(restCollectionSetting("8")).toEqual({ options: { growthBytes: 8 * MiB } })
@@ -297,11 +364,14 @@ describe("SUPERVISOR_REST_COLLECTION", () => {
     expect(restCollectionSetting("0")).toEqual({ options: { growthBytes: 0 } })
     expect(restCollectionSetting("4,60")).toEqual({ options: { growthBytes: 4 * MiB, settleMs: 60_000 } })
     expect(restCollectionSetting("0,1.5")).toEqual({ options: { growthBytes: 0, settleMs: 1_500 } })
+    expect(restCollectionSetting("4,60,10")).toEqual({
+      options: { growthBytes: 4 * MiB, settleMs: 60_000, ageMs: 10_000 },
+    })
     expect(restCollectionSetting("off")).toEqual({ options: { gc: undefined } })
-    for (const bad of ["-1", "lots", "4MiB", "1e3", "4,", ",60", "4,-1", "4,60,1"])
+    for (const bad of ["-1", "lots", "4MiB", "1e3", "4,", ",60", "4,-1", "4,60,", "4,,10", "4,60,10,1"])
       expect(restCollectionSetting(bad)).toEqual({
         options: {},
-        warning: `SUPERVISOR_REST_COLLECTION=${bad}: expected a number of MiB (0 for every burst), then optionally a comma and the seconds before code is dropped, or 'off' (4,60 is used)`,
+        warning: `SUPERVISOR_REST_COLLECTION=${bad}: expected a number of MiB (0 for every burst), then optionally a comma and the seconds before all code is dropped, and another and the seconds before the code not run lately is, or 'off' (4,60,10 is used)`,
       })
   })
 })
