@@ -1,6 +1,6 @@
 // What a start of N daemons costs the supervisor, for two builds (or more) side by side.
 // Usage: node bench/start-cost.mjs [--daemons 50] [--rounds 11] [--node-flags "<flags>"] [--rest MS]
-//          [DIR ...]
+//          [--rest-running MS] [DIR ...]
 //   DIR: a directory holding a build's dist/ and package.json (default: this repository). Copy a
 //   build aside (`cp -r dist package.json /tmp/before/`) to compare it with the current one.
 //   `DIR::FLAGS` adds Node flags to that build's supervisor only (`. .::--optimize-for-size`
@@ -13,18 +13,21 @@
 // with the build's CLI. Per build: the request's wall time and the supervisor's main-thread CPU
 // time (`se.sum_exec_runtime` of /proc/<pid>/sched, which machine noise moves far less than the
 // wall time), medians over the rounds, and the supervisor's RSS at the end; the same two for the
-// `stop --all` that follows (its wall time is the CLI's, start-up included).
+// `stop --all` that follows (its wall time is the CLI's, start-up included). `--rest-running MS`:
+// each start is followed by MS of idleness with the daemons running, then the supervisor's RSS
+// with its spawn helper's is read (a column of its own, median over the rounds), then the stop.
 import { spawn, spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
+import { childPids } from "./proc.mjs"
 import { writeSleepersProject } from "./project.mjs"
 import { copyBuild, supervisorEnv, supervisorNodeFlags } from "./sandbox.mjs"
 
 const args = process.argv.slice(2)
-const options = { daemons: 50, rounds: 11, "node-flags": undefined, rest: 0 }
+const options = { daemons: 50, rounds: 11, "node-flags": undefined, rest: 0, "rest-running": 0 }
 const dirs = []
 for (let i = 0; i < args.length; i++) {
   const name = args[i].startsWith("--") ? args[i].slice(2) : undefined
@@ -50,6 +53,9 @@ const mainThreadCpuMs = (pid) =>
   Number(/se\.sum_exec_runtime\s+:\s+([\d.]+)/.exec(readFileSync(`/proc/${pid}/sched`, "utf8"))?.[1] ?? NaN)
 const rssMiB = (pid) =>
   Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024
+/** The supervisor's RSS with its spawn helper's, as bench/daemons.mjs counts it. */
+const rssWithHelperMiB = (pid) =>
+  [pid, ...childPids(pid, ["spawn-helper", "perl"])].reduce((sum, p) => sum + rssMiB(p), 0)
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]
 
 const post = (socketPath, path, body) =>
@@ -96,6 +102,7 @@ try {
       cpu: [],
       stopWall: [],
       stopCpu: [],
+      restRss: [],
     })
   }
   for (const b of builds) {
@@ -140,6 +147,10 @@ try {
         )
       b.wall.push(wall)
       b.cpu.push(cpu)
+      if (Number(options["rest-running"]) > 0) {
+        await sleep(Number(options["rest-running"]))
+        b.restRss.push(rssWithHelperMiB(b.host.pid))
+      }
       const stopCpu0 = mainThreadCpuMs(b.host.pid)
       const stop0 = performance.now()
       cli(b, "stop", "--all")
@@ -150,14 +161,15 @@ try {
       if (Number(options.rest) > 0) await sleep(Number(options.rest))
     }
   }
+  const restRunning = Number(options["rest-running"]) > 0
   console.log(`start of ${N} daemons, ${ROUNDS} rounds, node ${process.version} ${flags.join(" ")}`)
   console.log(
-    "| build | wall median ms | wall min-max ms | main-thread CPU median ms | stop: CLI wall median ms | stop: main-thread CPU median ms | RSS at the end MiB |",
+    `| build | wall median ms | wall min-max ms | main-thread CPU median ms | stop: CLI wall median ms | stop: main-thread CPU median ms | RSS at the end MiB |${restRunning ? ` RSS with helper after ${Number(options["rest-running"]) / 1000} s of rest with ${N} running, MiB (median; min-max) |` : ""}`,
   )
-  console.log("|---|---|---|---|---|---|---|")
+  console.log(`|---|---|---|---|---|---|---|${restRunning ? "---|" : ""}`)
   for (const b of builds)
     console.log(
-      `| ${b.dir} | ${median(b.wall).toFixed(0)} | ${Math.min(...b.wall).toFixed(0)}-${Math.max(...b.wall).toFixed(0)} | ${median(b.cpu).toFixed(0)} | ${median(b.stopWall).toFixed(0)} | ${median(b.stopCpu).toFixed(0)} | ${rssMiB(b.host.pid).toFixed(1)} |`,
+      `| ${b.dir} | ${median(b.wall).toFixed(0)} | ${Math.min(...b.wall).toFixed(0)}-${Math.max(...b.wall).toFixed(0)} | ${median(b.cpu).toFixed(0)} | ${median(b.stopWall).toFixed(0)} | ${median(b.stopCpu).toFixed(0)} | ${rssMiB(b.host.pid).toFixed(1)} |${restRunning ? ` ${median(b.restRss).toFixed(1)} (${Math.min(...b.restRss).toFixed(1)}-${Math.max(...b.restRss).toFixed(1)}) |` : ""}`,
     )
 } finally {
   for (const b of builds) b.host.kill("SIGTERM")
