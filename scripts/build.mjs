@@ -23,6 +23,7 @@ import { pathToFileURL } from "node:url"
 import { build } from "esbuild"
 import { deepImports } from "./deep-imports.mjs"
 import { directOps } from "./direct-ops.mjs"
+import { droppableParsers } from "./droppable-parsers.mjs"
 import { lazyExpectedKeys } from "./lazy-expected-keys.mjs"
 import { lazyGlobals } from "./lazy-globals.mjs"
 import { lazyBuiltins, lazyPackage, nextToBundle } from "./lazy-modules.mjs"
@@ -250,7 +251,7 @@ await build({
     deepImports,
     lazyGlobals,
     lightSchemas,
-    lazyExpectedKeys,
+    droppableParsers,
     lightDeferreds,
     directOps,
     lazyWs,

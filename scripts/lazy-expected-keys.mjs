@@ -9,22 +9,21 @@ import { sourcePatch } from "./source-patch.mjs"
 
 const target = /[\\/]effect[\\/]dist[\\/]esm[\\/]ParseResult\.js$/
 
-export const lazyExpectedKeys = sourcePatch({
-  name: "lazy-expected-keys",
-  target,
-  edits: [
-    {
-      find: `        const expectedAST = AST.Union.make(ast.indexSignatures.map(is => is.parameter).concat(expectedKeys.map(key => Predicate.isSymbol(key) ? new AST.UniqueSymbol(key) : new AST.Literal(key))));
+/** The rewrites, also made by scripts/droppable-parsers.mjs with its own (one plugin a file). */
+export const expectedKeysEdits = [
+  {
+    find: `        const expectedAST = AST.Union.make(ast.indexSignatures.map(is => is.parameter).concat(expectedKeys.map(key => Predicate.isSymbol(key) ? new AST.UniqueSymbol(key) : new AST.Literal(key))));
         const expected = goMemo(expectedAST, isDecoding);`,
-      replace: `        let expectedUnion;
+    replace: `        let expectedUnion;
         const expectedAST = () => expectedUnion ??= AST.Union.make(ast.indexSignatures.map(is => is.parameter).concat(expectedKeys.map(key => Predicate.isSymbol(key) ? new AST.UniqueSymbol(key) : new AST.Literal(key))));
         const expectedKeySet = ast.indexSignatures.length === 0 ? new Set(expectedKeys) : undefined;
         let expectedParser;
         const expected = (key, options) => expectedKeySet !== undefined ? expectedKeySet.has(key) ? Either.right(key) : Either.left(key) : (expectedParser ??= goMemo(expectedAST(), isDecoding))(key, options);`,
-    },
-    {
-      find: "String(expectedAST)}`",
-      replace: "String(expectedAST())}`",
-    },
-  ],
-})
+  },
+  {
+    find: "String(expectedAST)}`",
+    replace: "String(expectedAST())}`",
+  },
+]
+
+export const lazyExpectedKeys = sourcePatch({ name: "lazy-expected-keys", target, edits: expectedKeysEdits })

@@ -19,7 +19,9 @@ import { loadMemoryRelief, type MemoryRelief } from "./memoryRelief.js"
  * drops the code of the functions that ran in none of the last `oldAge` full collections (V8's
  * bytecode ageing, its threshold lowered for that collection alone): the modules' set-up and
  * what earlier commands ran, ~1.5-2 MiB of heap with 50 daemons, not what the last burst ran, so
- * the next command costs no more CPU (docs/benchmarks.md). Once it has answered nothing for
+ * the next command costs no more CPU (docs/benchmarks.md). It and the flush also let Effect's
+ * compiled parsers go (`withoutParsers`: ~0.6 MiB more; each schema's next decode or encode
+ * compiles its parser again, in no time a start or stop of 50 shows). Once it has answered nothing for
  * `settleMs` (a minute), one more (`flush`) drops the code of every function not running
  * (`--stress-flush-code`): the next command compiles again what it runs, ~50% more CPU for a
  * start of 50 and twice as much for a stop; commands less than a minute apart do not pay it,
@@ -115,6 +117,16 @@ export const collection = (
   }
 }
 
+/**
+ * `collect` after Effect's compiled parsers are let go (scripts/droppable-parsers.mjs, in the
+ * supervisor's bundle; absent elsewhere): the next decode or encode of each schema compiles its
+ * parser again.
+ */
+export const withoutParsers = (collect: () => void, drop: unknown) => () => {
+  if (typeof drop === "function") drop()
+  collect()
+}
+
 /** The addon, loaded at the first collection. */
 const reliefOnce = (): (() => MemoryRelief | undefined) => {
   // null: not loaded yet
@@ -132,9 +144,11 @@ const defaults = (): RestCollectionOptions => {
   const tidy = collection(gc, false, relief)
   // `v8` is loaded at the first flush (scripts/lazy-modules.mjs)
   const setFlags = (flags: string) => v8.setFlagsFromString(flags)
-  const flush = thorough && collectingCode(thorough, setFlags)
+  const drop = Reflect.get(globalThis, Symbol.for("supervisor/dropCompiledParsers"))
+  const flush = thorough && withoutParsers(collectingCode(thorough, setFlags), drop)
   // one collection, so that `oldAge` counts the collections a function went unrun
-  const age = tidy && collectingOldCode(tidy, setFlags, oldAge, defaultOldAge(process.execArgv))
+  const age =
+    tidy && withoutParsers(collectingOldCode(tidy, setFlags, oldAge, defaultOldAge(process.execArgv)), drop)
   return {
     quietMs: 300,
     growthBytes: 4 * 1024 * 1024,

@@ -14,6 +14,7 @@ import {
   defaultOldAge,
   type RestCollectionOptions,
   restCollectionSetting,
+  withoutParsers,
 } from "../../src/host/restCollection.js"
 import { waitFor } from "../e2e/harness.js"
 
@@ -319,6 +320,20 @@ describe("collectingOldCode", () => {
     expect(defaultOldAge(["--bytecode-old-age=2", "--bytecode-old-age=6"])).toBe(6)
     expect(defaultOldAge(["--bytecode-old-age=soon"])).toBe(5)
     expect(defaultOldAge(["--bytecode-old-age=0"])).toBe(5)
+  })
+})
+
+describe("withoutParsers", () => {
+  it("lets Effect's compiled parsers go before the collection, where the bundle has the hook", () => {
+    const calls: Array<string> = []
+    withoutParsers(
+      () => calls.push("collect"),
+      () => calls.push("drop"),
+    )()
+    expect(calls).toEqual(["drop", "collect"])
+    calls.length = 0
+    withoutParsers(() => calls.push("collect"), undefined)()
+    expect(calls).toEqual(["collect"])
   })
 })
 
