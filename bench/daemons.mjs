@@ -51,7 +51,7 @@ import { cpus, loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { busyMode, busyProcesses } from "./busy.mjs"
-import { childPids, processRssByMapping } from "./proc.mjs"
+import { helperPids, processRssByMapping } from "./proc.mjs"
 import { BENCH_CACHE, PM2_BIN } from "./sandbox.mjs"
 
 // ---------------------------------------------------------------------------- options
@@ -157,11 +157,6 @@ const procStatus = (pid, key) => {
   const m = readFileSync(`/proc/${pid}/status`, "utf8").match(new RegExp(`^${key}:\\s+(\\d+) kB`, "m"))
   return m ? Number(m[1]) * 1024 : Number.NaN
 }
-/**
- * The processes that supervise on the tool's behalf besides its main one: the supervisor's spawn
- * helper (a `spawn-helper` or `perl` child of the supervisor, src/process/spawnHelper.ts). Their memory counts too.
- */
-const helperPids = (pid) => childPids(pid, ["spawn-helper", "perl"])
 /** A status field (kB → bytes) summed over the tool's process and its helpers. */
 const toolMemory = (pid, key) => [pid, ...helperPids(pid)].reduce((sum, p) => sum + procStatus(p, key), 0)
 /** Waits (bounded) until none of `pids` is alive; returns whether they all went. */

@@ -10,12 +10,13 @@
 // The dist/ under test is copied first; its code cache is made once under the same flags.
 // Figures are medians over --repeat lives; "Δ" is against the base of the same run.
 import { spawn, spawnSync } from "node:child_process"
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { request } from "node:http"
 import { loadavg, tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { fileURLToPath } from "node:url"
+import { helperPids } from "./proc.mjs"
 import { writeSleepersProject } from "./project.mjs"
 import { supervisorEnv, supervisorNodeFlags } from "./sandbox.mjs"
 
@@ -75,22 +76,6 @@ const names = opt("only", undefined)?.split(",") ?? Object.keys(VARIANTS)
 
 const rssKiB = (pid) =>
   Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0)
-const helperPids = (pid) =>
-  readdirSync("/proc")
-    .filter((e) => /^\d+$/.test(e))
-    .filter((e) => {
-      try {
-        const stat = readFileSync(`/proc/${e}/stat`, "utf8")
-        const close = stat.lastIndexOf(")")
-        return (
-          ["spawn-helper", "perl"].includes(stat.slice(stat.indexOf("(") + 1, close)) &&
-          Number(stat.slice(close + 2).split(" ")[1]) === pid
-        )
-      } catch {
-        return false
-      }
-    })
-    .map(Number)
 
 const life = async (name) => {
   const v = VARIANTS[name]

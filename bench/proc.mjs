@@ -25,6 +25,12 @@ export const childPids = (pid, names) => {
   return out
 }
 
+/**
+ * The processes that supervise on the supervisor's behalf besides its main one: its spawn helper
+ * (a `spawn-helper` or `perl` child, src/process/spawnHelper.ts). Their memory counts too.
+ */
+export const helperPids = (pid) => childPids(pid, ["spawn-helper", "perl"])
+
 /** Node's V8 heap pages are anonymous mappings of this size (256 KiB). */
 const V8_PAGE_KIB = 256
 

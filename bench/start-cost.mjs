@@ -22,7 +22,7 @@ import { request } from "node:http"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
-import { childPids } from "./proc.mjs"
+import { helperPids } from "./proc.mjs"
 import { writeSleepersProject } from "./project.mjs"
 import { copyBuild, supervisorEnv, supervisorNodeFlags } from "./sandbox.mjs"
 
@@ -54,8 +54,7 @@ const mainThreadCpuMs = (pid) =>
 const rssMiB = (pid) =>
   Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024
 /** The supervisor's RSS with its spawn helper's, as bench/daemons.mjs counts it. */
-const rssWithHelperMiB = (pid) =>
-  [pid, ...childPids(pid, ["spawn-helper", "perl"])].reduce((sum, p) => sum + rssMiB(p), 0)
+const rssWithHelperMiB = (pid) => [pid, ...helperPids(pid)].reduce((sum, p) => sum + rssMiB(p), 0)
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]
 
 const post = (socketPath, path, body) =>
