@@ -381,7 +381,9 @@ const noEffect = {
   name: "no-effect",
   setup(b) {
     b.onResolve({ filter: /^(effect|@effect\/)/ }, (args) => ({
-      errors: [{ text: `${args.path}: src/quick/ must not load Effect (imported by ${args.importer})` }],
+      errors: [
+        { text: `${args.path}: the launcher's helpers must not load Effect (imported by ${args.importer})` },
+      ],
     }))
   },
 }
@@ -389,6 +391,14 @@ await build({
   ...common,
   entryPoints: ["src/quick/index.ts"],
   outfile: "dist/quick.cjs",
+  plugins: [noEffect],
+})
+// The supervisor's bundle mapped from a file of its own (src/host/mappedSource.ts): the
+// launcher's, for `supervisor run`, before host.cjs is compiled.
+await build({
+  ...common,
+  entryPoints: ["src/host/mappedSource.ts"],
+  outfile: "dist/mapped-source.cjs",
   plugins: [noEffect],
 })
 // The shell hook's `cd`, at every directory change: its own bundle, without `node:http`.

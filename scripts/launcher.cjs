@@ -84,7 +84,8 @@ function runBundle(args) {
   try {
     cachedData = fs.readFileSync(cacheFile)
   } catch {}
-  const script = new vm.Script(Module.wrap(fs.readFileSync(file, "utf8")), { filename: file, cachedData })
+  const source = (host && hostSource(file)) || Module.wrap(fs.readFileSync(file, "utf8"))
+  const script = new vm.Script(source, { filename: file, cachedData })
   // A cache is only valid under the V8 flags it was made with. The supervisor's is made under
   // the flags of a background supervisor (src/host/nodeFlags.ts, marked by the first): one run in
   // the foreground without them must not replace it with a cache the next background one rejects.
@@ -109,4 +110,15 @@ function runBundle(args) {
   script
     .runInThisContext()
     .call(module_.exports, module_.exports, Module.createRequire(file), module_, file, __dirname)
+}
+
+// The supervisor's bundle as file pages rather than heap (src/host/mappedSource.ts), else undefined.
+function hostSource(file) {
+  try {
+    const { mappedSource, loadSourceMapper } = require("./mapped-source.cjs")
+    const mapper = loadSourceMapper(path.join(__dirname, "memory-relief.node"))
+    return mappedSource(file, Module.wrapper, { env: process.env, mapper })
+  } catch {
+    return undefined
+  }
 }

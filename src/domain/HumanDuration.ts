@@ -23,7 +23,7 @@ const unitMillis = new Map(UNITS.flatMap(([names, ms]) => names.map((n) => [n, m
 export const parseHumanDuration = (input: string): Either.Either<number, string> => {
   const text = input.trim()
   if (text === "") return Either.left("empty duration; write a number and a unit, e.g. 5s or 500ms")
-  const re = /\s*(\d+(?:\.\d+)?)\s*([A-Za-zµ]+)/y
+  const re = /\s*(\d+(?:\.\d+)?)\s*([A-Za-z\u00b5]+)/y
   let total = 0
   let at = 0
   while (at < text.length) {

@@ -14,6 +14,11 @@ export interface MemoryRelief {
   readonly reduceAll: () => void
   /** malloc's free pages back to the system; true when there were any. */
   readonly trim: () => boolean
+  /**
+   * The pages of the bundle's source, when the launcher mapped it (src/host/mappedSource.ts), out
+   * of the process's memory until a compilation reads them again; the bytes advised (0: none).
+   */
+  readonly evictSource: () => number
 }
 
 /**
@@ -27,8 +32,9 @@ export const loadMemoryRelief = (file: string = memoryReliefFile): MemoryRelief 
   } catch {
     return undefined
   }
-  const { reduce, reduceAll, trim } = module.exports
+  const { reduce, reduceAll, trim, evictSource } = module.exports
   return typeof reduce === "function" && typeof reduceAll === "function" && typeof trim === "function"
-    ? { reduce, reduceAll, trim }
+    ? // built without external strings (older Node headers): no source is mapped
+      { reduce, reduceAll, trim, evictSource: typeof evictSource === "function" ? evictSource : () => 0 }
     : undefined
 }

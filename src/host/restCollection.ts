@@ -30,7 +30,8 @@ import { loadMemoryRelief, type MemoryRelief } from "./memoryRelief.js"
  * Where the build made dist/memory-relief.node, the collections run in V8's memory-reducing mode
  * and are followed by malloc_trim (`collection`): the free parts of V8's pages, its young
  * generation and malloc's free pages go back at once, not when V8's memory reducer runs seconds
- * later (~2.5 MiB less resident right after a burst). `tidy` is one such collection (~40 ms of
+ * later (~2.5 MiB less resident right after a burst); so do the pages of the bundle's source
+ * where the launcher mapped it (src/host/mappedSource.ts, ~0.9 MiB). `tidy` is one such collection (~40 ms of
  * the main thread), `gc` and `flush` run them until one frees nothing more (~80 ms).
  */
 export interface RestCollectionOptions {
@@ -114,6 +115,7 @@ export const collection = (
     if (thorough) r.reduceAll()
     else r.reduce()
     r.trim()
+    r.evictSource()
   }
 }
 

@@ -64,9 +64,54 @@ describe("dist/memory-relief.node", () => {
     expect(r.during).not.toMatch(/Mark-Compact|Scavenge/)
   })
 
+  it("mapSource: a file as a string in its own pages, which evictSource lets go and a read brings back", () => {
+    const file = path.join(dir, "source.js")
+    const text = "const x = 1;\n".repeat(40000)
+    writeFileSync(file, text)
+    const script = `
+      const fs = require("node:fs")
+      const m = { exports: {} }
+      process.dlopen(m, ${JSON.stringify(memoryReliefFile)})
+      const fd = fs.openSync(${JSON.stringify(file)}, "r")
+      const s = m.exports.mapSource(fd)
+      fs.closeSync(fd)
+      // the mapping's resident kB, from the process's own smaps
+      const rss = () => {
+        const smaps = fs.readFileSync("/proc/self/smaps", "utf8").split(/\\n(?=[0-9a-f]+-[0-9a-f]+ )/)
+        const entry = smaps.find((e) => e.split("\\n")[0].endsWith(${JSON.stringify(file)}))
+        return Number(/\\nRss:\\s+(\\d+) kB/.exec(entry)[1])
+      }
+      const same = s === fs.readFileSync(${JSON.stringify(file)}, "latin1")
+      const before = rss()
+      const advised = m.exports.evictSource()
+      const after = rss()
+      let again
+      try { m.exports.mapSource(0) } catch (e) { again = e.message }
+      console.log(JSON.stringify({ same, before, advised, after, sameAfter: s === fs.readFileSync(${JSON.stringify(file)}, "latin1"), again }))
+    `
+    const r = spawnSync(process.execPath, ["-e", script], { encoding: "utf8" })
+    expect(r.status, r.stderr).toBe(0)
+    const out = JSON.parse(r.stdout) as {
+      same: boolean
+      before: number
+      advised: number
+      after: number
+      sameAfter: boolean
+      again: string
+    }
+    expect(out.same).toBe(true)
+    expect(out.before).toBeGreaterThan(400)
+    expect(out.advised).toBe(text.length)
+    expect(out.after).toBe(0)
+    // read again from the file
+    expect(out.sameAfter).toBe(true)
+    // one source only
+    expect(out.again).toMatch(/mapSource/)
+  })
+
   it("loads through src/host/memoryRelief.ts; a file that is not it, or none, gives undefined", () => {
     const relief = loadMemoryRelief()
-    expect(relief && Object.keys(relief).sort()).toEqual(["reduce", "reduceAll", "trim"])
+    expect(relief && Object.keys(relief).sort()).toEqual(["evictSource", "reduce", "reduceAll", "trim"])
     expect(loadMemoryRelief(path.join(dir, "missing.node"))).toBeUndefined()
     const notAddon = path.join(dir, "text.node")
     writeFileSync(notAddon, "not a shared object")

@@ -342,15 +342,16 @@ describe("collection", () => {
     reduce: () => void calls.push("reduce"),
     reduceAll: () => void calls.push("reduceAll"),
     trim: () => calls.push("trim") > 0,
+    evictSource: () => calls.push("evictSource"),
   })
-  it("in V8's memory-reducing mode then malloc_trim where the addon loads; thorough: until nothing more is freed", () => {
+  it("in V8's memory-reducing mode then malloc_trim and the source's pages out where the addon loads; thorough: until nothing more is freed", () => {
     const calls: Array<string> = []
     const gc = () => void calls.push("gc")
     collection(gc, false, () => fakeRelief(calls))?.()
-    expect(calls).toEqual(["reduce", "trim"])
+    expect(calls).toEqual(["reduce", "trim", "evictSource"])
     calls.length = 0
     collection(gc, true, () => fakeRelief(calls))?.()
-    expect(calls).toEqual(["reduceAll", "trim"])
+    expect(calls).toEqual(["reduceAll", "trim", "evictSource"])
   })
 
   it("gc() where the addon was not built; nothing without gc", () => {
