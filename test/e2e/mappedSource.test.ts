@@ -37,6 +37,23 @@ const sourceMapping = (pid: number, stateDir: string) => {
   return { size: kb("Size"), rss: kb("Rss") }
 }
 
+/** A sandbox with the project, its background supervisor started with `env` added. */
+const started = (env: Record<string, string>) => {
+  sb = makeDaemonSandbox()
+  const box = sb
+  Object.assign(box.env, env)
+  const cwd = box.project("app", CONFIG)
+  expect(box.cli(["supervisor", "start"], cwd).status).toBe(0)
+  return { box, cwd, pid: pidOf(box, cwd) }
+}
+
+/** `start --all`, then how many daemons `list --json` says run. */
+const runningAfterStart = (box: DaemonSandbox, cwd: string) => {
+  expect(box.cli(["start", "--all", "--quiet"], cwd).status).toBe(0)
+  const list = JSON.parse(box.cli(["list", "--json"], cwd).stdout) as Array<{ status: { type: string } }>
+  return list.filter((d) => d.status.type === "running").length
+}
+
 const TMPFS = 0x01021994
 const RAMFS = 0x858458f6
 
@@ -44,13 +61,8 @@ describe("the bundle's source mapped from a file (e2e)", () => {
   it(
     "a background supervisor maps it, the collection at rest lets its pages go, commands read them again",
     async () => {
-      sb = makeDaemonSandbox()
-      const box = sb
-      const cwd = box.project("app", CONFIG)
       // quick collections: after every burst (0 MiB of growth)
-      box.env.SUPERVISOR_REST_COLLECTION = "0"
-      expect(box.cli(["supervisor", "start"], cwd).status).toBe(0)
-      const pid = pidOf(box, cwd)
+      const { box, cwd, pid } = started({ SUPERVISOR_REST_COLLECTION: "0" })
       const inMemory = [TMPFS, RAMFS].includes(statfsSync(box.stateDir).type)
       // nothing named in the state directory: the copy was unlinked once open
       expect(readdirSync(box.stateDir).filter((f) => f.startsWith(".source-"))).toEqual([])
@@ -63,8 +75,7 @@ describe("the bundle's source mapped from a file (e2e)", () => {
       // the whole bundle and Node's module wrapper, in 4 KiB pages
       expect(mapped?.size).toBeGreaterThanOrEqual(Math.ceil(bundle / 1024))
       expect(mapped?.size).toBeLessThan(Math.ceil(bundle / 1024) + 8)
-      expect(box.cli(["start", "--all", "--quiet"], cwd).status).toBe(0)
-      expect(box.cli(["list", "--json"], cwd).status).toBe(0)
+      expect(runningAfterStart(box, cwd)).toBe(10)
       // the collection after the burst lets the pages go (a few may be read again since)
       await waitFor(
         "the source's pages let go",
@@ -73,9 +84,7 @@ describe("the bundle's source mapped from a file (e2e)", () => {
       )
       // what the next commands compile is read from the file again
       expect(box.cli(["stop", "--all"], cwd).status).toBe(0)
-      expect(box.cli(["start", "--all", "--quiet"], cwd).status).toBe(0)
-      const list = JSON.parse(box.cli(["list", "--json"], cwd).stdout) as Array<{ status: { type: string } }>
-      expect(list.filter((d) => d.status.type === "running")).toHaveLength(10)
+      expect(runningAfterStart(box, cwd)).toBe(10)
       expect(box.cli(["supervisor", "stop"], cwd).status).toBe(0)
     },
     T,
@@ -84,16 +93,9 @@ describe("the bundle's source mapped from a file (e2e)", () => {
   it(
     "SUPERVISOR_MAPPED_SOURCE=0: the bundle is read into the heap, and the supervisor works as well",
     async () => {
-      sb = makeDaemonSandbox()
-      const box = sb
-      const cwd = box.project("app", CONFIG)
-      box.env.SUPERVISOR_MAPPED_SOURCE = "0"
-      expect(box.cli(["supervisor", "start"], cwd).status).toBe(0)
-      const pid = pidOf(box, cwd)
+      const { box, cwd, pid } = started({ SUPERVISOR_MAPPED_SOURCE: "0" })
       expect(sourceMapping(pid, box.stateDir)).toBeUndefined()
-      expect(box.cli(["start", "--all", "--quiet"], cwd).status).toBe(0)
-      const list = JSON.parse(box.cli(["list", "--json"], cwd).stdout) as Array<{ status: { type: string } }>
-      expect(list.filter((d) => d.status.type === "running")).toHaveLength(10)
+      expect(runningAfterStart(box, cwd)).toBe(10)
       expect(box.cli(["supervisor", "stop"], cwd).status).toBe(0)
     },
     T,
