@@ -56,6 +56,10 @@ napi_value Trim(napi_env env, napi_callback_info) {
 }
 
 #if defined(NODE_API_EXPERIMENTAL_HAS_EXTERNAL_STRINGS)
+// Weak: a Node older than the headers the addon was built with may lack it (before 20.4), and the
+// addon must still load there (bound lazily, a call to it would end the process): no mapSource.
+#pragma weak node_api_create_external_string_latin1
+
 // The one mapped source (the launcher maps one bundle), for `evictSource`.
 char* mapped = nullptr;
 size_t mappedLength = 0;
@@ -135,8 +139,10 @@ NAPI_MODULE_INIT() {
   if (Define(env, exports, "reduce", Reduce) == nullptr) return nullptr;
   if (Define(env, exports, "reduceAll", ReduceAll) == nullptr) return nullptr;
 #if defined(NODE_API_EXPERIMENTAL_HAS_EXTERNAL_STRINGS)
-  if (Define(env, exports, "mapSource", MapSource) == nullptr) return nullptr;
-  if (Define(env, exports, "evictSource", EvictSource) == nullptr) return nullptr;
+  if (&node_api_create_external_string_latin1 != nullptr) {
+    if (Define(env, exports, "mapSource", MapSource) == nullptr) return nullptr;
+    if (Define(env, exports, "evictSource", EvictSource) == nullptr) return nullptr;
+  }
 #endif
   return Define(env, exports, "trim", Trim);
 }
