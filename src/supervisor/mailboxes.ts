@@ -1,4 +1,4 @@
-import { Chunk, Effect, Fiber, FiberMap, Option, Queue, type Scope } from "effect"
+import { Cause, Chunk, Effect, Exit, Fiber, FiberMap, Option, Queue, type Scope } from "effect"
 import type { DaemonDefinition } from "../domain/DaemonDefinition.js"
 import type { ProcessHandle } from "../process/ProcessService.js"
 import type { DaemonCommand } from "./daemon/commands.js"
@@ -80,9 +80,13 @@ export const makeMailboxes = (lifecycle: Lifecycle): Effect.Effect<Mailboxes, ne
           FiberMap.run(
             fibers,
             id,
+            // one `onExit` for both: it stays on the fiber's stack for the daemon's life
             lifecycle(def, queue, adopted, retire).pipe(
-              Effect.tapErrorCause((cause) => Effect.logError(`the lifecycle of ${id} failed`, cause)),
-              Effect.ensuring(ended),
+              Effect.onExit((exit) =>
+                Exit.isFailure(exit) && !Cause.isInterruptedOnly(exit.cause)
+                  ? Effect.zipRight(Effect.logError(`the lifecycle of ${id} failed`, exit.cause), ended)
+                  : ended,
+              ),
             ),
           ),
         ).pipe(

@@ -1,4 +1,4 @@
-import { Deferred, Effect, Exit, Option, type Queue } from "effect"
+import { Deferred, Effect, Exit, Option, type Queue, Scope } from "effect"
 import type { DaemonDefinition } from "../../domain/DaemonDefinition.js"
 import type { ProcessHandle } from "../../process/ProcessService.js"
 import { restartLimit } from "../restartPolicy.js"
@@ -88,9 +88,11 @@ export const daemonLifecycle = (
   adopted: Option.Option<{ readonly handle: ProcessHandle; readonly attempt: number }>,
   retire: Effect.Effect<boolean>,
 ): Effect.Effect<void> =>
-  Effect.scoped(
+  // The scope closed by one `onExit` rather than `Effect.scoped`: each frame under the loop stays
+  // on the stack of the daemon's fiber for its whole life (docs/benchmarks.md, memory per daemon).
+  Effect.flatMap(Scope.make(), (scope) =>
     Effect.gen(function* () {
-      const steps = makeLifeSteps(ctx, first.id.qualified, yield* Effect.scope, queue)
+      const steps = makeLifeSteps(ctx, first.id.qualified, scope, queue)
       let life: Life = {
         def: first,
         phase: idle,
@@ -111,7 +113,10 @@ export const daemonLifecycle = (
         yield* watchHealth(queue, run)
       }
       // However the fiber ends, no start is left waiting (what is still queued: `answerUnhandled`).
-      yield* Effect.addFinalizer(() => Effect.suspend(() => tell(life.waiters, steps.interrupted)))
+      yield* Scope.addFinalizer(
+        scope,
+        Effect.suspend(() => tell(life.waiters, steps.interrupted)),
+      )
       for (;;) {
         const wasIdle = isIdle(life)
         const command = yield* queue.take
@@ -121,7 +126,7 @@ export const daemonLifecycle = (
         // a run ended for good (no retry pending): its log files are closed until the next start
         if (!wasIdle && isIdle(life) && !life.forgotten) yield* ctx.releaseLogs(first.id.qualified)
       }
-    }),
+    }).pipe(Effect.onExit((exit) => Scope.close(scope, exit))),
   )
 
 /** Answers a command no lifecycle will handle (it ended): a start is interrupted, the rest did nothing. */
