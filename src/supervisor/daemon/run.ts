@@ -64,9 +64,28 @@ const stopOnInterrupt = (env: RunEnvironment, handle: ProcessHandle) =>
     }))
   })
 
-/** Tells the lifecycle when the run's process exits. */
+/** Tells the lifecycle when the run's process exits: a fiber of the run's scope waits for it. */
 const exitOf = (env: RunEnvironment, serial: number, handle: ProcessHandle) =>
   Effect.flatMap(handle.exit, (status) => Queue.offer(env.queue, DaemonCommand.Exited({ serial, status })))
+
+/**
+ * The same through our own child's exit callback where there is one: no fiber waits for the exit
+ * of a running daemon (~3 KiB each, docs/benchmarks.md), and none is interrupted at its stop. The
+ * callback is unregistered when the run's scope closes; one registered after the exit runs at once.
+ */
+const tellExit = (env: RunEnvironment, serial: number, handle: ProcessHandle, scope: Scope.Scope) => {
+  const whenExited = handle.whenExited
+  if (whenExited === undefined) return exitOf(env, serial, handle)
+  // uninterruptible: registered and its unregistering in the scope, or neither
+  return Effect.uninterruptible(
+    Effect.suspend(() => {
+      const off = whenExited((status) => {
+        env.queue.unsafeOffer(DaemonCommand.Exited({ serial, status }))
+      })
+      return Scope.addFinalizer(scope, Effect.sync(off))
+    }),
+  )
+}
 
 /**
  * A new child scope of the lifecycle, holding `handle`: closed by an interruption, it stops the
@@ -160,8 +179,8 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
       spawns: (r.spawns ?? 0) + 1,
       readyAt: null,
     }))
-    // What the lifecycle hears of this run, in one fiber that ends with it: ready (or not in
-    // time), then the exit.
+    // What the lifecycle hears of this run, in this order: ready (or not in time), from a fiber
+    // that ends then, and the exit.
     yield* waitReady.right(handle).pipe(
       Effect.flatMap(
         (result) =>
@@ -183,7 +202,7 @@ export const spawnRun = (env: RunEnvironment, serial: number, attempt: number) =
                   )
                 : Effect.void, // exited first: said next
       ),
-      Effect.zipRight(exitOf(env, serial, handle)),
+      Effect.zipRight(tellExit(env, serial, handle, scope)),
       Effect.forkIn(scope),
     )
     const onOutput = def.config.hooks.on_output
