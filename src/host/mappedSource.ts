@@ -14,6 +14,7 @@ import { isAscii } from "node:buffer"
 import * as fs from "node:fs"
 import * as nodePath from "node:path"
 import { stateDir } from "../state/paths.js"
+import { addonExports } from "./addon.js"
 
 type Env = Readonly<Record<string, string | undefined>>
 
@@ -32,13 +33,7 @@ const IN_MEMORY = new Set([
 
 /** The addon next to the bundle, when it was built with external strings (Node 20.4 and later). */
 export const loadSourceMapper = (addon: string): SourceMapper | undefined => {
-  const module = { exports: {} as Partial<SourceMapper> }
-  try {
-    process.dlopen(module, addon)
-  } catch {
-    return undefined
-  }
-  const { mapSource } = module.exports
+  const { mapSource } = (addonExports(addon) ?? {}) as Partial<SourceMapper>
   return typeof mapSource === "function" ? { mapSource } : undefined
 }
 

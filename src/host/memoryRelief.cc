@@ -6,7 +6,6 @@
 // which its trim threshold (src/host/mallocTuning.ts) returns only from the top. Figures:
 // docs/benchmarks.md, "V8's memory-reducing collections and malloc_trim at rest".
 //
-//
 // It also maps the supervisor's own bundle as the source of its script (`mapSource`, called by
 // the launcher): V8 keeps a script's source for as long as the script lives (to compile a
 // function at its first call), ~0.9 MiB of heap for dist/host.cjs. Mapped from a file, it is

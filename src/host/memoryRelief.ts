@@ -1,3 +1,4 @@
+import { addonExports } from "./addon.js"
 import { memoryReliefFile } from "./memoryReliefFile.js"
 
 /**
@@ -26,13 +27,7 @@ export interface MemoryRelief {
  * headers at build time; another platform): the collection at rest is then a plain `gc()`.
  */
 export const loadMemoryRelief = (file: string = memoryReliefFile): MemoryRelief | undefined => {
-  const module = { exports: {} as Partial<MemoryRelief> }
-  try {
-    process.dlopen(module, file)
-  } catch {
-    return undefined
-  }
-  const { reduce, reduceAll, trim, evictSource } = module.exports
+  const { reduce, reduceAll, trim, evictSource } = (addonExports(file) ?? {}) as Partial<MemoryRelief>
   return typeof reduce === "function" && typeof reduceAll === "function" && typeof trim === "function"
     ? // built without external strings (older Node headers): no source is mapped
       { reduce, reduceAll, trim, evictSource: typeof evictSource === "function" ? evictSource : () => 0 }

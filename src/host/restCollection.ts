@@ -21,18 +21,19 @@ import { loadMemoryRelief, type MemoryRelief } from "./memoryRelief.js"
  * what earlier commands ran, ~1.5-2 MiB of heap with 50 daemons, not what the last burst ran, so
  * the next command costs no more CPU (docs/benchmarks.md). It and the flush also let Effect's
  * compiled parsers go (`withoutParsers`: ~0.6 MiB more; each schema's next decode or encode
- * compiles its parser again, in no time a start or stop of 50 shows). Once it has answered nothing for
- * `settleMs` (a minute), one more (`flush`) drops the code of every function not running
- * (`--stress-flush-code`): the next command compiles again what it runs, ~50% more CPU for a
- * start of 50 and twice as much for a stop; commands less than a minute apart do not pay it,
+ * compiles its parser again, in no time a start or stop of 50 shows). Once it has answered
+ * nothing for `settleMs` (a minute), one more (`flush`) drops the code of every function not
+ * running (`--stress-flush-code`): the next command compiles again what it runs, ~50% more CPU
+ * for a start of 50 and twice as much for a stop; commands less than a minute apart do not pay it,
  * and a supervisor left alone still gives that code back.
  *
  * Where the build made dist/memory-relief.node, the collections run in V8's memory-reducing mode
  * and are followed by malloc_trim (`collection`): the free parts of V8's pages, its young
  * generation and malloc's free pages go back at once, not when V8's memory reducer runs seconds
  * later (~2.5 MiB less resident right after a burst); so do the pages of the bundle's source
- * where the launcher mapped it (src/host/mappedSource.ts, ~0.9 MiB). `tidy` is one such collection (~40 ms of
- * the main thread), `gc` and `flush` run them until one frees nothing more (~80 ms).
+ * where the launcher mapped it (src/host/mappedSource.ts, ~0.9 MiB). `tidy` is one such
+ * collection (~40 ms of the main thread), `gc` and `flush` run them until one frees nothing more
+ * (~80 ms).
  */
 export interface RestCollectionOptions {
   readonly quietMs: number
@@ -54,7 +55,7 @@ export interface RestCollectionOptions {
   readonly heapUsed: () => number
 }
 
-/** The number of full collections a function's bytecode outlives unrun before the `age` collection drops it. */
+/** How many full collections a function's bytecode outlives unrun before `age` drops it. */
 export const oldAge = 3
 
 /**
